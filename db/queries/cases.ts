@@ -1,0 +1,473 @@
+/**
+ * Cases and case revisions (DESIGN.md §1, §3). Revisions are immutable: an edit inserts revision
+ * N+1 and moves the case's pointer, guarded by the revision the edit started from (optimistic
+ * concurrency). Every write runs in one transaction.
+ */
+import { randomBytes } from "node:crypto";
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { caseRevisions, cases, prompts, systems } from "../schema";
+import type { CaseContent, CaseSource, CaseStatus } from "@/lib/library/case-content";
+import { caseKeyProblem, generateCaseKey } from "@/lib/library/case-key";
+import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
+import { LibraryError } from "@/lib/library/errors";
+import { mergeCaseFields, type CaseFields } from "@/lib/library/forms";
+import { LIMITS } from "@/lib/library/limits";
+
+/** Sort orders of the Cases table. */
+export const CASE_SORTS = ["updated-desc", "updated-asc", "id-asc", "id-desc"] as const;
+export type CaseSort = (typeof CASE_SORTS)[number];
+
+/** Filters of the Cases tab; every field lives in the URL. `page` is 1-based. */
+export interface CaseListQuery {
+  systemId: string;
+  source?: CaseSource;
+  promptId?: number;
+  status?: CaseStatus;
+  q?: string;
+  page?: number;
+  pageSize?: number;
+  sort?: CaseSort;
+  /** Bound of a text search (default SEARCH_MATCH_LIMIT); tests use a small one. */
+  searchLimit?: number;
+}
+
+/** One row of the Cases table. `input`/`expected` are cut to 300 characters for display. */
+export interface CaseListRow {
+  id: number;
+  caseKey: string;
+  promptId: number;
+  promptName: string;
+  source: CaseSource;
+  status: CaseStatus;
+  userCorrected: boolean;
+  input: string;
+  expected: string;
+  revisionNumber: number;
+  updatedAt: number;
+}
+
+/** A page of the Cases table with the pager's numbers. */
+export interface CaseListPage {
+  rows: CaseListRow[];
+  /** Matching cases; for a bounded search, at most SEARCH_MATCH_LIMIT (see `truncated`). */
+  total: number;
+  /** True when a search matched more than SEARCH_MATCH_LIMIT cases and only the newest are listed. */
+  truncated: boolean;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+}
+
+/** Where an imported, retained or code case came from. */
+export type CaseOrigin =
+  | { kind: "dataset"; datasetId?: number; datasetName: string; version?: number; row: number }
+  | { kind: "code"; file: string; row?: number; release?: string }
+  | { kind: "bench"; benchId: number; trialCaseRevisionId?: number }
+  | { kind: "generated"; note?: string };
+
+/** A case with its current content and its list of revisions. */
+export interface CaseDetail {
+  id: number;
+  caseKey: string;
+  systemId: string;
+  promptId: number;
+  promptName: string;
+  source: CaseSource;
+  status: CaseStatus;
+  userCorrected: boolean;
+  origin: CaseOrigin | null;
+  revisionNumber: number;
+  createdAt: number;
+  updatedAt: number;
+  removedAt: number | null;
+  content: CaseContent;
+  revisions: { number: number; createdAt: number }[];
+}
+
+/** Page size of the Cases tab (issue #2: ten per page). */
+export const CASES_PAGE_SIZE = 10;
+
+/** Quotes one search term for an FTS5 MATCH (a phrase; inner quotes doubled). */
+function ftsPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Searches are bounded: for a term in very many cases, only the newest matches (by creation) are
+ * listed, and the page says so. Keeps a search under the Cases tab's time budget on 100,000 cases.
+ */
+export const SEARCH_MATCH_LIMIT = 5_000;
+
+/**
+ * Search condition over the current input and expected result of one system's cases: every
+ * whitespace-separated term must occur (case-insensitive substring). Terms of 3+ characters use the
+ * trigram index, limited to the newest {@link SEARCH_MATCH_LIMIT} matches; shorter terms fall back
+ * to LIKE on the revision row.
+ */
+function searchCondition(systemId: string, q: string, limit: number): SQL | undefined {
+  const terms = q.trim().slice(0, LIMITS.searchQuery).split(/\s+/).filter(Boolean);
+  if (terms.length === 0) return undefined;
+  const parts: SQL[] = [];
+  const long = terms.filter((t) => [...t].length >= 3);
+  const short = terms.filter((t) => [...t].length < 3);
+  if (long.length) {
+    const match = long.map(ftsPhrase).join(" AND ");
+    // Walk the index newest-first, keep this system's live cases, stop after limit + 1 of them.
+    parts.push(
+      sql`${cases.id} IN (SELECT s.rowid FROM case_search s JOIN cases c2 ON c2.id = s.rowid WHERE case_search MATCH ${match} AND c2.system_id = ${systemId} AND c2.removed_at IS NULL ORDER BY s.rowid DESC LIMIT ${limit + 1})`,
+    );
+  }
+  for (const t of short) {
+    const p = likePattern(t);
+    parts.push(
+      sql`${cases.currentRevisionId} IN (SELECT id FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\'))`,
+    );
+  }
+  return and(...parts);
+}
+
+function listConditions(q: CaseListQuery): SQL {
+  const conds: (SQL | undefined)[] = [eq(cases.systemId, q.systemId), isNull(cases.removedAt)];
+  if (q.source) conds.push(eq(cases.source, q.source));
+  if (q.status) conds.push(eq(cases.status, q.status));
+  if (q.promptId) conds.push(eq(cases.promptId, q.promptId));
+  if (q.q) conds.push(searchCondition(q.systemId, q.q, q.searchLimit ?? SEARCH_MATCH_LIMIT));
+  return and(...conds)!;
+}
+
+function orderOf(sort: CaseSort | undefined) {
+  switch (sort) {
+    case "updated-asc":
+      return [asc(cases.updatedAt), asc(cases.id)];
+    case "id-asc":
+      return [asc(cases.caseKey)];
+    case "id-desc":
+      return [desc(cases.caseKey)];
+    default:
+      return [desc(cases.updatedAt), desc(cases.id)];
+  }
+}
+
+/** Live cases matching the non-text filters, from the trigger-maintained `case_counts` table. */
+function countFromCounters(db: Db, q: CaseListQuery): number {
+  const conds: SQL[] = [sql`system_id = ${q.systemId}`];
+  if (q.source) conds.push(sql`source = ${q.source}`);
+  if (q.status) conds.push(sql`status = ${q.status}`);
+  if (q.promptId) conds.push(sql`prompt_id = ${q.promptId}`);
+  const row = db.get<{ n: number | null }>(sql`SELECT sum(n) AS n FROM case_counts WHERE ${sql.join(conds, sql` AND `)}`);
+  return row?.n ?? 0;
+}
+
+/**
+ * One page of a system's live cases, filtered and sorted. A page past the end is clamped to the
+ * last page (an old link still shows something sensible).
+ */
+export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage> {
+  const pageSize = q.pageSize ?? CASES_PAGE_SIZE;
+  const where = listConditions(q);
+  let total = q.q?.trim() ? (db.select({ n: sql<number>`count(*)` }).from(cases).where(where).get()?.n ?? 0) : countFromCounters(db, q);
+  const limit = q.searchLimit ?? SEARCH_MATCH_LIMIT;
+  const truncated = Boolean(q.q?.trim()) && total > limit;
+  if (truncated) total = limit;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(q.page ?? 1)), pageCount);
+  const rows = db
+    .select({
+      id: cases.id,
+      caseKey: cases.caseKey,
+      promptId: cases.promptId,
+      promptName: prompts.name,
+      source: cases.source,
+      status: cases.status,
+      userCorrected: cases.userCorrected,
+      input: sql<string>`substr(${caseRevisions.input}, 1, 300)`,
+      expected: sql<string>`substr(${caseRevisions.expected}, 1, 300)`,
+      revisionNumber: cases.revisionNumber,
+      updatedAt: cases.updatedAt,
+    })
+    .from(cases)
+    .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
+    .innerJoin(prompts, eq(prompts.id, cases.promptId))
+    .where(where)
+    .orderBy(...orderOf(q.sort))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { rows, total, truncated, page, pageSize, pageCount };
+}
+
+/** Finds the live case holding a case ID, or null. */
+export async function findCaseByKey(db: Db, caseKey: string): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
+  return (
+    db
+      .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
+      .from(cases)
+      .innerJoin(prompts, eq(prompts.id, cases.promptId))
+      .innerJoin(systems, eq(systems.id, cases.systemId))
+      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt)))
+      .get() ?? null
+  );
+}
+
+/**
+ * A case with its current content and revision list; removed cases are returned too (with
+ * `removedAt` set and empty content) so a page can say so. Null when no such case ever existed.
+ */
+export async function getCase(db: Db, caseId: number): Promise<CaseDetail | null> {
+  const row = db
+    .select({
+      id: cases.id,
+      caseKey: cases.caseKey,
+      systemId: cases.systemId,
+      promptId: cases.promptId,
+      promptName: prompts.name,
+      source: cases.source,
+      status: cases.status,
+      userCorrected: cases.userCorrected,
+      origin: cases.origin,
+      revisionNumber: cases.revisionNumber,
+      createdAt: cases.createdAt,
+      updatedAt: cases.updatedAt,
+      removedAt: cases.removedAt,
+      input: caseRevisions.input,
+      expected: caseRevisions.expected,
+      details: caseRevisions.details,
+    })
+    .from(cases)
+    .innerJoin(prompts, eq(prompts.id, cases.promptId))
+    .leftJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
+    .where(eq(cases.id, caseId))
+    .get();
+  if (!row) return null;
+  const revisions = db
+    .select({ number: caseRevisions.number, createdAt: caseRevisions.createdAt })
+    .from(caseRevisions)
+    .where(eq(caseRevisions.caseId, caseId))
+    .orderBy(desc(caseRevisions.number))
+    .all();
+  const { input, expected, details, origin, ...rest } = row;
+  return {
+    ...rest,
+    origin: origin ? (JSON.parse(origin) as CaseOrigin) : null,
+    content: decodeContent(input ?? "", expected ?? "", details ?? "{}"),
+    revisions,
+  };
+}
+
+/** One revision's content (read-only view of an earlier revision), or null. */
+export async function getCaseRevision(
+  db: Db,
+  caseId: number,
+  number: number,
+): Promise<{ id: number; number: number; createdAt: number; erased: boolean; content: CaseContent } | null> {
+  const r = db
+    .select()
+    .from(caseRevisions)
+    .where(and(eq(caseRevisions.caseId, caseId), eq(caseRevisions.number, number)))
+    .get();
+  if (!r) return null;
+  return { id: r.id, number: r.number, createdAt: r.createdAt, erased: r.erasedAt != null, content: decodeContent(r.input, r.expected, r.details) };
+}
+
+/** A new case to insert: target prompt, content, source and optional fixed case ID. */
+export interface NewCase {
+  systemId: string;
+  promptId: number;
+  caseKey?: string;
+  source: CaseSource;
+  status?: CaseStatus;
+  origin?: CaseOrigin | null;
+  content: CaseContent;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+function duplicateMessage(key: string, existing: { promptName: string; systemName: string }): string {
+  return `Case ID "${key}" is already used by a case of prompt "${existing.promptName}" in "${existing.systemName}". Choose another ID or leave it empty to generate one.`;
+}
+
+function existingKey(tx: Tx, key: string) {
+  // Cheap index probe first; the joins for the message run only on a hit.
+  if (!tx.get(sql`SELECT 1 FROM cases WHERE case_key = ${key} AND removed_at IS NULL`)) return undefined;
+  return tx
+    .select({ id: cases.id, promptName: prompts.name, systemName: systems.name })
+    .from(cases)
+    .innerJoin(prompts, eq(prompts.id, cases.promptId))
+    .innerJoin(systems, eq(systems.id, cases.systemId))
+    .where(and(eq(cases.caseKey, key), isNull(cases.removedAt)))
+    .get();
+}
+
+/** Inserts one case and its revision 1 inside an open transaction; returns the case id. */
+function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id: number; caseKey: string } {
+  let key = c.caseKey ?? "";
+  if (key) {
+    const problem = caseKeyProblem(key);
+    if (problem) throw new LibraryError("validation", problem, { caseKey: problem });
+    const existing = existingKey(tx, key);
+    if (existing) {
+      const msg = duplicateMessage(key, existing);
+      throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
+    }
+  } else {
+    do key = generateCaseKey(promptName, (n) => randomBytes(n));
+    while (existingKey(tx, key));
+  }
+  const { id } = tx
+    .insert(cases)
+    .values({
+      caseKey: key,
+      systemId: c.systemId,
+      promptId: c.promptId,
+      source: c.source,
+      status: c.status ?? "active",
+      origin: c.origin ? JSON.stringify(c.origin) : null,
+      revisionNumber: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: cases.id })
+    .get();
+  const rev = tx
+    .insert(caseRevisions)
+    .values({ caseId: id, number: 1, input: c.content.input, expected: c.content.expected, details: encodeDetails(c.content), createdAt: now })
+    .returning({ id: caseRevisions.id })
+    .get();
+  tx.update(cases).set({ currentRevisionId: rev.id }).where(eq(cases.id, id)).run();
+  return { id, caseKey: key };
+}
+
+function promptOf(tx: Tx, systemId: string, promptId: number): { name: string } {
+  const p = tx.select({ name: prompts.name, systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, promptId)).get();
+  if (!p || p.systemId !== systemId) {
+    const msg = `Prompt #${promptId} does not exist in system "${systemId}". Choose one of the system's prompts.`;
+    throw new LibraryError("validation", msg, { promptId: msg });
+  }
+  return p;
+}
+
+/**
+ * Adds one case (revision 1).
+ * @returns the new case's id and case ID
+ * @throws LibraryError `duplicate_case_id` naming the case that holds the ID; `validation` for an
+ *   unknown prompt or a malformed case ID. Nothing is written when it throws.
+ */
+export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey: string }> {
+  try {
+    return db.transaction((tx) => insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now()));
+  } catch (e) {
+    // Two writers racing for the same ID: the partial unique index is the final judge.
+    if (e instanceof Error && "code" in e && (e as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && c.caseKey) {
+      const msg = `Case ID "${c.caseKey}" is already used by another case. Choose another ID.`;
+      throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
+    }
+    throw e;
+  }
+}
+
+/**
+ * Adds many cases in ONE transaction (import, seed, publish): all or nothing.
+ * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
+ */
+export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
+  return db.transaction((tx) => {
+    const names = new Map<number, string>();
+    const now = Date.now();
+    return list.map((c, i) => {
+      try {
+        let name = names.get(c.promptId);
+        if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
+        return insertCaseTx(tx, c, name, now);
+      } catch (e) {
+        if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
+        throw e;
+      }
+    });
+  });
+}
+
+function liveCase(tx: Tx, caseId: number) {
+  const c = tx.select().from(cases).where(eq(cases.id, caseId)).get();
+  if (!c) throw new LibraryError("not_found", `Case #${caseId} does not exist.`);
+  if (c.removedAt != null) throw new LibraryError("removed", `Case "${c.caseKey}" was removed on ${new Date(c.removedAt).toISOString().slice(0, 10)}; it can no longer be edited.`);
+  return c;
+}
+
+/**
+ * Save for future benches: stores the edited fields as a new case revision.
+ * Editing a `retained` case marks it corrected by the user, so automatic retention never
+ * overwrites it (issue #2 §6).
+ * @param baseRevision the revision number the edit started from
+ * @returns the new revision number
+ * @throws LibraryError `conflict` when the case moved past `baseRevision` (nothing is saved, the
+ *   caller keeps the user's text), `unchanged` when nothing differs, `not_found`/`removed`.
+ */
+export async function saveCaseRevision(db: Db, caseId: number, baseRevision: number, fields: CaseFields): Promise<{ revisionNumber: number }> {
+  return db.transaction((tx) => {
+    const c = liveCase(tx, caseId);
+    if (c.revisionNumber !== baseRevision) {
+      throw new LibraryError(
+        "conflict",
+        `Case "${c.caseKey}" was changed while you edited it: you started from revision ${baseRevision}, it is now at revision ${c.revisionNumber}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
+      );
+    }
+    const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+    const before = decodeContent(cur.input, cur.expected, cur.details);
+    const after = mergeCaseFields(before, fields);
+    if (sameContent(before, after)) throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
+    const now = Date.now();
+    const number = c.revisionNumber + 1;
+    const rev = tx
+      .insert(caseRevisions)
+      .values({ caseId, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+      .returning({ id: caseRevisions.id })
+      .get();
+    const res = tx
+      .update(cases)
+      .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
+      .where(and(eq(cases.id, caseId), eq(cases.revisionNumber, baseRevision)))
+      .run();
+    if (res.changes !== 1) throw new LibraryError("conflict", `Case "${c.caseKey}" was changed while you edited it. Nothing was saved.`);
+    return { revisionNumber: number };
+  });
+}
+
+/**
+ * Pause (out of future benches) or Resume. Idempotent: setting the status it already has is fine.
+ * @throws LibraryError `not_found` / `removed`
+ */
+export async function setCaseStatus(db: Db, caseId: number, status: CaseStatus): Promise<{ caseKey: string }> {
+  return db.transaction((tx) => {
+    const c = liveCase(tx, caseId);
+    if (c.status !== status) tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId)).run();
+    return { caseKey: c.caseKey };
+  });
+}
+
+/** True when the library offers Remove for this case: custom cases and user-corrected ones (issue #2 §7). */
+export function canRemove(c: { source: CaseSource; userCorrected: boolean }): boolean {
+  return c.source === "custom" || c.userCorrected;
+}
+
+/**
+ * Removes a case: it leaves the library, its case ID becomes free, and the saved content of all
+ * its revisions is erased. Revision rows stay, so scores of earlier benches that point at them stay.
+ * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
+ */
+export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string }> {
+  return db.transaction((tx) => {
+    const c = liveCase(tx, caseId);
+    if (!canRemove(c)) {
+      throw new LibraryError("not_allowed", `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`);
+    }
+    const now = Date.now();
+    tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, caseId)).run();
+    tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, caseId)).run();
+    return { caseKey: c.caseKey };
+  });
+}

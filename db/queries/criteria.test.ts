@@ -1,0 +1,73 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "../client";
+import { makeTestDb } from "../testing";
+import { activeRubric, addCriterion, customizeCriterion, editCriterion, getCriterion, listCriteria, listCriterionRevisions, setCriterionStatus } from "./criteria";
+import { LibraryError } from "@/lib/library/errors";
+
+let db: Db;
+let agentId: number;
+let routerId: number;
+const rule = { rule: "States the return window in days", passes: "Says 30 days", fails: "No number of days", priority: "primary" as const };
+
+beforeEach(async () => {
+  ({ db, agentId, routerId } = await makeTestDb());
+});
+
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "ok";
+  } catch (e) {
+    expect(e).toBeInstanceOf(LibraryError);
+    return (e as LibraryError).code;
+  }
+}
+
+describe("criteria", () => {
+  it("adds, edits into a new revision, and keeps the old revision", async () => {
+    const id = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    expect(await editCriterion(db, id, 1, { ...rule, priority: "secondary" })).toEqual({ revisionNumber: 2 });
+    const c = (await getCriterion(db, id))!;
+    expect(c.priority).toBe("secondary");
+    expect(c.revisionNumber).toBe(2);
+    const revs = await listCriterionRevisions(db, id);
+    expect(revs.map((r) => [r.number, r.priority])).toEqual([
+      [2, "secondary"],
+      [1, "primary"],
+    ]);
+  });
+
+  it("refuses stale and empty edits", async () => {
+    const id = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    await editCriterion(db, id, 1, { ...rule, rule: "A" });
+    expect(await code(editCriterion(db, id, 1, { ...rule, rule: "B" }))).toBe("conflict");
+    expect(await code(editCriterion(db, id, 2, { ...rule, rule: "A" }))).toBe("unchanged");
+    expect((await getCriterion(db, id))!.rule).toBe("A");
+  });
+
+  it("pauses out of the rubric and resumes", async () => {
+    const id = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    await setCriterionStatus(db, id, "paused");
+    expect(await activeRubric(db, agentId)).toEqual([]);
+    await setCriterionStatus(db, id, "active");
+    expect((await activeRubric(db, agentId)).map((c) => c.id)).toEqual([id]);
+  });
+
+  it("generated criteria are read-only; Customize makes a linked custom copy and pauses the original", async () => {
+    const gid = await addCriterion(db, { systemId: "acme", promptId: routerId, origin: "generated", fields: rule });
+    expect(await code(editCriterion(db, gid, 1, { ...rule, rule: "x" }))).toBe("not_allowed");
+    const cid = await customizeCriterion(db, gid);
+    const list = await listCriteria(db, routerId);
+    expect(list.map((c) => [c.id, c.origin, c.status])).toEqual([
+      [cid, "custom", "active"],
+      [gid, "generated", "paused"],
+    ]);
+    expect((await getCriterion(db, cid))!.customizedFromId).toBe(gid);
+    expect((await getCriterion(db, gid))!.rule).toBe(rule.rule);
+    expect(await code(customizeCriterion(db, cid))).toBe("not_allowed");
+  });
+
+  it("refuses a prompt outside the system", async () => {
+    expect(await code(addCriterion(db, { systemId: "acme", promptId: 12345, fields: rule }))).toBe("validation");
+  });
+});

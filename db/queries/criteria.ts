@@ -1,0 +1,186 @@
+/**
+ * Criteria and criterion revisions. Custom criteria are edited by new revisions (optimistic, like
+ * cases); generated criteria are read-only records and offer Customize instead.
+ */
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../client";
+import { criteria, criterionRevisions, prompts } from "../schema";
+import { LibraryError } from "@/lib/library/errors";
+import type { CriterionFields } from "@/lib/library/forms";
+
+/** A criterion with its current revision's content. */
+export interface CriterionRow {
+  id: number;
+  systemId: string;
+  promptId: number;
+  origin: "custom" | "generated";
+  status: "active" | "paused";
+  revisionNumber: number;
+  revisionId: number;
+  customizedFromId: number | null;
+  rule: string;
+  passes: string;
+  fails: string;
+  priority: "primary" | "secondary";
+  updatedAt: number;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const rowColumns = {
+  id: criteria.id,
+  systemId: criteria.systemId,
+  promptId: criteria.promptId,
+  origin: criteria.origin,
+  status: criteria.status,
+  revisionNumber: criteria.revisionNumber,
+  revisionId: criterionRevisions.id,
+  customizedFromId: criteria.customizedFromId,
+  rule: criterionRevisions.rule,
+  passes: criterionRevisions.passes,
+  fails: criterionRevisions.fails,
+  priority: criterionRevisions.priority,
+  updatedAt: criteria.updatedAt,
+};
+
+/** The criteria of one prompt: custom first, then generated; oldest first within each. */
+export async function listCriteria(db: Db, promptId: number): Promise<CriterionRow[]> {
+  return db
+    .select(rowColumns)
+    .from(criteria)
+    .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
+    .where(eq(criteria.promptId, promptId))
+    .orderBy(asc(criteria.origin), asc(criteria.createdAt), asc(criteria.id))
+    .all();
+}
+
+/** One criterion, or null. */
+export async function getCriterion(db: Db, id: number): Promise<CriterionRow | null> {
+  return (
+    db.select(rowColumns).from(criteria).innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId)).where(eq(criteria.id, id)).get() ??
+    null
+  );
+}
+
+/** Every revision of a criterion, newest first. */
+export async function listCriterionRevisions(db: Db, id: number) {
+  return db.select().from(criterionRevisions).where(eq(criterionRevisions.criterionId, id)).orderBy(desc(criterionRevisions.number)).all();
+}
+
+function insertTx(
+  tx: Tx,
+  c: { systemId: string; promptId: number; origin: "custom" | "generated"; customizedFromId?: number | null; fields: CriterionFields },
+): number {
+  const p = tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, c.promptId)).get();
+  if (!p || p.systemId !== c.systemId) {
+    const msg = `Prompt #${c.promptId} does not exist in system "${c.systemId}".`;
+    throw new LibraryError("validation", msg, { promptId: msg });
+  }
+  const now = Date.now();
+  const { id } = tx
+    .insert(criteria)
+    .values({ systemId: c.systemId, promptId: c.promptId, origin: c.origin, customizedFromId: c.customizedFromId ?? null, createdAt: now, updatedAt: now })
+    .returning({ id: criteria.id })
+    .get();
+  const rev = tx
+    .insert(criterionRevisions)
+    .values({ criterionId: id, number: 1, ...c.fields, createdAt: now })
+    .returning({ id: criterionRevisions.id })
+    .get();
+  tx.update(criteria).set({ currentRevisionId: rev.id }).where(eq(criteria.id, id)).run();
+  return id;
+}
+
+/**
+ * Adds a criterion (revision 1). `origin: "generated"` is for rubric generation and the demo seed.
+ * @throws LibraryError `validation` for a prompt outside the system
+ */
+export async function addCriterion(
+  db: Db,
+  c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields },
+): Promise<number> {
+  return db.transaction((tx) => insertTx(tx, { ...c, origin: c.origin ?? "custom" }));
+}
+
+function loadTx(tx: Tx, id: number) {
+  const c = tx.select().from(criteria).where(eq(criteria.id, id)).get();
+  if (!c) throw new LibraryError("not_found", `Criterion #${id} does not exist.`);
+  return c;
+}
+
+/**
+ * Edit: stores the fields as a new revision of a custom criterion. Benches that ran keep the
+ * revision they pinned.
+ * @throws LibraryError `not_allowed` for generated criteria (use Customize), `conflict` when the
+ *   criterion moved past `baseRevision`, `unchanged` when nothing differs.
+ */
+export async function editCriterion(db: Db, id: number, baseRevision: number, fields: CriterionFields): Promise<{ revisionNumber: number }> {
+  return db.transaction((tx) => {
+    const c = loadTx(tx, id);
+    if (c.origin === "generated") throw new LibraryError("not_allowed", "Generated criteria are read-only. Use Customize to make an editable copy.");
+    if (c.revisionNumber !== baseRevision) {
+      throw new LibraryError(
+        "conflict",
+        `This criterion was changed while you edited it: you started from revision ${baseRevision}, it is now at revision ${c.revisionNumber}. Nothing was saved; your text is still in the form.`,
+      );
+    }
+    const cur = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
+    if (cur.rule === fields.rule && cur.passes === fields.passes && cur.fails === fields.fails && cur.priority === fields.priority) {
+      throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
+    }
+    const now = Date.now();
+    const number = c.revisionNumber + 1;
+    const rev = tx.insert(criterionRevisions).values({ criterionId: id, number, ...fields, createdAt: now }).returning({ id: criterionRevisions.id }).get();
+    tx.update(criteria)
+      .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now })
+      .where(and(eq(criteria.id, id), eq(criteria.revisionNumber, baseRevision)))
+      .run();
+    return { revisionNumber: number };
+  });
+}
+
+/** Pause (out of the rubric of future benches) or Resume a criterion. Idempotent. */
+export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused"): Promise<void> {
+  db.transaction((tx) => {
+    const c = loadTx(tx, id);
+    if (c.status !== status) tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
+  });
+}
+
+/**
+ * Customize a generated criterion: creates a custom criterion with the same content (linked by
+ * `customizedFromId`) and pauses the generated one, so the rubric does not judge the rule twice.
+ * The generated record itself is never changed otherwise.
+ * @returns the new custom criterion's id
+ * @throws LibraryError `not_allowed` when the criterion is not generated
+ */
+export async function customizeCriterion(db: Db, generatedId: number): Promise<number> {
+  return db.transaction((tx) => {
+    const g = loadTx(tx, generatedId);
+    if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
+    const rev = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!)).get()!;
+    const id = insertTx(tx, {
+      systemId: g.systemId,
+      promptId: g.promptId,
+      origin: "custom",
+      customizedFromId: g.id,
+      fields: { rule: rev.rule, passes: rev.passes, fails: rev.fails, priority: rev.priority },
+    });
+    if (g.status !== "paused") tx.update(criteria).set({ status: "paused", updatedAt: Date.now() }).where(eq(criteria.id, g.id)).run();
+    return id;
+  });
+}
+
+/**
+ * The rubric of a prompt: its active criteria's current revisions (DESIGN.md §1). A bench pins
+ * these revision ids.
+ */
+export async function activeRubric(db: Db, promptId: number): Promise<CriterionRow[]> {
+  return (await listCriteria(db, promptId)).filter((c) => c.status === "active");
+}
+
+/** Criterion revisions by id (to show a pinned rubric as it was). */
+export async function criterionRevisionsByIds(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.select().from(criterionRevisions).where(inArray(criterionRevisions.id, ids)).all();
+}

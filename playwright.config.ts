@@ -1,0 +1,35 @@
+import { defineConfig } from "@playwright/test";
+
+/** Port of the throwaway production server the e2e tests drive. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: "e2e/.artifacts/results.json" }]],
+  outputDir: "e2e/.artifacts/test-results",
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `http://127.0.0.1:${E2E_PORT}/`,
+    timeout: 400_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { E2E_PORT: String(E2E_PORT) },
+  },
+});

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: one command from a fresh clone to a running app.
+ * 1. builds the production bundle when .next is missing or older than the sources;
+ * 2. migrates the database (BENCHWORK_DB, default data/benchwork.db) and seeds the demo workspace
+ *    the first time (never twice, never over user data);
+ * 3. serves on PORT (default 3000).
+ * `--dev` skips the build and runs `next dev`.
+ */
+import { spawnSync, spawn } from "node:child_process";
+import path from "node:path";
+import { buildIsCurrent, markBuilt } from "./build-state.mjs";
+
+const dev = process.argv.includes("--dev");
+// No network here or in CI: keep Next.js from trying to send telemetry.
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+const port = process.env.PORT || "3000";
+const bin = (name) => path.join("node_modules", ".bin", name);
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  if (r.status !== 0) {
+    console.error(`\n${cmd} ${args.join(" ")} failed (exit ${r.status ?? r.signal}).`);
+    process.exit(r.status || 1);
+  }
+}
+
+if (!dev) {
+  if (buildIsCurrent()) console.log("benchwork: production build is current");
+  else {
+    console.log("benchwork: building the app (first start or sources changed)…");
+    run(bin("next"), ["build"]);
+    markBuilt();
+  }
+}
+
+run(bin("tsx"), ["db/seed/cli.ts"]);
+
+const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env: process.env });
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InProcessSandbox, WorkerSandbox, createSandbox, getSharedSandbox, type CustomEvaluatorSandbox } from "./sandbox";
+
+const T = 150; // small deadline for tests, ms
+
+/** The standard global names of QuickJS (ECMAScript built-ins only). */
+const ECMASCRIPT_GLOBALS = [
+  "Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError", "InternalError", "AggregateError",
+  "Array", "Object", "Function", "Iterator", "parseInt", "parseFloat", "isNaN", "isFinite", "decodeURI", "decodeURIComponent",
+  "encodeURI", "encodeURIComponent", "escape", "unescape", "Infinity", "NaN", "undefined", "eval", "Number", "Boolean", "String",
+  "Math", "Reflect", "Symbol", "globalThis", "BigInt", "Date", "RegExp", "JSON", "Proxy", "Map", "Set", "WeakMap", "WeakSet",
+  "ArrayBuffer", "SharedArrayBuffer", "Uint8ClampedArray", "Int8Array", "Uint8Array", "Int16Array", "Uint16Array", "Int32Array",
+  "Uint32Array", "BigInt64Array", "BigUint64Array", "Float16Array", "Float32Array", "Float64Array", "DataView", "Promise",
+  "WeakRef", "FinalizationRegistry",
+];
+
+describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => {
+  let sb: CustomEvaluatorSandbox;
+  beforeAll(async () => {
+    sb = await createSandbox({ isolation, timeoutMs: T });
+    expect(sb.isolation).toBe(isolation);
+  });
+  afterAll(async () => {
+    await sb.dispose();
+  });
+
+  it("returns what evaluate returns, JSON-decoded", async () => {
+    const r = await sb.run("function evaluate({ output, caseData }) { return { passed: output === caseData.want, score: 0.5, details: { n: [1, 2] } } }", {
+      output: "a",
+      caseData: { want: "a" },
+    });
+    expect(r).toMatchObject({ ok: true, value: { passed: true, score: 0.5, details: { n: [1, 2] } }, logs: [] });
+  });
+
+  it("accepts const/arrow definitions and captures console output", async () => {
+    const r = await sb.run("const evaluate = ({ output }) => { console.log('len', output.length, { a: 1 }); console.warn('w'); return output.length > 2 }", { output: "abc" });
+    expect(r).toMatchObject({ ok: true, value: true, logs: ['len 3 {"a":1}', "warn: w"] });
+  });
+
+  it("gives every call a fresh global scope", async () => {
+    const code = "globalThis.count = (globalThis.count || 0) + 1; var calls = globalThis.count; function evaluate() { return calls }";
+    expect((await sb.run(code, {})).ok && (await sb.run(code, {}))).toMatchObject({ ok: true, value: 1 });
+  });
+
+  it("resolves an async evaluate", async () => {
+    expect(await sb.run("async function evaluate({ output }) { await null; return output === 'x' }", { output: "x" })).toMatchObject({ ok: true, value: true });
+  });
+
+  it("reports a promise that never settles", async () => {
+    expect(await sb.run("function evaluate() { return new Promise(() => {}) }", {})).toMatchObject({ ok: false, failure: "pending" });
+  });
+
+  it("times out an infinite loop", async () => {
+    const r = await sb.run("function evaluate() { while (true) {} }", {});
+    expect(r).toMatchObject({ ok: false, failure: "timeout", message: `timed out after ${T} ms` });
+    expect(r.durationMs).toBeGreaterThanOrEqual(T);
+    expect(r.durationMs).toBeLessThan(T + 2_000);
+  });
+
+  it("times out a loop that catches everything (the interrupt cannot be caught)", async () => {
+    const r = await sb.run("function evaluate() { for (;;) { try { while (true) {} } catch (e) {} } }", {});
+    expect(r).toMatchObject({ ok: false, failure: "timeout" });
+  });
+
+  it("times out a top-level infinite loop", async () => {
+    expect(await sb.run("for (;;) {} function evaluate() { return true }", {})).toMatchObject({ ok: false, failure: "timeout" });
+  });
+
+  it("allows a per-call deadline", async () => {
+    const r = await sb.run("function evaluate() { const t = Date.now(); while (Date.now() - t < 250) {} return true }", {}, { timeoutMs: 2_000 });
+    expect(r).toMatchObject({ ok: true, value: true });
+  });
+
+  it("reports a crash (throw)", async () => {
+    expect(await sb.run("function evaluate() { throw new Error('boom') }", {})).toMatchObject({ ok: false, failure: "crash", message: "Error: boom" });
+  });
+
+  it("reports a throw while loading", async () => {
+    expect(await sb.run("throw new TypeError('bad setup'); function evaluate() {}", {})).toMatchObject({
+      ok: false,
+      failure: "crash",
+      message: "the code threw while loading: TypeError: bad setup",
+    });
+  });
+
+  it("reports a syntax error", async () => {
+    expect(await sb.run("function evaluate( { return 1 }", {})).toMatchObject({ ok: false, failure: "compile" });
+  });
+
+  it("reports missing evaluate", async () => {
+    expect(await sb.run("function check() { return true }", {})).toMatchObject({
+      ok: false,
+      failure: "missing-evaluate",
+      message: "the code does not define a function named evaluate (evaluate is not defined)",
+    });
+    expect(await sb.run("var evaluate = 3", {})).toMatchObject({ ok: false, failure: "missing-evaluate", message: expect.stringContaining("evaluate is a number") });
+  });
+
+  it("stops a memory blow-up at the memory cap", async () => {
+    const r = await sb.run("function evaluate() { const a = []; for (;;) a.push({ k: a.length, s: 'v' + a.length }) }", {}, { timeoutMs: 20_000 });
+    expect(r).toMatchObject({ ok: false, failure: "memory" });
+    expect(r.ok ? "" : r.message).toContain("out of memory");
+  });
+
+  it("refuses a huge allocation", async () => {
+    expect(await sb.run("function evaluate() { return new ArrayBuffer(1 << 30).byteLength }", {})).toMatchObject({ ok: false, failure: "memory" });
+  });
+
+  it("stops unbounded recursion", async () => {
+    const r = await sb.run("function evaluate() { function f(n) { return f(n + 1) + 1 } return f(0) }", {});
+    expect(r).toMatchObject({ ok: false, failure: "crash" });
+    expect(r.ok ? "" : r.message).toMatch(/stack overflow/);
+  });
+
+  it.each([
+    ["process", "function evaluate() { return typeof process }", { ok: true, value: "undefined" }],
+    ["globalThis.process", "function evaluate() { return globalThis.process.env.HOME }", { ok: false, failure: "crash", message: expect.stringContaining("TypeError") }],
+    ["require", "function evaluate() { return require('fs').readFileSync('/etc/passwd', 'utf8') }", { ok: false, failure: "crash", message: "ReferenceError: 'require' is not defined" }],
+    ["fetch", "function evaluate() { return fetch('http://127.0.0.1:1/') }", { ok: false, failure: "crash", message: "ReferenceError: 'fetch' is not defined" }],
+    ["XMLHttpRequest / WebSocket", "function evaluate() { return [typeof XMLHttpRequest, typeof WebSocket, typeof navigator] }", { ok: true, value: ["undefined", "undefined", "undefined"] }],
+    ["dynamic import of fs", "async function evaluate() { const fs = await import('fs'); return fs.readFileSync('/etc/passwd', 'utf8') }", { ok: false, failure: "crash", message: expect.stringContaining("could not load module 'fs'") }],
+    ["quickjs std/os modules", "function evaluate() { return [typeof std, typeof os, typeof scriptArgs, typeof Deno, typeof Bun] }", { ok: true, value: ["undefined", "undefined", "undefined", "undefined", "undefined"] }],
+    [
+      "anything beyond ECMAScript built-ins (only console and evaluate are added)",
+      `function evaluate() {
+        const builtins = new Set(${JSON.stringify(ECMASCRIPT_GLOBALS)});
+        return Object.getOwnPropertyNames(globalThis).filter((k) => !builtins.has(k) && !k.startsWith("__bw$"));
+      }`,
+      { ok: true, value: ["console", "evaluate"] },
+    ],
+  ])("cannot reach %s", async (_name, code, expected) => {
+    expect(await sb.run(code, {})).toMatchObject(expected);
+  });
+
+  it("reports a return value that cannot be JSON", async () => {
+    expect(await sb.run("function evaluate() { const a = {}; a.self = a; return a }", {})).toMatchObject({ ok: false, failure: "unserializable" });
+  });
+
+  it("reports an input that cannot be JSON", async () => {
+    expect(await sb.run("function evaluate() { return true }", { n: 1n })).toMatchObject({ ok: false, failure: "unserializable" });
+  });
+
+  it("keeps working after failures", async () => {
+    expect(await sb.run("function evaluate() { return 'still fine' }", {})).toMatchObject({ ok: true, value: "still fine" });
+  });
+
+  it("checkCode reports load problems without running evaluate", async () => {
+    expect(await sb.checkCode("function evaluate() { throw new Error('only at run time') }")).toBeNull();
+    expect(await sb.checkCode("function evaluate( {")).toMatch(/^the code has a syntax error: SyntaxError/);
+    expect(await sb.checkCode("function nope() {}")).toBe("the code does not define a function named evaluate (evaluate is not defined)");
+    expect(await sb.checkCode("throw new Error('x'); function evaluate() {}")).toBe("the code threw while loading: Error: x");
+  });
+});
+
+describe("worker sandbox", () => {
+  let sb: WorkerSandbox;
+  beforeAll(async () => {
+    sb = await WorkerSandbox.create({ timeoutMs: 200, graceMs: 100 });
+  });
+  afterAll(async () => {
+    await sb.dispose();
+  });
+
+  it("stops a thread stuck inside one long built-in call and serves the next call on a new thread", async () => {
+    const before = sb.threadsStarted;
+    const started = performance.now();
+    const r = await sb.run("function evaluate() { const h = 'a'.repeat(3000000); const n = 'a'.repeat(300000) + 'b'; return h.indexOf(n) }", {});
+    expect(r).toMatchObject({ ok: false, failure: "timeout", message: "timed out after 200 ms (the sandbox thread was stopped)" });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await sb.run("function evaluate() { return 42 }", {})).toMatchObject({ ok: true, value: 42 });
+    expect(sb.threadsStarted).toBe(before + 1);
+  });
+
+  it("does not block the caller's event loop", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const r = await sb.run("function evaluate() { const t = Date.now(); while (Date.now() - t < 150) {} return true }", {});
+    clearInterval(timer);
+    expect(r).toMatchObject({ ok: true, value: true });
+    expect(ticks).toBeGreaterThanOrEqual(3);
+  });
+
+  it("queues concurrent calls and answers each", async () => {
+    const results = await Promise.all([1, 2, 3, 4].map((n) => sb.run("function evaluate({ n }) { return n * 2 }", { n })));
+    expect(results.map((r) => (r.ok ? r.value : null))).toEqual([2, 4, 6, 8]);
+  });
+
+  it("answers calls after dispose with a host failure", async () => {
+    const other = await WorkerSandbox.create();
+    await other.dispose();
+    expect(await other.run("function evaluate() { return 1 }", {})).toMatchObject({ ok: false, failure: "host", message: "the sandbox has been disposed" });
+  });
+});
+
+describe("shared sandbox", () => {
+  it("is created once and isolates with a worker thread", async () => {
+    const a = await getSharedSandbox();
+    const b = await getSharedSandbox();
+    expect(a).toBe(b);
+    expect(a.isolation).toBe("worker");
+  });
+
+  it("in-process sandbox can run synchronously", async () => {
+    const sb = await InProcessSandbox.create();
+    expect(sb.runSync("function evaluate() { return [1, 'a', null, true] }", {})).toMatchObject({ ok: true, value: [1, "a", null, true] });
+    await sb.dispose();
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { APICallError, JSONParseError, NoSuchModelError, RetryError } from "ai";
+import { classifyError, redactSecrets, retryAfterMsFromHeaders } from "./errors";
+
+describe("classifyError", () => {
+  it("classifies a 2xx answer that is not JSON as bad_response", () => {
+    const e = new APICallError({
+      message: "Invalid JSON response",
+      url: "u",
+      requestBodyValues: {},
+      statusCode: 200,
+      cause: new JSONParseError({ text: "{oops", cause: new SyntaxError("Unexpected token") }),
+    });
+    expect(classifyError(e)).toEqual({
+      kind: "bad_response",
+      retryable: false,
+      status: 200,
+      message: "invalid response from the model server: Invalid JSON response",
+    });
+  });
+
+  it("classifies a 400 saying the model does not exist as not_found", () => {
+    const e = new APICallError({ message: "model 'llama9' not found, try pulling it first", url: "u", requestBodyValues: {}, statusCode: 400 });
+    expect(classifyError(e).kind).toBe("not_found");
+    expect(classifyError(new NoSuchModelError({ modelId: "x", modelType: "languageModel" })).kind).toBe("not_found");
+  });
+
+  it("classifies connection failures as retryable network errors", () => {
+    const e = new APICallError({ message: "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:1", url: "u", requestBodyValues: {}, isRetryable: true });
+    expect(classifyError(e)).toEqual({ kind: "network", retryable: true, message: "Cannot connect to API: connect ECONNREFUSED 127.0.0.1:1" });
+    const raw = new TypeError("fetch failed", { cause: Object.assign(new Error("getaddrinfo ENOTFOUND x"), { code: "ENOTFOUND" }) });
+    expect(classifyError(raw).kind).toBe("network");
+  });
+
+  it("tells timeouts from aborts", () => {
+    expect(classifyError(new DOMException("t", "TimeoutError")).kind).toBe("timeout");
+    expect(classifyError(new DOMException("a", "AbortError")).kind).toBe("aborted");
+    expect(classifyError(new Error("anything"), { timedOut: true, timeoutMs: 30 })).toEqual({
+      kind: "timeout",
+      retryable: false,
+      message: "model call timed out after 30 ms",
+    });
+    expect(classifyError("reason string", { aborted: true }).kind).toBe("aborted");
+  });
+
+  it("classifies a RetryError by its last error", () => {
+    const last = new APICallError({ message: "busy", url: "u", requestBodyValues: {}, statusCode: 503 });
+    const e = new RetryError({ message: "Failed after 3 attempts", reason: "maxRetriesExceeded", errors: [last, last, last] });
+    expect(classifyError(e)).toMatchObject({ kind: "server", retryable: true, status: 503 });
+  });
+
+  it("classifies a missing key as auth and anything else as other", () => {
+    const missing = Object.assign(new Error("No API key: set OPENAI_API_KEY"), { name: "MissingApiKeyError" });
+    expect(classifyError(missing)).toEqual({ kind: "auth", retryable: false, message: "No API key: set OPENAI_API_KEY" });
+    expect(classifyError(new Error("weird"))).toEqual({ kind: "other", retryable: false, message: "weird" });
+    expect(classifyError(undefined)).toMatchObject({ kind: "other" });
+  });
+
+  it("never keeps a key echoed by the provider", () => {
+    const e = new APICallError({
+      message: "Incorrect API key provided: sk-proj-abcdEFGH1234567890. You can find your API key at https://platform.openai.com.",
+      url: "u",
+      requestBodyValues: {},
+      statusCode: 401,
+    });
+    const c = classifyError(e);
+    expect(c.kind).toBe("auth");
+    expect(c.message).not.toContain("abcdEFGH1234567890");
+    expect(c.message).toContain("Incorrect API key provided: [redacted]");
+  });
+
+  it("truncates very long messages", () => {
+    expect(classifyError(new Error("x".repeat(5000))).message.length).toBeLessThanOrEqual(1001);
+  });
+});
+
+describe("redactSecrets", () => {
+  it("redacts keys, bearer tokens and key assignments", () => {
+    expect(redactSecrets("key sk-ant-api03-XYZxyz123456 used")).toBe("key [redacted] used");
+    expect(redactSecrets("Authorization: Bearer abc.def.ghi123")).not.toContain("abc.def.ghi123");
+    expect(redactSecrets('{"api_key": "zzzzzzzzzz"}')).toBe('{"api_key": "[redacted]"}');
+    expect(redactSecrets("plain message, max_tokens: 123456")).toBe("plain message, max_tokens: 123456");
+  });
+});
+
+describe("retryAfterMsFromHeaders", () => {
+  it("reads retry-after-ms, retry-after seconds and HTTP dates, in any header case", () => {
+    expect(retryAfterMsFromHeaders({ "retry-after-ms": "250" })).toBe(250);
+    expect(retryAfterMsFromHeaders({ "Retry-After": "2" })).toBe(2000);
+    expect(retryAfterMsFromHeaders({ "retry-after": "Wed, 21 Oct 2015 07:28:10 GMT" }, Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
+    expect(retryAfterMsFromHeaders({ "retry-after": "soon" })).toBeUndefined();
+    expect(retryAfterMsFromHeaders(undefined)).toBeUndefined();
+  });
+});

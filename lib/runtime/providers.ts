@@ -1,0 +1,109 @@
+/**
+ * Language models from model configurations (DESIGN.md §7): OpenAI, Anthropic and any
+ * OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio) through the ai SDK providers.
+ *
+ * Keys come from the environment passed in by the shell (the core never reads the process environment) and
+ * never appear in error messages or returned values (the providers keep them in closures).
+ *
+ * API choice: OpenAI models use the Chat Completions API (`provider.chat(modelId)`), which every
+ * OpenAI model and OpenAI-style proxy supports, and which is the same wire format the scripted
+ * test server speaks; Anthropic models use the Messages API.
+ */
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import type { TrialError } from "./errors";
+import { apiKeyVariable, ModelConfigError, parseModelConfig, type ModelConfig, type ModelProvider } from "./model-config";
+import { runModelTrial } from "./run-trial";
+
+export * from "./model-config";
+
+/** API base URL used when a configuration has no `baseUrl`. */
+export const DEFAULT_BASE_URL = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+} as const;
+
+/** A fetch function (the global `fetch` by default); injected in tests. */
+export type FetchImpl = typeof globalThis.fetch;
+
+/** Thrown by {@link createModel} when the key a configuration needs is not set. Names the variable, never a value. */
+export class MissingApiKeyError extends Error {
+  override readonly name = "MissingApiKeyError";
+  readonly code = "missing_api_key";
+  constructor(
+    readonly variable: string,
+    readonly provider: ModelProvider,
+    modelName: string,
+  ) {
+    super(`No API key for model "${modelName}": set the environment variable ${variable} (${provider}).`);
+  }
+}
+
+/**
+ * Creates the ai SDK language model of a configuration.
+ * @param config the model configuration (validated here)
+ * @param env environment variables; the key is read from `env[apiKeyVariable(config)]`
+ * @param fetchImpl optional fetch (tests, proxies)
+ * @returns a LanguageModel for `generateText`
+ * @throws {ModelConfigError} when the configuration is invalid (lists every problem)
+ * @throws {MissingApiKeyError} when an OpenAI or Anthropic key (or the `apiKeyEnv` of an
+ *   openai-compatible server) is not set or blank; the error names the variable only
+ */
+export function createModel(config: ModelConfig, env: Record<string, string | undefined>, fetchImpl?: FetchImpl): LanguageModel {
+  const parsed = parseModelConfig(config);
+  if (!parsed.ok) throw new ModelConfigError(parsed.issues);
+  const c = parsed.config;
+  const variable = apiKeyVariable(c);
+  const raw = variable !== undefined ? env[variable] : undefined;
+  const apiKey = typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined;
+  if (variable !== undefined && apiKey === undefined) throw new MissingApiKeyError(variable, c.provider, c.name);
+  const fetchOption = fetchImpl ? { fetch: fetchImpl } : {};
+
+  // Base URLs are always passed explicitly so the SDK never falls back to OPENAI_BASE_URL /
+  // ANTHROPIC_BASE_URL from the process environment: only `env` and the config decide.
+  switch (c.provider) {
+    case "openai":
+      return createOpenAI({ apiKey, baseURL: c.baseUrl ?? DEFAULT_BASE_URL.openai, ...fetchOption }).chat(c.modelId);
+    case "anthropic":
+      return createAnthropic({ apiKey, baseURL: c.baseUrl ?? DEFAULT_BASE_URL.anthropic, ...fetchOption })(c.modelId);
+    case "openai-compatible":
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: c.baseUrl!,
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        includeUsage: true,
+        ...fetchOption,
+      }).chatModel(c.modelId);
+  }
+}
+
+/** Result of {@link testConnection}. */
+export type ConnectionResult = { ok: true; text: string; latencyMs: number } | { ok: false; error: TrialError };
+
+/**
+ * Checks that a model answers: one tiny call ("Reply with the word OK.", at most `maxOutputTokens`
+ * tokens, default 5) with the SDK's retries off.
+ * @param model the model to test
+ * @param opts `timeoutMs` (default 15,000 ms), `abortSignal`, `maxOutputTokens`
+ * @returns `{ ok: true, text, latencyMs }` (any answer counts, even an empty one cut by the token
+ *   limit) or `{ ok: false, error }` classified like a trial error. Never throws.
+ */
+export async function testConnection(
+  model: LanguageModel,
+  opts: { timeoutMs?: number; abortSignal?: AbortSignal; maxOutputTokens?: number; now?: () => number } = {},
+): Promise<ConnectionResult> {
+  const record = await runModelTrial({
+    model,
+    system: "",
+    messages: [{ role: "user", content: "Reply with the word OK." }],
+    maxSteps: 1,
+    maxOutputTokens: opts.maxOutputTokens ?? 5,
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    ...(opts.abortSignal ? { abortSignal: opts.abortSignal } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  if (record.error) return { ok: false, error: record.error };
+  return { ok: true, text: record.output, latencyMs: record.latencyMs };
+}

@@ -1,0 +1,216 @@
+/**
+ * Running one trial against a live model (DESIGN.md §4 step 4): one `generateText` call with the
+ * case's tools (answered by fixtures), up to `maxSteps` model calls, a per-trial timeout, and a
+ * {@link TrialRecord} as the result. Failures are caught and classified, never thrown.
+ */
+import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import type { ToolDefinition } from "@/lib/library/case-content";
+import { classifyError, type TrialError } from "./errors";
+import { withRetries, type RetryOptions } from "./retry";
+import { toAiSdkTools } from "./tools";
+import {
+  normalizeTrialToolCalls,
+  sumUsage,
+  type TrialRecord,
+  type TrialStep,
+  type TrialToolCall,
+  type TrialToolResult,
+  type TrialUsage,
+} from "./trial-record";
+
+/** Default number of model calls in one trial (tool call rounds + final answer). */
+export const DEFAULT_MAX_STEPS = 5;
+
+/** Input of {@link runModelTrial}. */
+export interface RunModelTrialInput {
+  /** The model (from `createModel`, or a mock in tests). */
+  model: LanguageModel;
+  /** Rendered system prompt ("" for none). */
+  system: string;
+  /** Rendered messages (history + input), see `renderPrompt`. */
+  messages: ModelMessage[];
+  /** Exposed tool definitions (see `exposedTools`); their fixtures answer the calls. */
+  tools?: readonly ToolDefinition[];
+  /** Most model calls in this trial (≥ 1). Default {@link DEFAULT_MAX_STEPS}. */
+  maxSteps?: number;
+  /** Sampling temperature; omitted from the request when undefined. */
+  temperature?: number;
+  /** Most output tokens per model call; omitted when undefined. */
+  maxOutputTokens?: number;
+  /** Time budget of the whole trial in ms; `0`, negative or non-finite = no timeout. */
+  timeoutMs: number;
+  /** The caller's signal (bench cancelled); the trial ends with error kind `aborted`. */
+  abortSignal?: AbortSignal;
+  /** Clock in ms for `latencyMs`. Default `performance.now`. */
+  now?: () => number;
+  /** Extra HTTP headers for the provider request. */
+  headers?: Record<string, string>;
+}
+
+function usageOf(u: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): TrialUsage {
+  const num = (v: number | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return { inputTokens: num(u?.inputTokens), outputTokens: num(u?.outputTokens) };
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return typeof e === "string" ? e : String(e);
+}
+
+/** A provider warning in words, e.g. "unsupported: temperature (not supported for reasoning models)". */
+function warningText(w: unknown): string {
+  const x = w as { type?: string; feature?: string; details?: string; message?: string; setting?: string };
+  if (typeof x?.message === "string") return x.message;
+  const what = x?.feature ?? x?.setting ?? "";
+  return `${x?.type ?? "warning"}${what ? `: ${what}` : ""}${x?.details ? ` (${x.details})` : ""}`;
+}
+
+function convertStep(step: StepResult<ToolSet>, warnings: Set<string>): TrialStep {
+  for (const w of step.warnings ?? []) warnings.add(warningText(w));
+  const toolCalls: TrialToolCall[] = [];
+  const toolResults: TrialToolResult[] = [];
+  for (const part of step.content) {
+    if (part.type === "tool-call") {
+      const call: TrialToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+      if (part.invalid) {
+        call.invalid = true;
+        call.error = errorText(part.error);
+      }
+      toolCalls.push(call);
+    } else if (part.type === "tool-result") {
+      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
+    } else if (part.type === "tool-error") {
+      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: { error: errorText(part.error) }, isError: true });
+    }
+  }
+  const out: TrialStep = { text: step.text, toolCalls, toolResults, finishReason: step.finishReason, usage: usageOf(step.usage) };
+  if (step.reasoningText) out.reasoning = step.reasoningText;
+  return out;
+}
+
+function buildRecord(
+  finished: readonly TrialStep[],
+  rest: Pick<TrialRecord, "latencyMs" | "renderedMessages"> & Partial<TrialRecord>,
+): TrialRecord {
+  // A copy: a model that ignored the abort may still finish steps after the record is returned.
+  const steps = [...finished];
+  const toolCalls = steps.flatMap((s) => s.toolCalls);
+  const last = steps[steps.length - 1];
+  return {
+    output: rest.output ?? (rest.error ? "" : (last?.text ?? "")),
+    toolCalls,
+    normalizedToolCalls: normalizeTrialToolCalls(toolCalls),
+    toolResults: steps.flatMap((s) => s.toolResults),
+    steps,
+    finishReason: rest.error ? "error" : (rest.finishReason ?? last?.finishReason ?? "other"),
+    usage: sumUsage(steps),
+    latencyMs: rest.latencyMs,
+    renderedMessages: rest.renderedMessages,
+    ...(rest.responseMessages ? { responseMessages: rest.responseMessages } : {}),
+    ...(rest.warnings && rest.warnings.length > 0 ? { warnings: rest.warnings } : {}),
+    ...(rest.error ? { error: rest.error } : {}),
+  };
+}
+
+/**
+ * Runs one trial: `generateText` with `stopWhen: stepCountIs(maxSteps)`, the tools answered by
+ * their fixtures, the SDK's own retries disabled (`maxRetries: 0`; use {@link withRetries} or
+ * {@link runModelTrialWithRetries}), and a timeout that covers the whole trial.
+ * @returns the trial record; on failure `error` is set (kinds: see `classifyError`; the runtime's
+ *   timeout gives `timeout`, the caller's signal gives `aborted`) and the steps finished before the
+ *   failure are kept. Never throws.
+ */
+export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRecord> {
+  const now = input.now ?? (() => performance.now());
+  const renderedMessages: ModelMessage[] = input.system
+    ? [{ role: "system", content: input.system }, ...input.messages]
+    : [...input.messages];
+  const started = now();
+  const steps: TrialStep[] = [];
+  const warnings = new Set<string>();
+
+  if (input.abortSignal?.aborted) {
+    return buildRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  let aborted = false;
+  let rejectStop: (reason: unknown) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    rejectStop = reject;
+  });
+  const onCallerAbort = () => {
+    aborted = true;
+    controller.abort(input.abortSignal?.reason);
+    rejectStop(input.abortSignal?.reason);
+  };
+  input.abortSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  const timeoutMs = input.timeoutMs;
+  const timer =
+    Number.isFinite(timeoutMs) && timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          const reason = new DOMException(`trial timed out after ${timeoutMs} ms`, "TimeoutError");
+          controller.abort(reason);
+          rejectStop(reason);
+        }, timeoutMs)
+      : undefined;
+
+  try {
+    const tools = input.tools && input.tools.length > 0 ? toAiSdkTools(input.tools) : undefined;
+    const generation = generateText({
+      model: input.model,
+      ...(input.system ? { system: input.system } : {}),
+      messages: input.messages,
+      ...(tools ? { tools } : {}),
+      stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+      ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
+      ...(input.headers ? { headers: input.headers } : {}),
+      onStepFinish: (step) => {
+        steps.push(convertStep(step as StepResult<ToolSet>, warnings));
+      },
+    });
+    // A model that ignores the abort signal must not hold the trial past its timeout.
+    generation.catch(() => {});
+    const result = await Promise.race([generation, stopped]);
+    return buildRecord(steps, {
+      output: result.text,
+      finishReason: result.finishReason,
+      latencyMs: now() - started,
+      renderedMessages,
+      responseMessages: result.response.messages as ModelMessage[],
+      warnings: [...warnings],
+    });
+  } catch (e) {
+    const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
+    return buildRecord(steps, { latencyMs: now() - started, renderedMessages, error, warnings: [...warnings] });
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    input.abortSignal?.removeEventListener("abort", onCallerAbort);
+  }
+}
+
+/**
+ * {@link runModelTrial} retried while it fails with a retryable error (429, 5xx, network), with
+ * exponential backoff and Retry-After (see {@link withRetries}). Each attempt gets the full `timeoutMs`;
+ * the caller's `abortSignal` also stops the waiting between attempts.
+ * @returns the record of the last attempt, with `attempts` set. Never throws.
+ */
+export async function runModelTrialWithRetries(
+  input: RunModelTrialInput,
+  retry: Omit<RetryOptions<TrialRecord>, "failureOf" | "abortSignal"> = {},
+): Promise<TrialRecord> {
+  let attempts = 0;
+  const record = await withRetries(
+    (attempt) => {
+      attempts = attempt;
+      return runModelTrial(input);
+    },
+    { ...retry, abortSignal: input.abortSignal, failureOf: (r) => r.error },
+  );
+  return { ...record, attempts };
+}

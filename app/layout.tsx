@@ -23,6 +23,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                 <Link href="/" className="hover:text-slate-900">
                   Systems
                 </Link>
+                <Link href="/models" className="hover:text-slate-900">
+                  Models
+                </Link>
                 <Link href="/about" className="hover:text-slate-900">
                   About
                 </Link>

@@ -4,7 +4,7 @@
  * Revisions are immutable rows: a case, criterion or prompt points at its current revision.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** A system: the AI application under test. `id` is a URL-safe slug, e.g. `grade-school-math`. */
 export const systems = sqliteTable("systems", {
@@ -156,3 +156,200 @@ export const workspaceMeta = sqliteTable("workspace_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * A model configuration (Models page). The API key is NEVER stored: `apiKeyEnv` names the
+ * environment variable the server reads it from. Prices are USD per million tokens.
+ */
+export const modelConfigs = sqliteTable("model_configs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  provider: text("provider", { enum: ["openai", "anthropic", "openai-compatible"] }).notNull(),
+  modelId: text("model_id").notNull(),
+  baseUrl: text("base_url"),
+  apiKeyEnv: text("api_key_env"),
+  temperature: real("temperature"),
+  maxOutputTokens: integer("max_output_tokens"),
+  inputPricePerMTok: real("input_price_per_mtok"),
+  outputPricePerMTok: real("output_price_per_mtok"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/**
+ * A bench: candidates over a pinned suite of case revisions for one prompt. JSON columns hold
+ * snapshots taken at launch (settings, rubric with its hash, baseline, judge model) and results
+ * computed at the end (summary, recommendation). `launchKey` makes a double-clicked launch one bench.
+ */
+export const benches = sqliteTable(
+  "benches",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    systemId: text("system_id")
+      .notNull()
+      .references(() => systems.id),
+    promptId: integer("prompt_id")
+      .notNull()
+      .references(() => prompts.id),
+    title: text("title").notNull(),
+    status: text("status", { enum: ["queued", "running", "finished", "cancelled", "failed"] }).notNull(),
+    launchKey: text("launch_key").notNull().unique(),
+    settings: text("settings").notNull(),
+    rubric: text("rubric").notNull(),
+    rubricHash: text("rubric_hash").notNull(),
+    baseline: text("baseline").notNull(),
+    judge: text("judge"),
+    trialCount: integer("trial_count").notNull(),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+    cancelRequestedAt: integer("cancel_requested_at"),
+    summary: text("summary"),
+    recommendation: text("recommendation"),
+  },
+  (t) => [index("benches_system_created").on(t.systemId, t.createdAt), index("benches_prompt_created").on(t.promptId, t.createdAt), index("benches_status").on(t.status)],
+);
+
+/** A candidate of a bench: a prompt revision × model configuration snapshot, or a recorded-output column. */
+export const benchCandidates = sqliteTable(
+  "bench_candidates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    benchId: integer("bench_id")
+      .notNull()
+      .references(() => benches.id),
+    position: integer("position").notNull(),
+    kind: text("kind", { enum: ["model", "recorded"] }).notNull(),
+    label: text("label").notNull(),
+    modelConfigId: integer("model_config_id").references(() => modelConfigs.id),
+    modelConfig: text("model_config"),
+    promptRevisionId: integer("prompt_revision_id").references(() => promptRevisions.id),
+    recordedName: text("recorded_name"),
+  },
+  (t) => [uniqueIndex("bench_candidates_position").on(t.benchId, t.position), index("bench_candidates_model").on(t.modelConfigId)],
+);
+
+/** The manifest: every supplied case with its pinned revision, `included` or not, and why. */
+export const benchCases = sqliteTable(
+  "bench_cases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    benchId: integer("bench_id")
+      .notNull()
+      .references(() => benches.id),
+    position: integer("position").notNull(),
+    caseId: integer("case_id")
+      .notNull()
+      .references(() => cases.id),
+    caseRevisionId: integer("case_revision_id")
+      .notNull()
+      .references(() => caseRevisions.id),
+    caseKey: text("case_key").notNull(),
+    source: text("source").notNull(),
+    group: text("group", { enum: ["explicit", "retained", "generated"] }).notNull(),
+    included: integer("included", { mode: "boolean" }).notNull(),
+    reason: text("reason"),
+    note: text("note"),
+  },
+  (t) => [index("bench_cases_bench").on(t.benchId, t.position)],
+);
+
+/**
+ * One execution of one included case by one candidate (repeat k). The queue lives here: status
+ * `queued → running → done | error | skipped`, claimed by a worker (heartbeat in `workers`).
+ * Check results are JSON with their counts in columns for fast aggregation.
+ */
+export const trials = sqliteTable(
+  "trials",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    benchId: integer("bench_id")
+      .notNull()
+      .references(() => benches.id),
+    candidateId: integer("candidate_id")
+      .notNull()
+      .references(() => benchCandidates.id),
+    benchCaseId: integer("bench_case_id")
+      .notNull()
+      .references(() => benchCases.id),
+    repeat: integer("repeat").notNull(),
+    status: text("status", { enum: ["queued", "running", "done", "error", "skipped"] }).notNull(),
+    workerId: text("worker_id"),
+    attempts: integer("attempts").notNull().default(0),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+    latencyMs: integer("latency_ms"),
+    inputTokens: integer("input_tokens"),
+    outputTokens: integer("output_tokens"),
+    costUsd: real("cost_usd"),
+    finishReason: text("finish_reason"),
+    output: text("output"),
+    record: text("record"),
+    checks: text("checks"),
+    passedChecks: integer("passed_checks").notNull().default(0),
+    failedChecks: integer("failed_checks").notNull().default(0),
+    unscoredChecks: integer("unscored_checks").notNull().default(0),
+    errorChecks: integer("error_checks").notNull().default(0),
+    error: text("error"),
+  },
+  (t) => [
+    uniqueIndex("trials_unique").on(t.benchId, t.candidateId, t.benchCaseId, t.repeat),
+    index("trials_bench_status").on(t.benchId, t.status, t.id),
+    index("trials_worker").on(t.workerId).where(sql`status = 'running'`),
+  ],
+);
+
+/** Worker processes (in-server or `npm run worker`) and their heartbeats, in ms. */
+export const workers = sqliteTable("workers", {
+  id: text("id").primaryKey(),
+  pid: integer("pid").notNull(),
+  startedAt: integer("started_at").notNull(),
+  heartbeatAt: integer("heartbeat_at").notNull(),
+});
+
+/** A named dataset of a system; each upload under the same name is a new immutable version. */
+export const datasets = sqliteTable(
+  "datasets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    systemId: text("system_id")
+      .notNull()
+      .references(() => systems.id),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("datasets_system_name").on(t.systemId, t.name)],
+);
+
+/**
+ * An immutable dataset version: the original file (bytes), what the importer saw (format,
+ * encoding, delimiter, sheet, columns), the mapping, the rows as saved (after the user's
+ * corrections and redaction; JSON array of objects keyed by column), excluded rows, the
+ * redaction report and the problems.
+ */
+export const datasetVersions = sqliteTable(
+  "dataset_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id),
+    version: integer("version").notNull(),
+    fileName: text("file_name").notNull(),
+    fileBytes: blob("file_bytes", { mode: "buffer" }).notNull(),
+    format: text("format").notNull(),
+    encoding: text("encoding"),
+    delimiter: text("delimiter"),
+    sheet: text("sheet"),
+    columns: text("columns").notNull(),
+    mapping: text("mapping").notNull(),
+    rows: text("rows").notNull(),
+    rowCount: integer("row_count").notNull(),
+    excludedRows: text("excluded_rows").notNull().default("[]"),
+    corrections: text("corrections").notNull().default("{}"),
+    redactionReport: text("redaction_report").notNull(),
+    problems: text("problems").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("dataset_versions_number").on(t.datasetId, t.version)],
+);

@@ -14,10 +14,11 @@ import { Field, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
 import { HistoryEditor, NameValueEditor } from "./case-fields";
+import { EvaluatorsEditor } from "@/components/evaluators/evaluators-editor";
 
 function fieldsOf(d: CaseDetail): CaseFields {
   const c = d.content;
-  return { input: c.input, expected: c.expected, notes: c.notes, history: c.history, variables: c.variables, context: c.context };
+  return { input: c.input, expected: c.expected, notes: c.notes, history: c.history, variables: c.variables, context: c.context, evaluators: c.evaluators };
 }
 
 function originText(d: CaseDetail): string | null {
@@ -152,6 +153,15 @@ export function CasePanel({
       <Field label="Expected result" htmlFor="case-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
         <textarea id="case-expected" rows={3} value={fields.expected} onChange={(e) => set("expected", e.target.value)} className={inputClass(errors.expected)} aria-invalid={Boolean(errors.expected)} />
       </Field>
+
+      <EvaluatorsEditor
+        systemId={systemId}
+        specs={fields.evaluators ?? []}
+        onChange={(v) => set("evaluators", v)}
+        errors={errors}
+        caseInput={fields.input}
+        caseExpected={fields.expected}
+      />
 
       <details className="group rounded-md border border-slate-200" open={Object.keys(errors).some((k) => /^(notes|history|variables|context)/.test(k)) || undefined}>
         <summary className="cursor-pointer list-none px-3 py-2 text-sm font-medium text-slate-800 select-none">

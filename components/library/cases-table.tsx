@@ -34,7 +34,9 @@ export function CasesTable({
   selectedId,
   hrefs,
   emptyText,
+  compact = false,
 }: {
+  compact?: boolean;
   rows: CaseListRow[];
   showPrompt: boolean;
   sort: CaseSortValue;
@@ -52,7 +54,7 @@ export function CasesTable({
         </Link>
       ),
     }),
-    ...(showPrompt ? [col.accessor("promptName", { header: "Prompt", cell: (c) => <span className="text-xs text-slate-700">{c.getValue()}</span> })] : []),
+    ...(showPrompt && !compact ? [col.accessor("promptName", { header: "Prompt", cell: (c) => <span className="text-xs text-slate-700">{c.getValue()}</span> })] : []),
     col.accessor("source", {
       header: "Source",
       cell: (c) => (
@@ -68,7 +70,7 @@ export function CasesTable({
       header: "Status",
       cell: (c) => <Badge tone={c.getValue() === "active" ? "green" : "slate"}>{c.getValue()}</Badge>,
     }),
-    col.accessor("updatedAt", {
+    ...(compact ? [] : [col.accessor("updatedAt", {
       header: () => <SortLink label="Last edit" asc="updated-asc" desc="updated-desc" sort={sort} hrefs={hrefs.sort} />,
       cell: (c) => (
         <span className="text-xs whitespace-nowrap text-slate-600">
@@ -76,7 +78,7 @@ export function CasesTable({
           <span className="block text-slate-400">rev {c.row.original.revisionNumber}</span>
         </span>
       ),
-    }),
+    })]),
   ];
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId: (r) => String(r.id) });
 
@@ -87,12 +89,12 @@ export function CasesTable({
       <table className="w-full table-fixed border-collapse text-left">
         <colgroup>
           <col className="w-40" />
-          {showPrompt ? <col className="w-28" /> : null}
+          {showPrompt && !compact ? <col className="w-28" /> : null}
           <col className="w-24" />
           <col />
-          <col className="w-[26%]" />
+          <col className="w-[30%]" />
           <col className="w-20" />
-          <col className="w-32" />
+          {compact ? null : <col className="w-32" />}
         </colgroup>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium text-slate-600">
           {table.getHeaderGroups().map((hg) => (

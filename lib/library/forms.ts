@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { TURN_ROLES, type CaseContent } from "./case-content";
 import { LIMITS } from "./limits";
+import { validateEvaluatorSpecs } from "../evaluators/validate";
 
 const text = (label: string, max: number) =>
   z.string({ error: `${label} must be text.` }).max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` });
@@ -39,29 +40,44 @@ const nameValueList = (label: string) =>
     });
 
 /** The editable part of a case, as the Add/Edit forms send it. */
-export const caseFieldsSchema = z.object({
-  input: required("Input", LIMITS.input),
-  expected: required("Expected result", LIMITS.expected),
-  notes: text("Notes", LIMITS.notes).default(""),
-  history: z.array(turnSchema).max(LIMITS.turns, { error: `At most ${LIMITS.turns} conversation turns.` }).default([]),
-  variables: nameValueList("Variable").default([]),
-  context: nameValueList("Context").default([]),
-});
-export type CaseFields = z.infer<typeof caseFieldsSchema>;
+export const caseFieldsSchema = z
+  .object({
+    input: required("Input", LIMITS.input),
+    expected: required("Expected result", LIMITS.expected),
+    notes: text("Notes", LIMITS.notes).default(""),
+    history: z.array(turnSchema).max(LIMITS.turns, { error: `At most ${LIMITS.turns} conversation turns.` }).default([]),
+    variables: nameValueList("Variable").default([]),
+    context: nameValueList("Context").default([]),
+    evaluators: z.array(z.unknown()).max(LIMITS.evaluators, { error: `At most ${LIMITS.evaluators} evaluators per case.` }).default([]),
+  })
+  .superRefine((f, ctx) => {
+    // Configuration mistakes are reported when the case is saved, never later as model failures.
+    for (const p of validateEvaluatorSpecs(f.evaluators, { expected: f.expected })) {
+      ctx.addIssue({ code: "custom", path: ["evaluators", p.index], message: `Evaluator ${p.index + 1}${p.field ? ` (${p.field})` : ""}: ${p.message}` });
+    }
+  });
+/** Case fields as forms send them; `evaluators` absent means "keep the current ones". */
+export type CaseFields = Omit<z.infer<typeof caseFieldsSchema>, "evaluators"> & { evaluators?: unknown[] };
 
 /** Add case: fields plus the target prompt and an optional case ID. */
-export const addCaseSchema = caseFieldsSchema.extend({
-  systemId: z.string().min(1),
-  promptId: z.coerce.number({ error: "Choose the target prompt." }).int().positive({ error: "Choose the target prompt." }),
-  caseKey: z.string().max(LIMITS.caseId + 1).default(""),
-});
+export const addCaseSchema = z.intersection(
+  caseFieldsSchema,
+  z.object({
+    systemId: z.string().min(1),
+    promptId: z.coerce.number({ error: "Choose the target prompt." }).int().positive({ error: "Choose the target prompt." }),
+    caseKey: z.string().max(LIMITS.caseId + 1).default(""),
+  }),
+);
 export type AddCaseInput = z.infer<typeof addCaseSchema>;
 
 /** Save for future benches: fields plus the case and the revision the edit started from. */
-export const editCaseSchema = caseFieldsSchema.extend({
-  caseId: z.coerce.number().int().positive(),
-  baseRevision: z.coerce.number().int().positive(),
-});
+export const editCaseSchema = z.intersection(
+  caseFieldsSchema,
+  z.object({
+    caseId: z.coerce.number().int().positive(),
+    baseRevision: z.coerce.number().int().positive(),
+  }),
+);
 export type EditCaseInput = z.infer<typeof editCaseSchema>;
 
 /** A criterion's content (rule, what passes, what fails, priority). */
@@ -117,5 +133,6 @@ export function mergeCaseFields(base: CaseContent, f: CaseFields): CaseContent {
     history: f.history,
     variables: f.variables,
     context: f.context,
+    evaluators: f.evaluators ?? base.evaluators,
   };
 }

@@ -15,4 +15,5 @@ export const LIMITS = {
   criterionRule: 2_000,
   criterionPassFail: 2_000,
   searchQuery: 200,
+  evaluators: 50,
 } as const;

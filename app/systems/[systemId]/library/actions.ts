@@ -12,6 +12,12 @@ import { addCriterion, customizeCriterion, editCriterion, setCriterionStatus } f
 import { addCaseSchema, addCriterionSchema, editCaseSchema, editCriterionSchema, normaliseCaseFields } from "@/lib/library/forms";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { runAction, type ActionResult } from "@/lib/shell/result";
+import { runChecks } from "@/lib/evaluators/registry";
+import { getSharedSandbox } from "@/lib/evaluators/sandbox";
+import { describeEvaluator } from "@/lib/evaluators/describe";
+import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
+import { LibraryError } from "@/lib/library/errors";
+import { LIMITS } from "@/lib/library/limits";
 
 const libraryPath = (systemId: string) => `/systems/${systemId}/library`;
 
@@ -98,5 +104,42 @@ export async function customizeCriterionAction(systemId: string, input: unknown)
     const id = await customizeCriterion(getDb(), v.criterionId);
     refresh(systemId);
     return { id };
+  });
+}
+
+const trySchema = z.object({
+  evaluators: z.array(z.unknown()).max(LIMITS.evaluators),
+  output: z.string().max(200_000, { error: "Output is too long to try: the limit is 200,000 characters." }),
+  toolCalls: z.string().max(200_000).default(""),
+  input: z.string().max(LIMITS.input).default(""),
+  expected: z.string().max(LIMITS.expected).default(""),
+});
+
+/**
+ * Try it: runs the evaluators as edited (saved or not) on a pasted output and tool calls. Nothing
+ * is stored. Configuration problems come back as a refusal naming the evaluator and field.
+ */
+export async function tryEvaluatorsAction(
+  systemId: string,
+  input: unknown,
+): Promise<ActionResult<{ kind: string; label: string; verdict: "passed" | "failed" | "unscored" | "error"; score: number; message: string }[]>> {
+  void systemId;
+  return runAction(trySchema, input, async (v) => {
+    const problems = validateEvaluatorSpecs(v.evaluators, { expected: v.expected });
+    if (problems.length) {
+      const p = problems[0];
+      throw new LibraryError("validation", `Evaluator ${p.index + 1}${p.field ? ` (${p.field})` : ""}: ${p.message}`);
+    }
+    let toolCalls: unknown[] = [];
+    if (v.toolCalls.trim()) {
+      try {
+        const parsed = JSON.parse(v.toolCalls);
+        toolCalls = Array.isArray(parsed) ? parsed : [parsed];
+      } catch (e) {
+        throw new LibraryError("validation", `Tool calls are not valid JSON: ${(e as Error).message}. Write a list such as [{"toolName": "get_order", "input": {"orderId": "order_123"}}].`);
+      }
+    }
+    const results = await runChecks(v.evaluators, { output: v.output, toolCalls, finishReason: "stop", context: { input: v.input, expected: v.expected } }, { sandbox: await getSharedSandbox() });
+    return results.map((r, i) => ({ kind: r.kind, label: describeEvaluator(v.evaluators[i]), verdict: r.verdict, score: r.score, message: r.message }));
   });
 }

@@ -116,6 +116,7 @@ export default async function CasesPage({
           <CasesTable
             rows={page.rows}
             showPrompt={prompts.length > 1}
+            compact={panelOpen}
             sort={state.sort}
             selectedId={state.caseId}
             hrefs={{

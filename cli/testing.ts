@@ -1,0 +1,19 @@
+/** Test helpers for CLI commands: a captured Io and a temp folder. */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Io } from "./io";
+
+/** An Io that records lines. */
+export function captureIo(): Io & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (l) => stdout.push(l), err: (l) => stderr.push(l), tty: false };
+}
+
+/** A fresh temp folder with the given files (JSON values are serialised). */
+export function tempFiles(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "benchwork-cli-"));
+  for (const [name, value] of Object.entries(files)) writeFileSync(path.join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+  return dir;
+}

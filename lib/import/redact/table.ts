@@ -1,0 +1,99 @@
+/**
+ * Redaction of a whole table, with its report (issue 3: "applied on save, previewable before").
+ * Every column is redacted — mapped or extra — and, because history and recorded outputs are
+ * columns too, so are history turns and recorded answers. Rows are never removed, merged or
+ * deduplicated; only cell text changes.
+ */
+import type { ImportTable } from "../types";
+import { PII_TYPES, type PiiType } from "./detectors";
+import { RowRedactor, type PiiCounts } from "./redact";
+
+/** Options of {@link redactTable} and {@link previewRedaction}. */
+export interface RedactionOptions {
+  /** How many changed cells the report shows before → after (default 20). */
+  previewLimit?: number;
+  /** Kinds of personal data to redact (default: all of {@link PII_TYPES}). */
+  types?: readonly PiiType[];
+}
+
+/** One changed cell in the preview. `row` is the 1-based data-row number. */
+export interface RedactionPreviewCell {
+  row: number;
+  column: string;
+  before: string;
+  after: string;
+}
+
+/** What redaction replaced. Counts are replacements (occurrences), not distinct values. */
+export interface RedactionReport {
+  /** Replacements per type over the whole table (every type present, 0 when none). */
+  totals: Record<PiiType, number>;
+  /** Replacements per column and type, in column order; columns without replacements are left out. */
+  columns: { column: string; counts: PiiCounts; total: number }[];
+  changedCells: number;
+  changedRows: number;
+  /** The first `previewLimit` changed cells, in row then column order. */
+  preview: RedactionPreviewCell[];
+}
+
+/**
+ * Redacts every cell of a table.
+ * @param table the table (not modified)
+ * @param options preview size and types
+ * @returns a new table (unchanged rows are shared) and the report
+ */
+export function redactTable(table: ImportTable, options: RedactionOptions = {}): { table: ImportTable; report: RedactionReport } {
+  const rows: string[][] = new Array(table.rows.length);
+  const report = run(table, options, (i, row) => {
+    rows[i] = row;
+  });
+  return { table: { ...table, rows }, report };
+}
+
+/**
+ * Computes the redaction report without building the redacted table (for the preview).
+ * @param table the table
+ * @param options preview size and types
+ * @returns the same report {@link redactTable} would give
+ */
+export function previewRedaction(table: ImportTable, options: RedactionOptions = {}): RedactionReport {
+  return run(table, options, null);
+}
+
+function run(table: ImportTable, options: RedactionOptions, keep: ((i: number, row: string[]) => void) | null): RedactionReport {
+  const limit = options.previewLimit ?? 20;
+  const types = options.types ? new Set(options.types) : null;
+  const width = table.columns.length;
+  const perColumn: PiiCounts[] = table.columns.map(() => ({}));
+  const totals = Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
+  const preview: RedactionPreviewCell[] = [];
+  let changedCells = 0;
+  let changedRows = 0;
+  for (let i = 0; i < table.rows.length; i++) {
+    const row = table.rows[i];
+    const redactor = new RowRedactor(types);
+    let out: string[] | null = null;
+    for (let j = 0; j < width; j++) {
+      const cell = row[j];
+      const after = redactor.redactCell(cell, perColumn[j]);
+      if (after === cell) continue;
+      if (!out) out = row.slice();
+      out[j] = after;
+      changedCells++;
+      if (preview.length < limit) preview.push({ row: i + 1, column: table.columns[j], before: cell, after });
+    }
+    if (out) changedRows++;
+    if (keep) keep(i, out ?? row);
+  }
+  const columns: RedactionReport["columns"] = [];
+  perColumn.forEach((counts, j) => {
+    let total = 0;
+    for (const t of PII_TYPES) {
+      const n = counts[t] ?? 0;
+      total += n;
+      totals[t] += n;
+    }
+    if (total > 0) columns.push({ column: table.columns[j], counts, total });
+  });
+  return { totals, columns, changedCells, changedRows, preview };
+}

@@ -353,3 +353,18 @@ export const datasetVersions = sqliteTable(
   },
   (t) => [uniqueIndex("dataset_versions_number").on(t.datasetId, t.version)],
 );
+
+/**
+ * An uploaded file waiting to be mapped and saved (Upload cases → Map and preview → Save). Deleted
+ * when saved as a dataset version or abandoned (older than a day). Uploading alone stores no version.
+ */
+export const datasetUploads = sqliteTable("dataset_uploads", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  systemId: text("system_id")
+    .notNull()
+    .references(() => systems.id),
+  fileName: text("file_name").notNull(),
+  fileBytes: blob("file_bytes", { mode: "buffer" }).notNull(),
+  sheet: text("sheet"),
+  createdAt: integer("created_at").notNull(),
+});

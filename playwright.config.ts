@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 /** Port of the throwaway production server the e2e tests drive. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
+/** Port of the scripted OpenAI-compatible model server the e2e server starts. */
+export const E2E_MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 4010);
 
 export default defineConfig({
   testDir: "e2e",
@@ -30,6 +32,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_PORT: String(E2E_PORT) },
+    env: { E2E_PORT: String(E2E_PORT), E2E_MODEL_PORT: String(E2E_MODEL_PORT) },
   },
 });

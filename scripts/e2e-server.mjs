@@ -11,7 +11,14 @@ mkdirSync(dir, { recursive: true });
 const db = `${dir}/e2e.db`;
 for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
 
+// The scripted OpenAI-compatible model server: live benches in e2e go over real HTTP to it.
+const modelPort = process.env.E2E_MODEL_PORT ?? "4010";
+const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", modelPort, "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
+
 const env = { ...process.env, BENCHWORK_DB: db, PORT: process.env.E2E_PORT ?? "3107", NEXT_TELEMETRY_DISABLED: "1" };
 const child = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code) => process.exit(code ?? 1));
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => (child.kill(sig), models.kill(sig)));
+child.on("exit", (code) => (models.kill(), process.exit(code ?? 1)));
+models.on("exit", (code) => {
+  if (code) console.error(`scripted model server exited with ${code}`);
+});

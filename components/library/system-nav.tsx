@@ -6,7 +6,10 @@ import { usePathname } from "next/navigation";
 /** The sections of a system. The current one is underlined. */
 export function SystemNav({ systemId }: { systemId: string }) {
   const path = usePathname();
-  const items = [{ href: `/systems/${systemId}/library`, label: "Test library" }];
+  const items = [
+    { href: `/systems/${systemId}/library`, label: "Test library" },
+    { href: `/systems/${systemId}/benches`, label: "Benches" },
+  ];
   return (
     <nav aria-label="System sections" className="flex gap-1 border-b border-slate-200">
       {items.map((it) => {

@@ -63,7 +63,7 @@ export interface CaseListPage {
 export type CaseOrigin =
   | { kind: "dataset"; datasetId?: number; datasetName: string; version?: number; row: number }
   | { kind: "code"; file: string; row?: number; release?: string }
-  | { kind: "bench"; benchId: number; trialCaseRevisionId?: number }
+  | { kind: "bench"; benchId: number; fromCaseId?: number; trialCaseRevisionId?: number }
   | { kind: "generated"; note?: string };
 
 /** A case with its current content and its list of revisions. */
@@ -470,4 +470,56 @@ export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: str
     tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, caseId)).run();
     return { caseKey: c.caseKey };
   });
+}
+
+/** A live case of a prompt with its current revision's content (bench planning input). */
+export interface PromptCase {
+  caseId: number;
+  caseKey: string;
+  caseRevisionId: number;
+  source: CaseSource;
+  status: CaseStatus;
+  origin: CaseOrigin | null;
+  content: CaseContent;
+}
+
+/** Every live case of a prompt with its current content, in creation order. */
+export async function listPromptCases(db: Db, promptId: number): Promise<PromptCase[]> {
+  const rows = db
+    .select({
+      caseId: cases.id,
+      caseKey: cases.caseKey,
+      caseRevisionId: cases.currentRevisionId,
+      source: cases.source,
+      status: cases.status,
+      origin: cases.origin,
+      input: caseRevisions.input,
+      expected: caseRevisions.expected,
+      details: caseRevisions.details,
+    })
+    .from(cases)
+    .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
+    .where(and(eq(cases.promptId, promptId), isNull(cases.removedAt)))
+    .orderBy(asc(cases.id))
+    .all();
+  return rows.map((r) => ({
+    caseId: r.caseId,
+    caseKey: r.caseKey,
+    caseRevisionId: r.caseRevisionId!,
+    source: r.source,
+    status: r.status,
+    origin: r.origin ? (JSON.parse(r.origin) as CaseOrigin) : null,
+    content: decodeContent(r.input, r.expected, r.details),
+  }));
+}
+
+/** Case revisions by id with their content (a bench's pinned suite). */
+export async function caseRevisionContents(db: Db, revisionIds: number[]): Promise<Map<number, CaseContent>> {
+  const out = new Map<number, CaseContent>();
+  const stmt = db.$client.prepare("SELECT id, input, expected, details FROM case_revisions WHERE id = ?");
+  for (const id of revisionIds) {
+    const r = stmt.get(id) as { id: number; input: string; expected: string; details: string } | undefined;
+    if (r) out.set(r.id, decodeContent(r.input, r.expected, r.details));
+  }
+  return out;
 }

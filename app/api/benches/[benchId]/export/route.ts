@@ -1,0 +1,43 @@
+/** GET ?format=csv|json: a bench's results as a file (one row per trial; JSON adds summary, recommendation and manifest). */
+import { getDb } from "@/db/client";
+import { getBench, getManifest } from "@/db/queries/benches";
+import { toCsv } from "@/lib/import/export";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(req: Request, { params }: { params: Promise<{ benchId: string }> }) {
+  const id = Number((await params).benchId);
+  const format = new URL(req.url).searchParams.get("format") ?? "csv";
+  if (format !== "csv" && format !== "json") return Response.json({ error: "format must be csv or json" }, { status: 400 });
+  const db = getDb();
+  const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
+  if (!bench) return Response.json({ error: "no such bench" }, { status: 404 });
+  const rows = db.$client
+    .prepare(
+      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, t.repeat, t.status,
+              t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
+              t.output, t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
+              t.cost_usd AS costUsd, t.error, t.checks
+       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
+       WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,
+    )
+    .all(id) as Record<string, unknown>[];
+  const name = `bench-${id}`;
+  if (format === "json") {
+    const body = {
+      bench: { id: bench.id, title: bench.title, prompt: bench.promptName, status: bench.status, createdAt: bench.createdAt, finishedAt: bench.finishedAt, settings: bench.settings, rubric: bench.rubric, rubricHash: bench.rubricHash },
+      candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: bench.summary?.candidates.find((s) => s.candidateId === c.id)?.stats ?? null })),
+      recommendation: bench.recommendation,
+      regressions: bench.summary?.regressions ?? {},
+      manifest: (await getManifest(db, id)).map((m) => ({ position: m.position, caseId: m.caseKey, caseRevision: m.caseRevisionId, source: m.source, group: m.group, included: m.included, reason: m.reason, note: m.note })),
+      trials: rows.map((r) => ({ ...r, checks: r.checks ? JSON.parse(String(r.checks)) : null })),
+    };
+    return new Response(JSON.stringify(body, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${name}.json"` } });
+  }
+  const table = rows.map((r) => {
+    const checks = r.checks ? (JSON.parse(String(r.checks)) as { label: string; verdict: string }[]) : [];
+    const { checks: _c, ...rest } = r;
+    return Object.fromEntries(Object.entries({ ...rest, checks: checks.map((c) => `${c.verdict}: ${c.label}`).join(" | ") }).map(([k, v]) => [k, v == null ? "" : String(v)]));
+  });
+  return new Response(toCsv(table), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` } });
+}

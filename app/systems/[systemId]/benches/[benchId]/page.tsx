@@ -1,0 +1,162 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
+import { trialFacts } from "@/db/queries/bench-results";
+import { getTrial, matrixRows, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import { aggregateCandidates } from "@/lib/bench/aggregate";
+import { BenchProgressBar } from "@/components/benches/bench-progress";
+import { CandidatesTable, ChecksTable, RecommendationCard } from "@/components/benches/results-summary";
+import { MatrixView } from "@/components/benches/matrix-view";
+import { TrialView } from "@/components/benches/trial-view";
+import { Badge } from "@/components/ui/badge";
+import { LocalTime } from "@/components/ui/local-time";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Bench" };
+
+const MATRIX_PAGE = 50;
+type Raw = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function BenchPage({ params, searchParams }: { params: Promise<{ systemId: string; benchId: string }>; searchParams: Promise<Raw> }) {
+  const { systemId, benchId } = await params;
+  const sp = await searchParams;
+  const id = Number(benchId);
+  const db = getDb();
+  const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
+  if (!bench || bench.systemId !== systemId) notFound();
+  const progress = (await getBenchProgress(db, id))!;
+  const view = one(sp.view) === "manifest" ? "manifest" : one(sp.view) === "rubric" ? "rubric" : "results";
+  const filter = (["failures", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
+  const sort = (["case", "failures"].includes(one(sp.sort) ?? "") ? one(sp.sort) : "position") as MatrixSort;
+  const trialId = Number(one(sp.trial)) || undefined;
+  const base = `/systems/${systemId}/benches/${id}`;
+  const href = (changes: Record<string, string | number | undefined>) => {
+    const p = new URLSearchParams();
+    const cur: Record<string, string | number | undefined> = { view: view === "results" ? undefined : view, filter: filter === "all" ? undefined : filter, sort: sort === "position" ? undefined : sort, page: one(sp.page), trial: trialId, ...changes };
+    for (const [k, v] of Object.entries(cur)) if (v !== undefined && v !== "") p.set(k, String(v));
+    const s = p.toString();
+    return s ? `${base}?${s}` : base;
+  };
+
+  const ended = bench.status !== "queued" && bench.status !== "running";
+  // Finished benches read their stored summary; a running one is aggregated live.
+  const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : aggregateCandidates(bench.candidates.map((c) => c.id), trialFacts(db, id));
+  const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
+
+  let main: React.ReactNode;
+  if (view === "manifest") {
+    const manifest = await getManifest(db, id);
+    main = (
+      <section aria-label="Manifest" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <p className="border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600">
+          Every supplied case as pinned at launch: {manifest.filter((m) => m.included).length} included, {manifest.filter((m) => !m.included).length} excluded.
+        </p>
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-xs text-slate-600">
+            <tr>
+              <th className="px-3 py-2 font-medium">#</th>
+              <th className="px-3 py-2 font-medium">Case ID</th>
+              <th className="px-3 py-2 font-medium">Source · group</th>
+              <th className="px-3 py-2 font-medium">Included</th>
+              <th className="px-3 py-2 font-medium">Reason / note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {manifest.map((m) => (
+              <tr key={m.id} className="border-t border-slate-100" data-testid="manifest-row">
+                <td className="px-3 py-1 text-xs text-slate-500">{m.position}</td>
+                <td className="px-3 py-1 font-mono text-xs">{m.caseKey}</td>
+                <td className="px-3 py-1 text-xs">
+                  {m.source} · {m.group}
+                </td>
+                <td className="px-3 py-1">{m.included ? <Badge tone="green">included</Badge> : <Badge>excluded</Badge>}</td>
+                <td className="px-3 py-1 text-xs text-slate-700">{m.reason ?? m.note ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    );
+  } else if (view === "rubric") {
+    main = (
+      <section aria-label="Pinned rubric" className="rounded-lg border border-slate-200 bg-white p-4">
+        <p className="text-sm text-slate-600">
+          The rubric as it was when the bench launched ({bench.rubric.length} criteria, hash <code className="text-xs">{bench.rubricHash.slice(0, 16)}</code>). Judge: {bench.judge ? `${bench.judge.name} (${bench.judge.provider} ${bench.judge.modelId})` : "none — criteria unscored"}.
+        </p>
+        <ul className="mt-3 flex flex-col gap-2">
+          {bench.rubric.map((c) => (
+            <li key={c.revisionId} className="rounded-md border border-slate-200 p-3 text-sm">
+              <div className="font-medium">
+                {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge>
+              </div>
+              <p className="mt-1 text-slate-700">Passes: {c.passes}</p>
+              <p className="text-slate-700">Fails: {c.fails}</p>
+              <p className="mt-1 text-xs text-slate-400">criterion #{c.criterionId}, revision #{c.revisionId}</p>
+            </li>
+          ))}
+          {bench.rubric.length === 0 ? <li className="text-sm text-slate-500">No criteria were active.</li> : null}
+        </ul>
+      </section>
+    );
+  } else {
+    const all = matrixRows(db, id);
+    const m = selectMatrix(all, { filter, sort, page: Number(one(sp.page)) || 1, pageSize: MATRIX_PAGE, regressionCases: regressionKeys });
+    const trial = trialId ? getTrial(db, trialId) : null;
+    const siblings = trial
+      ? (db.$client.prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat").all(id, trial.candidate_id, trial.bench_case_id) as { id: number; repeat: number }[]).map((s) => ({ ...s, href: href({ trial: s.id }) }))
+      : [];
+    main = (
+      <div className="flex flex-col gap-4">
+        {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} /> : null}
+        <CandidatesTable bench={bench} stats={stats} />
+        <ChecksTable bench={bench} stats={stats} />
+        <div className={`grid items-start gap-4 ${trial ? "2xl:grid-cols-[minmax(0,1fr)_620px]" : ""}`}>
+          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} selectedTrial={trialId} />
+          {trial && Number(trial.bench_id) === id ? <TrialView trial={trial} closeHref={href({ trial: undefined })} siblings={siblings} /> : null}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-start gap-3">
+        <div className="min-w-0">
+          <nav className="text-xs text-slate-500">
+            <Link href={`/systems/${systemId}/benches`} className="hover:text-slate-800">
+              Benches
+            </Link>{" "}
+            / #{bench.id}
+          </nav>
+          <h2 className="text-lg font-semibold">
+            #{bench.id} {bench.title}
+          </h2>
+          <p className="text-xs text-slate-600">
+            prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial{bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
+            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : bench.baseline.kind === "last-bench" ? "the last bench" : "none"}
+          </p>
+        </div>
+        <div className="ml-auto flex gap-2 text-sm">
+          <a href={`/api/benches/${id}/export?format=csv`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">
+            Export CSV
+          </a>
+          <a href={`/api/benches/${id}/export?format=json`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">
+            Export JSON
+          </a>
+        </div>
+      </div>
+      <BenchProgressBar systemId={systemId} initial={progress} />
+      <nav role="tablist" aria-label="Bench views" className="inline-flex w-fit rounded-lg bg-slate-200/70 p-1">
+        {(["results", "manifest", "rubric"] as const).map((v) => (
+          <Link key={v} role="tab" aria-selected={view === v} href={v === "results" ? base : `${base}?view=${v}`} className={`rounded-md px-4 py-1.5 text-sm font-medium ${view === v ? "bg-white shadow-xs" : "text-slate-600 hover:text-slate-900"}`}>
+            {v === "results" ? "Results" : v === "manifest" ? "Manifest" : "Rubric"}
+          </Link>
+        ))}
+      </nav>
+      {main}
+    </div>
+  );
+}

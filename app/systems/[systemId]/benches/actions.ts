@@ -1,0 +1,37 @@
+"use server";
+
+/** Server actions of benches: Plan (nothing stored), Launch (one bench, returns its id), Cancel. */
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { requestCancel } from "@/db/queries/benches";
+import { benchRequestSchema } from "@/lib/bench/request";
+import type { BenchPlan } from "@/lib/bench/types";
+import { runAction, type ActionResult } from "@/lib/shell/result";
+import { launchFromRequest, prepareBench } from "@/server/bench/prepare";
+import { wakeInServerWorker } from "@/server/in-server-worker";
+
+/** Plan: the manifest, call counts and estimates, before anything runs. */
+export async function planBenchAction(input: unknown): Promise<ActionResult<BenchPlan>> {
+  return runAction(benchRequestSchema, input, async (r) => (await prepareBench(getDb(), r)).plan);
+}
+
+/** Launch: stores the bench and its queued trials in one transaction; returns the bench id. */
+export async function launchBenchAction(input: unknown): Promise<ActionResult<{ id: number }>> {
+  return runAction(benchRequestSchema, input, async (r) => {
+    const { id } = await launchFromRequest(getDb(), r);
+    wakeInServerWorker();
+    revalidatePath(`/systems/${r.systemId}/benches`);
+    return { id };
+  });
+}
+
+/** Cancel: running trials are aborted, unrun ones become skipped, finished ones stay. */
+export async function cancelBenchAction(input: unknown): Promise<ActionResult<null>> {
+  return runAction(z.object({ benchId: z.coerce.number().int().positive(), systemId: z.string() }), input, async ({ benchId, systemId }) => {
+    await requestCancel(getDb(), benchId);
+    wakeInServerWorker();
+    revalidatePath(`/systems/${systemId}/benches/${benchId}`);
+    return null;
+  });
+}

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { getDb } from "@/db/client";
+import { listModelConfigs } from "@/db/queries/models";
+import { listPromptRevisions } from "@/db/queries/prompt-revisions";
+import { promptDatasets, promptTags, recordedNames } from "@/db/queries/prompt-facets";
+import { listPrompts } from "@/db/queries/systems";
+import { activeRubric } from "@/db/queries/criteria";
+import { NewBenchForm } from "@/components/benches/new-bench-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New bench" };
+
+export default async function NewBenchPage({ params, searchParams }: { params: Promise<{ systemId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { systemId } = await params;
+  const sp = await searchParams;
+  const db = getDb();
+  const prompts = await listPrompts(db, systemId);
+  const prompt = prompts.find((p) => p.name === sp.prompt) ?? prompts[0];
+  if (!prompt) return <p className="text-sm text-slate-600">This system has no prompt to bench.</p>;
+  const models = (await listModelConfigs(db)).map((m) => ({ id: Number(m.id), name: m.name, provider: m.provider, modelId: m.modelId }));
+  const revisions = (await listPromptRevisions(db, prompt.id)).map((r) => ({ id: r.id, number: r.number }));
+  const rubric = await activeRubric(db, prompt.id);
+  return (
+    <NewBenchForm
+      key={prompt.id}
+      systemId={systemId}
+      prompts={prompts.map((p) => ({ id: p.id, name: p.name }))}
+      prompt={{ id: prompt.id, name: prompt.name, revisions }}
+      models={models}
+      recorded={recordedNames(db, prompt.id)}
+      tags={promptTags(db, prompt.id)}
+      datasets={promptDatasets(db, prompt.id)}
+      criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
+    />
+  );
+}

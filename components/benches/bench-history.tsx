@@ -1,0 +1,117 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { BenchListItem } from "@/db/queries/benches";
+import { Button } from "@/components/ui/button";
+import { LocalTime } from "@/components/ui/local-time";
+import { BenchStatus } from "./status-badge";
+
+/**
+ * History: every bench of the system with status, date, candidates and their pass rates, rubric
+ * and case counts. Pick two benches of the same prompt to compare them case by case.
+ */
+export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId: string; benches: BenchListItem[]; prompts: string[]; prompt?: string }) {
+  const router = useRouter();
+  const [picked, setPicked] = useState<number[]>([]);
+  const pickedBenches = benches.filter((b) => picked.includes(b.id));
+  const samePrompt = pickedBenches.length === 2 && pickedBenches[0].promptId === pickedBenches[1].promptId;
+  const toggle = (id: number) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const base = `/systems/${systemId}/benches`;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-3">
+        {prompts.length > 1 ? (
+          <label className="flex items-center gap-2 text-sm text-slate-600">
+            Prompt
+            <select value={prompt ?? ""} onChange={(e) => router.push(e.target.value ? `${base}?prompt=${encodeURIComponent(e.target.value)}` : base)} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+              <option value="">All prompts</option>
+              {prompts.map((p) => (
+                <option key={p}>{p}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <Button
+          disabled={!samePrompt}
+          title={pickedBenches.length === 2 && !samePrompt ? "Pick two benches of the same prompt" : "Pick two benches to compare"}
+          onClick={() => router.push(`${base}/compare?a=${Math.min(...picked)}&b=${Math.max(...picked)}`)}
+        >
+          Compare {picked.length}/2
+        </Button>
+        <Link href={`${base}/new${prompt ? `?prompt=${encodeURIComponent(prompt)}` : ""}`} className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
+          New bench
+        </Link>
+      </div>
+      <section aria-label="Bench history" className="rounded-lg border border-slate-200 bg-white">
+        {benches.length === 0 ? (
+          <p className="p-6 text-sm text-slate-600">No bench has run yet. A bench compares candidates — prompt revisions × models, or recorded outputs — over this system&apos;s cases. Start one with New bench.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
+              <tr>
+                <th className="w-10 px-3 py-2">
+                  <span className="sr-only">Compare</span>
+                </th>
+                <th className="px-3 py-2 font-medium">Bench</th>
+                <th className="px-3 py-2 font-medium">Status</th>
+                <th className="px-3 py-2 font-medium">Candidates · pass rate (scored checks)</th>
+                <th className="px-3 py-2 font-medium">Cases</th>
+                <th className="px-3 py-2 font-medium">Rubric</th>
+                <th className="px-3 py-2 font-medium">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {benches.map((b) => (
+                <tr key={b.id} className="border-b border-slate-100 align-top last:border-0" data-testid="bench-row">
+                  <td className="px-3 py-2.5">
+                    <input type="checkbox" aria-label={`Pick bench #${b.id} to compare`} checked={picked.includes(b.id)} onChange={() => toggle(b.id)} />
+                  </td>
+                  <td className="px-3 py-2.5">
+                    <Link href={`${base}/${b.id}`} className="font-medium text-indigo-700 hover:underline">
+                      #{b.id} {b.title}
+                    </Link>
+                    <span className="block text-xs text-slate-500">prompt {b.promptName}</span>
+                  </td>
+                  <td className="px-3 py-2.5">
+                    <BenchStatus status={b.status} />
+                  </td>
+                  <td className="px-3 py-2.5">
+                    <ul className="flex flex-col gap-0.5 text-xs">
+                      {b.candidates.map((c) => (
+                        <li key={c.id} className="flex gap-2">
+                          <span className={c.recommended ? "font-semibold text-emerald-700" : "text-slate-700"}>
+                            {c.label}
+                            {c.isBaseline ? " (baseline)" : ""}
+                            {c.recommended ? " ✓ recommended" : ""}
+                          </span>
+                          <span className="text-slate-500 tabular-nums">{c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td className="px-3 py-2.5 text-xs text-slate-600">
+                    {b.included} included
+                    {b.excluded ? `, ${b.excluded} excluded` : ""}
+                    <span className="block">{b.trialCount.toLocaleString("en-US")} trials</span>
+                  </td>
+                  <td className="px-3 py-2.5 text-xs text-slate-600">
+                    {b.rubricSize} criteria
+                    <code className="block text-[10px] text-slate-400" title={b.rubricHash}>
+                      {b.rubricHash.slice(0, 10)}
+                    </code>
+                  </td>
+                  <td className="px-3 py-2.5 text-xs text-slate-600">
+                    <LocalTime ms={b.createdAt} compact />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

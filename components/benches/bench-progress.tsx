@@ -1,0 +1,103 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useTransition } from "react";
+import type { BenchProgress } from "@/db/queries/benches";
+import { cancelBenchAction } from "@/app/systems/[systemId]/benches/actions";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useToast } from "@/components/ui/toast";
+import { BenchStatus } from "./status-badge";
+
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/**
+ * Live progress of a bench (polls the progress route every second while it runs): done / total,
+ * errors, skipped, elapsed and estimated time left, and Cancel. Refreshes the page when it ends.
+ */
+export function BenchProgressBar({ systemId, initial }: { systemId: string; initial: BenchProgress }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [p, setP] = useState(initial);
+  const [now, setNow] = useState(() => Date.now());
+  const [pending, startTransition] = useTransition();
+  const ended = p.status !== "queued" && p.status !== "running";
+  const endedAtLoad = useRef(ended);
+
+  useEffect(() => {
+    if (ended) {
+      if (!endedAtLoad.current) router.refresh();
+      return;
+    }
+    let stop = false;
+    const tick = async () => {
+      try {
+        const r = await fetch(`/api/benches/${p.id}/progress`, { cache: "no-store" });
+        if (r.ok && !stop) setP(await r.json());
+      } catch {
+        /* keep the last figures; try again */
+      }
+      if (!stop) setNow(Date.now());
+    };
+    const t = setInterval(tick, 1000);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, [ended, p.id, router]);
+
+  const finished = p.done + p.error + p.skipped;
+  const frac = p.total ? finished / p.total : 1;
+  const elapsed = (p.finishedAt ?? now) - (p.startedAt ?? p.createdAt);
+  const rate = p.startedAt && finished ? finished / Math.max(1, (p.finishedAt ?? now) - p.startedAt) : 0;
+  const left = !ended && rate > 0 ? (p.total - finished) / rate : null;
+
+  const cancel = () =>
+    startTransition(async () => {
+      const r = await cancelBenchAction({ benchId: p.id, systemId });
+      if (r.ok) toast("Cancelling: running trials stop, unrun ones are skipped, finished ones stay");
+      else toast(r.error.message, "error");
+    });
+
+  return (
+    <section aria-label="Progress" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <BenchStatus status={p.cancelRequested && !ended ? "cancelling" : p.status} />
+        <span className="font-medium tabular-nums" data-testid="progress-count">
+          {finished.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")} trials
+        </span>
+        <span className="text-slate-600 tabular-nums">
+          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped{p.running ? ` · ${p.running} running` : ""}
+        </span>
+        <span className="text-slate-500 tabular-nums">
+          elapsed {duration(elapsed)}
+          {left !== null ? ` · about ${duration(left)} left` : ""}
+        </span>
+        {!ended ? (
+          <span className="ml-auto">
+            <ConfirmDialog
+              trigger={
+                <Button variant="danger" size="sm" disabled={pending || p.cancelRequested}>
+                  {p.cancelRequested ? "Cancelling…" : "Cancel"}
+                </Button>
+              }
+              title="Cancel this bench?"
+              description="Running trials are aborted and unrun trials are marked skipped. Trials that already finished keep their results."
+              confirmLabel="Cancel bench"
+              onConfirm={cancel}
+            />
+          </span>
+        ) : null}
+      </div>
+      <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={finished} aria-label="Trials finished">
+        <div className={`h-full ${p.error ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`} style={{ width: `${(frac * 100).toFixed(1)}%` }} />
+      </div>
+    </section>
+  );
+}

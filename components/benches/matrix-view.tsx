@@ -1,0 +1,128 @@
+import Link from "next/link";
+import type { BenchCandidate } from "@/db/queries/benches";
+import type { MatrixFilter, MatrixRow, MatrixSort } from "@/db/queries/bench-matrix";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Pager } from "@/components/library/pager";
+
+const TONE: Record<string, BadgeTone> = { passed: "green", failed: "red", mixed: "amber", unscored: "slate", error: "amber", skipped: "slate", pending: "sky" };
+
+/** Cases × candidates with each cell's verdict (and passed/scored trials with repeats); filter, sort, page. */
+export function MatrixView({
+  rows,
+  candidates,
+  total,
+  page,
+  pageCount,
+  pageSize,
+  filter,
+  sort,
+  href,
+  regressionKeys,
+  selectedTrial,
+}: {
+  rows: MatrixRow[];
+  candidates: BenchCandidate[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  filter: MatrixFilter;
+  sort: MatrixSort;
+  href: (changes: Record<string, string | number | undefined>) => string;
+  regressionKeys: Set<string>;
+  selectedTrial?: number;
+}) {
+  const filters: [MatrixFilter, string][] = [
+    ["all", "All cases"],
+    ["failures", "Failures only"],
+    ["regressions", "Regressions only"],
+    ["changed", "Changed verdicts"],
+  ];
+  const sorts: [MatrixSort, string][] = [
+    ["position", "manifest order"],
+    ["case", "case ID"],
+    ["failures", "most failed checks"],
+  ];
+  return (
+    <section aria-label="Results matrix" className="rounded-lg border border-slate-200 bg-white">
+      <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-4 py-2.5">
+        <h2 className="mr-2 text-sm font-semibold">Cases × candidates</h2>
+        <div role="group" aria-label="Filter" className="flex flex-wrap gap-1">
+          {filters.map(([k, label]) => (
+            <Link
+              key={k}
+              href={href({ filter: k === "all" ? undefined : k, page: undefined })}
+              aria-current={filter === k ? "true" : undefined}
+              className={`rounded-full px-2.5 py-0.5 text-xs ring-1 ring-inset ${filter === k ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
+            >
+              {label}
+            </Link>
+          ))}
+        </div>
+        <span className="ml-auto flex items-center gap-1 text-xs text-slate-600">
+          Sort:
+          {sorts.map(([k, label]) => (
+            <Link key={k} href={href({ sort: k === "position" ? undefined : k, page: undefined })} aria-current={sort === k ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${sort === k ? "bg-slate-200 font-medium text-slate-900" : "hover:bg-slate-100"}`}>
+              {label}
+            </Link>
+          ))}
+        </span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="p-6 text-sm text-slate-600">No case matches this filter.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
+              <tr>
+                <th className="px-3 py-2 font-medium">#</th>
+                <th className="px-3 py-2 font-medium">Case</th>
+                {candidates.map((c) => (
+                  <th key={c.id} className="px-3 py-2 font-medium">
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.benchCaseId} className="border-b border-slate-100 last:border-0" data-testid="matrix-row">
+                  <td className="px-3 py-1.5 text-xs text-slate-500 tabular-nums">{r.position}</td>
+                  <td className="px-3 py-1.5">
+                    <code className="text-xs">{r.caseKey}</code>
+                    {regressionKeys.has(String(r.caseRevisionId)) ? (
+                      <span className="ml-1.5">
+                        <Badge tone="red">regression</Badge>
+                      </span>
+                    ) : null}
+                  </td>
+                  {candidates.map((c) => {
+                    const cell = r.cells[c.id];
+                    if (!cell) return <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">—</td>;
+                    const repeats = cell.trials > 1 && cell.scoredTrials ? ` ${cell.passedTrials}/${cell.scoredTrials}` : "";
+                    return (
+                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`}>
+                        {cell.firstTrialId ? (
+                          <Link href={href({ trial: cell.firstTrialId })} aria-label={`Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}`} className="inline-flex items-center gap-1 hover:opacity-80">
+                            <Badge tone={TONE[cell.verdict]}>
+                              {cell.verdict}
+                              {repeats}
+                            </Badge>
+                            {cell.failedChecks && cell.verdict !== "failed" ? null : null}
+                          </Link>
+                        ) : (
+                          <Badge tone={TONE[cell.verdict]}>{cell.verdict}</Badge>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={page} pageCount={pageCount} total={total} pageSize={pageSize} hrefFor={(n) => href({ page: n })} />
+    </section>
+  );
+}

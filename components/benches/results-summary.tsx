@@ -1,0 +1,167 @@
+import type { BenchDetail } from "@/db/queries/benches";
+import type { CandidateStats } from "@/lib/bench/aggregate";
+import type { Recommendation } from "@/lib/bench/recommend";
+import { Badge } from "@/components/ui/badge";
+import { PassRate } from "./status-badge";
+
+const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
+
+/** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
+export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
+  const ok = rec.recommendedCandidateId !== null;
+  return (
+    <section aria-label="Recommendation" className={`rounded-lg border p-4 ${ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50"}`}>
+      <h2 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Recommendation</h2>
+      <p className="mt-1 text-base font-medium text-slate-900" data-testid="recommendation">
+        {rec.headline}
+      </p>
+      <ul className="mt-3 flex flex-col gap-2">
+        {rec.candidates.map((c) => (
+          <li key={c.candidateId} className="text-sm">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="w-6 text-xs text-slate-500">#{c.rank}</span>
+              <span className="font-medium">{c.label}</span>
+              {c.isBaseline ? <Badge>baseline</Badge> : null}
+              {c.recommended ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
+              {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
+            </div>
+            {c.blockers.length ? (
+              <details className="mt-1 ml-8">
+                <summary className="cursor-pointer text-xs text-slate-700">
+                  Blocking regressions: checks that passed {c.blockers.some((b) => b.against === "last bench") ? "for the baseline or in the last bench" : "for the baseline"} and fail now
+                </summary>
+                <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
+                  {c.blockers.slice(0, 200).map((b, i) => (
+                    <li key={i}>
+                      <code>{b.caseKey}</code> · {b.label}
+                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {b.against}
+                    </li>
+                  ))}
+                  {c.blockers.length > 200 ? <li>… and {c.blockers.length - 200} more (export the results for all)</li> : null}
+                </ul>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {bench.summary?.retained ? (
+        <p className="mt-3 text-xs text-slate-600">
+          {bench.summary.retained} failing case{bench.summary.retained > 1 ? "s were" : " was"} retained as regression candidates for the next bench (source “retained”: automatic, not human-validated).
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** Per candidate: pass rate over scored checks with its denominator, unscored and error counts apart, tokens, cost, latency. */
+export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: CandidateStats[] }) {
+  const baselineId = bench.summary?.baselineCandidateId ?? (bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id : null);
+  return (
+    <section aria-label="Candidates" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
+          <tr>
+            <th className="px-3 py-2 font-medium">Candidate</th>
+            <th className="px-3 py-2 font-medium">Pass rate (scored checks)</th>
+            <th className="px-3 py-2 font-medium">Cases fully passed</th>
+            <th className="px-3 py-2 font-medium">Unscored</th>
+            <th className="px-3 py-2 font-medium">Check errors</th>
+            <th className="px-3 py-2 font-medium">Trials done / error / skipped</th>
+            <th className="px-3 py-2 font-medium">Tokens in / out</th>
+            <th className="px-3 py-2 font-medium">Cost</th>
+            <th className="px-3 py-2 font-medium">Latency p50 / p95</th>
+          </tr>
+        </thead>
+        <tbody>
+          {bench.candidates.map((c) => {
+            const s = stats.find((x) => x.candidateId === c.id);
+            if (!s) return null;
+            return (
+              <tr key={c.id} className="border-b border-slate-100 last:border-0" data-testid="candidate-row">
+                <td className="px-3 py-2">
+                  <span className="font-medium">{c.label}</span> {c.id === baselineId ? <Badge>baseline</Badge> : null}
+                  <span className="block text-xs text-slate-500">{c.kind === "recorded" ? "recorded outputs" : `${c.modelConfig?.provider} · ${c.modelConfig?.modelId}`}</span>
+                </td>
+                <td className="px-3 py-2">
+                  <PassRate passed={s.passRate.passed} scored={s.passRate.scored} />
+                </td>
+                <td className="px-3 py-2">
+                  <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
+                </td>
+                <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
+                <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
+                <td className="px-3 py-2 tabular-nums">
+                  {s.trials.done} / {s.trials.error} / {s.trials.skipped}
+                  {s.trials.pending ? <span className="text-slate-500"> ({s.trials.pending} pending)</span> : null}
+                </td>
+                <td className="px-3 py-2 tabular-nums">
+                  {s.tokens.input.toLocaleString("en-US")} / {s.tokens.output.toLocaleString("en-US")}
+                </td>
+                <td className="px-3 py-2 tabular-nums">{s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}</td>
+                <td className="px-3 py-2 tabular-nums">
+                  {fmtMs(s.latencyMs.p50)} / {fmtMs(s.latencyMs.p95)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** Pass rate of every check (criteria first), per candidate, with denominators. */
+export function ChecksTable({ bench, stats }: { bench: BenchDetail; stats: CandidateStats[] }) {
+  const keys = new Map<string, { label: string; kind: string; priority?: string }>();
+  for (const s of stats) for (const [k, v] of Object.entries(s.byCheck)) if (!keys.has(k)) keys.set(k, v);
+  const ordered = [...keys.entries()].sort(([a], [b]) => (a[0] === b[0] ? a.localeCompare(b, undefined, { numeric: true }) : a[0] === "c" ? -1 : 1));
+  if (ordered.length === 0) return null;
+  return (
+    <section aria-label="Checks" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <h2 className="border-b border-slate-200 px-4 py-2.5 text-sm font-semibold">Pass rate per criterion and evaluator</h2>
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
+          <tr>
+            <th className="px-3 py-2 font-medium">Check</th>
+            {bench.candidates.map((c) => (
+              <th key={c.id} className="px-3 py-2 font-medium">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {ordered.map(([k, v]) => (
+            <tr key={k} className="border-b border-slate-100 last:border-0">
+              <td className="px-3 py-2">
+                <span className="text-slate-800">{v.label}</span>{" "}
+                <span className="text-xs text-slate-500">
+                  {v.kind === "judge" ? `criterion${v.priority ? `, ${v.priority}` : ""}` : v.kind}
+                </span>
+              </td>
+              {bench.candidates.map((c) => {
+                const b = stats.find((s) => s.candidateId === c.id)?.byCheck[k];
+                return (
+                  <td key={c.id} className="px-3 py-2 text-xs">
+                    {b ? (
+                      <>
+                        <PassRate passed={b.passed} scored={b.passed + b.failed} />
+                        {b.unscored || b.error ? (
+                          <span className="block text-slate-500">
+                            {b.unscored} unscored · {b.error} error
+                          </span>
+                        ) : null}
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import Link from "next/link";
+import type { CheckRecord } from "@/lib/bench/types";
+import { decodeContent } from "@/lib/library/content-codec";
+import { CheckResults } from "@/components/evaluators/evaluators-editor";
+import { Badge } from "@/components/ui/badge";
+
+type TrialRow = Record<string, unknown>;
+
+function Block({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <h3 className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{title}</h3>
+      <div className="mt-1">{children}</div>
+    </div>
+  );
+}
+
+const pre = "max-h-72 overflow-auto rounded-md bg-slate-50 p-2 font-mono text-xs whitespace-pre-wrap break-words";
+
+function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : JSON.stringify(p))).join("\n");
+  return JSON.stringify(content, null, 2);
+}
+
+/**
+ * One trial: the case, the rendered prompt and conversation, tool calls and results, the output,
+ * and each check with its reason; usage, latency and cost.
+ */
+export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; closeHref: string; siblings: { id: number; repeat: number; href: string }[] }) {
+  const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
+  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number }) : null;
+  const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
+  return (
+    <aside aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex items-start justify-between gap-2">
+        <div>
+          <h2 className="text-sm font-semibold">
+            Trial #{String(trial.id)} · <code>{String(trial.caseKey)}</code>
+          </h2>
+          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
+            <span>{String(trial.candidateLabel)}</span>
+            <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>
+            <span>repeat {String(trial.repeat)}</span>
+            {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
+            {trial.input_tokens != null ? (
+              <span>
+                · {String(trial.input_tokens)} in / {String(trial.output_tokens)} out tokens
+              </span>
+            ) : null}
+            {trial.cost_usd != null ? <span>· ${Number(trial.cost_usd).toFixed(5)}</span> : null}
+            {trial.finish_reason ? <span>· finish: {String(trial.finish_reason)}</span> : null}
+          </p>
+          {siblings.length > 1 ? (
+            <p className="mt-1 flex gap-1 text-xs">
+              Repeats:
+              {siblings.map((s) =>
+                s.id === trial.id ? (
+                  <span key={s.id} className="font-semibold">
+                    {s.repeat}
+                  </span>
+                ) : (
+                  <Link key={s.id} href={s.href} className="text-indigo-700 hover:underline">
+                    {s.repeat}
+                  </Link>
+                ),
+              )}
+            </p>
+          ) : null}
+        </div>
+        <Link href={closeHref} aria-label="Close trial" className="rounded p-1 text-slate-500 hover:bg-slate-100">
+          ✕
+        </Link>
+      </div>
+      {trial.error ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {String(trial.error)}
+        </p>
+      ) : null}
+      {trial.erasedAt ? <p className="text-sm text-amber-800">The case was removed; its saved details were erased. The scores stay.</p> : null}
+      <Block title="Checks">{checks.length ? <CheckResults results={checks.map((c) => ({ kind: c.kind, label: c.label + (c.priority ? ` (${c.priority})` : ""), verdict: c.verdict, score: c.score, message: c.message }))} /> : <p className="text-sm text-slate-500">No check ran.</p>}</Block>
+      <Block title="Output">
+        <pre className={pre}>{trial.output == null ? "—" : String(trial.output) || "(empty)"}</pre>
+      </Block>
+      <Block title="Expected result">
+        <pre className={pre}>{content.expected || "—"}</pre>
+      </Block>
+      {record?.renderedMessages?.length ? (
+        <Block title="Rendered prompt and conversation">
+          <ol className="flex flex-col gap-1.5">
+            {record.renderedMessages.map((m, i) => (
+              <li key={i} className={pre}>
+                <span className="font-semibold text-slate-500">{m.role}</span>
+                {"\n"}
+                {messageText(m.content)}
+              </li>
+            ))}
+          </ol>
+        </Block>
+      ) : (
+        <Block title="Input">
+          <pre className={pre}>{content.input}</pre>
+        </Block>
+      )}
+      {record?.steps?.some((s) => s.toolCalls.length) ? (
+        <Block title="Tool calls and results">
+          <ol className="flex flex-col gap-1.5">
+            {record.steps.flatMap((s, si) =>
+              s.toolCalls.map((c, ci) => (
+                <li key={`${si}-${ci}`} className={pre}>
+                  <span className="font-semibold">→ {c.toolName}</span>({JSON.stringify(c.input)})
+                  {"\n"}← {JSON.stringify(s.toolResults[ci]?.output ?? null)}
+                </li>
+              )),
+            )}
+          </ol>
+        </Block>
+      ) : record?.toolCalls?.length ? (
+        <Block title="Recorded tool calls">
+          <pre className={pre}>{JSON.stringify(record.toolCalls, null, 2)}</pre>
+        </Block>
+      ) : null}
+    </aside>
+  );
+}

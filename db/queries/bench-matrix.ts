@@ -1,0 +1,96 @@
+/**
+ * The results matrix of a bench: one row per included case, one cell per candidate, from counts
+ * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
+ * sorting run over all rows; the page then takes its slice.
+ */
+import type { Db } from "../client";
+import type { CaseCell } from "@/lib/bench/aggregate";
+
+/** One matrix row: a case and its cell per candidate id. */
+export interface MatrixRow {
+  benchCaseId: number;
+  position: number;
+  caseId: number;
+  caseKey: string;
+  caseRevisionId: number;
+  source: string;
+  cells: Record<number, CaseCell & { firstTrialId: number | null }>;
+}
+
+function cellOf(r: { total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
+  let verdict: CaseCell["verdict"];
+  if (r.pending) verdict = "pending";
+  else if (r.scored === 0) verdict = r.errors ? "error" : r.skipped === r.total ? "skipped" : "unscored";
+  else if (r.passed === r.scored) verdict = "passed";
+  else if (r.passed === 0) verdict = "failed";
+  else verdict = "mixed";
+  return { verdict, passedTrials: r.passed, scoredTrials: r.scored, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
+}
+
+/** Every row of the matrix, in manifest order. */
+export function matrixRows(db: Db, benchId: number): MatrixRow[] {
+  const cases = db.$client
+    .prepare("SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position")
+    .all(benchId) as { id: number; position: number; caseId: number; caseKey: string; rev: number; source: string }[];
+  const cells = db.$client
+    .prepare(
+      `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
+              sum(status = 'done') AS done, sum(status = 'error') AS errors, sum(status = 'skipped') AS skipped,
+              sum(status IN ('queued', 'running')) AS pending,
+              sum(passed_checks + failed_checks > 0) AS scored,
+              sum(failed_checks = 0 AND passed_checks > 0) AS passed,
+              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
+       FROM trials WHERE bench_id = ? GROUP BY bench_case_id, candidate_id`,
+    )
+    .all(benchId) as { bc: number; cand: number; total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
+  const byCase = new Map<number, MatrixRow>();
+  const rows = cases.map((c) => {
+    const row: MatrixRow = { benchCaseId: c.id, position: c.position, caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source, cells: {} };
+    byCase.set(c.id, row);
+    return row;
+  });
+  for (const x of cells) {
+    const row = byCase.get(x.bc);
+    if (row) row.cells[x.cand] = cellOf(x);
+  }
+  return rows;
+}
+
+/** Matrix filters of the results page. */
+export type MatrixFilter = "all" | "failures" | "regressions" | "changed";
+export type MatrixSort = "position" | "case" | "failures";
+
+/**
+ * Filters, sorts and pages matrix rows.
+ * - `failures`: a candidate failed (or partly failed) the case;
+ * - `regressions`: the case holds a regression of some candidate (keys from the bench summary);
+ * - `changed`: the candidates' verdicts differ.
+ */
+export function selectMatrix(rows: MatrixRow[], o: { filter: MatrixFilter; sort: MatrixSort; page: number; pageSize: number; regressionCases: Set<string> }) {
+  let list = rows;
+  if (o.filter === "failures") list = list.filter((r) => Object.values(r.cells).some((c) => c.verdict === "failed" || c.verdict === "mixed"));
+  else if (o.filter === "regressions") list = list.filter((r) => o.regressionCases.has(`${r.caseRevisionId}`));
+  else if (o.filter === "changed") list = list.filter((r) => new Set(Object.values(r.cells).map((c) => (c.verdict === "mixed" ? "failed" : c.verdict))).size > 1);
+  if (o.sort === "case") list = [...list].sort((a, b) => a.caseKey.localeCompare(b.caseKey));
+  else if (o.sort === "failures") {
+    const f = (r: MatrixRow) => Object.values(r.cells).reduce((a, c) => a + c.failedChecks, 0);
+    list = [...list].sort((a, b) => f(b) - f(a) || a.position - b.position);
+  }
+  const total = list.length;
+  const pageCount = Math.max(1, Math.ceil(total / o.pageSize));
+  const page = Math.min(Math.max(1, o.page), pageCount);
+  return { rows: list.slice((page - 1) * o.pageSize, page * o.pageSize), total, page, pageCount };
+}
+
+/** One trial with everything the trial view shows. */
+export function getTrial(db: Db, trialId: number) {
+  const t = db.$client
+    .prepare(
+      `SELECT t.*, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, c.label AS candidateLabel, c.kind AS candidateKind,
+              r.input AS input, r.expected AS expected, r.details AS details, r.erased_at AS erasedAt
+       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
+       JOIN case_revisions r ON r.id = bc.case_revision_id WHERE t.id = ?`,
+    )
+    .get(trialId) as Record<string, unknown> | undefined;
+  return t ?? null;
+}

@@ -1,0 +1,345 @@
+/**
+ * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
+ * trials), reads for the bench pages and history, cancellation.
+ */
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
+import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
+import type { RubricCriterion } from "@/lib/bench/score";
+import type { Recommendation, Regression } from "@/lib/bench/recommend";
+import type { CandidateStats } from "@/lib/bench/aggregate";
+import type { ModelConfig } from "@/lib/runtime/model-config";
+import { LibraryError } from "@/lib/library/errors";
+
+/** Settings a bench runs with (times in ms). */
+export interface BenchSettings {
+  selection: CaseSelection;
+  budget: number | null;
+  repeats: number;
+  concurrency: number;
+  timeoutMs: number;
+  maxSteps: number;
+}
+
+/** Where regressions are measured against. */
+export type BaselineSetting = { kind: "candidate"; position: number } | { kind: "last-bench" } | { kind: "none" };
+
+/** A candidate row as the bench pages and worker read it. */
+export interface BenchCandidate {
+  id: number;
+  position: number;
+  kind: "model" | "recorded";
+  label: string;
+  modelConfigId: number | null;
+  modelConfig: ModelConfig | null;
+  promptRevisionId: number | null;
+  recordedName: string | null;
+}
+
+/** Results stored when a bench finishes. */
+export interface BenchSummary {
+  candidates: { candidateId: number; stats: CandidateStats }[];
+  baselineCandidateId: number | null;
+  referenceBenchId: number | null;
+  referenceCandidateId: number | null;
+  regressions: Record<string, Regression[]>;
+  retained: number;
+}
+
+/** A bench with its snapshots decoded. */
+export interface BenchDetail {
+  id: number;
+  systemId: string;
+  promptId: number;
+  promptName: string;
+  title: string;
+  status: "queued" | "running" | "finished" | "cancelled" | "failed";
+  settings: BenchSettings;
+  rubric: RubricCriterion[];
+  rubricHash: string;
+  baseline: BaselineSetting;
+  judge: ModelConfig | null;
+  trialCount: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  cancelRequestedAt: number | null;
+  summary: BenchSummary | null;
+  recommendation: Recommendation | null;
+  candidates: BenchCandidate[];
+}
+
+/** Everything a launch writes. */
+export interface LaunchInput {
+  systemId: string;
+  promptId: number;
+  title: string;
+  launchKey: string;
+  settings: BenchSettings;
+  rubric: RubricCriterion[];
+  rubricHash: string;
+  baseline: BaselineSetting;
+  judge: ModelConfig | null;
+  candidates: { spec: CandidateSpec; modelConfigId: number | null; promptRevisionId: number | null }[];
+  plan: BenchPlan;
+  /** caseId → whether each recorded candidate (by name) has an output for it. */
+  hasRecording: (caseId: number, recordedName: string) => boolean;
+}
+
+/**
+ * Stores a bench and its queued trials in ONE transaction and returns its id. A second launch with
+ * the same `launchKey` (a double click) returns the first bench's id and writes nothing.
+ * Recorded trials without a recorded output are stored `skipped` with the reason.
+ * @throws LibraryError `validation` when the plan includes no case
+ */
+export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number; created: boolean }> {
+  return db.transaction((tx) => {
+    const existing = tx.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, b.launchKey)).get();
+    if (existing) return { id: existing.id, created: false };
+    if (b.plan.includedCount === 0) throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (b.plan.warnings[0] ?? ""));
+    const now = Date.now();
+    const { id } = tx
+      .insert(benches)
+      .values({
+        systemId: b.systemId,
+        promptId: b.promptId,
+        title: b.title,
+        status: "queued",
+        launchKey: b.launchKey,
+        settings: JSON.stringify(b.settings),
+        rubric: JSON.stringify(b.rubric),
+        rubricHash: b.rubricHash,
+        baseline: JSON.stringify(b.baseline),
+        judge: b.judge ? JSON.stringify(b.judge) : null,
+        trialCount: b.plan.trialCount,
+        createdAt: now,
+      })
+      .returning({ id: benches.id })
+      .get();
+    const candIds = b.candidates.map((c, position) =>
+      tx
+        .insert(benchCandidates)
+        .values({
+          benchId: id,
+          position,
+          kind: c.spec.kind,
+          label: c.spec.label,
+          modelConfigId: c.modelConfigId,
+          modelConfig: c.spec.kind === "model" ? JSON.stringify(c.spec.model) : null,
+          promptRevisionId: c.promptRevisionId,
+          recordedName: c.spec.kind === "recorded" ? c.spec.recordedName : null,
+        })
+        .returning({ id: benchCandidates.id })
+        .get().id,
+    );
+    // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
+    const client = db.$client;
+    const insCase = client.prepare(
+      "INSERT INTO bench_cases (bench_id, position, case_id, case_revision_id, case_key, source, \"group\", included, reason, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const insTrial = client.prepare("INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    for (const m of b.plan.manifest) {
+      const bcId = Number(insCase.run(id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included ? 1 : 0, m.reason, m.note).lastInsertRowid);
+      if (!m.included) continue;
+      b.candidates.forEach((c, ci) => {
+        const missing = c.spec.kind === "recorded" && !b.hasRecording(m.caseId, c.spec.recordedName);
+        for (let r = 1; r <= b.settings.repeats; r++) {
+          if (missing) insTrial.run(id, candIds[ci], bcId, r, "skipped", `no recorded output for candidate “${c.spec.label}” in this case`, now);
+          else insTrial.run(id, candIds[ci], bcId, r, "queued", null, null);
+        }
+      });
+    }
+    return { id, created: true };
+  });
+}
+
+function decodeCandidate(r: typeof benchCandidates.$inferSelect): BenchCandidate {
+  return {
+    id: r.id,
+    position: r.position,
+    kind: r.kind,
+    label: r.label,
+    modelConfigId: r.modelConfigId,
+    modelConfig: r.modelConfig ? (JSON.parse(r.modelConfig) as ModelConfig) : null,
+    promptRevisionId: r.promptRevisionId,
+    recordedName: r.recordedName,
+  };
+}
+
+/** A bench with its candidates, or null. */
+export async function getBench(db: Db, id: number): Promise<BenchDetail | null> {
+  const r = db
+    .select({ b: benches, promptName: prompts.name })
+    .from(benches)
+    .innerJoin(prompts, eq(prompts.id, benches.promptId))
+    .where(eq(benches.id, id))
+    .get();
+  if (!r) return null;
+  const b = r.b;
+  const candidates = db.select().from(benchCandidates).where(eq(benchCandidates.benchId, id)).orderBy(benchCandidates.position).all().map(decodeCandidate);
+  return {
+    id: b.id,
+    systemId: b.systemId,
+    promptId: b.promptId,
+    promptName: r.promptName,
+    title: b.title,
+    status: b.status,
+    settings: JSON.parse(b.settings) as BenchSettings,
+    rubric: JSON.parse(b.rubric) as RubricCriterion[],
+    rubricHash: b.rubricHash,
+    baseline: JSON.parse(b.baseline) as BaselineSetting,
+    judge: b.judge ? (JSON.parse(b.judge) as ModelConfig) : null,
+    trialCount: b.trialCount,
+    createdAt: b.createdAt,
+    startedAt: b.startedAt,
+    finishedAt: b.finishedAt,
+    cancelRequestedAt: b.cancelRequestedAt,
+    summary: b.summary ? (JSON.parse(b.summary) as BenchSummary) : null,
+    recommendation: b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null,
+    candidates,
+  };
+}
+
+/** Progress of a bench: trials per status, and timing (ms). */
+export interface BenchProgress {
+  id: number;
+  status: BenchDetail["status"];
+  total: number;
+  queued: number;
+  running: number;
+  done: number;
+  error: number;
+  skipped: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  cancelRequested: boolean;
+}
+
+/** Trial counts per status of a bench (one indexed GROUP BY). */
+export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
+  const b = db
+    .select({ status: benches.status, createdAt: benches.createdAt, startedAt: benches.startedAt, finishedAt: benches.finishedAt, cancel: benches.cancelRequestedAt, total: benches.trialCount })
+    .from(benches)
+    .where(eq(benches.id, id))
+    .get();
+  if (!b) return null;
+  const rows = db.select({ status: trials.status, n: sql<number>`count(*)` }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status).all();
+  const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  return {
+    id,
+    status: b.status,
+    total: b.total,
+    queued: n.queued ?? 0,
+    running: n.running ?? 0,
+    done: n.done ?? 0,
+    error: n.error ?? 0,
+    skipped: n.skipped ?? 0,
+    createdAt: b.createdAt,
+    startedAt: b.startedAt,
+    finishedAt: b.finishedAt,
+    cancelRequested: b.cancel != null,
+  };
+}
+
+/**
+ * Requests cancellation: the worker aborts running trials and marks unrun ones `skipped`; finished
+ * trials stay. Idempotent.
+ * @throws LibraryError `not_allowed` when the bench already ended
+ */
+export async function requestCancel(db: Db, id: number): Promise<void> {
+  const b = db.select({ status: benches.status }).from(benches).where(eq(benches.id, id)).get();
+  if (!b) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
+  if (b.status !== "queued" && b.status !== "running") throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
+  db.update(benches)
+    .set({ cancelRequestedAt: sql`coalesce(${benches.cancelRequestedAt}, ${Date.now()})` })
+    .where(eq(benches.id, id))
+    .run();
+}
+
+/** One line of a system's bench history. */
+export interface BenchListItem {
+  id: number;
+  title: string;
+  promptId: number;
+  promptName: string;
+  status: BenchDetail["status"];
+  createdAt: number;
+  finishedAt: number | null;
+  trialCount: number;
+  rubricHash: string;
+  rubricSize: number;
+  included: number;
+  excluded: number;
+  candidates: { id: number; label: string; passRate: number | null; scored: number; recommended: boolean; isBaseline: boolean }[];
+}
+
+/** Benches of a system (optionally one prompt), newest first. */
+export async function listBenches(db: Db, systemId: string, promptId?: number): Promise<BenchListItem[]> {
+  const rows = db
+    .select({ b: benches, promptName: prompts.name })
+    .from(benches)
+    .innerJoin(prompts, eq(prompts.id, benches.promptId))
+    .where(promptId ? and(eq(benches.systemId, systemId), eq(benches.promptId, promptId)) : eq(benches.systemId, systemId))
+    .orderBy(desc(benches.createdAt), desc(benches.id))
+    .all();
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.b.id);
+  const cands = db.select().from(benchCandidates).where(inArray(benchCandidates.benchId, ids)).orderBy(benchCandidates.position).all();
+  const counts = db
+    .select({ benchId: benchCases.benchId, included: sql<number>`sum(${benchCases.included})`, total: sql<number>`count(*)` })
+    .from(benchCases)
+    .where(inArray(benchCases.benchId, ids))
+    .groupBy(benchCases.benchId)
+    .all();
+  return rows.map(({ b, promptName }) => {
+    const summary = b.summary ? (JSON.parse(b.summary) as BenchSummary) : null;
+    const rec = b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null;
+    const c = counts.find((x) => x.benchId === b.id);
+    return {
+      id: b.id,
+      title: b.title,
+      promptId: b.promptId,
+      promptName,
+      status: b.status,
+      createdAt: b.createdAt,
+      finishedAt: b.finishedAt,
+      trialCount: b.trialCount,
+      rubricHash: b.rubricHash,
+      rubricSize: (JSON.parse(b.rubric) as unknown[]).length,
+      included: c?.included ?? 0,
+      excluded: (c?.total ?? 0) - (c?.included ?? 0),
+      candidates: cands
+        .filter((x) => x.benchId === b.id)
+        .map((x) => {
+          const st = summary?.candidates.find((s) => s.candidateId === x.id)?.stats;
+          return {
+            id: x.id,
+            label: x.label,
+            passRate: st?.passRate.rate ?? null,
+            scored: st?.passRate.scored ?? 0,
+            recommended: rec?.recommendedCandidateId === x.id,
+            isBaseline: summary?.baselineCandidateId === x.id,
+          };
+        }),
+    };
+  });
+}
+
+/** The manifest of a bench as it was pinned. */
+export async function getManifest(db: Db, benchId: number) {
+  return db.select().from(benchCases).where(eq(benchCases.benchId, benchId)).orderBy(benchCases.position).all();
+}
+
+/** The last finished bench of the same prompt before `benchId`, or null. */
+export async function previousFinishedBench(db: Db, promptId: number, benchId: number): Promise<number | null> {
+  const r = db
+    .select({ id: benches.id })
+    .from(benches)
+    .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId)))
+    .orderBy(desc(benches.id))
+    .limit(1)
+    .get();
+  return r?.id ?? null;
+}

@@ -1,0 +1,66 @@
+/**
+ * Retention (issue #5): cases that fail in a bench become regression candidates for the next bench
+ * of the same prompt — source `retained`, labelled as an automatic regression candidate, not human
+ * validation. A retained copy is refreshed when the same case fails again, unless the user
+ * corrected it (their correction is never overwritten). Which candidate's failures count: the
+ * recommended one, else the baseline, else the best-ranked — the answer the team would ship.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { caseRevisions, cases } from "../schema";
+import type { Recommendation } from "@/lib/bench/recommend";
+import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
+
+/**
+ * Creates or refreshes retained copies of the cases the reference candidate failed.
+ * @returns how many retained cases were created or refreshed
+ */
+export function retainFailingCases(db: Db, benchId: number, recommendation: Recommendation, baselineCandidateId: number | null): number {
+  const candidateId = recommendation.recommendedCandidateId ?? baselineCandidateId ?? recommendation.candidates[0]?.candidateId;
+  if (!candidateId) return 0;
+  const failing = db.$client
+    .prepare(
+      `SELECT DISTINCT bc.case_id AS caseId, bc.case_revision_id AS revId
+       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
+       WHERE t.bench_id = ? AND t.candidate_id = ? AND t.failed_checks > 0`,
+    )
+    .all(benchId, candidateId) as { caseId: number; revId: number }[];
+  let changed = 0;
+  db.transaction((tx) => {
+    const now = Date.now();
+    for (const f of failing) {
+      const original = tx.select().from(cases).where(eq(cases.id, f.caseId)).get();
+      if (!original || original.source === "retained" || original.removedAt != null) continue;
+      const rev = tx.select().from(caseRevisions).where(eq(caseRevisions.id, f.revId)).get();
+      if (!rev || rev.erasedAt != null) continue;
+      const content = decodeContent(rev.input, rev.expected, rev.details);
+      const copy = tx
+        .select()
+        .from(cases)
+        .where(and(eq(cases.source, "retained"), isNull(cases.removedAt), sql`json_extract(${cases.origin}, '$.fromCaseId') = ${f.caseId}`))
+        .get();
+      const origin = JSON.stringify({ kind: "bench", benchId, fromCaseId: f.caseId, trialCaseRevisionId: f.revId });
+      if (!copy) {
+        let key = `${original.caseKey}~retained`;
+        if (tx.get(sql`SELECT 1 FROM cases WHERE case_key = ${key} AND removed_at IS NULL`)) key = `${key}-${randomBytes(3).toString("hex")}`;
+        const { id } = tx
+          .insert(cases)
+          .values({ caseKey: key, systemId: original.systemId, promptId: original.promptId, source: "retained", status: "active", origin, revisionNumber: 1, createdAt: now, updatedAt: now })
+          .returning({ id: cases.id })
+          .get();
+        const r = tx.insert(caseRevisions).values({ caseId: id, number: 1, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now }).returning({ id: caseRevisions.id }).get();
+        tx.update(cases).set({ currentRevisionId: r.id }).where(eq(cases.id, id)).run();
+        changed++;
+      } else if (!copy.userCorrected) {
+        const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, copy.currentRevisionId!)).get()!;
+        if (sameContent(decodeContent(cur.input, cur.expected, cur.details), content)) continue;
+        const number = copy.revisionNumber + 1;
+        const r = tx.insert(caseRevisions).values({ caseId: copy.id, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now }).returning({ id: caseRevisions.id }).get();
+        tx.update(cases).set({ currentRevisionId: r.id, revisionNumber: number, updatedAt: now, origin }).where(eq(cases.id, copy.id)).run();
+        changed++;
+      }
+    }
+  });
+  return changed;
+}

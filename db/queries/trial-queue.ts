@@ -1,0 +1,170 @@
+/**
+ * The trial queue on SQLite (implements lib/bench/queue.ts). Claims and completions are single
+ * statements inside transactions on the shared file, so several worker processes can use one
+ * database: a trial is `running` for exactly one worker, and only that worker's result is stored.
+ * Hot paths use prepared statements (thousands of trials per second).
+ */
+import type { Statement } from "better-sqlite3";
+import type { Db } from "../client";
+import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
+import { countVerdicts } from "@/lib/bench/score";
+import { computeBenchResults } from "./bench-results";
+import { retainFailingCases } from "./retention";
+
+/** A trial whose worker died this many times is given up as `error` instead of running again. */
+export const MAX_ATTEMPTS = 3;
+
+/** The SQLite trial queue bound to one connection. */
+export class SqliteTrialQueue implements TrialQueue {
+  private readonly st: Record<string, Statement>;
+  private readonly revisionOf = new Map<number, Map<number, number>>();
+
+  constructor(private readonly db: Db) {
+    const c = db.$client;
+    this.st = {
+      register: c.prepare("INSERT INTO workers (id, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, heartbeat_at = excluded.heartbeat_at"),
+      beat: c.prepare("UPDATE workers SET heartbeat_at = ? WHERE id = ?"),
+      unregister: c.prepare("DELETE FROM workers WHERE id = ?"),
+      requeueWorker: c.prepare("UPDATE trials SET status = 'queued', worker_id = NULL WHERE status = 'running' AND worker_id = ?"),
+      workers: c.prepare("SELECT id, pid, heartbeat_at AS heartbeatAt FROM workers"),
+      runningWorkers: c.prepare("SELECT DISTINCT worker_id AS id FROM trials WHERE status = 'running'"),
+      giveUp: c.prepare(
+        `UPDATE trials SET status = 'error', worker_id = NULL, finished_at = ?, error = 'the worker running this trial stopped ' || attempts || ' times; giving up'
+         WHERE status = 'running' AND worker_id = ? AND attempts >= ?`,
+      ),
+      runnable: c.prepare(
+        `SELECT id, settings, cancel_requested_at AS cancel FROM benches
+         WHERE status IN ('queued', 'running') ORDER BY id`,
+      ),
+      claim: c.prepare(
+        `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now, attempts = attempts + 1
+         WHERE id IN (SELECT id FROM trials WHERE bench_id = @bench AND status = 'queued' ORDER BY id LIMIT @limit)
+         RETURNING id, bench_id AS benchId, candidate_id AS candidateId, bench_case_id AS benchCaseId, repeat, attempts`,
+      ),
+      markRunning: c.prepare("UPDATE benches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'"),
+      complete: c.prepare(
+        `UPDATE trials SET status = @status, started_at = @startedAt, finished_at = @finishedAt, latency_ms = @latencyMs, input_tokens = @inputTokens,
+           output_tokens = @outputTokens, cost_usd = @costUsd, finish_reason = @finishReason, output = @output, record = @record, checks = @checks,
+           passed_checks = @passed, failed_checks = @failed, unscored_checks = @unscored, error_checks = @errorChecks, error = @error, worker_id = NULL
+         WHERE id = @id AND status = 'running' AND worker_id = @worker`,
+      ),
+      skipQueued: c.prepare("UPDATE trials SET status = 'skipped', error = ?, finished_at = ? WHERE bench_id = ? AND status = 'queued'"),
+      open: c.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND status IN ('queued', 'running') LIMIT 1"),
+      benchRow: c.prepare("SELECT status, cancel_requested_at AS cancel FROM benches WHERE id = ?"),
+      finish: c.prepare("UPDATE benches SET status = ?, finished_at = ?, summary = ?, recommendation = ? WHERE id = ? AND status IN ('queued', 'running')"),
+      caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
+    };
+  }
+
+  async registerWorker(workerId: string, pid: number): Promise<void> {
+    const now = Date.now();
+    this.st.register.run(workerId, pid, now, now);
+  }
+
+  async heartbeat(workerId: string): Promise<void> {
+    this.st.beat.run(Date.now(), workerId);
+  }
+
+  async unregisterWorker(workerId: string): Promise<void> {
+    this.db.$client.transaction(() => {
+      this.st.requeueWorker.run(workerId);
+      this.st.unregister.run(workerId);
+    })();
+  }
+
+  async requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number> {
+    return this.db.$client.transaction(() => {
+      const known = new Map((this.st.workers.all() as { id: string; pid: number; heartbeatAt: number }[]).map((w) => [w.id, w]));
+      let moved = 0;
+      for (const { id } of this.st.runningWorkers.all() as { id: string }[]) {
+        const w = known.get(id);
+        const dead = !w || w.heartbeatAt < staleBefore || !isAlive(w.pid);
+        if (!dead) continue;
+        this.st.giveUp.run(Date.now(), id, MAX_ATTEMPTS);
+        moved += this.st.requeueWorker.run(id).changes;
+        this.st.unregister.run(id);
+      }
+      for (const w of known.values()) if (w.heartbeatAt < staleBefore || !isAlive(w.pid)) this.st.unregister.run(w.id);
+      return moved;
+    })();
+  }
+
+  async runnableBenches(): Promise<RunnableBench[]> {
+    return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
+      benchId: r.id,
+      concurrency: (JSON.parse(r.settings) as { concurrency: number }).concurrency,
+      cancelRequested: r.cancel != null,
+    }));
+  }
+
+  private revisions(benchId: number): Map<number, number> {
+    let m = this.revisionOf.get(benchId);
+    if (!m) {
+      m = new Map((this.st.caseRevs.all(benchId) as { id: number; rev: number }[]).map((r) => [r.id, r.rev]));
+      this.revisionOf.set(benchId, m);
+    }
+    return m;
+  }
+
+  async claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]> {
+    const rows = this.db.$client.transaction(() => {
+      const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
+      if (got.length) this.st.markRunning.run(now, benchId);
+      return got;
+    })();
+    const revs = this.revisions(benchId);
+    return rows.map((r) => ({ ...r, caseRevisionId: revs.get(r.benchCaseId)! }));
+  }
+
+  async complete(workerId: string, outcomes: TrialOutcome[]): Promise<number> {
+    return this.db.$client.transaction(() => {
+      let applied = 0;
+      for (const o of outcomes) {
+        const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
+        applied += this.st.complete.run({
+          id: o.id,
+          worker: workerId,
+          status: o.status,
+          startedAt: o.startedAt,
+          finishedAt: o.finishedAt,
+          latencyMs: o.latencyMs,
+          inputTokens: o.inputTokens,
+          outputTokens: o.outputTokens,
+          costUsd: o.costUsd,
+          finishReason: o.finishReason,
+          output: o.output,
+          record: o.record,
+          checks: o.checks ? JSON.stringify(o.checks) : null,
+          passed: n.passed,
+          failed: n.failed,
+          unscored: n.unscored,
+          errorChecks: n.error,
+          error: o.error,
+        }).changes;
+      }
+      return applied;
+    })();
+  }
+
+  async skipQueued(benchId: number, reason: string): Promise<number> {
+    return this.st.skipQueued.run(reason, Date.now(), benchId).changes;
+  }
+
+  async finalize(benchId: number, now: number): Promise<boolean> {
+    if (this.st.open.get(benchId)) return false;
+    const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
+    if (!b || (b.status !== "queued" && b.status !== "running")) return false;
+    const { summary, recommendation } = await computeBenchResults(this.db, benchId);
+    // Re-check inside the write: another worker may have finalized meanwhile.
+    const done = this.db.$client.transaction(() => {
+      if (this.st.open.get(benchId)) return false;
+      return this.st.finish.run(b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes === 1;
+    })();
+    if (done && b.cancel == null) {
+      summary.retained = retainFailingCases(this.db, benchId, recommendation, summary.baselineCandidateId);
+      if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);
+    }
+    this.revisionOf.delete(benchId);
+    return done;
+  }
+}

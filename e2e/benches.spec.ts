@@ -1,0 +1,114 @@
+import { expect, test, type Page } from "@playwright/test";
+
+const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 4010}/v1`;
+
+async function waitFinished(page: Page) {
+  await expect(page.getByRole("region", { name: "Progress" }).getByText(/^(finished|cancelled)$/)).toBeVisible({ timeout: 60_000 });
+}
+
+async function addScriptedModel(page: Page, name: string) {
+  await page.goto("/models");
+  if (await page.getByTestId("model-row").filter({ hasText: name }).count()) return;
+  await page.getByRole("button", { name: "Add model" }).first().click();
+  const form = page.getByRole("complementary", { name: "Add model" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Provider").selectOption("openai-compatible");
+  await form.getByLabel("Model ID").fill("scripted-1");
+  await form.getByLabel("Base URL").fill(MODEL_URL);
+  await form.getByRole("button", { name: "Add model" }).click();
+  await expect(page.getByTestId("model-row").filter({ hasText: name })).toBeVisible();
+}
+
+test.describe("Benches", () => {
+  test("the demo GSM8K bench on recorded solutions: plan, launch, progress, recommendation, a failing trial", async ({ page }) => {
+    await page.goto("/systems/grade-school-math/benches");
+    await page.getByRole("link", { name: "New bench" }).click();
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    // Two recorded candidates are proposed; make the 6B finetuned model the baseline (candidate 1).
+    await form.getByLabel("Candidate 1 recorded output").selectOption("model-6b-finetuning");
+    await form.getByLabel("Candidate 2 recorded output").selectOption("model-175b-verification");
+    await form.getByRole("button", { name: "Plan" }).click();
+    const plan = page.getByRole("region", { name: "Plan" });
+    await expect(plan).toContainText("Cases included");
+    await expect(plan.getByTestId("manifest-row")).toHaveCount(200);
+    await expect(plan).toContainText("400"); // trials
+    await form.getByRole("button", { name: "Launch" }).click();
+    await expect(page).toHaveURL(/\/benches\/\d+$/);
+    await expect(page.getByTestId("progress-count")).toContainText("/ 400 trials");
+    await waitFinished(page);
+
+    const rows = page.getByTestId("candidate-row");
+    await expect(rows.filter({ hasText: "model-6b-finetuning" })).toContainText("22.5% (45/200)");
+    await expect(rows.filter({ hasText: "model-175b-verification" })).toContainText("55.0% (110/200)");
+    // Higher average, but it breaks problems the baseline solved: not recommended.
+    await expect(page.getByTestId("recommendation")).toContainText("Keep the baseline model-6b-finetuning");
+    await expect(page.getByRole("region", { name: "Recommendation" })).toContainText(/not recommended: \d+ regressions/);
+
+    await page.getByRole("link", { name: "Regressions only" }).click();
+    await expect(page).toHaveURL(/filter=regressions/);
+    const failing = page.getByRole("link", { name: /by model-175b-verification: failed/ }).first();
+    await failing.click();
+    const trial = page.getByRole("complementary", { name: "Trial" });
+    await expect(trial).toContainText("failed");
+    await expect(trial).toContainText('The answer after the last "A:"');
+
+    // History lists it with its pass rates.
+    await page.goto("/systems/grade-school-math/benches");
+    await expect(page.getByTestId("bench-row").first()).toContainText("55.0% of 200");
+  });
+
+  test("a live bench over HTTP to a scripted model with tool calls and a judge", async ({ page }) => {
+    await addScriptedModel(page, "Scripted e2e model");
+    const row = page.getByTestId("model-row").filter({ hasText: "Scripted e2e model" });
+    await row.getByRole("button", { name: "Test connection" }).click();
+    await expect(row).toContainText("Answered “OK”");
+
+    await page.goto("/systems/customer-support/benches/new?prompt=support-agent");
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByLabel("Candidate 1 model").selectOption({ label: "Scripted e2e model (openai-compatible scripted-1)" });
+    await form.getByLabel("Case selection").selectOption("tag");
+    await form.getByLabel("Tag").selectOption("orders");
+    await form.getByLabel("Judge model for criteria").selectOption({ label: "Scripted e2e model" });
+    await form.getByRole("button", { name: "Plan" }).click();
+    const plan = page.getByRole("region", { name: "Plan" });
+    await expect(plan.getByTestId("manifest-row")).toHaveCount(3);
+    await form.getByRole("button", { name: "Launch" }).click();
+    await waitFinished(page);
+
+    await expect(page.getByTestId("candidate-row")).toContainText("3 / 0 / 0");
+    await page.getByRole("link", { name: /Open trial of support-refund-delivered/ }).click();
+    const trial = page.getByRole("complementary", { name: "Trial" });
+    await expect(trial).toContainText("→ get_order");
+    await expect(trial).toContainText('"orderId":"order_123"');
+    await expect(trial).toContainText('"eligible":true');
+    await expect(trial).toContainText("started a refund to your original payment method");
+    // The case expects lookup_policy too; the scripted model only looked up the order.
+    await expect(trial.getByTestId("check-result").filter({ hasText: "Uses the expected tools" })).toContainText("failed");
+    await expect(trial.getByTestId("check-result").filter({ hasText: "Uses the expected tools" })).toContainText("not called: lookup_policy");
+    await expect(trial.getByTestId("check-result").filter({ hasText: "Output is not empty" })).toContainText("passed");
+    await expect(trial.getByTestId("check-result").filter({ hasText: "Looks up the order before deciding a refund" })).toContainText("passed");
+    await expect(trial.getByTestId("check-result").filter({ hasText: "States the return window in days" })).toContainText("unscored");
+  });
+
+  test("cancel a running bench: unrun trials are skipped, finished ones stay", async ({ page }) => {
+    await addScriptedModel(page, "Scripted e2e model");
+    await page.goto("/systems/customer-support/benches/new?prompt=intent-router");
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByLabel("Candidate 1 model").selectOption({ label: "Scripted e2e model (openai-compatible scripted-1)" });
+    await form.getByLabel("Concurrency").fill("1");
+    await form.getByRole("button", { name: "Launch" }).click();
+    await expect(page).toHaveURL(/\/benches\/\d+$/);
+    await expect(page.getByTestId("progress-count")).toContainText(/^[1-9]\d* \/ 154 trials/, { timeout: 20_000 });
+    await page.getByRole("region", { name: "Progress" }).getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel bench" }).click();
+    await expect(page.getByRole("region", { name: "Progress" }).getByText("cancelled", { exact: true })).toBeVisible({ timeout: 20_000 });
+    const text = await page.getByRole("region", { name: "Progress" }).innerText();
+    const done = Number(/(\d+) done/.exec(text)![1]);
+    const skipped = Number(/(\d+) skipped/.exec(text)![1]);
+    expect(done).toBeGreaterThan(0);
+    expect(skipped).toBeGreaterThan(100);
+    expect(done + skipped + Number(/(\d+) errors/.exec(text)![1])).toBe(154);
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Aggregation of a bench's trials (DESIGN.md §4 step 6): per candidate, pass rates over SCORED
+ * checks with their denominators, unscored and error counts kept apart, per-criterion pass rates,
+ * tokens, cost and latency percentiles; per case × candidate, how many trials passed.
+ */
+import type { CheckRecord } from "./types";
+
+/** The slice of a trial aggregation needs. */
+export interface TrialFacts {
+  candidateId: number;
+  caseRevisionId: number;
+  caseKey: string;
+  repeat: number;
+  status: "queued" | "running" | "done" | "error" | "skipped";
+  checks: CheckRecord[] | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number | null;
+}
+
+/** Pass rate with its denominator; `rate` is null when nothing was scored. */
+export interface Rate {
+  passed: number;
+  scored: number;
+  rate: number | null;
+}
+
+/** Per-candidate figures. Latency in ms, cost in USD (null when no price is known), tokens summed. */
+export interface CandidateStats {
+  candidateId: number;
+  trials: { total: number; done: number; error: number; skipped: number; pending: number };
+  checks: { scored: number; passed: number; failed: number; unscored: number; error: number };
+  passRate: Rate;
+  /** Trials whose every scored check passed, over trials with at least one scored check. */
+  trialPassRate: Rate;
+  byCheck: Record<string, { label: string; kind: string; priority?: "primary" | "secondary"; passed: number; failed: number; unscored: number; error: number }>;
+  tokens: { input: number; output: number };
+  costUsd: number | null;
+  latencyMs: { p50: number | null; p95: number | null };
+}
+
+/** The p-th percentile by nearest rank (values unsorted), or null for no values. */
+export function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+function rate(passed: number, scored: number): Rate {
+  return { passed, scored, rate: scored ? passed / scored : null };
+}
+
+/** Per-candidate statistics, in the order of `candidateIds`. */
+export function aggregateCandidates(candidateIds: number[], trials: Iterable<TrialFacts>): CandidateStats[] {
+  const by = new Map<number, CandidateStats & { _lat: number[]; _costKnown: boolean; _trialScored: number; _trialPassed: number }>();
+  for (const id of candidateIds) {
+    by.set(id, {
+      candidateId: id,
+      trials: { total: 0, done: 0, error: 0, skipped: 0, pending: 0 },
+      checks: { scored: 0, passed: 0, failed: 0, unscored: 0, error: 0 },
+      passRate: rate(0, 0),
+      trialPassRate: rate(0, 0),
+      byCheck: {},
+      tokens: { input: 0, output: 0 },
+      costUsd: null,
+      latencyMs: { p50: null, p95: null },
+      _lat: [],
+      _costKnown: false,
+      _trialScored: 0,
+      _trialPassed: 0,
+    });
+  }
+  for (const t of trials) {
+    const s = by.get(t.candidateId);
+    if (!s) continue;
+    s.trials.total++;
+    if (t.status === "done") s.trials.done++;
+    else if (t.status === "error") s.trials.error++;
+    else if (t.status === "skipped") s.trials.skipped++;
+    else s.trials.pending++;
+    s.tokens.input += t.inputTokens ?? 0;
+    s.tokens.output += t.outputTokens ?? 0;
+    if (t.costUsd != null) {
+      s.costUsd = (s.costUsd ?? 0) + t.costUsd;
+      s._costKnown = true;
+    }
+    if (t.status === "done" && t.latencyMs != null) s._lat.push(t.latencyMs);
+    if (!t.checks) continue;
+    let scored = 0;
+    let failed = 0;
+    for (const c of t.checks) {
+      s.checks[c.verdict]++;
+      const b = (s.byCheck[c.key] ??= { label: c.label, kind: c.kind, ...(c.priority ? { priority: c.priority } : {}), passed: 0, failed: 0, unscored: 0, error: 0 });
+      b[c.verdict]++;
+      if (c.verdict === "passed" || c.verdict === "failed") scored++;
+      if (c.verdict === "failed") failed++;
+    }
+    if (scored) {
+      s._trialScored++;
+      if (!failed) s._trialPassed++;
+    }
+  }
+  return candidateIds.map((id) => {
+    const { _lat, _costKnown, _trialScored, _trialPassed, ...s } = by.get(id)!;
+    s.checks.scored = s.checks.passed + s.checks.failed;
+    s.passRate = rate(s.checks.passed, s.checks.scored);
+    s.trialPassRate = rate(_trialPassed, _trialScored);
+    s.latencyMs = { p50: percentile(_lat, 50), p95: percentile(_lat, 95) };
+    if (!_costKnown) s.costUsd = null;
+    return s;
+  });
+}
+
+/** Outcome of one check of one case for one candidate, over its repeats. */
+export type CheckOutcome = "passed" | "failed" | "mixed" | "unscored" | "error";
+
+/** Per case revision and check key, the outcome across repeats: `passed` only when every scored repeat passed. */
+export function checkOutcomes(trials: Iterable<TrialFacts>, candidateId: number): Map<string, { outcome: CheckOutcome; passed: number; scored: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }> {
+  const acc = new Map<string, { passed: number; failed: number; unscored: number; error: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>();
+  for (const t of trials) {
+    if (t.candidateId !== candidateId || !t.checks) continue;
+    for (const c of t.checks) {
+      const k = `${t.caseRevisionId}|${c.key}`;
+      const a = acc.get(k) ?? { passed: 0, failed: 0, unscored: 0, error: 0, label: c.label, ...(c.priority ? { priority: c.priority } : {}), caseKey: t.caseKey, caseRevisionId: t.caseRevisionId, key: c.key };
+      a[c.verdict]++;
+      acc.set(k, a);
+    }
+  }
+  const out = new Map<string, { outcome: CheckOutcome; passed: number; scored: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>();
+  for (const [k, a] of acc) {
+    const scored = a.passed + a.failed;
+    const outcome: CheckOutcome = scored === 0 ? (a.error ? "error" : "unscored") : a.failed === 0 ? "passed" : a.passed === 0 ? "failed" : "mixed";
+    out.set(k, { outcome, passed: a.passed, scored, label: a.label, ...(a.priority ? { priority: a.priority } : {}), caseKey: a.caseKey, caseRevisionId: a.caseRevisionId, key: a.key });
+  }
+  return out;
+}
+
+/** Verdict of one case for one candidate over its repeats (the matrix cell). */
+export interface CaseCell {
+  verdict: "passed" | "failed" | "mixed" | "unscored" | "error" | "skipped" | "pending";
+  /** Trials whose every scored check passed, of trials with a scored check. */
+  passedTrials: number;
+  scoredTrials: number;
+  trials: number;
+  failedChecks: number;
+}
+
+/** The matrix cell of a case × candidate from its trials (one per repeat). */
+export function caseCell(trials: TrialFacts[]): CaseCell {
+  let passedTrials = 0;
+  let scoredTrials = 0;
+  let failedChecks = 0;
+  let errors = 0;
+  let skipped = 0;
+  let pending = 0;
+  for (const t of trials) {
+    if (t.status === "error") errors++;
+    else if (t.status === "skipped") skipped++;
+    else if (t.status !== "done") pending++;
+    if (!t.checks) continue;
+    const failed = t.checks.filter((c) => c.verdict === "failed").length;
+    const scored = t.checks.filter((c) => c.verdict === "passed" || c.verdict === "failed").length;
+    failedChecks += failed;
+    if (scored) {
+      scoredTrials++;
+      if (!failed) passedTrials++;
+    }
+  }
+  let verdict: CaseCell["verdict"];
+  if (pending) verdict = "pending";
+  else if (scoredTrials === 0) verdict = errors ? "error" : skipped === trials.length ? "skipped" : "unscored";
+  else if (passedTrials === scoredTrials) verdict = "passed";
+  else if (passedTrials === 0) verdict = "failed";
+  else verdict = "mixed";
+  return { verdict, passedTrials, scoredTrials, trials: trials.length, failedChecks };
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { emptyCaseContent, type CaseContent } from "../library/case-content";
+import { planBench, selects } from "./plan";
+import type { CandidateSpec, SuppliedCase } from "./types";
+
+let nextId = 1;
+function supplied(o: Partial<Omit<SuppliedCase, "content">> & { content?: Partial<CaseContent> } = {}): SuppliedCase {
+  const id = o.caseId ?? nextId++;
+  return {
+    caseId: id,
+    caseKey: o.caseKey ?? `case-${id}`,
+    caseRevisionId: o.caseRevisionId ?? id * 10,
+    source: o.source ?? "custom",
+    status: o.status ?? "active",
+    retainedFromCaseId: o.retainedFromCaseId ?? null,
+    content: { ...emptyCaseContent(), input: "question", expected: "answer", ...o.content },
+  };
+}
+
+const recorded = (name: string): CandidateSpec => ({ kind: "recorded", label: name, recordedName: name });
+const model = (systemPrompt = "You help."): CandidateSpec => ({
+  kind: "model",
+  label: "gpt",
+  model: { name: "gpt", provider: "openai", modelId: "gpt-x", maxOutputTokens: 100, inputPricePerMTok: 1, outputPricePerMTok: 2 },
+  promptRevision: { id: 1, number: 1, systemPrompt, tools: [] },
+});
+const settings = { budget: null, repeats: 1, criteriaCount: 0, judge: null };
+
+describe("planBench", () => {
+  it("orders explicit cases first, then retained, then generated, and applies the budget in that order", () => {
+    const cases = [
+      supplied({ caseId: 5, source: "generated" }),
+      supplied({ caseId: 4, source: "retained" }),
+      supplied({ caseId: 3, source: "dataset" }),
+      supplied({ caseId: 1, source: "custom" }),
+      supplied({ caseId: 2, source: "code" }),
+    ];
+    const plan = planBench(cases, [recorded("a")], { ...settings, budget: 4 });
+    expect(plan.manifest.map((m) => [m.caseId, m.group, m.included, m.reason])).toEqual([
+      [1, "explicit", true, null],
+      [2, "explicit", true, null],
+      [3, "explicit", true, null],
+      [4, "retained", true, null],
+      [5, "generated", false, "over budget (4 cases)"],
+    ]);
+    expect(plan.excludedBy).toEqual({ "over budget": 1 });
+  });
+
+  it("excludes paused cases and cases missing input, expected result or a variable — and says which", () => {
+    const cases = [
+      supplied({ caseId: 1, status: "paused" }),
+      supplied({ caseId: 2, content: { input: "  " } }),
+      supplied({ caseId: 3, content: { expected: "" } }),
+      supplied({ caseId: 4, content: { expected: "", evaluators: [{ kind: "non_empty" }] } }),
+      supplied({ caseId: 5, content: { variables: [{ name: "shop", value: "N" }] } }),
+      supplied({ caseId: 6 }),
+    ];
+    const plan = planBench(cases, [model("You help customers of {{shop}} in {{ city }}.")], settings);
+    expect(plan.manifest.map((m) => m.reason)).toEqual([
+      "paused",
+      "missing input",
+      "missing expected result",
+      "missing variable `shop`, `city`",
+      "missing variable `city`",
+      "missing variable `shop`, `city`",
+    ]);
+    expect(plan.includedCount).toBe(0);
+    expect(plan.warnings[0]).toMatch(/No case is included/);
+    expect(plan.excludedBy).toEqual({ paused: 1, "missing input": 1, "missing expected result": 1, "missing variable": 3 });
+  });
+
+  it("never drops a case whose history cannot be replayed: included with a note", () => {
+    const plan = planBench(
+      [supplied({ content: { history: [{ role: "user", content: "hi" }, { role: "tool", content: "{}" }] } })],
+      [model()],
+      settings,
+    );
+    expect(plan.manifest[0].included).toBe(true);
+    expect(plan.manifest[0].note).toMatch(/1 turn the runtime cannot replay/);
+  });
+
+  it("skips a retained copy when its original case is included", () => {
+    const plan = planBench([supplied({ caseId: 1 }), supplied({ caseId: 2, source: "retained", retainedFromCaseId: 1 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 99 })], [recorded("a")], settings);
+    expect(plan.manifest.map((m) => [m.caseId, m.included, m.reason])).toEqual([
+      [1, true, null],
+      [2, false, "duplicate (its original case is already included)"],
+      [3, true, null],
+    ]);
+  });
+
+  it("counts trials, model and judge calls, missing recordings and estimates tokens and cost", () => {
+    const cases = [supplied({ content: { input: "x".repeat(400), recordedOutputs: { a: "1" } } }), supplied({ content: { input: "y".repeat(40) } })];
+    const judge = { name: "judge", provider: "openai" as const, modelId: "j" };
+    const plan = planBench(cases, [recorded("a"), model("z".repeat(40))], { budget: null, repeats: 3, criteriaCount: 2, judge });
+    expect(plan.trialCount).toBe(12);
+    expect(plan.modelCalls).toBe(6);
+    expect(plan.missingRecordings).toEqual([{ candidate: "a", count: 3 }]);
+    expect(plan.judgeCalls).toBe((12 - 3) * 2);
+    // model input: (10 system + 1 tools "[]" + 100 or 10 input) per trial, 3 repeats
+    expect(plan.estimate.outputTokens).toBeGreaterThanOrEqual(6 * 100);
+    expect(plan.estimate.costUsd).toBeNull(); // the judge has no prices
+    const noJudge = planBench(cases, [model("z".repeat(40))], { budget: null, repeats: 1, criteriaCount: 0, judge: null });
+    expect(noJudge.estimate.inputTokens).toBe(10 + 1 + 100 + (10 + 1 + 10));
+    expect(noJudge.estimate.outputTokens).toBe(200);
+    expect(noJudge.estimate.costUsd).toBeCloseTo((132 * 1 + 200 * 2) / 1e6, 12);
+  });
+
+  it("selects by tag, source or dataset but always keeps retained and generated cases", () => {
+    const tagged = supplied({ content: { tags: ["refunds"] } });
+    const other = supplied({ source: "dataset" });
+    const retained = supplied({ source: "retained" });
+    const ds = () => "golden";
+    expect(selects({ kind: "tag", tag: "refunds" }, tagged, ds)).toBe(true);
+    expect(selects({ kind: "tag", tag: "refunds" }, other, ds)).toBe(false);
+    expect(selects({ kind: "tag", tag: "refunds" }, retained, ds)).toBe(true);
+    expect(selects({ kind: "source", source: "dataset" }, other, ds)).toBe(true);
+    expect(selects({ kind: "dataset", dataset: "golden" }, other, ds)).toBe(true);
+    expect(selects({ kind: "dataset", dataset: "other" }, other, ds)).toBe(false);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Planning (DESIGN.md §4 step 1), pure: from the supplied cases, build the manifest — explicit
+ * cases first, then retained regression cases, then generated ones; paused cases, cases missing
+ * input or expected result or a template variable, duplicates and cases over the budget are
+ * excluded with their reason. Nothing is silently dropped, shortened or invented: a case whose
+ * history cannot be replayed is included, with a note that its checks will be unscored.
+ */
+import { templateVariables } from "../runtime/template";
+import { unreplayableReason } from "../runtime/render";
+import type { BenchPlan, CandidateSpec, CaseGroup, CaseSelection, ManifestEntry, PlanSettings, SuppliedCase } from "./types";
+
+/** Group of a case by its source. */
+export function groupOf(source: SuppliedCase["source"]): CaseGroup {
+  return source === "retained" ? "retained" : source === "generated" ? "generated" : "explicit";
+}
+
+const GROUP_ORDER: Record<CaseGroup, number> = { explicit: 0, retained: 1, generated: 2 };
+
+/** Whether a case is in the selection. Retained and generated cases of the prompt always are (they follow the explicit ones). */
+export function selects(selection: CaseSelection, c: SuppliedCase, datasetOf: (c: SuppliedCase) => string | null): boolean {
+  if (groupOf(c.source) !== "explicit") return true;
+  switch (selection.kind) {
+    case "all":
+      return true;
+    case "tag":
+      return c.content.tags.includes(selection.tag);
+    case "source":
+      return c.source === selection.source;
+    case "dataset":
+      return datasetOf(c) === selection.dataset;
+  }
+}
+
+/** Rough token count of a text: one token per 4 characters (the usual rule of thumb for English). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function exclusionReason(c: SuppliedCase, required: string[]): string | null {
+  if (c.status === "paused") return "paused";
+  if (!c.content.input.trim()) return "missing input";
+  if (!c.content.expected.trim() && c.content.evaluators.length === 0) return "missing expected result";
+  const have = new Set(c.content.variables.map((v) => v.name));
+  const missing = required.filter((v) => !have.has(v));
+  if (missing.length) return `missing variable ${missing.map((m) => `\`${m}\``).join(", ")}`;
+  return null;
+}
+
+/** The kind of a reason, for counts: "missing variable `x`" → "missing variable". */
+export function reasonKind(reason: string): string {
+  return reason.replace(/ `.*$/, "").replace(/ \(.*\)$/, "").replace(/ of .*$/, "");
+}
+
+/**
+ * Builds the manifest and the estimates.
+ * @param supplied the prompt's cases as pinned (any order; sorted here by group, then `caseId`)
+ * @param candidates the bench's candidates
+ * @param settings budget (max included cases, null = all), repeats, rubric size, judge model
+ * @returns the plan; throws nothing (a plan with nothing included is valid and says so in `warnings`)
+ */
+export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[], settings: PlanSettings): BenchPlan {
+  const sorted = [...supplied].sort((a, b) => GROUP_ORDER[groupOf(a.source)] - GROUP_ORDER[groupOf(b.source)] || a.caseId - b.caseId);
+  const modelCandidates = candidates.filter((c) => c.kind === "model");
+  // A case must define every variable any candidate's prompt revision uses.
+  const required = [...new Set(modelCandidates.flatMap((c) => (c.kind === "model" ? templateVariables(c.promptRevision.systemPrompt) : [])))];
+  const includedCaseIds = new Set<number>();
+  const manifest: ManifestEntry[] = [];
+  let included = 0;
+
+  for (const c of sorted) {
+    let reason = exclusionReason(c, required);
+    if (!reason && c.retainedFromCaseId != null && includedCaseIds.has(c.retainedFromCaseId)) reason = "duplicate (its original case is already included)";
+    if (!reason && settings.budget !== null && included >= settings.budget) reason = `over budget (${settings.budget} cases)`;
+    let note: string | null = null;
+    if (!reason) {
+      const bad = c.content.history.map((t) => unreplayableReason(t)).filter((r): r is string => r !== null);
+      if (bad.length && modelCandidates.length) note = `history has ${bad.length} turn${bad.length > 1 ? "s" : ""} the runtime cannot replay (${bad[0]}): model candidates' checks stay unscored`;
+      included++;
+      includedCaseIds.add(c.caseId);
+    }
+    manifest.push({
+      position: manifest.length + 1,
+      caseId: c.caseId,
+      caseKey: c.caseKey,
+      caseRevisionId: c.caseRevisionId,
+      source: c.source,
+      group: groupOf(c.source),
+      included: !reason,
+      reason,
+      note,
+    });
+  }
+
+  const inc = sorted.filter((c) => includedCaseIds.has(c.caseId));
+  const trialCount = inc.length * candidates.length * settings.repeats;
+  const modelCalls = inc.length * modelCandidates.length * settings.repeats;
+  const missingRecordings = candidates
+    .filter((c): c is Extract<CandidateSpec, { kind: "recorded" }> => c.kind === "recorded")
+    .map((c) => ({
+      candidate: c.label,
+      count: inc.filter((k) => !(c.recordedName in k.content.recordedOutputs) && !(c.recordedName in (k.content.recordedToolCalls ?? {}))).length * settings.repeats,
+    }))
+    .filter((m) => m.count > 0);
+  const scoredTrials = trialCount - missingRecordings.reduce((a, m) => a + m.count, 0);
+  const judgeCalls = settings.judge ? scoredTrials * settings.criteriaCount : 0;
+
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let cost = 0;
+  let costKnown = true;
+  for (const cand of modelCandidates) {
+    if (cand.kind !== "model") continue;
+    const maxOut = cand.model.maxOutputTokens ?? cand.promptRevision.modelSettings?.maxOutputTokens ?? 512;
+    const fixed = estimateTokens(cand.promptRevision.systemPrompt) + estimateTokens(JSON.stringify(cand.promptRevision.tools));
+    let inTok = 0;
+    for (const k of inc) inTok += fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);
+    inTok *= settings.repeats;
+    const outTok = inc.length * settings.repeats * maxOut;
+    inputTokens += inTok;
+    outputTokens += outTok;
+    if (cand.model.inputPricePerMTok === undefined || cand.model.outputPricePerMTok === undefined) costKnown = false;
+    else cost += (inTok * cand.model.inputPricePerMTok + outTok * cand.model.outputPricePerMTok) / 1e6;
+  }
+  if (settings.judge && judgeCalls > 0) {
+    // A judge call sees the case and the answer (~ input + output) plus the criterion; it answers briefly.
+    const perCall = 400 + Math.round(inputTokens / Math.max(1, modelCalls || 1));
+    const jIn = judgeCalls * perCall;
+    const jOut = judgeCalls * 120;
+    inputTokens += jIn;
+    outputTokens += jOut;
+    if (settings.judge.inputPricePerMTok === undefined || settings.judge.outputPricePerMTok === undefined) costKnown = false;
+    else cost += (jIn * settings.judge.inputPricePerMTok + jOut * settings.judge.outputPricePerMTok) / 1e6;
+  }
+
+  const excludedBy: Record<string, number> = {};
+  for (const m of manifest) if (m.reason) excludedBy[reasonKind(m.reason)] = (excludedBy[reasonKind(m.reason)] ?? 0) + 1;
+  const warnings: string[] = [];
+  if (inc.length === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
+  if (candidates.length === 0) warnings.push("Choose at least one candidate.");
+  if (settings.criteriaCount > 0 && !settings.judge) warnings.push(`No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
+  for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
+
+  return {
+    manifest,
+    includedCount: inc.length,
+    excludedCount: manifest.length - inc.length,
+    excludedBy,
+    trialCount,
+    modelCalls,
+    judgeCalls,
+    missingRecordings,
+    estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },
+    warnings,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The trial queue interface (DESIGN.md §4 step 3, §8): the seam between the worker and its store.
+ * SQLite implements it in db/queries/trial-queue.ts; a PostgreSQL job queue (pg-boss) can implement
+ * the same contract. Every method is async so either store fits.
+ *
+ * Contract: a trial is claimed by one worker at a time (`queued → running`, with the worker id);
+ * only the claiming worker's `complete` is applied (so a trial ends with exactly one result even if
+ * a presumed-dead worker wakes up); trials of dead workers go back to `queued`.
+ */
+import type { CheckRecord } from "./types";
+
+/** A trial handed to a worker. */
+export interface ClaimedTrial {
+  id: number;
+  benchId: number;
+  candidateId: number;
+  benchCaseId: number;
+  caseRevisionId: number;
+  repeat: number;
+  attempts: number;
+}
+
+/** The end of one trial, as the worker reports it. Times in ms since epoch, latency in ms, cost in USD. */
+export interface TrialOutcome {
+  id: number;
+  status: "done" | "error" | "skipped";
+  startedAt: number;
+  finishedAt: number;
+  latencyMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  finishReason: string | null;
+  output: string | null;
+  /** JSON of the rest of the trial record (messages, steps, tool calls and results); null to save space. */
+  record: string | null;
+  checks: CheckRecord[] | null;
+  error: string | null;
+}
+
+/** A bench the worker may work on, with what it needs to schedule it. */
+export interface RunnableBench {
+  benchId: number;
+  concurrency: number;
+  cancelRequested: boolean;
+}
+
+/** The queue store. */
+export interface TrialQueue {
+  /** Registers (or refreshes) a worker. */
+  registerWorker(workerId: string, pid: number): Promise<void>;
+  /** Records that a worker is alive. */
+  heartbeat(workerId: string): Promise<void>;
+  /** Removes a worker that stops cleanly (its running trials go back to the queue). */
+  unregisterWorker(workerId: string): Promise<void>;
+  /**
+   * Puts running trials of dead workers back to `queued` (a worker is dead when its heartbeat is
+   * older than `staleBefore` or `isAlive(pid)` says so). Returns how many trials moved.
+   */
+  requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number>;
+  /** Benches with queued trials or a pending cancellation, oldest first. */
+  runnableBenches(): Promise<RunnableBench[]>;
+  /** Claims up to `limit` queued trials of a bench for a worker (marks them running). */
+  claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]>;
+  /** Stores outcomes of trials this worker holds; others are ignored. Returns how many were applied. */
+  complete(workerId: string, outcomes: TrialOutcome[]): Promise<number>;
+  /** Marks every queued trial of a cancelled bench `skipped`. Returns how many. */
+  skipQueued(benchId: number, reason: string): Promise<number>;
+  /**
+   * When a bench has no queued or running trial left: computes its results and marks it finished
+   * (or cancelled). Returns true when it did.
+   */
+  finalize(benchId: number, now: number): Promise<boolean>;
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from "./aggregate";
+import { findRegressions, recommend, type Regression } from "./recommend";
+import type { CheckRecord } from "./types";
+
+const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
+
+function trial(candidateId: number, caseNo: number, checks: CheckRecord[] | null, o: Partial<TrialFacts> = {}): TrialFacts {
+  return { candidateId, caseRevisionId: caseNo, caseKey: `case-${caseNo}`, repeat: 1, status: "done", checks, inputTokens: 10, outputTokens: 5, costUsd: null, latencyMs: 100, ...o };
+}
+
+describe("aggregation", () => {
+  it("pass rate counts scored checks only; unscored and errors are kept apart", () => {
+    const [s] = aggregateCandidates(
+      [1],
+      [
+        trial(1, 1, [check("e0", "passed"), check("c1", "unscored")]),
+        trial(1, 2, [check("e0", "failed"), check("c1", "error")]),
+        trial(1, 3, null, { status: "error", latencyMs: null }),
+        trial(1, 4, null, { status: "skipped" }),
+      ],
+    );
+    expect(s.checks).toEqual({ scored: 2, passed: 1, failed: 1, unscored: 1, error: 1 });
+    expect(s.passRate).toEqual({ passed: 1, scored: 2, rate: 0.5 });
+    expect(s.trials).toEqual({ total: 4, done: 2, error: 1, skipped: 1, pending: 0 });
+    expect(s.byCheck.e0).toMatchObject({ passed: 1, failed: 1 });
+    expect(s.tokens).toEqual({ input: 40, output: 20 });
+    expect(s.costUsd).toBeNull();
+    expect(s.latencyMs).toEqual({ p50: 100, p95: 100 });
+  });
+
+  it("a case's cell shows how many of its repeats passed", () => {
+    const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
+    expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, trials: 3, failedChecks: 1 });
+    expect(caseCell([trial(1, 1, null, { status: "error" })]).verdict).toBe("error");
+    expect(caseCell([trial(1, 1, [check("c1", "unscored")])]).verdict).toBe("unscored");
+  });
+});
+
+describe("regressions and recommendation", () => {
+  // baseline passes case 1 and 2; candidate B improves cases 3-6 but breaks case 2 (a secondary criterion);
+  // candidate C improves less and breaks nothing.
+  const trials: TrialFacts[] = [
+    trial(1, 1, [check("e0", "passed")]),
+    trial(1, 2, [check("c7", "passed", "secondary")]),
+    ...[3, 4, 5, 6].map((n) => trial(1, n, [check("e0", "failed")])),
+    trial(2, 1, [check("e0", "passed")]),
+    trial(2, 2, [check("c7", "failed", "secondary")]),
+    ...[3, 4, 5, 6].map((n) => trial(2, n, [check("e0", "passed")])),
+    trial(3, 1, [check("e0", "passed")]),
+    trial(3, 2, [check("c7", "passed", "secondary")]),
+    trial(3, 3, [check("e0", "passed")]),
+    ...[4, 5, 6].map((n) => trial(3, n, [check("e0", "failed")])),
+  ];
+  const stats = aggregateCandidates([1, 2, 3], trials);
+  const base = checkOutcomes(trials, 1);
+
+  it("finds a broken passing check of any priority", () => {
+    const r = findRegressions(base, checkOutcomes(trials, 2), "baseline");
+    expect(r).toEqual([{ caseKey: "case-2", caseRevisionId: 2, key: "c7", label: "c7", priority: "secondary", against: "baseline", outcome: "failed" }]);
+    expect(findRegressions(base, checkOutcomes(trials, 3), "baseline")).toEqual([]);
+  });
+
+  it("does not recommend a candidate with a higher average that breaks a passing check", () => {
+    expect(stats.map((s) => s.passRate.rate)).toEqual([2 / 6, 5 / 6, 3 / 6]);
+    const blockers = new Map<number, Regression[]>([
+      [2, findRegressions(base, checkOutcomes(trials, 2), "baseline")],
+      [3, findRegressions(base, checkOutcomes(trials, 3), "baseline")],
+    ]);
+    const rec = recommend(
+      [
+        { id: 1, label: "baseline", stats: stats[0] },
+        { id: 2, label: "B", stats: stats[1] },
+        { id: 3, label: "C", stats: stats[2] },
+      ],
+      1,
+      blockers,
+    );
+    expect(rec.recommendedCandidateId).toBe(3);
+    expect(rec.candidates.map((c) => [c.label, c.rank, c.recommended, c.blockers.length])).toEqual([
+      ["B", 1, false, 1],
+      ["C", 2, true, 0],
+      ["baseline", 3, false, 0],
+    ]);
+    expect(rec.headline).toBe("Recommended: C (50.0% of 6 scored checks). B scores higher but breaks 1 previously passing check.");
+    expect(rec.candidates[1].tradeoffs).toContain("pass rate +16.7 points vs baseline");
+  });
+
+  it("keeps the baseline when every better candidate is blocked, and recommends nothing when nothing was scored", () => {
+    const blockers = new Map<number, Regression[]>([[2, findRegressions(base, checkOutcomes(trials, 2), "baseline")]]);
+    const rec = recommend(
+      [
+        { id: 1, label: "baseline", stats: stats[0] },
+        { id: 2, label: "B", stats: stats[1] },
+      ],
+      1,
+      blockers,
+    );
+    expect(rec.recommendedCandidateId).toBe(1);
+    expect(rec.headline).toMatch(/^Keep the baseline baseline .*B scores higher but breaks 1 previously passing check\.$/);
+    const empty = aggregateCandidates([9], [trial(9, 1, [check("c1", "unscored")])]);
+    expect(recommend([{ id: 9, label: "X", stats: empty[0] }], null, new Map()).recommendedCandidateId).toBeNull();
+  });
+});

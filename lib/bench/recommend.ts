@@ -1,0 +1,136 @@
+/**
+ * Regressions and the recommendation (DESIGN.md §4 step 6). A regression is a check that passed
+ * for the reference (the baseline candidate, or the last bench of the same suite) and fails for
+ * the candidate on the same case revision. A candidate that breaks a previously passing check —
+ * primary or secondary — is not recommended, even if its average pass rate is higher.
+ */
+import type { CandidateStats, CheckOutcome } from "./aggregate";
+
+/** One broken check. */
+export interface Regression {
+  caseKey: string;
+  caseRevisionId: number;
+  key: string;
+  label: string;
+  priority?: "primary" | "secondary";
+  /** What it passed in: the baseline candidate of this bench, or the last bench of the suite. */
+  against: "baseline" | "last bench";
+  /** Candidate outcome: failed in every scored repeat, or in some (mixed). */
+  outcome: "failed" | "mixed";
+}
+
+type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>;
+
+/**
+ * Checks that passed in `reference` (every scored repeat) and fail in `candidate` (any scored
+ * repeat), matched by case revision and check key, ordered by case then check.
+ */
+export function findRegressions(reference: Outcomes, candidate: Outcomes, against: Regression["against"]): Regression[] {
+  const out: Regression[] = [];
+  for (const [k, ref] of reference) {
+    if (ref.outcome !== "passed") continue;
+    const c = candidate.get(k);
+    if (!c || (c.outcome !== "failed" && c.outcome !== "mixed")) continue;
+    out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against, outcome: c.outcome });
+  }
+  return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
+}
+
+/** The verdict on one candidate. */
+export interface CandidateVerdict {
+  candidateId: number;
+  label: string;
+  isBaseline: boolean;
+  rank: number;
+  recommended: boolean;
+  /** Regressions that block it (empty for an unblocked candidate). */
+  blockers: Regression[];
+  /** Differences from the baseline worth knowing (pass rate, cost, latency, tokens, errors). */
+  tradeoffs: string[];
+}
+
+/** The bench's recommendation: at most one recommended candidate and a headline saying why. */
+export interface Recommendation {
+  recommendedCandidateId: number | null;
+  headline: string;
+  candidates: CandidateVerdict[];
+}
+
+const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
+
+function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[] {
+  if (!base || base.candidateId === s.candidateId) return [];
+  const out: string[] = [];
+  if (s.passRate.rate !== null && base.passRate.rate !== null) {
+    const d = (s.passRate.rate - base.passRate.rate) * 100;
+    if (Math.abs(d) >= 0.05) out.push(`pass rate ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline`);
+  }
+  if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
+    const r = s.costUsd / base.costUsd;
+    if (Math.abs(r - 1) >= 0.05) out.push(`cost ${r > 1 ? `${r.toFixed(2)}× higher` : `${(1 / r).toFixed(2)}× lower`}`);
+  }
+  if (s.latencyMs.p50 !== null && base.latencyMs.p50 !== null && base.latencyMs.p50 > 0) {
+    const r = s.latencyMs.p50 / base.latencyMs.p50;
+    if (Math.abs(r - 1) >= 0.1) out.push(`median latency ${r > 1 ? `${r.toFixed(1)}× slower` : `${(1 / r).toFixed(1)}× faster`}`);
+  }
+  const tok = s.tokens.input + s.tokens.output;
+  const btok = base.tokens.input + base.tokens.output;
+  if (btok > 0 && Math.abs(tok / btok - 1) >= 0.1) out.push(`${tok > btok ? "+" : ""}${Math.round((tok / btok - 1) * 100)}% tokens`);
+  if (s.trials.error > base.trials.error) out.push(`${s.trials.error - base.trials.error} more trial errors`);
+  return out;
+}
+
+/**
+ * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
+ * and recommends the best-ranked one with no blocking regression and at least one scored check.
+ * @param candidates in bench order, with labels
+ * @param baselineId the baseline candidate, or null when the reference is only the last bench
+ * @param blockers regressions per candidate id (vs baseline and vs the last bench)
+ */
+export function recommend(
+  candidates: { id: number; label: string; stats: CandidateStats }[],
+  baselineId: number | null,
+  blockers: Map<number, Regression[]>,
+): Recommendation {
+  const base = candidates.find((c) => c.id === baselineId)?.stats;
+  const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
+  const ranked = [...candidates].sort((a, b) => {
+    const ka = key(a.stats);
+    const kb = key(b.stats);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i] - ka[i];
+    return 0;
+  });
+  const verdicts: CandidateVerdict[] = ranked.map((c, i) => ({
+    candidateId: c.id,
+    label: c.label,
+    isBaseline: c.id === baselineId,
+    rank: i + 1,
+    recommended: false,
+    blockers: blockers.get(c.id) ?? [],
+    tradeoffs: tradeoffs(c.stats, base),
+  }));
+  const pick = verdicts.find((v) => v.blockers.length === 0 && (candidates.find((c) => c.id === v.candidateId)!.stats.passRate.scored ?? 0) > 0);
+  const best = verdicts[0];
+  const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
+  let headline: string;
+  if (!pick) {
+    headline =
+      best && best.blockers.length
+        ? `No candidate is recommended: every candidate with scored checks breaks a previously passing check (${best.label}: ${best.blockers.length}).`
+        : "No candidate is recommended: no check was scored.";
+  } else {
+    pick.recommended = true;
+    const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && v.blockers.length);
+    const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
+    if (pick.isBaseline && blockedAbove.length) {
+      headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+    } else if (pick.isBaseline) {
+      headline = `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+    } else if (blockedAbove.length) {
+      headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+    } else {
+      headline = `Recommended: ${pick.label} (${rateText}), with no regression${baselineId !== null ? " against the baseline" : ""}.`;
+    }
+  }
+  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts };
+}

@@ -1,0 +1,70 @@
+/**
+ * The New bench form as data (validated on the server with zod, DESIGN.md §2). One launch = one
+ * bench: `launchKey` (made by the form once) makes a double-clicked Launch a single bench.
+ */
+import { z } from "zod";
+import { CASE_SOURCES } from "../library/case-content";
+
+export const candidateRequestSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("model"),
+    modelConfigId: z.coerce.number({ error: "Choose a model configuration." }).int().positive({ error: "Choose a model configuration." }),
+    /** Prompt revision id; absent = the prompt's current revision. */
+    promptRevisionId: z.coerce.number().int().positive().optional(),
+  }),
+  z.object({
+    kind: z.literal("recorded"),
+    recordedName: z.string().trim().min(1, { error: "Choose a recorded-output column." }).max(200),
+  }),
+]);
+export type CandidateRequest = z.infer<typeof candidateRequestSchema>;
+
+export const selectionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("all") }),
+  z.object({ kind: z.literal("tag"), tag: z.string().trim().min(1, { error: "Enter a tag." }).max(100) }),
+  z.object({ kind: z.literal("source"), source: z.enum(CASE_SOURCES) }),
+  z.object({ kind: z.literal("dataset"), dataset: z.string().trim().min(1, { error: "Choose a dataset." }).max(200) }),
+]);
+
+export const baselineSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("candidate"), index: z.coerce.number().int().min(0) }),
+  z.object({ kind: z.literal("last-bench") }),
+  z.object({ kind: z.literal("none") }),
+]);
+export type BaselineRequest = z.infer<typeof baselineSchema>;
+
+/** Limits of the form (also stated on the page). */
+export const BENCH_LIMITS = { candidates: 8, repeats: 10, concurrency: 256, timeoutSeconds: 600, maxSteps: 10, budget: 100_000 } as const;
+
+/** A bench launch request. Numbers: budget in cases (null = all), timeout in seconds. */
+export const benchRequestSchema = z
+  .object({
+    systemId: z.string().min(1),
+    promptId: z.coerce.number({ error: "Choose the target prompt." }).int().positive({ error: "Choose the target prompt." }),
+    title: z.string().trim().max(200).optional(),
+    candidates: z
+      .array(candidateRequestSchema)
+      .min(1, { error: "Add at least one candidate." })
+      .max(BENCH_LIMITS.candidates, { error: `At most ${BENCH_LIMITS.candidates} candidates.` }),
+    baseline: baselineSchema,
+    selection: selectionSchema,
+    budget: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().min(1, { error: "The case budget must be at least 1 (or empty for no limit)." }).max(BENCH_LIMITS.budget).nullable()),
+    repeats: z.coerce.number().int().min(1, { error: "Trials per case must be 1 to 10." }).max(BENCH_LIMITS.repeats, { error: "Trials per case must be 1 to 10." }),
+    concurrency: z.coerce.number().int().min(1, { error: "Concurrency must be 1 to 256." }).max(BENCH_LIMITS.concurrency, { error: "Concurrency must be 1 to 256." }),
+    timeoutSeconds: z.coerce.number().int().min(1, { error: "The per-trial timeout must be 1 to 600 seconds." }).max(BENCH_LIMITS.timeoutSeconds, { error: "The per-trial timeout must be 1 to 600 seconds." }),
+    maxSteps: z.coerce.number().int().min(1).max(BENCH_LIMITS.maxSteps).default(5),
+    judgeModelConfigId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()),
+    launchKey: z.string().min(8).max(100),
+  })
+  .superRefine((r, ctx) => {
+    if (r.baseline.kind === "candidate" && r.baseline.index >= r.candidates.length) {
+      ctx.addIssue({ code: "custom", path: ["baseline"], message: "The baseline must be one of the candidates." });
+    }
+    const seen = new Set<string>();
+    r.candidates.forEach((c, i) => {
+      const k = c.kind === "model" ? `m:${c.modelConfigId}:${c.promptRevisionId ?? "current"}` : `r:${c.recordedName}`;
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: ["candidates", i], message: `Candidate ${i + 1} is the same as an earlier one.` });
+      seen.add(k);
+    });
+  });
+export type BenchRequest = z.infer<typeof benchRequestSchema>;

@@ -1,0 +1,93 @@
+/**
+ * Shapes of the bench core (DESIGN.md §4): planning input and manifest, candidates, check records,
+ * per-candidate aggregates and the recommendation. All JSON-serialisable.
+ */
+import type { CaseContent, CaseSource, CaseStatus, ToolDefinition } from "../library/case-content";
+import type { ModelConfig } from "../runtime/model-config";
+
+/** The three groups a suite is built from, in this order (DESIGN.md §4 step 1). */
+export type CaseGroup = "explicit" | "retained" | "generated";
+
+/** A case supplied to planning: its pinned revision and content. */
+export interface SuppliedCase {
+  caseId: number;
+  caseKey: string;
+  caseRevisionId: number;
+  source: CaseSource;
+  status: CaseStatus;
+  content: CaseContent;
+  /** For a retained copy: the case it was retained from (so the same scenario never runs twice). */
+  retainedFromCaseId?: number | null;
+}
+
+/** A prompt revision as a bench pins it. */
+export interface PinnedPromptRevision {
+  id: number;
+  number: number;
+  systemPrompt: string;
+  tools: ToolDefinition[];
+  modelSettings?: { temperature?: number; maxOutputTokens?: number };
+}
+
+/** What a bench compares: a prompt revision × model configuration, or a recorded-output column. */
+export type CandidateSpec =
+  | { kind: "model"; label: string; model: ModelConfig; promptRevision: PinnedPromptRevision }
+  | { kind: "recorded"; label: string; recordedName: string };
+
+/** Which cases of the prompt a bench takes. */
+export type CaseSelection = { kind: "all" } | { kind: "tag"; tag: string } | { kind: "source"; source: CaseSource } | { kind: "dataset"; dataset: string };
+
+/** Planning settings. `budget` caps included cases (null = no cap); `repeats` ≥ 1 trials per case. */
+export interface PlanSettings {
+  budget: number | null;
+  repeats: number;
+  /** Criteria in the pinned rubric (each is one judge call per trial when a judge model is set). */
+  criteriaCount: number;
+  judge: ModelConfig | null;
+}
+
+/** One manifest line: every supplied case, included or excluded with the reason. */
+export interface ManifestEntry {
+  position: number;
+  caseId: number;
+  caseKey: string;
+  caseRevisionId: number;
+  source: CaseSource;
+  group: CaseGroup;
+  included: boolean;
+  /** Why an excluded case was left out (paused, over budget, missing input, missing variable `x` …). */
+  reason: string | null;
+  /** A remark on an included case (e.g. history that cannot be replayed: its checks stay unscored). */
+  note: string | null;
+}
+
+/** The plan shown before anything runs. Token and cost figures are estimates (see plan.ts). */
+export interface BenchPlan {
+  manifest: ManifestEntry[];
+  includedCount: number;
+  excludedCount: number;
+  /** Excluded cases per reason kind (`paused`, `over budget`, …). */
+  excludedBy: Record<string, number>;
+  trialCount: number;
+  /** Calls to candidate models (recorded candidates make none). */
+  modelCalls: number;
+  /** Calls to the judge model (one per criterion per trial). */
+  judgeCalls: number;
+  /** Recorded trials that will be skipped because the case has no output for that candidate. */
+  missingRecordings: { candidate: string; count: number }[];
+  estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  warnings: string[];
+}
+
+/** A check outcome stored with a trial. `key` identifies the same check across candidates and benches. */
+export interface CheckRecord {
+  key: string;
+  kind: string;
+  label: string;
+  verdict: "passed" | "failed" | "unscored" | "error";
+  score: number;
+  message: string;
+  priority?: "primary" | "secondary";
+  criterionId?: number;
+  details?: Record<string, unknown>;
+}

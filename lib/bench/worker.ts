@@ -1,0 +1,219 @@
+/**
+ * The bench worker (DESIGN.md §4 steps 3–5): claims queued trials from the store, runs them with
+ * bounded concurrency per bench and per provider, writes outcomes in batches, handles cancellation
+ * (running trials are aborted, unrun ones become `skipped`), and finalizes finished benches.
+ * Impure things (store, executor, clock, pid check) are parameters, so the same loop runs in the
+ * Next.js server, in `npm run worker`, in the CLI and in tests.
+ */
+import type { ClaimedTrial, TrialOutcome, TrialQueue } from "./queue";
+import { KeyedSemaphore } from "./semaphore";
+
+/** Runs the trials of one bench. */
+export interface TrialExecutor {
+  /** Provider key for per-provider limits (e.g. `openai-compatible http://host/v1`), or null (recorded: no provider). */
+  providerKey(trial: ClaimedTrial): string | null;
+  /** Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation). */
+  run(trial: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome>;
+}
+
+/** Worker settings. Times in ms. */
+export interface WorkerOptions {
+  queue: TrialQueue;
+  workerId: string;
+  pid: number;
+  /** Builds (or returns a cached) executor for a bench. */
+  executorFor(benchId: number): Promise<TrialExecutor>;
+  /** Concurrent calls per provider key across all benches (default 32). */
+  providerLimit?: (key: string) => number;
+  /** How often to look for new benches and cancellations (default 250). */
+  pollMs?: number;
+  heartbeatMs?: number;
+  /** A worker whose heartbeat is older than this is dead (default 15,000). */
+  staleMs?: number;
+  /** Write outcomes at least this often (default 50) or when `flushSize` are waiting (default 256). */
+  flushMs?: number;
+  flushSize?: number;
+  isAlive(pid: number): boolean;
+  now?: () => number;
+  onError?: (e: unknown) => void;
+  /** Called after a bench is finalized. */
+  onBenchFinished?: (benchId: number) => void;
+}
+
+interface BenchState {
+  benchId: number;
+  concurrency: number;
+  cancel: boolean;
+  ready: ClaimedTrial[];
+  inflight: Map<number, AbortController>;
+  exhaustedAt: number | null;
+  executor: TrialExecutor | null;
+}
+
+const STOPPING = new Error("worker stopping");
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((r) => {
+    const t = setTimeout(r, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(t), r()), { once: true });
+  });
+
+/** A skipped outcome (cancelled before or while running). */
+export function skippedOutcome(id: number, reason: string, now: number): TrialOutcome {
+  return { id, status: "skipped", startedAt: now, finishedAt: now, latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: reason };
+}
+
+/**
+ * Starts the worker loop.
+ * @returns `stop()` (graceful: stops claiming, lets running trials finish up to `graceMs`, writes
+ *   every outcome, returns unrun claimed trials to the queue) and `done` (resolves when stopped)
+ */
+export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise<void>; done: Promise<void>; wake(): void } {
+  const now = o.now ?? Date.now;
+  const pollMs = o.pollMs ?? 250;
+  const heartbeatMs = o.heartbeatMs ?? 2_000;
+  const staleMs = o.staleMs ?? 15_000;
+  const flushMs = o.flushMs ?? 50;
+  const flushSize = o.flushSize ?? 256;
+  const providers = new KeyedSemaphore(o.providerLimit ?? (() => 32));
+  const benches = new Map<number, BenchState>();
+  const buffer: TrialOutcome[] = [];
+  const stopCtl = new AbortController();
+  let wakeResolve: (() => void) | null = null;
+  let lastFlush = now();
+  let lastPoll = 0;
+  let lastBeat = 0;
+  const report = (e: unknown) => (o.onError ? o.onError(e) : console.error("benchwork worker:", e));
+
+  const wake = () => {
+    const r = wakeResolve;
+    wakeResolve = null;
+    r?.();
+  };
+
+  async function flush(): Promise<void> {
+    lastFlush = now();
+    if (buffer.length === 0) return;
+    const batch = buffer.splice(0, buffer.length);
+    try {
+      await o.queue.complete(o.workerId, batch);
+    } catch (e) {
+      buffer.unshift(...batch); // keep them; try again on the next flush
+      throw e;
+    }
+  }
+
+  function launch(b: BenchState, t: ClaimedTrial) {
+    const ctl = new AbortController();
+    b.inflight.set(t.id, ctl);
+    const exec = b.executor!;
+    void (async () => {
+      let outcome: TrialOutcome;
+      const key = exec.providerKey(t);
+      let acquired = false;
+      try {
+        if (key) {
+          await providers.acquire(key, ctl.signal);
+          acquired = true;
+        }
+        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal);
+        if (ctl.signal.aborted && outcome.status !== "done") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
+      } catch (e) {
+        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : { ...skippedOutcome(t.id, "", now()), status: "error", error: `worker: ${(e as Error)?.message ?? String(e)}` };
+      } finally {
+        if (acquired && key) providers.release(key);
+      }
+      // A trial aborted because this worker stops is not a result: it goes back to the queue.
+      if (!(ctl.signal.aborted && ctl.signal.reason === STOPPING)) buffer.push(outcome);
+      b.inflight.delete(t.id);
+      wake();
+    })();
+  }
+
+  async function tick(): Promise<boolean> {
+    const t = now();
+    if (t - lastBeat >= heartbeatMs) {
+      lastBeat = t;
+      await o.queue.heartbeat(o.workerId);
+      const moved = await o.queue.requeueOrphans(t - staleMs, o.isAlive);
+      if (moved) lastPoll = 0;
+    }
+    if (t - lastPoll >= pollMs) {
+      lastPoll = t;
+      for (const r of await o.queue.runnableBenches()) {
+        const b = benches.get(r.benchId) ?? { benchId: r.benchId, concurrency: r.concurrency, cancel: false, ready: [], inflight: new Map(), exhaustedAt: null, executor: null };
+        b.cancel = r.cancelRequested;
+        b.concurrency = r.concurrency;
+        b.exhaustedAt = null;
+        benches.set(r.benchId, b);
+      }
+    }
+    let busy = false;
+    for (const b of [...benches.values()]) {
+      if (b.cancel) {
+        for (const ctl of b.inflight.values()) ctl.abort(new Error("bench cancelled"));
+        for (const r of b.ready.splice(0)) buffer.push(skippedOutcome(r.id, "cancelled before it ran", now()));
+        await flush();
+        await o.queue.skipQueued(b.benchId, "cancelled before it ran");
+        b.exhaustedAt = t;
+      } else {
+        if (b.exhaustedAt === null && b.ready.length < b.concurrency) {
+          if (!b.executor) b.executor = await o.executorFor(b.benchId);
+          const want = Math.max(16, b.concurrency * 2) - b.ready.length;
+          const got = await o.queue.claim(b.benchId, o.workerId, want, t);
+          b.ready.push(...got);
+          if (got.length < want) b.exhaustedAt = t;
+        }
+        while (b.inflight.size < b.concurrency && b.ready.length) {
+          launch(b, b.ready.shift()!);
+          busy = true;
+        }
+      }
+      if (b.inflight.size === 0 && b.ready.length === 0 && b.exhaustedAt !== null) {
+        await flush();
+        if (await o.queue.finalize(b.benchId, now())) {
+          benches.delete(b.benchId);
+          o.onBenchFinished?.(b.benchId);
+        } else if (t - b.exhaustedAt >= pollMs) {
+          // Other workers still hold trials of this bench: look again later.
+          benches.delete(b.benchId);
+        }
+      } else if (b.inflight.size > 0 || b.ready.length > 0) busy = true;
+    }
+    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
+    return busy;
+  }
+
+  const done = (async () => {
+    await o.queue.registerWorker(o.workerId, o.pid);
+    await o.queue.requeueOrphans(now() - staleMs, o.isAlive);
+    while (!stopCtl.signal.aborted) {
+      let busy = false;
+      try {
+        busy = await tick();
+      } catch (e) {
+        report(e);
+        await sleep(pollMs, stopCtl.signal);
+      }
+      if (stopCtl.signal.aborted) break;
+      const waitMs = busy ? Math.min(flushMs, pollMs) : pollMs;
+      await Promise.race([new Promise<void>((r) => (wakeResolve = r)), sleep(waitMs, stopCtl.signal)]);
+    }
+  })();
+
+  return {
+    wake,
+    done,
+    async stop(graceMs = 10_000) {
+      stopCtl.abort();
+      wake();
+      await done.catch(() => {});
+      const deadline = now() + graceMs;
+      while ([...benches.values()].some((b) => b.inflight.size) && now() < deadline) await sleep(20);
+      for (const b of benches.values()) for (const ctl of b.inflight.values()) ctl.abort(STOPPING);
+      while ([...benches.values()].some((b) => b.inflight.size)) await sleep(10);
+      await flush().catch(report);
+      await o.queue.unregisterWorker(o.workerId); // requeues this worker's unfinished trials
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Runs the trials of a bench (DESIGN.md §4 steps 4–5): renders the prompt, calls the model
+ * through the ai SDK with the case's tools (or reads the recorded output), then scores every check.
+ * Model and provider failures end the trial as `error` with the provider's message — never as a
+ * model failure. Keys come from the environment passed in and never leave the server.
+ */
+import type { LanguageModel } from "ai";
+import type { Db } from "@/db/client";
+import { getBench, type BenchCandidate } from "@/db/queries/benches";
+import { caseRevisionContents } from "@/db/queries/cases";
+import { getPromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
+import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
+import { checkSlots, scoreTrial, type CheckSlot } from "@/lib/bench/score";
+import type { TrialExecutor } from "@/lib/bench/worker";
+import { runChecks } from "@/lib/evaluators/registry";
+import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
+import type { CaseContent } from "@/lib/library/case-content";
+import { costUsd } from "@/lib/runtime/model-config";
+import { createModel } from "@/lib/runtime/providers";
+import { recordedTrial, isMissingRecording } from "@/lib/runtime/recorded";
+import { renderPrompt } from "@/lib/runtime/render";
+import { runModelTrialWithRetries } from "@/lib/runtime/run-trial";
+import { exposedTools } from "@/lib/runtime/tools";
+import type { TrialRecord } from "@/lib/runtime/trial-record";
+
+/** Options of the executor factory. */
+export interface ExecutorOptions {
+  env: Record<string, string | undefined>;
+  sandbox?: () => Promise<CustomEvaluatorSandbox>;
+  fetch?: typeof globalThis.fetch;
+  /** Retries of rate-limit and server errors per trial (default 3). */
+  retries?: number;
+  /** Keep the full record (messages, steps) of each trial (default true). */
+  keepRecord?: boolean;
+}
+
+function errorOutcome(id: number, startedAt: number, message: string): TrialOutcome {
+  return { id, status: "error", startedAt, finishedAt: Date.now(), latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: message };
+}
+
+/** Builds the executors of benches, one per bench id, cached while the bench runs. */
+export function createExecutorFactory(db: Db, o: ExecutorOptions): (benchId: number) => Promise<TrialExecutor> {
+  const cache = new Map<number, Promise<TrialExecutor>>();
+  return (benchId) => {
+    let e = cache.get(benchId);
+    if (!e) {
+      e = buildExecutor(db, benchId, o);
+      cache.set(benchId, e);
+      e.catch(() => cache.delete(benchId));
+      // Executors hold the bench's case contents: drop them some time after the bench is done.
+      if (cache.size > 16) cache.delete(cache.keys().next().value!);
+    }
+    return e;
+  };
+}
+
+async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promise<TrialExecutor> {
+  const bench = await getBench(db, benchId);
+  if (!bench) throw new Error(`bench #${benchId} does not exist`);
+  const manifest = db.$client.prepare("SELECT case_revision_id AS rev FROM bench_cases WHERE bench_id = ? AND included = 1").all(benchId) as { rev: number }[];
+  const contents = await caseRevisionContents(db, manifest.map((m) => m.rev));
+  const candidates = new Map<number, BenchCandidate>(bench.candidates.map((c) => [c.id, c]));
+  const revisions = new Map<number, PromptRevision>();
+  for (const c of bench.candidates) if (c.promptRevisionId && !revisions.has(c.promptRevisionId)) revisions.set(c.promptRevisionId, (await getPromptRevision(db, c.promptRevisionId))!);
+  const models = new Map<number, LanguageModel | Error>();
+  const modelOf = (c: BenchCandidate): LanguageModel | Error => {
+    let m = models.get(c.id);
+    if (!m) {
+      try {
+        m = createModel(c.modelConfig!, o.env, o.fetch);
+      } catch (e) {
+        m = e as Error;
+      }
+      models.set(c.id, m);
+    }
+    return m;
+  };
+  let judge: LanguageModel | null = null;
+  let judgeError: string | null = null;
+  if (bench.judge) {
+    try {
+      judge = createModel(bench.judge, o.env, o.fetch);
+    } catch (e) {
+      judgeError = (e as Error).message;
+    }
+  }
+  const slots = new Map<number, CheckSlot[]>();
+  const slotsOf = (rev: number, content: CaseContent) => {
+    let s = slots.get(rev);
+    if (!s) slots.set(rev, (s = checkSlots(content, bench.rubric)));
+    return s;
+  };
+  const hasCustom = [...contents.values()].some((c) => c.evaluators.some((e) => (e as { kind?: string })?.kind === "custom"));
+  const sandbox = hasCustom && o.sandbox ? await o.sandbox() : undefined;
+  const keepRecord = o.keepRecord ?? true;
+
+  return {
+    providerKey(t: ClaimedTrial) {
+      const c = candidates.get(t.candidateId);
+      return c?.kind === "model" && c.modelConfig ? `${c.modelConfig.provider} ${c.modelConfig.baseUrl ?? "default"}` : null;
+    },
+    async run(t: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome> {
+      const startedAt = Date.now();
+      const c = candidates.get(t.candidateId);
+      const content = contents.get(t.caseRevisionId);
+      if (!c || !content) return errorOutcome(t.id, startedAt, "the case revision or candidate of this trial is no longer stored");
+      let record: TrialRecord;
+      let unscored: string | null = null;
+      let tools: string[] = [];
+      let system = "";
+      if (c.kind === "recorded") {
+        const r = recordedTrial(content, c.recordedName!);
+        if (isMissingRecording(r)) return { ...errorOutcome(t.id, startedAt, r.reason), status: "skipped" };
+        record = r;
+      } else {
+        const model = modelOf(c);
+        if (model instanceof Error) return errorOutcome(t.id, startedAt, model.message);
+        const rev = revisions.get(c.promptRevisionId!)!;
+        const rendered = renderPrompt({ systemPrompt: rev.systemPrompt, content });
+        system = rendered.system;
+        if (rendered.unreplayable.length) {
+          const u = rendered.unreplayable[0];
+          unscored = `not scored: history turn ${u.index + 1} (${u.role}) cannot be replayed (${u.reason}), so the model did not see the whole conversation`;
+        }
+        const exposed = exposedTools(rev.tools, content);
+        tools = exposed.map((x) => x.name);
+        record = await runModelTrialWithRetries(
+          {
+            model,
+            system: rendered.system,
+            messages: rendered.messages,
+            tools: exposed,
+            maxSteps: bench.settings.maxSteps,
+            temperature: c.modelConfig!.temperature ?? rev.modelSettings.temperature,
+            maxOutputTokens: c.modelConfig!.maxOutputTokens ?? rev.modelSettings.maxOutputTokens,
+            timeoutMs: bench.settings.timeoutMs,
+            abortSignal: signal,
+          },
+          { retries: o.retries ?? 3 },
+        );
+        if (record.error) {
+          const out = errorOutcome(t.id, startedAt, `${record.error.kind}${record.error.status ? ` (HTTP ${record.error.status})` : ""}: ${record.error.message}`);
+          return { ...out, latencyMs: Math.round(record.latencyMs), record: keepRecord ? JSON.stringify({ renderedMessages: record.renderedMessages, attempts: record.attempts }) : null };
+        }
+      }
+      const checks = await scoreTrial(
+        slotsOf(t.caseRevisionId, content),
+        {
+          output: record.output,
+          caseData: content.data,
+          toolCalls: record.toolCalls,
+          normalizedToolCalls: record.normalizedToolCalls,
+          finishReason: record.finishReason,
+          usage: record.usage,
+          context: { input: content.input, expected: content.expected, history: content.history, tools, systemPrompt: system },
+        },
+        (specs, trial) => runChecks(specs, trial, { judge: { model: judge }, sandbox }),
+        unscored,
+      );
+      if (judgeError) for (const ch of checks) if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;
+      return {
+        id: t.id,
+        status: "done",
+        startedAt,
+        finishedAt: Date.now(),
+        latencyMs: Math.round(record.latencyMs),
+        inputTokens: record.usage.inputTokens,
+        outputTokens: record.usage.outputTokens,
+        costUsd: c.kind === "model" ? costUsd(record.usage, c.modelConfig!) : null,
+        finishReason: record.finishReason,
+        output: record.output,
+        record: keepRecord
+          ? JSON.stringify(
+              c.kind === "model"
+                ? { renderedMessages: record.renderedMessages, steps: record.steps, toolCalls: record.toolCalls, toolResults: record.toolResults, attempts: record.attempts, warnings: record.warnings }
+                : { toolCalls: record.toolCalls },
+            )
+          : null,
+        checks,
+        error: null,
+      };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { openMemoryDatabase } from "@/db/client";
+import { seedDemoWorkspace } from "@/db/seed/demo";
+import { listPrompts } from "@/db/queries/systems";
+import { getBench, getBenchProgress } from "@/db/queries/benches";
+import { listCases } from "@/db/queries/cases";
+import { launchFromRequest } from "./prepare";
+import { startBenchWorker } from "../worker";
+
+async function waitFinished(db: ReturnType<typeof openMemoryDatabase>, id: number, ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const b = await getBench(db, id);
+    if (b && (b.status === "finished" || b.status === "cancelled")) return b;
+    if (Date.now() > end) throw new Error(`bench ${id} did not finish: ${JSON.stringify(await getBenchProgress(db, id))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => {
+  it("scores the four recorded models like the source's is_correct flags and recommends none that breaks a passing check", async () => {
+    const db = openMemoryDatabase();
+    await seedDemoWorkspace(db);
+    const solver = (await listPrompts(db, "grade-school-math"))[0];
+    const names = ["model-6b-finetuning", "model-6b-verification", "model-175b-finetuning", "model-175b-verification"];
+    const { id, plan } = await launchFromRequest(db, {
+      systemId: "grade-school-math",
+      promptId: solver.id,
+      candidates: names.map((n) => ({ kind: "recorded" as const, recordedName: n })),
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 1,
+      concurrency: 16,
+      timeoutSeconds: 30,
+      maxSteps: 5,
+      judgeModelConfigId: null,
+      launchKey: "test-launch-gsm8k-1",
+    });
+    expect(plan.includedCount).toBe(200);
+    expect(plan.trialCount).toBe(800);
+    expect(plan.modelCalls).toBe(0);
+    // A double click is one bench.
+    const again = await launchFromRequest(db, {
+      systemId: "grade-school-math",
+      promptId: solver.id,
+      candidates: [{ kind: "recorded", recordedName: names[0] }],
+      baseline: { kind: "none" },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 1,
+      concurrency: 16,
+      timeoutSeconds: 30,
+      maxSteps: 5,
+      judgeModelConfigId: null,
+      launchKey: "test-launch-gsm8k-1",
+    });
+    expect(again).toMatchObject({ id, created: false });
+
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
+    const bench = await waitFinished(db, id);
+    await worker.stop(1000);
+    const passed = bench.candidates.map((c) => bench.summary!.candidates.find((s) => s.candidateId === c.id)!.stats.passRate);
+    expect(passed.map((p) => [p.passed, p.scored])).toEqual([
+      [45, 200],
+      [75, 200],
+      [65, 200],
+      [110, 200],
+    ]);
+    const rec = bench.recommendation!;
+    // Every model that scores higher than the 6B finetuned baseline still fails some problems the baseline solved.
+    const ranked = rec.candidates.map((c) => [c.label, c.blockers.length > 0]);
+    expect(ranked[0]).toEqual(["model-175b-verification", true]);
+    expect(rec.recommendedCandidateId).toBe(bench.candidates[0].id);
+    expect(rec.headline).toMatch(/^Keep the baseline model-6b-finetuning/);
+    expect(bench.summary!.retained).toBeGreaterThan(100);
+    // Retained regression candidates appear in the library, labelled as such.
+    const retained = await listCases(db, { systemId: "grade-school-math", source: "retained" });
+    expect(retained.total).toBe(bench.summary!.retained);
+  }, 60_000);
+});

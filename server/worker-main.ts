@@ -1,0 +1,20 @@
+/**
+ * `npm run worker`: a bench worker as its own process on the same database (BENCHWORK_DB). Several
+ * can run beside the server; the queue guarantees a trial is run by one of them at a time.
+ */
+import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
+import { startBenchWorker } from "./worker";
+
+const db = openDatabase();
+migrateDatabase(db);
+const worker = startBenchWorker(db, { onBenchFinished: (id) => console.log(`bench #${id} finished`) });
+console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
+let stopping = false;
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log("stopping: running trials finish, unrun ones go back to the queue…");
+    void worker.stop(10_000).then(() => process.exit(0));
+  });
+}

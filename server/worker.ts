@@ -31,14 +31,17 @@ export function providerConcurrency(env: Record<string, string | undefined>): nu
  * Starts a worker on `db`.
  * @param o.env environment for model keys and settings (default `process.env`)
  */
-export function startBenchWorker(db: Db, o: { env?: Record<string, string | undefined>; pollMs?: number; onBenchFinished?: (id: number) => void; keepRecord?: boolean } = {}) {
+export function startBenchWorker(
+  db: Db,
+  o: { env?: Record<string, string | undefined>; pollMs?: number; onBenchFinished?: (id: number) => void; keepRecord?: boolean; retryBaseDelayMs?: number } = {},
+) {
   const env = o.env ?? process.env;
   const limit = providerConcurrency(env);
   return startWorker({
     queue: new SqliteTrialQueue(db),
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
     pid: process.pid,
-    executorFor: createExecutorFactory(db, { env, sandbox: getSharedSandbox, keepRecord: o.keepRecord }),
+    executorFor: createExecutorFactory(db, { env, sandbox: getSharedSandbox, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }),
     providerLimit: () => limit,
     isAlive: pidAlive,
     pollMs: o.pollMs,

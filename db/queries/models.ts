@@ -101,7 +101,7 @@ export async function deleteModelConfig(db: Db, id: number): Promise<void> {
       .from(benches)
       .where(and(inArray(benches.status, ["queued", "running"]), sql`json_extract(${benches.judge}, '$.id') = ${String(id)}`))
       .all();
-    const users = [...busy, ...judging];
+    const users = [...new Map([...busy, ...judging].map((b) => [b.id, b])).values()];
     if (users.length) {
       throw new LibraryError(
         "not_allowed",

@@ -30,6 +30,8 @@ export interface ExecutorOptions {
   fetch?: typeof globalThis.fetch;
   /** Retries of rate-limit and server errors per trial (default 3). */
   retries?: number;
+  /** First retry delay in ms, doubled each time with jitter (default 500). */
+  retryBaseDelayMs?: number;
   /** Keep the full record (messages, steps) of each trial (default true). */
   keepRecord?: boolean;
 }
@@ -136,7 +138,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
             timeoutMs: bench.settings.timeoutMs,
             abortSignal: signal,
           },
-          { retries: o.retries ?? 3 },
+          { retries: o.retries ?? 3, baseDelayMs: o.retryBaseDelayMs ?? 500 },
         );
         if (record.error) {
           const out = errorOutcome(t.id, startedAt, `${record.error.kind}${record.error.status ? ` (HTTP ${record.error.status})` : ""}: ${record.error.message}`);

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openDatabase, openMemoryDatabase, migrateDatabase, type Db } from "@/db/client";
+import { addCases } from "@/db/queries/cases";
+import { addCriterion } from "@/db/queries/criteria";
+import { createModelConfig, deleteModelConfig } from "@/db/queries/models";
+import { createPrompt, createSystem } from "@/db/queries/systems";
+import { getBench, getBenchProgress } from "@/db/queries/benches";
+import { emptyCaseContent } from "@/lib/library/case-content";
+import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
+import { launchFromRequest } from "./prepare";
+import { startBenchWorker } from "../worker";
+
+let server: ScriptedModelServer;
+
+beforeAll(async () => {
+  server = await startScriptedModelServer({
+    models: ["scripted-1"],
+    script: [
+      { name: "judge", when: { systemIncludes: "You are an impartial evaluator" }, reply: { text: '{"reason": "It is polite.", "verdict": "pass"}' } },
+      { name: "rate-limited-once", when: { userText: "rate limit me once" }, fault: { status: 429, retryAfterMs: 10 }, times: 1 },
+      { name: "rate-limited-then-ok", when: { userText: "rate limit me once" }, reply: { text: "fine after a retry" } },
+      { name: "down", when: { userText: "server down" }, fault: { status: 503, message: "upstream unavailable" } },
+      { name: "malformed", when: { userText: "malformed please" }, malformed: true },
+      { name: "slow", when: { userText: "be slow" }, delayMs: 3000, reply: { text: "too late" } },
+      { name: "lookup", when: { userText: "Where is order_123?", hasToolResult: false }, reply: { toolCalls: [{ name: "get_order", arguments: { orderId: "order_123" } }] } },
+      { name: "answer", when: { userText: "Where is order_123?", hasToolResult: true }, reply: { text: "Delivered." } },
+    ],
+  });
+});
+afterAll(async () => server.close());
+
+async function setup(db: Db) {
+  await createSystem(db, { id: "shop", name: "Shop" });
+  const promptId = await createPrompt(db, {
+    systemId: "shop",
+    name: "agent",
+    systemPrompt: "You help customers of {{shop}}.",
+    tools: [{ name: "get_order", description: "Look up an order", inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] }, fixtures: { byArguments: [{ when: { orderId: "order_123" }, result: { status: "delivered" } }] } }],
+  });
+  const c = (key: string, input: string, expected: string, more: object = {}) => ({
+    systemId: "shop",
+    promptId,
+    caseKey: key,
+    source: "custom" as const,
+    content: { ...emptyCaseContent(), input, expected, variables: [{ name: "shop", value: "Northwind" }], evaluators: [{ kind: "contains" }], ...more },
+  });
+  await addCases(db, [
+    c("tool", "Where is order_123?", "Delivered", { evaluators: [{ kind: "contains" }, { kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "get_order", arguments: { orderId: { acceptedValues: ["order_123"] } } }] }] }] }),
+    c("retry", "rate limit me once", "fine"),
+    c("down", "server down", "x"),
+    c("malformed", "malformed please", "x"),
+    c("slow", "be slow", "x"),
+    c("history", "Next question", "Scripted", { history: [{ role: "user", content: "hi" }, { role: "tool", content: "{}", replayable: false }] }),
+  ]);
+  await addCriterion(db, { systemId: "shop", promptId, fields: { rule: "Polite", passes: "polite", fails: "rude", priority: "secondary" } });
+  const model = await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url });
+  const unknown = await createModelConfig(db, { name: "unknown model", provider: "openai-compatible", modelId: "no-such-model", baseUrl: server.url });
+  return { promptId, model, unknown };
+}
+
+async function waitEnded(db: Db, id: number, ms = 40_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const b = await getBench(db, id);
+    if (b && b.status !== "queued" && b.status !== "running") return b;
+    if (Date.now() > end) throw new Error(`bench ${id} did not end: ${JSON.stringify(await getBenchProgress(db, id))}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const request = (promptId: number, candidates: { kind: "model"; modelConfigId: number }[], o: Record<string, unknown> = {}) => ({
+  systemId: "shop",
+  promptId,
+  candidates,
+  baseline: { kind: "none" as const },
+  selection: { kind: "all" as const },
+  budget: null,
+  repeats: 1,
+  concurrency: 8,
+  timeoutSeconds: 1,
+  maxSteps: 5,
+  judgeModelConfigId: null,
+  launchKey: `k-${Math.random()}`,
+  ...o,
+});
+
+describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
+  it("records tool calls, retries a rate limit, and ends provider faults as errors with the provider's message", async () => {
+    const db = openMemoryDatabase();
+    const { promptId, model, unknown } = await setup(db);
+    const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: model }));
+    // A queued bench pins its model configurations: deleting one is refused.
+    await expect(deleteModelConfig(db, model)).rejects.toThrow(/used by a bench that has not finished/);
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5 });
+    const bench = await waitEnded(db, id);
+    await worker.stop(1000);
+    expect(bench.status).toBe("finished");
+    const rows = db.$client
+      .prepare("SELECT bc.case_key AS k, c.label AS cand, t.status, t.error, t.output, t.record, t.checks, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id ORDER BY c.position, bc.position")
+      .all() as { k: string; cand: string; status: string; error: string | null; output: string | null; record: string | null; checks: string | null }[];
+    const mine = (k: string) => rows.find((r) => r.k === k && r.cand.startsWith("scripted "))!;
+    expect(mine("tool").status).toBe("done");
+    expect(mine("tool").output).toBe("Delivered.");
+    const rec = JSON.parse(mine("tool").record!);
+    expect(rec.toolCalls.map((c: { toolName: string; input: unknown }) => [c.toolName, c.input])).toEqual([["get_order", { orderId: "order_123" }]]);
+    expect(rec.toolResults[0].output).toEqual({ status: "delivered" });
+    expect(JSON.parse(mine("tool").checks!).map((c: { kind: string; verdict: string }) => [c.kind, c.verdict])).toEqual([
+      ["contains", "passed"],
+      ["tool_call_syntax", "passed"],
+      ["judge", "passed"],
+    ]);
+    expect(mine("retry")).toMatchObject({ status: "done", output: "fine after a retry" });
+    expect(mine("down").status).toBe("error");
+    expect(mine("down").error).toMatch(/HTTP 503/);
+    expect(mine("down").error).toMatch(/upstream unavailable/);
+    expect(mine("malformed").status).toBe("error");
+    expect(mine("malformed").error).toMatch(/^bad_response/);
+    expect(mine("slow").status).toBe("error");
+    expect(mine("slow").error).toMatch(/^timeout/);
+    // unreplayable history: run, but every check unscored with the reason
+    expect(mine("history").status).toBe("done");
+    expect(JSON.parse(mine("history").checks!).every((c: { verdict: string; message: string }) => c.verdict === "unscored" && /cannot be replayed/.test(c.message))).toBe(true);
+    // the unknown model: every trial errors with the provider's message
+    const unknownRows = rows.filter((r) => r.cand.startsWith("unknown model"));
+    expect(unknownRows.every((r) => r.status === "error" && /not_found|404/.test(r.error ?? ""))).toBe(true);
+    // counts show it, and errors are not failures
+    const stats = bench.summary!.candidates.find((c) => c.candidateId === bench.candidates[1].id)!.stats;
+    expect(stats.trials).toMatchObject({ total: 6, error: 6 });
+    expect(stats.checks.failed).toBe(0);
+    await deleteModelConfig(db, model); // allowed once the bench finished
+  }, 60_000);
+
+  it("resumes after the worker process is killed: every trial ends with exactly one result", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "benchwork-kill-"));
+    const file = path.join(dir, "kill.db");
+    const db = openDatabase(file);
+    migrateDatabase(db);
+    const { promptId, model } = await setup(db);
+    // 2 cases × 36 repeats; the scripted server answers in 60 ms, 2 at a time: a few seconds of work.
+    server.setLatency(60);
+    const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }], { budget: 2, repeats: 36, concurrency: 2, timeoutSeconds: 10 }));
+    const env = { ...process.env, BENCHWORK_DB: file, BENCHWORK_WORKER: "on" };
+    const first = spawn(process.execPath, ["--import", "tsx", "server/worker-main.ts"], { env, stdio: "ignore" });
+    for (let i = 0; i < 200; i++) {
+      const p = (await getBenchProgress(db, id))!;
+      if (p.done + p.error >= 20) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    first.kill("SIGKILL");
+    await new Promise((r) => first.once("exit", r));
+    const before = db.$client.prepare("SELECT id, finished_at AS f FROM trials WHERE bench_id = ? AND status IN ('done', 'error')").all(id) as { id: number; f: number }[];
+    const running = (await getBenchProgress(db, id))!.running;
+    expect(before.length).toBeGreaterThanOrEqual(20);
+    expect(before.length).toBeLessThan(72);
+    expect(running).toBeGreaterThan(0); // the killed worker held trials
+    const second = spawn(process.execPath, ["--import", "tsx", "server/worker-main.ts"], { env, stdio: "ignore" });
+    const bench = await waitEnded(db, id, 60_000);
+    second.kill("SIGTERM");
+    server.setLatency(0);
+    expect(bench.status).toBe("finished");
+    const all = db.$client.prepare("SELECT id, status, finished_at AS f, attempts FROM trials WHERE bench_id = ?").all(id) as { id: number; status: string; f: number; attempts: number }[];
+    expect(all).toHaveLength(72);
+    expect(all.every((t) => t.status === "done" || t.status === "error")).toBe(true);
+    // results written before the kill were not run again or overwritten
+    const after = new Map(all.map((t) => [t.id, t]));
+    for (const b of before) {
+      expect(after.get(b.id)!.f).toBe(b.f);
+      expect(after.get(b.id)!.attempts).toBe(1);
+    }
+    // the trials the dead worker held were claimed again
+    expect(all.filter((t) => t.attempts === 2).length).toBe(running);
+  }, 90_000);
+});

@@ -15,6 +15,8 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     console.log("stopping: running trials finish, unrun ones go back to the queue…");
+    // Never hang on shutdown: exit anyway a little after the grace period.
+    setTimeout(() => process.exit(1), 15_000).unref();
     void worker.stop(10_000).then(() => process.exit(0));
   });
 }

@@ -10,6 +10,7 @@ import { SqliteTrialQueue } from "@/db/queries/trial-queue";
 import { startWorker } from "@/lib/bench/worker";
 import { getSharedSandbox } from "@/lib/evaluators/sandbox";
 import { createExecutorFactory } from "./bench/executor";
+import { nodeFetch } from "./http-fetch";
 
 /** True when a process with this pid exists on this machine (signal 0 checks without signalling). */
 export function pidAlive(pid: number): boolean {
@@ -41,7 +42,7 @@ export function startBenchWorker(
     queue: new SqliteTrialQueue(db),
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
     pid: process.pid,
-    executorFor: createExecutorFactory(db, { env, sandbox: getSharedSandbox, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }),
+    executorFor: createExecutorFactory(db, { env, fetch: nodeFetch, sandbox: getSharedSandbox, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }),
     providerLimit: () => limit,
     isAlive: pidAlive,
     pollMs: o.pollMs,

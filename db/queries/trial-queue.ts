@@ -17,6 +17,11 @@ export const MAX_ATTEMPTS = 3;
 /** The SQLite trial queue bound to one connection. */
 export class SqliteTrialQueue implements TrialQueue {
   private readonly st: Record<string, Statement>;
+  // better-sqlite3 prepares BEGIN/COMMIT per transaction() call: build the wrappers once.
+  private readonly tx: {
+    claim: (benchId: number, workerId: string, limit: number, now: number) => Omit<ClaimedTrial, "caseRevisionId">[];
+    complete: (workerId: string, outcomes: TrialOutcome[]) => number;
+  };
   private readonly revisionOf = new Map<number, Map<number, number>>();
 
   constructor(private readonly db: Db) {
@@ -53,6 +58,40 @@ export class SqliteTrialQueue implements TrialQueue {
       benchRow: c.prepare("SELECT status, cancel_requested_at AS cancel FROM benches WHERE id = ?"),
       finish: c.prepare("UPDATE benches SET status = ?, finished_at = ?, summary = ?, recommendation = ? WHERE id = ? AND status IN ('queued', 'running')"),
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
+    };
+    this.tx = {
+      claim: c.transaction((benchId: number, workerId: string, limit: number, now: number) => {
+        const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
+        if (got.length) this.st.markRunning.run(now, benchId);
+        return got;
+      }),
+      complete: c.transaction((workerId: string, outcomes: TrialOutcome[]) => {
+        let applied = 0;
+        for (const o of outcomes) {
+          const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
+          applied += this.st.complete.run({
+            id: o.id,
+            worker: workerId,
+            status: o.status,
+            startedAt: o.startedAt,
+            finishedAt: o.finishedAt,
+            latencyMs: o.latencyMs,
+            inputTokens: o.inputTokens,
+            outputTokens: o.outputTokens,
+            costUsd: o.costUsd,
+            finishReason: o.finishReason,
+            output: o.output,
+            record: o.record,
+            checks: o.checks ? JSON.stringify(o.checks) : null,
+            passed: n.passed,
+            failed: n.failed,
+            unscored: n.unscored,
+            errorChecks: n.error,
+            error: o.error,
+          }).changes;
+        }
+        return applied;
+      }),
     };
   }
 
@@ -107,43 +146,13 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]> {
-    const rows = this.db.$client.transaction(() => {
-      const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
-      if (got.length) this.st.markRunning.run(now, benchId);
-      return got;
-    })();
+    const rows = this.tx.claim(benchId, workerId, limit, now);
     const revs = this.revisions(benchId);
     return rows.map((r) => ({ ...r, caseRevisionId: revs.get(r.benchCaseId)! }));
   }
 
   async complete(workerId: string, outcomes: TrialOutcome[]): Promise<number> {
-    return this.db.$client.transaction(() => {
-      let applied = 0;
-      for (const o of outcomes) {
-        const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
-        applied += this.st.complete.run({
-          id: o.id,
-          worker: workerId,
-          status: o.status,
-          startedAt: o.startedAt,
-          finishedAt: o.finishedAt,
-          latencyMs: o.latencyMs,
-          inputTokens: o.inputTokens,
-          outputTokens: o.outputTokens,
-          costUsd: o.costUsd,
-          finishReason: o.finishReason,
-          output: o.output,
-          record: o.record,
-          checks: o.checks ? JSON.stringify(o.checks) : null,
-          passed: n.passed,
-          failed: n.failed,
-          unscored: n.unscored,
-          errorChecks: n.error,
-          error: o.error,
-        }).changes;
-      }
-      return applied;
-    })();
+    return this.tx.complete(workerId, outcomes);
   }
 
   async skipQueued(benchId: number, reason: string): Promise<number> {

@@ -52,10 +52,16 @@ interface BenchState {
 
 const STOPPING = new Error("worker stopping");
 
+/** Sleeps `ms`, or less when `signal` aborts; the listener is removed either way (no leak per loop). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((r) => {
-    const t = setTimeout(r, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), r()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      r();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /** A skipped outcome (cancelled before or while running). */

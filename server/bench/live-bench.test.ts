@@ -159,7 +159,7 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     expect(running).toBeGreaterThan(0); // the killed worker held trials
     const second = spawn(process.execPath, ["--import", "tsx", "server/worker-main.ts"], { env, stdio: "ignore" });
     const bench = await waitEnded(db, id, 60_000);
-    second.kill("SIGTERM");
+    second.kill("SIGKILL");
     server.setLatency(0);
     expect(bench.status).toBe("finished");
     const all = db.$client.prepare("SELECT id, status, finished_at AS f, attempts FROM trials WHERE bench_id = ?").all(id) as { id: number; status: string; f: number; attempts: number }[];

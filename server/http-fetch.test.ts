@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { nodeFetch } from "./http-fetch";
+
+let server: http.Server;
+let base: string;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      if (req.url === "/slow") return setTimeout(() => res.end("late"), 2000);
+      if (req.url === "/empty") return res.writeHead(204).end();
+      res.writeHead(req.url === "/missing" ? 404 : 200, { "content-type": "application/json", "x-echo": String(req.headers["x-test"] ?? "") });
+      res.end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => server.close());
+
+describe("nodeFetch", () => {
+  it("sends method, headers and body and returns a standard Response", async () => {
+    const r = await nodeFetch(`${base}/x`, { method: "POST", headers: { "x-test": "1", authorization: "Bearer k" }, body: JSON.stringify({ a: 1 }) });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("x-echo")).toBe("1");
+    expect(await r.json()).toEqual({ method: "POST", body: '{"a":1}', auth: "Bearer k" });
+    const h = await nodeFetch(`${base}/x`, { headers: new Headers([["x-test", "2"]]) });
+    expect(h.headers.get("x-echo")).toBe("2");
+  });
+  it("passes error statuses and empty bodies through", async () => {
+    expect((await nodeFetch(`${base}/missing`)).status).toBe(404);
+    const e = await nodeFetch(`${base}/empty`);
+    expect(e.status).toBe(204);
+    expect(await e.text()).toBe("");
+  });
+  it("aborts with an AbortError", async () => {
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 50);
+    await expect(nodeFetch(`${base}/slow`, { signal: ctl.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+  it("rejects a refused connection", async () => {
+    await expect(nodeFetch("http://127.0.0.1:9/")).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
+});

@@ -6,6 +6,11 @@
 import { Command, CommanderError, Option } from "commander";
 import { CliError, processIo, type Io } from "./io";
 import { evaluateCommand } from "./commands/evaluate";
+import { datasetImportCommand } from "./commands/dataset-import";
+import { datasetInspectCommand } from "./commands/dataset-inspect";
+import { benchRunCommand } from "./commands/bench-run";
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Builds the command tree; actions store their exit code in `result.code`. */
 function program(io: Io, result: { code: number }) {
@@ -23,6 +28,48 @@ function program(io: Io, result: { code: number }) {
     .addOption(new Option("--judge-model <name>", "model configuration (from the database) for judge checks"))
     .action(async (o) => {
       result.code = await evaluateCommand(o, io);
+    });
+
+  const dataset = p.command("dataset").description("Inspect data files and import them as dataset versions");
+  dataset
+    .command("inspect")
+    .description("Print what the importer sees in a CSV, XLSX, JSON or JSONL file")
+    .argument("<file>", "the data file")
+    .option("--sheet <name>", "XLSX: the worksheet to read")
+    .option("--json", "print one JSON object")
+    .action(async (file: string, o) => {
+      result.code = await datasetInspectCommand(file, o, io);
+    });
+  dataset
+    .command("import")
+    .description("Save a file as a new dataset version of a system (BENCHWORK_DB)")
+    .argument("<file>", "the data file")
+    .requiredOption("--system <id>", "the system the dataset belongs to")
+    .requiredOption("--name <name>", "dataset name; an existing name gets its next version")
+    .option("--mapping <file>", "JSON file: column roles (default: the suggested mapping)")
+    .option("--sheet <name>", "XLSX: the worksheet to read")
+    .option("--json", "print the saved version as JSON")
+    .action(async (file: string, o) => {
+      result.code = await datasetImportCommand(file, o, io);
+    });
+
+  const bench = p.command("bench").description("Run benches headless on the app's database");
+  bench
+    .command("run")
+    .description("Plan, launch and wait for a bench; print the summary and the recommendation")
+    .requiredOption("--system <id>", "the system")
+    .requiredOption("--prompt <name>", "the target prompt")
+    .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (repeatable)", collect, [])
+    .option("--baseline <index>", "0-based candidate index, 'last' (the last bench only) or 'none' (default 0)")
+    .option("--cases <selection>", "all | tag:T | source:S | dataset:NAME", "all")
+    .option("--budget <n>", "at most N cases")
+    .option("--repeats <n>", "trials per case (1-10)", "1")
+    .option("--concurrency <n>", "trials at once (1-256)", "8")
+    .option("--timeout <seconds>", "per-trial timeout", "60")
+    .option("--judge <config>", "model configuration that judges the rubric's criteria")
+    .option("--json-output <path>", "write the results as JSON")
+    .action(async (o) => {
+      result.code = await benchRunCommand(o, io);
     });
 
   return p;

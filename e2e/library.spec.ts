@@ -90,7 +90,8 @@ test.describe("Test library: cases", () => {
     await page.goto(`${LIB}?source=custom`);
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(1);
     await expect(page.locator("tbody tr").filter({ hasText: "dataset" })).toHaveCount(0);
-    await page.getByRole("link", { name: /^Dataset/ }).click();
+    // Scoped to the Source filters: the system nav also has a "Datasets" link.
+    await page.getByRole("group", { name: "Source" }).getByRole("link", { name: /^Dataset/ }).click();
     await expect(page).toHaveURL(/source=dataset/);
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(0);
 

@@ -19,12 +19,18 @@ export function CasesToolbar({
   counts,
   prompts,
   addHref,
+  uploadHref,
+  exportHrefs,
 }: {
   base: string;
   state: CasesParams;
   counts: Record<string, number>;
   prompts: string[];
   addHref: string;
+  /** Upload cases (Datasets). */
+  uploadHref?: string;
+  /** Export of the current prompt's library (every prompt when none is chosen). */
+  exportHrefs?: { csv: string; jsonl: string };
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -109,7 +115,23 @@ export function CasesToolbar({
         <span aria-live="polite" className="h-9 w-16 self-end text-xs leading-9 text-slate-500">
           {pending ? "Loading…" : ""}
         </span>
-        <Link href={addHref} className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
+        {exportHrefs ? (
+          <span className="ml-auto flex h-9 items-center gap-1 text-xs text-slate-600" title={state.prompt ? `Cases of ${state.prompt}` : "Cases of every prompt"}>
+            Export
+            <a href={exportHrefs.csv} download className="rounded px-1.5 py-1 font-medium text-indigo-700 hover:bg-indigo-50">
+              CSV
+            </a>
+            <a href={exportHrefs.jsonl} download className="rounded px-1.5 py-1 font-medium text-indigo-700 hover:bg-indigo-50">
+              JSONL
+            </a>
+          </span>
+        ) : null}
+        {uploadHref ? (
+          <Link href={uploadHref} className={`${exportHrefs ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50`}>
+            Upload cases
+          </Link>
+        ) : null}
+        <Link href={addHref} className={`${exportHrefs || uploadHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}>
           Add case
         </Link>
       </div>

@@ -100,6 +100,11 @@ export default async function CasesPage({
         counts={counts}
         prompts={prompts.map((p) => p.name)}
         addHref={casesHref(base, state, { adding: true, caseId: undefined, rev: undefined })}
+        uploadHref={`/systems/${systemId}/datasets/upload`}
+        exportHrefs={{
+          csv: `/api/systems/${systemId}/library/export?format=csv${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`,
+          jsonl: `/api/systems/${systemId}/library/export?format=jsonl${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`,
+        }}
       />
       {unknownPrompt ? (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">

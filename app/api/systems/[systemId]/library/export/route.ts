@@ -1,0 +1,34 @@
+/**
+ * Export a prompt's library: `GET /api/systems/[systemId]/library/export?format=csv|jsonl&prompt=NAME`
+ * (every prompt when `prompt` is absent). Live cases with their current content; see
+ * lib/datasets/library-export.ts for the columns.
+ */
+import { getDb } from "@/db/client";
+import { listCasesForExport } from "@/db/queries/case-export";
+import { getSystem, listPrompts } from "@/db/queries/systems";
+import { libraryExportTable } from "@/lib/datasets/library-export";
+import { toCsv, toJsonl } from "@/lib/import/export";
+import { EXPORT_TYPES, exportFormat, fileResponse } from "@/server/download";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** The library as a CSV or JSONL download. */
+export async function GET(request: Request, { params }: { params: Promise<{ systemId: string }> }) {
+  const { systemId } = await params;
+  const url = new URL(request.url);
+  const format = exportFormat(url);
+  if (!format) return new Response("format must be csv or jsonl", { status: 400 });
+  const db = getDb();
+  if (!(await getSystem(db, systemId))) return new Response("No such system", { status: 404 });
+  const promptName = url.searchParams.get("prompt");
+  let promptId: number | undefined;
+  if (promptName) {
+    const prompt = (await listPrompts(db, systemId)).find((p) => p.name === promptName);
+    if (!prompt) return new Response(`System ${systemId} has no prompt named ${promptName}`, { status: 404 });
+    promptId = prompt.id;
+  }
+  const { columns, rows } = libraryExportTable(await listCasesForExport(db, systemId, promptId));
+  const text = format === "csv" ? toCsv(rows, { columns, bom: true }) + "\r\n" : toJsonl(rows, columns);
+  return fileResponse(text, `${systemId}-${promptName ?? "all-prompts"}-library.${format}`, EXPORT_TYPES[format]);
+}

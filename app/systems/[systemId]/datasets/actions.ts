@@ -1,0 +1,96 @@
+"use server";
+
+/**
+ * Server actions of Datasets. Each re-validates its input with zod and everything else on the
+ * server (the file is parsed again from the stored upload; the client's preview is never trusted),
+ * calls server/ and db/queries, and returns an ActionResult.
+ */
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { createUpload, deleteUpload, getUpload } from "@/db/queries/dataset-uploads";
+import { getDatasetVersionFile, useDatasetVersion } from "@/db/queries/datasets";
+import { asDatasetError, DatasetError } from "@/lib/datasets/errors";
+import { saveDatasetSchema, useDatasetSchema } from "@/lib/datasets/schemas";
+import type { Corrections } from "@/lib/datasets/types";
+import { runAction, type ActionResult } from "@/lib/shell/result";
+import { importDataset } from "@/server/datasets";
+import { importLimitsFromEnv } from "@/server/import-limits";
+
+const datasetsPath = (systemId: string) => `/systems/${systemId}/datasets`;
+
+/** Save: parses the upload again, re-validates the mapping, corrections and exclusions, and stores version N. */
+export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ datasetId: number; version: number; href: string; blockedRows: number }>> {
+  return runAction(saveDatasetSchema, input, async (v) => {
+    const db = getDb();
+    const upload = await getUpload(db, v.systemId, v.uploadId);
+    if (!upload) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
+    try {
+      const { saved } = await importDataset(db, {
+        systemId: v.systemId,
+        name: v.name,
+        fileName: upload.fileName,
+        bytes: new Uint8Array(upload.fileBytes),
+        sheet: v.sheet || undefined,
+        mapping: v.mapping,
+        corrections: v.corrections as Corrections,
+        excludedRows: v.excludedRows,
+        uploadId: upload.id,
+        limits: importLimitsFromEnv(),
+      });
+      revalidatePath(datasetsPath(v.systemId), "layout");
+      return {
+        datasetId: saved.datasetId,
+        version: saved.version,
+        href: `${datasetsPath(v.systemId)}/${saved.datasetId}/versions/${saved.version}`,
+        blockedRows: saved.blockedRows.length,
+      };
+    } catch (e) {
+      throw asDatasetError(e);
+    }
+  });
+}
+
+/** Use a dataset: "Add golden cases" of one version to one prompt's library. */
+export async function useDatasetAction(input: unknown): Promise<ActionResult<{ added: number; promptName: string; blockedRows: number[]; libraryHref: string }>> {
+  return runAction(useDatasetSchema, input, async (v) => {
+    const r = await useDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId });
+    revalidatePath(`/systems/${v.systemId}/library`, "layout");
+    revalidatePath(datasetsPath(v.systemId), "layout");
+    revalidatePath("/");
+    return {
+      added: r.added,
+      promptName: r.promptName,
+      blockedRows: r.blockedRows,
+      libraryHref: `/systems/${v.systemId}/library?source=dataset&prompt=${encodeURIComponent(r.promptName)}`,
+    };
+  });
+}
+
+const versionRef = z.object({ systemId: z.string().min(1), datasetId: z.coerce.number().int().positive(), version: z.coerce.number().int().positive() });
+
+/**
+ * Correct in a new version: starts an upload from a version's original file and opens Map and
+ * preview with that version's mapping, corrections and exclusions.
+ */
+export async function correctVersionAction(input: unknown): Promise<ActionResult<never>> {
+  const parsed = versionRef.safeParse(input);
+  if (!parsed.success) return { ok: false, error: { code: "validation", message: "Unknown dataset version." } };
+  const { systemId, datasetId, version } = parsed.data;
+  const db = getDb();
+  const file = await getDatasetVersionFile(db, systemId, datasetId, version);
+  if (!file) return { ok: false, error: { code: "not_found", message: `Dataset #${datasetId} has no version ${version}.` } };
+  const uploadId = await createUpload(db, { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet });
+  const q = new URLSearchParams({ from: `${datasetId}:${version}` });
+  if (file.sheet) q.set("sheet", file.sheet);
+  redirect(`${datasetsPath(systemId)}/upload/${uploadId}?${q}`);
+}
+
+/** Cancel on Map and preview: deletes the upload (nothing was stored as a dataset) and goes back. */
+export async function discardUploadAction(input: unknown): Promise<ActionResult<never>> {
+  const parsed = z.object({ systemId: z.string().min(1), uploadId: z.coerce.number().int().positive() }).safeParse(input);
+  if (!parsed.success) return { ok: false, error: { code: "validation", message: "Unknown upload." } };
+  await deleteUpload(getDb(), parsed.data.systemId, parsed.data.uploadId);
+  redirect(datasetsPath(parsed.data.systemId));
+}

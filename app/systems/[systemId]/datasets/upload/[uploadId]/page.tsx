@@ -1,0 +1,147 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { getUpload } from "@/db/queries/dataset-uploads";
+import { datasetNames, getDatasetVersion } from "@/db/queries/datasets";
+import { asDatasetError, DatasetError } from "@/lib/datasets/errors";
+import { completeMapping } from "@/lib/datasets/prepare";
+import { defaultDatasetName } from "@/lib/datasets/schemas";
+import type { Corrections } from "@/lib/datasets/types";
+import type { ColumnMapping } from "@/lib/import/mapping";
+import { suggestMapping } from "@/lib/import/suggest";
+import type { ImportTable } from "@/lib/import/types";
+import { systemTemplateVariables } from "@/server/datasets";
+import { importLimitsFromEnv } from "@/server/import-limits";
+import { parseBounded } from "@/server/parse-bounded";
+import { MapPreview } from "@/components/datasets/map-preview";
+import { PageTitle } from "@/components/datasets/page-title";
+import { SheetPicker } from "@/components/datasets/sheet-picker";
+import { ImportSteps } from "@/components/datasets/steps";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Map and preview" };
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function Notice({ tone = "amber", children }: { tone?: "amber" | "red"; children: React.ReactNode }) {
+  const cls = tone === "red" ? "border-red-300 bg-red-50 text-red-900" : "border-amber-300 bg-amber-50 text-amber-900";
+  return (
+    <div role="alert" className={`rounded-lg border px-4 py-3 text-sm ${cls}`}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * Map and preview, step 2: parses the stored upload on the server (bounded), offers the worksheet
+ * choice for workbooks, and hands the table to the Map and preview component. `?from=D:V` starts
+ * from version V of dataset D (Correct in a new version).
+ */
+export default async function MapPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ systemId: string; uploadId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { systemId, uploadId } = await params;
+  const sp = await searchParams;
+  const sheetParam = first(sp.sheet) || undefined;
+  const from = /^(\d{1,9}):(\d{1,9})$/.exec(first(sp.from) ?? "");
+  const base = `/systems/${systemId}/datasets`;
+  const db = getDb();
+  const upload = /^\d{1,9}$/.test(uploadId) ? await getUpload(db, systemId, Number(uploadId)) : null;
+  if (!upload) {
+    return (
+      <div className="flex flex-col gap-4">
+        <PageTitle title="Map and preview" back={{ href: base, label: "Datasets" }} />
+        <Notice>
+          This upload was already saved or has expired (unsaved uploads are kept for a day).{" "}
+          <Link href={`${base}/upload`} className="font-medium underline">
+            Upload the file again
+          </Link>
+          .
+        </Notice>
+      </div>
+    );
+  }
+
+  let table: ImportTable | null = null;
+  let refusal: string | null = null;
+  let sheets: { name: string; hidden: boolean }[] = [];
+  try {
+    table = await parseBounded(new Uint8Array(upload.fileBytes), upload.fileName, { sheet: sheetParam, limits: importLimitsFromEnv() });
+  } catch (e) {
+    const err = asDatasetError(e);
+    if (!(err instanceof DatasetError)) throw e;
+    refusal = err.message;
+    if (err.code === "sheet_not_found") {
+      // Offer the sheets again so the user can pick an existing one.
+      const retry = await parseBounded(new Uint8Array(upload.fileBytes), upload.fileName, { limits: importLimitsFromEnv() }).catch(() => null);
+      sheets = retry?.sheets ?? [];
+    }
+  }
+  sheets = table?.sheets ?? sheets;
+  const hrefFor = (sheet: string) => {
+    const q = new URLSearchParams({ sheet });
+    if (from) q.set("from", `${from[1]}:${from[2]}`);
+    return `${base}/upload/${upload.id}?${q}`;
+  };
+  const source = from ? await getDatasetVersion(db, systemId, Number(from[1]), Number(from[2])) : null;
+  const vars = await systemTemplateVariables(db, systemId);
+  const existing = await datasetNames(db, systemId);
+  const describe = table
+    ? [table.format.toUpperCase(), table.encoding, table.delimiter ? `delimiter ${table.delimiter === "\t" ? "tab" : `“${table.delimiter}”`}` : null, table.needsSheet ? null : `${table.rows.length.toLocaleString("en-US")} data row${table.rows.length === 1 ? "" : "s"}`]
+        .filter(Boolean)
+        .join(" · ")
+    : "";
+
+  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[] } | null = null;
+  if (table && !table.needsSheet) {
+    const sameColumns = source && source.columns.length === table.columns.length && source.columns.every((c, i) => c === table!.columns[i]);
+    initial = sameColumns
+      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows }
+      : {
+          name: source?.datasetName ?? defaultDatasetName(upload.fileName),
+          mapping: completeMapping(table.columns, suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) })),
+          corrections: {},
+          excludedRows: [],
+        };
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <PageTitle title={`Map and preview: ${upload.fileName}`} back={{ href: base, label: "Datasets" }}>
+        {describe}
+        {source ? (
+          <span className="ml-2 text-slate-500">
+            Starting from version {source.version} of “{source.datasetName}” (its mapping, corrections and exclusions).
+          </span>
+        ) : null}
+      </PageTitle>
+      <ImportSteps current={2} />
+      {refusal ? (
+        <Notice tone="red">
+          {refusal} Nothing was stored.{" "}
+          <Link href={`${base}/upload`} className="font-medium underline">
+            Upload another file
+          </Link>
+          .
+        </Notice>
+      ) : null}
+      {sheets.length > 0 ? (
+        <div className="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white px-4 py-3">
+          <SheetPicker sheets={sheets} sheet={table?.sheet ?? null} hrefFor={Object.fromEntries(sheets.map((s) => [s.name, hrefFor(s.name)]))} />
+          <p className="pb-2 text-xs text-slate-500">
+            {sheets.length} worksheet{sheets.length === 1 ? "" : "s"}
+            {sheets.some((s) => s.hidden) ? `, of which ${sheets.filter((s) => s.hidden).length} hidden (marked)` : ""}.
+          </p>
+        </div>
+      ) : null}
+      {table?.needsSheet ? <Notice>This workbook has several visible worksheets. Choose the one that holds the cases.</Notice> : null}
+      {table && initial ? (
+        <MapPreview key={table.sheet ?? ""} systemId={systemId} uploadId={upload.id} sheet={table.sheet ?? null} table={table} templateVariables={vars} existing={existing} initial={initial} />
+      ) : null}
+    </div>
+  );
+}

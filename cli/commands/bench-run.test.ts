@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { main } from "../main";
+import { captureIo } from "../testing";
+import { openDatabase, migrateDatabase } from "@/db/client";
+import { seedDemoWorkspace } from "@/db/seed/demo";
+import { listBenches } from "@/db/queries/benches";
+
+const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-cli-"));
+const file = path.join(dir, "cli.db");
+let saved: string | undefined;
+
+beforeAll(async () => {
+  saved = process.env.BENCHWORK_DB;
+  process.env.BENCHWORK_DB = file;
+  const db = openDatabase(file);
+  migrateDatabase(db);
+  await seedDemoWorkspace(db);
+  db.$client.close();
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.BENCHWORK_DB;
+  else process.env.BENCHWORK_DB = saved;
+});
+
+const base = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver"];
+
+describe("benchwork bench run", () => {
+  it("runs the recorded GSM8K bench, writes the JSON, and exits 1 when the best candidate is blocked by regressions", async () => {
+    const io = captureIo();
+    const out = path.join(dir, "out", "gsm8k.json");
+    const code = await main([...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out], io);
+    expect(code).toBe(1);
+    const r = JSON.parse(readFileSync(out, "utf8"));
+    expect(r.status).toBe("finished");
+    expect(r.manifest).toMatchObject({ included: 200, excluded: 0 });
+    expect(r.candidates.map((c: { label: string; passed: number; scored: number; failed: number }) => [c.label, c.passed, c.scored, c.failed])).toEqual([
+      ["model-6b-finetuning", 45, 200, 155],
+      ["model-175b-verification", 110, 200, 90],
+    ]);
+    expect(r.candidates[1].regressions.length).toBeGreaterThan(0);
+    expect(r.recommendation.recommended).toBe("model-6b-finetuning");
+    expect(io.stdout.join("\n")).toMatch(/Keep the baseline model-6b-finetuning/);
+    // it shows in the app's history like any other bench
+    const db = openDatabase(file);
+    expect((await listBenches(db, "grade-school-math"))[0].id).toBe(r.benchId);
+  }, 60_000);
+
+  it("exits 0 when the recommended candidate is the best and breaks nothing", async () => {
+    const io = captureIo();
+    const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--budget", "20"], io);
+    expect(code).toBe(0);
+    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification/);
+  }, 60_000);
+
+  it("exits 2 on usage errors", async () => {
+    const cases: [string[], RegExp][] = [
+      [["bench", "run", "--system", "nope", "--prompt", "solver", "--candidate", "recorded:x"], /no system "nope"/],
+      [[...base.slice(0, 4), "--prompt", "other", "--candidate", "recorded:x"], /has no prompt "other"/],
+      [[...base, "--candidate", "magic:x"], /write recorded:COLUMN or model:CONFIG/],
+      [[...base, "--candidate", "model:missing"], /no model configuration named "missing"/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "color:red"], /--cases must be/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--repeats", "50"], /Trials per case must be 1 to 10/],
+      [["bench", "run", "--system", "customer-support", "--prompt", "intent-router", "--candidate", "recorded:x", "--cases", "tag:none-such"], /Nothing to run/],
+    ];
+    for (const [argv, message] of cases) {
+      const io = captureIo();
+      expect(await main(argv, io), argv.join(" ")).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(message);
+    }
+  }, 60_000);
+});

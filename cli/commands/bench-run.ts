@@ -1,0 +1,175 @@
+/**
+ * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
+ *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--budget N] [--repeats N]
+ *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH]`
+ * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
+ * showing progress; then prints the summary and the recommendation (issue #5).
+ * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
+ * prompt revision number). Exit 0 when the bench finished; 1 when it finished but the best
+ * candidate is blocked by a regression or every trial errored; 2 on a usage error.
+ */
+import { randomUUID } from "node:crypto";
+import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
+import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
+import { getModelConfigByName } from "@/db/queries/models";
+import { listPromptRevisions } from "@/db/queries/prompt-revisions";
+import { getSystem, listPrompts } from "@/db/queries/systems";
+import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
+import { CASE_SOURCES } from "@/lib/library/case-content";
+import { LibraryError } from "@/lib/library/errors";
+import { launchFromRequest } from "@/server/bench/prepare";
+import { startBenchWorker } from "@/server/worker";
+import { usage, writeJsonFile, type Io } from "../io";
+
+export interface BenchRunOptions {
+  system: string;
+  prompt: string;
+  candidate: string[];
+  baseline?: string;
+  cases?: string;
+  budget?: string;
+  repeats?: string;
+  concurrency?: string;
+  timeout?: string;
+  judge?: string;
+  jsonOutput?: string;
+}
+
+function parseCases(s: string | undefined) {
+  if (!s || s === "all") return { kind: "all" as const };
+  const [kind, ...rest] = s.split(":");
+  const value = rest.join(":");
+  if (kind === "tag" && value) return { kind: "tag" as const, tag: value };
+  if (kind === "source" && (CASE_SOURCES as readonly string[]).includes(value)) return { kind: "source" as const, source: value as (typeof CASE_SOURCES)[number] };
+  if (kind === "dataset" && value) return { kind: "dataset" as const, dataset: value };
+  throw usage(`--cases must be all, tag:TAG, source:${CASE_SOURCES.join("|")} or dataset:NAME (got "${s}")`);
+}
+
+/** Runs the command; returns the exit code. */
+export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<number> {
+  const db = openDatabase();
+  migrateDatabase(db);
+  const system = await getSystem(db, o.system);
+  if (!system) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
+  const prompts = await listPrompts(db, system.id);
+  const prompt = prompts.find((p) => p.name === o.prompt);
+  if (!prompt) throw usage(`--prompt: system "${system.id}" has no prompt "${o.prompt}" (it has ${prompts.map((p) => p.name).join(", ")})`);
+  if (!o.candidate?.length) throw usage("give at least one --candidate recorded:COLUMN or model:CONFIG[@REVISION]");
+  const revisions = await listPromptRevisions(db, prompt.id);
+  const candidates: CandidateRequest[] = [];
+  for (const spec of o.candidate) {
+    const m = /^(recorded|model):(.+)$/.exec(spec);
+    if (!m) throw usage(`--candidate "${spec}": write recorded:COLUMN or model:CONFIG[@REVISION]`);
+    if (m[1] === "recorded") {
+      candidates.push({ kind: "recorded", recordedName: m[2] });
+      continue;
+    }
+    const [name, rev] = m[2].split("@");
+    const config = await getModelConfigByName(db, name);
+    if (!config) throw usage(`--candidate "${spec}": no model configuration named "${name}"`);
+    let promptRevisionId: number | undefined;
+    if (rev !== undefined) {
+      const r = revisions.find((x) => String(x.number) === rev.replace(/^r/, ""));
+      if (!r) throw usage(`--candidate "${spec}": prompt ${prompt.name} has no revision ${rev} (it has ${revisions.map((x) => x.number).join(", ")})`);
+      promptRevisionId = r.id;
+    }
+    candidates.push({ kind: "model", modelConfigId: Number(config.id), promptRevisionId });
+  }
+  let judgeModelConfigId: number | null = null;
+  if (o.judge) {
+    const j = await getModelConfigByName(db, o.judge);
+    if (!j) throw usage(`--judge: no model configuration named "${o.judge}"`);
+    judgeModelConfigId = Number(j.id);
+  }
+  const parsed = benchRequestSchema.safeParse({
+    systemId: system.id,
+    promptId: prompt.id,
+    candidates,
+    baseline: o.baseline === undefined ? { kind: "candidate", index: 0 } : o.baseline === "last" ? { kind: "last-bench" } : o.baseline === "none" ? { kind: "none" } : { kind: "candidate", index: Number(o.baseline) },
+    selection: parseCases(o.cases),
+    budget: o.budget ?? null,
+    repeats: o.repeats ?? 1,
+    concurrency: o.concurrency ?? 8,
+    timeoutSeconds: o.timeout ?? 60,
+    maxSteps: 5,
+    judgeModelConfigId,
+    launchKey: `cli-${randomUUID()}`,
+  });
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw usage(`${i.path.join(".") || "options"}: ${i.message}`);
+  }
+  let launched;
+  try {
+    launched = await launchFromRequest(db, parsed.data);
+  } catch (e) {
+    if (e instanceof LibraryError) throw usage(e.message);
+    throw e;
+  }
+  const { id, plan } = launched;
+  io.out(`bench #${id}: ${plan.includedCount} cases included, ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
+  for (const w of plan.warnings) io.out(`  note: ${w}`);
+
+  const worker = startBenchWorker(db, { pollMs: 50 });
+  let cancelled = false;
+  const onInt = () => {
+    if (cancelled) process.exit(130);
+    cancelled = true;
+    io.err("cancelling: running trials stop, unrun trials are skipped (Ctrl-C again to quit now)");
+    void requestCancel(db, id).then(() => worker.wake());
+  };
+  process.on("SIGINT", onInt);
+  let last = "";
+  for (;;) {
+    const p = (await getBenchProgress(db, id))!;
+    const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
+    if (line !== last) {
+      if (io.tty) process.stdout.write(`\r${line}`);
+      else if (p.status !== "queued" && p.status !== "running") io.out(line);
+      last = line;
+    }
+    if (p.status !== "queued" && p.status !== "running") break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (io.tty) process.stdout.write("\n");
+  process.off("SIGINT", onInt);
+  await worker.stop(2_000);
+
+  const bench = (await getBench(db, id))!;
+  const rec = bench.recommendation!;
+  const result = {
+    benchId: id,
+    status: bench.status,
+    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },
+    candidates: bench.candidates.map((c) => {
+      const s = bench.summary!.candidates.find((x) => x.candidateId === c.id)!.stats;
+      return {
+        index: c.position,
+        label: c.label,
+        kind: c.kind,
+        baseline: bench.summary!.baselineCandidateId === c.id,
+        trials: s.trials,
+        scored: s.checks.scored,
+        passed: s.checks.passed,
+        failed: s.checks.failed,
+        unscored: s.checks.unscored,
+        error: s.checks.error,
+        passRate: s.passRate.rate,
+        regressions: bench.summary!.regressions[String(c.id)] ?? [],
+      };
+    }),
+    recommendation: { recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null, headline: rec.headline, ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, tradeoffs: c.tradeoffs })) },
+  };
+  io.out("");
+  for (const c of result.candidates) {
+    io.out(
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}`,
+    );
+  }
+  io.out(`\n${rec.headline}`);
+  if (o.jsonOutput) writeJsonFile(o.jsonOutput, result);
+  if (bench.status !== "finished") return 1;
+  const allErrored = result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total);
+  const bestBlocked = (rec.candidates[0]?.blockers.length ?? 0) > 0;
+  return allErrored || bestBlocked ? 1 : 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * `benchwork dataset import FILE --system ID --name NAME [--mapping MAPPING.json] [--sheet NAME] [--json]`
+ * Saves a dataset version on BENCHWORK_DB (default data/benchwork.db, migrated first) with the same
+ * code as the web page's Save (server/datasets.ts). MAPPING.json is a list of column assignments
+ * (`[{ "column": "question", "role": "input" }, …]`, columns left out are extra) or
+ * `{ "mapping": [...], "corrections": { "2": { "answer": "…" } }, "excludedRows": [5] }`;
+ * without it, the suggested mapping is used (see `dataset inspect`).
+ * Rows missing their input or expected result block the import here (there is no preview to fix
+ * them in): correct or exclude them in the mapping file.
+ * Exit 0 saved; 1 the file has problems that block import (printed); 2 usage error (unknown
+ * system, missing file, bad mapping JSON, unknown sheet, bad name).
+ */
+import path from "node:path";
+import { z } from "zod";
+import { migrateDatabase, openDatabase, databasePath } from "@/db/client";
+import { getSystem } from "@/db/queries/systems";
+import { DatasetError } from "@/lib/datasets/errors";
+import { mappingFileSchema } from "@/lib/datasets/schemas";
+import { PII_LABEL, PII_TYPES } from "@/lib/import/redact/detectors";
+import { LibraryError } from "@/lib/library/errors";
+import { importDataset } from "@/server/datasets";
+import { importLimitsFromEnv } from "@/server/import-limits";
+import { CliError, readJsonFile, usage, type Io } from "../io";
+import { fileRefusal, readDataFile } from "./dataset-inspect";
+import { printProblems } from "./dataset-output";
+
+/** Options of `dataset import`. */
+export interface ImportCliOptions {
+  system: string;
+  name: string;
+  mapping?: string;
+  sheet?: string;
+  json?: boolean;
+}
+
+type MappingFile = z.output<typeof mappingFileSchema>;
+
+function readMapping(file: string): MappingFile {
+  const parsed = mappingFileSchema.safeParse(readJsonFile(file, "mapping"));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw usage(`mapping ${file}: ${i.path.length ? i.path.join(".") + ": " : ""}${i.message}. Expected a list of { "column", "role", "candidate"?, "variable"? } or { "mapping": [...], "corrections"?, "excludedRows"? }.`);
+  }
+  return parsed.data;
+}
+
+/** Runs the command; returns the exit code. */
+export async function datasetImportCommand(file: string, o: ImportCliOptions, io: Io): Promise<number> {
+  const bytes = readDataFile(file);
+  const choices = o.mapping ? readMapping(o.mapping) : undefined;
+  const db = openDatabase();
+  try {
+    migrateDatabase(db);
+    if (!(await getSystem(db, o.system))) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
+    let result;
+    try {
+      result = await importDataset(db, {
+        systemId: o.system,
+        name: o.name,
+        fileName: path.basename(file),
+        bytes,
+        sheet: o.sheet,
+        mapping: choices?.mapping,
+        corrections: choices?.corrections,
+        excludedRows: choices?.excludedRows,
+        limits: importLimitsFromEnv(),
+        refuseBlockedRows: true,
+      });
+    } catch (e) {
+      if (e instanceof DatasetError) {
+        if (e.code === "needs_sheet") throw usage(`${e.message} Pass --sheet NAME.`);
+        if (e.code === "invalid_corrections") throw usage(`mapping ${o.mapping}: ${e.message}`);
+        if (e.code === "invalid_mapping") {
+          if (o.mapping) throw usage(`mapping ${o.mapping}: ${e.message}`);
+          throw new CliError(`${e.message} Write a mapping file and pass it with --mapping (see dataset inspect --json, suggestedMapping).`, 1);
+        }
+        if (e.code === "blocked_rows") {
+          printProblems(e.problems, io.err);
+          throw new CliError(`${e.message} Nothing was saved.`, 1);
+        }
+      }
+      if (e instanceof LibraryError) throw usage(e.message);
+      throw fileRefusal(e);
+    }
+    const { saved } = result;
+    if (o.json) {
+      io.out(JSON.stringify({ datasetId: saved.datasetId, name: saved.name, version: saved.version, rowCount: saved.rowCount, excludedRows: saved.excludedRows, redaction: saved.redaction, problems: saved.problems }, null, 2));
+      return 0;
+    }
+    const redacted = PII_TYPES.filter((t) => saved.redaction.totals[t] > 0).map((t) => `${saved.redaction.totals[t]} ${PII_LABEL[t]}`);
+    const excluded = saved.excludedRows.length ? `, ${saved.excludedRows.length} excluded` : "";
+    io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}): ${saved.rowCount} row(s)${excluded}.`);
+    io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
+    printProblems(saved.problems, io.out);
+    return 0;
+  } finally {
+    db.$client.close();
+  }
+}

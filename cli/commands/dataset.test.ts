@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyFileSync } from "node:fs";
+import path from "node:path";
+import { main } from "../main";
+import { captureIo, tempFiles } from "../testing";
+import { migrateDatabase, openDatabase } from "@/db/client";
+import { createPrompt, createSystem } from "@/db/queries/systems";
+import { getDatasetVersion, listDatasets } from "@/db/queries/datasets";
+
+const GOOD = "question,answer,notes\nWhere is my order?,Ask for the order number,\nCan I return it?,Yes within 30 days,mail ann@example.com\n";
+const BLOCKED = "question,answer,model_6b_output\nWhere is my order?,Ask for the order number,On its way\nCan I return it?,,Sure\n";
+
+const dir = tempFiles({
+  "good.csv": GOOD,
+  "blocked.csv": BLOCKED,
+  "broken.json": "[{\"question\": \"a\", ",
+  "mapping.json": [{ column: "question", role: "input" }, { column: "answer", role: "expected" }, { column: "model_6b_output", role: "actual_output", candidate: "model-6b" }],
+  "fix.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "2": { answer: "Yes" } } },
+  "exclude.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], excludedRows: [2] },
+  "bad-mapping.json": "{ nope",
+  "bad-role.json": [{ column: "question", role: "prompt" }],
+  "unknown-column.json": [{ column: "nope", role: "input" }, { column: "answer", role: "expected" }],
+  "bad-correction.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "9": { answer: "x" } } },
+  "no-roles.csv": "alpha,beta\n1,2\n",
+});
+const f = (n: string) => path.join(dir, n);
+for (const x of ["multi-sheet.xlsx", "zip-bomb.xlsx", "not-a-zip.xlsx", "one-visible.xlsx"]) copyFileSync(`lib/import/fixtures/xlsx/${x}`, f(x));
+const dbFile = f("bench.db");
+const saved = { db: process.env.BENCHWORK_DB, max: process.env.BENCHWORK_IMPORT_MAX_BYTES };
+
+beforeAll(async () => {
+  process.env.BENCHWORK_DB = dbFile;
+  const db = openDatabase(dbFile);
+  migrateDatabase(db);
+  await createSystem(db, { id: "acme", name: "Acme" });
+  await createPrompt(db, { systemId: "acme", name: "agent", systemPrompt: "Help." });
+  db.$client.close();
+});
+afterAll(() => {
+  process.env.BENCHWORK_DB = saved.db;
+  if (saved.max === undefined) delete process.env.BENCHWORK_IMPORT_MAX_BYTES;
+  else process.env.BENCHWORK_IMPORT_MAX_BYTES = saved.max;
+});
+
+async function run(argv: string[]) {
+  const io = captureIo();
+  const code = await main(argv, io);
+  return { code, out: io.stdout.join("\n"), err: io.stderr.join("\n") };
+}
+
+async function datasetVersions(name: string): Promise<number[]> {
+  const db = openDatabase(dbFile);
+  try {
+    return (await listDatasets(db, "acme")).find((d) => d.name === name)?.versions.map((v) => v.version) ?? [];
+  } finally {
+    db.$client.close();
+  }
+}
+
+describe("benchwork dataset inspect", () => {
+  it("--json prints one object with the documented keys, rows exactly as stored, and exits 0 for an importable file", async () => {
+    const r = await run(["dataset", "inspect", f("good.csv"), "--json"]);
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.out);
+    expect(Object.keys(o)).toEqual(["format", "encoding", "delimiter", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(o).toMatchObject({ format: "csv", encoding: "utf-8", delimiter: ",", columns: ["question", "answer", "notes"], rowCount: 2 });
+    expect(o.rows).toEqual([
+      { question: "Where is my order?", answer: "Ask for the order number", notes: "" },
+      { question: "Can I return it?", answer: "Yes within 30 days", notes: "mail ann@example.com" },
+    ]);
+    expect(o.problems).toEqual([]);
+    expect(o.suggestedMapping).toEqual([
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+      { column: "notes", role: "notes" },
+    ]);
+  });
+
+  it("exits 1 and prints the problems that block import, with row, line and column", async () => {
+    const json = await run(["dataset", "inspect", f("blocked.csv"), "--json"]);
+    expect(json.code).toBe(1);
+    const o = JSON.parse(json.out);
+    expect(o.problems).toContainEqual({ severity: "error", code: "missing_expected", row: 2, line: 3, column: "answer", message: "Row 2 has no expected result." });
+    expect(o.suggestedMapping).toContainEqual({ column: "model_6b_output", role: "actual_output", candidate: "model-6b" });
+    const text = await run(["dataset", "inspect", f("blocked.csv")]);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/^blocked\.csv: CSV, utf-8, delimiter ","/);
+    expect(text.out).toMatch(/model_6b_output\s+actual output \(model-6b\)/);
+    expect(text.out).toMatch(/error\s+row 2 \(line 3\), column "answer": Row 2 has no expected result\./);
+  });
+
+  it("lists the sheets of a workbook (hidden ones marked) and reads the one chosen with --sheet", async () => {
+    const multi = await run(["dataset", "inspect", f("multi-sheet.xlsx"), "--json"]);
+    expect(multi.code).toBe(1);
+    const o = JSON.parse(multi.out);
+    expect(o).toMatchObject({ format: "xlsx", encoding: null, sheet: null, needsSheet: true, rowCount: 0, suggestedMapping: [] });
+    expect(o.sheets.length).toBeGreaterThan(1);
+    const sheet = o.sheets.find((s: { hidden: boolean }) => !s.hidden).name as string;
+    const one = await run(["dataset", "inspect", f("multi-sheet.xlsx"), "--sheet", sheet, "--json"]);
+    expect(JSON.parse(one.out).sheet).toBe(sheet);
+    const text = await run(["dataset", "inspect", f("one-visible.xlsx")]);
+    expect(text.out).toMatch(/Sheets: .*\(hidden\)/);
+  });
+
+  it("exits 1 for a refused file (corrupt, zip bomb, over the size limit) with a clear message", async () => {
+    const corrupt = await run(["dataset", "inspect", f("not-a-zip.xlsx")]);
+    expect(corrupt.code).toBe(1);
+    expect(corrupt.err).toMatch(/^benchwork: not-a-zip\.xlsx/);
+    const bomb = await run(["dataset", "inspect", f("zip-bomb.xlsx")]);
+    expect(bomb.code).toBe(1);
+    expect(bomb.err).toMatch(/zip-bomb\.xlsx/);
+    const broken = await run(["dataset", "inspect", f("broken.json"), "--json"]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toBe("");
+    process.env.BENCHWORK_IMPORT_MAX_BYTES = "10";
+    try {
+      const big = await run(["dataset", "inspect", f("good.csv")]);
+      expect(big.code).toBe(1);
+      expect(big.err).toMatch(/good\.csv is \d+ bytes .*the limit is 10 bytes/);
+    } finally {
+      delete process.env.BENCHWORK_IMPORT_MAX_BYTES;
+    }
+  });
+
+  it("exits 2 on usage errors: missing file, unknown sheet, unknown option", async () => {
+    expect((await run(["dataset", "inspect", f("missing.csv")])).err).toMatch(/missing\.csv: cannot be read \(ENOENT\)/);
+    for (const argv of [["dataset", "inspect", f("missing.csv")], ["dataset", "inspect", f("multi-sheet.xlsx"), "--sheet", "Nope"], ["dataset", "inspect"], ["dataset", "inspect", f("good.csv"), "--frob"]]) {
+      expect((await run(argv)).code, argv.join(" ")).toBe(2);
+    }
+  });
+});
+
+describe("benchwork dataset import", () => {
+  it("saves version 1, then version 2 under the same name, redacting personal data", async () => {
+    const r1 = await run(["dataset", "import", f("good.csv"), "--system", "acme", "--name", "faq"]);
+    expect(r1.code).toBe(0);
+    expect(r1.out).toMatch(/Saved dataset "faq" version 1 \(dataset #\d+\): 2 row\(s\)\./);
+    expect(r1.out).toMatch(/Redacted: 1 EMAIL\./);
+    const r2 = await run(["dataset", "import", f("good.csv"), "--system", "acme", "--name", "faq", "--json"]);
+    expect(r2.code).toBe(0);
+    const o = JSON.parse(r2.out);
+    expect(o).toMatchObject({ name: "faq", version: 2, rowCount: 2 });
+    expect(await datasetVersions("faq")).toEqual([2, 1]);
+    const db = openDatabase(dbFile);
+    const v = await getDatasetVersion(db, "acme", o.datasetId, 2);
+    db.$client.close();
+    expect(v!.records[1].notes).toBe("mail [EMAIL_1]");
+  });
+
+  it("uses a mapping file, with corrections or excluded rows", async () => {
+    expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("fix.json")])).code).toBe(0);
+    expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("exclude.json")])).out).toMatch(/version 2 .*2 row\(s\), 1 excluded/);
+  });
+
+  it("exits 1 and saves nothing when rows are blocked or the file is refused", async () => {
+    const blocked = await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "blocked", "--mapping", f("mapping.json")]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.err).toMatch(/error\s+row 2 \(line 3\), column "answer": Row 2 has no expected result\./);
+    expect(blocked.err).toMatch(/1 row\(s\) of blocked\.csv cannot become cases .*Nothing was saved\./);
+    const corrupt = await run(["dataset", "import", f("not-a-zip.xlsx"), "--system", "acme", "--name", "blocked"]);
+    expect(corrupt.code).toBe(1);
+    const noRoles = await run(["dataset", "import", f("no-roles.csv"), "--system", "acme", "--name", "blocked"]);
+    expect(noRoles.code).toBe(1);
+    expect(noRoles.err).toMatch(/No column is mapped to the input/);
+    expect(await datasetVersions("blocked")).toEqual([]);
+  });
+
+  it("exits 2 on usage errors: unknown system, missing file, bad mapping JSON, bad mapping, no sheet, bad name", async () => {
+    const cases: [string[], RegExp][] = [
+      [["dataset", "import", f("good.csv"), "--system", "nope", "--name", "x"], /--system: no system "nope"/],
+      [["dataset", "import", f("missing.csv"), "--system", "acme", "--name", "x"], /missing\.csv: cannot be read/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-mapping.json")], /bad-mapping\.json: not valid JSON/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("missing.json")], /missing\.json: cannot be read/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-role.json")], /bad-role\.json: mapping\.0\.role: Invalid option/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("unknown-column.json")], /column "nope", which the file does not have/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-correction.json")], /row 9, but the file has rows 1–2/],
+      [["dataset", "import", f("multi-sheet.xlsx"), "--system", "acme", "--name", "x"], /several worksheets .*Pass --sheet NAME/],
+      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "  "], /Dataset name is required/],
+      [["dataset", "import", f("good.csv"), "--name", "x"], /required option '--system/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toMatch(message);
+    }
+    expect(await datasetVersions("x")).toEqual([]);
+  });
+});
+

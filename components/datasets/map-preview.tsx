@@ -1,0 +1,207 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useDeferredValue, useMemo, useState, useTransition } from "react";
+import { saveDatasetAction, discardUploadAction } from "@/app/systems/[systemId]/datasets/actions";
+import { analysePreview, withCorrection, type PreviewChoices } from "@/lib/datasets/preview";
+import type { Corrections } from "@/lib/datasets/types";
+import type { ColumnAssignment, ColumnMapping, ColumnRole } from "@/lib/import/mapping";
+import { normalizeName, outputCandidateName } from "@/lib/import/suggest";
+import type { ImportTable } from "@/lib/import/types";
+import { useToast } from "@/components/ui/toast";
+import { ColumnsEditor } from "./columns-editor";
+import { MappedRowsPreview } from "./mapped-rows-preview";
+import { ProblemLine } from "./problem-line";
+import { ProblemRows } from "./problem-rows";
+import { RedactionView } from "./redaction-view";
+import { SavePanel } from "./save-panel";
+import { Section } from "./section";
+
+/** Up to three non-empty sample values per column. */
+function columnSamples(table: ImportTable): string[][] {
+  return table.columns.map((_, j) => {
+    const out: string[] = [];
+    for (let i = 0; i < table.rows.length && i < 1000 && out.length < 3; i++) {
+      const v = table.rows[i][j];
+      if (v.trim() !== "") out.push(v);
+    }
+    return out;
+  });
+}
+
+/** The assignment of a column after its role changed, with a default name when the role needs one. */
+function withRole(a: ColumnAssignment, role: ColumnRole, templateVariables: readonly string[]): ColumnAssignment {
+  if (role === "actual_output") return { column: a.column, role, candidate: a.candidate || outputCandidateName(a.column) || normalizeName(a.column).replace(/_/g, "-") || "recorded" };
+  if (role === "variable") {
+    const n = normalizeName(a.column).replace(/^(var|variable)_/, "");
+    return { column: a.column, role, variable: a.variable || templateVariables.find((v) => normalizeName(v) === n) || n || a.column };
+  }
+  return { column: a.column, role };
+}
+
+/**
+ * Map and preview (issue 3, step 2): column roles, the first mapped rows, rows with problems
+ * (editable cells, Exclude), the redaction preview, and Save. Everything is computed in the
+ * browser from the parsed table while the user works; Save sends only the choices, and the server
+ * parses the stored upload again and re-validates them.
+ */
+export function MapPreview({
+  systemId,
+  uploadId,
+  sheet,
+  table,
+  templateVariables,
+  existing,
+  initial,
+}: {
+  systemId: string;
+  uploadId: number;
+  sheet: string | null;
+  table: ImportTable;
+  templateVariables: string[];
+  existing: { name: string; latestVersion: number }[];
+  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[] };
+}) {
+  const router = useRouter();
+  const toast = useToast();
+  const [choices, setChoices] = useState<PreviewChoices>({ mapping: initial.mapping, corrections: initial.corrections, excludedRows: initial.excludedRows });
+  const [name, setName] = useState(initial.name);
+  const [error, setError] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [pending, startTransition] = useTransition();
+  const samples = useMemo(() => columnSamples(table), [table]);
+  const deferred = useDeferredValue(choices);
+  const analysis = useMemo(() => analysePreview(table, deferred, templateVariables), [table, deferred, templateVariables]);
+  const stale = deferred !== choices;
+
+  const setAssignment = (i: number, a: ColumnAssignment) => setChoices((c) => ({ ...c, mapping: c.mapping.map((x, k) => (k === i ? a : x)) }));
+  const mappingErrors = analysis.mappingProblems.filter((p) => p.severity === "error");
+  const generalProblems = analysis.mappingProblems.filter((p) => p.column === undefined);
+  const columnProblems = analysis.mappingProblems.filter((p) => p.column !== undefined);
+  const showCaseId = choices.mapping.some((a) => a.role === "case_id");
+  const redacted = Object.values(analysis.redaction.totals).reduce((a, b) => a + b, 0);
+  const fileProblems = table.problems;
+
+  const save = () =>
+    startTransition(async () => {
+      setError(null);
+      setNameError(undefined);
+      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows });
+      if (r.ok) {
+        toast(`Saved ${name.trim()} version ${r.data.version}`);
+        router.push(r.data.href);
+      } else {
+        setError(r.error.message);
+        setNameError(r.error.fieldErrors?.name);
+      }
+    });
+
+  return (
+    <div className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_340px]">
+      <div className="flex min-w-0 flex-col gap-4">
+        {fileProblems.length > 0 ? (
+          <Section title="While reading the file" description="These do not block anything; check that the columns came out as you expect.">
+            <ul className="flex flex-col gap-1.5 px-4 py-3">
+              {fileProblems.slice(0, 20).map((p, i) => (
+                <li key={i}>
+                  <ProblemLine problem={p} />
+                </li>
+              ))}
+              {fileProblems.length > 20 ? <li className="text-xs text-slate-500">… and {fileProblems.length - 20} more.</li> : null}
+            </ul>
+          </Section>
+        ) : null}
+
+        <Section
+          id="columns"
+          title={`Columns (${table.columns.length})`}
+          description={
+            <>
+              Roles are suggested from the column names; change any of them. Columns without a role are kept as extra columns.
+              {templateVariables.length > 0 ? (
+                <>
+                  {" "}
+                  The prompt templates use {templateVariables.map((v) => `{{${v}}}`).join(", ")}.
+                </>
+              ) : null}
+            </>
+          }
+        >
+          {generalProblems.length > 0 ? (
+            <ul aria-label="Mapping problems" className="flex flex-col gap-1.5 border-b border-slate-100 px-4 py-3">
+              {generalProblems.map((p, i) => (
+                <li key={i}>
+                  <ProblemLine problem={p} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <ColumnsEditor
+            mapping={choices.mapping}
+            samples={samples}
+            problems={columnProblems}
+            onRole={(i, role) => setAssignment(i, withRole(choices.mapping[i], role, templateVariables))}
+            onName={(i, value) => {
+              const a = choices.mapping[i];
+              setAssignment(i, a.role === "actual_output" ? { ...a, candidate: value } : { ...a, variable: value });
+            }}
+          />
+        </Section>
+
+        <Section
+          id="preview"
+          title="Preview"
+          description={
+            analysis.firstDrafts.length === analysis.result.drafts.length
+              ? `All ${analysis.result.drafts.length.toLocaleString("en-US")} mapped row${analysis.result.drafts.length === 1 ? "" : "s"}, as the cases they would become.`
+              : `The first ${analysis.firstDrafts.length} of ${analysis.result.drafts.length.toLocaleString("en-US")} mapped rows, as the cases they would become.`
+          }
+          className={stale ? "opacity-70" : ""}
+        >
+          <MappedRowsPreview drafts={analysis.firstDrafts} showCaseId={showCaseId} />
+        </Section>
+
+        <Section
+          id="problems"
+          title="Rows with problems"
+          description="Rows missing their input or expected result are blocked: type the missing text, or exclude the row. Corrections are saved with the version."
+          className={stale ? "opacity-70" : ""}
+        >
+          <ProblemRows
+            rows={analysis.problemRows}
+            corrections={choices.corrections}
+            excludedRows={choices.excludedRows}
+            blockedByMapping={analysis.mappingProblems.some((p) => p.code === "no_input_column" || p.code === "no_expected_column")}
+            onEdit={(row, column, value) => setChoices((c) => ({ ...c, corrections: withCorrection(table, c.corrections, row, column, value) }))}
+            onExclude={(row, on) => setChoices((c) => ({ ...c, excludedRows: on ? [...new Set([...c.excludedRows, row])].sort((a, b) => a - b) : c.excludedRows.filter((r) => r !== row) }))}
+            onExcludeBlocked={() => setChoices((c) => ({ ...c, excludedRows: [...new Set([...c.excludedRows, ...analysis.result.blockedRows])].sort((a, b) => a - b) }))}
+          />
+        </Section>
+
+        <Section id="redaction" title="Redaction preview" description="Personal data is replaced in every column when you save; the original file is kept as uploaded." className={stale ? "opacity-70" : ""}>
+          <RedactionView report={analysis.redaction} saved={false} />
+        </Section>
+      </div>
+
+      <SavePanel
+        name={name}
+        onName={setName}
+        existing={existing}
+        summary={{
+          rows: table.rows.length,
+          excluded: analysis.result.excludedRows.length,
+          blocked: analysis.result.blockedRows.length,
+          warnings: analysis.result.problems.filter((p) => p.severity === "warning").length,
+          redacted,
+          corrected: Object.keys(choices.corrections).length,
+        }}
+        blockedReason={mappingErrors.length > 0 ? `Fix the column roles first: ${mappingErrors.map((p) => p.message).join(" ")}` : null}
+        pending={pending}
+        error={error}
+        nameError={nameError}
+        onSave={save}
+        onCancel={() => startTransition(async () => void (await discardUploadAction({ systemId, uploadId })))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,478 @@
+/**
+ * Datasets and their immutable versions (DESIGN.md §1, §5; issue 3). One save function serves the
+ * web page and the CLI ({@link saveDatasetVersion}); "Use a dataset" copies a version's rows into
+ * a prompt's library through `addCases`, in one transaction ({@link useDatasetVersion}).
+ * Versions are never updated: there is deliberately no function that changes one.
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
+import { addCases, type NewCase } from "./cases";
+import type { ColumnMapping } from "@/lib/import/mapping";
+import type { ImportProblem, ImportTable } from "@/lib/import/types";
+import { DatasetError } from "@/lib/datasets/errors";
+import { prepareVersion } from "@/lib/datasets/prepare";
+import { datasetNameSchema } from "@/lib/datasets/schemas";
+import { storedTable } from "@/lib/datasets/stored-table";
+import type { Corrections, StoredRedactionReport } from "@/lib/datasets/types";
+import { planUse, type BlockedRow } from "@/lib/datasets/use-plan";
+import { templateVariables } from "@/lib/runtime/template";
+import { LibraryError } from "@/lib/library/errors";
+
+/** What {@link saveDatasetVersion} needs: the file, the table the server parsed from it, and the user's choices. */
+export interface SaveVersionInput {
+  systemId: string;
+  /** Dataset name; an existing name of the system gets its next version. */
+  name: string;
+  fileName: string;
+  fileBytes: Uint8Array;
+  /** The table parsed from `fileBytes` on the server (never from the client). */
+  table: ImportTable;
+  mapping: ColumnMapping;
+  corrections?: Corrections;
+  excludedRows?: number[];
+  /** Template variables to check rows against (the union of the system's prompts). */
+  templateVariables?: string[];
+  /** The upload this save consumes; deleted in the same transaction (a second Save of it is refused). */
+  uploadId?: number;
+  /** Clock, for tests. */
+  now?: number;
+}
+
+/** A saved version, as the pages and the CLI report it. */
+export interface SavedVersion {
+  datasetId: number;
+  name: string;
+  version: number;
+  versionId: number;
+  rowCount: number;
+  excludedRows: number[];
+  blockedRows: number[];
+  problems: ImportProblem[];
+  redaction: StoredRedactionReport;
+}
+
+/**
+ * Saves an immutable dataset version: the original file, the mapping, the corrected and redacted
+ * rows, the corrections and exclusions, the redaction report and the problems. All or nothing.
+ * @throws LibraryError `validation` (dataset name) or `not_found` (system); DatasetError
+ *   `invalid_mapping`, `invalid_corrections`, `needs_sheet` (see prepareVersion) or
+ *   `upload_not_found` (the upload was already saved or expired). Nothing is written then.
+ */
+export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promise<SavedVersion> {
+  const parsedName = datasetNameSchema.safeParse(input.name);
+  if (!parsedName.success) {
+    const msg = parsedName.error.issues[0].message;
+    throw new LibraryError("validation", msg, { name: msg });
+  }
+  const name = parsedName.data;
+  if (!db.select({ id: systems.id }).from(systems).where(eq(systems.id, input.systemId)).get()) {
+    throw new LibraryError("not_found", `System "${input.systemId}" does not exist.`);
+  }
+  const prepared = prepareVersion(input.table, {
+    mapping: input.mapping,
+    corrections: input.corrections,
+    excludedRows: input.excludedRows,
+    templateVariables: input.templateVariables,
+  });
+  const now = input.now ?? Date.now();
+  return db.transaction(
+    (tx) => {
+      let datasetId = tx.select({ id: datasets.id }).from(datasets).where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name))).get()?.id;
+      datasetId ??= tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }).get().id;
+      const last = tx.select({ n: sql<number | null>`max(${datasetVersions.version})` }).from(datasetVersions).where(eq(datasetVersions.datasetId, datasetId)).get()?.n ?? 0;
+      const version = last + 1;
+      const t = input.table;
+      const { id: versionId } = tx
+        .insert(datasetVersions)
+        .values({
+          datasetId,
+          version,
+          fileName: input.fileName,
+          fileBytes: Buffer.from(input.fileBytes.buffer, input.fileBytes.byteOffset, input.fileBytes.byteLength),
+          format: t.format,
+          encoding: t.encoding,
+          delimiter: t.delimiter ?? null,
+          sheet: t.sheet ?? null,
+          columns: JSON.stringify(prepared.columns),
+          mapping: JSON.stringify(prepared.mapping),
+          rows: JSON.stringify(prepared.records),
+          rowCount: prepared.rowCount,
+          excludedRows: JSON.stringify(prepared.excludedRows),
+          corrections: JSON.stringify(prepared.corrections),
+          redactionReport: JSON.stringify(prepared.redaction),
+          problems: JSON.stringify(prepared.problems),
+          createdAt: now,
+        })
+        .returning({ id: datasetVersions.id })
+        .get();
+      // Last: a second Save of the same upload (double click, two tabs) finds it gone and rolls back.
+      if (input.uploadId !== undefined) {
+        const gone = tx.delete(datasetUploads).where(and(eq(datasetUploads.id, input.uploadId), eq(datasetUploads.systemId, input.systemId))).run().changes === 0;
+        if (gone) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
+      }
+      return {
+        datasetId,
+        name,
+        version,
+        versionId,
+        rowCount: prepared.rowCount,
+        excludedRows: prepared.excludedRows,
+        blockedRows: prepared.blockedRows,
+        problems: prepared.problems,
+        redaction: prepared.redaction,
+      };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** One version in the datasets list. */
+export interface VersionSummary {
+  id: number;
+  version: number;
+  fileName: string;
+  rowCount: number;
+  excludedCount: number;
+  errorCount: number;
+  warningCount: number;
+  createdAt: number;
+}
+
+/** A dataset with its versions, newest version first. */
+export interface DatasetSummary {
+  id: number;
+  name: string;
+  createdAt: number;
+  versions: VersionSummary[];
+}
+
+/** The datasets of a system by name, each with every version (newest first). */
+export async function listDatasets(db: Db, systemId: string): Promise<DatasetSummary[]> {
+  const sets = db.select().from(datasets).where(eq(datasets.systemId, systemId)).orderBy(asc(datasets.name)).all();
+  if (sets.length === 0) return [];
+  const rows = db.all<VersionSummary & { datasetId: number }>(sql`
+    SELECT v.id, v.dataset_id AS datasetId, v.version, v.file_name AS fileName, v.row_count AS rowCount, v.created_at AS createdAt,
+      json_array_length(v.excluded_rows) AS excludedCount,
+      (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'error') AS errorCount,
+      (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'warning') AS warningCount
+    FROM dataset_versions v JOIN datasets d ON d.id = v.dataset_id
+    WHERE d.system_id = ${systemId}
+    ORDER BY v.dataset_id, v.version DESC`);
+  const byDataset = new Map<number, VersionSummary[]>();
+  for (const { datasetId, ...v } of rows) byDataset.set(datasetId, [...(byDataset.get(datasetId) ?? []), v]);
+  return sets.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt, versions: byDataset.get(d.id) ?? [] }));
+}
+
+/** Names of a system's datasets with their latest version number (the Save step says "version N of X"). */
+export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number }[]> {
+  return db.all<{ name: string; latestVersion: number }>(sql`
+    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
+    WHERE d.system_id = ${systemId} GROUP BY d.id ORDER BY d.name`);
+}
+
+/** A saved version with everything the version page shows (not the file's bytes). */
+export interface DatasetVersionDetail {
+  id: number;
+  datasetId: number;
+  datasetName: string;
+  systemId: string;
+  version: number;
+  fileName: string;
+  fileSize: number;
+  format: string;
+  encoding: string | null;
+  delimiter: string | null;
+  sheet: string | null;
+  columns: string[];
+  mapping: ColumnMapping;
+  /** Rows as stored (corrected and redacted), keyed by column. */
+  records: Record<string, string>[];
+  rowCount: number;
+  excludedRows: number[];
+  corrections: Corrections;
+  redaction: StoredRedactionReport;
+  problems: ImportProblem[];
+  createdAt: number;
+  /** Every version of the dataset (for links), newest first. */
+  versions: { version: number; createdAt: number }[];
+}
+
+/** One version of a dataset of the system, or null when there is none. */
+export async function getDatasetVersion(db: Db, systemId: string, datasetId: number, version: number): Promise<DatasetVersionDetail | null> {
+  return readVersion(db, systemId, datasetId, version);
+}
+
+function readVersion(db: Db, systemId: string, datasetId: number, version: number): DatasetVersionDetail | null {
+  const d = db.select().from(datasets).where(and(eq(datasets.id, datasetId), eq(datasets.systemId, systemId))).get();
+  if (!d) return null;
+  const v = db
+    .select({
+      id: datasetVersions.id,
+      version: datasetVersions.version,
+      fileName: datasetVersions.fileName,
+      fileSize: sql<number>`length(${datasetVersions.fileBytes})`,
+      format: datasetVersions.format,
+      encoding: datasetVersions.encoding,
+      delimiter: datasetVersions.delimiter,
+      sheet: datasetVersions.sheet,
+      columns: datasetVersions.columns,
+      mapping: datasetVersions.mapping,
+      rows: datasetVersions.rows,
+      rowCount: datasetVersions.rowCount,
+      excludedRows: datasetVersions.excludedRows,
+      corrections: datasetVersions.corrections,
+      redactionReport: datasetVersions.redactionReport,
+      problems: datasetVersions.problems,
+      createdAt: datasetVersions.createdAt,
+    })
+    .from(datasetVersions)
+    .where(and(eq(datasetVersions.datasetId, datasetId), eq(datasetVersions.version, version)))
+    .get();
+  if (!v) return null;
+  const versions = db
+    .select({ version: datasetVersions.version, createdAt: datasetVersions.createdAt })
+    .from(datasetVersions)
+    .where(eq(datasetVersions.datasetId, datasetId))
+    .orderBy(desc(datasetVersions.version))
+    .all();
+  return {
+    id: v.id,
+    datasetId,
+    datasetName: d.name,
+    systemId,
+    version: v.version,
+    fileName: v.fileName,
+    fileSize: v.fileSize,
+    format: v.format,
+    encoding: v.encoding,
+    delimiter: v.delimiter,
+    sheet: v.sheet,
+    columns: JSON.parse(v.columns) as string[],
+    mapping: JSON.parse(v.mapping) as ColumnMapping,
+    records: JSON.parse(v.rows) as Record<string, string>[],
+    rowCount: v.rowCount,
+    excludedRows: JSON.parse(v.excludedRows) as number[],
+    corrections: JSON.parse(v.corrections) as Corrections,
+    redaction: JSON.parse(v.redactionReport) as StoredRedactionReport,
+    problems: JSON.parse(v.problems) as ImportProblem[],
+    createdAt: v.createdAt,
+    versions,
+  };
+}
+
+/** The original file of a version (to correct it into a new version), or null. */
+export async function getDatasetVersionFile(db: Db, systemId: string, datasetId: number, version: number): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null } | null> {
+  return (
+    db
+      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet })
+      .from(datasetVersions)
+      .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
+      .where(and(eq(datasets.systemId, systemId), eq(datasets.id, datasetId), eq(datasetVersions.version, version)))
+      .get() ?? null
+  );
+}
+
+/** Which prompts' libraries hold cases from a dataset version, and how many (live cases). */
+export async function datasetVersionUsage(db: Db, systemId: string, datasetId: number, version: number): Promise<{ promptId: number; promptName: string; count: number; lastAddedAt: number }[]> {
+  return usage(db, systemId, datasetId, version);
+}
+
+function usage(db: Db, systemId: string, datasetId: number, version: number): { promptId: number; promptName: string; count: number; lastAddedAt: number }[] {
+  return db.all<{ promptId: number; promptName: string; count: number; lastAddedAt: number }>(sql`
+    SELECT c.prompt_id AS promptId, p.name AS promptName, count(*) AS count, max(c.created_at) AS lastAddedAt
+    FROM cases c JOIN prompts p ON p.id = c.prompt_id
+    WHERE c.system_id = ${systemId} AND c.source = 'dataset' AND c.removed_at IS NULL
+      AND json_extract(c.origin, '$.datasetId') = ${datasetId} AND json_extract(c.origin, '$.version') = ${version}
+    GROUP BY c.prompt_id ORDER BY p.name`);
+}
+
+/** A case ID of the version that the library already uses. */
+export interface CaseIdConflict {
+  row: number;
+  caseKey: string;
+  message: string;
+}
+
+/** What "Add golden cases" will do for one prompt (shown before the click, enforced on it). */
+export interface UsePreview {
+  promptId: number;
+  promptName: string;
+  /** Cases that will be added. */
+  willAdd: number;
+  blocked: BlockedRow[];
+  /** Warnings for this prompt, e.g. rows lacking a template variable. */
+  warnings: ImportProblem[];
+  mappingErrors: ImportProblem[];
+  conflicts: CaseIdConflict[];
+  excludedRows: number[];
+  /** Live cases of this prompt already copied from this version, or null. */
+  alreadyAdded: { count: number; lastAddedAt: number } | null;
+}
+
+/** Live case IDs among `keys` (chunked IN lists). */
+function usedKeys(db: Db, keys: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    const rows = db.all<{ key: string; promptName: string; systemName: string }>(sql`
+      SELECT c.case_key AS key, p.name AS promptName, s.name AS systemName FROM cases c
+      JOIN prompts p ON p.id = c.prompt_id JOIN systems s ON s.id = c.system_id
+      WHERE c.removed_at IS NULL AND c.case_key IN (${sql.join(chunk.map((k) => sql`${k}`), sql`, `)})`);
+    for (const r of rows) out.set(r.key, `Case ID "${r.key}" is already used by a case of prompt "${r.promptName}" in "${r.systemName}".`);
+  }
+  return out;
+}
+
+interface Planned {
+  preview: UsePreview;
+  detail: DatasetVersionDetail;
+  drafts: ReturnType<typeof planUse>["drafts"];
+}
+
+/** The prompt with its current template, read synchronously (inside a transaction). */
+function promptOf(db: Db, systemId: string, promptId: number): { id: number; name: string; template: string } {
+  const p = db
+    .select({ id: prompts.id, name: prompts.name, systemId: prompts.systemId, template: promptRevisions.systemPrompt })
+    .from(prompts)
+    .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
+    .where(eq(prompts.id, promptId))
+    .get();
+  if (!p || p.systemId !== systemId) {
+    const msg = `Prompt #${promptId} does not exist in system "${systemId}". Choose one of the system's prompts.`;
+    throw new LibraryError("validation", msg, { promptId: msg });
+  }
+  return { id: p.id, name: p.name, template: p.template ?? "" };
+}
+
+/** Plans a use synchronously, so it can run inside the write transaction of the insert. */
+function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Planned {
+  const detail = loaded ?? readVersion(db, q.systemId, q.datasetId, q.version);
+  if (!detail) throw new LibraryError("not_found", `Dataset #${q.datasetId} has no version ${q.version} in system "${q.systemId}".`);
+  const prompt = promptOf(db, q.systemId, q.promptId);
+  const p = planUse(storedTable(detail, detail.columns, detail.records), detail.mapping, detail.excludedRows, templateVariables(prompt.template));
+  const keyed = p.drafts.filter((d) => d.caseKey !== undefined);
+  const used = usedKeys(db, [...new Set(keyed.map((d) => d.caseKey!))]);
+  const conflicts = keyed.filter((d) => used.has(d.caseKey!)).map((d) => ({ row: d.rowNumber, caseKey: d.caseKey!, message: `Row ${d.rowNumber}: ${used.get(d.caseKey!)}` }));
+  const mine = usage(db, q.systemId, q.datasetId, q.version).find((u) => u.promptId === q.promptId);
+  return {
+    detail,
+    drafts: p.drafts,
+    preview: {
+      promptId: prompt.id,
+      promptName: prompt.name,
+      willAdd: p.drafts.length,
+      blocked: p.blocked,
+      warnings: p.warnings,
+      mappingErrors: p.mappingErrors,
+      conflicts,
+      excludedRows: p.excludedRows,
+      alreadyAdded: mine ? { count: mine.count, lastAddedAt: mine.lastAddedAt } : null,
+    },
+  };
+}
+
+/** Which version goes into which prompt. */
+export interface UseQuery {
+  systemId: string;
+  datasetId: number;
+  version: number;
+  promptId: number;
+}
+
+/**
+ * What "Add golden cases" would do for a prompt: cases to add, blocked rows and why, case IDs
+ * already used in the library, variable warnings, and whether this version is already there.
+ * @throws LibraryError `not_found` (version) or `validation` (prompt not in the system)
+ */
+export async function planDatasetUse(db: Db, q: UseQuery): Promise<UsePreview> {
+  return plan(db, q).preview;
+}
+
+/**
+ * {@link planDatasetUse} for every prompt of the system (the version page's Use a dataset form),
+ * reading the version once.
+ * @returns one preview per prompt, by prompt name; empty when the version does not exist
+ */
+export async function planDatasetUseForPrompts(db: Db, q: Omit<UseQuery, "promptId">): Promise<UsePreview[]> {
+  const detail = readVersion(db, q.systemId, q.datasetId, q.version);
+  if (!detail) return [];
+  const ids = db.select({ id: prompts.id }).from(prompts).where(eq(prompts.systemId, q.systemId)).orderBy(asc(prompts.name)).all();
+  return ids.map(({ id }) => plan(db, { ...q, promptId: id }, detail).preview);
+}
+
+/** Result of {@link useDatasetVersion}. */
+export interface UseResult {
+  promptName: string;
+  added: number;
+  /** Rows left out because they are blocked (not corrected, not excluded). */
+  blockedRows: number[];
+  caseKeys: string[];
+}
+
+/** The refusals of a planned use, checked again under the write lock. */
+function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
+  if (preview.mappingErrors.length > 0) return new LibraryError("validation", `This version cannot be used: ${preview.mappingErrors.map((p) => p.message).join(" ")}`);
+  if (preview.alreadyAdded) {
+    return new LibraryError(
+      "conflict",
+      `Version ${detail.version} of "${detail.datasetName}" is already in the library of ${preview.promptName} (${preview.alreadyAdded.count} cases). Adding it again would duplicate them.`,
+    );
+  }
+  if (preview.conflicts.length > 0) {
+    const more = preview.conflicts.length > 3 ? ` (and ${preview.conflicts.length - 3} more rows)` : "";
+    return new LibraryError(
+      "validation",
+      `No case was added: ${preview.conflicts.slice(0, 3).map((c) => c.message).join(" ")}${more} Case IDs are unique in the workspace; change them in a new version or map no case ID column.`,
+    );
+  }
+  if (drafts.length === 0) {
+    return new LibraryError("validation", `No row of version ${detail.version} can be added: every row is excluded or blocked. Correct the blocked rows in a new version.`);
+  }
+  return null;
+}
+
+/**
+ * Use a dataset: copies the version's rows into the prompt's library as golden cases with source
+ * `dataset` and origin `{ kind: "dataset", datasetId, datasetName, version, row }`; recorded
+ * outputs, history, variables, tags, notes and extra columns travel with each case. Blocked rows
+ * are not copied (they must be corrected in a new version, or excluded). All or nothing: the
+ * checks and `addCases` run under one write transaction.
+ * @throws LibraryError `not_found`, `validation` (no row can be added; a case ID is already used),
+ *   `conflict` (this version is already in this prompt's library). Nothing is written then.
+ */
+export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
+  let pending: Promise<{ id: number; caseKey: string }[]> | undefined;
+  let planned: Planned | undefined;
+  db.transaction(
+    () => {
+      planned = plan(db, q);
+      const refused = refusal(planned);
+      if (refused) throw refused;
+      const { detail, drafts } = planned;
+      const list: NewCase[] = drafts.map((d) => ({
+        systemId: q.systemId,
+        promptId: q.promptId,
+        caseKey: d.caseKey,
+        source: "dataset",
+        origin: { kind: "dataset", datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version, row: d.rowNumber },
+        content: d.content,
+      }));
+      // addCases runs its transaction synchronously (a savepoint inside this one); a failure
+      // rolls it back entirely and rejects the promise, which is awaited below.
+      pending = addCases(db, list);
+    },
+    { behavior: "immediate" },
+  );
+  const { preview, drafts } = planned!;
+  try {
+    const inserted = await pending!;
+    return { promptName: preview.promptName, added: inserted.length, blockedRows: preview.blocked.map((b) => b.row), caseKeys: inserted.map((c) => c.caseKey) };
+  } catch (e) {
+    if (e instanceof LibraryError) {
+      const m = /^Case (\d+) of \d+: /.exec(e.message);
+      if (m) throw new LibraryError(e.code, `Row ${drafts[Number(m[1]) - 1]?.rowNumber}: ${e.message.slice(m[0].length)} No case was added.`, e.fieldErrors);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { parseFile } from "@/lib/import/parse";
+import { analysePreview, withCorrection } from "./preview";
+
+const MAP = [
+  { column: "q", role: "input" as const },
+  { column: "a", role: "expected" as const },
+];
+
+describe("analysePreview", () => {
+  it("keeps a corrected row in the problem list as fixed, and marks excluded and blocked rows", async () => {
+    const t = await parseFile(new TextEncoder().encode("q,a,mail\nx,,ann@example.com\n,y,\nz,w,\n"), "t.csv");
+    const empty = analysePreview(t, { mapping: MAP, corrections: {}, excludedRows: [] }, []);
+    expect(empty.problemRows.map((r) => [r.row, r.status, r.line, r.cells.map((c) => c.column)])).toEqual([
+      [1, "blocked", 2, ["a"]],
+      [2, "blocked", 3, ["q"]],
+    ]);
+    expect(empty.redaction.preview[0]).toMatchObject({ row: 1, column: "mail", before: "ann@example.com", after: "[EMAIL_1]" });
+    const corrections = withCorrection(t, {}, 1, "a", "fixed");
+    const later = analysePreview(t, { mapping: MAP, corrections, excludedRows: [2] }, []);
+    expect(later.problemRows.map((r) => [r.row, r.status])).toEqual([
+      [1, "fixed"],
+      [2, "excluded"],
+    ]);
+    expect(later.problemRows[0].cells).toEqual([{ column: "a", original: "", value: "fixed" }]);
+    expect(later.result.blockedRows).toEqual([]);
+    expect(later.firstDrafts.map((d) => d.rowNumber)).toEqual([1, 3]);
+    expect(withCorrection(t, corrections, 1, "a", "")).toEqual({});
+  });
+
+  it("reports mapping errors and variables the templates need", async () => {
+    const t = await parseFile(new TextEncoder().encode("q,a\nx,y\n"), "t.csv");
+    const a = analysePreview(t, { mapping: [MAP[0]], corrections: {}, excludedRows: [] }, ["shop"]);
+    expect(a.mappingProblems.map((p) => [p.severity, p.code])).toEqual([
+      ["error", "no_expected_column"],
+      ["warning", "variable_not_mapped"],
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Dataset import shared by the web page (Save on Map and preview) and the CLI
+ * (`benchwork dataset import`): parse the file on the server with bounded time and memory, check
+ * rows against the system's prompt templates, and save one immutable version.
+ */
+import type { Db } from "@/db/client";
+import { saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
+import { getSystem, listPrompts } from "@/db/queries/systems";
+import { DatasetError } from "@/lib/datasets/errors";
+import { problemPlace } from "@/lib/datasets/labels";
+import { prepareVersion } from "@/lib/datasets/prepare";
+import type { Corrections } from "@/lib/datasets/types";
+import { unionVariables } from "@/lib/datasets/use-plan";
+import type { ImportLimits } from "@/lib/import/limits";
+import type { ColumnMapping } from "@/lib/import/mapping";
+import { suggestMapping } from "@/lib/import/suggest";
+import type { ImportTable } from "@/lib/import/types";
+import { LibraryError } from "@/lib/library/errors";
+import { templateVariables } from "@/lib/runtime/template";
+import { parseBounded, type ParseBounds } from "./parse-bounded";
+
+/**
+ * Variables the system's prompt templates use: the union over every prompt's current revision
+ * (issue 3: rows are checked against them when the target prompt is not known yet).
+ */
+export async function systemTemplateVariables(db: Db, systemId: string): Promise<string[]> {
+  const prompts = await listPrompts(db, systemId);
+  return unionVariables(prompts.map((p) => templateVariables(p.revision?.systemPrompt ?? "")));
+}
+
+/** One import: the file, where it goes, and the user's choices. */
+export interface ImportRequest {
+  systemId: string;
+  name: string;
+  fileName: string;
+  bytes: Uint8Array;
+  /** XLSX: the worksheet to read. */
+  sheet?: string;
+  /** Column roles; default: the suggested mapping. */
+  mapping?: ColumnMapping;
+  corrections?: Corrections;
+  excludedRows?: number[];
+  /** The upload this save consumes (web). */
+  uploadId?: number;
+  limits: ImportLimits;
+  bounds?: ParseBounds;
+  /** Refuse to save while rows are blocked (the CLI: there is no preview to correct them in). */
+  refuseBlockedRows?: boolean;
+}
+
+/**
+ * Parses (bounded), checks and saves a dataset version.
+ * @returns the saved version, the parsed table and the mapping used
+ * @throws LibraryError `not_found` (system) or `validation` (name); ImportError (file refused);
+ *   DatasetError `parse_timeout` / `parse_memory` / `parse_failed`, `needs_sheet`,
+ *   `invalid_mapping`, `invalid_corrections`, `upload_not_found`, `blocked_rows`.
+ *   Nothing is stored when it throws.
+ */
+export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping }> {
+  if (!(await getSystem(db, req.systemId))) throw new LibraryError("not_found", `System "${req.systemId}" does not exist.`);
+  const vars = await systemTemplateVariables(db, req.systemId);
+  const table = await parseBounded(req.bytes, req.fileName, { sheet: req.sheet, limits: req.limits }, req.bounds);
+  if (table.needsSheet) {
+    const names = (table.sheets ?? []).map((s) => `"${s.name}"${s.hidden ? " (hidden)" : ""}`).join(", ");
+    throw new DatasetError("needs_sheet", `${req.fileName} has several worksheets (${names}); choose the one that holds the cases.`);
+  }
+  const mapping = req.mapping ?? suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) });
+  if (req.refuseBlockedRows) {
+    const prepared = prepareVersion(table, { mapping, corrections: req.corrections, excludedRows: req.excludedRows, templateVariables: vars });
+    if (prepared.blockedRows.length > 0) {
+      const blocking = prepared.problems.filter((p) => p.severity === "error" && p.row !== undefined && prepared.blockedRows.includes(p.row));
+      const first = blocking.slice(0, 3).map((p) => `${problemPlace(p)}: ${p.message}`).join("; ");
+      throw new DatasetError(
+        "blocked_rows",
+        `${prepared.blockedRows.length} row(s) of ${req.fileName} cannot become cases (${first}${blocking.length > 3 ? "; …" : ""}). Correct or exclude them, then import again.`,
+        blocking,
+      );
+    }
+  }
+  const saved = await saveDatasetVersion(db, {
+    systemId: req.systemId,
+    name: req.name,
+    fileName: req.fileName,
+    fileBytes: req.bytes,
+    table,
+    mapping,
+    corrections: req.corrections,
+    excludedRows: req.excludedRows,
+    templateVariables: vars,
+    uploadId: req.uploadId,
+  });
+  return { saved, table, mapping };
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it, vi } from "vitest";
+import { importLimitsFromEnv } from "./import-limits";
+
+describe("importLimitsFromEnv", () => {
+  it("uses 4 MB and 5,000 rows by default and takes valid overrides from the environment", () => {
+    expect(importLimitsFromEnv({})).toMatchObject({ maxBytes: 4 * 1024 * 1024, maxRows: 5000 });
+    expect(importLimitsFromEnv({ BENCHWORK_IMPORT_MAX_BYTES: "1000", BENCHWORK_IMPORT_MAX_ROWS: " 20 " })).toMatchObject({ maxBytes: 1000, maxRows: 20 });
+  });
+
+  it("ignores a value that is not a positive whole number, with a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(importLimitsFromEnv({ BENCHWORK_IMPORT_MAX_BYTES: "4MB", BENCHWORK_IMPORT_MAX_ROWS: "0" })).toMatchObject({ maxBytes: 4 * 1024 * 1024, maxRows: 5000 });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("BENCHWORK_IMPORT_MAX_BYTES"));
+    warn.mockRestore();
+  });
+});

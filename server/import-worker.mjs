@@ -1,0 +1,36 @@
+// Worker thread of server/parse-bounded.ts: parses ONE uploaded file with the import core and
+// posts the result back. It runs under worker resourceLimits and is terminated on timeout, so a
+// hostile or pathological file cannot stall or exhaust the server.
+//
+// Plain JavaScript on purpose: the Next.js production build does not bundle this file; it is
+// loaded from the project root at run time and loads the TypeScript import core through tsx.
+import { parentPort, workerData } from "node:worker_threads";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const { op, bytes, fileName, options, root } = workerData;
+
+async function run() {
+  const { register } = await import("tsx/esm/api");
+  register({ tsconfig: path.join(root, "tsconfig.json") });
+  const load = (rel) => import(pathToFileURL(path.join(root, rel)).href);
+  const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (op === "inspect") {
+    const { inspect } = await load("lib/import/inspect.ts");
+    return inspect(data, fileName, options);
+  }
+  // parse.ts loads SheetJS only for workbooks.
+  const { parseFile } = await load("lib/import/parse.ts");
+  return parseFile(data, fileName, options);
+}
+
+try {
+  const value = await run();
+  parentPort.postMessage({ ok: true, value });
+} catch (e) {
+  if (e && typeof e === "object" && e.name === "ImportError") {
+    parentPort.postMessage({ ok: false, importError: { code: e.code, message: e.message, fileName: e.fileName, limit: e.limit, actual: e.actual } });
+  } else {
+    parentPort.postMessage({ ok: false, error: String(e && e.stack ? e.stack : e) });
+  }
+}

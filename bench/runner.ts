@@ -122,6 +122,14 @@ const extra: ChildProcess[] = Array.from({ length: EXTRA_WORKERS }, () =>
   spawn(process.execPath, [...WORKER_NODE_FLAGS, "--import", "tsx", "server/worker-main.ts"], { env: { ...process.env, ...workerEnv, BENCHWORK_DB: file }, stdio: "ignore" }),
 );
 process.on("exit", () => extra.forEach((w) => w.kill()));
+// --profile: CPU profile of the run phase only (written to bench/.out/runner/run.cpuprofile).
+const inspector = args.includes("--profile") ? await import("node:inspector/promises") : null;
+const session = inspector ? new inspector.Session() : null;
+if (session) {
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+}
 const worker = startBenchWorker(db, { env: workerEnv, pollMs: 50, keepRecord: args.includes("--keep-record") });
 let p = (await getBenchProgress(db, id))!;
 while (p.status === "queued" || p.status === "running") {
@@ -129,6 +137,10 @@ while (p.status === "queued" || p.status === "running") {
   p = (await getBenchProgress(db, id))!;
 }
 const tDone = performance.now();
+if (session) {
+  const { profile } = await session.post("Profiler.stop");
+  (await import("node:fs")).writeFileSync(path.join(OUT, "run.cpuprofile"), JSON.stringify(profile));
+}
 await worker.stop(1000);
 clearInterval(sampler);
 db.$client.pragma("wal_checkpoint(TRUNCATE)");

@@ -152,6 +152,8 @@ test.describe("Test library: cases", () => {
 
     const other = await browser.newPage();
     await other.goto(url);
+    // Type only once the page is hydrated, or React may reset the field under the keystrokes.
+    await other.waitForLoadState("networkidle");
     const panelB = other.getByRole("complementary", { name: `Edit case ${id}` });
     await panelB.getByLabel("Input").fill("Edited in tab B");
     await panelB.getByRole("button", { name: "Save for future benches" }).click();

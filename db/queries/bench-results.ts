@@ -4,7 +4,7 @@
  * recommendation, and the cases to retain for the next bench.
  */
 import type { Db } from "../client";
-import { aggregateCandidates, checkOutcomes, type TrialFacts } from "@/lib/bench/aggregate";
+import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
 import { findRegressions, recommend, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
@@ -66,4 +66,39 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     },
     recommendation,
   };
+}
+
+/**
+ * Per-candidate figures of a running bench from the trial count columns (no JSON parsing), so the
+ * bench page stays fast while trials are written. Per-check rates (`byCheck`) come when it ends.
+ */
+export function liveCandidateStats(db: Db, benchId: number, candidateIds: number[]): import("@/lib/bench/aggregate").CandidateStats[] {
+  const rows = db.$client
+    .prepare(
+      `SELECT candidate_id AS id, count(*) AS total, sum(status = 'done') AS done, sum(status = 'error') AS error, sum(status = 'skipped') AS skipped,
+              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passed, sum(failed_checks) AS failed,
+              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, sum(passed_checks + failed_checks > 0) AS trialScored,
+              sum(passed_checks + failed_checks > 0 AND failed_checks = 0) AS trialPassed,
+              coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
+       FROM trials WHERE bench_id = ? GROUP BY candidate_id`,
+    )
+    .all(benchId) as Record<string, number | null>[];
+  const lat = db.$client.prepare("SELECT latency_ms AS l FROM trials WHERE bench_id = ? AND candidate_id = ? AND status = 'done' AND latency_ms IS NOT NULL");
+  return candidateIds.map((id) => {
+    const r = rows.find((x) => x.id === id) ?? {};
+    const n = (k: string) => Number(r[k] ?? 0);
+    const latencies = (lat.all(benchId, id) as { l: number }[]).map((x) => x.l);
+    const rate = (p: number, s: number) => ({ passed: p, scored: s, rate: s ? p / s : null });
+    return {
+      candidateId: id,
+      trials: { total: n("total"), done: n("done"), error: n("error"), skipped: n("skipped"), pending: n("pending") },
+      checks: { scored: n("passed") + n("failed"), passed: n("passed"), failed: n("failed"), unscored: n("unscored"), error: n("errorChecks") },
+      passRate: rate(n("passed"), n("passed") + n("failed")),
+      trialPassRate: rate(n("trialPassed"), n("trialScored")),
+      byCheck: {},
+      tokens: { input: n("tin"), output: n("tout") },
+      costUsd: r.cost == null ? null : Number(r.cost),
+      latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
+    };
+  });
 }

@@ -79,3 +79,38 @@ describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => 
     expect(retained.total).toBe(bench.summary!.retained);
   }, 60_000);
 });
+
+describe("live statistics of a running bench", () => {
+  it("match the full aggregation on pass rates and counts", async () => {
+    const { liveCandidateStats, trialFacts } = await import("@/db/queries/bench-results");
+    const { aggregateCandidates } = await import("@/lib/bench/aggregate");
+    const db = openMemoryDatabase();
+    await seedDemoWorkspace(db);
+    const solver = (await listPrompts(db, "grade-school-math"))[0];
+    const { id } = await launchFromRequest(db, {
+      systemId: "grade-school-math",
+      promptId: solver.id,
+      candidates: [{ kind: "recorded", recordedName: "model-6b-verification" }],
+      baseline: { kind: "none" },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 2,
+      concurrency: 4,
+      timeoutSeconds: 30,
+      maxSteps: 5,
+      judgeModelConfigId: null,
+      launchKey: "live-stats-1",
+    });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
+    const bench = await waitFinished(db, id);
+    await worker.stop(1000);
+    const ids = bench.candidates.map((c) => c.id);
+    const [live] = liveCandidateStats(db, id, ids);
+    const [full] = aggregateCandidates(ids, trialFacts(db, id));
+    expect(live.passRate).toEqual(full.passRate);
+    expect(live.passRate).toEqual({ passed: 150, scored: 400, rate: 0.375 });
+    expect(live.checks).toEqual(full.checks);
+    expect(live.trials).toEqual(full.trials);
+    expect(live.trialPassRate).toEqual(full.trialPassRate);
+  }, 60_000);
+});

@@ -3,9 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
-import { trialFacts } from "@/db/queries/bench-results";
+import { liveCandidateStats } from "@/db/queries/bench-results";
 import { getTrial, matrixRows, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
-import { aggregateCandidates } from "@/lib/bench/aggregate";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, RecommendationCard } from "@/components/benches/results-summary";
 import { MatrixView } from "@/components/benches/matrix-view";
@@ -43,7 +42,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
 
   const ended = bench.status !== "queued" && bench.status !== "running";
   // Finished benches read their stored summary; a running one is aggregated live.
-  const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : aggregateCandidates(bench.candidates.map((c) => c.id), trialFacts(db, id));
+  const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : liveCandidateStats(db, id, bench.candidates.map((c) => c.id));
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
 
   let main: React.ReactNode;

@@ -1,0 +1,17 @@
+/**
+ * Body of the worker thread: opens its own connection to BENCHWORK_DB, runs the bench worker, and
+ * answers the server's messages (`wake` after a launch or a cancel, `stop` on shutdown).
+ */
+import type { MessagePort } from "node:worker_threads";
+import { openDatabase } from "@/db/client";
+import { startBenchWorker } from "./worker";
+
+/** Runs until the parent sends `stop`; then replies `stopped`. */
+export function runWorkerThread(port: MessagePort | null): void {
+  const worker = startBenchWorker(openDatabase());
+  port?.on("message", (m: unknown) => {
+    if (m === "wake") worker.wake();
+    else if (m === "stop") void worker.stop(3_000).finally(() => port.postMessage("stopped"));
+  });
+  port?.postMessage("ready");
+}

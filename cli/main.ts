@@ -9,6 +9,9 @@ import { evaluateCommand } from "./commands/evaluate";
 import { datasetImportCommand } from "./commands/dataset-import";
 import { datasetInspectCommand } from "./commands/dataset-inspect";
 import { benchRunCommand } from "./commands/bench-run";
+import { compileCommand } from "./commands/compile";
+import { runCommand } from "./commands/run";
+import { publishCommand } from "./commands/publish";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -70,6 +73,45 @@ function program(io: Io, result: { code: number }) {
     .option("--json-output <path>", "write the results as JSON")
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
+    });
+
+  p.command("compile")
+    .description("Compile a benchmark repository (benchmark.config.ts) into a frozen release file")
+    .argument("[config]", "benchmark.config.ts or its folder (default: the working folder)")
+    .option("--out <path>", "where to write the release (default: release.json next to the config)")
+    .option("--json", "print one JSON line")
+    .action(async (config: string | undefined, o) => {
+      result.code = await compileCommand(config, o, io);
+    });
+
+  p.command("run")
+    .description("Run a benchmark repository's cases against a model; exit 0 only when every selected case passed")
+    .argument("[targets...]", "benchmark.config.ts or its folder, and/or FILE::EVAL[ID] selectors")
+    .option("--name <name>", "run only the case with this id (repeatable)", collect, undefined)
+    .option("--tag <tag>", "run only cases with this label (repeatable)", collect, undefined)
+    .option("--timeout <seconds>", "default per-case timeout (default 120)")
+    .option("--json-output <path>", "write the results (or, with --list, the case list) as JSON")
+    .option("--list", "list the selected cases without running them")
+    .option("-v, --verbose", "print each case's message, tool calls and response")
+    .option("--concurrency <n>", "cases run at once (default 1)")
+    .option("--model <name>", "a model configuration saved in the app (BENCHWORK_DB)")
+    .option("--provider <provider>", "openai | anthropic | openai-compatible (with --model-id)")
+    .option("--model-id <id>", "the provider's model id")
+    .option("--base-url <url>", "API base URL (required for openai-compatible)")
+    .option("--api-key-env <var>", "environment variable holding the API key")
+    .option("--judge-model <name>", "model configuration (from the app) that judges criteria (default: the run model)")
+    .action(async (targets: string[], o) => {
+      result.code = await runCommand(targets, o, io);
+    });
+
+  p.command("publish")
+    .description("Load a benchmark repository's release into a system's test library (source: code)")
+    .argument("[config]", "benchmark.config.ts or its folder (default: the working folder)")
+    .requiredOption("--system <id>", "the system whose library receives the cases")
+    .option("--prompt <name>", "put every case into this prompt (default: one prompt per eval id)")
+    .option("--json", "print the report as JSON")
+    .action(async (config: string | undefined, o) => {
+      result.code = await publishCommand(config, o, io);
     });
 
   return p;

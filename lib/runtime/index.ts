@@ -34,6 +34,8 @@ export {
   zeroUsage,
   sumUsage,
   normalizeTrialToolCalls,
+  recordStep,
+  buildTrialRecord,
   type TrialRecord,
   type TrialStep,
   type TrialToolCall,

@@ -8,15 +8,7 @@ import type { ToolDefinition } from "@/lib/library/case-content";
 import { classifyError, type TrialError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
 import { toAiSdkTools } from "./tools";
-import {
-  normalizeTrialToolCalls,
-  sumUsage,
-  type TrialRecord,
-  type TrialStep,
-  type TrialToolCall,
-  type TrialToolResult,
-  type TrialUsage,
-} from "./trial-record";
+import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "./trial-record";
 
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
@@ -47,71 +39,6 @@ export interface RunModelTrialInput {
   headers?: Record<string, string>;
 }
 
-function usageOf(u: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): TrialUsage {
-  const num = (v: number | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-  return { inputTokens: num(u?.inputTokens), outputTokens: num(u?.outputTokens) };
-}
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return typeof e === "string" ? e : String(e);
-}
-
-/** A provider warning in words, e.g. "unsupported: temperature (not supported for reasoning models)". */
-function warningText(w: unknown): string {
-  const x = w as { type?: string; feature?: string; details?: string; message?: string; setting?: string };
-  if (typeof x?.message === "string") return x.message;
-  const what = x?.feature ?? x?.setting ?? "";
-  return `${x?.type ?? "warning"}${what ? `: ${what}` : ""}${x?.details ? ` (${x.details})` : ""}`;
-}
-
-function convertStep(step: StepResult<ToolSet>, warnings: Set<string>): TrialStep {
-  for (const w of step.warnings ?? []) warnings.add(warningText(w));
-  const toolCalls: TrialToolCall[] = [];
-  const toolResults: TrialToolResult[] = [];
-  for (const part of step.content) {
-    if (part.type === "tool-call") {
-      const call: TrialToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
-      if (part.invalid) {
-        call.invalid = true;
-        call.error = errorText(part.error);
-      }
-      toolCalls.push(call);
-    } else if (part.type === "tool-result") {
-      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
-    } else if (part.type === "tool-error") {
-      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: { error: errorText(part.error) }, isError: true });
-    }
-  }
-  const out: TrialStep = { text: step.text, toolCalls, toolResults, finishReason: step.finishReason, usage: usageOf(step.usage) };
-  if (step.reasoningText) out.reasoning = step.reasoningText;
-  return out;
-}
-
-function buildRecord(
-  finished: readonly TrialStep[],
-  rest: Pick<TrialRecord, "latencyMs" | "renderedMessages"> & Partial<TrialRecord>,
-): TrialRecord {
-  // A copy: a model that ignored the abort may still finish steps after the record is returned.
-  const steps = [...finished];
-  const toolCalls = steps.flatMap((s) => s.toolCalls);
-  const last = steps[steps.length - 1];
-  return {
-    output: rest.output ?? (rest.error ? "" : (last?.text ?? "")),
-    toolCalls,
-    normalizedToolCalls: normalizeTrialToolCalls(toolCalls),
-    toolResults: steps.flatMap((s) => s.toolResults),
-    steps,
-    finishReason: rest.error ? "error" : (rest.finishReason ?? last?.finishReason ?? "other"),
-    usage: sumUsage(steps),
-    latencyMs: rest.latencyMs,
-    renderedMessages: rest.renderedMessages,
-    ...(rest.responseMessages ? { responseMessages: rest.responseMessages } : {}),
-    ...(rest.warnings && rest.warnings.length > 0 ? { warnings: rest.warnings } : {}),
-    ...(rest.error ? { error: rest.error } : {}),
-  };
-}
-
 /**
  * Runs one trial: `generateText` with `stopWhen: stepCountIs(maxSteps)`, the tools answered by
  * their fixtures, the SDK's own retries disabled (`maxRetries: 0`; use {@link withRetries} or
@@ -130,7 +57,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   const warnings = new Set<string>();
 
   if (input.abortSignal?.aborted) {
-    return buildRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
+    return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
   }
 
   const controller = new AbortController();
@@ -171,13 +98,13 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
       ...(input.headers ? { headers: input.headers } : {}),
       onStepFinish: (step) => {
-        steps.push(convertStep(step as StepResult<ToolSet>, warnings));
+        steps.push(recordStep(step as StepResult<ToolSet>, warnings));
       },
     });
     // A model that ignores the abort signal must not hold the trial past its timeout.
     generation.catch(() => {});
     const result = await Promise.race([generation, stopped]);
-    return buildRecord(steps, {
+    return buildTrialRecord(steps, {
       output: result.text,
       finishReason: result.finishReason,
       latencyMs: now() - started,
@@ -187,7 +114,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     });
   } catch (e) {
     const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
-    return buildRecord(steps, { latencyMs: now() - started, renderedMessages, error, warnings: [...warnings] });
+    return buildTrialRecord(steps, { latencyMs: now() - started, renderedMessages, error, warnings: [...warnings] });
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     input.abortSignal?.removeEventListener("abort", onCallerAbort);

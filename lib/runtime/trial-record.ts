@@ -3,7 +3,7 @@
  * with which results, how many tokens it used and how long it took. JSON-serialisable, so the
  * bench can store it as is; the same shape is produced for live and recorded candidates.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage, StepResult, ToolSet } from "ai";
 import type { NormalizedToolCall } from "@/lib/evaluators/types";
 import { normalizeToolCall } from "@/lib/evaluators/tool-calls/normalize";
 import type { TrialError } from "./errors";
@@ -106,4 +106,79 @@ export function sumUsage(steps: readonly { usage: TrialUsage }[]): TrialUsage {
  */
 export function normalizeTrialToolCalls(calls: readonly unknown[]): NormalizedToolCall[] {
   return calls.map((c) => normalizeToolCall(c));
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return typeof e === "string" ? e : String(e);
+}
+
+function usageOf(u: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): TrialUsage {
+  const num = (v: number | undefined) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  return { inputTokens: num(u?.inputTokens), outputTokens: num(u?.outputTokens) };
+}
+
+/** A provider warning in words, e.g. "unsupported: temperature (not supported for reasoning models)". */
+function warningText(w: unknown): string {
+  const x = w as { type?: string; feature?: string; details?: string; message?: string; setting?: string };
+  if (typeof x?.message === "string") return x.message;
+  const what = x?.feature ?? x?.setting ?? "";
+  return `${x?.type ?? "warning"}${what ? `: ${what}` : ""}${x?.details ? ` (${x.details})` : ""}`;
+}
+
+/**
+ * One ai SDK step as a {@link TrialStep}: its text, tool calls (invalid ones marked), tool results
+ * (tool errors as `{ error }`), finish reason and usage. Shared by bench trials and code suites so
+ * both record the same shape.
+ * @param warnings collects the step's provider warnings in words, when given
+ */
+export function recordStep(step: StepResult<ToolSet>, warnings?: Set<string>): TrialStep {
+  for (const w of step.warnings ?? []) warnings?.add(warningText(w));
+  const toolCalls: TrialToolCall[] = [];
+  const toolResults: TrialToolResult[] = [];
+  for (const part of step.content) {
+    if (part.type === "tool-call") {
+      const call: TrialToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+      if (part.invalid) {
+        call.invalid = true;
+        call.error = errorText(part.error);
+      }
+      toolCalls.push(call);
+    } else if (part.type === "tool-result") {
+      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
+    } else if (part.type === "tool-error") {
+      toolResults.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: { error: errorText(part.error) }, isError: true });
+    }
+  }
+  const out: TrialStep = { text: step.text, toolCalls, toolResults, finishReason: step.finishReason, usage: usageOf(step.usage) };
+  if (step.reasoningText) out.reasoning = step.reasoningText;
+  return out;
+}
+
+/**
+ * The record of a trial from its finished steps: tool calls and results of every step in order,
+ * normalized calls, summed usage; `output` and `finishReason` from the last step unless given.
+ * The steps are copied (a model that ignored an abort may still add steps afterwards).
+ */
+export function buildTrialRecord(
+  finished: readonly TrialStep[],
+  rest: Pick<TrialRecord, "latencyMs" | "renderedMessages"> & Partial<TrialRecord>,
+): TrialRecord {
+  const steps = [...finished];
+  const toolCalls = steps.flatMap((s) => s.toolCalls);
+  const last = steps[steps.length - 1];
+  return {
+    output: rest.output ?? (rest.error ? "" : (last?.text ?? "")),
+    toolCalls,
+    normalizedToolCalls: normalizeTrialToolCalls(toolCalls),
+    toolResults: steps.flatMap((s) => s.toolResults),
+    steps,
+    finishReason: rest.error ? "error" : (rest.finishReason ?? last?.finishReason ?? "other"),
+    usage: sumUsage(steps),
+    latencyMs: rest.latencyMs,
+    renderedMessages: rest.renderedMessages,
+    ...(rest.responseMessages ? { responseMessages: rest.responseMessages } : {}),
+    ...(rest.warnings && rest.warnings.length > 0 ? { warnings: rest.warnings } : {}),
+    ...(rest.error ? { error: rest.error } : {}),
+  };
 }

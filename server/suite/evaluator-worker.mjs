@@ -15,7 +15,7 @@ import { parentPort } from "node:worker_threads";
 import { createHash } from "node:crypto";
 import { createJiti } from "jiti";
 
-const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false });
 /** Default exports by absolute file path (a module is loaded once per thread). */
 const modules = new Map();
 

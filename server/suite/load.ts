@@ -94,7 +94,7 @@ export async function loadBenchmark(configPath: string): Promise<LoadResult> {
   const root = path.dirname(configPath);
   const configFile = path.basename(configPath);
   forgetModules(root);
-  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false });
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false, interopDefault: false });
   const importModule = async (rel: string): Promise<{ value?: Record<string, unknown>; error?: string }> => {
     const abs = path.resolve(root, rel);
     if (!existsSync(abs)) return { error: "file not found" };

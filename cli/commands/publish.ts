@@ -1,0 +1,57 @@
+/**
+ * `benchwork publish [CONFIG] --system ID [--prompt NAME] [--json]` (issue #6): compiles the
+ * benchmark and loads the release into the test library of a system (BENCHWORK_DB). Cases appear
+ * with source `code` and their file/row; publishing again makes new case revisions only for cases
+ * whose code changed; cases that disappeared from the code are listed and left for the user.
+ * Target prompts: one per eval id (created when missing), or every case into `--prompt NAME`.
+ * Exit 0 when published; 1 when the benchmark does not compile or a case id is taken by a case
+ * that is not from code (nothing is written then); 2 on a usage error (no config, unknown system).
+ */
+import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
+import { publishRelease } from "@/db/queries/publish";
+import { LibraryError } from "@/lib/library/errors";
+import { CliError, usage, type Io } from "../io";
+import { loadForCli } from "../suite/common";
+
+/** Options of {@link publishCommand}. */
+export interface PublishOptions {
+  system: string;
+  prompt?: string;
+  json?: boolean;
+}
+
+/** Runs the command; returns the exit code. */
+export async function publishCommand(configArg: string | undefined, o: PublishOptions, io: Io): Promise<number> {
+  if (o.prompt !== undefined && o.prompt.trim() === "") throw usage("--prompt must not be empty");
+  const b = await loadForCli(configArg);
+  const { release } = b.compiled;
+  const db = openDatabase();
+  try {
+    migrateDatabase(db);
+    let report;
+    try {
+      report = await publishRelease(db, { systemId: o.system, release, ...(o.prompt ? { promptName: o.prompt } : {}) });
+    } catch (e) {
+      if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${databasePath()})`);
+      if (e instanceof LibraryError) throw new CliError(e.message, 1);
+      throw e;
+    }
+    if (o.json) {
+      io.out(JSON.stringify(report));
+      return 0;
+    }
+    io.out(`published ${release.title} ${release.version} (${release.contentHash}) to system "${o.system}" in ${databasePath()}`);
+    if (report.promptsCreated.length) io.out(`  prompts created: ${report.promptsCreated.join(", ")}`);
+    io.out(`  ${report.created.length} new, ${report.revised.length} revised, ${report.unchanged.length} unchanged`);
+    for (const r of report.revised) io.out(`  revised: ${r.caseKey} → revision ${r.revision}`);
+    for (const w of report.warnings) io.out(`  note: ${w}`);
+    if (report.disappeared.length) {
+      const one = report.disappeared.length === 1;
+      io.out(`  ${report.disappeared.length} code case${one ? " is" : "s are"} no longer in the code (left as ${one ? "it is" : "they are"}; pause or keep ${one ? "it" : "them"} in the library):`);
+      for (const d of report.disappeared) io.out(`    ${d.caseKey} (prompt ${d.promptName}, ${d.status}${d.file ? `, was ${d.file}${d.row !== null ? ` row ${d.row}` : ""}` : ""})`);
+    }
+    return 0;
+  } finally {
+    db.$client.close();
+  }
+}

@@ -1,0 +1,171 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { tool } from "ai";
+import { z } from "zod";
+import type { Db } from "../client";
+import { content, makeTestDb } from "../testing";
+import { addCase, findCaseByKey, getCase, saveCaseRevision, setCaseStatus } from "./cases";
+import { listPrompts } from "./systems";
+import { publishRelease, type CodeOrigin } from "./publish";
+import { LibraryError } from "@/lib/library/errors";
+import { compileBenchmark, type LoadedModule } from "@/lib/suite/compile";
+import type { Release } from "@/lib/suite/types";
+
+let db: Db;
+
+beforeEach(async () => {
+  ({ db } = await makeTestDb());
+});
+
+const tools = {
+  lookup_policy: tool({ description: "Look up a policy.", inputSchema: z.object({ topic: z.string() }), execute: async () => ({}) }),
+};
+
+/** Compiles a small release: an inline eval and a CSV eval (the CSV text is a parameter). */
+async function release(csv: string, extraInline: Record<string, unknown>[] = []): Promise<Release> {
+  const evalModules: LoadedModule[] = [
+    {
+      file: "evals/lookup.ts",
+      value: {
+        id: "policy-lookup",
+        systemPrompt: "Look policies up first.",
+        tools: ["lookup_policy"],
+        evaluate: { kind: "non_empty" },
+        cases: [{ id: "lookup-returns", prompt: "Find the return policy.", criteria: "Cites the policy" }, ...extraInline],
+      },
+    },
+    { file: "evals/refunds.ts", value: { id: "refunds", systemPrompt: "Answer with the duration.", evaluate: { kind: "contains" }, labels: ["policy"], cases: "refunds.csv" } },
+  ];
+  const r = await compileBenchmark({
+    configFile: "benchmark.config.ts",
+    config: { protocolVersion: 1, title: "Support", version: "1.0.0", license: "MIT", tools: ["tools/api.ts"], evals: evalModules.map((m) => m.file) },
+    toolModules: [{ file: "tools/api.ts", value: { tools } }],
+    evalModules,
+    readFile: () => new TextEncoder().encode(csv),
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.compiled.release;
+}
+
+const CSV_V1 = "id,prompt,expected\nunopened,Unopened window?,30 days\nholiday,Holiday window?,60 days\n,Damaged items?,replacement\n";
+
+async function caseOf(key: string) {
+  const found = await findCaseByKey(db, key);
+  if (!found) throw new Error(`no case ${key}`);
+  return (await getCase(db, found.id))!;
+}
+
+async function expectLibraryError(p: Promise<unknown>, code: string): Promise<LibraryError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(LibraryError);
+    expect((e as LibraryError).code).toBe(code);
+    return e as LibraryError;
+  }
+  throw new Error(`expected ${code}`);
+}
+
+describe("publishRelease", () => {
+  it("creates one prompt per eval and the cases with source code, file/row origin and their checks", async () => {
+    const rel = await release(CSV_V1);
+    const report = await publishRelease(db, { systemId: "acme", release: rel });
+    expect(report).toMatchObject({
+      systemId: "acme",
+      release: rel.contentHash,
+      promptsCreated: ["policy-lookup", "refunds"],
+      created: ["lookup-returns", "unopened", "holiday", "refunds[2]"],
+      revised: [],
+      unchanged: [],
+      disappeared: [],
+      warnings: [],
+    });
+    const prompts = await listPrompts(db, "acme");
+    const lookup = prompts.find((p) => p.name === "policy-lookup")!;
+    expect(lookup.revision).toMatchObject({ number: 1, systemPrompt: "Look policies up first." });
+    expect(lookup.revision!.tools).toEqual([{ name: "lookup_policy", description: "Look up a policy.", inputSchema: expect.objectContaining({ type: "object", required: ["topic"] }) }]);
+
+    const holiday = await caseOf("holiday");
+    expect(holiday).toMatchObject({ source: "code", status: "active", promptName: "refunds", revisionNumber: 1 });
+    expect(holiday.origin).toMatchObject({ kind: "code", file: "evals/refunds.csv", row: 2, release: rel.contentHash, eval: "refunds" });
+    expect((holiday.origin as CodeOrigin).contentHash).toMatch(/^sha256:/);
+    expect(holiday.content).toMatchObject({ input: "Holiday window?", expected: "60 days", tags: ["policy"], evaluators: [{ kind: "contains" }], tools: [] });
+    const lookupCase = await caseOf("lookup-returns");
+    expect(lookupCase.origin).toEqual(expect.objectContaining({ kind: "code", file: "evals/lookup.ts" }));
+    expect((lookupCase.origin as CodeOrigin).row).toBeUndefined();
+    expect(lookupCase.content.evaluators).toEqual([{ kind: "non_empty" }, { kind: "judge", criterion: { rule: "Cites the policy" }, mode: "binary" }]);
+    expect(lookupCase.content.tools).toEqual(["lookup_policy"]);
+  });
+
+  it("publishing the same release again changes nothing", async () => {
+    const rel = await release(CSV_V1);
+    await publishRelease(db, { systemId: "acme", release: rel });
+    const again = await publishRelease(db, { systemId: "acme", release: rel });
+    expect(again).toMatchObject({ promptsCreated: [], created: [], revised: [], unchanged: ["lookup-returns", "unopened", "holiday", "refunds[2]"], disappeared: [] });
+    expect((await caseOf("holiday")).revisionNumber).toBe(1);
+  });
+
+  it("makes new revisions only for changed cases, adds new ones, and lists (never pauses) cases that disappeared", async () => {
+    await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
+    const v2 = await release("id,prompt,expected\nunopened,Unopened window?,thirty days\nholiday,Holiday window?,60 days\nwarranty,Warranty?,one year\n", [{ id: "lookup-shipping", prompt: "Find the shipping policy." }]);
+    const report = await publishRelease(db, { systemId: "acme", release: v2 });
+    expect(report.created).toEqual(["lookup-shipping", "warranty"]);
+    expect(report.revised).toEqual([{ caseKey: "unopened", revision: 2 }]);
+    expect(report.unchanged).toEqual(["lookup-returns", "holiday"]);
+    expect(report.disappeared).toEqual([{ caseKey: "refunds[2]", promptName: "refunds", status: "active", file: "evals/refunds.csv", row: 3 }]);
+    const unopened = await caseOf("unopened");
+    expect(unopened.revisions.map((r) => r.number)).toEqual([2, 1]);
+    expect(unopened.content.expected).toBe("thirty days");
+    expect((unopened.origin as CodeOrigin).release).toBe(v2.contentHash);
+    const holiday = await caseOf("holiday");
+    expect(holiday.revisionNumber).toBe(1);
+    expect((holiday.origin as CodeOrigin).row).toBe(2);
+    const gone = await caseOf("refunds[2]");
+    expect(gone).toMatchObject({ status: "active", revisionNumber: 1, removedAt: null });
+    expect(gone.content.expected).toBe("replacement");
+  });
+
+  it("keeps an edit made in the library until the code of that case changes", async () => {
+    await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
+    const holiday = await caseOf("holiday");
+    await saveCaseRevision(db, holiday.id, 1, { input: "Holiday window?", expected: "60 days (edited)", notes: "", history: [], variables: [], context: [] });
+    const same = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
+    expect(same.unchanged).toContain("holiday");
+    expect((await caseOf("holiday")).content.expected).toBe("60 days (edited)");
+    const changed = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1.replace("60 days", "sixty days")) });
+    expect(changed.revised).toEqual([{ caseKey: "holiday", revision: 3 }]);
+    expect(changed.warnings).toEqual([expect.stringMatching(/^case "holiday" was edited in the library since it was last published; its code changed too/)]);
+    expect((await caseOf("holiday")).content.expected).toBe("sixty days");
+  });
+
+  it("leaves a paused case paused when it gets a new revision", async () => {
+    await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
+    await setCaseStatus(db, (await caseOf("unopened")).id, "paused");
+    const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1.replace("30 days", "thirty days")) });
+    expect(r.revised).toEqual([{ caseKey: "unopened", revision: 2 }]);
+    expect(r.warnings).toContain('case "unopened" is paused in the library; its new revision stays paused');
+    expect((await caseOf("unopened")).status).toBe("paused");
+  });
+
+  it("puts every case into --prompt NAME and says which tools that prompt lacks", async () => {
+    const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1), promptName: "agent" });
+    expect(r.promptsCreated).toEqual([]);
+    expect(r.warnings).toEqual(['prompt "agent" has no definition of tool lookup_policy; the app cannot expose it to models']);
+    expect((await caseOf("holiday")).promptName).toBe("agent");
+  });
+
+  it("refuses case ids held by non-code cases, listing every one, and writes nothing", async () => {
+    const agentId = (await listPrompts(db, "acme")).find((p) => p.name === "agent")!.id;
+    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "holiday", source: "custom", content: content("a", "b") });
+    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "unopened", source: "dataset", content: content("a", "b") });
+    const err = await expectLibraryError(publishRelease(db, { systemId: "acme", release: await release(CSV_V1) }), "duplicate_case_id");
+    expect(err.message).toBe(
+      'Case ids already taken in the library (nothing was published): "unopened" is used by a dataset case of prompt "agent"; "holiday" is used by a custom case of prompt "agent". Rename these cases in the code.',
+    );
+    expect((await listPrompts(db, "acme")).map((p) => p.name)).toEqual(["agent", "router"]);
+    expect(await findCaseByKey(db, "lookup-returns")).toBeNull();
+  });
+
+  it("refuses an unknown system", async () => {
+    await expectLibraryError(publishRelease(db, { systemId: "nope", release: await release(CSV_V1) }), "not_found");
+  });
+});

@@ -1,0 +1,281 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { TrialRecord } from "@/lib/runtime/trial-record";
+import type { AgentRunner } from "./agent";
+import type { CaseChecker, CaseVerdicts } from "./checks";
+import { DEFAULT_TIMEOUT_SECONDS, runSuite, type RunSuiteOptions } from "./runner";
+import type { CaseResult, SuiteCase } from "./types";
+
+function suiteCase(id: string, more: Partial<SuiteCase> = {}): SuiteCase {
+  return {
+    id,
+    evalId: "e",
+    index: 0,
+    givenId: true,
+    title: null,
+    description: null,
+    prompt: `prompt of ${id}`,
+    systemPrompt: null,
+    expected: null,
+    tools: [],
+    evaluators: [{ kind: "non_empty" }],
+    evaluatorFunction: null,
+    data: null,
+    labels: ["t"],
+    metadata: {},
+    timeoutSeconds: null,
+    maxSteps: null,
+    temperature: null,
+    criteria: null,
+    judgeMode: "binary",
+    judgeThreshold: 7,
+    expectedToolCalls: null,
+    allowAdditionalToolCalls: true,
+    hasSetup: Boolean(more.setup),
+    hasTeardown: Boolean(more.teardown),
+    source: { module: "evals/e.ts", file: "evals/e.ts", index: 0 },
+    ...more,
+  };
+}
+
+function trial(output: string, more: Partial<TrialRecord> = {}): TrialRecord {
+  return { output, toolCalls: [], normalizedToolCalls: [], toolResults: [], steps: [], finishReason: "stop", usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, renderedMessages: [], ...more };
+}
+
+/** Passes when the output is "good". */
+const checker: CaseChecker = async (_c, t) => ({
+  judgePassed: null,
+  judgeReason: null,
+  judgeScore: null,
+  reliabilityPassed: null,
+  evaluatorPassed: t.output === "good",
+  evaluatorScore: t.output === "good" ? 1 : 0,
+  evaluatorMessage: t.output === "good" ? "ok" : "bad output",
+  errors: [],
+  checks: [],
+});
+
+const goodAgent: AgentRunner = async () => trial("good");
+/** Never answers and ignores the abort signal. */
+const stuckAgent: AgentRunner = () => new Promise<TrialRecord>(() => {});
+
+function options(more: Partial<RunSuiteOptions> = {}): RunSuiteOptions {
+  let n = 0;
+  return { agent: goodAgent, checker, newSessionId: () => `session-${++n}`, ...more };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("runSuite", () => {
+  it("runs every case in order and fills the result fields", async () => {
+    const agent: AgentRunner = async (c) =>
+      trial(c.id === "b" ? "bad" : "good", { toolCalls: [{ toolCallId: "1", toolName: "lookup_policy", input: {} }, { toolCallId: "2", toolName: "get_order", input: {} }] });
+    const s = await runSuite([suiteCase("a"), suiteCase("b")], options({ agent }));
+    expect([s.total, s.passed, s.failed, s.status]).toEqual([2, 1, 1, "FAIL"]);
+    expect(s.results[0]).toMatchObject({ name: "a", tags: ["t"], sessionId: "session-1", output: "good", toolsCalled: ["lookup_policy", "get_order"], evaluatorPassed: true, evaluatorScore: 1, evaluatorMessage: "ok", error: null, passed: true, skipped: false, timedOut: false });
+    expect(s.results[1]).toMatchObject({ name: "b", sessionId: "session-2", evaluatorPassed: false, evaluatorMessage: "bad output", passed: false, error: null });
+  });
+
+  it("an empty selection is FAIL", async () => {
+    expect((await runSuite([], options())).status).toBe("FAIL");
+  });
+
+  it("records checker errors and marks the case failed", async () => {
+    const errChecker: CaseChecker = async (c, t) => ({ ...(await checker(c, t)), evaluatorPassed: null, errors: ["evaluator: function: evaluator infrastructure failure: evaluate threw Error: x"] });
+    const s = await runSuite([suiteCase("a")], options({ checker: errChecker }));
+    expect(s.results[0]).toMatchObject({ passed: false, evaluatorPassed: null, error: "evaluator: function: evaluator infrastructure failure: evaluate threw Error: x" });
+  });
+
+  describe("setup and teardown", () => {
+    it("passes setup's value and the result to teardown on success", async () => {
+      const seen: [unknown, CaseResult][] = [];
+      const c = suiteCase("a", { setup: async () => ({ db: "ready" }), teardown: (ctx, r) => void seen.push([ctx, { ...r }]) });
+      const s = await runSuite([c], options());
+      expect(s.results[0].passed).toBe(true);
+      expect(seen).toHaveLength(1);
+      expect(seen[0][0]).toEqual({ db: "ready" });
+      expect(seen[0][1]).toMatchObject({ name: "a", passed: true });
+    });
+
+    it("runs teardown after a failure, a run error and a timeout", async () => {
+      const torn: string[] = [];
+      const teardown = (_: unknown, r: CaseResult) => void torn.push(`${r.name}:${r.passed}:${r.timedOut}`);
+      const agent: AgentRunner = async (c, call) => {
+        if (c.id === "failing") return trial("bad");
+        if (c.id === "erroring") return trial("", { error: { kind: "server", retryable: true, status: 500, message: "Scripted error 500." } });
+        return stuckAgent(c, call);
+      };
+      const s = await runSuite(
+        [suiteCase("failing", { teardown }), suiteCase("erroring", { teardown }), suiteCase("slow", { teardown, timeoutSeconds: 0.05 }), suiteCase("after")],
+        options({ agent: async (c, call) => (c.id === "after" ? trial("good") : agent(c, call)) }),
+      );
+      expect(torn).toEqual(["failing:false:false", "erroring:false:false", "slow:false:true"]);
+      expect(s.results[1]).toMatchObject({ error: "run: server: Scripted error 500.", evaluatorPassed: null, passed: false });
+      expect(s.results[2]).toMatchObject({ timedOut: true, error: "run: timed out after 0.05 s", passed: false, output: null });
+      expect(s.results[3]).toMatchObject({ passed: true });
+    });
+
+    it("does not run the case or teardown when setup throws", async () => {
+      const agent = vi.fn(goodAgent);
+      const teardown = vi.fn();
+      const s = await runSuite([suiteCase("a", { setup: () => { throw new Error("no database"); }, teardown })], options({ agent }));
+      expect(s.results[0]).toMatchObject({ error: "setup: no database", passed: false });
+      expect(agent).not.toHaveBeenCalled();
+      expect(teardown).not.toHaveBeenCalled();
+    });
+
+    it("records a teardown error and fails the case", async () => {
+      const s = await runSuite([suiteCase("a", { teardown: () => Promise.reject(new Error("cleanup failed")) })], options());
+      expect(s.results[0]).toMatchObject({ error: "teardown: cleanup failed", evaluatorPassed: true, passed: false });
+    });
+
+    it("counts setup and teardown in durationSeconds, outside the timeout", async () => {
+      let t = 0;
+      const c = suiteCase("a", {
+        timeoutSeconds: 0.05,
+        setup: async () => {
+          await new Promise((r) => setTimeout(r, 80));
+          t += 1000;
+        },
+        teardown: () => {
+          t += 500;
+        },
+      });
+      const s = await runSuite([c], options({ now: () => t }));
+      expect(s.results[0]).toMatchObject({ passed: true, timedOut: false, durationSeconds: 1.5 });
+    });
+  });
+
+  describe("timeouts", () => {
+    it("falls back to the runner's default, then to 120 s", async () => {
+      const s = await runSuite([suiteCase("a")], options({ agent: stuckAgent, defaultTimeoutSeconds: 0.02 }));
+      expect(s.results[0]).toMatchObject({ timedOut: true, error: "run: timed out after 0.02 s" });
+      const own = await runSuite([suiteCase("a", { timeoutSeconds: 0.03 })], options({ agent: stuckAgent, defaultTimeoutSeconds: 999 }));
+      expect(own.results[0].error).toBe("run: timed out after 0.03 s");
+
+      expect(DEFAULT_TIMEOUT_SECONDS).toBe(120);
+      vi.useFakeTimers();
+      const pending = runSuite([suiteCase("a")], options({ agent: stuckAgent }));
+      await vi.advanceTimersByTimeAsync(119_000);
+      let settled = false;
+      void pending.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await pending).results[0].error).toBe("run: timed out after 120 s");
+    });
+
+    it("aborts the agent's signal when the case times out", async () => {
+      let aborted: unknown = null;
+      const agent: AgentRunner = (_c, call) =>
+        new Promise((resolve) => call.abortSignal.addEventListener("abort", () => {
+          aborted = call.abortSignal.reason;
+          resolve(trial("late"));
+        }));
+      const s = await runSuite([suiteCase("a", { timeoutSeconds: 0.02 })], options({ agent }));
+      expect((aborted as DOMException).name).toBe("TimeoutError");
+      expect(s.results[0]).toMatchObject({ timedOut: true, output: null, evaluatorPassed: null });
+    });
+  });
+
+  describe("hooks", () => {
+    it("records a throwing hook as a hook: error on that case and goes on", async () => {
+      const s = await runSuite(
+        [suiteCase("a"), suiteCase("b"), suiteCase("c")],
+        options({
+          onCaseStart: (c) => {
+            if (c.id === "a") throw new Error("start boom");
+          },
+          onCaseEnd: (c) => {
+            if (c.id === "b") throw new Error("end boom");
+          },
+        }),
+      );
+      expect(s.results.map((r) => [r.name, r.error, r.passed])).toEqual([
+        ["a", "hook: onCaseStart threw: start boom", false],
+        ["b", "hook: onCaseEnd threw: end boom", false],
+        ["c", null, true],
+      ]);
+    });
+
+    it("treats an async hook as an error (hooks are synchronous) and reports run events", async () => {
+      const events: string[] = [];
+      const agent: AgentRunner = async (_c, call) => {
+        const step = { text: "good", toolCalls: [], toolResults: [], finishReason: "stop", usage: { inputTokens: 0, outputTokens: 0 } };
+        call.onEvent?.({ type: "step", index: 0, step });
+        return trial("good", { steps: [step] });
+      };
+      const s = await runSuite(
+        [suiteCase("a"), suiteCase("b")],
+        options({
+          agent,
+          onCaseStart: async (c) => {
+            if (c.id === "a") throw new Error("never seen");
+          },
+          onRunEvent: (c, e) => {
+            events.push(`${c.id}:${e.type}:${e.index}`);
+            if (c.id === "b") throw new Error("event boom");
+          },
+        }),
+      );
+      expect(events).toEqual(["a:step:0", "b:step:0"]);
+      expect(s.results[0].error).toBe("hook: onCaseStart returned a promise; hooks must be synchronous (presentation only)");
+      expect(s.results[1].error).toBe("hook: onCaseStart returned a promise; hooks must be synchronous (presentation only); hook: onRunEvent threw: event boom");
+    });
+  });
+
+  describe("cancellation", () => {
+    it("stops the suite; the running case is cancelled, unrun cases are skipped and still reported", async () => {
+      const controller = new AbortController();
+      const ended: string[] = [];
+      const torn: string[] = [];
+      const agent: AgentRunner = (c, call) => {
+        if (c.id !== "b") return goodAgent(c, call);
+        setTimeout(() => controller.abort(new Error("Ctrl-C")), 10);
+        return stuckAgent(c, call);
+      };
+      const s = await runSuite(
+        [suiteCase("a"), suiteCase("b", { teardown: () => void torn.push("b") }), suiteCase("c"), suiteCase("d")],
+        options({ agent, signal: controller.signal, onCaseEnd: (c, r) => void ended.push(`${c.id}:${r.skipped}`) }),
+      );
+      expect(s.results.map((r) => [r.name, r.passed, r.skipped, r.error])).toEqual([
+        ["a", true, false, null],
+        ["b", false, false, "run: cancelled"],
+        ["c", false, true, null],
+        ["d", false, true, null],
+      ]);
+      expect(s.results[2]).toMatchObject({ sessionId: "", durationSeconds: 0, tags: ["t"] });
+      expect([s.total, s.passed, s.failed, s.status]).toEqual([4, 1, 3, "FAIL"]);
+      expect(ended).toEqual(["a:false", "b:false", "c:true", "d:true"]);
+      expect(torn).toEqual(["b"]);
+    });
+
+    it("skips everything when cancelled before the start", async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const s = await runSuite([suiteCase("a"), suiteCase("b")], options({ signal: controller.signal }));
+      expect(s.results.map((r) => r.skipped)).toEqual([true, true]);
+    });
+  });
+
+  it("runs a few cases at once and keeps the selection order", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const agent: AgentRunner = async (c) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, c.id === "a" ? 40 : 5));
+      inFlight--;
+      return trial("good");
+    };
+    const s = await runSuite(["a", "b", "c", "d", "e"].map((id) => suiteCase(id)), options({ agent, concurrency: 2 }));
+    expect(s.results.map((r) => r.name)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(most).toBe(2);
+    expect(s.status).toBe("PASS");
+  });
+});
+
+// Type check: a checker result carries every field the runner copies.
+const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, errors: [], checks: [] };
+void _verdicts;

@@ -1,0 +1,272 @@
+/**
+ * The suite runner (issue #6 runner contract; behaviour reference: shared/seeds/004). Runs the
+ * selected cases — one at a time by default, or a few at once — and returns one result per case.
+ *
+ * Per case, in order:
+ * 1. `onCaseStart(case)` (presentation hook);
+ * 2. `setup()` when the case has one — outside the timeout; a throw is a `setup:` error and the
+ *    case does not run;
+ * 3. the agent run and the checks, under the case's timeout (`timeoutSeconds`, else the runner's
+ *    default, 120 s): when it expires the case is `timedOut`, its signal is aborted and the runner
+ *    moves on even if the model or a tool ignores the signal;
+ * 4. `teardown(context, result)` whenever setup completed (or there is no setup) — also after a
+ *    failure, an error or a timeout; a throw is a `teardown:` error;
+ * 5. `onCaseEnd(case, result, detail)`.
+ * `durationSeconds` covers setup and teardown. Hooks are for presentation only: a hook that throws
+ * (or returns a promise: hooks are synchronous) is recorded as a `hook:` error on that case and the
+ * suite goes on. The runner itself performs no I/O.
+ *
+ * Cancelling (`signal`) stops the suite: running cases are aborted (error `run: cancelled`, teardown
+ * still runs), and every case not started is reported with `skipped: true` (and `passed: false`),
+ * so the results account for every selected case. `onCaseEnd` is also called for skipped cases.
+ */
+import type { CheckResult } from "@/lib/evaluators/types";
+import type { TrialRecord, TrialStep } from "@/lib/runtime/trial-record";
+import type { AgentRunner, RunEvent } from "./agent";
+import type { CaseChecker, CaseVerdicts } from "./checks";
+import { casePassed, skippedResult, summarize } from "./result";
+import type { CaseResult, SuiteCase, SuiteResult } from "./types";
+
+/** The runner's default per-case timeout, in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+/** What `onCaseEnd` gets besides the result: the trial (null when the case did not reach the model) and every check result. */
+export interface CaseDetail {
+  trial: TrialRecord | null;
+  checks: CheckResult[];
+}
+
+/** Options of {@link runSuite}. */
+export interface RunSuiteOptions {
+  /** Runs a case through the model (see `createAgent`). */
+  agent: AgentRunner;
+  /** Scores a trial (see `createChecker`). */
+  checker: CaseChecker;
+  /** Per-case timeout when the case sets none, in seconds. Default {@link DEFAULT_TIMEOUT_SECONDS}. */
+  defaultTimeoutSeconds?: number;
+  /** Cases run at once (≥ 1). Default 1: sequential. Results keep the selection order either way. */
+  concurrency?: number;
+  /** Cancels the suite (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Clock in ms (durations). Default `performance.now`. */
+  now?: () => number;
+  /** Session id maker (one per case run). Default `crypto.randomUUID`. */
+  newSessionId?: () => string;
+  /** Presentation hook: before a case's setup. */
+  onCaseStart?: (c: SuiteCase) => void;
+  /** Presentation hook: after a case (including skipped ones), with its final result. */
+  onCaseEnd?: (c: SuiteCase, result: CaseResult, detail: CaseDetail) => void;
+  /** Presentation hook: every run event of a case (one per finished model call). */
+  onRunEvent?: (c: SuiteCase, event: RunEvent) => void;
+}
+
+function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  return typeof e === "string" ? e : (() => {
+    try {
+      return JSON.stringify(e) ?? String(e);
+    } catch {
+      return String(e);
+    }
+  })();
+}
+
+/** Calls a presentation hook; a throw or a returned promise becomes a `hook:` error message. */
+function callHook(name: string, fn: (() => unknown) | undefined, errors: string[]): void {
+  if (!fn) return;
+  try {
+    const out = fn();
+    if (out && typeof (out as PromiseLike<unknown>).then === "function") {
+      (out as Promise<unknown>).then(undefined, () => undefined);
+      errors.push(`hook: ${name} returned a promise; hooks must be synchronous (presentation only)`);
+    }
+  } catch (e) {
+    errors.push(`hook: ${name} threw: ${messageOf(e)}`);
+  }
+}
+
+/** Lets a running case hear the suite's cancellation through one listener on the suite signal (not one per case). */
+interface CancelHub {
+  readonly cancelled: boolean;
+  reason: unknown;
+  /** Registers a callback run on cancellation; returns its removal. */
+  on(fn: () => void): () => void;
+}
+
+function cancelHub(signal: AbortSignal | undefined): CancelHub & { dispose(): void } {
+  const callbacks = new Set<() => void>();
+  const onAbort = () => {
+    for (const fn of [...callbacks]) fn();
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    get cancelled() {
+      return signal?.aborted ?? false;
+    },
+    get reason() {
+      return signal?.reason;
+    },
+    on(fn) {
+      callbacks.add(fn);
+      return () => callbacks.delete(fn);
+    },
+    dispose() {
+      signal?.removeEventListener("abort", onAbort);
+      callbacks.clear();
+    },
+  };
+}
+
+async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: CancelHub): Promise<CaseResult> {
+  const started = now();
+  const errors: string[] = [];
+  const sessionId = (o.newSessionId ?? (() => globalThis.crypto.randomUUID()))();
+  callHook("onCaseStart", o.onCaseStart && (() => o.onCaseStart!(c)), errors);
+
+  let context: unknown;
+  let setupDone = true;
+  if (c.setup) {
+    try {
+      context = await c.setup();
+    } catch (e) {
+      setupDone = false;
+      errors.push(`setup: ${messageOf(e)}`);
+    }
+  }
+
+  let trial: TrialRecord | null = null;
+  let verdicts: CaseVerdicts | null = null;
+  const steps: TrialStep[] = [];
+  let timedOut = false;
+  let cancelled = false;
+  if (setupDone) {
+    const timeoutSeconds = c.timeoutSeconds ?? o.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+    const controller = new AbortController();
+    let stop: (reason: unknown) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
+    stopped.catch(() => undefined);
+    const onCancel = () => {
+      cancelled = true;
+      controller.abort(hub.reason);
+      stop(hub.reason);
+    };
+    const offCancel = hub.on(onCancel);
+    if (hub.cancelled) onCancel();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      const reason = new DOMException(`case timed out after ${timeoutSeconds} s`, "TimeoutError");
+      controller.abort(reason);
+      stop(reason);
+    }, Math.min(timeoutSeconds * 1000, 2_147_483_647));
+    const onEvent = (event: RunEvent) => {
+      steps.push(event.step);
+      callHook("onRunEvent", o.onRunEvent && (() => o.onRunEvent!(c, event)), errors);
+    };
+    try {
+      const work = (async () => {
+        const t = await o.agent(c, { abortSignal: controller.signal, onEvent });
+        if (timedOut || cancelled) return;
+        trial = t;
+        if (t.error) return;
+        const v = await o.checker(c, t, { abortSignal: controller.signal });
+        if (!timedOut && !cancelled) verdicts = v;
+      })();
+      work.catch(() => undefined);
+      await Promise.race([work, stopped]);
+    } catch (e) {
+      if (!timedOut && !cancelled) errors.push(`run: ${messageOf(e)}`);
+    } finally {
+      clearTimeout(timer);
+      offCancel();
+    }
+    const t = trial as TrialRecord | null;
+    if (timedOut) errors.push(`run: timed out after ${timeoutSeconds} s`);
+    else if (cancelled) errors.push("run: cancelled");
+    else if (t?.error) errors.push(`run: ${t.error.kind}: ${t.error.message}`);
+  }
+
+  const t = trial as TrialRecord | null;
+  const v = verdicts as CaseVerdicts | null;
+  if (v) errors.push(...v.errors);
+  const calls = t ? t.toolCalls : steps.flatMap((s) => s.toolCalls);
+  const result: CaseResult = {
+    name: c.id,
+    tags: [...c.labels],
+    sessionId,
+    durationSeconds: 0,
+    judgePassed: v?.judgePassed ?? null,
+    judgeReason: v?.judgeReason ?? null,
+    judgeScore: v?.judgeScore ?? null,
+    reliabilityPassed: v?.reliabilityPassed ?? null,
+    evaluatorPassed: v?.evaluatorPassed ?? null,
+    evaluatorScore: v?.evaluatorScore ?? null,
+    evaluatorMessage: v?.evaluatorMessage ?? null,
+    output: t ? t.output : steps.length > 0 ? steps[steps.length - 1].text : null,
+    toolsCalled: calls.map((x) => x.toolName),
+    timedOut,
+    skipped: false,
+    error: null,
+    passed: false,
+  };
+  const finish = () => {
+    result.error = errors.length > 0 ? errors.join("; ") : null;
+    result.passed = casePassed(result);
+    result.durationSeconds = (now() - started) / 1000;
+  };
+  finish();
+  if (setupDone && c.teardown) {
+    try {
+      await c.teardown(context, result);
+    } catch (e) {
+      errors.push(`teardown: ${messageOf(e)}`);
+    }
+    finish();
+  }
+  const detail: CaseDetail = { trial: t, checks: v?.checks ?? [] };
+  const before = errors.length;
+  callHook("onCaseEnd", o.onCaseEnd && (() => o.onCaseEnd!(c, result, detail)), errors);
+  if (errors.length > before) {
+    const duration = result.durationSeconds;
+    finish();
+    result.durationSeconds = duration;
+  }
+  return result;
+}
+
+/**
+ * Runs cases and aggregates their results.
+ * @param cases the selected cases, in order
+ * @param options agent, checker, timeouts, concurrency, cancellation, clock, hooks
+ * @returns one result per case, in the given order (skipped ones included), with `total`,
+ *   `passed`, `failed` and `status` (`PASS` only when every case passed; an empty list is `FAIL`).
+ *   Never rejects because of a case: every failure is recorded on its case.
+ */
+export async function runSuite(cases: readonly SuiteCase[], options: RunSuiteOptions): Promise<SuiteResult> {
+  const now = options.now ?? (() => performance.now());
+  const results: (CaseResult | undefined)[] = new Array(cases.length).fill(undefined);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  let next = 0;
+  const hub = cancelHub(options.signal);
+  const worker = async () => {
+    while (next < cases.length && !options.signal?.aborted) {
+      const i = next++;
+      results[i] = await runOne(cases[i], options, now, hub);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, cases.length) }, worker));
+  } finally {
+    hub.dispose();
+  }
+  for (let i = 0; i < cases.length; i++) {
+    if (results[i]) continue;
+    const r = skippedResult(cases[i]);
+    const errors: string[] = [];
+    callHook("onCaseEnd", options.onCaseEnd && (() => options.onCaseEnd!(cases[i], r, { trial: null, checks: [] })), errors);
+    if (errors.length > 0) r.error = errors.join("; ");
+    results[i] = r;
+  }
+  return summarize(results as CaseResult[]);
+}

@@ -1,0 +1,69 @@
+/**
+ * Case selection for `benchwork run` (issue #6): `--name` (case id), `--tag` (a label) and
+ * `FILE::EVAL[ID]` variant selectors. Within one kind, values are alternatives (any may match);
+ * the kinds given combine (a case must satisfy each). No selector selects every case.
+ */
+import type { VariantSelector } from "./naming";
+import type { ReleaseCase } from "./types";
+
+/** What to select. Empty or absent lists do not filter. */
+export interface Selection {
+  names?: readonly string[];
+  tags?: readonly string[];
+  variants?: readonly VariantSelector[];
+}
+
+/** Result of {@link selectCases}: the cases in release order, and the selector values that matched no case. */
+export interface SelectionResult<T> {
+  selected: T[];
+  /** Each `--name`, `--tag` or variant selector (as written) that matched no case of the release. */
+  unmatched: string[];
+}
+
+/**
+ * True when `c` is one of the cases a variant selector names: same module file, same eval (when
+ * given), and the variant equal to the case's given id or to its position (when given).
+ * @param fileMatches whether the selector's FILE names the case's module (paths are resolved by the shell)
+ */
+export function matchesVariant(c: ReleaseCase, v: VariantSelector, fileMatches: (file: string, module: string) => boolean): boolean {
+  if (!fileMatches(v.file, c.source.module)) return false;
+  if (v.evalId !== null && v.evalId !== c.evalId) return false;
+  if (v.variant === null) return true;
+  return (c.givenId && c.id === v.variant) || String(c.index) === v.variant;
+}
+
+/** Default file matching: the selector's FILE equals the module path after `./` and `\` are normalised. */
+export function samePath(file: string, module: string): boolean {
+  const norm = (p: string) => p.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  return norm(file) === norm(module);
+}
+
+/**
+ * Selects cases.
+ * @param cases the release's cases, in order
+ * @param selection names, tags, variant selectors
+ * @param fileMatches how a selector's FILE is compared with a module path (default {@link samePath})
+ * @returns the selected cases in release order and the selector values that matched nothing
+ */
+export function selectCases<T extends ReleaseCase>(
+  cases: readonly T[],
+  selection: Selection,
+  fileMatches: (file: string, module: string) => boolean = samePath,
+): SelectionResult<T> {
+  const names = selection.names ?? [];
+  const tags = selection.tags ?? [];
+  const variants = selection.variants ?? [];
+  const nameSet = new Set(names);
+  const unmatched = [
+    ...names.filter((n) => !cases.some((c) => c.id === n)).map((n) => `--name ${n}`),
+    ...tags.filter((t) => !cases.some((c) => c.labels.includes(t))).map((t) => `--tag ${t}`),
+    ...variants.filter((v) => !cases.some((c) => matchesVariant(c, v, fileMatches))).map((v) => v.text),
+  ];
+  const selected = cases.filter(
+    (c) =>
+      (names.length === 0 || nameSet.has(c.id)) &&
+      (tags.length === 0 || tags.some((t) => c.labels.includes(t))) &&
+      (variants.length === 0 || variants.some((v) => matchesVariant(c, v, fileMatches))),
+  );
+  return { selected, unmatched };
+}

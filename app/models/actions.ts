@@ -9,6 +9,7 @@ import { parseModelConfig } from "@/lib/runtime/model-config";
 import { createModel, testConnection, MissingApiKeyError } from "@/lib/runtime/providers";
 import { LibraryError } from "@/lib/library/errors";
 import { runAction, type ActionResult } from "@/lib/shell/result";
+import { nodeFetch } from "@/server/http-fetch";
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
@@ -55,7 +56,8 @@ export async function testModelConfigAction(input: unknown): Promise<ActionResul
     if (!config) throw new LibraryError("not_found", `Model configuration #${id} does not exist.`);
     let model;
     try {
-      model = createModel(config, process.env);
+      // The same HTTP client as bench trials, so Test connection fails (or works) the way a trial would.
+      model = createModel(config, process.env, nodeFetch);
     } catch (e) {
       if (e instanceof MissingApiKeyError) return { ok: false, error: e.message };
       throw e;

@@ -62,7 +62,7 @@ describe("benchwork bench run", () => {
       [[...base, "--candidate", "magic:x"], /write recorded:COLUMN or model:CONFIG/],
       [[...base, "--candidate", "model:missing"], /no model configuration named "missing"/],
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "color:red"], /--cases must be/],
-      [[...base, "--candidate", "recorded:model-6b-finetuning", "--repeats", "50"], /Trials per case must be 1 to 10/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--repeats", "50"], /Trials per case must be a whole number from 1 to 10/],
       [["bench", "run", "--system", "customer-support", "--prompt", "intent-router", "--candidate", "recorded:x", "--cases", "tag:none-such"], /Nothing to run/],
     ];
     for (const [argv, message] of cases) {

@@ -98,7 +98,7 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                     <span className="block">{b.trialCount.toLocaleString("en-US")} trials</span>
                   </td>
                   <td className="px-3 py-2.5 text-xs text-slate-600">
-                    {b.rubricSize} criteria
+                    {b.rubricSize} {b.rubricSize === 1 ? "criterion" : "criteria"}
                     <code className="block text-[10px] text-slate-400" title={b.rubricHash}>
                       {b.rubricHash.slice(0, 10)}
                     </code>

@@ -51,6 +51,7 @@ export function MatrixView({
           {filters.map(([k, label]) => (
             <Link
               key={k}
+              scroll={false}
               href={href({ filter: k === "all" ? undefined : k, page: undefined })}
               aria-current={filter === k ? "true" : undefined}
               className={`rounded-full px-2.5 py-0.5 text-xs ring-1 ring-inset ${filter === k ? "bg-indigo-600 text-white ring-indigo-600" : "text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
@@ -62,7 +63,7 @@ export function MatrixView({
         <span className="ml-auto flex items-center gap-1 text-xs text-slate-600">
           Sort:
           {sorts.map(([k, label]) => (
-            <Link key={k} href={href({ sort: k === "position" ? undefined : k, page: undefined })} aria-current={sort === k ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${sort === k ? "bg-slate-200 font-medium text-slate-900" : "hover:bg-slate-100"}`}>
+            <Link key={k} scroll={false} href={href({ sort: k === "position" ? undefined : k, page: undefined })} aria-current={sort === k ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${sort === k ? "bg-slate-200 font-medium text-slate-900" : "hover:bg-slate-100"}`}>
               {label}
             </Link>
           ))}
@@ -103,7 +104,7 @@ export function MatrixView({
                     return (
                       <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`}>
                         {cell.firstTrialId ? (
-                          <Link href={href({ trial: cell.firstTrialId })} aria-label={`Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}`} className="inline-flex items-center gap-1 hover:opacity-80">
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={`Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}`} className="inline-flex items-center gap-1 hover:opacity-80">
                             <Badge tone={TONE[cell.verdict]}>
                               {cell.verdict}
                               {repeats}
@@ -122,7 +123,7 @@ export function MatrixView({
           </table>
         </div>
       )}
-      <Pager page={page} pageCount={pageCount} total={total} pageSize={pageSize} hrefFor={(n) => href({ page: n })} />
+      <Pager page={page} pageCount={pageCount} total={total} pageSize={pageSize} hrefFor={(n) => href({ page: n })} keepScroll />
     </section>
   );
 }

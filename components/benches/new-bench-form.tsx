@@ -148,11 +148,13 @@ export function NewBenchForm({
                     </select>
                     <select aria-label={`Candidate ${i + 1} prompt revision`} value={c.promptRevisionId ?? ""} onChange={(e) => setCand(i, { ...c, promptRevisionId: e.target.value ? Number(e.target.value) : undefined })} className="h-8 rounded border border-slate-300 bg-white px-2 text-sm">
                       <option value="">current (r{current?.number})</option>
-                      {prompt.revisions.map((r) => (
-                        <option key={r.id} value={r.id}>
-                          r{r.number}
-                        </option>
-                      ))}
+                      {prompt.revisions
+                        .filter((r) => r.id !== current?.id)
+                        .map((r) => (
+                          <option key={r.id} value={r.id}>
+                            r{r.number}
+                          </option>
+                        ))}
                     </select>
                   </>
                 )}

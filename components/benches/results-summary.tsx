@@ -8,7 +8,7 @@ const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 10
 
 /** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
 export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
-  const ok = rec.recommendedCandidateId !== null;
+  const ok = rec.recommendedCandidateId !== null && bench.status === "finished";
   return (
     <section aria-label="Recommendation" className={`rounded-lg border p-4 ${ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50"}`}>
       <h2 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Recommendation</h2>

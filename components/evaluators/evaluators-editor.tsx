@@ -22,7 +22,7 @@ export function CheckResults({ results }: { results: TryResult[] }) {
           <div className="flex items-center gap-2">
             <Badge tone={VERDICT_TONE[r.verdict]}>{r.verdict}</Badge>
             <span className="font-medium text-slate-800">{r.label}</span>
-            <span className="ml-auto text-xs text-slate-500">score {r.score.toFixed(2)}</span>
+            <span className="ml-auto text-xs text-slate-500">{r.verdict === "passed" || r.verdict === "failed" ? `score ${r.score.toFixed(2)}` : "not scored"}</span>
           </div>
           {r.message ? <pre className="mt-1 font-mono text-xs whitespace-pre-wrap text-slate-700">{r.message}</pre> : null}
         </li>
@@ -42,7 +42,9 @@ export function EvaluatorsEditor({
   errors,
   caseInput,
   caseExpected,
+  caseData = null,
 }: {
+  caseData?: Record<string, unknown> | null;
   systemId: string;
   specs: unknown[];
   onChange: (s: unknown[]) => void;
@@ -69,7 +71,7 @@ export function EvaluatorsEditor({
   const tryIt = () =>
     startTransition(async () => {
       setTryError(null);
-      const r = await tryEvaluatorsAction(systemId, { evaluators: specs, output, toolCalls, input: caseInput, expected: caseExpected });
+      const r = await tryEvaluatorsAction(systemId, { evaluators: specs, output, toolCalls, input: caseInput, expected: caseExpected, caseData });
       if (r.ok) setResults(r.data);
       else {
         setResults(null);

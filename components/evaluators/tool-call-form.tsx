@@ -25,10 +25,27 @@ function AcceptedValues({ values, onChange, label }: { values: unknown[] | undef
   );
 }
 
+type ArgRow = { key: number; name: string; rule: { required?: boolean; acceptedValues?: unknown[] } };
+let nextRowKey = 1;
+
+/** Duplicate or empty argument names, as a message (null when the rows are fine). */
+export function argumentRowsProblem(rows: { name: string }[]): string | null {
+  const names = rows.map((r) => r.name.trim());
+  if (names.some((n) => n === "")) return "Every argument needs a name.";
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  return dup ? `Argument “${dup}” appears twice: give each argument its own name.` : null;
+}
+
 function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; onChange: (c: ExpectedCall) => void; onRemove: () => void; prefix: string }) {
-  const args = Object.entries(call.arguments ?? {});
-  const setArgs = (entries: [string, { required?: boolean; acceptedValues?: unknown[] }][]) =>
-    onChange({ ...call, arguments: Object.fromEntries(entries) as ExpectedCall["arguments"] });
+  // Rows live here with stable keys, so renaming an argument to another's name never merges or
+  // drops a row, and each row keeps its own accepted-values text. The spec is updated only while
+  // the names are valid; otherwise the problem is shown and the last valid spec stays.
+  const [rows, setRows] = useState<ArgRow[]>(() => Object.entries(call.arguments ?? {}).map(([name, rule]) => ({ key: nextRowKey++, name, rule: rule ?? {} })));
+  const problem = argumentRowsProblem(rows);
+  const update = (next: ArgRow[]) => {
+    setRows(next);
+    if (!argumentRowsProblem(next)) onChange({ ...call, arguments: Object.fromEntries(next.map((r) => [r.name.trim(), r.rule])) as ExpectedCall["arguments"] });
+  };
   return (
     <div className="rounded-md border border-slate-200 bg-white p-2.5" data-testid="expected-call">
       <div className="flex flex-wrap items-center gap-2">
@@ -51,33 +68,35 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
           </tr>
         </thead>
         <tbody>
-          {args.map(([name, rule], i) => (
-            <tr key={i} className="align-top">
+          {rows.map((row, i) => (
+            <tr key={row.key} className="align-top">
               <td className="pr-2 pb-1.5">
                 <input
                   aria-label={`${prefix} argument ${i + 1} name`}
-                  value={name}
-                  onChange={(e) => setArgs(args.map(([n, r], j) => (j === i ? [e.target.value, r] : [n, r])))}
-                  className={`font-mono ${inputClass()}`}
+                  value={row.name}
+                  onChange={(e) => update(rows.map((r) => (r.key === row.key ? { ...r, name: e.target.value } : r)))}
+                  className={`font-mono ${inputClass(problem && (row.name.trim() === "" || rows.filter((r) => r.name.trim() === row.name.trim()).length > 1) ? problem : undefined)}`}
                 />
               </td>
               <td className="pr-2 pb-1.5">
                 <input
                   type="checkbox"
                   aria-label={`${prefix} argument ${i + 1} required`}
-                  checked={rule.required ?? true}
-                  onChange={(e) => setArgs(args.map(([n, r], j) => (j === i ? [n, { ...r, required: e.target.checked }] : [n, r])))}
+                  checked={row.rule.required ?? true}
+                  onChange={(e) => update(rows.map((r) => (r.key === row.key ? { ...r, rule: { ...r.rule, required: e.target.checked } } : r)))}
                 />
               </td>
               <td className="pr-2 pb-1.5">
                 <AcceptedValues
                   label={`${prefix} argument ${i + 1} accepted values`}
-                  values={rule.acceptedValues}
-                  onChange={(v) => setArgs(args.map(([n, r], j) => (j === i ? [n, v === undefined ? { required: r.required } : { ...r, acceptedValues: v }] : [n, r])))}
+                  values={row.rule.acceptedValues}
+                  onChange={(v) =>
+                    update(rows.map((r) => (r.key === row.key ? { ...r, rule: v === undefined ? (r.rule.required === undefined ? {} : { required: r.rule.required }) : { ...r.rule, acceptedValues: v } } : r)))
+                  }
                 />
               </td>
               <td className="pb-1.5">
-                <Button size="sm" variant="ghost" aria-label={`Remove ${prefix} argument ${i + 1}`} onClick={() => setArgs(args.filter((_, j) => j !== i))}>
+                <Button size="sm" variant="ghost" aria-label={`Remove ${prefix} argument ${i + 1}`} onClick={() => update(rows.filter((r) => r.key !== row.key))}>
                   ✕
                 </Button>
               </td>
@@ -85,7 +104,19 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
           ))}
         </tbody>
       </table>
-      <Button size="sm" onClick={() => setArgs([...args, [`arg${args.length + 1}`, { required: true }]])}>
+      {problem ? (
+        <p role="alert" className="mb-1.5 text-xs text-red-700">
+          {problem}
+        </p>
+      ) : null}
+      <Button
+        size="sm"
+        onClick={() => {
+          let n = rows.length + 1;
+          while (rows.some((r) => r.name === `arg${n}`)) n++;
+          update([...rows, { key: nextRowKey++, name: `arg${n}`, rule: { required: true } }]);
+        }}
+      >
         Add argument
       </Button>
     </div>
@@ -97,11 +128,15 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
  * for extra calls, and its expected calls with their arguments, accepted values and switches.
  */
 export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpec; onChange: (s: ToolCallSyntaxSpec) => void }) {
+  // Stable React keys for alternatives and calls (parallel to the spec), so removing one never
+  // hands its neighbour's local editing state to another.
+  const [keys, setKeys] = useState(() => spec.alternatives.map(() => ({ alt: nextRowKey++, calls: [] as number[] })).map((k, i) => ({ ...k, calls: spec.alternatives[i].calls.map(() => nextRowKey++) })));
   const setAlt = (i: number, a: ToolCallAlternative) => onChange({ ...spec, alternatives: spec.alternatives.map((x, j) => (j === i ? a : x)) });
+  const keyOfCall = (i: number, k: number) => keys[i]?.calls[k] ?? -(i * 1000 + k + 1);
   return (
     <div className="flex flex-col gap-3">
       {spec.alternatives.map((alt, i) => (
-        <fieldset key={i} className="rounded-md border border-slate-300 bg-slate-50 p-2.5" data-testid="alternative">
+        <fieldset key={keys[i]?.alt ?? -i - 1} className="rounded-md border border-slate-300 bg-slate-50 p-2.5" data-testid="alternative">
           <legend className="px-1 text-xs font-semibold text-slate-700">
             Alternative {i + 1}
             {spec.alternatives.length > 1 ? " (any one alternative may match)" : ""}
@@ -119,7 +154,15 @@ export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpe
               allow other calls
             </label>
             {spec.alternatives.length > 1 ? (
-              <Button size="sm" variant="ghost" className="ml-auto" onClick={() => onChange({ ...spec, alternatives: spec.alternatives.filter((_, j) => j !== i) })}>
+              <Button
+                size="sm"
+                variant="ghost"
+                className="ml-auto"
+                onClick={() => {
+                  setKeys((ks) => ks.filter((_, j) => j !== i));
+                  onChange({ ...spec, alternatives: spec.alternatives.filter((_, j) => j !== i) });
+                }}
+              >
                 Remove alternative
               </Button>
             ) : null}
@@ -127,21 +170,37 @@ export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpe
           <div className="flex flex-col gap-2">
             {alt.calls.map((call, k) => (
               <CallEditor
-                key={k}
+                key={keyOfCall(i, k)}
                 prefix={`Alternative ${i + 1} call ${k + 1}`}
                 call={call}
                 onChange={(c) => setAlt(i, { ...alt, calls: alt.calls.map((x, j) => (j === k ? c : x)) })}
-                onRemove={() => setAlt(i, { ...alt, calls: alt.calls.filter((_, j) => j !== k) })}
+                onRemove={() => {
+                  setKeys((ks) => ks.map((x, j) => (j === i ? { ...x, calls: x.calls.filter((_, c) => c !== k) } : x)));
+                  setAlt(i, { ...alt, calls: alt.calls.filter((_, j) => j !== k) });
+                }}
               />
             ))}
           </div>
-          <Button size="sm" className="mt-2" onClick={() => setAlt(i, { ...alt, calls: [...alt.calls, { toolName: "", arguments: {}, extraArguments: "forbid" }] })}>
+          <Button
+            size="sm"
+            className="mt-2"
+            onClick={() => {
+              setKeys((ks) => ks.map((x, j) => (j === i ? { ...x, calls: [...x.calls, nextRowKey++] } : x)));
+              setAlt(i, { ...alt, calls: [...alt.calls, { toolName: "", arguments: {}, extraArguments: "forbid" }] });
+            }}
+          >
             Add expected call
           </Button>
         </fieldset>
       ))}
       <div>
-        <Button size="sm" onClick={() => onChange({ ...spec, alternatives: [...spec.alternatives, { order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" }] })}>
+        <Button
+          size="sm"
+          onClick={() => {
+            setKeys((ks) => [...ks, { alt: nextRowKey++, calls: [nextRowKey++] }]);
+            onChange({ ...spec, alternatives: [...spec.alternatives, { order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" }] });
+          }}
+        >
           Add alternative
         </Button>
       </div>

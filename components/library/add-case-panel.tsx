@@ -21,7 +21,7 @@ export function AddCasePanel({
   afterAddHref,
 }: {
   systemId: string;
-  prompts: { id: number; name: string }[];
+  prompts: { id: number; name: string; variables: string[] }[];
   defaultPromptId?: number;
   closeHref: string;
   afterAddHref: string;
@@ -35,12 +35,15 @@ export function AddCasePanel({
   const [promptId, setPromptId] = useState<string>(defaultPromptId ? String(defaultPromptId) : prompts.length === 1 ? String(prompts[0].id) : "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const needed = prompts.find((p) => String(p.id) === promptId)?.variables ?? [];
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     startTransition(async () => {
       setMessage(null);
-      const r = await addCaseAction({ systemId, promptId, input, expected, caseKey });
+      const variables = needed.filter((n) => (values[n] ?? "") !== "").map((name) => ({ name, value: values[name] }));
+      const r = await addCaseAction({ systemId, promptId, input, expected, caseKey, variables });
       if (r.ok) {
         toast(`Added case ${r.data.caseKey}`);
         const url = new URL(afterAddHref, window.location.origin);
@@ -85,6 +88,19 @@ export function AddCasePanel({
         <Field label="Expected result" htmlFor="add-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
           <textarea id="add-expected" rows={3} value={expected} onChange={(e) => setExpected(e.target.value)} className={inputClass(errors.expected)} />
         </Field>
+        {needed.length ? (
+          <fieldset className="flex flex-col gap-2 rounded-md border border-slate-200 p-3">
+            <legend className="px-1 text-sm font-medium text-slate-800">Prompt variables</legend>
+            <p className="text-xs text-slate-500">
+              The prompt fills {needed.map((n) => `{{${n}}}`).join(", ")} from each case. A case without a value is left out of benches of model candidates (nothing is invented).
+            </p>
+            {needed.map((n) => (
+              <Field key={n} label={n} htmlFor={`add-var-${n}`}>
+                <input id={`add-var-${n}`} value={values[n] ?? ""} onChange={(e) => setValues((v) => ({ ...v, [n]: e.target.value }))} className={inputClass()} />
+              </Field>
+            ))}
+          </fieldset>
+        ) : null}
         <Field
           label="Case ID (optional)"
           htmlFor="add-case-id"

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import type { CaseDetail } from "@/db/queries/cases";
 import type { CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
@@ -39,9 +39,11 @@ export function CasePanel({
   systemId,
   detail,
   hasSeveralPrompts,
+  promptVariables = [],
   closeHref,
   revisionHrefs,
 }: {
+  promptVariables?: string[];
   systemId: string;
   detail: CaseDetail & { removable: boolean };
   hasSeveralPrompts: boolean;
@@ -55,6 +57,17 @@ export function CasePanel({
   const [fields, setFields] = useState<CaseFields>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [banner, setBanner] = useState<{ tone: "error" | "conflict"; text: string } | null>(null);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const bannerRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // Opening a case (click or Enter on a row) moves focus into the panel, so keyboard users land here.
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+  }, [detail.id]);
+  // A refusal appears at the top of a tall panel: bring it into view where the user clicked Save.
+  useEffect(() => {
+    if (banner) bannerRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [banner]);
   const dirty = JSON.stringify(fields) !== JSON.stringify(initial);
   const detailsCount = fields.history.length + fields.variables.length + fields.context.length + (fields.notes ? 1 : 0);
 
@@ -100,6 +113,7 @@ export function CasePanel({
     });
 
   const origin = originText(detail);
+  const missingVariables = promptVariables.filter((v) => !fields.variables.some((r) => r.name.trim() === v));
 
   return (
     <aside
@@ -109,12 +123,16 @@ export function CasePanel({
         if ((e.ctrlKey || e.metaKey) && e.key === "Enter" && dirty && !pending) {
           e.preventDefault();
           save();
+        } else if (e.key === "Escape" && !e.defaultPrevented && !dirty && !(e.target as HTMLElement).closest("[role=alertdialog]")) {
+          router.push(closeHref);
         }
       }}
     >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h2 className="font-mono text-sm font-semibold break-all text-slate-900">{detail.caseKey}</h2>
+          <h2 ref={headingRef} tabIndex={-1} className="font-mono text-sm font-semibold break-all text-slate-900 focus:outline-none">
+            {detail.caseKey}
+          </h2>
           <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
             {hasSeveralPrompts ? <Badge tone="slate">prompt: {detail.promptName}</Badge> : null}
             <Badge tone={SOURCE_TONE[detail.source]}>{detail.source}</Badge>
@@ -135,7 +153,7 @@ export function CasePanel({
       ) : null}
 
       {banner ? (
-        <div role="alert" className={`rounded-md border px-3 py-2 text-sm ${banner.tone === "conflict" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}>
+        <div ref={bannerRef} role="alert" className={`scroll-mt-4 rounded-md border px-3 py-2 text-sm ${banner.tone === "conflict" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}>
           {banner.text}
           {banner.tone === "conflict" ? (
             <div className="mt-2">
@@ -154,6 +172,22 @@ export function CasePanel({
         <textarea id="case-expected" rows={3} value={fields.expected} onChange={(e) => set("expected", e.target.value)} className={inputClass(errors.expected)} aria-invalid={Boolean(errors.expected)} />
       </Field>
 
+      {missingVariables.length ? (
+        <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="missing-variables">
+          The prompt fills {missingVariables.map((v) => `{{${v}}}`).join(", ")} but this case has no value for {missingVariables.length > 1 ? "them" : "it"}: benches of model candidates leave it out until it does.{" "}
+          <button
+            type="button"
+            className="font-medium underline"
+            onClick={() => {
+              setFields((f) => ({ ...f, variables: [...f.variables, ...missingVariables.map((name) => ({ name, value: "" }))] }));
+              setDetailsOpen(true);
+            }}
+          >
+            Add {missingVariables.length > 1 ? "them" : "it"} to Variables
+          </button>
+        </div>
+      ) : null}
+
       <EvaluatorsEditor
         systemId={systemId}
         specs={fields.evaluators ?? []}
@@ -161,9 +195,14 @@ export function CasePanel({
         errors={errors}
         caseInput={fields.input}
         caseExpected={fields.expected}
+        caseData={detail.content.data}
       />
 
-      <details className="group rounded-md border border-slate-200" open={Object.keys(errors).some((k) => /^(notes|history|variables|context)/.test(k)) || undefined}>
+      <details
+        className="group rounded-md border border-slate-200"
+        open={detailsOpen || Object.keys(errors).some((k) => /^(notes|history|variables|context)/.test(k))}
+        onToggle={(e) => setDetailsOpen((e.currentTarget as HTMLDetailsElement).open)}
+      >
         <summary className="cursor-pointer list-none px-3 py-2 text-sm font-medium text-slate-800 select-none">
           <span className="mr-1 inline-block transition-transform group-open:rotate-90">▸</span> More details
           {detailsCount ? <span className="ml-2 text-xs font-normal text-slate-500">({detailsCount} filled)</span> : null}

@@ -49,7 +49,7 @@ export function CasesTable({
     col.accessor("caseKey", {
       header: () => <SortLink label="Case ID" asc="id-asc" desc="id-desc" sort={sort} hrefs={hrefs.sort} />,
       cell: (c) => (
-        <Link href={hrefs.row[c.row.original.id]} className="font-mono text-xs text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+        <Link href={hrefs.row[c.row.original.id]} title={c.getValue()} className="block truncate font-mono text-xs text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
           {c.getValue()}
         </Link>
       ),

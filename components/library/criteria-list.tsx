@@ -11,6 +11,7 @@ import { useToast } from "@/components/ui/toast";
 
 function Table({
   rows,
+  compact,
   selectedId,
   editHref,
   onStatus,
@@ -18,6 +19,7 @@ function Table({
   pending,
 }: {
   rows: CriterionRow[];
+  compact: boolean;
   selectedId?: number;
   editHref: Record<number, string>;
   onStatus: (c: CriterionRow) => void;
@@ -27,9 +29,9 @@ function Table({
   return (
     <table className="w-full table-fixed text-left text-sm">
       <colgroup>
-        <col className="w-[26%]" />
-        <col />
-        <col />
+        <col className={compact ? "" : "w-[26%]"} />
+        {compact ? null : <col />}
+        {compact ? null : <col />}
         <col className="w-24" />
         <col className="w-24" />
         <col className="w-20" />
@@ -38,8 +40,8 @@ function Table({
       <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
         <tr>
           <th scope="col" className="px-3 py-2 font-medium">Rule</th>
-          <th scope="col" className="px-3 py-2 font-medium">What passes</th>
-          <th scope="col" className="px-3 py-2 font-medium">What fails</th>
+          {compact ? null : <th scope="col" className="px-3 py-2 font-medium">What passes</th>}
+          {compact ? null : <th scope="col" className="px-3 py-2 font-medium">What fails</th>}
           <th scope="col" className="px-3 py-2 font-medium">Priority</th>
           <th scope="col" className="px-3 py-2 font-medium">Origin</th>
           <th scope="col" className="px-3 py-2 font-medium">Status</th>
@@ -53,8 +55,8 @@ function Table({
               {c.rule}
               <span className="mt-0.5 block text-xs font-normal text-slate-400">rev {c.revisionNumber}</span>
             </td>
-            <td className="px-3 py-2.5 text-slate-700">{c.passes}</td>
-            <td className="px-3 py-2.5 text-slate-700">{c.fails}</td>
+            {compact ? null : <td className="px-3 py-2.5 text-slate-700">{c.passes}</td>}
+            {compact ? null : <td className="px-3 py-2.5 text-slate-700">{c.fails}</td>}
             <td className="px-3 py-2.5">
               <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge>
             </td>
@@ -102,7 +104,9 @@ export function CriteriaList({
   criteria,
   selectedId,
   editHref,
+  adding = false,
 }: {
+  adding?: boolean;
   systemId: string;
   promptName: string;
   criteria: CriterionRow[];
@@ -136,7 +140,8 @@ export function CriteriaList({
       } else toast(r.error.message, "error");
     });
 
-  const props = { selectedId, editHref, onStatus, onCustomize, pending };
+  // With the side panel open there is no room for the pass/fail texts; the panel shows them.
+  const props = { selectedId, editHref, onStatus, onCustomize, pending, compact: selectedId !== undefined || adding };
   return (
     <div className="flex min-w-0 flex-col gap-5">
       <section aria-labelledby="custom-criteria" className="rounded-lg border border-slate-200 bg-white">

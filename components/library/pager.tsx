@@ -1,7 +1,22 @@
 import Link from "next/link";
 
 /** "Showing 11–20 of 502", previous/next and a few page numbers around the current one. */
-export function Pager({ page, pageCount, total, pageSize, hrefFor }: { page: number; pageCount: number; total: number; pageSize: number; hrefFor: (n: number) => string }) {
+export function Pager({
+  page,
+  pageCount,
+  total,
+  pageSize,
+  hrefFor,
+  keepScroll = false,
+}: {
+  page: number;
+  pageCount: number;
+  total: number;
+  pageSize: number;
+  hrefFor: (n: number) => string;
+  /** Keep the scroll position (a pager below other content, e.g. the results matrix). */
+  keepScroll?: boolean;
+}) {
   if (total === 0) return null;
   const from = (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
@@ -15,7 +30,7 @@ export function Pager({ page, pageCount, total, pageSize, hrefFor }: { page: num
       </span>
       <div className="flex items-center gap-1">
         {page > 1 ? (
-          <Link href={hrefFor(page - 1)} className={`${link} hover:bg-slate-100`} rel="prev">
+          <Link scroll={!keepScroll} href={hrefFor(page - 1)} className={`${link} hover:bg-slate-100`} rel="prev">
             ‹ Previous
           </Link>
         ) : (
@@ -29,14 +44,14 @@ export function Pager({ page, pageCount, total, pageSize, hrefFor }: { page: num
                 {n}
               </span>
             ) : (
-              <Link href={hrefFor(n)} className={`${link} hover:bg-slate-100`} aria-label={`Page ${n}`}>
+              <Link scroll={!keepScroll} href={hrefFor(n)} className={`${link} hover:bg-slate-100`} aria-label={`Page ${n}`}>
                 {n}
               </Link>
             )}
           </span>
         ))}
         {page < pageCount ? (
-          <Link href={hrefFor(page + 1)} className={`${link} hover:bg-slate-100`} rel="next">
+          <Link scroll={!keepScroll} href={hrefFor(page + 1)} className={`${link} hover:bg-slate-100`} rel="next">
             Next ›
           </Link>
         ) : (

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { CaseContent } from "@/lib/library/case-content";
 import { LocalTime } from "@/components/ui/local-time";
+import { describeEvaluator } from "@/lib/evaluators/describe";
 
 function Block({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -59,6 +60,17 @@ export function RevisionView({
               <li key={i} className={pre}>
                 <span className="font-mono text-xs text-slate-500">{t.role}</span> {t.content}
               </li>
+            ))}
+          </ol>
+        ) : (
+          <span className="text-slate-500">none</span>
+        )}
+      </Block>
+      <Block label="Evaluators">
+        {c.evaluators.length ? (
+          <ol className="flex list-decimal flex-col gap-1 pl-5">
+            {c.evaluators.map((e, i) => (
+              <li key={i}>{describeEvaluator(e)}</li>
             ))}
           </ol>
         ) : (

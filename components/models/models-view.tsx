@@ -70,7 +70,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
     setTests((t) => ({ ...t, [row.id]: "running" }));
     startTransition(async () => {
       const r = await testModelConfigAction({ id: row.id });
-      const res = r.ok ? (r.data.ok ? { ok: true, text: `Answered “${r.data.text}” in ${r.data.latencyMs} ms` } : { ok: false, text: r.data.error ?? "failed" }) : { ok: false, text: r.error.message };
+      const res = r.ok ? (r.data.ok ? { ok: true, text: `Answered “${r.data.text}” in ${Math.round(r.data.latencyMs ?? 0)} ms` } : { ok: false, text: r.data.error ?? "failed" }) : { ok: false, text: r.error.message };
       setTests((t) => ({ ...t, [row.id]: res }));
     });
   };

@@ -50,10 +50,12 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       for (const id of ids) regressions.set(id, [...(regressions.get(id) ?? []), ...findRegressions(ref, outcomes.get(id)!, "last bench")]);
     }
   }
+  const finished = facts.filter((f) => f.status === "done" || f.status === "error").length;
   const recommendation = recommend(
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
+    bench.cancelRequestedAt != null ? { partial: { finished, total: facts.length } } : {},
   );
   return {
     summary: {

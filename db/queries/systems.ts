@@ -40,8 +40,9 @@ export async function listSystems(db: Db): Promise<SystemSummary[]> {
       id: systems.id,
       name: systems.name,
       description: systems.description,
-      promptCount: sql<number>`(SELECT count(*) FROM prompts p WHERE p.system_id = ${systems.id})`,
-      caseCount: sql<number>`coalesce((SELECT sum(n) FROM case_counts c WHERE c.system_id = ${systems.id}), 0)`,
+      // Qualified by hand: drizzle renders ${systems.id} as a bare "id", which binds to the subquery's own table.
+      promptCount: sql<number>`(SELECT count(*) FROM prompts p WHERE p.system_id = "systems"."id")`,
+      caseCount: sql<number>`coalesce((SELECT sum(n) FROM case_counts c WHERE c.system_id = "systems"."id"), 0)`,
     })
     .from(systems)
     .orderBy(asc(systems.name))

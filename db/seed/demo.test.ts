@@ -14,10 +14,10 @@ describe("demo workspace seed", () => {
     const again = await seedDemoWorkspace(db);
     expect(again.skipped).toBe(true);
     const systems = await listSystems(db);
-    expect(systems.map((s) => [s.id, s.caseCount])).toEqual([
-      ["customer-support", 162],
-      ["grade-school-math", 200],
-      ["tool-use", 140],
+    expect(systems.map((s) => [s.id, s.promptCount, s.caseCount])).toEqual([
+      ["customer-support", 2, 162],
+      ["grade-school-math", 1, 200],
+      ["tool-use", 1, 140],
     ]);
     expect((await listPrompts(db, "customer-support")).map((p) => [p.name, p.revision?.tools.map((t) => t.name)])).toEqual([
       ["intent-router", []],

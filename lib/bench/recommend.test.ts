@@ -102,3 +102,42 @@ describe("regressions and recommendation", () => {
     expect(recommend([{ id: 9, label: "X", stats: empty[0] }], null, new Map()).recommendedCandidateId).toBeNull();
   });
 });
+
+describe("recommendation context", () => {
+  it("says when the baseline had nothing scored, and when the bench was cancelled", () => {
+    const t: TrialFacts[] = [
+      trial(1, 1, null, { status: "error" }),
+      trial(1, 2, null, { status: "error" }),
+      trial(2, 1, [check("e0", "passed")]),
+      trial(2, 2, [check("e0", "failed")]),
+    ];
+    const st = aggregateCandidates([1, 2], t);
+    const rec = recommend(
+      [
+        { id: 1, label: "dead", stats: st[0] },
+        { id: 2, label: "alive", stats: st[1] },
+      ],
+      1,
+      new Map(),
+      { partial: { finished: 4, total: 10 } },
+    );
+    expect(rec.recommendedCandidateId).toBe(2);
+    expect(rec.headline).toBe(
+      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), with no regression. The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
+    );
+  });
+
+  it("lists errored trials as a trade-off, never as failures", () => {
+    const t: TrialFacts[] = [trial(1, 1, [check("e0", "passed")]), trial(2, 1, [check("e0", "passed")]), trial(2, 2, null, { status: "error" })];
+    const st = aggregateCandidates([1, 2], t);
+    const rec = recommend(
+      [
+        { id: 1, label: "a", stats: st[0] },
+        { id: 2, label: "b", stats: st[1] },
+      ],
+      1,
+      new Map(),
+    );
+    expect(rec.candidates.find((c) => c.label === "b")!.tradeoffs).toContain("1 of 2 trials errored (not counted as failures)");
+  });
+});

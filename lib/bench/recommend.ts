@@ -76,7 +76,6 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   const tok = s.tokens.input + s.tokens.output;
   const btok = base.tokens.input + base.tokens.output;
   if (btok > 0 && Math.abs(tok / btok - 1) >= 0.1) out.push(`${tok > btok ? "+" : ""}${Math.round((tok / btok - 1) * 100)}% tokens`);
-  if (s.trials.error > base.trials.error) out.push(`${s.trials.error - base.trials.error} more trial errors`);
   return out;
 }
 
@@ -86,11 +85,13 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
  * @param candidates in bench order, with labels
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
+ * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
  */
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
+  context: { partial?: { finished: number; total: number } } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
   const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
@@ -125,12 +126,29 @@ export function recommend(
     if (pick.isBaseline && blockedAbove.length) {
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (pick.isBaseline) {
-      headline = `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+      headline = candidates.length === 1 ? `Recommended: ${pick.label} (${rateText}).` : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
     } else if (blockedAbove.length) {
       headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+    } else if (candidates.length === 1) {
+      headline = `Recommended: ${pick.label} (${rateText}); it breaks no check that passed in the last bench.`;
     } else {
-      headline = `Recommended: ${pick.label} (${rateText}), with no regression${baselineId !== null ? " against the baseline" : ""}.`;
+      headline = `Recommended: ${pick.label} (${rateText}), with no regression${baselineId !== null && (stat(baselineId).passRate.scored ?? 0) > 0 ? " against the baseline" : ""}.`;
     }
   }
+  // Say what the verdict rests on when it rests on less than a full, scored comparison.
+  const baseStats = baselineId !== null ? stat(baselineId) : undefined;
+  const notes: string[] = [];
+  if (baseStats && baseStats.passRate.scored === 0) {
+    const label = candidates.find((c) => c.id === baselineId)!.label;
+    notes.push(
+      `The baseline ${label} has no scored check${baseStats.trials.error ? ` (${baseStats.trials.error} of ${baseStats.trials.total} trials errored)` : ""}, so regressions against it could not be checked.`,
+    );
+  }
+  for (const v of verdicts) {
+    const s = stat(v.candidateId);
+    if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0)) v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
+  }
+  if (context.partial) headline = `Partial bench, cancelled after ${context.partial.finished} of ${context.partial.total} trials. ${headline}`;
+  if (notes.length) headline = `${headline} ${notes.join(" ")}`;
   return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts };
 }

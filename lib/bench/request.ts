@@ -33,6 +33,12 @@ export const baselineSchema = z.discriminatedUnion("kind", [
 ]);
 export type BaselineRequest = z.infer<typeof baselineSchema>;
 
+/** A whole number between `min` and `max` with one message for every way to miss it. */
+function wholeNumber(label: string, min: number, max: number) {
+  const message = `${label} must be a whole number from ${min} to ${max}.`;
+  return z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
+
 /** Limits of the form (also stated on the page). */
 export const BENCH_LIMITS = { candidates: 8, repeats: 10, concurrency: 256, timeoutSeconds: 600, maxSteps: 10, budget: 100_000 } as const;
 
@@ -48,16 +54,24 @@ export const benchRequestSchema = z
       .max(BENCH_LIMITS.candidates, { error: `At most ${BENCH_LIMITS.candidates} candidates.` }),
     baseline: baselineSchema,
     selection: selectionSchema,
-    budget: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().min(1, { error: "The case budget must be at least 1 (or empty for no limit)." }).max(BENCH_LIMITS.budget).nullable()),
-    repeats: z.coerce.number().int().min(1, { error: "Trials per case must be 1 to 10." }).max(BENCH_LIMITS.repeats, { error: "Trials per case must be 1 to 10." }),
-    concurrency: z.coerce.number().int().min(1, { error: "Concurrency must be 1 to 256." }).max(BENCH_LIMITS.concurrency, { error: "Concurrency must be 1 to 256." }),
-    timeoutSeconds: z.coerce.number().int().min(1, { error: "The per-trial timeout must be 1 to 600 seconds." }).max(BENCH_LIMITS.timeoutSeconds, { error: "The per-trial timeout must be 1 to 600 seconds." }),
+    budget: z.preprocess(
+      (v) => (v === "" || v === undefined ? null : v),
+      z.coerce
+        .number({ error: "The case budget must be a whole number of cases (or empty for no limit)." })
+        .int({ error: "The case budget must be a whole number of cases (or empty for no limit)." })
+        .min(1, { error: "The case budget must be at least 1 (or empty for no limit)." })
+        .max(BENCH_LIMITS.budget, { error: `The case budget is at most ${BENCH_LIMITS.budget.toLocaleString("en-US")} cases.` })
+        .nullable(),
+    ),
+    repeats: wholeNumber("Trials per case", 1, BENCH_LIMITS.repeats),
+    concurrency: wholeNumber("Concurrency", 1, BENCH_LIMITS.concurrency),
+    timeoutSeconds: wholeNumber("The per-trial timeout (seconds)", 1, BENCH_LIMITS.timeoutSeconds),
     maxSteps: z.coerce.number().int().min(1).max(BENCH_LIMITS.maxSteps).default(5),
     judgeModelConfigId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()),
     launchKey: z.string().min(8).max(100),
   })
   .superRefine((r, ctx) => {
-    if (r.baseline.kind === "candidate" && r.baseline.index >= r.candidates.length) {
+    if (r.baseline.kind === "candidate" && r.candidates.length > 0 && r.baseline.index >= r.candidates.length) {
       ctx.addIssue({ code: "custom", path: ["baseline"], message: "The baseline must be one of the candidates." });
     }
     const seen = new Set<string>();

@@ -26,14 +26,19 @@ export function generateCaseKey(promptName: string, random: (n: number) => Uint8
 
 /**
  * Checks a user-chosen case ID. Returns a message naming the problem, or null when it is valid.
- * Rule: 1–128 characters, no leading/trailing whitespace, no control characters. Case IDs are
+ * Rule: 1–128 characters, not blank, no leading/trailing whitespace, no control characters, no
+ * invisible format characters (Unicode category Cf). Case IDs are
  * stored exactly as written (DESIGN.md §6), so nothing is normalised here.
  */
 export function caseKeyProblem(key: string): string | null {
   if (key.length === 0) return "Case ID is empty.";
+  if (key.trim() === "") return "Case ID cannot be blank.";
   if (key.length > LIMITS.caseId) return `Case ID is ${key.length} characters; the limit is ${LIMITS.caseId}.`;
   if (key.trim() !== key) return "Case ID must not start or end with spaces.";
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(key)) return "Case ID must not contain control characters (tabs, newlines).";
+  // Invisible and direction-changing characters (zero-width spaces, bidi overrides) would make two
+  // IDs look the same or an ID look like another.
+  if (/\p{Cf}/u.test(key)) return "Case ID must not contain invisible or direction-changing characters (such as zero-width spaces or U+202E).";
   return null;
 }

@@ -37,3 +37,14 @@ describe("cases URL state", () => {
     expect(parseCasesParams(Object.fromEntries(new URLSearchParams("source=custom&q=a+b&page=5")))).toMatchObject({ source: "custom", q: "a b", page: 5 });
   });
 });
+
+describe("case form validation", () => {
+  it("refuses an empty conversation turn but keeps an imported raw one", async () => {
+    const { caseFieldsSchema } = await import("./forms");
+    const base = { input: "q", expected: "a", notes: "", variables: [], context: [] };
+    const bad = caseFieldsSchema.safeParse({ ...base, history: [{ role: "user", content: "  " }] });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0]).toMatchObject({ path: ["history", 0, "content"], message: "Turn text is required (remove the turn if it is not needed)." });
+    expect(caseFieldsSchema.safeParse({ ...base, history: [{ role: "tool", content: "", raw: '{"tool_calls":[]}', replayable: false }] }).success).toBe(true);
+  });
+});

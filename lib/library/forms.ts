@@ -13,13 +13,16 @@ const text = (label: string, max: number) =>
 const required = (label: string, max: number) =>
   text(label, max).refine((v) => v.trim().length > 0, { error: `${label} is required.` });
 
-const turnSchema = z.object({
-  role: z.enum(TURN_ROLES, { error: "Role must be user, assistant, system or tool." }),
-  content: text("Turn text", LIMITS.turnContent),
-  replayable: z.boolean().optional(),
-  note: z.string().optional(),
-  raw: z.string().optional(),
-});
+const turnSchema = z
+  .object({
+    role: z.enum(TURN_ROLES, { error: "Role must be user, assistant, system or tool." }),
+    content: text("Turn text", LIMITS.turnContent),
+    replayable: z.boolean().optional(),
+    note: z.string().optional(),
+    raw: z.string().optional(),
+  })
+  // An empty turn says nothing; an imported turn kept only as raw JSON (a tool call) may be empty.
+  .refine((t) => t.content.trim() !== "" || Boolean(t.raw), { error: "Turn text is required (remove the turn if it is not needed).", path: ["content"] });
 
 const nameValueList = (label: string) =>
   z

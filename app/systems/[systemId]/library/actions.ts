@@ -113,6 +113,7 @@ const trySchema = z.object({
   toolCalls: z.string().max(200_000).default(""),
   input: z.string().max(LIMITS.input).default(""),
   expected: z.string().max(LIMITS.expected).default(""),
+  caseData: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 
 /**
@@ -139,7 +140,7 @@ export async function tryEvaluatorsAction(
         throw new LibraryError("validation", `Tool calls are not valid JSON: ${(e as Error).message}. Write a list such as [{"toolName": "get_order", "input": {"orderId": "order_123"}}].`);
       }
     }
-    const results = await runChecks(v.evaluators, { output: v.output, toolCalls, finishReason: "stop", context: { input: v.input, expected: v.expected } }, { sandbox: await getSharedSandbox() });
+    const results = await runChecks(v.evaluators, { output: v.output, toolCalls, caseData: v.caseData, finishReason: "stop", context: { input: v.input, expected: v.expected } }, { sandbox: await getSharedSandbox() });
     return results.map((r, i) => ({ kind: r.kind, label: describeEvaluator(v.evaluators[i]), verdict: r.verdict, score: r.score, message: r.message }));
   });
 }

@@ -11,6 +11,7 @@ import { CasePanel } from "@/components/library/case-panel";
 import { AddCasePanel } from "@/components/library/add-case-panel";
 import { RevisionView } from "@/components/library/revision-view";
 import { PanelNotice } from "@/components/library/panel-notice";
+import { templateVariables } from "@/lib/runtime/template";
 
 export const dynamic = "force-dynamic";
 
@@ -48,7 +49,7 @@ export default async function CasesPage({
     panel = (
       <AddCasePanel
         systemId={systemId}
-        prompts={prompts.map((p) => ({ id: p.id, name: p.name }))}
+        prompts={prompts.map((p) => ({ id: p.id, name: p.name, variables: templateVariables(p.revision?.systemPrompt ?? "") }))}
         defaultPromptId={prompt?.id}
         closeHref={closeHref}
         afterAddHref={casesHref(base, { ...state, page: 1, sort: "updated-desc", source: undefined, status: undefined, q: undefined }, { adding: false })}
@@ -84,6 +85,7 @@ export default async function CasesPage({
           systemId={systemId}
           detail={{ ...detail, removable: canRemove(detail) }}
           hasSeveralPrompts={prompts.length > 1}
+          promptVariables={templateVariables(prompts.find((p) => p.id === detail.promptId)?.revision?.systemPrompt ?? "")}
           closeHref={closeHref}
           revisionHrefs={Object.fromEntries(detail.revisions.map((r) => [r.number, casesHref(base, state, { rev: r.number === detail.revisionNumber ? undefined : r.number })]))}
         />
@@ -101,10 +103,17 @@ export default async function CasesPage({
         prompts={prompts.map((p) => p.name)}
         addHref={casesHref(base, state, { adding: true, caseId: undefined, rev: undefined })}
         uploadHref={`/systems/${systemId}/datasets/upload`}
-        exportHrefs={{
-          csv: `/api/systems/${systemId}/library/export?format=csv${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`,
-          jsonl: `/api/systems/${systemId}/library/export?format=jsonl${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`,
-        }}
+        exportHrefs={Object.fromEntries(
+          (["csv", "jsonl"] as const).map((format) => {
+            // The export follows the filters on screen (prompt, source, status, search).
+            const q = new URLSearchParams({ format });
+            if (prompt) q.set("prompt", prompt.name);
+            if (state.source) q.set("source", state.source);
+            if (state.status) q.set("status", state.status);
+            if (state.q) q.set("q", state.q);
+            return [format, `/api/systems/${systemId}/library/export?${q}`];
+          }),
+        ) as { csv: string; jsonl: string }}
       />
       {unknownPrompt ? (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -39,5 +39,6 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
     const { checks: _c, ...rest } = r;
     return Object.fromEntries(Object.entries({ ...rest, checks: checks.map((c) => `${c.verdict}: ${c.label}`).join(" | ") }).map(([k, v]) => [k, v == null ? "" : String(v)]));
   });
-  return new Response(toCsv(table), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` } });
+  // A byte-order mark so spreadsheet programs read the file as UTF-8.
+  return new Response(toCsv(table, { bom: true }), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` } });
 }

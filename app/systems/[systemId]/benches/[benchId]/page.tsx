@@ -112,7 +112,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} /> : null}
         <CandidatesTable bench={bench} stats={stats} />
         <ChecksTable bench={bench} stats={stats} />
-        <div className={`grid items-start gap-4 ${trial ? "2xl:grid-cols-[minmax(0,1fr)_620px]" : ""}`}>
+        <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
           <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} selectedTrial={trialId} />
           {trial && Number(trial.bench_id) === id ? <TrialView trial={trial} closeHref={href({ trial: undefined })} siblings={siblings} /> : null}
         </div>

@@ -22,6 +22,9 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   if (!a || !b || a.systemId !== systemId || b.systemId !== systemId) {
     return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Pick two benches of this system to compare (<Link href={back} className="underline">history</Link>).</p>;
   }
+  if (a.id === b.id) {
+    return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Pick two different benches to compare (<Link href={back} className="underline">history</Link>).</p>;
+  }
   if (a.promptId !== b.promptId) {
     return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Bench #{a.id} is for prompt {a.promptName} and #{b.id} for {b.promptName}: only benches of the same prompt can be compared case by case.</p>;
   }
@@ -62,18 +65,28 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
             <Link href={`${back}/${x.id}`} className="font-medium text-indigo-700 hover:underline">
               #{x.id} {x.title}
             </Link>
-            <p className="mt-1 flex flex-wrap gap-1 text-xs">
+            <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
               Candidate:
               {x.candidates.map((k) =>
                 k.id === c.id ? (
-                  <b key={k.id}>{k.label}</b>
+                  <span key={k.id} className="rounded bg-indigo-600 px-1.5 py-0.5 font-medium text-white">
+                    {k.label}
+                  </span>
                 ) : (
-                  <Link key={k.id} href={link({ [param]: k.id })} className="text-indigo-700 hover:underline">
+                  <Link key={k.id} href={link({ [param]: k.id })} className="rounded px-1.5 py-0.5 text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50">
                     {k.label}
                   </Link>
                 ),
               )}
             </p>
+            {(() => {
+              const s = x.summary?.candidates.find((y) => y.candidateId === c.id)?.stats;
+              return s ? (
+                <p className="mt-1 text-xs text-slate-600">
+                  {s.passRate.rate === null ? "nothing scored" : `${(s.passRate.rate * 100).toFixed(1)}% of ${s.passRate.scored} scored checks`} · {x.status}
+                </p>
+              ) : null;
+            })()}
           </div>
         ))}
       </div>

@@ -91,7 +91,7 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
         </Link>
       </div>
       <div className={`grid items-start gap-4 ${panel ? "xl:grid-cols-[minmax(0,1fr)_520px]" : ""}`}>
-        <CriteriaList systemId={systemId} promptName={prompt.name} criteria={criteria} selectedId={editId} editHref={Object.fromEntries(criteria.map((c) => [c.id, href({ edit: String(c.id) })]))} />
+        <CriteriaList systemId={systemId} promptName={prompt.name} criteria={criteria} selectedId={editId} adding={adding} editHref={Object.fromEntries(criteria.map((c) => [c.id, href({ edit: String(c.id) })]))} />
         {panel}
       </div>
     </div>

@@ -5,6 +5,8 @@
  */
 import { getDb } from "@/db/client";
 import { listCasesForExport } from "@/db/queries/case-export";
+import { listCases } from "@/db/queries/cases";
+import { CASE_SOURCES, CASE_STATUSES, type CaseSource, type CaseStatus } from "@/lib/library/case-content";
 import { getSystem, listPrompts } from "@/db/queries/systems";
 import { libraryExportTable } from "@/lib/datasets/library-export";
 import { toCsv, toJsonl } from "@/lib/import/export";
@@ -28,7 +30,19 @@ export async function GET(request: Request, { params }: { params: Promise<{ syst
     if (!prompt) return new Response(`System ${systemId} has no prompt named ${promptName}`, { status: 404 });
     promptId = prompt.id;
   }
-  const { columns, rows } = libraryExportTable(await listCasesForExport(db, systemId, promptId));
+  const source = url.searchParams.get("source") ?? undefined;
+  const status = url.searchParams.get("status") ?? undefined;
+  const q = url.searchParams.get("q") ?? undefined;
+  if (source && !(CASE_SOURCES as readonly string[]).includes(source)) return new Response(`source must be one of ${CASE_SOURCES.join(", ")}`, { status: 400 });
+  if (status && !(CASE_STATUSES as readonly string[]).includes(status)) return new Response(`status must be one of ${CASE_STATUSES.join(", ")}`, { status: 400 });
+  let list = await listCasesForExport(db, systemId, promptId);
+  if (source || status || q) {
+    // The same filters as the Cases tab, so the file holds exactly the cases on screen (all pages).
+    const page = await listCases(db, { systemId, promptId, source: source as CaseSource | undefined, status: status as CaseStatus | undefined, q, pageSize: 1_000_000 });
+    const keep = new Set(page.rows.map((r) => r.caseKey));
+    list = list.filter((c) => keep.has(c.caseKey));
+  }
+  const { columns, rows } = libraryExportTable(list);
   const text = format === "csv" ? toCsv(rows, { columns, bom: true }) + "\r\n" : toJsonl(rows, columns);
   return fileResponse(text, `${systemId}-${promptName ?? "all-prompts"}-library.${format}`, EXPORT_TYPES[format]);
 }

@@ -70,4 +70,28 @@ test.describe("Evaluators on a case", () => {
     await panel.getByRole("button", { name: "Try it" }).click();
     await expect(panel.getByTestId("check-result").nth(1)).toContainText("passed");
   });
+
+  test("tool-call form: a duplicate argument name is flagged, never merged, and removing a row keeps the others' values", async ({ page }) => {
+    await page.goto(`${LIB}?prompt=support-agent&q=order_789`);
+    await page.locator("tbody tr").first().click();
+    const panel = page.getByRole("complementary", { name: /Edit case support-where-is-order/ });
+    await panel.getByLabel("Evaluator kind to add").selectOption("tool_call_syntax");
+    await panel.getByRole("button", { name: "Add evaluator" }).click();
+    await panel.getByLabel("Alternative 1 call 1 tool name").fill("get_order");
+    await panel.getByRole("button", { name: "Add argument" }).click();
+    await panel.getByRole("button", { name: "Add argument" }).click();
+    await panel.getByLabel("Alternative 1 call 1 argument 1 name").fill("first");
+    await panel.getByLabel("Alternative 1 call 1 argument 1 accepted values").fill('"A"');
+    await panel.getByLabel("Alternative 1 call 1 argument 2 name").fill("first");
+    await expect(panel.getByRole("alert").filter({ hasText: "appears twice" })).toBeVisible();
+    await expect(panel.getByLabel(/Alternative 1 call 1 argument \d name/)).toHaveCount(2);
+    await panel.getByLabel("Alternative 1 call 1 argument 2 name").fill("orderId");
+    await panel.getByLabel("Alternative 1 call 1 argument 2 accepted values").fill('"order_789"');
+    await panel.getByRole("button", { name: "Remove Alternative 1 call 1 argument 1" }).click();
+    await expect(panel.getByLabel("Alternative 1 call 1 argument 1 name")).toHaveValue("orderId");
+    await expect(panel.getByLabel("Alternative 1 call 1 argument 1 accepted values")).toHaveValue('"order_789"');
+    await panel.getByLabel("Tool calls (optional, JSON)").fill('[{"toolName":"get_order","input":{"orderId":"order_789"}}]');
+    await panel.getByRole("button", { name: "Try it" }).click();
+    await expect(panel.getByTestId("check-result").filter({ hasText: "Tool calls: get_order(orderId)" })).toContainText("passed");
+  });
 });

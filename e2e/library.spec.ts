@@ -121,6 +121,25 @@ test.describe("Test library: cases", () => {
     await expect(page.getByText(/Scores of earlier benches that used it remain/)).toBeVisible();
   });
 
+  test("a case missing a prompt variable says so, and the variable can be set at once", async ({ page }) => {
+    const id = `e2e-vars-${Date.now()}`;
+    await page.goto(`${LIB}?new=1`);
+    const add = page.getByRole("complementary", { name: "Add case" });
+    await add.getByLabel("Target prompt").selectOption({ label: "support-agent" });
+    await expect(add.getByText("The prompt fills {{shop_name}}")).toBeVisible();
+    await add.getByLabel("Input").fill("Do you ship to Canada?");
+    await add.getByLabel("Expected result").fill("Yes, for 15 USD.");
+    await add.getByLabel("Case ID (optional)").fill(id);
+    await add.getByRole("button", { name: "Add case" }).click();
+    const panel = page.getByRole("complementary", { name: `Edit case ${id}` });
+    await expect(panel.getByTestId("missing-variables")).toContainText("{{shop_name}}");
+    await panel.getByRole("button", { name: "Add it to Variables" }).click();
+    await panel.getByLabel("Variables 1 value").fill("Northwind Goods");
+    await panel.getByRole("button", { name: "Save for future benches" }).click();
+    await expect(page.getByRole("complementary", { name: `Edit case ${id}` }).getByText("Revision 2 (current)")).toBeVisible();
+    await expect(page.getByTestId("missing-variables")).toHaveCount(0);
+  });
+
   test("bad input: empty fields, a duplicate case ID, a dataset case cannot be removed", async ({ page }) => {
     await addCase(page, { prompt: "support-agent", input: "   ", expected: "" });
     const add = page.getByRole("complementary", { name: "Add case" });

@@ -20,6 +20,8 @@ import { describeTimes, percentile, timeMany } from "./stats";
 
 const N = 100_000;
 const RUNS = 50;
+/** Requests before timing each scenario, so JIT warm-up of a fresh server is not measured. */
+const WARMUP = 20;
 const DB = "bench/.out/library.db";
 const PORT = 3199;
 
@@ -99,9 +101,9 @@ if (!buildOk) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  console.log(`\nhttp (full server render by next start, GET over loopback), ${RUNS} runs each after 5 warm-up requests:`);
+  console.log(`\nhttp (full server render by next start, GET over loopback), ${RUNS} runs each after ${WARMUP} warm-up requests:`);
   for (const s of scenarios) {
-    for (let i = 0; i < 5; i++) await (await fetch(base + s.url)).text();
+    for (let i = 0; i < WARMUP; i++) await (await fetch(base + s.url)).text();
     const times = await timeMany(RUNS, async () => {
       const r = await fetch(base + s.url);
       if (!r.ok) throw new Error(`${s.url}: HTTP ${r.status}`);

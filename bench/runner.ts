@@ -19,7 +19,7 @@ const arg = (name: string, def: string) => {
 };
 
 /** The heap flags `npm run worker` uses: V8 otherwise lets garbage pile up to several hundred MB. */
-const WORKER_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-size=8"];
+const WORKER_NODE_FLAGS = ["--max-old-space-size=256", "--max-semi-space-size=16"];
 
 if (!process.execArgv.some((a) => a.startsWith("--max-old-space-size"))) {
   const r = spawnSync(process.execPath, [...WORKER_NODE_FLAGS, "--import", "tsx", "bench/runner.ts", ...args], { stdio: "inherit" });

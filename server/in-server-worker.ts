@@ -20,7 +20,7 @@ function threadWorker(): Handle {
   let stopping = false;
   let restarts = 0;
   const start = () => {
-    const t = new Worker(file, { workerData: { root }, env: SHARE_ENV, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const t = new Worker(file, { workerData: { root }, env: SHARE_ENV, resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 48 } });
     t.on("error", (e) => console.error("benchwork worker thread failed:", e));
     t.on("exit", (code) => {
       if (stopping) return;

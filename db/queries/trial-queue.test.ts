@@ -117,3 +117,16 @@ describe("SQLite trial queue", () => {
     await expect(requestCancel(db, benchId)).rejects.toThrow(/already/);
   });
 });
+
+describe("concurrency shared by workers", () => {
+  it("gives each live worker an equal share of a bench's concurrency", async () => {
+    const q = new SqliteTrialQueue(db);
+    await q.registerWorker("w1", 1);
+    expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(4);
+    await q.registerWorker("w2", 2);
+    await q.registerWorker("w3", 3);
+    expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(2);
+    db.$client.prepare("UPDATE workers SET heartbeat_at = 0 WHERE id IN ('w2', 'w3')").run();
+    expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(4);
+  });
+});

@@ -41,6 +41,7 @@ export class SqliteTrialQueue implements TrialQueue {
         `SELECT id, settings, cancel_requested_at AS cancel FROM benches
          WHERE status IN ('queued', 'running') ORDER BY id`,
       ),
+      liveWorkers: c.prepare("SELECT count(*) AS n FROM workers WHERE heartbeat_at >= ?"),
       claim: c.prepare(
         `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now, attempts = attempts + 1
          WHERE id IN (SELECT id FROM trials WHERE bench_id = @bench AND status = 'queued' ORDER BY id LIMIT @limit)
@@ -128,10 +129,15 @@ export class SqliteTrialQueue implements TrialQueue {
     })();
   }
 
+  /**
+   * A bench's concurrency is shared by the live workers (heartbeat in the last 15 s): each takes an
+   * equal share, rounded up, so N worker processes together stay near the bench's bound.
+   */
   async runnableBenches(): Promise<RunnableBench[]> {
+    const workers = Math.max(1, (this.st.liveWorkers.get(Date.now() - 15_000) as { n: number }).n);
     return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
       benchId: r.id,
-      concurrency: (JSON.parse(r.settings) as { concurrency: number }).concurrency,
+      concurrency: Math.ceil((JSON.parse(r.settings) as { concurrency: number }).concurrency / workers),
       cancelRequested: r.cancel != null,
     }));
   }

@@ -91,10 +91,14 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
   let lastBeat = 0;
   const report = (e: unknown) => (o.onError ? o.onError(e) : console.error("benchwork worker:", e));
 
+  // A wake that arrives while the loop is busy (not waiting) must not be lost, or the loop would
+  // sleep a full poll interval with free slots and queued trials.
+  let woken = false;
   const wake = () => {
     const r = wakeResolve;
     wakeResolve = null;
-    r?.();
+    if (r) r();
+    else woken = true;
   };
 
   async function flush(): Promise<void> {
@@ -202,8 +206,13 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         await sleep(pollMs, stopCtl.signal);
       }
       if (stopCtl.signal.aborted) break;
+      if (woken) {
+        woken = false;
+        continue;
+      }
       const waitMs = busy ? Math.min(flushMs, pollMs) : pollMs;
       await Promise.race([new Promise<void>((r) => (wakeResolve = r)), sleep(waitMs, stopCtl.signal)]);
+      woken = false;
     }
   })();
 

@@ -4,7 +4,7 @@
  * `contains` check. Prints wall time, trials per second, peak RSS, database bytes and disk bytes
  * written per trial, and the time to load the first page of the results matrix.
  *
- * Run: `npx tsx bench/runner.ts [--trials 10000] [--latency 0] [--concurrency 64] [--extra-workers N] [--keep-record]`
+ * Run: `npx tsx bench/runner.ts [--trials 10000] [--latency 0] [--concurrency 64] [--extra-workers N] [--no-record]`
  * (the script re-runs itself with the heap flags of `npm run worker`)
  * or `npx tsx bench/runner.ts --suite` for the issue's set: 10,000 @ 0 ms, 10,000 @ 50 ms ×64, 20,000 @ 0 ms.
  */
@@ -93,6 +93,17 @@ const list = Array.from({ length: CASES }, (_, i) => ({
 await addCases(db, list);
 const model = await createModelConfig(db, { name: "loopback", provider: "openai-compatible", modelId: "scripted-1", baseUrl: `http://127.0.0.1:${PORT}/v1` });
 
+const workerEnv = { BENCHWORK_PROVIDER_CONCURRENCY: String(Math.max(64, CONCURRENCY)) };
+const extra: ChildProcess[] = Array.from({ length: EXTRA_WORKERS }, () =>
+  spawn(process.execPath, [...WORKER_NODE_FLAGS, "--import", "tsx", "server/worker-main.ts"], { env: { ...process.env, ...workerEnv, BENCHWORK_DB: file }, stdio: "ignore" }),
+);
+process.on("exit", () => extra.forEach((w) => w.kill()));
+// Extra workers are long-running processes in a deployment: wait until they are up before launching.
+for (let i = 0; i < 200 && EXTRA_WORKERS > 0; i++) {
+  const n = (db.$client.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n;
+  if (n >= EXTRA_WORKERS) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
 const diskBefore = writtenBytes();
 const t0 = performance.now();
 const { id } = await launchFromRequest(db, {
@@ -117,11 +128,7 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, m.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed);
 }, 100);
-const workerEnv = { BENCHWORK_PROVIDER_CONCURRENCY: String(Math.max(64, CONCURRENCY)) };
-const extra: ChildProcess[] = Array.from({ length: EXTRA_WORKERS }, () =>
-  spawn(process.execPath, [...WORKER_NODE_FLAGS, "--import", "tsx", "server/worker-main.ts"], { env: { ...process.env, ...workerEnv, BENCHWORK_DB: file }, stdio: "ignore" }),
-);
-process.on("exit", () => extra.forEach((w) => w.kill()));
+
 // --profile: CPU profile of the run phase only (written to bench/.out/runner/run.cpuprofile).
 const inspector = args.includes("--profile") ? await import("node:inspector/promises") : null;
 const session = inspector ? new inspector.Session() : null;
@@ -130,7 +137,7 @@ if (session) {
   await session.post("Profiler.enable");
   await session.post("Profiler.start");
 }
-const worker = startBenchWorker(db, { env: workerEnv, pollMs: 50, keepRecord: args.includes("--keep-record") });
+const worker = startBenchWorker(db, { env: workerEnv, pollMs: 50, keepRecord: !args.includes("--no-record") });
 let p = (await getBenchProgress(db, id))!;
 while (p.status === "queued" || p.status === "running") {
   await new Promise((r) => setTimeout(r, 100));

@@ -1,7 +1,7 @@
 /** Systems and their prompts (with immutable prompt revisions). */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { cases, promptRevisions, prompts, systems } from "../schema";
+import { promptRevisions, prompts, systems } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { ToolDefinition } from "@/lib/library/case-content";
 

@@ -1,10 +1,10 @@
 /** Small helpers the benchmark scripts share: percentiles and timing. */
 
-/** The p-th percentile (0–100) of `values` by nearest rank; values in any order. */
+import { percentile as nearestRank } from "../lib/bench/aggregate";
+
+/** The p-th percentile (0–100) of `values` by nearest rank (the bench core's rule); NaN for none. */
 export function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+  return nearestRank(values, p) ?? NaN;
 }
 
 /** Runs `fn` `n` times and returns each duration in ms. */

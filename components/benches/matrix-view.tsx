@@ -109,7 +109,6 @@ export function MatrixView({
                               {cell.verdict}
                               {repeats}
                             </Badge>
-                            {cell.failedChecks && cell.verdict !== "failed" ? null : null}
                           </Link>
                         ) : (
                           <Badge tone={TONE[cell.verdict]}>{cell.verdict}</Badge>

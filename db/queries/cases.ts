@@ -125,7 +125,7 @@ function searchCondition(systemId: string, q: string, limit: number): SQL | unde
   for (const t of short) {
     const p = likePattern(t);
     parts.push(
-      sql`${cases.currentRevisionId} IN (SELECT id FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\'))`,
+      sql`EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\'))`,
     );
   }
   return and(...parts);

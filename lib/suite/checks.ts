@@ -20,6 +20,7 @@ import type { EvaluatorSpec, ExpectedToolCallsSpec, JudgeSpec } from "@/lib/eval
 import type { CheckResult, EvaluationTrial } from "@/lib/evaluators/types";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
 import type { EvaluatorInput, FunctionEvaluatorRef, ReleaseCase } from "./types";
+import { NO_VERDICTS } from "./result";
 
 /** What a function evaluator run produced: the returned value, or why there is none. */
 export type FunctionEvaluatorOutcome =
@@ -133,13 +134,7 @@ export function createChecker(options: CheckerOptions = {}): CaseChecker {
     const errors: string[] = [];
 
     const v: CaseVerdicts = {
-      judgePassed: null,
-      judgeReason: null,
-      judgeScore: null,
-      reliabilityPassed: null,
-      evaluatorPassed: null,
-      evaluatorScore: null,
-      evaluatorMessage: null,
+      ...NO_VERDICTS,
       errors,
       checks: [...evaluatorResults, ...(judgeResult ? [judgeResult] : []), ...(reliabilityResult ? [reliabilityResult] : [])],
     };

@@ -29,6 +29,17 @@ export function summarize(results: CaseResult[]): SuiteResult {
   return { results, total: results.length, passed, failed: results.length - passed, status: results.length > 0 && passed === results.length ? "PASS" : "FAIL" };
 }
 
+/** Every check verdict unset: the state of a case before (or without) any check. */
+export const NO_VERDICTS = {
+  judgePassed: null,
+  judgeReason: null,
+  judgeScore: null,
+  reliabilityPassed: null,
+  evaluatorPassed: null,
+  evaluatorScore: null,
+  evaluatorMessage: null,
+} as const satisfies Partial<CaseResult>;
+
 /** The result of a case that never ran because the suite was cancelled: skipped, failed, no session, no checks. */
 export function skippedResult(c: Pick<ReleaseCase, "id" | "labels">): CaseResult {
   return {
@@ -36,13 +47,7 @@ export function skippedResult(c: Pick<ReleaseCase, "id" | "labels">): CaseResult
     tags: [...c.labels],
     sessionId: "",
     durationSeconds: 0,
-    judgePassed: null,
-    judgeReason: null,
-    judgeScore: null,
-    reliabilityPassed: null,
-    evaluatorPassed: null,
-    evaluatorScore: null,
-    evaluatorMessage: null,
+    ...NO_VERDICTS,
     output: null,
     toolsCalled: [],
     timedOut: false,

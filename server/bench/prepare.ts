@@ -15,6 +15,7 @@ import type { RubricCriterion } from "@/lib/bench/score";
 import type { BenchPlan, CandidateSpec, SuppliedCase } from "@/lib/bench/types";
 import type { BenchRequest } from "@/lib/bench/request";
 import { LibraryError } from "@/lib/library/errors";
+import type { ModelConfig } from "@/lib/runtime/model-config";
 
 /** What planning produced, ready to launch. */
 export interface PreparedBench {
@@ -23,10 +24,16 @@ export interface PreparedBench {
   candidates: { spec: CandidateSpec; modelConfigId: number | null; promptRevisionId: number | null }[];
   rubric: RubricCriterion[];
   rubricHash: string;
-  judge: Awaited<ReturnType<typeof getModelConfig>>;
+  /** The judge's configuration as the bench pins it (no timestamps), or null. */
+  judge: ModelConfig | null;
   settings: BenchSettings;
   baseline: BaselineSetting;
   promptName: string;
+}
+
+/** A stored model configuration as a bench pins it: the configuration without its row timestamps. */
+function pinnedConfig({ createdAt: _c, updatedAt: _u, ...config }: NonNullable<Awaited<ReturnType<typeof getModelConfig>>>): ModelConfig {
+  return config;
 }
 
 /** SHA-256 of the rubric's content, so history shows which benches judged with the same rubric. */
@@ -53,20 +60,19 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     if (!model) throw new LibraryError("validation", `Candidate ${i + 1}: model configuration #${c.modelConfigId} does not exist.`, { [`candidates.${i}`]: "Unknown model configuration." });
     const rev = c.promptRevisionId ? await getPromptRevision(db, c.promptRevisionId) : prompt.revision ? await getPromptRevision(db, prompt.revision.id) : null;
     if (!rev || rev.promptId !== prompt.id) throw new LibraryError("validation", `Candidate ${i + 1}: prompt revision #${c.promptRevisionId} is not a revision of ${prompt.name}.`, { [`candidates.${i}`]: "Unknown prompt revision." });
-    const { id: _id, createdAt: _c, updatedAt: _u, ...snapshot } = model;
     candidates.push({
       spec: {
         kind: "model",
         label: `${model.name} · ${prompt.name} r${rev.number}`,
-        model: { ...snapshot, id: model.id },
+        model: pinnedConfig(model),
         promptRevision: { id: rev.id, number: rev.number, systemPrompt: rev.systemPrompt, tools: rev.tools, modelSettings: rev.modelSettings },
       },
       modelConfigId: Number(model.id),
       promptRevisionId: rev.id,
     });
   }
-  const judge = r.judgeModelConfigId ? await getModelConfig(db, r.judgeModelConfigId) : null;
-  if (r.judgeModelConfigId && !judge) throw new LibraryError("validation", `Judge model configuration #${r.judgeModelConfigId} does not exist.`, { judgeModelConfigId: "Unknown model configuration." });
+  const judgeRow = r.judgeModelConfigId ? await getModelConfig(db, r.judgeModelConfigId) : null;
+  if (r.judgeModelConfigId && !judgeRow) throw new LibraryError("validation", `Judge model configuration #${r.judgeModelConfigId} does not exist.`, { judgeModelConfigId: "Unknown model configuration." });
   const rubric: RubricCriterion[] = (await activeRubric(db, prompt.id)).map((c) => ({
     criterionId: c.id,
     revisionId: c.revisionId,
@@ -76,8 +82,10 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     priority: c.priority,
   }));
   const all = await listPromptCases(db, prompt.id);
+  // A map, not a search per case: a prompt may hold 100,000 cases.
+  const origins = new Map(all.map((c) => [c.caseId, c.origin]));
   const datasetOf = (c: SuppliedCase) => {
-    const o = all.find((x) => x.caseId === c.caseId)?.origin;
+    const o = origins.get(c.caseId);
     return o?.kind === "dataset" ? o.datasetName : null;
   };
   const supplied: SuppliedCase[] = all
@@ -92,11 +100,11 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     }))
     .filter((c) => selects(r.selection, c, datasetOf));
   const settings: BenchSettings = { selection: r.selection, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
-  const judgeSnapshot = judge ? (({ createdAt: _c, updatedAt: _u, ...rest }) => rest)(judge) : null;
+  const judge = judgeRow ? pinnedConfig(judgeRow) : null;
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge: judgeSnapshot },
+    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };
@@ -110,7 +118,6 @@ export async function launchFromRequest(db: Db, r: BenchRequest): Promise<{ id: 
   const p = await prepareBench(db, r);
   const bySupplied = new Map(p.supplied.map((c) => [c.caseId, c]));
   const title = r.title?.trim() || `${p.promptName}: ${p.candidates.map((c) => c.spec.label).join(" vs ")}`.slice(0, 200);
-  const { createdAt: _c, updatedAt: _u, ...judge } = p.judge ?? ({} as NonNullable<PreparedBench["judge"]>);
   const launched = await launchBench(db, {
     systemId: r.systemId,
     promptId: r.promptId,
@@ -120,7 +127,7 @@ export async function launchFromRequest(db: Db, r: BenchRequest): Promise<{ id: 
     rubric: p.rubric,
     rubricHash: p.rubricHash,
     baseline: p.baseline,
-    judge: p.judge ? judge : null,
+    judge: p.judge,
     candidates: p.candidates,
     plan: p.plan,
     hasRecording: (caseId, name) => {

@@ -1,8 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // better-sqlite3 is a native addon: keep it out of the server bundle.
-  serverExternalPackages: ["better-sqlite3", "quickjs-emscripten", "@jitl/quickjs-wasmfile-release-sync"],
+  // Native addons and binaries stay out of the server bundle (esbuild bundles the trial threads at run time).
+  serverExternalPackages: ["better-sqlite3", "quickjs-emscripten", "@jitl/quickjs-wasmfile-release-sync", "esbuild"],
   typedRoutes: false,
   experimental: {
     serverActions: { bodySizeLimit: "1mb" },

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // The `benchwork` command. Loads the TypeScript entry point through tsx (a well-kept loader).
+import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
+
+// Trial threads load the project's code from its root, wherever the command is run from.
+process.env.BENCHWORK_ROOT ??= fileURLToPath(new URL("..", import.meta.url));
 
 register({ tsconfig: new URL("../tsconfig.json", import.meta.url).pathname });
 const { main } = await import("./main.ts");

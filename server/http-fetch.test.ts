@@ -45,3 +45,46 @@ describe("nodeFetch", () => {
     await expect(nodeFetch("http://127.0.0.1:9/")).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
 });
+
+describe("nodeFetch responses (BufferedResponse)", () => {
+  it("reads the body once, as the fetch standard says", async () => {
+    const r = await nodeFetch(`${base}/x`, { method: "POST", body: "hi" });
+    expect(r.ok).toBe(true);
+    expect(r.bodyUsed).toBe(false);
+    const copy = r.clone();
+    expect(JSON.parse(await r.text())).toMatchObject({ method: "POST", body: "hi" });
+    expect(r.bodyUsed).toBe(true);
+    await expect(r.text()).rejects.toThrow(TypeError);
+    expect(() => r.clone()).toThrow(TypeError);
+    expect(await copy.json()).toMatchObject({ body: "hi" });
+  });
+  it("streams the body through a reader (the ai SDK's way) and blocks a second read", async () => {
+    const r = await nodeFetch(`${base}/x`, { method: "POST", body: "stream me" });
+    const reader = r.body!.getReader();
+    const parts: Uint8Array[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+    }
+    expect(JSON.parse(Buffer.concat(parts).toString("utf8"))).toMatchObject({ body: "stream me" });
+    expect(r.bodyUsed).toBe(true);
+    await expect(r.arrayBuffer()).rejects.toThrow(TypeError);
+  });
+  it("has case-insensitive, read-only headers iterated in name order", async () => {
+    const r = await nodeFetch(`${base}/x`, { headers: { "x-test": "7" } });
+    expect(r.headers.get("X-Echo")).toBe("7");
+    expect(r.headers.has("CONTENT-TYPE")).toBe(true);
+    const names = [...r.headers].map(([k]) => k);
+    expect(names).toEqual([...names].sort());
+    expect(Object.fromEntries(r.headers)["content-type"]).toBe("application/json");
+    expect(() => r.headers.set("x", "y")).toThrow(TypeError);
+    expect(r.status).toBe(200);
+    expect(r.url).toBe(`${base}/x`);
+  });
+  it("has a null body on 204", async () => {
+    const r = await nodeFetch(`${base}/empty`);
+    expect(r.body).toBeNull();
+    expect(await r.text()).toBe("");
+  });
+});

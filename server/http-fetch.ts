@@ -3,10 +3,12 @@
  * buffered response. The ai SDK's generateText needs no streaming, and Node's built-in fetch
  * (undici with web streams) costs several times more CPU per request, which caps a 2-core machine
  * well below the runner's throughput target (issue #5). Same contract as `fetch` for what the ai
- * SDK uses: method, headers, string/bytes body, AbortSignal; returns a standard `Response`.
+ * SDK uses: method, headers, string/bytes body, AbortSignal; returns a {@link BufferedResponse}
+ * (the standard `Response` interface over the bytes already read).
  */
 import http from "node:http";
 import https from "node:https";
+import { BufferedHeaders, BufferedResponse } from "./buffered-response";
 
 const agents = {
   "http:": new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 256 }),
@@ -43,9 +45,8 @@ export const nodeFetch: typeof fetch = (input, init = {}) =>
       res.on("error", reject);
       res.on("end", () => {
         const status = res.statusCode ?? 502;
-        const out = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) out.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
-        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: out }));
+        const bytes = status === 204 || status === 304 ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        resolve(new BufferedResponse(bytes, status, res.statusMessage ?? "", new BufferedHeaders(res.headers), url.href));
       });
     });
     req.on("error", reject);

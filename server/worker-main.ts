@@ -1,13 +1,16 @@
 /**
- * `npm run worker`: a bench worker as its own process on the same database (BENCHWORK_DB). Several
- * can run beside the server; the queue guarantees a trial is run by one of them at a time.
+ * `npm run worker` (through scripts/worker.mjs, bundled): a bench worker as its own process on the
+ * same database (BENCHWORK_DB), with its trial threads. Several can run beside the server; the
+ * queue guarantees a trial is run by one of them at a time. `BENCHWORK_WORKER_POLL_MS` sets how
+ * often it looks for new benches (default 250 ms; the server's own worker is woken at launch).
  */
 import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
 import { startBenchWorker } from "./worker";
 
 const db = openDatabase();
 migrateDatabase(db);
-const worker = startBenchWorker(db, { onBenchFinished: (id) => console.log(`bench #${id} finished`) });
+const pollMs = Number(process.env.BENCHWORK_WORKER_POLL_MS) || undefined;
+const worker = startBenchWorker(db, { pollMs, onBenchFinished: (id) => console.log(`bench #${id} finished`) });
 console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
 let stopping = false;
 for (const sig of ["SIGINT", "SIGTERM"] as const) {

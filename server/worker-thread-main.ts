@@ -4,11 +4,13 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
-import { startBenchWorker } from "./worker";
+import { startBenchWorker, trialThreadCount } from "./worker";
 
 /** Runs until the parent sends `stop`; then replies `stopped`. */
 export function runWorkerThread(port: MessagePort | null): void {
-  const worker = startBenchWorker(openDatabase());
+  const db = openDatabase();
+  // Pages share this process: one core stays theirs (on 2 cores: 1 trial thread beside this one).
+  const worker = startBenchWorker(db, { trialThreads: trialThreadCount(process.env, db.$client.name, 1) });
   port?.on("message", (m: unknown) => {
     if (m === "wake") worker.wake();
     else if (m === "stop") void worker.stop(3_000).finally(() => port.postMessage("stopped"));

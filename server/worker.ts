@@ -3,14 +3,13 @@
  * process's environment. Used by Next.js instrumentation (the in-server worker), by
  * `npm run worker` (a separate process on the same database) and by the CLI.
  */
-import { hostname } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import { SqliteTrialQueue } from "@/db/queries/trial-queue";
 import { startWorker } from "@/lib/bench/worker";
-import { getSharedSandbox } from "@/lib/evaluators/sandbox";
-import { createExecutorFactory } from "./bench/executor";
-import { nodeFetch } from "./http-fetch";
+import type { TrialExecutor } from "@/lib/bench/worker";
+import { poolExecutorFactory, TrialThreadPool } from "./bench/trial-pool";
 
 /** True when a process with this pid exists on this machine (signal 0 checks without signalling). */
 export function pidAlive(pid: number): boolean {
@@ -29,23 +28,96 @@ export function providerConcurrency(env: Record<string, string | undefined>): nu
 }
 
 /**
- * Starts a worker on `db`.
+ * Executors running trials on this thread. The executor code (ai SDK, providers, evaluators) is
+ * loaded on first use, so a coordinator whose trials run on threads never holds it in memory.
+ */
+function inlineExecutors(db: Db, o: { env: Record<string, string | undefined>; keepRecord?: boolean; retryBaseDelayMs?: number }): (benchId: number) => Promise<TrialExecutor> {
+  let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
+  return async (benchId) => {
+    factory ??= Promise.all([import("./bench/executor"), import("@/lib/evaluators/sandbox"), import("./http-fetch")]).then(([e, s, h]) =>
+      e.createExecutorFactory(db, { ...o, fetch: h.nodeFetch, sandbox: s.getSharedSandbox }),
+    );
+    return (await factory)(benchId);
+  };
+}
+
+/**
+ * Trial threads: `BENCHWORK_TRIAL_THREADS` (0 = run trials on the worker's own thread), default one
+ * per core less `reserveCores`, at most 4. A database that is not a file (`:memory:`) cannot be
+ * opened by threads: 0.
+ * @param reserveCores cores left to other work in the process (the web server's pages: 1)
+ * @throws {RangeError} when `BENCHWORK_TRIAL_THREADS` is not a whole number from 0 to 64
+ */
+export function trialThreadCount(env: Record<string, string | undefined>, dbFile: string, reserveCores = 0): number {
+  if (!dbFile || dbFile === ":memory:") return 0;
+  const raw = env.BENCHWORK_TRIAL_THREADS;
+  if (raw !== undefined && raw.trim() !== "") {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 64) throw new RangeError(`BENCHWORK_TRIAL_THREADS: expected a whole number from 0 to 64, got "${raw}"`);
+    return n;
+  }
+  return Math.max(0, Math.min(4, availableParallelism() - reserveCores));
+}
+
+/** A running bench worker (see {@link startBenchWorker}). */
+export interface BenchWorkerHandle {
+  /** Look for work now (after a launch or a cancel) instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, lets running trials finish up to `graceMs`, stores every outcome, then stops the trial threads. */
+  stop(graceMs?: number): Promise<void>;
+  /** Resolves when the worker has started claiming (its trial threads are loaded, or could not start). */
+  started: Promise<void>;
+}
+
+/**
+ * Starts a worker on `db`: this thread claims trials and stores every result; the trials run on
+ * {@link trialThreadCount} trial threads (or on this thread when that is 0). The worker claims
+ * nothing until its threads have loaded (~0.5–1 s), so no claimed trial waits on a cold start; if
+ * the threads cannot start (the reason is logged), trials run on this thread instead.
  * @param o.env environment for model keys and settings (default `process.env`)
+ * @param o.trialThreads overrides {@link trialThreadCount}
  */
 export function startBenchWorker(
   db: Db,
-  o: { env?: Record<string, string | undefined>; pollMs?: number; onBenchFinished?: (id: number) => void; keepRecord?: boolean; retryBaseDelayMs?: number } = {},
-) {
+  o: { env?: Record<string, string | undefined>; pollMs?: number; onBenchFinished?: (id: number) => void; keepRecord?: boolean; retryBaseDelayMs?: number; trialThreads?: number } = {},
+): BenchWorkerHandle {
   const env = o.env ?? process.env;
   const limit = providerConcurrency(env);
-  return startWorker({
-    queue: new SqliteTrialQueue(db),
-    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
-    pid: process.pid,
-    executorFor: createExecutorFactory(db, { env, fetch: nodeFetch, sandbox: getSharedSandbox, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }),
-    providerLimit: () => limit,
-    isAlive: pidAlive,
-    pollMs: o.pollMs,
-    onBenchFinished: o.onBenchFinished,
-  });
+  const threads = o.trialThreads ?? trialThreadCount(env, db.$client.name);
+  const inline = () => inlineExecutors(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
+  const pool = threads > 0 ? new TrialThreadPool({ size: threads, dbPath: db.$client.name, env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }) : null;
+  const executors = pool
+    ? pool.prewarm().then(
+        () => poolExecutorFactory(db, pool),
+        (e: Error) => {
+          console.error(`benchwork: trial threads could not start (${e.message}); running trials on the worker's own thread`);
+          void pool.close();
+          return inline();
+        },
+      )
+    : Promise.resolve(inline());
+  let stopped = false;
+  const worker = executors.then((executorFor) =>
+    stopped
+      ? null
+      : startWorker({
+          queue: new SqliteTrialQueue(db),
+          workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+          pid: process.pid,
+          executorFor,
+          providerLimit: () => limit,
+          isAlive: pidAlive,
+          pollMs: o.pollMs,
+          onBenchFinished: o.onBenchFinished,
+        }),
+  );
+  return {
+    started: worker.then(() => {}),
+    wake: () => void worker.then((w) => w?.wake()),
+    async stop(graceMs?: number): Promise<void> {
+      stopped = true;
+      await (await worker)?.stop(graceMs);
+      await pool?.close();
+    },
+  };
 }

@@ -12,8 +12,19 @@ import { KeyedSemaphore } from "./semaphore";
 export interface TrialExecutor {
   /** Provider key for per-provider limits (e.g. `openai-compatible http://host/v1`), or null (recorded: no provider). */
   providerKey(trial: ClaimedTrial): string | null;
-  /** Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation). */
-  run(trial: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome>;
+  /**
+   * Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation).
+   * @param limits the bench's current bound for this worker and the provider limit of the trial's
+   *   provider key: an executor with `prefetch` must keep both itself
+   */
+  run(trial: ClaimedTrial, signal: AbortSignal, limits: { concurrency: number; provider: number }): Promise<TrialOutcome>;
+  /**
+   * Trials the loop may hand over beyond the bench's concurrency (default 0). An executor that sets
+   * it queues them and starts each as soon as one of its running trials ends, so a slot never waits
+   * for a round trip through the loop (used by trial threads). Such an executor also keeps the
+   * per-provider limit itself: the loop does not hold a provider slot while a trial waits there.
+   */
+  readonly prefetch?: number;
 }
 
 /** Worker settings. Times in ms. */
@@ -81,7 +92,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
   const staleMs = o.staleMs ?? 15_000;
   const flushMs = o.flushMs ?? 50;
   const flushSize = o.flushSize ?? 256;
-  const providers = new KeyedSemaphore(o.providerLimit ?? (() => 32));
+  const providerLimit = o.providerLimit ?? (() => 32);
+  const providers = new KeyedSemaphore(providerLimit);
   const benches = new Map<number, BenchState>();
   const buffer: TrialOutcome[] = [];
   const stopCtl = new AbortController();
@@ -122,11 +134,12 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
       const key = exec.providerKey(t);
       let acquired = false;
       try {
-        if (key) {
+        if (key && !exec.prefetch) {
           await providers.acquire(key, ctl.signal);
           acquired = true;
         }
-        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal);
+        const limits = { concurrency: b.concurrency, provider: key ? providerLimit(key) : Infinity };
+        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits);
         if (ctl.signal.aborted && outcome.status !== "done") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
       } catch (e) {
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : { ...skippedOutcome(t.id, "", now()), status: "error", error: `worker: ${(e as Error)?.message ?? String(e)}` };
@@ -167,14 +180,15 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         await o.queue.skipQueued(b.benchId, "cancelled before it ran");
         b.exhaustedAt = t;
       } else {
-        if (b.exhaustedAt === null && b.ready.length < b.concurrency) {
-          if (!b.executor) b.executor = await o.executorFor(b.benchId);
-          const want = Math.max(16, b.concurrency * 2) - b.ready.length;
+        if (!b.executor) b.executor = await o.executorFor(b.benchId);
+        const bound = b.concurrency + (b.executor.prefetch ?? 0);
+        if (b.exhaustedAt === null && b.ready.length < bound) {
+          const want = Math.max(16, bound * 2) - b.ready.length;
           const got = await o.queue.claim(b.benchId, o.workerId, want, t);
           b.ready.push(...got);
           if (got.length < want) b.exhaustedAt = t;
         }
-        while (b.inflight.size < b.concurrency && b.ready.length) {
+        while (b.inflight.size < bound && b.ready.length) {
           launch(b, b.ready.shift()!);
           busy = true;
         }

@@ -22,6 +22,7 @@ import { renderPrompt } from "@/lib/runtime/render";
 import { runModelTrialWithRetries } from "@/lib/runtime/run-trial";
 import { exposedTools } from "@/lib/runtime/tools";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
+import { providerKeyOf } from "./provider-key";
 
 /** Options of the executor factory. */
 export interface ExecutorOptions {
@@ -97,10 +98,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   const keepRecord = o.keepRecord ?? true;
 
   return {
-    providerKey(t: ClaimedTrial) {
-      const c = candidates.get(t.candidateId);
-      return c?.kind === "model" && c.modelConfig ? `${c.modelConfig.provider} ${c.modelConfig.baseUrl ?? "default"}` : null;
-    },
+    providerKey: (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId)),
     async run(t: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome> {
       const startedAt = Date.now();
       const c = candidates.get(t.candidateId);

@@ -1,0 +1,85 @@
+/**
+ * The worker loop (lib/bench/worker.ts) over the SQLite queue with scripted executors: the bench's
+ * concurrency, the per-provider limit, and an executor's `prefetch` (trial threads queue a few
+ * trials ahead and keep both limits themselves).
+ */
+import { describe, expect, it } from "vitest";
+import { openMemoryDatabase } from "../client";
+import { seedDemoWorkspace } from "../seed/demo";
+import { listPrompts } from "./systems";
+import { getBench } from "./benches";
+import { createModelConfig } from "./models";
+import { SqliteTrialQueue } from "./trial-queue";
+import { launchFromRequest } from "@/server/bench/prepare";
+import { startWorker, type TrialExecutor } from "@/lib/bench/worker";
+import type { ClaimedTrial } from "@/lib/bench/queue";
+
+async function bench(concurrency: number, budget: number) {
+  const db = openMemoryDatabase();
+  await seedDemoWorkspace(db);
+  const router = (await listPrompts(db, "customer-support")).find((p) => p.name === "intent-router")!;
+  const modelId = await createModelConfig(db, { name: "m", provider: "openai-compatible", modelId: "x", baseUrl: "http://127.0.0.1:9/v1" });
+  const { id } = await launchFromRequest(db, {
+    systemId: "customer-support",
+    promptId: router.id,
+    candidates: [{ kind: "model", modelConfigId: modelId }],
+    baseline: { kind: "none" },
+    selection: { kind: "all" },
+    budget,
+    repeats: 1,
+    concurrency,
+    timeoutSeconds: 5,
+    maxSteps: 1,
+    judgeModelConfigId: null,
+    launchKey: `loop-${Math.random()}`,
+  });
+  return { db, id };
+}
+
+/** An executor whose trials take 15 ms; records how many were handed over at once and the limits passed. */
+function scripted(prefetch?: number) {
+  const seen = { handedOver: 0, maxHandedOver: 0, limits: [] as { concurrency: number; provider: number }[] };
+  const executor: TrialExecutor = {
+    prefetch,
+    providerKey: () => "openai-compatible http://127.0.0.1:9/v1",
+    async run(t: ClaimedTrial, _signal, limits) {
+      seen.handedOver++;
+      seen.maxHandedOver = Math.max(seen.maxHandedOver, seen.handedOver);
+      seen.limits.push(limits);
+      await new Promise((r) => setTimeout(r, 15));
+      seen.handedOver--;
+      return { id: t.id, status: "done", startedAt: 1, finishedAt: 2, latencyMs: 15, inputTokens: 1, outputTokens: 1, costUsd: null, finishReason: "stop", output: "ok", record: null, checks: [], error: null };
+    },
+  };
+  return { executor, seen };
+}
+
+async function runAll(concurrency: number, providerLimit: number, prefetch?: number) {
+  const { db, id } = await bench(concurrency, 12);
+  const { executor, seen } = scripted(prefetch);
+  const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w1", pid: process.pid, executorFor: async () => executor, providerLimit: () => providerLimit, isAlive: () => true, pollMs: 10 });
+  for (let i = 0; i < 300; i++) {
+    const b = await getBench(db, id);
+    if (b?.status === "finished") break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await w.stop(500);
+  const done = (db.$client.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ? AND status = 'done'").get(id) as { n: number }).n;
+  return { seen, done };
+}
+
+describe("worker loop limits", () => {
+  it("hands over at most the smaller of the bench's concurrency and the provider limit", async () => {
+    const { seen, done } = await runAll(4, 2);
+    expect(done).toBe(12);
+    expect(seen.maxHandedOver).toBe(2);
+    expect(seen.limits.every((l) => l.concurrency === 4 && l.provider === 2)).toBe(true);
+  });
+  it("hands a prefetching executor its prefetch beyond the concurrency, with the limits to keep", async () => {
+    const { seen, done } = await runAll(4, 2, 3);
+    expect(done).toBe(12);
+    // concurrency 4 + prefetch 3: the provider limit is the executor's to keep (it is told 2)
+    expect(seen.maxHandedOver).toBe(7);
+    expect(seen.limits.every((l) => l.concurrency === 4 && l.provider === 2)).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Messages between the bench worker's coordinating thread and its trial threads
+ * (server/bench/trial-pool.ts ↔ server/bench/trial-thread-main.ts). Both sides send in batches
+ * (one message per event-loop turn) because a message per trial costs more than the trial's own
+ * bookkeeping at thousands of trials per second.
+ */
+import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
+
+/** Settings a trial thread starts with (its `workerData`). */
+export interface TrialThreadData {
+  /** Project root: where `tsconfig.json` and `server/` are. */
+  root: string;
+  /** The SQLite file the coordinator uses (the thread opens its own connection, reads only). */
+  dbPath: string;
+  /** Keep each trial's full record (see ExecutorOptions.keepRecord). */
+  keepRecord?: boolean;
+  /** First retry delay in ms (see ExecutorOptions.retryBaseDelayMs). */
+  retryBaseDelayMs?: number;
+}
+
+/** One trial to run. */
+export interface TrialRun {
+  benchId: number;
+  trial: ClaimedTrial;
+  /** Most trials of this bench the thread may run at once (its share of the bench's concurrency, ≥ 1); more wait in its queue. */
+  limit: number;
+  /** The trial's provider key (null: no provider call) and the thread's share of that provider's limit (≥ 1). */
+  provider: { key: string; limit: number } | null;
+}
+
+/**
+ * Splits a bench's concurrency over `threads` threads: thread `i` gets ⌊c/n⌋, plus one for the
+ * first c mod n threads, so the shares add up to exactly `concurrency` (some may be 0).
+ */
+export function concurrencyShare(concurrency: number, threads: number, i: number): number {
+  return Math.floor(concurrency / threads) + (i < concurrency % threads ? 1 : 0);
+}
+
+/** Coordinator → trial thread. */
+export type ToTrialThread = { type: "run"; runs: TrialRun[] } | { type: "abort"; ids: number[]; reason: string };
+
+/** Trial thread → coordinator. */
+export type FromTrialThread = { type: "ready" } | { type: "done"; outcomes: TrialOutcome[] };
+
+/**
+ * Collects items and hands them to `send` once per event-loop turn (on `setImmediate`).
+ * @returns `push(item)`
+ */
+export function batcher<T>(send: (items: T[]) => void): (item: T) => void {
+  let items: T[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const batch = items;
+    items = [];
+    if (batch.length) send(batch);
+  };
+  return (item) => {
+    items.push(item);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * Trial threads (issue #5, throughput): a trial costs ~0.7 ms of CPU, most of it in the ai SDK and
+ * the HTTP client, so one thread tops out near 1,300 trials/s and, near that load, delays every
+ * model call it waits on. The worker's own thread keeps the queue (claims, results, finalizing) and
+ * hands the trials to a few worker threads, one per core, that run them.
+ *
+ * Exactly-once is unchanged: threads never touch the queue; the coordinator stores each outcome. A
+ * thread that dies ends its running trials as `error` (named) and is replaced on the next trial.
+ */
+import v8 from "node:v8";
+import { Worker } from "node:worker_threads";
+import type { Db } from "@/db/client";
+import { getBench } from "@/db/queries/benches";
+import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
+import { skippedOutcome, type TrialExecutor } from "@/lib/bench/worker";
+import { providerKeyOf } from "./provider-key";
+import { batcher, concurrencyShare, type FromTrialThread, type ToTrialThread, type TrialRun, type TrialThreadData } from "./trial-messages";
+import { trialThreadEntry } from "./trial-thread-bundle";
+
+/** Options of {@link TrialThreadPool}. */
+export interface TrialPoolOptions extends Omit<TrialThreadData, "root"> {
+  /** Number of trial threads (≥ 1). */
+  size: number;
+  /** Project root (where `tsconfig.json` and `server/` are). Default `BENCHWORK_ROOT` or the working directory. */
+  root?: string;
+  /** The threads' environment (model keys). */
+  env: Record<string, string | undefined>;
+}
+
+interface Slot {
+  worker: Promise<Worker>;
+  /** Resolves when the thread has loaded its code. */
+  ready: Promise<void>;
+  pending: Map<number, (o: TrialOutcome) => void>;
+  send: (r: TrialRun) => void;
+}
+
+/**
+ * Semi-space of a trial thread's young generation, in MB. A trial allocates ~100 KB in the ai SDK;
+ * with 30+ trials in flight per thread a smaller young generation promotes their objects to the
+ * old generation and costs a fifth of the throughput (measured with bench/runner.ts: 16 MB → ~2,100
+ * trials/s, 4 MB → ~1,400).
+ */
+const THREAD_SEMI_SPACE_MB = 16;
+
+const failed = (id: number, why: string): TrialOutcome => ({ ...skippedOutcome(id, "", Date.now()), status: "error", error: `worker: ${why}` });
+
+/** A fixed-size pool of trial threads, started on first use. */
+export class TrialThreadPool {
+  private readonly slots: (Slot | null)[];
+  private closed = false;
+  private readonly data: TrialThreadData;
+  private readonly env: Record<string, string>;
+
+  constructor(o: TrialPoolOptions) {
+    if (!Number.isInteger(o.size) || o.size < 1) throw new RangeError(`trial threads: expected a whole number ≥ 1, got ${o.size}`);
+    const root = o.root ?? process.env.BENCHWORK_ROOT ?? process.cwd();
+    this.data = { root, dbPath: o.dbPath, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs };
+    this.env = Object.fromEntries(Object.entries(o.env).filter((e): e is [string, string] => typeof e[1] === "string"));
+    this.slots = Array.from({ length: o.size }, () => null);
+  }
+
+  private start(i: number): Slot {
+    let markReady!: () => void;
+    const slot: Slot = { worker: null!, ready: new Promise<void>((r) => (markReady = r)), pending: new Map(), send: null! };
+    const failAll = (why: string) => {
+      if (this.slots[i] === slot) this.slots[i] = null;
+      for (const [id, resolve] of slot.pending) resolve(failed(id, why));
+      slot.pending.clear();
+    };
+    slot.worker = trialThreadEntry(this.data.root).then(
+      (entry) => {
+        // A process-wide --max-semi-space-size wins over a thread's resourceLimits: the worker process
+        // starts with a small one for its own, lightly allocating thread (`npm run worker`), and
+        // sets the threads' size just before creating them (V8 reads it when an isolate is made).
+        v8.setFlagsFromString(`--max-semi-space-size=${THREAD_SEMI_SPACE_MB}`);
+        const worker = new Worker(entry, { workerData: this.data, env: this.env, resourceLimits: { maxYoungGenerationSizeMb: 3 * THREAD_SEMI_SPACE_MB } });
+        worker.on("message", (m: FromTrialThread) => {
+          if (m.type === "ready") return markReady();
+          for (const o of m.outcomes) {
+            const resolve = slot.pending.get(o.id);
+            slot.pending.delete(o.id);
+            resolve?.(o);
+          }
+        });
+        worker.on("error", (e) => console.error("benchwork trial thread failed:", e));
+        worker.on("exit", (code) => {
+          markReady();
+          failAll(`the trial thread stopped (exit code ${code}) while running this trial`);
+        });
+        return worker;
+      },
+      (e: Error) => {
+        markReady();
+        failAll(`the trial thread could not be built: ${e.message}`);
+        throw e;
+      },
+    );
+    slot.worker.catch(() => {});
+    slot.send = batcher<TrialRun>((runs) => void slot.worker.then((w) => w.postMessage({ type: "run", runs } satisfies ToTrialThread), () => {}));
+    this.slots[i] = slot;
+    return slot;
+  }
+
+  /**
+   * Starts every thread now (a worker process does this at start, so the first bench does not wait
+   * ~0.5 s for the bundle and the threads' module loading).
+   * @returns when every thread has loaded its code and said it is ready; rejects if one cannot start
+   */
+  async prewarm(): Promise<void> {
+    await Promise.all(
+      this.slots.map(async (_, i) => {
+        const slot = this.slots[i] ?? this.start(i);
+        const w = await slot.worker;
+        await slot.ready;
+        return w;
+      }),
+    );
+  }
+
+  /**
+   * Runs one trial on the least busy thread.
+   * @param signal aborts the trial in its thread (the outcome still comes back)
+   * @returns the trial's outcome; never rejects
+   */
+  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: { concurrency: number; provider: number }, providerKey: string | null): Promise<TrialOutcome> {
+    if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
+    // Among threads with a share of both the bench's concurrency and the provider's limit (thread 0
+    // always has one), the one with the fewest trials on hand.
+    const n = this.slots.length;
+    const providerShares = Number.isFinite(limits.provider);
+    let best = -1;
+    for (let i = 0; i < n; i++) {
+      if (concurrencyShare(limits.concurrency, n, i) === 0) continue;
+      if (providerKey && providerShares && concurrencyShare(limits.provider, n, i) === 0) continue;
+      if (best < 0 || (this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
+    }
+    if (best < 0) best = 0;
+    const limit = Math.max(1, concurrencyShare(limits.concurrency, n, best));
+    const provider = providerKey ? { key: providerKey, limit: providerShares ? Math.max(1, concurrencyShare(limits.provider, n, best)) : Number.MAX_SAFE_INTEGER } : null;
+    const slot = this.slots[best] ?? this.start(best);
+    return new Promise<TrialOutcome>((resolve) => {
+      const onAbort = () =>
+        void slot.worker.then((w) => w.postMessage({ type: "abort", ids: [trial.id], reason: String((signal.reason as Error)?.message ?? signal.reason) } satisfies ToTrialThread), () => {});
+      slot.pending.set(trial.id, (o) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(o);
+      });
+      signal.addEventListener("abort", onAbort, { once: true });
+      slot.send({ benchId, trial, limit, provider });
+    });
+  }
+
+  /** Stops every thread; trials still running in them end as `error`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s?.worker.then((w) => w.terminate(), () => {})));
+  }
+}
+
+/**
+ * Executors that run a bench's trials on `pool`. The threads may hold `prefetch` trials beyond the
+ * running ones (default: as many as the bench's concurrency), so a slot that frees up starts the
+ * next trial at once. Each thread keeps its share of the bench's concurrency and of each
+ * provider's limit, so the sums stay within both. Provider keys come from the bench's candidates.
+ */
+export function poolExecutorFactory(db: Db, pool: TrialThreadPool, prefetch?: number): (benchId: number) => Promise<TrialExecutor> {
+  return async (benchId) => {
+    const bench = await getBench(db, benchId);
+    if (!bench) throw new Error(`bench #${benchId} does not exist`);
+    const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
+    return {
+      prefetch: prefetch ?? Math.max(4, bench.settings.concurrency),
+      providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
+      run: (t, signal, limits) => pool.run(benchId, t, signal, limits, providerKeyOf(candidates.get(t.candidateId))),
+    };
+  };
+}

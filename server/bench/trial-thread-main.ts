@@ -1,0 +1,97 @@
+/**
+ * Body of a trial thread (see server/bench/trial-pool.ts): builds executors from its own SQLite
+ * connection, runs the trials the coordinator hands over, honours aborts, and posts outcomes back.
+ * It never writes to the database: claims and results stay with the coordinator, so a trial is
+ * still stored exactly once.
+ */
+import type { MessagePort } from "node:worker_threads";
+import { openDatabase } from "@/db/client";
+import type { TrialOutcome } from "@/lib/bench/queue";
+import { skippedOutcome } from "@/lib/bench/worker";
+import { getSharedSandbox } from "@/lib/evaluators/sandbox";
+import { nodeFetch } from "../http-fetch";
+import { createExecutorFactory } from "./executor";
+import { batcher, type FromTrialThread, type ToTrialThread, type TrialRun, type TrialThreadData } from "./trial-messages";
+
+/** Runs until the thread is terminated. `process.env` is the worker's environment (model keys). */
+export function runTrialThread(port: MessagePort | null, data: TrialThreadData): void {
+  if (!port) throw new Error("runTrialThread must run in a worker thread");
+  const db = openDatabase(data.dbPath);
+  const executorFor = createExecutorFactory(db, {
+    env: process.env,
+    fetch: nodeFetch,
+    sandbox: getSharedSandbox,
+    keepRecord: data.keepRecord,
+    retryBaseDelayMs: data.retryBaseDelayMs,
+  });
+  const running = new Map<number, AbortController>();
+  /** Per bench: trials waiting for a free slot (the coordinator hands over a few ahead), and how many run. */
+  const benches = new Map<number, { limit: number; running: number; waiting: TrialRun[] }>();
+  const post = (m: FromTrialThread) => port.postMessage(m);
+  const done = batcher<TrialOutcome>((outcomes) => post({ type: "done", outcomes }));
+
+  /** Provider key → calls running in this thread. */
+  const calls = new Map<string, number>();
+  const providerFree = (r: TrialRun) => !r.provider || (calls.get(r.provider.key) ?? 0) < r.provider.limit;
+
+  /** Starts waiting trials while their bench and their provider have room. */
+  function pump(benchId: number): void {
+    const b = benches.get(benchId);
+    if (!b) return;
+    for (let i = 0; i < b.waiting.length && b.running < b.limit; ) {
+      if (providerFree(b.waiting[i])) void run(b.waiting.splice(i, 1)[0]);
+      else i++;
+    }
+    if (b.running === 0 && b.waiting.length === 0) benches.delete(benchId);
+  }
+
+  async function run(r: TrialRun): Promise<void> {
+    const { benchId, trial, provider } = r;
+    const b = benches.get(benchId)!;
+    b.running++;
+    if (provider) calls.set(provider.key, (calls.get(provider.key) ?? 0) + 1);
+    const ctl = new AbortController();
+    running.set(trial.id, ctl);
+    let outcome: TrialOutcome;
+    try {
+      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, provider: provider?.limit ?? Infinity });
+    } catch (e) {
+      outcome = { ...skippedOutcome(trial.id, "", Date.now()), status: "error", error: `worker: ${(e as Error)?.message ?? String(e)}` };
+    }
+    running.delete(trial.id);
+    b.running--;
+    if (provider) calls.set(provider.key, calls.get(provider.key)! - 1);
+    // The next waiting trial starts before this outcome is even posted: no slot waits on a round
+    // trip. A freed provider slot may let another bench's trial start too.
+    pump(benchId);
+    if (provider) for (const id of [...benches.keys()]) if (id !== benchId) pump(id);
+    done(outcome);
+  }
+
+  function abort(id: number, reason: string): void {
+    const ctl = running.get(id);
+    if (ctl) return ctl.abort(new Error(reason));
+    for (const b of benches.values()) {
+      const i = b.waiting.findIndex((r) => r.trial.id === id);
+      if (i >= 0) {
+        b.waiting.splice(i, 1);
+        return done(skippedOutcome(id, "cancelled before it ran", Date.now()));
+      }
+    }
+  }
+
+  port.on("message", (m: ToTrialThread) => {
+    if (m.type === "run") {
+      const touched = new Set<number>();
+      for (const r of m.runs) {
+        const b = benches.get(r.benchId) ?? { limit: r.limit, running: 0, waiting: [] };
+        b.limit = r.limit;
+        b.waiting.push(r);
+        benches.set(r.benchId, b);
+        touched.add(r.benchId);
+      }
+      for (const id of touched) pump(id);
+    } else for (const id of m.ids) abort(id, m.reason);
+  });
+  post({ type: "ready" });
+}

@@ -1,0 +1,149 @@
+/**
+ * The bench worker with trial threads (issue #5 throughput): bounds, provider limits, cancellation
+ * and exactly-once results, on a real SQLite file, real threads and real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { migrateDatabase, openDatabase, type Db } from "@/db/client";
+import { addCases } from "@/db/queries/cases";
+import { createModelConfig } from "@/db/queries/models";
+import { createPrompt, createSystem } from "@/db/queries/systems";
+import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
+import { emptyCaseContent } from "@/lib/library/case-content";
+import { launchFromRequest } from "./prepare";
+import { concurrencyShare } from "./trial-messages";
+import { startBenchWorker } from "../worker";
+
+/** An OpenAI-compatible chat endpoint that answers after `latencyMs` and counts requests in flight. */
+let server: http.Server;
+let url = "";
+let inFlight = 0;
+let maxInFlight = 0;
+let served = 0;
+const latencyMs = 25;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      inFlight++;
+      served++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }));
+      }, latencyMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => server.close());
+
+async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "benchwork-threads-")), "b.db");
+  const db = openDatabase(file);
+  migrateDatabase(db);
+  await createSystem(db, { id: "s", name: "S" });
+  const promptId = await createPrompt(db, { systemId: "s", name: "p", systemPrompt: "Answer." });
+  await addCases(
+    db,
+    ["a", "b"].map((k) => ({ systemId: "s", promptId, caseKey: k, source: "custom" as const, content: { ...emptyCaseContent(), input: `question ${k}`, expected: "Scripted", evaluators: [{ kind: "contains" }] } })),
+  );
+  const model = await createModelConfig(db, { name: "stub", provider: "openai-compatible", modelId: "m", baseUrl: url });
+  return { db, promptId, model };
+}
+
+const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number }) =>
+  launchFromRequest(db, {
+    systemId: "s",
+    promptId,
+    candidates: [{ kind: "model", modelConfigId: model }],
+    baseline: { kind: "none" },
+    selection: { kind: "all" },
+    budget: null,
+    timeoutSeconds: 10,
+    maxSteps: 1,
+    judgeModelConfigId: null,
+    launchKey: `k-${Math.random()}`,
+    ...o,
+  });
+
+async function waitEnded(db: Db, id: number) {
+  for (let i = 0; i < 600; i++) {
+    const b = await getBench(db, id);
+    if (b && b.status !== "queued" && b.status !== "running") return b;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`bench ${id} did not end`);
+}
+
+const trials = (db: Db, id: number) => db.$client.prepare("SELECT status, attempts, output FROM trials WHERE bench_id = ?").all(id) as { status: string; attempts: number; output: string | null }[];
+
+describe("concurrencyShare", () => {
+  it("splits a bound over threads so the shares add up exactly", () => {
+    expect([0, 1].map((i) => concurrencyShare(64, 2, i))).toEqual([32, 32]);
+    expect([0, 1].map((i) => concurrencyShare(5, 2, i))).toEqual([3, 2]);
+    expect([0, 1, 2].map((i) => concurrencyShare(1, 3, i))).toEqual([1, 0, 0]);
+    expect([0, 1, 2, 3].map((i) => concurrencyShare(10, 4, i)).reduce((a, b) => a + b)).toBe(10);
+  });
+});
+
+describe("a bench on trial threads", () => {
+  it("keeps the bench's concurrency across threads, uses them all, and stores each trial once", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 30, concurrency: 3 });
+    maxInFlight = 0;
+    served = 0;
+    const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "64" }, pollMs: 20, trialThreads: 2 });
+    const bench = await waitEnded(db, id);
+    await worker.stop(1000);
+    expect(bench.status).toBe("finished");
+    const rows = trials(db, id);
+    expect(rows).toHaveLength(60);
+    expect(rows.every((r) => r.status === "done" && r.attempts === 1 && r.output === "Scripted answer")).toBe(true);
+    expect(served).toBe(60);
+    // 3 = thread 1's share (2) + thread 2's share (1): both threads ran trials, never more than the bound
+    expect(maxInFlight).toBe(3);
+    expect(bench.summary!.candidates[0].stats.checks.passed).toBe(60);
+  }, 60_000);
+
+  it("keeps the per-provider limit (shared by the threads) below a larger bench concurrency", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 });
+    maxInFlight = 0;
+    const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads: 2 });
+    const bench = await waitEnded(db, id);
+    await worker.stop(1000);
+    expect(bench.status).toBe("finished");
+    expect(trials(db, id).filter((r) => r.status === "done")).toHaveLength(30);
+    expect(maxInFlight).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it("cancels: trials waiting in the threads are skipped, finished ones stay, nothing is left running", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 200, concurrency: 4 });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 2 });
+    for (let i = 0; i < 400; i++) {
+      const p = (await getBenchProgress(db, id))!;
+      if (p.done >= 12) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await requestCancel(db, id);
+    worker.wake();
+    const bench = await waitEnded(db, id);
+    await worker.stop(1000);
+    expect(bench.status).toBe("cancelled");
+    const rows = trials(db, id);
+    const count = (s: string) => rows.filter((r) => r.status === s).length;
+    expect(rows).toHaveLength(400);
+    expect(count("done")).toBeGreaterThanOrEqual(12);
+    expect(count("skipped")).toBeGreaterThan(300);
+    expect(count("done") + count("skipped") + count("error")).toBe(400);
+    expect(rows.every((r) => r.attempts <= 1)).toBe(true);
+  }, 60_000);
+});

@@ -6,9 +6,11 @@
  * written per trial, and the time to load the first page of the results matrix.
  *
  * Run: `npx tsx bench/runner.ts [--trials 10000] [--latency 0] [--concurrency 64] [--warmup 2000] [--extra-workers N] [--profile]`
- * or `npx tsx bench/runner.ts --suite` for the issue's set: 10,000 @ 0 ms, 10,000 @ 50 ms ×64, 20,000 @ 0 ms.
+ * or `npx tsx bench/runner.ts --suite [--repeat 3]` for the issue's set (10,000 @ 0 ms, 10,000 @ 50 ms
+ * ×64, 20,000 @ 0 ms), each run `--repeat` times, with the median and range of each figure.
  * An unmeasured warm-up bench (`--warmup`, 2,000 trials) runs first, as on a worker that has been
- * up for a while. Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one
+ * up for a while. `BENCH_TIMELINE=1` also prints where the time outside the trials goes (launch,
+ * claim, first trial, finalize). Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one
  * per core).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -22,14 +24,35 @@ const arg = (name: string, def: string) => {
 };
 
 if (args.includes("--suite")) {
-  // Each scenario in a fresh process.
+  // Each scenario in a fresh process, `--repeat` times (default 3): single runs on a shared 2-core
+  // machine vary by ±10%, so the summary gives the median and the range.
+  const repeat = Number(arg("repeat", "3"));
+  const rest = args.filter((a, i) => a !== "--suite" && a !== "--repeat" && args[i - 1] !== "--repeat");
+  const results: Record<string, number>[] = [];
   for (const [trials, latency, conc] of [
     [10_000, 0, 64],
     [10_000, 50, 64],
     [20_000, 0, 64],
   ]) {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "bench/runner.ts", "--trials", String(trials), "--latency", String(latency), "--concurrency", String(conc), ...args.filter((a) => a !== "--suite")], { stdio: "inherit" });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+    for (let k = 0; k < repeat; k++) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "bench/runner.ts", "--trials", String(trials), "--latency", String(latency), "--concurrency", String(conc), ...rest], { stdio: ["inherit", "pipe", "inherit"] });
+      const out = r.stdout.toString();
+      process.stdout.write(out.replace(/^RESULT .*\n?/m, ""));
+      if (r.status !== 0) process.exit(r.status ?? 1);
+      results.push(JSON.parse(/^RESULT (.*)$/m.exec(out)![1]) as Record<string, number>);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\n== summary: median [min–max] of ${repeat} runs per scenario ==`);
+  for (const [trials, latency] of [
+    [10_000, 0],
+    [10_000, 50],
+    [20_000, 0],
+  ]) {
+    const rs = results.filter((x) => x.trials === trials && x.latency === latency);
+    const f = (k: string, d = 0) => `${median(rs.map((x) => x[k])).toFixed(d)} [${Math.min(...rs.map((x) => x[k])).toFixed(d)}–${Math.max(...rs.map((x) => x[k])).toFixed(d)}]`;
+    const speed = latency > 0 ? `ratio ${f("ratio", 3)} (target ≤ 1.15)` : `${f("rate")} trials/s (target ≥ 2,000)`;
+    console.log(`${trials.toLocaleString("en-US")} @ ${latency} ms: ${speed}; peak RSS ${f("rssMb")} MB (< 300); ${f("bytesPerTrial")} bytes written per trial (≤ 5,120); matrix first page ${f("matrixMs", 1)} ms (< 200)`);
   }
   process.exit(0);
 }
@@ -79,6 +102,16 @@ function writtenBytes(pid: number | "self" = "self"): number | null {
   }
 }
 
+/** CPU time a process has used, in ms (user + system, all threads; /proc/PID/stat), or null. */
+function cpuMs(pid: number): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
 /** Peak resident set size of a process in bytes (VmHWM: all its threads), or null. */
 function peakRss(pid: number): number | null {
   try {
@@ -121,7 +154,14 @@ const workerEnv = {
   BENCHWORK_WORKER_POLL_MS: "50",
 };
 const profileFlags = args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [];
-const workers: ChildProcess[] = Array.from({ length: 1 + EXTRA_WORKERS }, () => spawn(process.execPath, [...profileFlags, ...command.args], { env: workerEnv, stdio: ["ignore", "ignore", "inherit"] }));
+const finishedWaiters = new Map<number, (v: unknown) => void>();
+const workers: ChildProcess[] = Array.from({ length: 1 + EXTRA_WORKERS }, () => {
+  const w = spawn(process.execPath, [...profileFlags, ...command.args], { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
+  w.stdout!.on("data", (d: Buffer) => {
+    for (const m of d.toString().matchAll(/bench #(\d+) finished/g)) finishedWaiters.get(Number(m[1]))?.(null);
+  });
+  return w;
+});
 process.on("exit", () => workers.forEach((w) => w.kill("SIGKILL")));
 // Workers are long-running processes in a deployment: wait until they are up before launching.
 for (let i = 0; i < 300; i++) {
@@ -147,11 +187,14 @@ const launch = (trials: number, key: string) =>
     launchKey: key,
   });
 
-/** Waits until bench `id` has ended; polls every 20 ms. */
+/**
+ * Waits until bench `id` has ended: the worker prints `bench #N finished` the moment it finalizes
+ * it (no polling load on the machine being measured); a slow poll covers anything else.
+ */
 async function waitFor(id: number) {
   let p = (await getBenchProgress(db, id))!;
   while (p.status === "queued" || p.status === "running") {
-    await new Promise((r) => setTimeout(r, 20));
+    await Promise.race([new Promise((r) => finishedWaiters.set(id, r)), new Promise((r) => setTimeout(r, 1_000))]);
     p = (await getBenchProgress(db, id))!;
   }
   return p;
@@ -167,14 +210,20 @@ if (WARMUP > 0) {
 }
 
 const diskBefore = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
+const cpuBefore = workers.map((w) => cpuMs(w.pid!));
 const t0 = performance.now();
 const { id } = await launch(TRIALS, `runner-${Date.now()}`);
 const tLaunched = performance.now();
+const wallLaunched = Date.now();
 const p = await waitFor(id);
 const tDone = performance.now();
+const wallDone = Date.now();
+if (process.env.BENCH_TIMELINE) { const b = db.$client.prepare("SELECT created_at c, started_at s, finished_at f FROM benches WHERE id = ?").get(id) as { c: number; s: number; f: number }; const t = db.$client.prepare("SELECT min(started_at) s, max(finished_at) f FROM trials WHERE bench_id = ?").get(id) as { s: number; f: number }; console.log(`timeline ms: launch ${wallLaunched - b.c} | claim +${b.s - wallLaunched} | first trial +${t.s - b.s} | trials ${t.f - t.s} | last trial → finalized ${b.f - t.f} (finished_at is set before the results are computed) | → runner saw it ${wallDone - t.f}`); }
 db.$client.pragma("wal_checkpoint(TRUNCATE)");
 const diskAfter = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const peaks = workers.map((w) => peakRss(w.pid!));
+const cpuAfter = workers.map((w) => cpuMs(w.pid!));
+const workerCpuMs = cpuAfter.every((a, i) => a !== null && cpuBefore[i] !== null) ? cpuAfter.reduce<number>((sum, a, i) => sum + a! - cpuBefore[i]!, 0) : null;
 for (const w of workers) w.kill("SIGTERM");
 await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
 const written = diskBefore.every((b) => b !== null) && diskAfter.every((a) => a !== null) ? diskAfter.reduce((sum, a, i) => sum + a! - diskBefore[i]!, 0) : null;
@@ -197,9 +246,13 @@ console.log(`launch (plan + store ${TRIALS} queued trials): ${((tLaunched - t0) 
 console.log(`run (launch → finished, incl. finalize): ${runSeconds.toFixed(2)} s → ${(total / runSeconds).toFixed(0)} trials/s`);
 if (LATENCY > 0) console.log(`ideal (trials × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runSeconds / ideal).toFixed(3)} (target ≤ 1.15)`);
 const threads = process.env.BENCHWORK_TRIAL_THREADS ?? "default";
+if (workerCpuMs !== null) console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
 console.log(`peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`);
 console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB (${(dbBytes / TRIALS).toFixed(0)} bytes per trial, cases included)`);
 if (written !== null) console.log(`disk written during launch + run (this process and the workers): ${(written / 1024 / 1024).toFixed(1)} MB (${(written / total).toFixed(0)} bytes per trial, target ≤ 5,120)`);
 console.log(`results matrix, first page: ${matrixMs.toFixed(1)} ms (failures filter, sorted: ${matrixFilteredMs.toFixed(1)} ms; target < 200 ms)`);
+// For --suite: one machine-readable line per run.
+const peakMb = Math.max(...peaks.map((b) => (b ?? 0) / 1024 / 1024));
+console.log(`RESULT ${JSON.stringify({ trials: TRIALS, latency: LATENCY, rate: total / runSeconds, ratio: ideal > 0 ? runSeconds / ideal : 0, rssMb: peakMb, cpuUsPerTrial: workerCpuMs === null ? NaN : (workerCpuMs / total) * 1000, bytesPerTrial: written === null ? NaN : written / total, matrixMs })}`);
 server.kill();
 process.exit(0);

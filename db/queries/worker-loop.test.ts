@@ -83,3 +83,22 @@ describe("worker loop limits", () => {
     expect(seen.limits.every((l) => l.concurrency === 4 && l.provider === 2)).toBe(true);
   });
 });
+
+describe("worker loop waiting", () => {
+  it("does not pile up abort listeners when wakes come faster than its sleep (no MaxListeners warning)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    const { db } = await bench(4, 12);
+    const { executor } = scripted();
+    const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w2", pid: process.pid, executorFor: async () => executor, isAlive: () => true, pollMs: 1_000 });
+    for (let i = 0; i < 60; i++) {
+      w.wake();
+      await new Promise((r) => setImmediate(r));
+    }
+    await w.stop(500);
+    await new Promise((r) => setTimeout(r, 20));
+    process.off("warning", onWarning);
+    expect(warnings.filter((m) => m.includes("MaxListenersExceeded"))).toEqual([]);
+  });
+});

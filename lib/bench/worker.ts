@@ -225,7 +225,19 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         continue;
       }
       const waitMs = busy ? Math.min(flushMs, pollMs) : pollMs;
-      await Promise.race([new Promise<void>((r) => (wakeResolve = r)), sleep(waitMs, stopCtl.signal)]);
+      // Wait for a wake or the timer, whichever comes first; the other is cleared at once (a wake
+      // per finished trial would otherwise leave thousands of timers and abort listeners pending).
+      await new Promise<void>((resolve) => {
+        const end = () => {
+          clearTimeout(timer);
+          stopCtl.signal.removeEventListener("abort", end);
+          wakeResolve = null;
+          resolve();
+        };
+        const timer = setTimeout(end, waitMs);
+        stopCtl.signal.addEventListener("abort", end, { once: true });
+        wakeResolve = end;
+      });
       woken = false;
     }
   })();

@@ -1,8 +1,8 @@
 /**
  * Messages between the bench worker's coordinating thread and its trial threads
  * (server/bench/trial-pool.ts ↔ server/bench/trial-thread-main.ts). Both sides send in batches
- * (one message per event-loop turn) because a message per trial costs more than the trial's own
- * bookkeeping at thousands of trials per second.
+ * because a message per trial (and the wake-up of the receiving thread) costs more than the
+ * trial's own bookkeeping at thousands of trials per second.
  */
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 
@@ -43,10 +43,13 @@ export type ToTrialThread = { type: "run"; runs: TrialRun[] } | { type: "abort";
 export type FromTrialThread = { type: "ready" } | { type: "done"; outcomes: TrialOutcome[] };
 
 /**
- * Collects items and hands them to `send` once per event-loop turn (on `setImmediate`).
+ * Collects items and hands them to `send` together: after `delayMs` (default 0 = at the end of this
+ * event-loop turn, on `setImmediate`). Every message wakes the other thread, so a few ms of
+ * batching saves a wake-up per trial when trials finish one by one (a model with real latency);
+ * trials never wait on it, because each thread keeps a queue of trials to start.
  * @returns `push(item)`
  */
-export function batcher<T>(send: (items: T[]) => void): (item: T) => void {
+export function batcher<T>(send: (items: T[]) => void, delayMs = 0): (item: T) => void {
   let items: T[] = [];
   let scheduled = false;
   const flush = () => {
@@ -59,7 +62,8 @@ export function batcher<T>(send: (items: T[]) => void): (item: T) => void {
     items.push(item);
     if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      if (delayMs > 0) setTimeout(flush, delayMs);
+      else setImmediate(flush);
     }
   };
 }

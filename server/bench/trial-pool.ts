@@ -74,6 +74,9 @@ export class TrialThreadPool {
         // starts with a small one for its own, lightly allocating thread (`npm run worker`), and
         // sets the threads' size just before creating them (V8 reads it when an isolate is made).
         v8.setFlagsFromString(`--max-semi-space-size=${THREAD_SEMI_SPACE_MB}`);
+        // Start at full size: a young generation that grows from 1 MB promotes the first minutes'
+        // trials to the old generation (measured: ~8 ms slower trials for the first seconds).
+        v8.setFlagsFromString(`--min-semi-space-size=${THREAD_SEMI_SPACE_MB}`);
         const worker = new Worker(entry, { workerData: this.data, env: this.env, resourceLimits: { maxYoungGenerationSizeMb: 3 * THREAD_SEMI_SPACE_MB } });
         worker.on("message", (m: FromTrialThread) => {
           if (m.type === "ready") return markReady();
@@ -97,7 +100,8 @@ export class TrialThreadPool {
       },
     );
     slot.worker.catch(() => {});
-    slot.send = batcher<TrialRun>((runs) => void slot.worker.then((w) => w.postMessage({ type: "run", runs } satisfies ToTrialThread), () => {}));
+    // Trials for a thread go every 5 ms at most: it keeps a queue of them (prefetch), so it never idles on this.
+    slot.send = batcher<TrialRun>((runs) => void slot.worker.then((w) => w.postMessage({ type: "run", runs } satisfies ToTrialThread), () => {}), 5);
     this.slots[i] = slot;
     return slot;
   }

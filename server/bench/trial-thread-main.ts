@@ -28,7 +28,8 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
   /** Per bench: trials waiting for a free slot (the coordinator hands over a few ahead), and how many run. */
   const benches = new Map<number, { limit: number; running: number; waiting: TrialRun[] }>();
   const post = (m: FromTrialThread) => port.postMessage(m);
-  const done = batcher<TrialOutcome>((outcomes) => post({ type: "done", outcomes }));
+  // Outcomes go back every 10 ms at most: the coordinator only stores them (in 50 ms batches).
+  const done = batcher<TrialOutcome>((outcomes) => post({ type: "done", outcomes }), 10);
 
   /** Provider key → calls running in this thread. */
   const calls = new Map<string, number>();

@@ -3,8 +3,9 @@
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 
-// Trial threads load the project's code from its root, wherever the command is run from.
-process.env.BENCHWORK_ROOT ??= fileURLToPath(new URL("..", import.meta.url));
+// Migrations, demo data and the trial threads' code are found from the project root, wherever the
+// command is run from (an empty value counts as unset).
+process.env.BENCHWORK_ROOT ||= fileURLToPath(new URL("..", import.meta.url));
 
 register({ tsconfig: new URL("../tsconfig.json", import.meta.url).pathname });
 const { main } = await import("./main.ts");

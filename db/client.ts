@@ -16,8 +16,12 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 /** Default database file, relative to the working directory (the project root). */
 export const DEFAULT_DB_PATH = "data/benchwork.db";
 
-/** Where committed migrations live, relative to the project root. */
-export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
+/**
+ * Where committed migrations live: under the project root, which is `BENCHWORK_ROOT` when set (the
+ * `benchwork` command sets it from its own location, so it works from any directory), else the
+ * working directory.
+ */
+export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.env.BENCHWORK_ROOT || process.cwd(), "db", "migrations");
 
 /** Lock wait before SQLITE_BUSY, in ms. */
 const BUSY_TIMEOUT_MS = 5_000;

@@ -6,6 +6,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundle } from "./bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-process.env.BENCHWORK_ROOT ??= path.resolve(root);
+process.env.BENCHWORK_ROOT ||= path.resolve(root);
 const file = await bundle({ root: process.env.BENCHWORK_ROOT, name: "worker", contents: `import "./server/worker-main.ts";\n` });
 await import(pathToFileURL(file).href);

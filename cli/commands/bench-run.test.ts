@@ -72,3 +72,22 @@ describe("benchwork bench run", () => {
     }
   }, 60_000);
 });
+
+describe("benchwork bench run from another directory", () => {
+  it("finds the migrations and the trial threads' code from its own install, wherever it is run", async () => {
+    const { spawn } = await import("node:child_process");
+    const root = process.cwd();
+    const out = path.join(dir, "elsewhere.json");
+    const child = spawn(process.execPath, [path.join(root, "cli/bin.mjs"), ...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out], {
+      cwd: tmpdir(),
+      env: { ...process.env, BENCHWORK_DB: file, BENCHWORK_ROOT: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    expect(err).not.toMatch(/ENOENT|migrations/);
+    expect(code).toBe(1); // finished; the higher-scoring model breaks problems the baseline solved
+    expect(JSON.parse(readFileSync(out, "utf8")).manifest.included).toBe(200);
+  }, 60_000);
+});

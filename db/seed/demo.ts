@@ -16,7 +16,7 @@ import { emptyCaseContent, type CaseContent, type ToolDefinition, type ToolFixtu
 import { demoEvaluators } from "./evaluators";
 
 /** Folder of the demo files, relative to the project root. */
-export const DEMO_DATA_DIR = path.join(process.cwd(), "db", "seed", "data");
+export const DEMO_DATA_DIR = path.join(process.env.BENCHWORK_ROOT || process.cwd(), "db", "seed", "data");
 
 interface CaseFileSpec {
   file: string;

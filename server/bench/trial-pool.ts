@@ -54,7 +54,7 @@ export class TrialThreadPool {
 
   constructor(o: TrialPoolOptions) {
     if (!Number.isInteger(o.size) || o.size < 1) throw new RangeError(`trial threads: expected a whole number ≥ 1, got ${o.size}`);
-    const root = o.root ?? process.env.BENCHWORK_ROOT ?? process.cwd();
+    const root = o.root ?? (process.env.BENCHWORK_ROOT || process.cwd());
     this.data = { root, dbPath: o.dbPath, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs };
     this.env = Object.fromEntries(Object.entries(o.env).filter((e): e is [string, string] => typeof e[1] === "string"));
     this.slots = Array.from({ length: o.size }, () => null);

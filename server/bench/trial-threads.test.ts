@@ -146,4 +146,17 @@ describe("a bench on trial threads", () => {
     expect(count("done") + count("skipped") + count("error")).toBe(400);
     expect(rows.every((r) => r.attempts <= 1)).toBe(true);
   }, 60_000);
+
+  it("runs custom JavaScript evaluators from a trial thread (the QuickJS sandbox starts next to the bundled code)", async () => {
+    const { db, promptId, model } = await fileDb();
+    const code = `function evaluate({ output }) { return { passed: output.includes("Scripted"), score: 1, message: "custom saw: " + output }; }`;
+    await addCases(db, [{ systemId: "s", promptId, caseKey: "c", source: "custom", content: { ...emptyCaseContent(), input: "question c", expected: "Scripted", evaluators: [{ kind: "custom", code }] } }]);
+    const { id } = await launch(db, promptId, model, { repeats: 1, concurrency: 2 });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
+    const bench = await waitEnded(db, id);
+    await worker.stop(1000);
+    expect(bench.status).toBe("finished");
+    const row = db.$client.prepare("SELECT t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND bc.case_key = 'c'").get(id) as { checks: string };
+    expect(JSON.parse(row.checks)).toEqual([expect.objectContaining({ kind: "custom", verdict: "passed", message: "custom saw: Scripted answer" })]);
+  }, 60_000);
 });

@@ -10,7 +10,15 @@ import { startBenchWorker, trialThreadCount } from "./worker";
 export function runWorkerThread(port: MessagePort | null): void {
   const db = openDatabase();
   // Pages share this process: one core stays theirs (on 2 cores: 1 trial thread beside this one).
-  const worker = startBenchWorker(db, { trialThreads: trialThreadCount(process.env, db.$client.name, 1) });
+  let trialThreads: number;
+  try {
+    trialThreads = trialThreadCount(process.env, db.$client.name, 1);
+  } catch (e) {
+    // A bad setting must not stop the server's pages: say so once and use the default.
+    console.error(`benchwork: ${(e as Error).message}; using the default`);
+    trialThreads = trialThreadCount({ ...process.env, BENCHWORK_TRIAL_THREADS: "" }, db.$client.name, 1);
+  }
+  const worker = startBenchWorker(db, { trialThreads });
   port?.on("message", (m: unknown) => {
     if (m === "wake") worker.wake();
     else if (m === "stop") void worker.stop(3_000).finally(() => port.postMessage("stopped"));

@@ -8,6 +8,8 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 
+const utf8 = new TextDecoder();
+
 /** Read-only response headers (the fetch standard's "immutable" guard), iterated in name order. */
 export class BufferedHeaders implements Headers {
   readonly #map: Map<string, string>;
@@ -126,7 +128,7 @@ export class BufferedResponse implements Response {
     return (await this.bytes()).buffer;
   }
   async text(): Promise<string> {
-    return new TextDecoder().decode(this.#take());
+    return utf8.decode(this.#take());
   }
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());

@@ -65,8 +65,6 @@ export interface BenchWorkerHandle {
   wake(): void;
   /** Stops claiming, lets running trials finish up to `graceMs`, stores every outcome, then stops the trial threads. */
   stop(graceMs?: number): Promise<void>;
-  /** Resolves when the worker has started claiming (its trial threads are loaded, or could not start). */
-  started: Promise<void>;
 }
 
 /**
@@ -112,7 +110,6 @@ export function startBenchWorker(
         }),
   );
   return {
-    started: worker.then(() => {}),
     wake: () => void worker.then((w) => w?.wake()),
     async stop(graceMs?: number): Promise<void> {
       stopped = true;

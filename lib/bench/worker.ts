@@ -14,10 +14,11 @@ export interface TrialExecutor {
   providerKey(trial: ClaimedTrial): string | null;
   /**
    * Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation).
-   * @param limits the bench's current bound for this worker and the provider limit of the trial's
-   *   provider key: an executor with `prefetch` must keep both itself
+   * @param limits the bench's current bound for this worker, the trial's provider key (as
+   *   `providerKey` gave it) and that provider's limit: an executor with `prefetch` must keep both
+   *   bounds itself
    */
-  run(trial: ClaimedTrial, signal: AbortSignal, limits: { concurrency: number; provider: number }): Promise<TrialOutcome>;
+  run(trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits): Promise<TrialOutcome>;
   /**
    * Trials the loop may hand over beyond the bench's concurrency (default 0). An executor that sets
    * it queues them and starts each as soon as one of its running trials ends, so a slot never waits
@@ -25,6 +26,16 @@ export interface TrialExecutor {
    * per-provider limit itself: the loop does not hold a provider slot while a trial waits there.
    */
   readonly prefetch?: number;
+}
+
+/** The bounds a trial runs under (see {@link TrialExecutor.run}). */
+export interface TrialLimits {
+  /** Most trials of the bench running at once for this worker. */
+  concurrency: number;
+  /** The trial's provider key, or null when it calls no provider. */
+  providerKey: string | null;
+  /** Most calls at once to that provider across benches (Infinity without a provider). */
+  provider: number;
 }
 
 /** Worker settings. Times in ms. */
@@ -63,8 +74,11 @@ interface BenchState {
 
 const STOPPING = new Error("worker stopping");
 
-/** Sleeps `ms`, or less when `signal` aborts; the listener is removed either way (no leak per loop). */
-const sleep = (ms: number, signal?: AbortSignal) =>
+/**
+ * Sleeps `ms`, or less when `signal` aborts or the `wakeUp` function handed to `onWake` is called;
+ * the timer and the listener are removed either way (nothing left pending per loop).
+ */
+const sleep = (ms: number, signal?: AbortSignal, onWake?: (wakeUp: () => void) => void) =>
   new Promise<void>((r) => {
     const done = () => {
       clearTimeout(t);
@@ -73,11 +87,26 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     };
     const t = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
+    onWake?.(done);
   });
 
 /** A skipped outcome (cancelled before or while running). */
 export function skippedOutcome(id: number, reason: string, now: number): TrialOutcome {
-  return { id, status: "skipped", startedAt: now, finishedAt: now, latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: reason };
+  return bareOutcome(id, "skipped", reason, now);
+}
+
+/**
+ * An outcome without an answer (`error` or `skipped`, with `reason` as its error), finished at
+ * `now` and started at `startedAt` (default `now`); times in ms since the epoch.
+ */
+export function bareOutcome(id: number, status: "error" | "skipped", reason: string, now: number, startedAt = now): TrialOutcome {
+  return { id, status, startedAt, finishedAt: now, latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: reason };
+}
+
+/** The worker itself could not run a trial: an `error` outcome whose message starts with `worker: `. */
+export function workerErrorOutcome(id: number, cause: unknown, now: number): TrialOutcome {
+  const message = typeof cause === "string" ? cause : ((cause as Error)?.message ?? String(cause));
+  return bareOutcome(id, "error", `worker: ${message}`, now);
 }
 
 /**
@@ -138,11 +167,11 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           await providers.acquire(key, ctl.signal);
           acquired = true;
         }
-        const limits = { concurrency: b.concurrency, provider: key ? providerLimit(key) : Infinity };
+        const limits: TrialLimits = { concurrency: b.concurrency, providerKey: key, provider: key ? providerLimit(key) : Infinity };
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits);
         if (ctl.signal.aborted && outcome.status !== "done") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
       } catch (e) {
-        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : { ...skippedOutcome(t.id, "", now()), status: "error", error: `worker: ${(e as Error)?.message ?? String(e)}` };
+        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : workerErrorOutcome(t.id, e, now());
       } finally {
         if (acquired && key) providers.release(key);
       }
@@ -225,19 +254,10 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         continue;
       }
       const waitMs = busy ? Math.min(flushMs, pollMs) : pollMs;
-      // Wait for a wake or the timer, whichever comes first; the other is cleared at once (a wake
-      // per finished trial would otherwise leave thousands of timers and abort listeners pending).
-      await new Promise<void>((resolve) => {
-        const end = () => {
-          clearTimeout(timer);
-          stopCtl.signal.removeEventListener("abort", end);
-          wakeResolve = null;
-          resolve();
-        };
-        const timer = setTimeout(end, waitMs);
-        stopCtl.signal.addEventListener("abort", end, { once: true });
-        wakeResolve = end;
-      });
+      // A wake ends the sleep itself: racing a separate wake promise against it would leave its
+      // timer and abort listener pending, thousands of them with a wake per finished trial.
+      await sleep(waitMs, stopCtl.signal, (wakeUp) => (wakeResolve = wakeUp));
+      wakeResolve = null;
       woken = false;
     }
   })();

@@ -3,6 +3,7 @@ import { APICallError, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { caseToolSet, createAgent, type RunEvent } from "./agent";
+import { releaseCase as baseCase } from "./testing";
 import type { ReleaseCase } from "./types";
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
@@ -40,35 +41,7 @@ const tools = {
 };
 
 function releaseCase(more: Partial<ReleaseCase> = {}): ReleaseCase {
-  return {
-    id: "c",
-    evalId: "e",
-    index: 0,
-    givenId: true,
-    title: null,
-    description: null,
-    prompt: "Find the return policy.",
-    systemPrompt: "You are a support agent.",
-    expected: null,
-    tools: ["lookup_policy"],
-    evaluators: [],
-    evaluatorFunction: null,
-    data: null,
-    labels: [],
-    metadata: {},
-    timeoutSeconds: null,
-    maxSteps: null,
-    temperature: null,
-    criteria: null,
-    judgeMode: "binary",
-    judgeThreshold: 7,
-    expectedToolCalls: null,
-    allowAdditionalToolCalls: true,
-    hasSetup: false,
-    hasTeardown: false,
-    source: { module: "m.ts", file: "m.ts", index: 0 },
-    ...more,
-  };
+  return baseCase({ prompt: "Find the return policy.", systemPrompt: "You are a support agent.", tools: ["lookup_policy"], source: { module: "m.ts", file: "m.ts", index: 0 }, ...more });
 }
 
 describe("createAgent", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MockLanguageModelV3 } from "ai/test";
 import { normalizeTrialToolCalls, type TrialRecord } from "@/lib/runtime/trial-record";
 import { createChecker, judgeSpecOf, reliabilitySpecOf, type FunctionEvaluatorRunner } from "./checks";
+import { releaseCase } from "./testing";
 import type { ReleaseCase } from "./types";
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
@@ -16,35 +17,7 @@ const judgeModel = (answer: unknown) =>
   });
 
 function rc(more: Partial<ReleaseCase> = {}): ReleaseCase {
-  return {
-    id: "c",
-    evalId: "e",
-    index: 0,
-    givenId: true,
-    title: null,
-    description: null,
-    prompt: "Check order order_123",
-    systemPrompt: null,
-    expected: null,
-    tools: ["get_order", "lookup_policy"],
-    evaluators: [],
-    evaluatorFunction: null,
-    data: { expectedOrderId: "order_123" },
-    labels: [],
-    metadata: {},
-    timeoutSeconds: null,
-    maxSteps: null,
-    temperature: null,
-    criteria: null,
-    judgeMode: "binary",
-    judgeThreshold: 7,
-    expectedToolCalls: null,
-    allowAdditionalToolCalls: true,
-    hasSetup: false,
-    hasTeardown: false,
-    source: { module: "evals/e.ts", file: "evals/e.ts", index: 0 },
-    ...more,
-  };
+  return releaseCase({ prompt: "Check order order_123", tools: ["get_order", "lookup_policy"], data: { expectedOrderId: "order_123" }, ...more });
 }
 
 const trial: TrialRecord = {

@@ -1,37 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { caseContentOf, libraryContentHash, planPrompts } from "./library-content";
+import { releaseCase } from "./testing";
 import type { ReleaseCase, ReleaseTool } from "./types";
 
 function rc(id: string, evalId: string, more: Partial<ReleaseCase> = {}): ReleaseCase {
-  return {
-    id,
-    evalId,
-    index: 0,
-    givenId: true,
-    title: null,
-    description: null,
-    prompt: "p",
-    systemPrompt: "S",
-    expected: null,
-    tools: [],
-    evaluators: [],
-    evaluatorFunction: null,
-    data: null,
-    labels: [],
-    metadata: {},
-    timeoutSeconds: null,
-    maxSteps: null,
-    temperature: null,
-    criteria: null,
-    judgeMode: "binary",
-    judgeThreshold: 7,
-    expectedToolCalls: null,
-    allowAdditionalToolCalls: true,
-    hasSetup: false,
-    hasTeardown: false,
-    source: { module: "evals/x.ts", file: "evals/x.ts", index: 0 },
-    ...more,
-  };
+  return releaseCase({ id, evalId, systemPrompt: "S", source: { module: "evals/x.ts", file: "evals/x.ts", index: 0 }, ...more });
 }
 const tools: ReleaseTool[] = [
   { name: "lookup_policy", module: "t.ts", description: "Look up.", inputSchema: { type: "object" }, executeSha256: "x" },

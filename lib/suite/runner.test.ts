@@ -3,36 +3,12 @@ import type { TrialRecord } from "@/lib/runtime/trial-record";
 import type { AgentRunner } from "./agent";
 import type { CaseChecker, CaseVerdicts } from "./checks";
 import { DEFAULT_TIMEOUT_SECONDS, runSuite, type RunSuiteOptions } from "./runner";
+import { releaseCase } from "./testing";
 import type { CaseResult, SuiteCase } from "./types";
 
 function suiteCase(id: string, more: Partial<SuiteCase> = {}): SuiteCase {
   return {
-    id,
-    evalId: "e",
-    index: 0,
-    givenId: true,
-    title: null,
-    description: null,
-    prompt: `prompt of ${id}`,
-    systemPrompt: null,
-    expected: null,
-    tools: [],
-    evaluators: [{ kind: "non_empty" }],
-    evaluatorFunction: null,
-    data: null,
-    labels: ["t"],
-    metadata: {},
-    timeoutSeconds: null,
-    maxSteps: null,
-    temperature: null,
-    criteria: null,
-    judgeMode: "binary",
-    judgeThreshold: 7,
-    expectedToolCalls: null,
-    allowAdditionalToolCalls: true,
-    hasSetup: Boolean(more.setup),
-    hasTeardown: Boolean(more.teardown),
-    source: { module: "evals/e.ts", file: "evals/e.ts", index: 0 },
+    ...releaseCase({ id, prompt: `prompt of ${id}`, evaluators: [{ kind: "non_empty" }], labels: ["t"], hasSetup: Boolean(more.setup), hasTeardown: Boolean(more.teardown) }),
     ...more,
   };
 }

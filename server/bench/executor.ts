@@ -11,7 +11,7 @@ import { caseRevisionContents } from "@/db/queries/cases";
 import { getPromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { checkSlots, scoreTrial, type CheckSlot } from "@/lib/bench/score";
-import type { TrialExecutor } from "@/lib/bench/worker";
+import { bareOutcome, type TrialExecutor } from "@/lib/bench/worker";
 import { runChecks } from "@/lib/evaluators/registry";
 import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
 import type { CaseContent } from "@/lib/library/case-content";
@@ -37,9 +37,7 @@ export interface ExecutorOptions {
   keepRecord?: boolean;
 }
 
-function errorOutcome(id: number, startedAt: number, message: string): TrialOutcome {
-  return { id, status: "error", startedAt, finishedAt: Date.now(), latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: message };
-}
+const errorOutcome = (id: number, startedAt: number, message: string): TrialOutcome => bareOutcome(id, "error", message, Date.now(), startedAt);
 
 /** Builds the executors of benches, one per bench id, cached while the bench runs. */
 export function createExecutorFactory(db: Db, o: ExecutorOptions): (benchId: number) => Promise<TrialExecutor> {
@@ -110,7 +108,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
       let system = "";
       if (c.kind === "recorded") {
         const r = recordedTrial(content, c.recordedName!);
-        if (isMissingRecording(r)) return { ...errorOutcome(t.id, startedAt, r.reason), status: "skipped" };
+        if (isMissingRecording(r)) return bareOutcome(t.id, "skipped", r.reason, Date.now(), startedAt);
         record = r;
       } else {
         const model = modelOf(c);

@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads";
 import type { Db } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
-import { skippedOutcome, type TrialExecutor } from "@/lib/bench/worker";
+import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
 import { providerKeyOf } from "./provider-key";
 import { batcher, concurrencyShare, type FromTrialThread, type ToTrialThread, type TrialRun, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
@@ -43,7 +43,7 @@ interface Slot {
  */
 const THREAD_SEMI_SPACE_MB = 16;
 
-const failed = (id: number, why: string): TrialOutcome => ({ ...skippedOutcome(id, "", Date.now()), status: "error", error: `worker: ${why}` });
+const failed = (id: number, why: string): TrialOutcome => workerErrorOutcome(id, why, Date.now());
 
 /** A fixed-size pool of trial threads, started on first use. */
 export class TrialThreadPool {
@@ -113,11 +113,9 @@ export class TrialThreadPool {
    */
   async prewarm(): Promise<void> {
     await Promise.all(
-      this.slots.map(async (_, i) => {
-        const slot = this.slots[i] ?? this.start(i);
-        const w = await slot.worker;
-        await slot.ready;
-        return w;
+      this.slots.map((s, i) => {
+        const slot = s ?? this.start(i);
+        return slot.worker.then(() => slot.ready);
       }),
     );
   }
@@ -127,7 +125,8 @@ export class TrialThreadPool {
    * @param signal aborts the trial in its thread (the outcome still comes back)
    * @returns the trial's outcome; never rejects
    */
-  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: { concurrency: number; provider: number }, providerKey: string | null): Promise<TrialOutcome> {
+  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits): Promise<TrialOutcome> {
+    const { providerKey } = limits;
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
     // Among threads with a share of both the bench's concurrency and the provider's limit (thread 0
     // always has one), the one with the fewest trials on hand.
@@ -163,20 +162,20 @@ export class TrialThreadPool {
 }
 
 /**
- * Executors that run a bench's trials on `pool`. The threads may hold `prefetch` trials beyond the
- * running ones (default: as many as the bench's concurrency), so a slot that frees up starts the
- * next trial at once. Each thread keeps its share of the bench's concurrency and of each
- * provider's limit, so the sums stay within both. Provider keys come from the bench's candidates.
+ * Executors that run a bench's trials on `pool`. The threads may hold as many trials beyond the
+ * running ones as the bench's concurrency (`prefetch`), so a slot that frees up starts the next
+ * trial at once. Each thread keeps its share of the bench's concurrency and of each provider's
+ * limit, so the sums stay within both. Provider keys come from the bench's candidates.
  */
-export function poolExecutorFactory(db: Db, pool: TrialThreadPool, prefetch?: number): (benchId: number) => Promise<TrialExecutor> {
+export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: number) => Promise<TrialExecutor> {
   return async (benchId) => {
     const bench = await getBench(db, benchId);
     if (!bench) throw new Error(`bench #${benchId} does not exist`);
     const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
     return {
-      prefetch: prefetch ?? Math.max(4, bench.settings.concurrency),
+      prefetch: Math.max(4, bench.settings.concurrency),
       providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
-      run: (t, signal, limits) => pool.run(benchId, t, signal, limits, providerKeyOf(candidates.get(t.candidateId))),
+      run: (t, signal, limits) => pool.run(benchId, t, signal, limits),
     };
   };
 }

@@ -7,7 +7,7 @@
 import type { MessagePort } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
 import type { TrialOutcome } from "@/lib/bench/queue";
-import { skippedOutcome } from "@/lib/bench/worker";
+import { skippedOutcome, workerErrorOutcome } from "@/lib/bench/worker";
 import { getSharedSandbox } from "@/lib/evaluators/sandbox";
 import { nodeFetch } from "../http-fetch";
 import { createExecutorFactory } from "./executor";
@@ -55,9 +55,9 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
     running.set(trial.id, ctl);
     let outcome: TrialOutcome;
     try {
-      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, provider: provider?.limit ?? Infinity });
+      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: provider?.key ?? null, provider: provider?.limit ?? Infinity });
     } catch (e) {
-      outcome = { ...skippedOutcome(trial.id, "", Date.now()), status: "error", error: `worker: ${(e as Error)?.message ?? String(e)}` };
+      outcome = workerErrorOutcome(trial.id, e, Date.now());
     }
     running.delete(trial.id);
     b.running--;

@@ -57,6 +57,50 @@ test.describe("Benches", () => {
     await expect(page.getByTestId("bench-row").first()).toContainText("55.0% of 200");
   });
 
+  test("compare two benches: pass-rate change, regressions first, filters, a verdict opens its trial", async ({ page }) => {
+    /** Launches a GSM8K bench whose first candidate (the baseline, kept when nothing beats it cleanly) is `first`. */
+    const launch = async (first: string, second: string) => {
+      await page.goto("/systems/grade-school-math/benches/new");
+      const form = page.locator("form").filter({ hasText: "New bench" });
+      await form.getByLabel("Candidate 1 recorded output").selectOption(first);
+      await form.getByLabel("Candidate 2 recorded output").selectOption(second);
+      await form.getByRole("button", { name: "Launch" }).click();
+      await expect(page).toHaveURL(/\/benches\/\d+$/);
+      await waitFinished(page);
+      return Number(/\/benches\/(\d+)$/.exec(page.url())![1]);
+    };
+    const a = await launch("model-6b-finetuning", "model-175b-verification");
+    const b = await launch("model-175b-verification", "model-6b-finetuning");
+    await page.goto("/systems/grade-school-math/benches");
+    await page.getByRole("checkbox", { name: `Pick bench #${a} to compare` }).check();
+    await page.getByRole("checkbox", { name: `Pick bench #${b} to compare` }).check();
+    await page.getByRole("button", { name: "Compare 2/2" }).click();
+    await expect(page).toHaveURL(new RegExp(`/compare\\?a=${a}&b=${b}`));
+
+    // Each bench's kept baseline: the 6B model in #a, the 175B model in #b.
+    const summary = page.getByTestId("compare-summary");
+    await expect(summary).toContainText("Pass rate 22.5% → 55.0% (+32.5 points)");
+    const text = await summary.innerText();
+    const [regressed, fixed, changed, same] = [/(\d+) regressed/, /(\d+) fixed/, /(\d+) other changes/, /(\d+) unchanged/].map((r) => Number(r.exec(text)![1]));
+    // 45 solved before, 110 after: fixes minus regressions is the difference; every case is counted once.
+    expect(fixed - regressed).toBe(110 - 45);
+    expect(regressed).toBeGreaterThan(0);
+    expect(regressed + fixed + changed + same).toBe(200);
+    const rows = page.getByTestId("compare-row");
+    await expect(rows.first()).toContainText("regressed");
+
+    await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "Fixed" }).click();
+    await expect(page).toHaveURL(/show=fixed/);
+    await expect(rows).toHaveCount(Math.min(100, fixed));
+    for (const r of await rows.all()) await expect(r).toContainText("fixed");
+
+    await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "Regressed" }).click();
+    await expect(rows).toHaveCount(regressed);
+    await rows.first().getByRole("link", { name: new RegExp(`in bench #${b}: failed`) }).click();
+    await expect(page).toHaveURL(new RegExp(`/benches/${b}\\?trial=\\d+`));
+    await expect(page.getByRole("complementary", { name: "Trial" })).toContainText("failed");
+  });
+
   test("a live bench over HTTP to a scripted model with tool calls and a judge", async ({ page }) => {
     await addScriptedModel(page, "Scripted e2e model");
     const row = page.getByTestId("model-row").filter({ hasText: "Scripted e2e model" });

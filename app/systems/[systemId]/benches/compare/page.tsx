@@ -4,6 +4,8 @@ import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { matrixRows } from "@/db/queries/bench-matrix";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Pager } from "@/components/library/pager";
+import { compareBenches, type CompareVerdict, type VerdictChange } from "@/lib/bench/compare";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare benches" };
@@ -12,7 +14,31 @@ type Raw = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const TONE: Record<string, BadgeTone> = { passed: "green", failed: "red", mixed: "amber", unscored: "slate", error: "amber", skipped: "slate", pending: "sky", absent: "slate" };
 
-/** Two benches of the same prompt, case by case: changed verdicts first. */
+const PAGE_SIZE = 100;
+const ROW_TINT: Record<VerdictChange, string> = { regressed: "bg-red-50/60", fixed: "bg-emerald-50/60", changed: "bg-amber-50/60", same: "" };
+/** What the table lists: every case, or only one kind of change. */
+const SHOW: { key: string; label: string; keeps: (c: VerdictChange) => boolean }[] = [
+  { key: "all", label: "All", keeps: () => true },
+  { key: "changed", label: "Changed", keeps: (c) => c !== "same" },
+  { key: "regressed", label: "Regressed", keeps: (c) => c === "regressed" },
+  { key: "fixed", label: "Fixed", keeps: (c) => c === "fixed" },
+];
+const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+const points = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d * 100).toFixed(1)} points`;
+
+/** A verdict badge that opens the trial it comes from, when there is one. */
+function VerdictLink({ verdict, href, label }: { verdict: CompareVerdict; href: string | null; label: string }) {
+  const badge = <Badge tone={TONE[verdict]}>{verdict}</Badge>;
+  return href ? (
+    <Link href={href} aria-label={`Open the trial of ${label}: ${verdict}`} className="inline-flex hover:opacity-80">
+      {badge}
+    </Link>
+  ) : (
+    badge
+  );
+}
+
+/** Two benches of the same prompt, case by case: regressions first, then fixes and other changes. */
 export default async function ComparePage({ params, searchParams }: { params: Promise<{ systemId: string }>; searchParams: Promise<Raw> }) {
   const { systemId } = await params;
   const sp = await searchParams;
@@ -34,20 +60,18 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   };
   const ca = pick(a, "ca");
   const cb = pick(b, "cb");
-  const rowsA = new Map(matrixRows(db, a.id).map((r) => [r.caseKey, r]));
-  const rowsB = new Map(matrixRows(db, b.id).map((r) => [r.caseKey, r]));
-  const keys = [...new Set([...rowsA.keys(), ...rowsB.keys()])];
-  const norm = (v: string) => (v === "mixed" ? "failed" : v);
-  const lines = keys.map((k) => {
-    const ra = rowsA.get(k);
-    const rb = rowsB.get(k);
-    const va = ra?.cells[ca.id]?.verdict ?? "absent";
-    const vb = rb?.cells[cb.id]?.verdict ?? "absent";
-    return { key: k, va, vb, changed: norm(va) !== norm(vb), revisionChanged: Boolean(ra && rb && ra.caseRevisionId !== rb.caseRevisionId) };
-  });
-  lines.sort((x, y) => Number(y.changed) - Number(x.changed) || x.key.localeCompare(y.key));
-  const changed = lines.filter((l) => l.changed).length;
-  const link = (q: Record<string, string | number>) => `?${new URLSearchParams({ a: String(a.id), b: String(b.id), ca: String(ca.id), cb: String(cb.id), ...Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])) })}`;
+  const { lines, counts } = compareBenches(matrixRows(db, a.id), matrixRows(db, b.id), ca.id, cb.id);
+  const show = SHOW.find((x) => x.key === one(sp.show)) ?? SHOW[0];
+  const shown = lines.filter((l) => show.keeps(l.change));
+  const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+  const page = Math.min(pageCount, Math.max(1, Math.floor(Number(one(sp.page)) || 1)));
+  const rateOf = (x: NonNullable<typeof a>, c: typeof ca) => x.summary?.candidates.find((y) => y.candidateId === c.id)?.stats.passRate.rate ?? null;
+  const [rateA, rateB] = [rateOf(a, ca), rateOf(b, cb)];
+  const link = (q: Record<string, string | number | undefined>) => {
+    const all: Record<string, string | number | undefined> = { a: a.id, b: b.id, ca: ca.id, cb: cb.id, show: show.key === "all" ? undefined : show.key, ...q };
+    return `?${new URLSearchParams(Object.entries(all).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])))}`;
+  };
+  const trialHref = (benchId: number, trialId: number | null) => (trialId === null ? null : `${back}/${benchId}?trial=${trialId}`);
   return (
     <div className="flex flex-col gap-4">
       <nav className="text-xs text-slate-500">
@@ -91,34 +115,59 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
         ))}
       </div>
       <section aria-label="Comparison" className="rounded-lg border border-slate-200 bg-white">
-        <p className="border-b border-slate-200 px-4 py-2.5 text-sm text-slate-700">
-          {changed} of {lines.length} cases changed verdict (listed first).
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-700">
+          <p data-testid="compare-summary">
+            {rateA !== null && rateB !== null ? (
+              <>
+                Pass rate {pct(rateA)} → {pct(rateB)}{" "}
+                <span className={rateB < rateA ? "font-medium text-red-700" : rateB > rateA ? "font-medium text-emerald-700" : ""}>({points(rateB - rateA)})</span> ·{" "}
+              </>
+            ) : null}
+            <span className={counts.regressed ? "font-medium text-red-700" : ""}>{counts.regressed} regressed</span> · <span className={counts.fixed ? "font-medium text-emerald-700" : ""}>{counts.fixed} fixed</span> · {counts.changed} other changes · {counts.same} unchanged
+          </p>
+          <nav aria-label="Show" className="flex items-center gap-1 text-xs">
+            {SHOW.map((x) => (
+              <Link key={x.key} href={link({ show: x.key === "all" ? undefined : x.key, page: undefined })} aria-current={x.key === show.key ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${x.key === show.key ? "bg-slate-200 font-medium text-slate-900" : "text-slate-600 hover:bg-slate-100"}`}>
+                {x.label}
+              </Link>
+            ))}
+          </nav>
+        </div>
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs text-slate-600">
             <tr>
               <th className="px-3 py-2 font-medium">Case</th>
               <th className="px-3 py-2 font-medium">#{a.id}</th>
               <th className="px-3 py-2 font-medium">#{b.id}</th>
+              <th className="px-3 py-2 font-medium">Change</th>
             </tr>
           </thead>
           <tbody>
-            {lines.map((l) => (
-              <tr key={l.key} className={`border-t border-slate-100 ${l.changed ? "bg-amber-50/60" : ""}`} data-testid="compare-row">
+            {shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((l) => (
+              <tr key={l.caseKey} className={`border-t border-slate-100 ${ROW_TINT[l.change]}`} data-testid="compare-row">
                 <td className="px-3 py-1.5">
-                  <code className="text-xs">{l.key}</code>
+                  <code className="text-xs">{l.caseKey}</code>
                   {l.revisionChanged ? <span className="ml-2 text-xs text-slate-500">(case revised between the benches)</span> : null}
                 </td>
                 <td className="px-3 py-1.5">
-                  <Badge tone={TONE[l.va]}>{l.va}</Badge>
+                  <VerdictLink verdict={l.before} href={trialHref(a.id, l.beforeTrialId)} label={`${l.caseKey} in bench #${a.id}`} />
                 </td>
                 <td className="px-3 py-1.5">
-                  <Badge tone={TONE[l.vb]}>{l.vb}</Badge>
+                  <VerdictLink verdict={l.after} href={trialHref(b.id, l.afterTrialId)} label={`${l.caseKey} in bench #${b.id}`} />
                 </td>
+                <td className="px-3 py-1.5 text-xs text-slate-600">{l.change === "same" ? "" : l.change}</td>
               </tr>
             ))}
+            {shown.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="px-3 py-6 text-center text-sm text-slate-500">
+                  No case is {show.label.toLowerCase()} between these benches.
+                </td>
+              </tr>
+            ) : null}
           </tbody>
         </table>
+        <Pager page={page} pageCount={pageCount} total={shown.length} pageSize={PAGE_SIZE} hrefFor={(n) => link({ page: n })} />
       </section>
     </div>
   );

@@ -11,10 +11,13 @@
  * An unmeasured warm-up bench (`--warmup`, 2,000 trials) runs first, as on a worker that has been
  * up for a while. `BENCH_TIMELINE=1` also prints where the time outside the trials goes (launch,
  * claim, first trial, finalize). Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one
- * per core).
+ * per core). Diagnostics: `BENCH_NODE_FLAGS="--trace-gc"` adds node flags to the worker process,
+ * `BENCH_WORKER_LOG=FILE` appends its standard output to FILE, and `BENCHWORK_BUNDLE_READABLE=1`
+ * keeps line breaks in the worker's bundles so a `--profile` reads by source module. The model
+ * server's CPU per request is printed too: it shares the machine with the worker.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 
 const args = process.argv.slice(2);
@@ -153,11 +156,12 @@ const workerEnv = {
   BENCHWORK_PROVIDER_CONCURRENCY: String(Math.max(64, CONCURRENCY)),
   BENCHWORK_WORKER_POLL_MS: "50",
 };
-const profileFlags = args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : [];
+const profileFlags = [...(args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [])];
 const finishedWaiters = new Map<number, (v: unknown) => void>();
 const workers: ChildProcess[] = Array.from({ length: 1 + EXTRA_WORKERS }, () => {
   const w = spawn(process.execPath, [...profileFlags, ...command.args], { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
   w.stdout!.on("data", (d: Buffer) => {
+    if (process.env.BENCH_WORKER_LOG) appendFileSync(process.env.BENCH_WORKER_LOG, d);
     for (const m of d.toString().matchAll(/bench #(\d+) finished/g)) finishedWaiters.get(Number(m[1]))?.(null);
   });
   return w;
@@ -211,6 +215,7 @@ if (WARMUP > 0) {
 
 const diskBefore = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const cpuBefore = workers.map((w) => cpuMs(w.pid!));
+const serverCpuBefore = cpuMs(server.pid!);
 const t0 = performance.now();
 const { id } = await launch(TRIALS, `runner-${Date.now()}`);
 const tLaunched = performance.now();
@@ -223,6 +228,7 @@ db.$client.pragma("wal_checkpoint(TRUNCATE)");
 const diskAfter = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const peaks = workers.map((w) => peakRss(w.pid!));
 const cpuAfter = workers.map((w) => cpuMs(w.pid!));
+const serverCpuAfter = cpuMs(server.pid!);
 const workerCpuMs = cpuAfter.every((a, i) => a !== null && cpuBefore[i] !== null) ? cpuAfter.reduce<number>((sum, a, i) => sum + a! - cpuBefore[i]!, 0) : null;
 for (const w of workers) w.kill("SIGTERM");
 await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
@@ -247,6 +253,7 @@ console.log(`run (launch → finished, incl. finalize): ${runSeconds.toFixed(2)}
 if (LATENCY > 0) console.log(`ideal (trials × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runSeconds / ideal).toFixed(3)} (target ≤ 1.15)`);
 const threads = process.env.BENCHWORK_TRIAL_THREADS ?? "default";
 if (workerCpuMs !== null) console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
+if (serverCpuAfter !== null && serverCpuBefore !== null) console.log(`model server CPU: ${((serverCpuAfter - serverCpuBefore) / 1000).toFixed(2)} s (${(((serverCpuAfter - serverCpuBefore) / total) * 1000).toFixed(0)} µs per request)`);
 console.log(`peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`);
 console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB (${(dbBytes / TRIALS).toFixed(0)} bytes per trial, cases included)`);
 if (written !== null) console.log(`disk written during launch + run (this process and the workers): ${(written / 1024 / 1024).toFixed(1)} MB (${(written / total).toFixed(0)} bytes per trial, target ≤ 5,120)`);

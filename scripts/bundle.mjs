@@ -56,7 +56,8 @@ export async function bundle({ root, name, contents }) {
     plugins: [ownImportMetaUrl],
     // Every thread keeps its own copy of the source: whitespace and syntax minified (names kept,
     // so stack traces still read) halve it.
-    minifyWhitespace: true,
+    // BENCHWORK_BUNDLE_READABLE=1 keeps line breaks (readable CPU profiles of the worker).
+    minifyWhitespace: !process.env.BENCHWORK_BUNDLE_READABLE,
     minifySyntax: true,
     keepNames: true,
     // CommonJS dependencies call require() for Node built-ins; an ES module has none of its own.

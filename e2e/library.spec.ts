@@ -34,6 +34,13 @@ test.describe("Test library: cases", () => {
     await page.goto(`${LIB}?page=2&prompt=intent-router`);
     await expect(page.getByLabel("Prompt")).toHaveValue("intent-router");
     await expect(page.getByText(/Showing 11–20 of 154/)).toBeVisible();
+    // The source chips count within the prompt filter; Clear filters goes back to every case.
+    await expect(page.getByRole("link", { name: /^All cases/ })).toHaveText(/All cases\s*154/);
+    await page.getByRole("link", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`${LIB}$`));
+    await expect(page.getByLabel("Prompt")).toHaveValue("");
+    await expect(page.getByRole("link", { name: /^All cases/ })).toHaveText(new RegExp(`All cases\\s*${total}`));
+    await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
   });
 
   test("add a case, edit it twice into three revisions, pause, filter, remove", async ({ page }) => {

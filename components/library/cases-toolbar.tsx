@@ -11,7 +11,8 @@ const SOURCE_LABEL: Record<string, string> = { custom: "Custom", dataset: "Datas
 
 /**
  * Filters of the Cases tab: source (All cases first), prompt (when several), status, and a search
- * over input and expected result. Every change is a new URL (shareable, back button works).
+ * over input and expected result. Every change is a new URL (shareable, back button works); the
+ * source counts follow the prompt and status filters; "Clear filters" drops all four.
  */
 export function CasesToolbar({
   base,
@@ -112,6 +113,11 @@ export function CasesToolbar({
             <option value="paused">Paused</option>
           </select>
         </label>
+        {state.source || state.prompt || state.status || state.q ? (
+          <Link href={casesHref(base, state, { source: undefined, prompt: undefined, status: undefined, q: undefined })} className="inline-flex h-9 items-center rounded-md px-2 text-sm text-indigo-700 hover:bg-indigo-50">
+            Clear filters
+          </Link>
+        ) : null}
         <span aria-live="polite" className="h-9 w-16 self-end text-xs leading-9 text-slate-500">
           {pending ? "Loading…" : ""}
         </span>

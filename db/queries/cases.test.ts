@@ -245,7 +245,12 @@ describe("case counters", () => {
     await addCase(db, { systemId: "acme", promptId: routerId, source: "dataset", content: content("c", "d") });
     await addCase(db, { systemId: "acme", promptId: routerId, source: "dataset", content: content("e", "f") });
     expect(await caseCountsBySource(db, "acme")).toEqual({ custom: 1, dataset: 2 });
+    // The source chips follow the prompt and status filters.
+    expect(await caseCountsBySource(db, "acme", { promptId: routerId })).toEqual({ dataset: 2 });
+    expect(await caseCountsBySource(db, "acme", { promptId: agentId })).toEqual({ custom: 1 });
     await setCaseStatus(db, a.id, "paused");
+    expect(await caseCountsBySource(db, "acme", { status: "paused" })).toEqual({ custom: 1 });
+    expect(await caseCountsBySource(db, "acme", { status: "active", promptId: agentId })).toEqual({});
     expect((await listCases(db, { systemId: "acme", status: "paused" })).total).toBe(1);
     expect((await listCases(db, { systemId: "acme", status: "active", promptId: routerId })).total).toBe(2);
     await removeCase(db, a.id);

@@ -164,9 +164,15 @@ export async function createPrompt(
   });
 }
 
-/** Number of live cases per source in a system (for filter badges). */
-export async function caseCountsBySource(db: Db, systemId: string): Promise<Record<string, number>> {
+/**
+ * Number of live cases per source in a system (the Cases tab's source chips), within the prompt
+ * and status filters when given (the search box is not applied: that would scan every case).
+ * @returns source → count; sources without cases are left out
+ */
+export async function caseCountsBySource(db: Db, systemId: string, within: { promptId?: number; status?: "active" | "paused" } = {}): Promise<Record<string, number>> {
   // Read from the trigger-maintained counters (migration 0002), not a scan of every case.
-  const rows = db.all<{ source: string; n: number }>(sql`SELECT source, sum(n) AS n FROM case_counts WHERE system_id = ${systemId} GROUP BY source`);
+  const prompt = within.promptId === undefined ? sql`` : sql` AND prompt_id = ${within.promptId}`;
+  const status = within.status === undefined ? sql`` : sql` AND status = ${within.status}`;
+  const rows = db.all<{ source: string; n: number }>(sql`SELECT source, sum(n) AS n FROM case_counts WHERE system_id = ${systemId}${prompt}${status} GROUP BY source`);
   return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.source, r.n]));
 }

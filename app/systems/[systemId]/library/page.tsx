@@ -35,7 +35,8 @@ export default async function CasesPage({
 
   const [page, counts] = await Promise.all([
     listCases(db, { systemId, source: state.source, status: state.status, promptId: prompt?.id, q: state.q, page: state.page, sort: state.sort }),
-    caseCountsBySource(db, systemId),
+    // The source chips count within the prompt and status filters (not the search: see caseCountsBySource).
+    caseCountsBySource(db, systemId, { promptId: prompt?.id, status: state.status }),
   ]);
 
   const detail = state.caseId ? await getCase(db, state.caseId) : null;

@@ -43,6 +43,20 @@ test.describe("Test library: cases", () => {
     await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
   });
 
+  test("a dataset case shows its recorded outputs, read-only, in the panel", async ({ page }) => {
+    await page.goto("/systems/grade-school-math/library");
+    const first = page.locator("tbody tr").first().getByRole("link").first();
+    const key = (await first.innerText()).trim();
+    await first.click();
+    const panel = page.getByRole("complementary", { name: `Edit case ${key}` });
+    const recorded = panel.getByTestId("recorded-view");
+    await expect(recorded).toContainText("4 recorded outputs");
+    await recorded.getByText("Recorded outputs").click();
+    await expect(recorded.getByText("Output of model-175b-verification")).toBeVisible();
+    // A recorded solution ends with its answer line ("A: 15000").
+    await expect(recorded.locator("pre").first()).toContainText(/\nA: -?[\d.,]+$/);
+  });
+
   test("add a case, edit it twice into three revisions, pause, filter, remove", async ({ page }) => {
     const id = `e2e-refund-${Date.now()}`;
     await addCase(page, { prompt: "support-agent", input: "Can I return a toaster after 20 days?", expected: "Yes, within 30 days.", caseId: id });

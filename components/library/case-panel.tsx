@@ -14,6 +14,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
 import { HistoryEditor, NameValueEditor } from "./case-fields";
+import { RecordedView } from "./recorded-view";
 import { EvaluatorsEditor } from "@/components/evaluators/evaluators-editor";
 
 function fieldsOf(d: CaseDetail): CaseFields {
@@ -223,6 +224,8 @@ export function CasePanel({
           <NameValueEditor legend="Context" field="context" rows={fields.context} onChange={(v) => set("context", v)} errors={errors} emptyText="No context rows." />
         </div>
       </details>
+
+      <RecordedView content={detail.content} />
 
       <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
         <Button variant="primary" onClick={save} disabled={!dirty || pending} title="Ctrl+Enter">

@@ -220,6 +220,12 @@ test.describe("Test library: criteria", () => {
     const add = page.getByRole("complementary", { name: /Add criterion/ });
     await add.getByRole("button", { name: "Add criterion" }).click();
     await expect(add.getByText("Rule is required.", { exact: true })).toBeVisible();
+    // A rule the rubric already judges is refused, on the Rule field.
+    await add.getByLabel("Rule").fill("states the return window in days");
+    await add.getByLabel("What passes").fill("Says 30 days.");
+    await add.getByLabel("What fails").fill("No number.");
+    await add.getByRole("button", { name: "Add criterion" }).click();
+    await expect(add.getByText(/already has this rule: the rubric would judge it twice/).first()).toBeVisible();
     await add.getByLabel("Rule").fill(rule);
     await add.getByLabel("What passes").fill("The reply uses the customer's name.");
     await add.getByLabel("What fails").fill("No name is used.");

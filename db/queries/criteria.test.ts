@@ -37,6 +37,27 @@ describe("criteria", () => {
     ]);
   });
 
+  it("refuses a rule that an active criterion of the same prompt already has (spacing and case aside)", async () => {
+    const first = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    await expect(addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "  states the RETURN window\nin days " } })).rejects.toMatchObject({
+      code: "validation",
+      fieldErrors: { rule: expect.stringContaining(`criterion #${first}`) },
+    });
+    // Another prompt may have the same rule; so may a different rule on this prompt.
+    await addCriterion(db, { systemId: "acme", promptId: routerId, fields: rule });
+    const other = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "Apologizes once" } });
+    expect(await code(editCriterion(db, other, 1, { ...rule }))).toBe("validation");
+    expect((await getCriterion(db, other))!.rule).toBe("Apologizes once");
+    // A paused criterion does not judge: its rule may be written again, but it cannot resume beside the copy.
+    await setCriterionStatus(db, first, "paused");
+    const again = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    expect(await code(setCriterionStatus(db, first, "active"))).toBe("validation");
+    expect((await getCriterion(db, first))!.status).toBe("paused");
+    await setCriterionStatus(db, again, "paused");
+    await setCriterionStatus(db, first, "active");
+    expect((await activeRubric(db, agentId)).map((c) => c.id)).toEqual([first, other]);
+  });
+
   it("refuses stale and empty edits", async () => {
     const id = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
     await editCriterion(db, id, 1, { ...rule, rule: "A" });

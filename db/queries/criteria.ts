@@ -93,13 +93,41 @@ function insertTx(
 
 /**
  * Adds a criterion (revision 1). `origin: "generated"` is for rubric generation and the demo seed.
- * @throws LibraryError `validation` for a prompt outside the system
+ * @throws LibraryError `validation` for a prompt outside the system, or a custom criterion whose
+ *   rule an active criterion of the prompt already has
  */
 export async function addCriterion(
   db: Db,
   c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields },
 ): Promise<number> {
-  return db.transaction((tx) => insertTx(tx, { ...c, origin: c.origin ?? "custom" }));
+  return db.transaction((tx) => {
+    const origin = c.origin ?? "custom";
+    if (origin === "custom") refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
+    return insertTx(tx, { ...c, origin });
+  });
+}
+
+/** A rule as compared for duplicates: Unicode-normalized, spacing collapsed, case folded. */
+const ruleKey = (rule: string) => rule.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
+
+/**
+ * Refuses `rule` when another active criterion of the prompt already has it: the rubric would judge
+ * it twice (double weight in pass rates, two judge calls per trial).
+ * @throws LibraryError `validation` naming the criterion that has the rule (field `rule`)
+ */
+function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): void {
+  const key = ruleKey(rule);
+  const twin = tx
+    .select({ id: criteria.id, rule: criterionRevisions.rule })
+    .from(criteria)
+    .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
+    .where(and(eq(criteria.promptId, promptId), eq(criteria.status, "active")))
+    .all()
+    .find((c) => c.id !== exceptId && ruleKey(c.rule) === key);
+  if (twin) {
+    const msg = `Active criterion #${twin.id} of this prompt already has this rule: the rubric would judge it twice. Edit that one, pause it, or word this rule differently.`;
+    throw new LibraryError("validation", msg, { rule: msg });
+  }
 }
 
 function loadTx(tx: Tx, id: number) {
@@ -112,7 +140,8 @@ function loadTx(tx: Tx, id: number) {
  * Edit: stores the fields as a new revision of a custom criterion. Benches that ran keep the
  * revision they pinned.
  * @throws LibraryError `not_allowed` for generated criteria (use Customize), `conflict` when the
- *   criterion moved past `baseRevision`, `unchanged` when nothing differs.
+ *   criterion moved past `baseRevision`, `unchanged` when nothing differs, `validation` when an
+ *   active criterion of the prompt already has the new rule.
  */
 export async function editCriterion(db: Db, id: number, baseRevision: number, fields: CriterionFields): Promise<{ revisionNumber: number }> {
   return db.transaction((tx) => {
@@ -128,6 +157,7 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
     if (cur.rule === fields.rule && cur.passes === fields.passes && cur.fails === fields.fails && cur.priority === fields.priority) {
       throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
     }
+    if (c.status === "active") refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
     const now = Date.now();
     const number = c.revisionNumber + 1;
     const rev = tx.insert(criterionRevisions).values({ criterionId: id, number, ...fields, createdAt: now }).returning({ id: criterionRevisions.id }).get();
@@ -139,10 +169,17 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
   });
 }
 
-/** Pause (out of the rubric of future benches) or Resume a criterion. Idempotent. */
+/**
+ * Pause (out of the rubric of future benches) or Resume a criterion. Idempotent.
+ * @throws LibraryError `validation` when resuming beside an active criterion with the same rule
+ */
 export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused"): Promise<void> {
   db.transaction((tx) => {
     const c = loadTx(tx, id);
+    if (status === "active" && c.status !== "active") {
+      const rev = tx.select({ rule: criterionRevisions.rule }).from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
+      refuseDuplicateRuleTx(tx, c.promptId, rev.rule, id);
+    }
     if (c.status !== status) tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
   });
 }

@@ -9,17 +9,40 @@ import { findRegressions, recommend, type Recommendation, type Regression } from
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 
-/** Trial facts of a bench (optionally one candidate), with checks parsed. */
-export function trialFacts(db: Db, benchId: number, candidateId?: number): TrialFacts[] {
-  const rows = db.$client
-    .prepare(
-      `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
-              t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""}`,
-    )
-    .all(...(candidateId ? [benchId, candidateId] : [benchId])) as (Omit<TrialFacts, "checks"> & { checks: string | null })[];
-  return rows.map((r) => ({ ...r, checks: r.checks ? (JSON.parse(r.checks) as CheckRecord[]) : null }));
+/**
+ * Trial facts of a bench (optionally one candidate), with checks parsed down to what aggregation
+ * reads (key, label, kind, verdict, priority; not messages, scores or details).
+ * @returns an iterable that reads the trials from the database each time it is iterated, one row
+ *   at a time: a bench's results are computed over all its trials, and holding them all at once
+ *   made the worker's memory grow with the bench's size (issue #5: memory flat as trials grow).
+ *   Iterate it synchronously (the connection is busy while a pass runs).
+ */
+export function trialFacts(db: Db, benchId: number, candidateId?: number): Iterable<TrialFacts> {
+  const stmt = db.$client.prepare(
+    `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
+            t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs
+     FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
+     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""}`,
+  );
+  const params = candidateId ? [benchId, candidateId] : [benchId];
+  return {
+    *[Symbol.iterator]() {
+      // Labels, kinds and keys repeat on every trial: one string each, not one per row.
+      const shared = new Map<string, string>();
+      const share = (v: string) => {
+        const s = shared.get(v);
+        if (s !== undefined) return s;
+        shared.set(v, v);
+        return v;
+      };
+      for (const r of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null }>) {
+        const checks = r.checks
+          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({ key: share(c.key), label: share(c.label), kind: share(c.kind), verdict: c.verdict, ...(c.priority ? { priority: c.priority } : {}) }))
+          : null;
+        yield { ...r, caseKey: share(r.caseKey), checks };
+      }
+    },
+  };
 }
 
 /**
@@ -29,11 +52,10 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Trial
  */
 export async function computeBenchResults(db: Db, benchId: number): Promise<{ summary: BenchSummary; recommendation: Recommendation }> {
   const bench = (await getBench(db, benchId))!;
-  const facts = trialFacts(db, benchId);
   const ids = bench.candidates.map((c) => c.id);
-  const stats = aggregateCandidates(ids, facts);
+  const stats = aggregateCandidates(ids, trialFacts(db, benchId));
   const baselineCandidateId = bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
-  const outcomes = new Map(ids.map((id) => [id, checkOutcomes(facts, id)]));
+  const outcomes = new Map(ids.map((id) => [id, checkOutcomes(trialFacts(db, benchId, id), id)]));
 
   const regressions = new Map<number, Regression[]>();
   if (baselineCandidateId !== null) {
@@ -50,12 +72,13 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       for (const id of ids) regressions.set(id, [...(regressions.get(id) ?? []), ...findRegressions(ref, outcomes.get(id)!, "last bench")]);
     }
   }
-  const finished = facts.filter((f) => f.status === "done" || f.status === "error").length;
+  const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
+  const total = stats.reduce((n, s) => n + s.trials.total, 0);
   const recommendation = recommend(
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
-    bench.cancelRequestedAt != null ? { partial: { finished, total: facts.length } } : {},
+    bench.cancelRequestedAt != null ? { partial: { finished, total } } : {},
   );
   return {
     summary: {

@@ -5,6 +5,9 @@
  */
 import type { CheckRecord } from "./types";
 
+/** The part of a check result aggregation reads. */
+export type FactCheck = Pick<CheckRecord, "key" | "kind" | "label" | "verdict" | "priority">;
+
 /** The slice of a trial aggregation needs. */
 export interface TrialFacts {
   candidateId: number;
@@ -12,7 +15,7 @@ export interface TrialFacts {
   caseKey: string;
   repeat: number;
   status: "queued" | "running" | "done" | "error" | "skipped";
-  checks: CheckRecord[] | null;
+  checks: FactCheck[] | null;
   inputTokens: number | null;
   outputTokens: number | null;
   costUsd: number | null;

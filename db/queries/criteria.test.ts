@@ -41,7 +41,7 @@ describe("criteria", () => {
     const first = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
     await expect(addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "  states the RETURN window\nin days " } })).rejects.toMatchObject({
       code: "validation",
-      fieldErrors: { rule: expect.stringContaining(`criterion #${first}`) },
+      fieldErrors: { rule: expect.stringContaining("“States the return window in days” already has this rule") },
     });
     // Another prompt may have the same rule; so may a different rule on this prompt.
     await addCriterion(db, { systemId: "acme", promptId: routerId, fields: rule });
@@ -56,6 +56,28 @@ describe("criteria", () => {
     await setCriterionStatus(db, again, "paused");
     await setCriterionStatus(db, first, "active");
     expect((await activeRubric(db, agentId)).map((c) => c.id)).toEqual([first, other]);
+  });
+
+  it("duplicate rules: invisible characters do not count, edits that keep the rule pass, Customize twice is refused", async () => {
+    const first = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
+    await expect(addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "States the return\u200b window in days\ufeff" } })).rejects.toMatchObject({
+      code: "validation",
+      message: "This rule is already in the rubric.",
+      fieldErrors: { rule: expect.stringContaining("“States the return window in days”") },
+    });
+    // Twins made before this check existed can still be edited as long as the rule stays.
+    const twin = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "Temp" } });
+    db.$client.prepare("UPDATE criterion_revisions SET rule = ? WHERE criterion_id = ?").run(rule.rule, twin);
+    expect(await editCriterion(db, twin, 1, { ...rule, passes: "Says 30 days, in those words" })).toEqual({ revisionNumber: 2 });
+    // Resuming says what to do.
+    await setCriterionStatus(db, twin, "paused");
+    await expect(setCriterionStatus(db, twin, "active")).rejects.toThrow(/Not resumed: the active criterion “States the return window in days” has the same rule; pause it first/);
+    void first;
+
+    const gen = await addCriterion(db, { systemId: "acme", promptId: routerId, origin: "generated", fields: { ...rule, rule: "Names the intent" } });
+    await customizeCriterion(db, gen);
+    await expect(customizeCriterion(db, gen)).rejects.toMatchObject({ code: "not_allowed", message: expect.stringContaining("already customized") });
+    expect((await listCriteria(db, routerId)).filter((c) => c.status === "active")).toHaveLength(1);
   });
 
   it("refuses stale and empty edits", async () => {

@@ -107,26 +107,35 @@ export async function addCriterion(
   });
 }
 
-/** A rule as compared for duplicates: Unicode-normalized, spacing collapsed, case folded. */
-const ruleKey = (rule: string) => rule.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
-
 /**
- * Refuses `rule` when another active criterion of the prompt already has it: the rubric would judge
- * it twice (double weight in pass rates, two judge calls per trial).
- * @throws LibraryError `validation` naming the criterion that has the rule (field `rule`)
+ * A rule as compared for duplicates: Unicode-normalized (NFKC), invisible format characters such as
+ * zero-width spaces removed, spacing collapsed, case folded. Punctuation still counts.
  */
-function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): void {
+const ruleKey = (rule: string) => rule.normalize("NFKC").replace(/\p{Cf}/gu, "").trim().replace(/\s+/g, " ").toLowerCase();
+
+/** The active criterion of the prompt (other than `exceptId`) whose rule is `rule`, if any. */
+function activeTwinTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): { id: number; rule: string } | undefined {
   const key = ruleKey(rule);
-  const twin = tx
+  return tx
     .select({ id: criteria.id, rule: criterionRevisions.rule })
     .from(criteria)
     .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
     .where(and(eq(criteria.promptId, promptId), eq(criteria.status, "active")))
     .all()
     .find((c) => c.id !== exceptId && ruleKey(c.rule) === key);
+}
+
+/**
+ * Refuses a new or changed `rule` that another active criterion of the prompt already has: the
+ * rubric would judge it twice (double weight in pass rates, two judge calls per trial).
+ * @throws LibraryError `validation`, with the criterion that has the rule named on field `rule`
+ */
+function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): void {
+  const twin = activeTwinTx(tx, promptId, rule, exceptId);
   if (twin) {
-    const msg = `Active criterion #${twin.id} of this prompt already has this rule: the rubric would judge it twice. Edit that one, pause it, or word this rule differently.`;
-    throw new LibraryError("validation", msg, { rule: msg });
+    throw new LibraryError("validation", "This rule is already in the rubric.", {
+      rule: `The active criterion “${twin.rule}” already has this rule, so the rubric would judge it twice. Edit or pause that one, or word this rule differently.`,
+    });
   }
 }
 
@@ -157,7 +166,8 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
     if (cur.rule === fields.rule && cur.passes === fields.passes && cur.fails === fields.fails && cur.priority === fields.priority) {
       throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
     }
-    if (c.status === "active") refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
+    // Only a changed rule is checked: twins made before this check can still have other fields edited.
+    if (c.status === "active" && ruleKey(fields.rule) !== ruleKey(cur.rule)) refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
     const now = Date.now();
     const number = c.revisionNumber + 1;
     const rev = tx.insert(criterionRevisions).values({ criterionId: id, number, ...fields, createdAt: now }).returning({ id: criterionRevisions.id }).get();
@@ -178,7 +188,8 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
     const c = loadTx(tx, id);
     if (status === "active" && c.status !== "active") {
       const rev = tx.select({ rule: criterionRevisions.rule }).from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
-      refuseDuplicateRuleTx(tx, c.promptId, rev.rule, id);
+      const twin = activeTwinTx(tx, c.promptId, rev.rule, id);
+      if (twin) throw new LibraryError("validation", `Not resumed: the active criterion “${twin.rule}” has the same rule; pause it first.`);
     }
     if (c.status !== status) tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
   });
@@ -189,13 +200,16 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
  * `customizedFromId`) and pauses the generated one, so the rubric does not judge the rule twice.
  * The generated record itself is never changed otherwise.
  * @returns the new custom criterion's id
- * @throws LibraryError `not_allowed` when the criterion is not generated
+ * @throws LibraryError `not_allowed` when the criterion is not generated, or an active criterion
+ *   already has its rule (it was customized before)
  */
 export async function customizeCriterion(db: Db, generatedId: number): Promise<number> {
   return db.transaction((tx) => {
     const g = loadTx(tx, generatedId);
     if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
     const rev = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!)).get()!;
+    const twin = activeTwinTx(tx, g.promptId, rev.rule, g.id);
+    if (twin) throw new LibraryError("not_allowed", `This criterion is already customized: the active criterion “${twin.rule}” has its rule. Edit that one instead.`);
     const id = insertTx(tx, {
       systemId: g.systemId,
       promptId: g.promptId,

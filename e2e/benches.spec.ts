@@ -97,8 +97,9 @@ test.describe("Benches", () => {
     await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "Regressed" }).click();
     await expect(rows).toHaveCount(regressed);
     await rows.first().getByRole("link", { name: new RegExp(`in bench #${b}: failed`) }).click();
-    await expect(page).toHaveURL(new RegExp(`/benches/${b}\\?trial=\\d+`));
+    await expect(page).toHaveURL(new RegExp(`/benches/${b}\\?trial=\\d+#trial$`));
     await expect(page.getByRole("complementary", { name: "Trial" })).toContainText("failed");
+    await expect(page.getByRole("complementary", { name: "Trial" })).toBeInViewport();
   });
 
   test("a live bench over HTTP to a scripted model with tool calls and a judge", async ({ page }) => {

@@ -32,7 +32,7 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
   const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number }) : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
   return (
-    <aside aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto">
+    <aside id="trial" aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto">
       <div className="flex items-start justify-between gap-2">
         <div>
           <h2 className="text-sm font-semibold">

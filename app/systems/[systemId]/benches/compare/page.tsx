@@ -71,7 +71,10 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
     const all: Record<string, string | number | undefined> = { a: a.id, b: b.id, ca: ca.id, cb: cb.id, show: show.key === "all" ? undefined : show.key, ...q };
     return `?${new URLSearchParams(Object.entries(all).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])))}`;
   };
-  const trialHref = (benchId: number, trialId: number | null) => (trialId === null ? null : `${back}/${benchId}?trial=${trialId}`);
+  const onlyA = lines.filter((l) => l.after === "absent").length;
+  const onlyB = lines.filter((l) => l.before === "absent").length;
+  const running = [a, b].filter((x) => x.status === "queued" || x.status === "running");
+  const trialHref = (benchId: number, trialId: number | null) => (trialId === null ? null : `${back}/${benchId}?trial=${trialId}#trial`);
   return (
     <div className="flex flex-col gap-4">
       <nav className="text-xs text-slate-500">
@@ -105,15 +108,26 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
             </p>
             {(() => {
               const s = x.summary?.candidates.find((y) => y.candidateId === c.id)?.stats;
-              return s ? (
+              return (
                 <p className="mt-1 text-xs text-slate-600">
-                  {s.passRate.rate === null ? "nothing scored" : `${(s.passRate.rate * 100).toFixed(1)}% of ${s.passRate.scored} scored checks`} · {x.status}
+                  {s ? `${s.passRate.rate === null ? "nothing scored" : `${(s.passRate.rate * 100).toFixed(1)}% of ${s.passRate.scored} scored checks`} · ` : ""}
+                  {x.status}
                 </p>
-              ) : null;
+              );
             })()}
           </div>
         ))}
       </div>
+      {running.length ? (
+        <p role="status" className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
+          {running.map((x) => `Bench #${x.id}`).join(" and ")} {running.length > 1 ? "are" : "is"} still running: cases it has not finished show as pending and count as other changes. <Link href={link({})} className="font-medium underline">Reload</Link> to see the latest.
+        </p>
+      ) : null}
+      {onlyA || onlyB ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The benches did not run the same cases: {onlyA} only in #{a.id}, {onlyB} only in #{b.id} (shown as absent, counted as other changes). Each pass rate is over its own bench&apos;s cases.
+        </p>
+      ) : null}
       <section aria-label="Comparison" className="rounded-lg border border-slate-200 bg-white">
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-700">
           <p data-testid="compare-summary">

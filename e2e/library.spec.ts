@@ -24,6 +24,15 @@ test.describe("Test library: cases", () => {
     expect(total).toBeGreaterThanOrEqual(162);
     await expect(page.getByText(`Showing 1–10 of ${total}`)).toBeVisible();
     const firstPage = await page.locator("tbody tr td:first-child").allInnerTexts();
+    // Keyboard: one tab stop per row (its case ID), ↓ moves to the next row, Enter opens the case.
+    await page.locator("tbody tr").first().getByRole("link").first().focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.locator("tbody tr").nth(1).getByRole("link").first()).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.locator("tbody tr").nth(2).getByRole("link").first()).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("complementary", { name: `Edit case ${firstPage[2].trim()}` })).toBeVisible();
+    await page.goto(LIB);
     await page.getByRole("link", { name: "Page 2" }).click();
     await expect(page).toHaveURL(/page=2/);
     await expect(page.getByText(`Showing 11–20 of ${total}`)).toBeVisible();
@@ -41,6 +50,15 @@ test.describe("Test library: cases", () => {
     await expect(page.getByLabel("Prompt")).toHaveValue("");
     await expect(page.getByRole("link", { name: /^All cases/ })).toHaveText(new RegExp(`All cases\\s*${total}`));
     await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
+    // Clear right after typing: the pending search does not come back, and focus stays in the toolbar.
+    await page.goto(`${LIB}?status=active`);
+    await page.getByLabel("Search input and expected result").fill("order");
+    await page.getByRole("link", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`${LIB}$`));
+    await page.waitForTimeout(600);
+    await expect(page).toHaveURL(new RegExp(`${LIB}$`));
+    await expect(page.getByLabel("Search input and expected result")).toHaveValue("");
+    await expect(page.getByLabel("Search input and expected result")).toBeFocused();
   });
 
   test("a dataset case shows its recorded outputs, read-only, in the panel", async ({ page }) => {
@@ -225,7 +243,7 @@ test.describe("Test library: criteria", () => {
     await add.getByLabel("What passes").fill("Says 30 days.");
     await add.getByLabel("What fails").fill("No number.");
     await add.getByRole("button", { name: "Add criterion" }).click();
-    await expect(add.getByText(/already has this rule: the rubric would judge it twice/).first()).toBeVisible();
+    await expect(add.getByText(/already has this rule, so the rubric would judge it twice/).first()).toBeVisible();
     await add.getByLabel("Rule").fill(rule);
     await add.getByLabel("What passes").fill("The reply uses the customer's name.");
     await add.getByLabel("What fails").fill("No name is used.");

@@ -113,11 +113,18 @@ export function CasesTable({
             return (
               <tr
                 key={r.id}
-                tabIndex={0}
                 aria-selected={selected}
+                // The case ID link is the row's one tab stop (Enter opens the case); the whole row is
+                // clickable for the mouse, and ↑/↓ move between the rows' links.
                 onClick={() => router.push(hrefs.row[r.original.id])}
                 onKeyDown={(e) => {
-                  if (e.key === "Enter") router.push(hrefs.row[r.original.id]);
+                  if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+                  const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
+                  const link = next?.querySelector<HTMLAnchorElement>("a[href]");
+                  if (link) {
+                    e.preventDefault();
+                    link.focus();
+                  }
                 }}
                 className={`cursor-pointer border-b border-slate-100 align-top last:border-0 hover:bg-indigo-50/40 ${selected ? "bg-indigo-50" : ""}`}
               >

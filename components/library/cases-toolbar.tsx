@@ -37,6 +37,7 @@ export function CasesToolbar({
   const [pending, startTransition] = useTransition();
   const [q, setQ] = useState(state.q ?? "");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
 
   // Keep the box in step when the URL changes from elsewhere (back button, a link).
@@ -67,6 +68,7 @@ export function CasesToolbar({
         <label className="flex min-w-64 flex-1 flex-col gap-1 text-xs font-medium text-slate-600">
           Search input and expected result
           <input
+            ref={searchBox}
             type="search"
             value={q}
             maxLength={LIMITS.searchQuery}
@@ -114,7 +116,16 @@ export function CasesToolbar({
           </select>
         </label>
         {state.source || state.prompt || state.status || state.q ? (
-          <Link href={casesHref(base, state, { source: undefined, prompt: undefined, status: undefined, q: undefined })} className="inline-flex h-9 items-center rounded-md px-2 text-sm text-indigo-700 hover:bg-indigo-50">
+          <Link
+            href={casesHref(base, state, { source: undefined, prompt: undefined, status: undefined, q: undefined })}
+            onClick={() => {
+              // A search still waiting on its debounce would bring the text back after the clear.
+              if (timer.current) clearTimeout(timer.current);
+              setQ("");
+              // The link goes away with the filters: keep the keyboard user's place in the toolbar.
+              searchBox.current?.focus();
+            }}
+            className="inline-flex h-9 items-center rounded-md px-2 text-sm text-indigo-700 hover:bg-indigo-50">
             Clear filters
           </Link>
         ) : null}

@@ -22,10 +22,10 @@ export function RecordedView({ content }: { content: Pick<CaseContent, "recorded
         {names.map((name) => (
           <div key={`o:${name}`}>
             <dt className="text-xs font-medium text-slate-600">
-              Output of <code>{name}</code>
+              Output of <code className="break-all">{name}</code>
             </dt>
             <dd className="mt-1">
-              {name in (content.recordedOutputs ?? {}) ? <pre className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs whitespace-pre-wrap text-slate-800">{content.recordedOutputs[name] || "(empty)"}</pre> : null}
+              {name in (content.recordedOutputs ?? {}) ? <pre className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-800">{content.recordedOutputs[name] || "(empty)"}</pre> : null}
               {toolCalls[name]?.length ? (
                 <ul className="mt-1 flex flex-col gap-0.5 text-xs text-slate-700">
                   {toolCalls[name].map((c, i) => (
@@ -42,11 +42,11 @@ export function RecordedView({ content }: { content: Pick<CaseContent, "recorded
           <div>
             <dt className="text-xs font-medium text-slate-600">Other columns</dt>
             <dd className="mt-1">
-              <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
+              <dl className="grid grid-cols-[minmax(0,40%)_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
                 {extra.map(([k, v]) => (
                   <div key={k} className="contents">
                     <dt>
-                      <code className="text-slate-600">{k}</code>
+                      <code className="break-all text-slate-600">{k}</code>
                     </dt>
                     <dd className="break-words whitespace-pre-wrap text-slate-800">{v || "(empty)"}</dd>
                   </div>

@@ -4,17 +4,24 @@
  */
 import type { Db } from "../client";
 
-/** Recorded candidate names with their case counts, most common first. */
+/**
+ * A live case that a plan would not leave out as a duplicate: retained copies count only when their
+ * original case is gone (lib/bench/plan.ts excludes a copy whose original is included).
+ */
+const OWN_CASE = `c.removed_at IS NULL AND NOT (c.source = 'retained' AND EXISTS (
+  SELECT 1 FROM cases o WHERE o.id = json_extract(c.origin, '$.fromCaseId') AND o.removed_at IS NULL))`;
+
+/** Recorded candidate names with their case counts (retained copies of live cases left out), most common first. */
 export function recordedNames(db: Db, promptId: number): { name: string; cases: number }[] {
   return db.$client
     .prepare(
       `SELECT key AS name, count(DISTINCT c.id) AS cases FROM cases c JOIN case_revisions r ON r.id = c.current_revision_id,
          json_each(r.details, '$.recordedOutputs')
-       WHERE c.prompt_id = ? AND c.removed_at IS NULL GROUP BY key
+       WHERE c.prompt_id = ? AND ${OWN_CASE} GROUP BY key
        UNION
        SELECT key AS name, count(DISTINCT c.id) FROM cases c JOIN case_revisions r ON r.id = c.current_revision_id,
          json_each(r.details, '$.recordedToolCalls')
-       WHERE c.prompt_id = ? AND c.removed_at IS NULL AND json_type(r.details, '$.recordedToolCalls') = 'object' GROUP BY key
+       WHERE c.prompt_id = ? AND ${OWN_CASE} AND json_type(r.details, '$.recordedToolCalls') = 'object' GROUP BY key
        ORDER BY cases DESC, name`,
     )
     .all(promptId, promptId)

@@ -94,6 +94,9 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,
       abortSignal: controller.signal,
+      // The record keeps messages, steps and usage, not the raw HTTP bodies: a long answer is not
+      // held twice (text and response body) while the trial runs.
+      experimental_include: { requestBody: false, responseBody: false },
       ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
       ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
       ...(input.headers ? { headers: input.headers } : {}),

@@ -15,12 +15,17 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
       <p className="mt-1 text-base font-medium text-slate-900" data-testid="recommendation">
         {rec.headline}
       </p>
-      <ul className="mt-3 flex flex-col gap-2">
+      <p className="mt-3 text-xs text-slate-500">Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.</p>
+      <ul className="mt-1.5 flex flex-col gap-2">
         {rec.candidates.map((c) => (
           <li key={c.candidateId} className="text-sm">
             <div className="flex flex-wrap items-center gap-2">
               <span className="w-6 text-xs text-slate-500">#{c.rank}</span>
               <span className="font-medium">{c.label}</span>
+              {(() => {
+                const r = bench.summary?.candidates.find((x) => x.candidateId === c.candidateId)?.stats.passRate.rate;
+                return r === null || r === undefined ? null : <span className="text-xs text-slate-600 tabular-nums">{(r * 100).toFixed(1)}%</span>;
+              })()}
               {c.isBaseline ? <Badge>baseline</Badge> : null}
               {c.recommended ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { CaseContent } from "@/lib/library/case-content";
+import { RecordedView } from "./recorded-view";
 import { LocalTime } from "@/components/ui/local-time";
 import { describeEvaluator } from "@/lib/evaluators/describe";
 
@@ -95,6 +96,7 @@ export function RevisionView({
           )}
         </Block>
       ))}
+      {revision.erased ? null : <RecordedView content={c} />}
     </aside>
   );
 }

@@ -5,7 +5,8 @@
  * hands the trials to a few worker threads, one per core, that run them.
  *
  * Exactly-once is unchanged: threads never touch the queue; the coordinator stores each outcome. A
- * thread that dies ends its running trials as `error` (named) and is replaced on the next trial.
+ * thread that dies is replaced, and its trials run once more on the new thread (as a restarted
+ * worker reruns the trials it was running); a trial whose thread dies twice ends as `error`.
  */
 import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
@@ -27,11 +28,18 @@ export interface TrialPoolOptions extends Omit<TrialThreadData, "root"> {
   env: Record<string, string | undefined>;
 }
 
+/** A trial handed to a thread and not back yet. */
+interface Pending {
+  deliver: (o: TrialOutcome) => void;
+  /** Hands the trial to a new thread after its thread died; null when it already had that second chance. */
+  rerun: (() => void) | null;
+}
+
 interface Slot {
   worker: Promise<Worker>;
   /** Resolves when the thread has loaded its code. */
   ready: Promise<void>;
-  pending: Map<number, (o: TrialOutcome) => void>;
+  pending: Map<number, Pending>;
   send: (r: TrialRun) => void;
 }
 
@@ -63,10 +71,15 @@ export class TrialThreadPool {
   private start(i: number): Slot {
     let markReady!: () => void;
     const slot: Slot = { worker: null!, ready: new Promise<void>((r) => (markReady = r)), pending: new Map(), send: null! };
-    const failAll = (why: string) => {
+    /** Ends the thread's trials: each runs once more on a new thread when `rerun` allows, else fails. */
+    const failAll = (why: string, rerun: boolean) => {
       if (this.slots[i] === slot) this.slots[i] = null;
-      for (const [id, resolve] of slot.pending) resolve(failed(id, why));
+      const pending = [...slot.pending];
       slot.pending.clear();
+      for (const [id, p] of pending) {
+        if (rerun && p.rerun && !this.closed) p.rerun();
+        else p.deliver(failed(id, p.rerun ? why : `${why}, for the second time`));
+      }
     };
     slot.worker = trialThreadEntry(this.data.root).then(
       (entry) => {
@@ -81,21 +94,21 @@ export class TrialThreadPool {
         worker.on("message", (m: FromTrialThread) => {
           if (m.type === "ready") return markReady();
           for (const o of m.outcomes) {
-            const resolve = slot.pending.get(o.id);
+            const p = slot.pending.get(o.id);
             slot.pending.delete(o.id);
-            resolve?.(o);
+            p?.deliver(o);
           }
         });
         worker.on("error", (e) => console.error("benchwork trial thread failed:", e));
         worker.on("exit", (code) => {
           markReady();
-          failAll(`the trial thread stopped (exit code ${code}) while running this trial`);
+          failAll(`the trial thread stopped (exit code ${code}) while running this trial`, true);
         });
         return worker;
       },
       (e: Error) => {
         markReady();
-        failAll(`the trial thread could not be built: ${e.message}`);
+        failAll(`the trial thread could not be built: ${e.message}`, false);
         throw e;
       },
     );
@@ -126,6 +139,10 @@ export class TrialThreadPool {
    * @returns the trial's outcome; never rejects
    */
   run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits): Promise<TrialOutcome> {
+    return this.dispatch(benchId, trial, signal, limits, true);
+  }
+
+  private dispatch(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, mayRerun: boolean): Promise<TrialOutcome> {
     const { providerKey } = limits;
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
     // Among threads with a share of both the bench's concurrency and the provider's limit (thread 0
@@ -145,10 +162,19 @@ export class TrialThreadPool {
     return new Promise<TrialOutcome>((resolve) => {
       const onAbort = () =>
         void slot.worker.then((w) => w.postMessage({ type: "abort", ids: [trial.id], reason: String((signal.reason as Error)?.message ?? signal.reason) } satisfies ToTrialThread), () => {});
-      slot.pending.set(trial.id, (o) => {
+      const deliver = (o: TrialOutcome) => {
         signal.removeEventListener("abort", onAbort);
         resolve(o);
-      });
+      };
+      const rerun = mayRerun
+        ? () => {
+            signal.removeEventListener("abort", onAbort);
+            // A cancelled bench's trial is not started again.
+            if (signal.aborted) resolve(failed(trial.id, "the trial thread stopped while this trial was being cancelled"));
+            else void this.dispatch(benchId, trial, signal, limits, false).then(resolve);
+          }
+        : null;
+      slot.pending.set(trial.id, { deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
       slot.send({ benchId, trial, limit, provider });
     });

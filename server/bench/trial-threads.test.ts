@@ -17,6 +17,8 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { launchFromRequest } from "./prepare";
 import { concurrencyShare } from "./trial-messages";
 import { startBenchWorker } from "../worker";
+import { TrialThreadPool } from "./trial-pool";
+import type { ClaimedTrial } from "@/lib/bench/queue";
 
 /** An OpenAI-compatible chat endpoint that answers after `latencyMs` and counts requests in flight. */
 let server: http.Server;
@@ -158,5 +160,41 @@ describe("a bench on trial threads", () => {
     expect(bench.status).toBe("finished");
     const row = db.$client.prepare("SELECT t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND bc.case_key = 'c'").get(id) as { checks: string };
     expect(JSON.parse(row.checks)).toEqual([expect.objectContaining({ kind: "custom", verdict: "passed", message: "custom saw: Scripted answer" })]);
+  }, 60_000);
+
+  it("a thread that dies: its trials run once more on a new thread; a second death ends them as errors", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 20, concurrency: 8 });
+    const claimed = db.$client
+      .prepare("SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?")
+      .all(id) as ClaimedTrial[];
+    const pool = new TrialThreadPool({ size: 1, dbPath: db.$client.name, env: {} });
+    // White-box: the thread of slot 0, stopped as a crash would stop it.
+    const killThread = async () => {
+      const slot = (pool as unknown as { slots: ({ worker: Promise<{ terminate(): Promise<number> }> } | null)[] }).slots[0]!;
+      await (await slot.worker).terminate();
+    };
+    const limits = { concurrency: 8, providerKey: null, provider: Infinity };
+    const signal = new AbortController().signal;
+    let finished = 0;
+    const runs = claimed.map((t) => pool.run(id, t, signal, limits).then((o) => (finished++, o)));
+    while (finished < 5) await new Promise((r) => setTimeout(r, 5));
+    await killThread();
+    const outcomes = await Promise.all(runs);
+    expect(outcomes).toHaveLength(40);
+    expect(outcomes.filter((o) => o.status === "done" && o.output === "Scripted answer")).toHaveLength(40);
+
+    // Twice in a row: the trials of the first death that die again end as errors, named.
+    const again = claimed.slice(0, 8).map((t) => pool.run(id, t, signal, limits));
+    await new Promise((r) => setTimeout(r, 5));
+    await killThread();
+    await new Promise((r) => setTimeout(r, 50));
+    await killThread();
+    const second = await Promise.all(again);
+    const errors = second.filter((o) => o.status === "error");
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0].error).toMatch(/the trial thread stopped \(exit code 1\) while running this trial, for the second time/);
+    expect(second.every((o) => o.status === "done" || o.status === "error")).toBe(true);
+    await pool.close();
   }, 60_000);
 });

@@ -53,6 +53,21 @@ describe("demo workspace seed", () => {
     expect(agreeWithSource).toBe(800);
   });
 
+  it("declares only valid evaluators on every demo case (a seeded check never ends as a configuration error)", async () => {
+    const { validateEvaluatorSpecs } = await import("@/lib/evaluators/validate");
+    const db = openMemoryDatabase();
+    await seedDemoWorkspace(db);
+    const bad: string[] = [];
+    for (const sys of await listSystems(db)) {
+      const page = await listCases(db, { systemId: sys.id, pageSize: 500 });
+      for (const row of page.rows) {
+        const c = (await getCase(db, row.id))!.content;
+        for (const p of validateEvaluatorSpecs(c.evaluators, { expected: c.expected })) bad.push(`${row.caseKey}: ${p.field}: ${p.message}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it("keeps BFCL schemas, accepted arguments and recorded calls", async () => {
     const db = openMemoryDatabase();
     await seedDemoWorkspace(db);

@@ -62,6 +62,7 @@ describe("validateEvaluatorSpecs", () => {
     ],
     ["version 2", [{ kind: "tool_call_syntax", version: 2, alternatives: [] }], undefined, [{ index: 0, field: "version", message: "version must be 1 (got 2)" }]],
     ["empty names", [{ kind: "expected_tool_calls", names: [] }], undefined, [{ index: 0, field: "names", message: expect.stringContaining("names is empty") }]],
+    ["empty names, no tool allowed", [{ kind: "expected_tool_calls", names: [], allowAdditional: false }], undefined, []],
     ["empty code", [{ kind: "custom", code: " " }], undefined, [{ index: 0, field: "code", message: expect.stringContaining("code is empty") }]],
     ["code without evaluate", [{ kind: "custom", code: "function check() {}" }], undefined, [{ index: 0, field: "code", message: expect.stringContaining("code must define a function named evaluate") }]],
     ["judge threshold out of range", [{ kind: "judge", criterion: { rule: "x" }, mode: "numeric", threshold: 11 }], undefined, [{ index: 0, field: "threshold", message: "threshold must be between 1 and 10 (got 11)" }]],

@@ -17,6 +17,16 @@ describe("expected_tool_calls", () => {
     expect(r.message).toContain(message);
   });
 
+  // The demo's "Calls no tool" check (db/seed/evaluators.ts) is this spec: it was a configuration error.
+  it.each([
+    ["no tool called", [], "passed", "No tool was called, as expected."],
+    ["a tool called", ["get_order"], "failed", "called but not allowed: get_order"],
+  ] as const)("an empty list with allowAdditional: false means no tool may be called: %s", (_name, called, verdict, message) => {
+    const r = runStaticCheck({ kind: "expected_tool_calls", names: [], allowAdditional: false }, trialWithCalls(called.map((n) => [n, {}])));
+    expect(r.verdict).toBe(verdict);
+    expect(r.message).toContain(message);
+  });
+
   it("an empty list is a configuration error", () => {
     const r = runStaticCheck({ kind: "expected_tool_calls", names: [] }, trialWithCalls([]));
     expect(r.verdict).toBe("error");

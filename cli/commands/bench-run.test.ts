@@ -63,13 +63,59 @@ describe("benchwork bench run", () => {
       [[...base, "--candidate", "model:missing"], /no model configuration named "missing"/],
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "color:red"], /--cases must be/],
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--repeats", "50"], /Trials per case must be a whole number from 1 to 10/],
-      [["bench", "run", "--system", "customer-support", "--prompt", "intent-router", "--candidate", "recorded:x", "--cases", "tag:none-such"], /Nothing to run/],
+      // After a bench, retained copies exist: a selection matching no case used to run just those.
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "tag:none-such"], /No case of prompt solver matches tag none-such/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "dataset:nope"], /No case of prompt solver matches dataset nope/],
+      // A mistyped recorded column used to run as 200 skipped trials and exit 0.
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verificaton"], /no recorded outputs named "model-175b-verificaton" \(it has [^)]*model-175b-verification[^)]*\)/],
+      // An output file that cannot be written is found before the bench runs.
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--json-output", "/proc/benchwork.json"], /--json-output \/proc\/benchwork.json: cannot write/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--json-output", dir], /--json-output .*: is a directory/],
     ];
+    const db = openDatabase(file);
+    const before = (await listBenches(db, "grade-school-math")).length;
     for (const [argv, message] of cases) {
       const io = captureIo();
       expect(await main(argv, io), argv.join(" ")).toBe(2);
       expect(io.stderr.join("\n")).toMatch(message);
     }
+    expect((await listBenches(db, "grade-school-math")).length).toBe(before);
+  }, 60_000);
+
+  it("a model that is down: trials end as errors, the reasons are printed and in the JSON, exit 1", async () => {
+    const { createModelConfig } = await import("@/db/queries/models");
+    const db = openDatabase(file);
+    await createModelConfig(db, { name: "down", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1" });
+    const io = captureIo();
+    const out = path.join(dir, "down.json");
+    const code = await main([...base, "--candidate", "model:down", "--baseline", "none", "--budget", "3", "--json-output", out], io);
+    expect(code).toBe(1);
+    const r = JSON.parse(readFileSync(out, "utf8"));
+    expect(r.candidates[0].trials).toMatchObject({ total: 3, error: 3 });
+    expect(r.errors).toEqual([{ message: expect.stringMatching(/ECONNREFUSED 127\.0\.0\.1:9/), trials: 3 }]);
+    expect(io.stdout.join("\n")).toMatch(/3 × .*ECONNREFUSED/);
+  }, 60_000);
+
+  it("exits 2 with one line when the database is missing or not a database, creating nothing", async () => {
+    const { writeFileSync, existsSync } = await import("node:fs");
+    const junk = path.join(dir, "junk.db");
+    writeFileSync(junk, "this is not a database, just text that is long enough to have a header page.".repeat(20));
+    const missing = path.join(dir, "no", "such", "b.db");
+    for (const [db, message] of [
+      [missing, /no database at .*b\.db: create one with `npm run db:seed` .*or set BENCHWORK_DB/],
+      [junk, /cannot open the database .*junk\.db: file is not a database/],
+    ] as const) {
+      process.env.BENCHWORK_DB = db;
+      const io = captureIo();
+      try {
+        expect(await main([...base, "--candidate", "recorded:model-6b-finetuning"], io)).toBe(2);
+      } finally {
+        process.env.BENCHWORK_DB = file;
+      }
+      expect(io.stderr).toHaveLength(1);
+      expect(io.stderr[0]).toMatch(message);
+    }
+    expect(existsSync(path.dirname(missing))).toBe(false);
   }, 60_000);
 });
 

@@ -9,9 +9,12 @@
  * candidate is blocked by a regression or every trial errored; 2 on a usage error.
  */
 import { randomUUID } from "node:crypto";
-import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
-import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import path from "node:path";
+import { databasePath, migrateDatabase, openDatabase, type Db } from "@/db/client";
+import { getBench, getBenchProgress, requestCancel, trialErrorReasons } from "@/db/queries/benches";
 import { getModelConfigByName } from "@/db/queries/models";
+import { recordedNames } from "@/db/queries/prompt-facets";
 import { listPromptRevisions } from "@/db/queries/prompt-revisions";
 import { getSystem, listPrompts } from "@/db/queries/systems";
 import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
@@ -19,7 +22,7 @@ import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startBenchWorker } from "@/server/worker";
-import { usage, writeJsonFile, type Io } from "../io";
+import { CliError, usage, writeJsonFile, type Io } from "../io";
 
 export interface BenchRunOptions {
   system: string;
@@ -45,10 +48,46 @@ function parseCases(s: string | undefined) {
   throw usage(`--cases must be all, tag:TAG, source:${CASE_SOURCES.join("|")} or dataset:NAME (got "${s}")`);
 }
 
+/**
+ * The database of BENCHWORK_DB, migrated. A bench needs a system and cases, so a missing file is a
+ * usage error (creating an empty one would only lead to "no system"), as is a file SQLite cannot open.
+ * @throws CliError (exit 2) naming the path and the problem, in one line
+ */
+function openExisting(): Db {
+  const file = databasePath();
+  if (file !== ":memory:" && !existsSync(file)) throw usage(`no database at ${path.resolve(file)}: create one with \`npm run db:seed\` (the demo workspace) or set BENCHWORK_DB to yours`);
+  try {
+    const db = openDatabase(file);
+    migrateDatabase(db);
+    return db;
+  } catch (e) {
+    throw usage(`cannot open the database ${path.resolve(file)}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Checks, before anything runs, that `file` can be written (its folder is created as the write
+ * would create it); a file the check creates is removed again.
+ * @throws CliError (exit 2) naming the option, the path and the reason
+ */
+function checkWritable(file: string): void {
+  const target = path.resolve(file);
+  try {
+    if (existsSync(target) && statSync(target).isDirectory()) throw usage(`--json-output ${file}: is a directory`);
+    const existed = existsSync(target);
+    mkdirSync(path.dirname(target), { recursive: true });
+    closeSync(openSync(target, "a"));
+    if (!existed) unlinkSync(target);
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw usage(`--json-output ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 /** Runs the command; returns the exit code. */
 export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<number> {
-  const db = openDatabase();
-  migrateDatabase(db);
+  if (o.jsonOutput) checkWritable(o.jsonOutput);
+  const db = openExisting();
   const system = await getSystem(db, o.system);
   if (!system) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
   const prompts = await listPrompts(db, system.id);
@@ -56,11 +95,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   if (!prompt) throw usage(`--prompt: system "${system.id}" has no prompt "${o.prompt}" (it has ${prompts.map((p) => p.name).join(", ")})`);
   if (!o.candidate?.length) throw usage("give at least one --candidate recorded:COLUMN or model:CONFIG[@REVISION]");
   const revisions = await listPromptRevisions(db, prompt.id);
+  const recorded = recordedNames(db, prompt.id).map((r) => r.name);
   const candidates: CandidateRequest[] = [];
   for (const spec of o.candidate) {
     const m = /^(recorded|model):(.+)$/.exec(spec);
     if (!m) throw usage(`--candidate "${spec}": write recorded:COLUMN or model:CONFIG[@REVISION]`);
     if (m[1] === "recorded") {
+      // A mistyped column would otherwise run as a bench of skipped trials and pass.
+      if (!recorded.includes(m[2])) throw usage(`--candidate "${spec}": prompt ${prompt.name} has no recorded outputs named "${m[2]}" (it has ${recorded.length ? recorded.join(", ") : "none"})`);
       candidates.push({ kind: "recorded", recordedName: m[2] });
       continue;
     }
@@ -120,14 +162,21 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   };
   process.on("SIGINT", onInt);
   let last = "";
+  let printed = "";
+  let printedAt = Date.now();
   for (;;) {
     const p = (await getBenchProgress(db, id))!;
     const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
-    if (line !== last) {
-      if (io.tty) process.stdout.write(`\r${line}`);
-      else if (p.status !== "queued" && p.status !== "running") io.out(line);
-      last = line;
+    const ended = p.status !== "queued" && p.status !== "running";
+    if (io.tty) {
+      if (line !== last) process.stdout.write(`\r${line}`);
+    } else if (line !== printed && (ended || Date.now() - printedAt >= 5_000)) {
+      // Not a terminal (a CI log): a line every 5 s, so a long bench does not look stuck.
+      io.out(line);
+      printed = line;
+      printedAt = Date.now();
     }
+    last = line;
     if (p.status !== "queued" && p.status !== "running") break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -158,6 +207,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         regressions: bench.summary!.regressions[String(c.id)] ?? [],
       };
     }),
+    errors: trialErrorReasons(db, id, 5),
     recommendation: { recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null, headline: rec.headline, ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, tradeoffs: c.tradeoffs })) },
   };
   io.out("");
@@ -165,6 +215,10 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     io.out(
       `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}`,
     );
+  }
+  if (result.errors.length) {
+    io.out("\nTrials that ended as errors, most common reasons:");
+    for (const e of result.errors) io.out(`  ${e.trials} × ${e.message}`);
   }
   io.out(`\n${rec.headline}`);
   if (o.jsonOutput) writeJsonFile(o.jsonOutput, result);

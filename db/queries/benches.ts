@@ -217,6 +217,17 @@ export interface BenchProgress {
   cancelRequested: boolean;
 }
 
+/**
+ * The most common reasons trials of a bench ended as `error` (the provider's message, or the
+ * worker's), most frequent first.
+ * @param limit most reasons returned
+ */
+export function trialErrorReasons(db: Db, benchId: number, limit = 5): { message: string; trials: number }[] {
+  return db.$client
+    .prepare("SELECT error AS message, count(*) AS trials FROM trials WHERE bench_id = ? AND status = 'error' GROUP BY error ORDER BY trials DESC, error LIMIT ?")
+    .all(benchId, limit) as { message: string; trials: number }[];
+}
+
 /** Trial counts per status of a bench (one indexed GROUP BY). */
 export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
   const b = db

@@ -10,7 +10,7 @@ import { getModelConfig } from "@/db/queries/models";
 import { getPrompt } from "@/db/queries/systems";
 import { launchBench, type BaselineSetting, type BenchSettings } from "@/db/queries/benches";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
-import { planBench, selects } from "@/lib/bench/plan";
+import { groupOf, planBench, selects } from "@/lib/bench/plan";
 import type { RubricCriterion } from "@/lib/bench/score";
 import type { BenchPlan, CandidateSpec, SuppliedCase } from "@/lib/bench/types";
 import type { BenchRequest } from "@/lib/bench/request";
@@ -99,6 +99,13 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
       retainedFromCaseId: c.origin?.kind === "bench" ? (c.origin.fromCaseId ?? null) : null,
     }))
     .filter((c) => selects(r.selection, c, datasetOf));
+  // Retained and generated cases join every selection; a selection that matches none of the
+  // prompt's own cases is a mistake (a mistyped tag or dataset), not a bench of regression copies.
+  if (r.selection.kind !== "all" && !supplied.some((c) => groupOf(c.source) === "explicit")) {
+    const what = r.selection.kind === "tag" ? `tag ${r.selection.tag}` : r.selection.kind === "source" ? `source ${r.selection.source}` : `dataset ${r.selection.dataset}`;
+    const msg = `No case of prompt ${prompt.name} matches ${what}. Retained and generated cases are only added to a selection that matches some.`;
+    throw new LibraryError("validation", msg, { selection: msg });
+  }
   const settings: BenchSettings = { selection: r.selection, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
   const plan = planBench(

@@ -66,6 +66,20 @@ describe("SQLite trial queue", () => {
     expect((await getBenchProgress(db, benchId))!).toMatchObject({ status: "running", running: 10, queued: 0 });
   });
 
+  it("releases claimed trials it will not run back to the queue", async () => {
+    const q = new SqliteTrialQueue(db);
+    await q.registerWorker("w1", 1);
+    const got = await q.claim(benchId, "w1", 3, 1000);
+    expect(await q.release("w1", got.slice(1).map((t) => t.id))).toBe(2);
+    expect(await q.release("w2", [got[0].id])).toBe(0); // not its trial
+    expect((await getBenchProgress(db, benchId))!).toMatchObject({ running: 1, queued: 9 });
+    const again = await q.claim(benchId, "w1", 2, 1000);
+    expect(again.map((t) => [t.id, t.attempts])).toEqual([
+      [got[1].id, 1],
+      [got[2].id, 1],
+    ]);
+  });
+
   it("stores only the claiming worker's outcome (exactly one result per trial)", async () => {
     const q = new SqliteTrialQueue(db);
     await q.registerWorker("w1", 1);
@@ -125,7 +139,15 @@ describe("concurrency shared by workers", () => {
     expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(4);
     await q.registerWorker("w2", 2);
     await q.registerWorker("w3", 3);
-    expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(2);
+    // Exact shares that add up to the bench's concurrency (4 over 3 workers: 2 + 1 + 1, not 2 each).
+    const share = async (w: string) => (await q.runnableBenches(w)).find((b) => b.benchId === benchId)?.concurrency;
+    expect([await share("w1"), await share("w2"), await share("w3")]).toEqual([2, 1, 1]);
+    // Concurrency 1 over 2 workers ran 2 at once (a user test): one worker gets it, the other none.
+    db.$client.prepare("UPDATE workers SET heartbeat_at = 0 WHERE id = 'w3'").run();
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.concurrency', 1) WHERE id = ?").run(benchId);
+    expect([await share("w1"), await share("w2")]).toEqual([1, 0]);
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.concurrency', 4) WHERE id = ?").run(benchId);
+    db.$client.prepare("UPDATE workers SET heartbeat_at = ? WHERE id = 'w3'").run(Date.now());
     db.$client.prepare("UPDATE workers SET heartbeat_at = 0 WHERE id IN ('w2', 'w3')").run();
     expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(4);
   });

@@ -6,6 +6,7 @@
  */
 import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
+import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { computeBenchResults } from "./bench-results";
@@ -41,12 +42,15 @@ export class SqliteTrialQueue implements TrialQueue {
         `SELECT id, settings, cancel_requested_at AS cancel FROM benches
          WHERE status IN ('queued', 'running') ORDER BY id`,
       ),
-      liveWorkers: c.prepare("SELECT count(*) AS n FROM workers WHERE heartbeat_at >= ?"),
+      // Oldest first: a worker that joins takes the smallest share, so the shares of the workers
+      // already running a bench (and the trials they hold) change as little as possible.
+      liveWorkers: c.prepare("SELECT id FROM workers WHERE heartbeat_at >= ? ORDER BY started_at, id"),
       claim: c.prepare(
         `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now, attempts = attempts + 1
          WHERE id IN (SELECT id FROM trials WHERE bench_id = @bench AND status = 'queued' ORDER BY id LIMIT @limit)
          RETURNING id, bench_id AS benchId, candidate_id AS candidateId, bench_case_id AS benchCaseId, repeat, attempts`,
       ),
+      release: c.prepare("UPDATE trials SET status = 'queued', worker_id = NULL, started_at = NULL, attempts = attempts - 1 WHERE id = ? AND worker_id = ? AND status = 'running'"),
       markRunning: c.prepare("UPDATE benches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'"),
       complete: c.prepare(
         `UPDATE trials SET status = @status, started_at = @startedAt, finished_at = @finishedAt, latency_ms = @latencyMs, input_tokens = @inputTokens,
@@ -133,11 +137,16 @@ export class SqliteTrialQueue implements TrialQueue {
    * A bench's concurrency is shared by the live workers (heartbeat in the last 15 s): each takes an
    * equal share, rounded up, so N worker processes together stay near the bench's bound.
    */
-  async runnableBenches(): Promise<RunnableBench[]> {
-    const workers = Math.max(1, (this.st.liveWorkers.get(Date.now() - 15_000) as { n: number }).n);
+  async runnableBenches(workerId?: string): Promise<RunnableBench[]> {
+    const live = (this.st.liveWorkers.all(Date.now() - 15_000) as { id: string }[]).map((w) => w.id);
+    // This worker's rank among the live ones (a worker not yet seen as live counts as one more).
+    let rank = workerId === undefined ? 0 : live.indexOf(workerId);
+    let parts = Math.max(1, live.length);
+    if (rank < 0) rank = parts++;
     return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
       benchId: r.id,
-      concurrency: Math.ceil((JSON.parse(r.settings) as { concurrency: number }).concurrency / workers),
+      // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
+      concurrency: concurrencyShare((JSON.parse(r.settings) as { concurrency: number }).concurrency, parts, rank),
       cancelRequested: r.cancel != null,
     }));
   }
@@ -155,6 +164,14 @@ export class SqliteTrialQueue implements TrialQueue {
     const rows = this.tx.claim(benchId, workerId, limit, now);
     const revs = this.revisions(benchId);
     return rows.map((r) => ({ ...r, caseRevisionId: revs.get(r.benchCaseId)! }));
+  }
+
+  async release(workerId: string, trialIds: number[]): Promise<number> {
+    return this.db.$client.transaction(() => {
+      let n = 0;
+      for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
+      return n;
+    })();
   }
 
   async complete(workerId: string, outcomes: TrialOutcome[]): Promise<number> {

@@ -58,10 +58,17 @@ export interface TrialQueue {
    * older than `staleBefore` or `isAlive(pid)` says so). Returns how many trials moved.
    */
   requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number>;
-  /** Benches with queued trials or a pending cancellation, oldest first. */
-  runnableBenches(): Promise<RunnableBench[]>;
+  /**
+   * Benches with queued trials or a pending cancellation, oldest first, each with this worker's
+   * share of its concurrency (the live workers' shares add up to the bench's concurrency; a share
+   * may be 0, and then the worker claims none of its trials).
+   * @param workerId the asking worker (without it: the largest share)
+   */
+  runnableBenches(workerId?: string): Promise<RunnableBench[]>;
   /** Claims up to `limit` queued trials of a bench for a worker (marks them running). */
   claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]>;
+  /** Gives claimed trials this worker has not started back to the queue (as if never claimed). Returns how many. */
+  release(workerId: string, trialIds: number[]): Promise<number>;
   /** Stores outcomes of trials this worker holds; others are ignored. Returns how many were applied. */
   complete(workerId: string, outcomes: TrialOutcome[]): Promise<number>;
   /** Marks every queued trial of a cancelled bench `skipped`. Returns how many. */

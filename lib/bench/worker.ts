@@ -192,7 +192,7 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
     }
     if (t - lastPoll >= pollMs) {
       lastPoll = t;
-      for (const r of await o.queue.runnableBenches()) {
+      for (const r of await o.queue.runnableBenches(o.workerId)) {
         const b = benches.get(r.benchId) ?? { benchId: r.benchId, concurrency: r.concurrency, cancel: false, ready: [], inflight: new Map(), exhaustedAt: null, executor: null };
         b.cancel = r.cancelRequested;
         b.concurrency = r.concurrency;
@@ -210,7 +210,13 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         b.exhaustedAt = t;
       } else {
         if (!b.executor) b.executor = await o.executorFor(b.benchId);
-        const bound = b.concurrency + (b.executor.prefetch ?? 0);
+        // A share of 0 (other workers hold the bench's whole concurrency): claim nothing, look again at the next poll.
+        const bound = b.concurrency > 0 ? b.concurrency + (b.executor.prefetch ?? 0) : 0;
+        if (b.concurrency === 0) {
+          // Trials claimed while this worker still had a share go back for the workers that have one.
+          if (b.ready.length) await o.queue.release(o.workerId, b.ready.splice(0).map((r) => r.id));
+          if (b.exhaustedAt === null) b.exhaustedAt = t;
+        }
         if (b.exhaustedAt === null && b.ready.length < bound) {
           const want = Math.max(16, bound * 2) - b.ready.length;
           const got = await o.queue.claim(b.benchId, o.workerId, want, t);

@@ -28,13 +28,7 @@ export interface TrialRun {
   provider: { key: string; limit: number } | null;
 }
 
-/**
- * Splits a bench's concurrency over `threads` threads: thread `i` gets ⌊c/n⌋, plus one for the
- * first c mod n threads, so the shares add up to exactly `concurrency` (some may be 0).
- */
-export function concurrencyShare(concurrency: number, threads: number, i: number): number {
-  return Math.floor(concurrency / threads) + (i < concurrency % threads ? 1 : 0);
-}
+export { concurrencyShare } from "@/lib/bench/share";
 
 /** Coordinator → trial thread. */
 export type ToTrialThread = { type: "run"; runs: TrialRun[] } | { type: "abort"; ids: number[]; reason: string };

@@ -114,6 +114,21 @@ describe("a bench on trial threads", () => {
     expect(bench.summary!.candidates[0].stats.checks.passed).toBe(60);
   }, 60_000);
 
+  it("keeps the bench's concurrency across worker processes sharing the database (1 means one at a time)", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 1 });
+    maxInFlight = 0;
+    served = 0;
+    const a = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
+    const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
+    const bench = await waitEnded(db, id);
+    await Promise.all([a.stop(1000), b.stop(1000)]);
+    expect(bench.status).toBe("finished");
+    expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(30);
+    expect(served).toBe(30);
+    expect(maxInFlight).toBe(1);
+  }, 60_000);
+
   it("keeps the per-provider limit (shared by the threads) below a larger bench concurrency", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 });

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../client";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
-import { findRegressions, recommend, type Recommendation, type Regression } from "@/lib/bench/recommend";
+import { findRegressions, mergeRegressions, recommend, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 
@@ -69,7 +69,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
       const ref = checkOutcomes(trialFacts(db, referenceBenchId, referenceCandidateId), referenceCandidateId);
-      for (const id of ids) regressions.set(id, [...(regressions.get(id) ?? []), ...findRegressions(ref, outcomes.get(id)!, "last bench")]);
+      for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomes.get(id)!, "last bench")));
     }
   }
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from "./aggregate";
-import { findRegressions, recommend, type Regression } from "./recommend";
+import { findRegressions, mergeRegressions, recommend, type Regression } from "./recommend";
 import type { CheckRecord } from "./types";
 
 const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
@@ -139,5 +139,18 @@ describe("recommendation context", () => {
       new Map(),
     );
     expect(rec.candidates.find((c) => c.label === "b")!.tradeoffs).toContain("1 of 2 trials errored (not counted as failures)");
+  });
+});
+
+describe("regressions against the baseline and the last bench", () => {
+  it("count a check that regressed against both once (it was counted twice from the third bench on)", () => {
+    const r = (caseRevisionId: number, key: string, against: Regression["against"]): Regression => ({ caseKey: `case-${caseRevisionId}`, caseRevisionId, key, label: key, against, outcome: "failed" });
+    const merged = mergeRegressions([r(1, "e0", "baseline"), r(2, "e0", "baseline")], [r(1, "e0", "last bench"), r(3, "e0", "last bench"), r(1, "c1", "last bench")]);
+    expect(merged.map((x) => [x.caseRevisionId, x.key, x.against])).toEqual([
+      [1, "e0", "baseline"],
+      [2, "e0", "baseline"],
+      [3, "e0", "last bench"],
+      [1, "c1", "last bench"],
+    ]);
   });
 });

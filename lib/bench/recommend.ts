@@ -22,6 +22,16 @@ export interface Regression {
 type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>;
 
 /**
+ * The regressions of a candidate against the baseline followed by those against the last bench,
+ * each check (case revision × check key) once: a check that broke against both is one broken
+ * check, listed against the baseline.
+ */
+export function mergeRegressions(baseline: readonly Regression[], lastBench: readonly Regression[]): Regression[] {
+  const seen = new Set(baseline.map((r) => `${r.caseRevisionId}|${r.key}`));
+  return [...baseline, ...lastBench.filter((r) => !seen.has(`${r.caseRevisionId}|${r.key}`))];
+}
+
+/**
  * Checks that passed in `reference` (every scored repeat) and fail in `candidate` (any scored
  * repeat), matched by case revision and check key, ordered by case then check.
  */

@@ -68,6 +68,8 @@ describe("benchwork bench run", () => {
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "dataset:nope"], /No case of prompt solver matches dataset nope/],
       // A mistyped recorded column used to run as 200 skipped trials and exit 0.
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verificaton"], /no recorded outputs named "model-175b-verificaton" \(it has [^)]*model-175b-verification[^)]*\)/],
+      [[...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "foo"], /--baseline must be a candidate's index \(0 for the first --candidate\), last or none \(got "foo"\)/],
+      [[...base, "--candidate", "model:scripted@1@2"], /write model:CONFIG or model:CONFIG@REVISION \(one @\)/],
       // An output file that cannot be written is found before the bench runs.
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--json-output", "/proc/benchwork.json"], /--json-output \/proc\/benchwork.json: cannot write/],
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--json-output", dir], /--json-output .*: is a directory/],

@@ -106,7 +106,9 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       candidates.push({ kind: "recorded", recordedName: m[2] });
       continue;
     }
-    const [name, rev] = m[2].split("@");
+    const parts = m[2].split("@");
+    if (parts.length > 2 || !parts[0]) throw usage(`--candidate "${spec}": write model:CONFIG or model:CONFIG@REVISION (one @)`);
+    const [name, rev] = parts;
     const config = await getModelConfigByName(db, name);
     if (!config) throw usage(`--candidate "${spec}": no model configuration named "${name}"`);
     let promptRevisionId: number | undefined;
@@ -123,6 +125,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     if (!j) throw usage(`--judge: no model configuration named "${o.judge}"`);
     judgeModelConfigId = Number(j.id);
   }
+  if (o.baseline !== undefined && !["last", "none"].includes(o.baseline) && !/^\d+$/.test(o.baseline))
+    throw usage(`--baseline must be a candidate's index (0 for the first --candidate), last or none (got "${o.baseline}")`);
   const parsed = benchRequestSchema.safeParse({
     systemId: system.id,
     promptId: prompt.id,

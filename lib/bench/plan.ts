@@ -137,7 +137,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const warnings: string[] = [];
   if (inc.length === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
-  if (settings.criteriaCount > 0 && !settings.judge) warnings.push(`No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
+  if (settings.criteriaCount > 0 && !settings.judge) warnings.push(settings.criteriaCount === 1 ? "No judge model: the criterion of the rubric will be unscored." : `No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
   for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
 
   return {

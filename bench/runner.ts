@@ -82,6 +82,7 @@ function workerCommand(): { env: Record<string, string>; args: string[] } {
     const [k, ...v] = parts.shift()!.split("=");
     env[k] = v.join("=");
   }
+  if (parts[0] === "exec") parts.shift(); // the shell hands its process to node (signals reach it)
   if (parts[0] !== "node") throw new Error(`package.json scripts.worker should run "node": ${script}`);
   return { env, args: parts.slice(1) };
 }

@@ -28,3 +28,33 @@ describe("npm run worker: bad settings", () => {
     expect(err.trim()).toBe('benchwork worker: BENCHWORK_WORKER_POLL_MS: expected a whole number of ms from 10 to 60000, got "soon"');
   }, 30_000);
 });
+
+describe("npm run worker: stopping", () => {
+  // `kill` of the npm process left the worker running (npm signals its shell, which did not pass it on).
+  it("stops the worker when the npm process is told to stop", async () => {
+    const db = path.join(mkdtempSync(path.join(tmpdir(), "benchwork-worker-stop-")), "w.db");
+    const npm = spawn("npm", ["run", "--silent", "worker"], { env: { ...process.env, BENCHWORK_DB: db, BENCHWORK_TRIAL_THREADS: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      npm.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const m = /benchwork worker (\d+) running/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      npm.on("exit", (c) => reject(new Error(`npm run worker exited ${c}`)));
+    });
+    npm.kill("SIGTERM");
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    const stillAlive = alive();
+    if (stillAlive) process.kill(pid, "SIGKILL");
+    expect(stillAlive).toBe(false);
+  }, 60_000);
+});

@@ -34,6 +34,7 @@ describe("benchwork bench run", () => {
     const code = await main([...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out], io);
     expect(code).toBe(1);
     const r = JSON.parse(readFileSync(out, "utf8"));
+    expect(r.schemaVersion).toBe(1);
     expect(r.status).toBe("finished");
     expect(r.manifest).toMatchObject({ included: 200, excluded: 0 });
     expect(r.candidates.map((c: { label: string; passed: number; scored: number; failed: number }) => [c.label, c.passed, c.scored, c.failed])).toEqual([

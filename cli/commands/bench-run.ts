@@ -191,6 +191,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const bench = (await getBench(db, id))!;
   const rec = bench.recommendation!;
   const result = {
+    // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
+    schemaVersion: 1,
     benchId: id,
     status: bench.status,
     manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },

@@ -58,7 +58,7 @@ describe("benchwork bench run", () => {
 
   it("exits 2 on usage errors", async () => {
     const cases: [string[], RegExp][] = [
-      [["bench", "run", "--system", "nope", "--prompt", "solver", "--candidate", "recorded:x"], /no system "nope"/],
+      [["bench", "run", "--system", "nope", "--prompt", "solver", "--candidate", "recorded:x"], /no system "nope" in .* \(it has .*grade-school-math/],
       [[...base.slice(0, 4), "--prompt", "other", "--candidate", "recorded:x"], /has no prompt "other"/],
       [[...base, "--candidate", "magic:x"], /write recorded:COLUMN or model:CONFIG/],
       [[...base, "--candidate", "model:missing"], /no model configuration named "missing"/],

@@ -16,7 +16,7 @@ import { getBench, getBenchProgress, requestCancel, trialErrorReasons } from "@/
 import { getModelConfigByName } from "@/db/queries/models";
 import { recordedNames } from "@/db/queries/prompt-facets";
 import { listPromptRevisions } from "@/db/queries/prompt-revisions";
-import { getSystem, listPrompts } from "@/db/queries/systems";
+import { getSystem, listPrompts, listSystems } from "@/db/queries/systems";
 import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
@@ -89,7 +89,10 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   if (o.jsonOutput) checkWritable(o.jsonOutput);
   const db = openExisting();
   const system = await getSystem(db, o.system);
-  if (!system) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
+  if (!system) {
+    const ids = (await listSystems(db)).map((x) => x.id);
+    throw usage(`--system: no system "${o.system}" in ${databasePath()} (${ids.length ? `it has ${ids.join(", ")}` : "it has none: `npm run db:seed` adds the demo workspace"})`);
+  }
   const prompts = await listPrompts(db, system.id);
   const prompt = prompts.find((p) => p.name === o.prompt);
   if (!prompt) throw usage(`--prompt: system "${system.id}" has no prompt "${o.prompt}" (it has ${prompts.map((p) => p.name).join(", ")})`);

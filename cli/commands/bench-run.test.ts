@@ -56,6 +56,14 @@ describe("benchwork bench run", () => {
     expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification/);
   }, 60_000);
 
+  it("runs only the retained regression cases with --cases source:retained", async () => {
+    // The first bench of this file retained the baseline's failing problems.
+    const io = captureIo();
+    const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--cases", "source:retained"], io);
+    expect(code).not.toBe(2);
+    expect(io.stdout[0]).toMatch(/^bench #\d+: [1-9]\d* cases included/);
+  }, 60_000);
+
   it("exits 2 on usage errors", async () => {
     const cases: [string[], RegExp][] = [
       [["bench", "run", "--system", "nope", "--prompt", "solver", "--candidate", "recorded:x"], /no system "nope" in .* \(it has .*grade-school-math/],

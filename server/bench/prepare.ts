@@ -99,10 +99,13 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
       retainedFromCaseId: c.origin?.kind === "bench" ? (c.origin.fromCaseId ?? null) : null,
     }))
     .filter((c) => selects(r.selection, c, datasetOf));
-  // Retained and generated cases join every selection; a selection that matches none of the
-  // prompt's own cases is a mistake (a mistyped tag or dataset), not a bench of regression copies.
-  if (r.selection.kind !== "all" && !supplied.some((c) => groupOf(c.source) === "explicit")) {
-    const what = r.selection.kind === "tag" ? `tag ${r.selection.tag}` : r.selection.kind === "source" ? `source ${r.selection.source}` : `dataset ${r.selection.dataset}`;
+  // Retained and generated cases join every selection; a selection that matches none of the cases
+  // it names is a mistake (a mistyped tag or dataset), not a bench of regression copies. A source
+  // selection names its source, retained and generated included.
+  const sel = r.selection;
+  const named = (c: SuppliedCase) => (sel.kind === "source" ? c.source === sel.source : groupOf(c.source) === "explicit");
+  if (sel.kind !== "all" && !supplied.some(named)) {
+    const what = sel.kind === "tag" ? `tag ${sel.tag}` : sel.kind === "source" ? `source ${sel.source}` : `dataset ${sel.dataset}`;
     const msg = `No case of prompt ${prompt.name} matches ${what}. Retained and generated cases are only added to a selection that matches some.`;
     throw new LibraryError("validation", msg, { selection: msg });
   }

@@ -17,6 +17,7 @@ import { getModelConfigByName } from "@/db/queries/models";
 import { recordedNames } from "@/db/queries/prompt-facets";
 import { listPromptRevisions } from "@/db/queries/prompt-revisions";
 import { getSystem, listPrompts, listSystems } from "@/db/queries/systems";
+import { statsOf } from "@/lib/bench/aggregate";
 import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
@@ -184,7 +185,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       printedAt = Date.now();
     }
     last = line;
-    if (p.status !== "queued" && p.status !== "running") break;
+    if (ended) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   if (io.tty) process.stdout.write("\n");
@@ -200,7 +201,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     status: bench.status,
     manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },
     candidates: bench.candidates.map((c) => {
-      const s = bench.summary!.candidates.find((x) => x.candidateId === c.id)!.stats;
+      const s = statsOf(bench.summary, c.id)!;
       return {
         index: c.position,
         label: c.label,

@@ -1,5 +1,5 @@
 import type { BenchDetail } from "@/db/queries/benches";
-import type { CandidateStats } from "@/lib/bench/aggregate";
+import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
 import { PassRate } from "./status-badge";
@@ -7,6 +7,11 @@ import { PassRate } from "./status-badge";
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
 
 /** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
+/** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
+function ShortRate({ rate }: { rate: number | null }) {
+  return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
+}
+
 export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
   const ok = rec.recommendedCandidateId !== null && bench.status === "finished";
   return (
@@ -22,10 +27,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
             <div className="flex flex-wrap items-center gap-2">
               <span className="w-6 text-xs text-slate-500">#{c.rank}</span>
               <span className="font-medium">{c.label}</span>
-              {(() => {
-                const r = bench.summary?.candidates.find((x) => x.candidateId === c.candidateId)?.stats.passRate.rate;
-                return r === null || r === undefined ? null : <span className="text-xs text-slate-600 tabular-nums">{(r * 100).toFixed(1)}%</span>;
-              })()}
+              <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
               {c.recommended ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}

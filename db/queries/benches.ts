@@ -8,7 +8,7 @@ import { benchCandidates, benchCases, benches, prompts, trials } from "../schema
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
 import type { Recommendation, Regression } from "@/lib/bench/recommend";
-import type { CandidateStats } from "@/lib/bench/aggregate";
+import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
 
@@ -324,7 +324,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
       candidates: cands
         .filter((x) => x.benchId === b.id)
         .map((x) => {
-          const st = summary?.candidates.find((s) => s.candidateId === x.id)?.stats;
+          const st = statsOf(summary, x.id);
           return {
             id: x.id,
             label: x.label,

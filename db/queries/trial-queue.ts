@@ -134,8 +134,8 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   /**
-   * A bench's concurrency is shared by the live workers (heartbeat in the last 15 s): each takes an
-   * equal share, rounded up, so N worker processes together stay near the bench's bound.
+   * A bench's concurrency is shared by the live workers (heartbeat in the last 15 s), oldest first,
+   * in exact shares that add up to the bench's bound (see `concurrencyShare`).
    */
   async runnableBenches(workerId?: string): Promise<RunnableBench[]> {
     const live = (this.st.liveWorkers.all(Date.now() - 15_000) as { id: string }[]).map((w) => w.id);

@@ -43,6 +43,14 @@ export interface CandidateStats {
   latencyMs: { p50: number | null; p95: number | null };
 }
 
+/**
+ * The statistics of one candidate in a bench summary (`{ candidates: [{ candidateId, stats }] }`),
+ * or null when the summary is missing (the bench has not ended) or does not list the candidate.
+ */
+export function statsOf(summary: { candidates: readonly { candidateId: number; stats: CandidateStats }[] } | null | undefined, candidateId: number): CandidateStats | null {
+  return summary?.candidates.find((c) => c.candidateId === candidateId)?.stats ?? null;
+}
+
 /** The p-th percentile by nearest rank (values unsorted), or null for no values. */
 export function percentile(values: number[], p: number): number | null {
   if (values.length === 0) return null;

@@ -210,12 +210,13 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         b.exhaustedAt = t;
       } else {
         if (!b.executor) b.executor = await o.executorFor(b.benchId);
-        // A share of 0 (other workers hold the bench's whole concurrency): claim nothing, look again at the next poll.
-        const bound = b.concurrency > 0 ? b.concurrency + (b.executor.prefetch ?? 0) : 0;
+        let bound = b.concurrency + (b.executor.prefetch ?? 0);
         if (b.concurrency === 0) {
-          // Trials claimed while this worker still had a share go back for the workers that have one.
+          // A share of 0 (other workers hold the bench's whole concurrency): claim nothing, look again
+          // at the next poll; trials claimed while this worker still had a share go back to the queue.
+          bound = 0;
           if (b.ready.length) await o.queue.release(o.workerId, b.ready.splice(0).map((r) => r.id));
-          if (b.exhaustedAt === null) b.exhaustedAt = t;
+          b.exhaustedAt ??= t;
         }
         if (b.exhaustedAt === null && b.ready.length < bound) {
           const want = Math.max(16, bound * 2) - b.ready.length;

@@ -2,6 +2,7 @@
 import { getDb } from "@/db/client";
 import { getBench, getManifest } from "@/db/queries/benches";
 import { toCsv } from "@/lib/import/export";
+import { statsOf } from "@/lib/bench/aggregate";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
   if (format === "json") {
     const body = {
       bench: { id: bench.id, title: bench.title, prompt: bench.promptName, status: bench.status, createdAt: bench.createdAt, finishedAt: bench.finishedAt, settings: bench.settings, rubric: bench.rubric, rubricHash: bench.rubricHash },
-      candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: bench.summary?.candidates.find((s) => s.candidateId === c.id)?.stats ?? null })),
+      candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: statsOf(bench.summary, c.id) })),
       recommendation: bench.recommendation,
       regressions: bench.summary?.regressions ?? {},
       manifest: (await getManifest(db, id)).map((m) => ({ position: m.position, caseId: m.caseKey, caseRevision: m.caseRevisionId, source: m.source, group: m.group, included: m.included, reason: m.reason, note: m.note })),

@@ -5,6 +5,7 @@ import { getBench } from "@/db/queries/benches";
 import { matrixRows } from "@/db/queries/bench-matrix";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
+import { statsOf } from "@/lib/bench/aggregate";
 import { compareBenches, type CompareVerdict, type VerdictChange } from "@/lib/bench/compare";
 
 export const dynamic = "force-dynamic";
@@ -65,8 +66,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   const shown = lines.filter((l) => show.keeps(l.change));
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const page = Math.min(pageCount, Math.max(1, Math.floor(Number(one(sp.page)) || 1)));
-  const rateOf = (x: NonNullable<typeof a>, c: typeof ca) => x.summary?.candidates.find((y) => y.candidateId === c.id)?.stats.passRate.rate ?? null;
-  const [rateA, rateB] = [rateOf(a, ca), rateOf(b, cb)];
+  const [rateA, rateB] = [statsOf(a.summary, ca.id)?.passRate.rate ?? null, statsOf(b.summary, cb.id)?.passRate.rate ?? null];
   const link = (q: Record<string, string | number | undefined>) => {
     const all: Record<string, string | number | undefined> = { a: a.id, b: b.id, ca: ca.id, cb: cb.id, show: show.key === "all" ? undefined : show.key, ...q };
     return `?${new URLSearchParams(Object.entries(all).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])))}`;
@@ -107,10 +107,10 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
               )}
             </p>
             {(() => {
-              const s = x.summary?.candidates.find((y) => y.candidateId === c.id)?.stats;
+              const s = statsOf(x.summary, c.id);
               return (
                 <p className="mt-1 text-xs text-slate-600">
-                  {s ? `${s.passRate.rate === null ? "nothing scored" : `${(s.passRate.rate * 100).toFixed(1)}% of ${s.passRate.scored} scored checks`} · ` : ""}
+                  {s ? `${s.passRate.rate === null ? "nothing scored" : `${pct(s.passRate.rate)} of ${s.passRate.scored} scored checks`} · ` : ""}
                   {x.status}
                 </p>
               );

@@ -54,12 +54,14 @@ export async function bundle({ root, name, contents }) {
     target: "node20",
     external: BUNDLE_EXTERNAL,
     plugins: [ownImportMetaUrl],
-    // Every thread keeps its own copy of the source: whitespace and syntax minified (names kept,
-    // so stack traces still read) halve it.
+    // Every thread keeps its own copy of the source: whitespace and syntax minified halve it.
+    // Identifiers are not minified, so stack traces read as the source. No `keepNames`: it wraps
+    // every function and class in a call that sets its name as it is created, ~2 % of a trial
+    // thread's CPU (profiled with bench/runner.ts), only to keep the names of the few that
+    // esbuild renames to avoid clashes (`parse2`).
     // BENCHWORK_BUNDLE_READABLE=1 keeps line breaks (readable CPU profiles of the worker).
     minifyWhitespace: !process.env.BENCHWORK_BUNDLE_READABLE,
     minifySyntax: true,
-    keepNames: true,
     // CommonJS dependencies call require() for Node built-ins; an ES module has none of its own.
     banner: { js: `import { createRequire as __benchworkRequire } from "node:module";\nconst require = __benchworkRequire(${MODULE_URL});` },
     write: false,

@@ -55,12 +55,18 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const ids = bench.candidates.map((c) => c.id);
   const stats = aggregateCandidates(ids, trialFacts(db, benchId));
   const baselineCandidateId = bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
-  const outcomes = new Map(ids.map((id) => [id, checkOutcomes(trialFacts(db, benchId, id), id)]));
+  // Each candidate's check outcomes take a pass over its trials: only read when compared.
+  const outcomes = new Map<number, ReturnType<typeof checkOutcomes>>();
+  const outcomesOf = (id: number) => {
+    let o = outcomes.get(id);
+    if (!o) outcomes.set(id, (o = checkOutcomes(trialFacts(db, benchId, id), id)));
+    return o;
+  };
 
   const regressions = new Map<number, Regression[]>();
   if (baselineCandidateId !== null) {
-    const base = outcomes.get(baselineCandidateId)!;
-    for (const id of ids) if (id !== baselineCandidateId) regressions.set(id, findRegressions(base, outcomes.get(id)!, "baseline"));
+    const base = outcomesOf(baselineCandidateId);
+    for (const id of ids) if (id !== baselineCandidateId) regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
   }
   const referenceBenchId = bench.baseline.kind === "none" ? null : await previousFinishedBench(db, bench.promptId, benchId);
   let referenceCandidateId: number | null = null;
@@ -69,7 +75,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
       const ref = checkOutcomes(trialFacts(db, referenceBenchId, referenceCandidateId), referenceCandidateId);
-      for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomes.get(id)!, "last bench")));
+      for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
     }
   }
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../client";
 import { content, makeTestDb } from "../testing";
-import { addCase, addCases, canRemove, findCaseByKey, getCase, getCaseRevision, listCases, removeCase, saveCaseRevision, setCaseStatus } from "./cases";
+import { addCase, addCases, canRemove, caseRevisionReader, findCaseByKey, getCase, getCaseRevision, listCases, removeCase, saveCaseRevision, setCaseStatus } from "./cases";
 import { LibraryError } from "@/lib/library/errors";
 import type { CaseFields } from "@/lib/library/forms";
 
@@ -257,5 +257,18 @@ describe("case counters", () => {
     expect(await caseCountsBySource(db, "acme")).toEqual({ dataset: 2 });
     expect((await listCases(db, { systemId: "acme" })).total).toBe(2);
     expect((await listCases(db, { systemId: "acme", status: "paused" })).total).toBe(0);
+  });
+});
+
+describe("caseRevisionReader", () => {
+  it("reads each revision's content when first asked, keeps it, and gives undefined for a revision that is not stored", async () => {
+    const { id } = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("Where is my order?", "Asks for the order number") });
+    await saveCaseRevision(db, id, 1, fields("Where is my parcel?", "Asks for the tracking number"));
+    const [rev1, rev2] = (db.$client.prepare("SELECT id FROM case_revisions WHERE case_id = ? ORDER BY number").all(id) as { id: number }[]).map((r) => r.id);
+    const read = caseRevisionReader(db);
+    expect(read(rev1)).toMatchObject({ input: "Where is my order?", expected: "Asks for the order number" });
+    expect(read(rev2)).toMatchObject({ input: "Where is my parcel?", expected: "Asks for the tracking number" });
+    expect(read(rev1)).toBe(read(rev1));
+    expect(read(999_999)).toBeUndefined();
   });
 });

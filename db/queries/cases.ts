@@ -513,13 +513,22 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
   }));
 }
 
-/** Case revisions by id with their content (a bench's pinned suite). */
-export async function caseRevisionContents(db: Db, revisionIds: number[]): Promise<Map<number, CaseContent>> {
+/**
+ * A reader of case revisions' content by revision id, for the trials of a bench: each revision is
+ * read (and decoded) the first time a trial asks for it and kept after. Reading a 5,000-case suite
+ * up front held up a bench's first trials by ~60 ms per trial thread (issue #5, bench/runner.ts).
+ * @returns `(revisionId) => content`, or undefined when no such revision is stored
+ */
+export function caseRevisionReader(db: Db): (revisionId: number) => CaseContent | undefined {
   const out = new Map<number, CaseContent>();
-  const stmt = db.$client.prepare("SELECT id, input, expected, details FROM case_revisions WHERE id = ?");
-  for (const id of revisionIds) {
-    const r = stmt.get(id) as { id: number; input: string; expected: string; details: string } | undefined;
-    if (r) out.set(r.id, decodeContent(r.input, r.expected, r.details));
-  }
-  return out;
+  const stmt = db.$client.prepare("SELECT input, expected, details FROM case_revisions WHERE id = ?");
+  return (id) => {
+    let c = out.get(id);
+    if (c === undefined) {
+      const r = stmt.get(id) as { input: string; expected: string; details: string } | undefined;
+      if (!r) return undefined;
+      out.set(id, (c = decodeContent(r.input, r.expected, r.details)));
+    }
+    return c;
+  };
 }

@@ -93,6 +93,24 @@ describe("runChecks", () => {
     expect(r).toMatchObject({ verdict: "passed", details: { isolation: "worker" } });
   });
 
+  it("a sandbox given as a function is started only when a custom check runs, and its failure is an infrastructure error", async () => {
+    let started = 0;
+    const start = async () => (started++, sandbox);
+    await runChecks([{ kind: "contains" }], { ...trial, output: "x" }, { sandbox: start });
+    expect(started).toBe(0);
+    const [r] = await runChecks([{ kind: "custom", code: "function evaluate({ output }) { return output.length > 0 }" }], trial, { sandbox: start });
+    expect(r.verdict).toBe("passed");
+    expect(started).toBe(1);
+    const failing = async (): Promise<CustomEvaluatorSandbox> => {
+      throw new Error("no threads left");
+    };
+    const rs = await runChecks([{ kind: "custom", code: "function evaluate() { return true }" }, { kind: "custom", code: "function evaluate() { return false }" }], trial, { sandbox: failing });
+    expect(rs.map((x) => [x.verdict, x.message])).toEqual([
+      ["error", "evaluator infrastructure failure: the sandbox could not start: no threads left"],
+      ["error", "evaluator infrastructure failure: the sandbox could not start: no threads left"],
+    ]);
+  });
+
   it("customTimeoutMs applies", async () => {
     const [r] = await runChecks([{ kind: "custom", code: "function evaluate() { for (;;) {} }" }], trial, { sandbox, customTimeoutMs: 30 });
     expect(r.message).toBe("evaluator infrastructure failure: timed out after 30 ms");

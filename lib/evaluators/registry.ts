@@ -106,8 +106,12 @@ export function runStaticCheck(spec: unknown, trial: EvaluationTrial): CheckResu
 export interface RunChecksOptions {
   /** Judge model and call settings; without a model, judge checks are `unscored` ("no judge model configured"). */
   judge?: JudgeOptions;
-  /** Sandbox for custom evaluators (default: the shared process-wide sandbox). */
-  sandbox?: CustomEvaluatorSandbox;
+  /**
+   * Sandbox for custom evaluators, or a function that starts one (called only when a custom check
+   * runs; a rejection makes each custom check an infrastructure `error`). Default: the shared
+   * process-wide sandbox.
+   */
+  sandbox?: CustomEvaluatorSandbox | (() => Promise<CustomEvaluatorSandbox>);
   /** Deadline per custom-evaluator call in ms (default: the sandbox's, 5,000 ms). */
   customTimeoutMs?: number;
 }
@@ -122,7 +126,8 @@ export interface RunChecksOptions {
  */
 export async function runChecks(specs: readonly unknown[], trial: EvaluationTrial, options: RunChecksOptions = {}): Promise<CheckResult[]> {
   let sandbox: Promise<CustomEvaluatorSandbox> | undefined;
-  const getSandbox = () => (sandbox ??= options.sandbox ? Promise.resolve(options.sandbox) : getSharedSandbox());
+  const given = options.sandbox;
+  const getSandbox = () => (sandbox ??= typeof given === "function" ? given() : given ? Promise.resolve(given) : getSharedSandbox());
   return Promise.all(
     specs.map(async (raw): Promise<CheckResult> => {
       const kind = kindOf(raw);

@@ -7,7 +7,7 @@
 import type { LanguageModel } from "ai";
 import type { Db } from "@/db/client";
 import { getBench, type BenchCandidate } from "@/db/queries/benches";
-import { caseRevisionContents } from "@/db/queries/cases";
+import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { checkSlots, scoreTrial, type CheckSlot } from "@/lib/bench/score";
@@ -27,6 +27,7 @@ import { providerKeyOf } from "./provider-key";
 /** Options of the executor factory. */
 export interface ExecutorOptions {
   env: Record<string, string | undefined>;
+  /** Starts (or returns) the sandbox for custom checks; called by the first custom check that runs. */
   sandbox?: () => Promise<CustomEvaluatorSandbox>;
   fetch?: typeof globalThis.fetch;
   /** Retries of rate-limit and server errors per trial (default 3). */
@@ -58,8 +59,7 @@ export function createExecutorFactory(db: Db, o: ExecutorOptions): (benchId: num
 async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promise<TrialExecutor> {
   const bench = await getBench(db, benchId);
   if (!bench) throw new Error(`bench #${benchId} does not exist`);
-  const manifest = db.$client.prepare("SELECT case_revision_id AS rev FROM bench_cases WHERE bench_id = ? AND included = 1").all(benchId) as { rev: number }[];
-  const contents = await caseRevisionContents(db, manifest.map((m) => m.rev));
+  const contentOf = caseRevisionReader(db);
   const candidates = new Map<number, BenchCandidate>(bench.candidates.map((c) => [c.id, c]));
   const revisions = new Map<number, PromptRevision>();
   for (const c of bench.candidates) if (c.promptRevisionId && !revisions.has(c.promptRevisionId)) revisions.set(c.promptRevisionId, (await getPromptRevision(db, c.promptRevisionId))!);
@@ -91,8 +91,6 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
     if (!s) slots.set(rev, (s = checkSlots(content, bench.rubric)));
     return s;
   };
-  const hasCustom = [...contents.values()].some((c) => c.evaluators.some((e) => (e as { kind?: string })?.kind === "custom"));
-  const sandbox = hasCustom && o.sandbox ? await o.sandbox() : undefined;
   const keepRecord = o.keepRecord ?? true;
 
   return {
@@ -100,7 +98,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
     async run(t: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome> {
       const startedAt = Date.now();
       const c = candidates.get(t.candidateId);
-      const content = contents.get(t.caseRevisionId);
+      const content = contentOf(t.caseRevisionId);
       if (!c || !content) return errorOutcome(t.id, startedAt, "the case revision or candidate of this trial is no longer stored");
       let record: TrialRecord;
       let unscored: string | null = null;
@@ -152,7 +150,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
           usage: record.usage,
           context: { input: content.input, expected: content.expected, history: content.history, tools, systemPrompt: system },
         },
-        (specs, trial) => runChecks(specs, trial, { judge: { model: judge }, sandbox }),
+        (specs, trial) => runChecks(specs, trial, { judge: { model: judge }, sandbox: o.sandbox }),
         unscored,
       );
       if (judgeError) for (const ch of checks) if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;

@@ -92,8 +92,13 @@ test.describe("Test library: cases", () => {
     await panel.getByLabel("Variables 1 name").fill("shop_name");
     await panel.getByLabel("Variables 1 value").fill("Northwind Goods");
     await panel.getByRole("button", { name: "Save for future benches" }).click();
-    await expect(page.getByText(`Saved ${id} as revision 2`)).toBeVisible();
+    const toastText = page.getByText(`Saved ${id} as revision 2`);
+    await expect(toastText).toBeVisible();
     await expect(panel.getByText("Revision 2 (current)")).toBeVisible();
+    // A toast does not take the clicks meant for what is under it (the panel's revisions list).
+    const box = (await toastText.boundingBox())!;
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("[role=status]") !== null, [box.x + box.width / 2, box.y + box.height / 2]);
+    expect(hit).toBe(false);
 
     // Edit 2: expected result.
     await panel.getByLabel("Expected result").fill("Yes: an unopened toaster comes back within 30 days.");

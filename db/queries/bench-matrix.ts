@@ -94,3 +94,30 @@ export function getTrial(db: Db, trialId: number) {
     .get(trialId) as Record<string, unknown> | undefined;
   return t ?? null;
 }
+
+/**
+ * The trials of one case for one candidate in a bench (its repeats), in repeat order: the trial
+ * view links between them.
+ * @returns `{ id, repeat }` per trial (repeats count from 1)
+ */
+export function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): { id: number; repeat: number }[] {
+  return db.$client.prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat").all(benchId, candidateId, benchCaseId) as { id: number; repeat: number }[];
+}
+
+/**
+ * A bench's trials as exported (one row per trial, in manifest order, then candidate, then
+ * repeat): trial id, candidate label, case ID and revision, repeat, status, check counts, output,
+ * finish reason, latency (ms), tokens, cost (USD), error, and the checks as stored (JSON text).
+ */
+export function exportTrialRows(db: Db, benchId: number): Record<string, unknown>[] {
+  return db.$client
+    .prepare(
+      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, t.repeat, t.status,
+              t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
+              t.output, t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
+              t.cost_usd AS costUsd, t.error, t.checks
+       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
+       WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,
+    )
+    .all(benchId) as Record<string, unknown>[];
+}

@@ -120,5 +120,78 @@ describe("live statistics of a running bench", () => {
     expect(live.checks).toEqual(full.checks);
     expect(live.trials).toEqual(full.trials);
     expect(live.trialPassRate).toEqual(full.trialPassRate);
+
+    // Repeats: each case's trials in repeat order, and the matrix says how many of them passed.
+    const { exportTrialRows, matrixRows, repeatTrials } = await import("@/db/queries/bench-matrix");
+    const rows = exportTrialRows(db, id);
+    expect(rows).toHaveLength(400);
+    expect(rows.slice(0, 2).map((r) => [r.caseId, r.repeat])).toEqual([
+      [rows[0].caseId, 1],
+      [rows[0].caseId, 2],
+    ]);
+    const first = db.$client.prepare("SELECT candidate_id AS c, bench_case_id AS bc FROM trials WHERE id = ?").get(rows[0].trial) as { c: number; bc: number };
+    expect(repeatTrials(db, id, first.c, first.bc)).toEqual([
+      { id: rows[0].trial, repeat: 1 },
+      { id: rows[1].trial, repeat: 2 },
+    ]);
+    const matrix = matrixRows(db, id);
+    const cells = matrix.map((m) => m.cells[ids[0]]);
+    expect(cells.reduce((n, c) => n + c.passedTrials, 0)).toBe(150);
+    expect(cells.every((c) => c.trials === 2)).toBe(true);
+    expect(new Set(cells.map((c) => c.verdict))).toEqual(new Set(["passed", "failed"]));
+  }, 60_000);
+});
+
+describe("results export (CSV and JSON)", () => {
+  it("holds one row per trial with the verdicts and figures the bench page shows", async () => {
+    const { GET } = await import("@/app/api/benches/[benchId]/export/route");
+    const Papa = (await import("papaparse")).default;
+    const db = openMemoryDatabase();
+    await seedDemoWorkspace(db);
+    (globalThis as { benchworkDb?: unknown }).benchworkDb = db; // the connection getDb() hands the route
+    const solver = (await listPrompts(db, "grade-school-math"))[0];
+    const { id } = await launchFromRequest(db, {
+      systemId: "grade-school-math",
+      promptId: solver.id,
+      candidates: ["model-6b-finetuning", "model-175b-verification"].map((n) => ({ kind: "recorded" as const, recordedName: n })),
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: 20,
+      repeats: 1,
+      concurrency: 8,
+      timeoutSeconds: 30,
+      maxSteps: 5,
+      judgeModelConfigId: null,
+      launchKey: "export-1",
+    });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
+    const bench = await waitFinished(db, id);
+    await worker.stop(1000);
+    const call = (q: string) => GET(new Request(`http://x/api/benches/${id}/export${q}`), { params: Promise.resolve({ benchId: String(id) }) });
+
+    const json = await (await call("?format=json")).json();
+    expect(json.bench).toMatchObject({ id, status: "finished", prompt: solver.name });
+    expect(json.trials).toHaveLength(40);
+    expect(json.manifest.filter((m: { included: boolean }) => m.included)).toHaveLength(20);
+    const passedOf = (label: string) => json.trials.filter((t: { candidate: string; passedChecks: number; failedChecks: number }) => t.candidate === label && t.failedChecks === 0 && t.passedChecks > 0).length;
+    const stats = bench.candidates.map((c) => bench.summary!.candidates.find((s) => s.candidateId === c.id)!.stats);
+    expect([passedOf("model-6b-finetuning"), passedOf("model-175b-verification")]).toEqual(stats.map((s) => s.trialPassRate.passed));
+    expect(json.candidates.map((c: { stats: { passRate: unknown } }) => c.stats.passRate)).toEqual(stats.map((s) => s.passRate));
+    expect(json.recommendation.recommendedCandidateId).toBe(bench.recommendation!.recommendedCandidateId);
+
+    const res = await call("?format=csv");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="bench-${id}.csv"`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the byte-order mark spreadsheets need
+    const table = Papa.parse<string[]>(new TextDecoder().decode(bytes), { skipEmptyLines: true }).data;
+    expect(table[0]).toEqual(["trial", "candidate", "caseId", "caseRevision", "repeat", "status", "passedChecks", "failedChecks", "unscoredChecks", "errorChecks", "output", "finishReason", "latencyMs", "inputTokens", "outputTokens", "costUsd", "error", "checks"]);
+    expect(table).toHaveLength(41);
+    expect(table.slice(1).map((r) => Number(r[0]))).toEqual(json.trials.map((t: { trial: number }) => t.trial));
+    expect(table[1][17]).toMatch(/^(passed|failed): /);
+
+    expect((await call("?format=xml")).status).toBe(400);
+    const missing = await GET(new Request("http://x/api/benches/999999/export"), { params: Promise.resolve({ benchId: "999999" }) });
+    expect(missing.status).toBe(404);
+    delete (globalThis as { benchworkDb?: unknown }).benchworkDb;
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /** GET ?format=csv|json: a bench's results as a file (one row per trial; JSON adds summary, recommendation and manifest). */
 import { getDb } from "@/db/client";
 import { getBench, getManifest } from "@/db/queries/benches";
+import { exportTrialRows } from "@/db/queries/bench-matrix";
 import { toCsv } from "@/lib/import/export";
 import { statsOf } from "@/lib/bench/aggregate";
 
@@ -13,16 +14,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
   const db = getDb();
   const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
   if (!bench) return Response.json({ error: "no such bench" }, { status: 404 });
-  const rows = db.$client
-    .prepare(
-      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, t.repeat, t.status,
-              t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
-              t.output, t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
-              t.cost_usd AS costUsd, t.error, t.checks
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
-       WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,
-    )
-    .all(id) as Record<string, unknown>[];
+  const rows = exportTrialRows(db, id);
   const name = `bench-${id}`;
   if (format === "json") {
     const body = {

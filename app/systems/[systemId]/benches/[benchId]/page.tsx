@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
-import { getTrial, matrixRows, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import { getTrial, matrixRows, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, RecommendationCard } from "@/components/benches/results-summary";
 import { MatrixView } from "@/components/benches/matrix-view";
@@ -105,7 +105,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     const m = selectMatrix(all, { filter, sort, page: Number(one(sp.page)) || 1, pageSize: MATRIX_PAGE, regressionCases: regressionKeys });
     const trial = trialId ? getTrial(db, trialId) : null;
     const siblings = trial
-      ? (db.$client.prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat").all(id, trial.candidate_id, trial.bench_case_id) as { id: number; repeat: number }[]).map((s) => ({ ...s, href: href({ trial: s.id }) }))
+      ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
     main = (
       <div className="flex flex-col gap-4">

@@ -169,7 +169,9 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         }
         const limits: TrialLimits = { concurrency: b.concurrency, providerKey: key, provider: key ? providerLimit(key) : Infinity };
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits);
-        if (ctl.signal.aborted && outcome.status !== "done") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
+        // A call cut short by the cancel is skipped, not an error. An executor that had not started the
+        // trial yet (a thread's queue) says so itself: its outcome is already skipped and stays as it is.
+        if (ctl.signal.aborted && outcome.status === "error") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
       } catch (e) {
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : workerErrorOutcome(t.id, e, now());
       } finally {

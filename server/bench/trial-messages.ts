@@ -30,8 +30,32 @@ export interface TrialRun {
 
 export { concurrencyShare } from "@/lib/bench/share";
 
-/** Coordinator → trial thread. */
-export type ToTrialThread = { type: "run"; runs: TrialRun[] } | { type: "abort"; ids: number[]; reason: string };
+/** A trial to stop: running, it is aborted; still waiting in the thread's queue, it is skipped as never run. */
+export interface TrialAbort {
+  id: number;
+  reason: string;
+}
+
+/**
+ * Coordinator → trial thread: trials to queue, then trials to stop. Both go in one ordered stream,
+ * so a stop never overtakes the trial it names, and the thread takes every stop of a batch before
+ * it starts another trial (a cancelled bench's queued trials must not start, one after the other,
+ * as each running one is aborted).
+ */
+export type ToTrialThread = { type: "batch"; runs: TrialRun[]; aborts: TrialAbort[] };
+
+/** An item of the coordinator's stream to a thread (see {@link ToTrialThread}). */
+export type ToTrialThreadItem = { run: TrialRun } | { abort: TrialAbort };
+
+/** One message from a batch of stream items; runs keep their order, stops theirs. */
+export function toTrialThreadMessage(items: ToTrialThreadItem[]): ToTrialThread {
+  const m: ToTrialThread = { type: "batch", runs: [], aborts: [] };
+  for (const i of items) {
+    if ("run" in i) m.runs.push(i.run);
+    else m.aborts.push(i.abort);
+  }
+  return m;
+}
 
 /** Trial thread → coordinator. */
 export type FromTrialThread = { type: "ready" } | { type: "done"; outcomes: TrialOutcome[] };

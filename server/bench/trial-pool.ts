@@ -15,7 +15,7 @@ import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
 import { providerKeyOf } from "./provider-key";
-import { batcher, concurrencyShare, type FromTrialThread, type ToTrialThread, type TrialRun, type TrialThreadData } from "./trial-messages";
+import { batcher, concurrencyShare, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
 
 /** Options of {@link TrialThreadPool}. */
@@ -40,7 +40,7 @@ interface Slot {
   /** Resolves when the thread has loaded its code. */
   ready: Promise<void>;
   pending: Map<number, Pending>;
-  send: (r: TrialRun) => void;
+  send: (item: ToTrialThreadItem) => void;
 }
 
 /**
@@ -113,8 +113,9 @@ export class TrialThreadPool {
       },
     );
     slot.worker.catch(() => {});
-    // Trials for a thread go every 5 ms at most: it keeps a queue of them (prefetch), so it never idles on this.
-    slot.send = batcher<TrialRun>((runs) => void slot.worker.then((w) => w.postMessage({ type: "run", runs } satisfies ToTrialThread), () => {}), 5);
+    // Trials for a thread go every 5 ms at most: it keeps a queue of them (prefetch), so it never idles
+    // on this. Stops go the same way, so a stop never arrives before the trial it names.
+    slot.send = batcher<ToTrialThreadItem>((items) => void slot.worker.then((w) => w.postMessage(toTrialThreadMessage(items)), () => {}), 5);
     this.slots[i] = slot;
     return slot;
   }
@@ -160,8 +161,7 @@ export class TrialThreadPool {
     const provider = providerKey ? { key: providerKey, limit: providerShares ? Math.max(1, concurrencyShare(limits.provider, n, best)) : Number.MAX_SAFE_INTEGER } : null;
     const slot = this.slots[best] ?? this.start(best);
     return new Promise<TrialOutcome>((resolve) => {
-      const onAbort = () =>
-        void slot.worker.then((w) => w.postMessage({ type: "abort", ids: [trial.id], reason: String((signal.reason as Error)?.message ?? signal.reason) } satisfies ToTrialThread), () => {});
+      const onAbort = () => slot.send({ abort: { id: trial.id, reason: String((signal.reason as Error)?.message ?? signal.reason) } });
       const deliver = (o: TrialOutcome) => {
         signal.removeEventListener("abort", onAbort);
         resolve(o);
@@ -176,7 +176,7 @@ export class TrialThreadPool {
         : null;
       slot.pending.set(trial.id, { deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.send({ benchId, trial, limit, provider });
+      slot.send({ run: { benchId, trial, limit, provider } });
     });
   }
 

@@ -82,17 +82,18 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
   }
 
   port.on("message", (m: ToTrialThread) => {
-    if (m.type === "run") {
-      const touched = new Set<number>();
-      for (const r of m.runs) {
-        const b = benches.get(r.benchId) ?? { limit: r.limit, running: 0, waiting: [] };
-        b.limit = r.limit;
-        b.waiting.push(r);
-        benches.set(r.benchId, b);
-        touched.add(r.benchId);
-      }
-      for (const id of touched) pump(id);
-    } else for (const id of m.ids) abort(id, m.reason);
+    const touched = new Set<number>();
+    for (const r of m.runs) {
+      const b = benches.get(r.benchId) ?? { limit: r.limit, running: 0, waiting: [] };
+      b.limit = r.limit;
+      b.waiting.push(r);
+      benches.set(r.benchId, b);
+      touched.add(r.benchId);
+    }
+    // Stops first: a trial this batch stops must not start, and aborting a running one only frees
+    // its slot later (when its call unwinds), after every stop here has been taken.
+    for (const x of m.aborts) abort(x.id, x.reason);
+    for (const id of touched) pump(id);
   });
   post({ type: "ready" });
 }

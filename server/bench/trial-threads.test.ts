@@ -141,6 +141,24 @@ describe("a bench on trial threads", () => {
     expect(maxInFlight).toBeLessThanOrEqual(2);
   }, 60_000);
 
+  it("a cancelled bench with concurrency 1 says 'cancelled while running' of one trial at most: the ones handed ahead to a thread never ran", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 40, concurrency: 1 });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
+    for (let i = 0; i < 400; i++) {
+      const p = (await getBenchProgress(db, id))!;
+      if (p.done >= 3) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await requestCancel(db, id);
+    worker.wake();
+    await waitEnded(db, id);
+    await worker.stop(1000);
+    const reasons = db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+    expect(reasons.find((r) => r.error === "cancelled while running")?.n ?? 0).toBeLessThanOrEqual(1);
+    expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBeGreaterThan(60);
+  }, 60_000);
+
   it("cancels: trials waiting in the threads are skipped, finished ones stay, nothing is left running", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 200, concurrency: 4 });
@@ -162,6 +180,11 @@ describe("a bench on trial threads", () => {
     expect(count("skipped")).toBeGreaterThan(300);
     expect(count("done") + count("skipped") + count("error")).toBe(400);
     expect(rows.every((r) => r.attempts <= 1)).toBe(true);
+    // Only a trial that was running says so; those waiting in a thread's queue never ran.
+    const reasons = db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+    const whileRunning = reasons.find((r) => r.error === "cancelled while running")?.n ?? 0;
+    expect(whileRunning).toBeLessThanOrEqual(4);
+    expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBe(count("skipped") - whileRunning);
   }, 60_000);
 
   it("runs custom JavaScript evaluators from a trial thread (the QuickJS sandbox starts next to the bundled code)", async () => {

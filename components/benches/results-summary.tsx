@@ -53,7 +53,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
       </ul>
       {bench.summary?.retained ? (
         <p className="mt-3 text-xs text-slate-600">
-          {bench.summary.retained} failing case{bench.summary.retained > 1 ? "s were" : " was"} retained as regression candidates for the next bench (source “retained”: automatic, not human-validated).
+          {bench.summary.retained > 1 ? `${bench.summary.retained} failing cases were retained as regression candidates` : "1 failing case was retained as a regression candidate"} for the next bench (source “retained”: automatic, not human-validated).
         </p>
       ) : null}
     </section>
@@ -70,7 +70,9 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
           <tr>
             <th className="px-3 py-2 font-medium">Candidate</th>
             <th className="px-3 py-2 font-medium">Pass rate (scored checks)</th>
-            <th className="px-3 py-2 font-medium">Cases fully passed</th>
+            <th className="px-3 py-2 font-medium" title="A trial fully passes when every scored check of it passes">
+              {bench.settings.repeats > 1 ? "Trials fully passed" : "Cases fully passed"}
+            </th>
             <th className="px-3 py-2 font-medium">Unscored</th>
             <th className="px-3 py-2 font-medium">Check errors</th>
             <th className="px-3 py-2 font-medium">Trials done / error / skipped</th>
@@ -101,13 +103,22 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                   {s.trials.done} / {s.trials.error} / {s.trials.skipped}
                   {s.trials.pending ? <span className="text-slate-500"> ({s.trials.pending} pending)</span> : null}
                 </td>
-                <td className="px-3 py-2 tabular-nums">
-                  {s.tokens.input.toLocaleString("en-US")} / {s.tokens.output.toLocaleString("en-US")}
-                </td>
-                <td className="px-3 py-2 tabular-nums">{s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}</td>
-                <td className="px-3 py-2 tabular-nums">
-                  {fmtMs(s.latencyMs.p50)} / {fmtMs(s.latencyMs.p95)}
-                </td>
+                {c.kind === "recorded" ? (
+                  // Recorded outputs were read, not generated: no tokens, cost or latency of their own.
+                  <td colSpan={3} className="px-3 py-2 text-xs text-slate-500">
+                    — (recorded outputs)
+                  </td>
+                ) : (
+                  <>
+                    <td className="px-3 py-2 tabular-nums">
+                      {s.tokens.input.toLocaleString("en-US")} / {s.tokens.output.toLocaleString("en-US")}
+                    </td>
+                    <td className="px-3 py-2 tabular-nums">{s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}</td>
+                    <td className="px-3 py-2 tabular-nums">
+                      {fmtMs(s.latencyMs.p50)} / {fmtMs(s.latencyMs.p95)}
+                    </td>
+                  </>
+                )}
               </tr>
             );
           })}

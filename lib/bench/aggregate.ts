@@ -62,6 +62,19 @@ function rate(passed: number, scored: number): Rate {
   return { passed, scored, rate: scored ? passed / scored : null };
 }
 
+/**
+ * The label of a check row that sums checks with different labels: the evaluator at the same
+ * position of each case is one row (`e0:expected_tool_calls`), but its summary names that case's
+ * expectation ("Calls lookup_policy"). The evaluator's own name when they share one
+ * ("Uses the expected tools — Calls …"), else the kind, marked as differing by case.
+ */
+export function sharedLabel(a: string, b: string, kind: string): string {
+  const SUFFIX = " (differs by case)";
+  const name = (l: string) => (l.endsWith(SUFFIX) ? l.slice(0, -SUFFIX.length) : l.includes(" — ") ? l.slice(0, l.indexOf(" — ")) : null);
+  const na = name(a);
+  return `${na !== null && na === name(b) ? na : kind}${SUFFIX}`;
+}
+
 /** Per-candidate statistics, in the order of `candidateIds`. */
 export function aggregateCandidates(candidateIds: number[], trials: Iterable<TrialFacts>): CandidateStats[] {
   const by = new Map<number, CandidateStats & { _lat: number[]; _costKnown: boolean; _trialScored: number; _trialPassed: number }>();
@@ -103,6 +116,7 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
     for (const c of t.checks) {
       s.checks[c.verdict]++;
       const b = (s.byCheck[c.key] ??= { label: c.label, kind: c.kind, ...(c.priority ? { priority: c.priority } : {}), passed: 0, failed: 0, unscored: 0, error: 0 });
+      if (b.label !== c.label) b.label = sharedLabel(b.label, c.label, c.kind);
       b[c.verdict]++;
       if (c.verdict === "passed" || c.verdict === "failed") scored++;
       if (c.verdict === "failed") failed++;

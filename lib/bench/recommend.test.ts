@@ -29,6 +29,17 @@ describe("aggregation", () => {
     expect(s.latencyMs).toEqual({ p50: 100, p95: 100 });
   });
 
+  it("a check row summed over cases whose evaluator summaries differ is not labelled with one case's summary", () => {
+    const tools = (caseNo: number, label: string, verdict: CheckRecord["verdict"]) =>
+      trial(1, caseNo, [{ key: "e0:expected_tool_calls", kind: "expected_tool_calls", label, verdict, score: null, message: "" }]);
+    const [named] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Uses the expected tools — Calls get_order, lookup_policy", "failed"), tools(3, "Uses the expected tools — Calls (no tools) and nothing else", "passed")]);
+    expect(named.byCheck["e0:expected_tool_calls"]).toMatchObject({ label: "Uses the expected tools (differs by case)", passed: 2, failed: 1 });
+    const [unnamed] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls get_order", "passed")]);
+    expect(unnamed.byCheck["e0:expected_tool_calls"].label).toBe("expected_tool_calls (differs by case)");
+    const [same] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls lookup_policy", "failed")]);
+    expect(same.byCheck["e0:expected_tool_calls"].label).toBe("Calls lookup_policy");
+  });
+
   it("a case's cell shows how many of its repeats passed", () => {
     const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
     expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, trials: 3, failedChecks: 1 });
@@ -139,6 +150,20 @@ describe("recommendation context", () => {
       new Map(),
     );
     expect(rec.candidates.find((c) => c.label === "b")!.tradeoffs).toContain("1 of 2 trials errored (not counted as failures)");
+  });
+
+  it("a candidate whose every trial errored has no token, cost or latency trade-off (it said -100% tokens)", () => {
+    const t: TrialFacts[] = [trial(1, 1, [check("e0", "passed")]), trial(2, 1, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null }), trial(2, 2, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null })];
+    const st = aggregateCandidates([1, 2], t);
+    const rec = recommend(
+      [
+        { id: 1, label: "a", stats: st[0] },
+        { id: 2, label: "down", stats: st[1] },
+      ],
+      1,
+      new Map(),
+    );
+    expect(rec.candidates.find((c) => c.label === "down")!.tradeoffs).toEqual(["2 of 2 trials errored (not counted as failures)"]);
   });
 });
 

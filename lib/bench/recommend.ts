@@ -69,7 +69,8 @@ export interface Recommendation {
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
 
 function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[] {
-  if (!base || base.candidateId === s.candidateId) return [];
+  // A candidate (or baseline) with no finished trial has no tokens, cost or latency to compare ("-100% tokens").
+  if (!base || base.candidateId === s.candidateId || s.trials.done === 0 || base.trials.done === 0) return [];
   const out: string[] = [];
   if (s.passRate.rate !== null && base.passRate.rate !== null) {
     const d = (s.passRate.rate - base.passRate.rate) * 100;

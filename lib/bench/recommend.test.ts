@@ -31,7 +31,7 @@ describe("aggregation", () => {
 
   it("a check row summed over cases whose evaluator summaries differ is not labelled with one case's summary", () => {
     const tools = (caseNo: number, label: string, verdict: CheckRecord["verdict"]) =>
-      trial(1, caseNo, [{ key: "e0:expected_tool_calls", kind: "expected_tool_calls", label, verdict, score: null, message: "" }]);
+      trial(1, caseNo, [{ key: "e0:expected_tool_calls", kind: "expected_tool_calls", label, verdict, score: 0, message: "" }]);
     const [named] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Uses the expected tools — Calls get_order, lookup_policy", "failed"), tools(3, "Uses the expected tools — Calls (no tools) and nothing else", "passed")]);
     expect(named.byCheck["e0:expected_tool_calls"]).toMatchObject({ label: "Uses the expected tools (differs by case)", passed: 2, failed: 1 });
     const [unnamed] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls get_order", "passed")]);

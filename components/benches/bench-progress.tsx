@@ -17,9 +17,13 @@ function duration(ms: number): string {
   return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
+/** While a bench runs, the page's results (candidates table, matrix) are re-read this often at most, in ms. */
+const RESULTS_REFRESH_MS = 5_000;
+
 /**
  * Live progress of a bench (polls the progress route every second while it runs): done / total,
- * errors, skipped, elapsed and estimated time left, and Cancel. Refreshes the page when it ends.
+ * errors, skipped, elapsed and estimated time left, and Cancel. While trials finish it refreshes
+ * the page's results every few seconds, and once more when the bench ends.
  */
 export function BenchProgressBar({ systemId, initial }: { systemId: string; initial: BenchProgress }) {
   const router = useRouter();
@@ -36,10 +40,23 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
       return;
     }
     let stop = false;
+    let shown = -1;
+    let refreshedAt = Date.now();
     const tick = async () => {
       try {
         const r = await fetch(`/api/benches/${p.id}/progress`, { cache: "no-store" });
-        if (r.ok && !stop) setP(await r.json());
+        if (r.ok && !stop) {
+          const next = (await r.json()) as BenchProgress;
+          setP(next);
+          // New results: re-render the server parts (the candidates table and the matrix), not every second.
+          const finished = next.done + next.error + next.skipped;
+          if (shown < 0) shown = finished;
+          if (finished !== shown && Date.now() - refreshedAt >= RESULTS_REFRESH_MS) {
+            shown = finished;
+            refreshedAt = Date.now();
+            router.refresh();
+          }
+        }
       } catch {
         /* keep the last figures; try again */
       }
@@ -75,7 +92,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         <span className="text-slate-600 tabular-nums" title="In progress: claimed by a worker, running or about to run (workers take a few trials ahead of the concurrency).">
           {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped{p.running ? ` · ${p.running} in progress` : ""}
         </span>
-        <span className="text-slate-500 tabular-nums">
+        {/* The clock differs between the server's render and the browser's first one by design. */}
+        <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
           elapsed {duration(elapsed)}
           {left !== null ? ` · about ${duration(left)} left` : ""}
         </span>

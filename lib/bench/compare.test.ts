@@ -37,8 +37,18 @@ describe("compareBenches", () => {
       ["case-1", "same"],
     ]);
     expect(counts).toEqual({ regressed: 1, fixed: 1, changed: 2, same: 1 });
-    expect(lines[0]).toEqual({ caseKey: "case-2", before: "passed", after: "failed", beforeTrialId: 101, afterTrialId: 202, change: "regressed", revisionChanged: true });
+    expect(lines[0]).toEqual({ caseKey: "case-2", before: "passed", after: "failed", beforeTrialId: 101, afterTrialId: 202, change: "regressed", revisionChanged: true, regressedChecks: [] });
     expect(lines.find((l) => l.caseKey === "gone")).toMatchObject({ before: "passed", after: "absent", afterTrialId: null, revisionChanged: false });
+  });
+
+  it("a case that fails in both benches but has a check that passed before and fails now is regressed, naming the check (as the bench page counts it)", () => {
+    const { lines, counts } = compareBenches(a, b, 1, 7, new Map([["case-1", ["Output is not empty"]]]));
+    expect(lines[0]).toMatchObject({ caseKey: "case-1", before: "passed", after: "passed", change: "regressed", regressedChecks: ["Output is not empty"] });
+    expect(counts).toEqual({ regressed: 2, fixed: 1, changed: 2, same: 0 });
+    const failingBoth = [row("k", 1, { 1: ["failed", 1] })];
+    const again = [row("k", 1, { 7: ["failed", 2] })];
+    expect(compareBenches(failingBoth, again, 1, 7).lines[0].change).toBe("same");
+    expect(compareBenches(failingBoth, again, 1, 7, new Map([["k", ["Calls get_order", "Output is not empty"]]])).lines[0]).toMatchObject({ change: "regressed", regressedChecks: ["Calls get_order", "Output is not empty"] });
   });
 
   it("reads the chosen candidate of each bench; a candidate with no trials is absent", () => {

@@ -4,7 +4,9 @@
  * them: a case that passed before and fails now **regressed**, one that failed before and passes
  * now is **fixed**; any other difference (an error, a case only in one bench, unscored) is a
  * **change**. A case with some passing trials (`mixed`) counts as failing, as in the matrix's
- * regression rule: not every trial passed.
+ * regression rule: not every trial passed. A case that failed in both but has a check that passed
+ * before and fails now (a regression as the results page counts them: per check, same case
+ * revision) is **regressed** too, with those checks named.
  */
 import type { CaseCell } from "./aggregate";
 
@@ -38,6 +40,8 @@ export interface CompareLine {
   change: VerdictChange;
   /** The case was edited between the benches (different case revisions): a change may come from the case. */
   revisionChanged: boolean;
+  /** Labels of the case's checks that passed in the first bench and fail in the second. */
+  regressedChecks: string[];
 }
 
 /** Lines per kind of change. */
@@ -59,10 +63,18 @@ export function verdictChange(before: CompareVerdict, after: CompareVerdict): Ve
  * Compares candidate `candidateA` in rows `a` (the earlier bench) with `candidateB` in rows `b`.
  * @param a rows of the first bench (one per included case)
  * @param b rows of the second bench
+ * @param regressedChecks per case key, the labels of its checks that passed for `candidateA` and
+ *   fail for `candidateB` (`findRegressions` over both benches' check outcomes); default none
  * @returns every case of either bench, regressions first, then fixes, other changes and unchanged
  *   cases, each group by case key; and the number of lines of each kind
  */
-export function compareBenches(a: readonly CompareRow[], b: readonly CompareRow[], candidateA: number, candidateB: number): { lines: CompareLine[]; counts: ChangeCounts } {
+export function compareBenches(
+  a: readonly CompareRow[],
+  b: readonly CompareRow[],
+  candidateA: number,
+  candidateB: number,
+  regressedChecks: ReadonlyMap<string, string[]> = new Map(),
+): { lines: CompareLine[]; counts: ChangeCounts } {
   const byKeyA = new Map(a.map((r) => [r.caseKey, r]));
   const byKeyB = new Map(b.map((r) => [r.caseKey, r]));
   const keys = new Set([...byKeyA.keys(), ...byKeyB.keys()]);
@@ -75,9 +87,10 @@ export function compareBenches(a: readonly CompareRow[], b: readonly CompareRow[
     const cb = rb?.cells[candidateB];
     const before: CompareVerdict = ca?.verdict ?? "absent";
     const after: CompareVerdict = cb?.verdict ?? "absent";
-    const change = verdictChange(before, after);
+    const checks = regressedChecks.get(caseKey) ?? [];
+    const change = checks.length ? "regressed" : verdictChange(before, after);
     counts[change]++;
-    lines.push({ caseKey, before, after, beforeTrialId: ca?.firstTrialId ?? null, afterTrialId: cb?.firstTrialId ?? null, change, revisionChanged: Boolean(ra && rb && ra.caseRevisionId !== rb.caseRevisionId) });
+    lines.push({ caseKey, before, after, beforeTrialId: ca?.firstTrialId ?? null, afterTrialId: cb?.firstTrialId ?? null, change, revisionChanged: Boolean(ra && rb && ra.caseRevisionId !== rb.caseRevisionId), regressedChecks: checks });
   }
   lines.sort((x, y) => ORDER[x.change] - ORDER[y.change] || x.caseKey.localeCompare(y.caseKey, "en", { numeric: true }));
   return { lines, counts };

@@ -5,7 +5,9 @@ import { getBench } from "@/db/queries/benches";
 import { matrixRows } from "@/db/queries/bench-matrix";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
-import { statsOf } from "@/lib/bench/aggregate";
+import { checkOutcomes, statsOf } from "@/lib/bench/aggregate";
+import { findRegressions } from "@/lib/bench/recommend";
+import { trialFacts } from "@/db/queries/bench-results";
 import { compareBenches, type CompareVerdict, type VerdictChange } from "@/lib/bench/compare";
 
 export const dynamic = "force-dynamic";
@@ -61,7 +63,12 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   };
   const ca = pick(a, "ca");
   const cb = pick(b, "cb");
-  const { lines, counts } = compareBenches(matrixRows(db, a.id), matrixRows(db, b.id), ca.id, cb.id);
+  // Check-level regressions, as the bench page counts them: a check that passed before and fails now.
+  const regressed = new Map<string, string[]>();
+  for (const r of findRegressions(checkOutcomes(trialFacts(db, a.id, ca.id), ca.id), checkOutcomes(trialFacts(db, b.id, cb.id), cb.id), "last bench")) {
+    regressed.set(r.caseKey, [...(regressed.get(r.caseKey) ?? []), r.label]);
+  }
+  const { lines, counts } = compareBenches(matrixRows(db, a.id), matrixRows(db, b.id), ca.id, cb.id, regressed);
   const show = SHOW.find((x) => x.key === one(sp.show)) ?? SHOW[0];
   const shown = lines.filter((l) => show.keeps(l.change));
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
@@ -169,7 +176,10 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
                 <td className="px-3 py-1.5">
                   <VerdictLink verdict={l.after} href={trialHref(b.id, l.afterTrialId)} label={`${l.caseKey} in bench #${b.id}`} />
                 </td>
-                <td className="px-3 py-1.5 text-xs text-slate-600">{l.change === "same" ? "" : l.change}</td>
+                <td className="px-3 py-1.5 text-xs text-slate-600">
+                  {l.change === "same" ? "" : l.change}
+                  {l.regressedChecks.length ? <span className="block text-red-800">now fails: {l.regressedChecks.join("; ")}</span> : null}
+                </td>
               </tr>
             ))}
             {shown.length === 0 ? (

@@ -27,6 +27,12 @@ test.describe("Benches", () => {
     // Two recorded candidates are proposed; make the 6B finetuned model the baseline (candidate 1).
     await form.getByLabel("Candidate 1 recorded output").selectOption("model-6b-finetuning");
     await form.getByLabel("Candidate 2 recorded output").selectOption("model-175b-verification");
+    // Removing a candidate from the keyboard keeps focus in the list (it fell to the page).
+    await form.getByRole("button", { name: "Add recorded candidate" }).click();
+    await form.getByRole("button", { name: "Remove candidate 3" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(form.getByLabel("Candidate 3 recorded output")).toHaveCount(0);
+    await expect(form.getByRole("button", { name: "Remove candidate 2" })).toBeFocused();
     await form.getByRole("button", { name: "Plan" }).click();
     const plan = page.getByRole("region", { name: "Plan" });
     await expect(plan).toContainText("Cases included");
@@ -51,6 +57,10 @@ test.describe("Benches", () => {
     const trial = page.getByRole("complementary", { name: "Trial" });
     await expect(trial).toContainText("failed");
     await expect(trial).toContainText('The answer after the last "A:"');
+    // Escape closes the trial.
+    await page.keyboard.press("Escape");
+    await expect(trial).toHaveCount(0);
+    await expect(page).not.toHaveURL(/trial=/);
 
     // History lists it with its pass rates.
     await page.goto("/systems/grade-school-math/benches");

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { BenchPlan } from "@/lib/bench/types";
 import { BENCH_LIMITS, type BaselineRequest, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
@@ -89,8 +89,21 @@ export function NewBenchForm({
   };
 
   const setCand = (i: number, c: CandidateRequest) => (setCandidates((l) => l.map((x, j) => (j === i ? c : x))), setPlan(null));
+  // After a candidate is removed, focus goes to the remove button now in its place (or the one
+  // before it, or the Add button) instead of being lost to the page.
+  const candidateList = useRef<HTMLOListElement>(null);
+  const [focusAfterRemove, setFocusAfterRemove] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusAfterRemove === null) return;
+    const list = candidateList.current;
+    const removes = list ? [...list.querySelectorAll<HTMLButtonElement>("button[data-remove-candidate]")] : [];
+    const target = removes[focusAfterRemove] ?? removes[focusAfterRemove - 1] ?? list?.parentElement?.querySelector<HTMLButtonElement>("button[data-add-candidate]:not(:disabled)");
+    target?.focus();
+    setFocusAfterRemove(null);
+  }, [focusAfterRemove]);
   const removeCand = (i: number) => {
     setCandidates((l) => l.filter((_, j) => j !== i));
+    setFocusAfterRemove(i);
     if (baseline.kind === "candidate" && baseline.index >= i) setBaseline({ kind: "candidate", index: Math.max(0, baseline.index - (baseline.index === i ? baseline.index : 1)) });
     setPlan(null);
   };
@@ -125,7 +138,7 @@ export function NewBenchForm({
           <legend className="text-sm font-medium text-slate-800">Candidates</legend>
           <p className="text-xs text-slate-500">Each candidate runs every included case. A prompt revision × model calls the model; a recorded-output column reads the answers stored with the cases (no model, no key).</p>
           {candidates.length === 0 ? <p className="text-sm text-slate-500">No candidate yet.</p> : null}
-          <ol className="flex flex-col gap-2">
+          <ol ref={candidateList} className="flex flex-col gap-2">
             {candidates.map((c, i) => (
               <li key={i} className={`flex flex-wrap items-center gap-2 rounded-md border p-2 ${errors[`candidates.${i}`] ? "border-red-300" : "border-slate-200"}`} data-testid="candidate">
                 <span className="w-5 text-xs text-slate-500">{i + 1}.</span>
@@ -158,7 +171,7 @@ export function NewBenchForm({
                     </select>
                   </>
                 )}
-                <Button size="sm" variant="ghost" aria-label={`Remove candidate ${i + 1}`} onClick={() => removeCand(i)}>
+                <Button size="sm" variant="ghost" aria-label={`Remove candidate ${i + 1}`} data-remove-candidate onClick={() => removeCand(i)}>
                   ✕
                 </Button>
                 {errors[`candidates.${i}`] ? <p className="w-full text-xs text-red-700">{errors[`candidates.${i}`]}</p> : null}
@@ -166,10 +179,10 @@ export function NewBenchForm({
             ))}
           </ol>
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" disabled={!models.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "model", modelConfigId: models[0].id }]), setPlan(null))}>
+            <Button size="sm" data-add-candidate disabled={!models.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "model", modelConfigId: models[0].id }]), setPlan(null))}>
               Add model candidate
             </Button>
-            <Button size="sm" disabled={!recorded.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "recorded", recordedName: recorded[Math.min(l.length, recorded.length - 1)].name }]), setPlan(null))}>
+            <Button size="sm" data-add-candidate disabled={!recorded.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "recorded", recordedName: recorded[Math.min(l.length, recorded.length - 1)].name }]), setPlan(null))}>
               Add recorded candidate
             </Button>
           </div>

@@ -3,6 +3,7 @@ import type { CheckRecord } from "@/lib/bench/types";
 import { decodeContent } from "@/lib/library/content-codec";
 import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
+import { CloseOnEscape } from "./close-on-escape";
 
 type TrialRow = Record<string, unknown>;
 
@@ -43,6 +44,7 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
             <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>
             <span>repeat {String(trial.repeat)}</span>
             {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
+            {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
             {trial.input_tokens != null ? (
               <span>
                 · {String(trial.input_tokens)} in / {String(trial.output_tokens)} out tokens
@@ -68,9 +70,10 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
             </p>
           ) : null}
         </div>
-        <Link scroll={false} href={closeHref} aria-label="Close trial" className="rounded p-1 text-slate-500 hover:bg-slate-100">
+        <Link scroll={false} href={closeHref} aria-label="Close trial" title="Close (Esc)" className="rounded p-1 text-slate-500 hover:bg-slate-100">
           ✕
         </Link>
+        <CloseOnEscape href={closeHref} />
       </div>
       {trial.error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

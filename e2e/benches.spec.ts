@@ -177,5 +177,11 @@ test.describe("Benches", () => {
     expect(done).toBeGreaterThan(0);
     expect(skipped).toBeGreaterThan(100);
     expect(done + skipped + Number(/(\d+) errors/.exec(text)![1])).toBe(154);
+    // History does not present a cancelled bench's pick as a full recommendation.
+    const benchId = /\/benches\/(\d+)/.exec(page.url())![1];
+    await page.goto("/systems/customer-support/benches");
+    const row = page.getByTestId("bench-row").filter({ has: page.getByRole("link", { name: new RegExp(`^#${benchId} `) }) });
+    await expect(row).toContainText("cancelled");
+    await expect(row).not.toContainText("✓ recommended");
   });
 });

@@ -82,10 +82,11 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                     <ul className="flex flex-col gap-0.5 text-xs">
                       {b.candidates.map((c) => (
                         <li key={c.id} className="flex gap-2">
-                          <span className={c.recommended ? "font-semibold text-emerald-700" : "text-slate-700"}>
+                          <span className={c.recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"}>
                             {c.label}
                             {c.isBaseline ? " (baseline)" : ""}
-                            {c.recommended ? " ✓ recommended" : ""}
+                            {/* A cancelled bench's recommendation covers only the trials that finished. */}
+                            {c.recommended ? (b.status === "finished" ? " ✓ recommended" : " recommended on the trials that finished") : ""}
                           </span>
                           <span className="text-slate-500 tabular-nums">{c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}</span>
                         </li>

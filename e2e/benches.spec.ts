@@ -132,6 +132,9 @@ test.describe("Benches", () => {
     await waitFinished(page);
 
     await expect(page.getByTestId("candidate-row")).toContainText("3 / 0 / 0");
+    // The judge's own calls are counted apart from the candidate's (this model has no prices).
+    await expect(page.getByTestId("candidate-row")).toContainText(/judge: [1-9][\d,]* \/ [1-9][\d,]*/);
+    await expect(page.getByTestId("candidate-row")).toContainText("judge: no prices set");
     await page.getByRole("link", { name: /Open trial of support-refund-delivered/ }).click();
     const trial = page.getByRole("complementary", { name: "Trial" });
     await expect(trial).toContainText("→ get_order");

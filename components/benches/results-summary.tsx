@@ -103,22 +103,20 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                   {s.trials.done} / {s.trials.error} / {s.trials.skipped}
                   {s.trials.pending ? <span className="text-slate-500"> ({s.trials.pending} pending)</span> : null}
                 </td>
-                {c.kind === "recorded" ? (
-                  // Recorded outputs were read, not generated: no tokens, cost or latency of their own.
-                  <td colSpan={3} className="px-3 py-2 text-xs text-slate-500">
-                    — (recorded outputs)
-                  </td>
-                ) : (
-                  <>
-                    <td className="px-3 py-2 tabular-nums">
-                      {s.tokens.input.toLocaleString("en-US")} / {s.tokens.output.toLocaleString("en-US")}
-                    </td>
-                    <td className="px-3 py-2 tabular-nums">{s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}</td>
-                    <td className="px-3 py-2 tabular-nums">
-                      {fmtMs(s.latencyMs.p50)} / {fmtMs(s.latencyMs.p95)}
-                    </td>
-                  </>
-                )}
+                <td className="px-3 py-2 tabular-nums">
+                  {/* Recorded outputs were read, not generated: no tokens of their own. */}
+                  {c.kind === "recorded" ? <span className="text-xs text-slate-500">— (recorded)</span> : `${s.tokens.input.toLocaleString("en-US")} / ${s.tokens.output.toLocaleString("en-US")}`}
+                  {s.judge ? (
+                    <span className="block text-xs text-slate-500" title={`${s.judge.checks} judged checks`}>
+                      judge: {s.judge.tokens.input.toLocaleString("en-US")} / {s.judge.tokens.output.toLocaleString("en-US")}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="px-3 py-2 tabular-nums">
+                  {c.kind === "recorded" ? <span className="text-xs text-slate-500">—</span> : s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}
+                  {s.judge ? <span className="block text-xs text-slate-500">judge: {s.judge.costUsd === null ? "no prices set" : `$${s.judge.costUsd.toFixed(4)}`}</span> : null}
+                </td>
+                <td className="px-3 py-2 tabular-nums">{c.kind === "recorded" ? <span className="text-xs text-slate-500">—</span> : `${fmtMs(s.latencyMs.p50)} / ${fmtMs(s.latencyMs.p95)}`}</td>
               </tr>
             );
           })}

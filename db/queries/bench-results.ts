@@ -11,7 +11,7 @@ import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 
 /**
  * Trial facts of a bench (optionally one candidate), with checks parsed down to what aggregation
- * reads (key, label, kind, verdict, priority; not messages, scores or details).
+ * reads (key, label, kind, verdict, priority, a judge's usage; not messages, scores or details).
  * @returns an iterable that reads the trials from the database each time it is iterated, one row
  *   at a time: a bench's results are computed over all its trials, and holding them all at once
  *   made the worker's memory grow with the bench's size (issue #5: memory flat as trials grow).
@@ -37,7 +37,7 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
       };
       for (const r of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null }>) {
         const checks = r.checks
-          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({ key: share(c.key), label: share(c.label), kind: share(c.kind), verdict: c.verdict, ...(c.priority ? { priority: c.priority } : {}) }))
+          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({ key: share(c.key), label: share(c.label), kind: share(c.kind), verdict: c.verdict, ...(c.priority ? { priority: c.priority } : {}), ...(c.usage ? { usage: c.usage } : {}) }))
           : null;
         yield { ...r, caseKey: share(r.caseKey), checks };
       }

@@ -6,7 +6,7 @@
 import type { CheckRecord } from "./types";
 
 /** The part of a check result aggregation reads. */
-export type FactCheck = Pick<CheckRecord, "key" | "kind" | "label" | "verdict" | "priority">;
+export type FactCheck = Pick<CheckRecord, "key" | "kind" | "label" | "verdict" | "priority" | "usage">;
 
 /** The slice of a trial aggregation needs. */
 export interface TrialFacts {
@@ -41,6 +41,12 @@ export interface CandidateStats {
   tokens: { input: number; output: number };
   costUsd: number | null;
   latencyMs: { p50: number | null; p95: number | null };
+  /**
+   * The judge's calls for this candidate's checks: how many checks called it, their tokens, and
+   * their cost in USD (null when the judge model has no prices). Absent in summaries stored before
+   * it was counted, and while a bench runs.
+   */
+  judge?: { checks: number; tokens: { input: number; output: number }; costUsd: number | null };
 }
 
 /**
@@ -120,6 +126,13 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
       b[c.verdict]++;
       if (c.verdict === "passed" || c.verdict === "failed") scored++;
       if (c.verdict === "failed") failed++;
+      if (c.usage) {
+        const j = (s.judge ??= { checks: 0, tokens: { input: 0, output: 0 }, costUsd: null });
+        j.checks++;
+        j.tokens.input += c.usage.inputTokens;
+        j.tokens.output += c.usage.outputTokens;
+        if (c.usage.costUsd != null) j.costUsd = (j.costUsd ?? 0) + c.usage.costUsd;
+      }
     }
     if (scored) {
       s._trialScored++;

@@ -40,6 +40,20 @@ describe("aggregation", () => {
     expect(same.byCheck["e0:expected_tool_calls"].label).toBe("Calls lookup_policy");
   });
 
+  it("counts the judge's tokens and cost apart from the candidate's", () => {
+    const judged = (verdict: CheckRecord["verdict"], costUsd: number | null): CheckRecord => ({ ...check("c1", verdict), usage: { inputTokens: 300, outputTokens: 40, costUsd } });
+    const [s] = aggregateCandidates([1], [trial(1, 1, [check("e0", "passed"), judged("passed", 0.003)], { costUsd: 0.001 }), trial(1, 2, [judged("error", 0.002)], { costUsd: 0.001 })]);
+    expect(s.tokens).toEqual({ input: 20, output: 10 });
+    expect(s.costUsd).toBeCloseTo(0.002, 10);
+    expect(s.judge!.checks).toBe(2);
+    expect(s.judge!.tokens).toEqual({ input: 600, output: 80 });
+    expect(s.judge!.costUsd).toBeCloseTo(0.005, 10);
+    const [unpriced] = aggregateCandidates([1], [trial(1, 1, [judged("passed", null)])]);
+    expect(unpriced.judge).toEqual({ checks: 1, tokens: { input: 300, output: 40 }, costUsd: null });
+    const [none] = aggregateCandidates([1], [trial(1, 1, [check("e0", "passed")])]);
+    expect(none.judge).toBeUndefined();
+  });
+
   it("a case's cell shows how many of its repeats passed", () => {
     const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
     expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, trials: 3, failedChecks: 1 });

@@ -70,6 +70,8 @@ export async function scoreTrial(slots: CheckSlot[], trial: EvaluationTrial, run
     if (s.priority) rec.priority = s.priority;
     if (s.criterionId !== undefined) rec.criterionId = s.criterionId;
     if (r.details) rec.details = r.details;
+    const used = (r.details?.judge as { usage?: { inputTokens: number; outputTokens: number } } | undefined)?.usage;
+    if (used) rec.usage = { inputTokens: used.inputTokens, outputTokens: used.outputTokens, costUsd: null };
     return rec;
   });
 }

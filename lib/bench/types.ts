@@ -90,4 +90,9 @@ export interface CheckRecord {
   priority?: "primary" | "secondary";
   criterionId?: number;
   details?: Record<string, unknown>;
+  /**
+   * Model calls the check itself made (a judge): tokens, and cost in USD where the judge model's
+   * prices are configured (else null). Kept apart from the candidate's own tokens and cost.
+   */
+  usage?: { inputTokens: number; outputTokens: number; costUsd: number | null };
 }

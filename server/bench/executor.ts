@@ -154,6 +154,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         unscored,
       );
       if (judgeError) for (const ch of checks) if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;
+      if (bench.judge) for (const ch of checks) if (ch.usage) ch.usage.costUsd = costUsd(ch.usage, bench.judge);
       return {
         id: t.id,
         status: "done",

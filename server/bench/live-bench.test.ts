@@ -6,7 +6,7 @@ import path from "node:path";
 import { openDatabase, openMemoryDatabase, migrateDatabase, type Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
-import { createModelConfig, deleteModelConfig } from "@/db/queries/models";
+import { createModelConfig, deleteModelConfig, getModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, getBenchProgress } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
@@ -92,7 +92,8 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
   it("records tool calls, retries a rate limit, and ends provider faults as errors with the provider's message", async () => {
     const db = openMemoryDatabase();
     const { promptId, model, unknown } = await setup(db);
-    const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: model }));
+    const judge = await createModelConfig(db, { name: "priced judge", provider: "openai-compatible", modelId: "scripted-1", baseUrl: (await getModelConfig(db, model))!.baseUrl, inputPricePerMTok: 3, outputPricePerMTok: 15 });
+    const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: judge }));
     // A queued bench pins its model configurations: deleting one is refused.
     await expect(deleteModelConfig(db, model)).rejects.toThrow(/used by a bench that has not finished/);
     const worker = startBenchWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5 });
@@ -113,6 +114,13 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
       ["tool_call_syntax", "passed"],
       ["judge", "passed"],
     ]);
+    // The judge's tokens and cost (its model has prices) are on its check, apart from the candidate's.
+    const judged = JSON.parse(mine("tool").checks!).find((c: { kind: string }) => c.kind === "judge");
+    expect(judged.usage.inputTokens).toBeGreaterThan(0);
+    expect(judged.usage.costUsd).toBeCloseTo((judged.usage.inputTokens * 3 + judged.usage.outputTokens * 15) / 1e6, 12);
+    const scriptedStats = bench.summary!.candidates[0].stats;
+    expect(scriptedStats.judge!.checks).toBeGreaterThan(0);
+    expect(scriptedStats.judge!.costUsd).toBeGreaterThan(0);
     expect(mine("retry")).toMatchObject({ status: "done", output: "fine after a retry" });
     expect(mine("down").status).toBe("error");
     expect(mine("down").error).toMatch(/HTTP 503/);

@@ -89,6 +89,7 @@ describe("runJudgeCheck", () => {
       modelId: "judge-1",
       answer: '{"reason":"It thanks the user.","verdict":"pass"}',
       structuredOutput: true,
+      usage: { inputTokens: 100, outputTokens: 20 },
     });
     expect(call.prompt[0]).toEqual({ role: "system", content: system });
   });
@@ -121,7 +122,7 @@ describe("runJudgeCheck", () => {
     const r = await runJudgeCheck(polite, trial, { model, maxRetries: 0 });
     expect(calls).toBe(2);
     expect(r).toMatchObject({ verdict: "passed", message: "Judge: pass — polite" });
-    expect(r.details?.judge).toMatchObject({ modelId: "local-llama", structuredOutput: false, structuredOutputRejected: "response_format is not supported" });
+    expect(r.details?.judge).toMatchObject({ modelId: "local-llama", structuredOutput: false, structuredOutputRejected: "response_format is not supported", usage: { inputTokens: 100, outputTokens: 20 } });
   });
 
   it.each([

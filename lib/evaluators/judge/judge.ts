@@ -78,7 +78,8 @@ function clipAnswer(text: string): string {
  * @param trial the completed trial, with `context` (input, expected, history, tools) for the prompt
  * @param options the judge model and call settings
  * @returns the check result with `details.judge = { provider, modelId, mode, threshold?, system,
- *   prompt, answer, structuredOutput, score?, criterionId? }`; never throws (call failures are `error`)
+ *   prompt, answer, structuredOutput, score?, criterionId?, usage? }` (`usage`: tokens of the judge
+ *   calls made, `{ inputTokens, outputTokens }`); never throws (call failures are `error`)
  */
 export async function runJudgeCheck(spec: JudgeSpec, trial: EvaluationTrial, options: JudgeOptions = {}): Promise<CheckResult> {
   const mode: JudgeMode = spec.mode ?? (SPEC_DEFAULTS.judgeMode as JudgeMode);
@@ -104,8 +105,14 @@ export async function runJudgeCheck(spec: JudgeSpec, trial: EvaluationTrial, opt
   let answer: unknown;
   let text = "";
   let structured = false;
+  // Tokens of every judge call this check made (a rejected structured call has none to count).
+  let usage: { inputTokens: number; outputTokens: number } | undefined;
+  const took = (u: { inputTokens?: number; outputTokens?: number } | undefined) => {
+    if (u) usage = { inputTokens: (usage?.inputTokens ?? 0) + (u.inputTokens ?? 0), outputTokens: (usage?.outputTokens ?? 0) + (u.outputTokens ?? 0) };
+  };
   const plainText = async () => {
     const result = await generateText(settings);
+    took(result.usage);
     text = result.text;
     answer = extractJsonObject(text);
   };
@@ -118,12 +125,14 @@ export async function runJudgeCheck(spec: JudgeSpec, trial: EvaluationTrial, opt
             ? Output.object({ schema: numericAnswerSchema, name: "judgement" })
             : Output.object({ schema: binaryAnswerSchema, name: "judgement" });
         const result = await generateText({ ...settings, output });
+        took(result.usage);
         text = result.text;
         answer = result.output;
         structured = true;
       } catch (e) {
         if (NoObjectGeneratedError.isInstance(e)) {
           // The model answered, but not with a schema-valid object: read its text tolerantly.
+          took(e.usage);
           text = e.text ?? "";
           answer = extractJsonObject(text);
         } else if (rejectsStructuredOutput(e)) {
@@ -134,9 +143,11 @@ export async function runJudgeCheck(spec: JudgeSpec, trial: EvaluationTrial, opt
     }
   } catch (e) {
     judge.answer = clipAnswer(text);
+    if (usage) judge.usage = usage;
     return errorResult(KIND, `judge call failed: ${(e as Error).message}`, { judge });
   }
   judge.answer = clipAnswer(text);
+  if (usage) judge.usage = usage;
   judge.structuredOutput = structured;
   if (answer === undefined)
     return errorResult(KIND, `the judge's answer was malformed: no JSON object found in "${text.slice(0, 200)}${text.length > 200 ? "…" : ""}"`, { judge });

@@ -87,7 +87,8 @@ test.describe("Benches", () => {
     await page.getByRole("button", { name: "Compare 2/2" }).click();
     await expect(page).toHaveURL(new RegExp(`/compare\\?a=${a}&b=${b}`));
 
-    // Each bench's kept baseline: the 6B model in #a, the 175B model in #b.
+    // Each bench's kept baseline: the 6B model in #a, the 175B model in #b — and the page says so.
+    await expect(page.getByRole("note").filter({ hasText: "two different candidates" })).toContainText(`model-6b-finetuning in #${a} and model-175b-verification in #${b}`);
     const summary = page.getByTestId("compare-summary");
     await expect(summary).toContainText("Pass rate 22.5% → 55.0% (+32.5 points)");
     const text = await summary.innerText();

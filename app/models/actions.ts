@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { createModelConfig, deleteModelConfig, getModelConfig, updateModelConfig } from "@/db/queries/models";
 import { parseModelConfig } from "@/lib/runtime/model-config";
+import { describeTrialError } from "@/lib/runtime/errors";
 import { createModel, testConnection, MissingApiKeyError } from "@/lib/runtime/providers";
 import { LibraryError } from "@/lib/library/errors";
 import { runAction, type ActionResult } from "@/lib/shell/result";
@@ -63,6 +64,6 @@ export async function testModelConfigAction(input: unknown): Promise<ActionResul
       throw e;
     }
     const r = await testConnection(model, { timeoutMs: 20_000 });
-    return r.ok ? { ok: true, text: r.text, latencyMs: r.latencyMs } : { ok: false, error: r.error.message };
+    return r.ok ? { ok: true, text: r.text, latencyMs: r.latencyMs } : { ok: false, error: describeTrialError(r.error) };
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { APICallError, JSONParseError, NoSuchModelError, RetryError } from "ai";
-import { classifyError, redactSecrets, retryAfterMsFromHeaders } from "./errors";
+import { classifyError, describeTrialError, redactSecrets, retryAfterMsFromHeaders } from "./errors";
 
 describe("classifyError", () => {
   it("classifies a 2xx answer that is not JSON as bad_response", () => {
@@ -90,5 +90,13 @@ describe("retryAfterMsFromHeaders", () => {
     expect(retryAfterMsFromHeaders({ "retry-after": "Wed, 21 Oct 2015 07:28:10 GMT" }, Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
     expect(retryAfterMsFromHeaders({ "retry-after": "soon" })).toBeUndefined();
     expect(retryAfterMsFromHeaders(undefined)).toBeUndefined();
+  });
+});
+
+describe("describeTrialError", () => {
+  it("says the kind, the HTTP status when there was one, and the provider's message (trials and Test connection alike)", () => {
+    const e = classifyError(new APICallError({ message: "Rate limit reached for requests", url: "http://x/v1/chat/completions", requestBodyValues: {}, statusCode: 429, isRetryable: true }));
+    expect(describeTrialError(e)).toBe("rate_limit (HTTP 429): Rate limit reached for requests");
+    expect(describeTrialError({ kind: "network", message: "connect ECONNREFUSED 127.0.0.1:9" })).toBe("network: connect ECONNREFUSED 127.0.0.1:9");
   });
 });

@@ -35,6 +35,15 @@ export interface TrialError {
   retryAfterMs?: number;
 }
 
+/**
+ * A trial error as one line for people: its kind, the HTTP status when there was one, and the
+ * provider's message, e.g. `rate_limit (HTTP 429): Rate limit reached for requests`. Trials and
+ * Test connection say it the same way.
+ */
+export function describeTrialError(e: Pick<TrialError, "kind" | "status" | "message">): string {
+  return `${e.kind}${e.status ? ` (HTTP ${e.status})` : ""}: ${e.message}`;
+}
+
 /** What the caller knows about why a call stopped (only the runtime can tell its timeout from the caller's abort). */
 export interface ClassifyContext {
   /** The runtime's own timeout fired. */

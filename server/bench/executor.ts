@@ -15,6 +15,7 @@ import { bareOutcome, type TrialExecutor } from "@/lib/bench/worker";
 import { runChecks } from "@/lib/evaluators/registry";
 import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
 import type { CaseContent } from "@/lib/library/case-content";
+import { describeTrialError } from "@/lib/runtime/errors";
 import { costUsd } from "@/lib/runtime/model-config";
 import { createModel } from "@/lib/runtime/providers";
 import { recordedTrial, isMissingRecording } from "@/lib/runtime/recorded";
@@ -135,7 +136,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
           { retries: o.retries ?? 3, baseDelayMs: o.retryBaseDelayMs ?? 500 },
         );
         if (record.error) {
-          const out = errorOutcome(t.id, startedAt, `${record.error.kind}${record.error.status ? ` (HTTP ${record.error.status})` : ""}: ${record.error.message}`);
+          const out = errorOutcome(t.id, startedAt, describeTrialError(record.error));
           return { ...out, latencyMs: Math.round(record.latencyMs), record: keepRecord ? JSON.stringify({ renderedMessages: record.renderedMessages, attempts: record.attempts }) : null };
         }
       }

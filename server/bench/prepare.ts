@@ -106,7 +106,7 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
   const named = (c: SuppliedCase) => (sel.kind === "source" ? c.source === sel.source : groupOf(c.source) === "explicit");
   if (sel.kind !== "all" && !supplied.some(named)) {
     const what = sel.kind === "tag" ? `tag ${sel.tag}` : sel.kind === "source" ? `source ${sel.source}` : `dataset ${sel.dataset}`;
-    const msg = `No case of prompt ${prompt.name} matches ${what}. Retained and generated cases are only added to a selection that matches some.`;
+    const msg = `No case of prompt ${prompt.name} matches ${what}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
     throw new LibraryError("validation", msg, { selection: msg });
   }
   const settings: BenchSettings = { selection: r.selection, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };

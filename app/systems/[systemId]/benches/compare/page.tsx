@@ -125,6 +125,11 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
           </div>
         ))}
       </div>
+      {ca.label !== cb.label ? (
+        <p role="note" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          This compares two different candidates: {ca.label} in #{a.id} and {cb.label} in #{b.id} (by default each bench&apos;s recommended one, else its baseline). Pick the same candidate in both to see what changed between the benches alone.
+        </p>
+      ) : null}
       {running.length ? (
         <p role="status" className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
           {running.map((x) => `Bench #${x.id}`).join(" and ")} {running.length > 1 ? "are" : "is"} still running: cases it has not finished show as pending and count as other changes. <Link href={link({})} className="font-medium underline">Reload</Link> to see the latest.

@@ -89,8 +89,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         <span className="font-medium tabular-nums" data-testid="progress-count">
           {finished.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")} trials
         </span>
-        <span className="text-slate-600 tabular-nums" title="In progress: claimed by a worker, running or about to run (workers take a few trials ahead of the concurrency).">
-          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped{p.running ? ` · ${p.running} in progress` : ""}
+        <span className="text-slate-600 tabular-nums" title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once.">
+          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped{p.running ? ` · ${p.running} claimed by workers` : ""}
         </span>
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>

@@ -105,7 +105,14 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                 </td>
                 <td className="px-3 py-2 tabular-nums">
                   {/* Recorded outputs were read, not generated: no tokens of their own. */}
-                  {c.kind === "recorded" ? <span className="text-xs text-slate-500">— (recorded)</span> : `${s.tokens.input.toLocaleString("en-US")} / ${s.tokens.output.toLocaleString("en-US")}`}
+                  {c.kind === "recorded" ? (
+                    <span className="text-xs text-slate-500">— (recorded)</span>
+                  ) : s.trials.done === 0 ? (
+                    // No trial finished (all errored, or none yet): nothing was measured.
+                    "—"
+                  ) : (
+                    `${s.tokens.input.toLocaleString("en-US")} / ${s.tokens.output.toLocaleString("en-US")}`
+                  )}
                   {s.judge ? (
                     <span className="block text-xs text-slate-500" title={`${s.judge.checks} judged checks`}>
                       judge: {s.judge.tokens.input.toLocaleString("en-US")} / {s.judge.tokens.output.toLocaleString("en-US")}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { EvaluatorSpec, ToolCallSyntaxSpec } from "@/lib/evaluators/spec";
+import { EVALUATOR_KIND_LABEL } from "@/lib/evaluators/describe";
 import { Field, inputClass } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { ToolCallSyntaxForm } from "./tool-call-form";
@@ -10,18 +11,7 @@ import { ToolCallSyntaxForm } from "./tool-call-form";
 export const CASE_EVALUATOR_KINDS = ["non_empty", "exact", "contains", "answer_bank", "gsm8k", "regex", "json", "tool_call_syntax", "expected_tool_calls", "custom"] as const;
 export type CaseEvaluatorKind = (typeof CASE_EVALUATOR_KINDS)[number];
 
-export const KIND_LABEL: Record<CaseEvaluatorKind, string> = {
-  non_empty: "Non-empty output",
-  exact: "Exact match",
-  contains: "Contains text",
-  answer_bank: "Answer bank",
-  gsm8k: "GSM8K final answer",
-  regex: "Regular expression",
-  json: "Valid JSON (optional schema)",
-  tool_call_syntax: "Tool-call syntax",
-  expected_tool_calls: "Expected tools fire",
-  custom: "Custom code (sandboxed)",
-};
+export const KIND_LABEL: Record<CaseEvaluatorKind, string> = EVALUATOR_KIND_LABEL;
 
 const CUSTOM_TEMPLATE = `function evaluate({ output, caseData, toolCalls, normalizedToolCalls, finishReason, usage }) {
   // Return true/false, or { passed, score, message, details }.

@@ -3,6 +3,7 @@
  * checks with their denominators, unscored and error counts kept apart, per-criterion pass rates,
  * tokens, cost and latency percentiles; per case × candidate, how many trials passed.
  */
+import { evaluatorKindLabel } from "@/lib/evaluators/describe";
 import type { CheckRecord } from "./types";
 
 /** The part of a check result aggregation reads. */
@@ -72,13 +73,14 @@ function rate(passed: number, scored: number): Rate {
  * The label of a check row that sums checks with different labels: the evaluator at the same
  * position of each case is one row (`e0:expected_tool_calls`), but its summary names that case's
  * expectation ("Calls lookup_policy"). The evaluator's own name when they share one
- * ("Uses the expected tools — Calls …"), else the kind, marked as differing by case.
+ * ("Uses the expected tools — Calls …"), else the kind's name ("Expected tools fire"), marked as
+ * differing by case.
  */
 export function sharedLabel(a: string, b: string, kind: string): string {
   const SUFFIX = " (differs by case)";
   const name = (l: string) => (l.endsWith(SUFFIX) ? l.slice(0, -SUFFIX.length) : l.includes(" — ") ? l.slice(0, l.indexOf(" — ")) : null);
   const na = name(a);
-  return `${na !== null && na === name(b) ? na : kind}${SUFFIX}`;
+  return `${na !== null && na === name(b) ? na : evaluatorKindLabel(kind)}${SUFFIX}`;
 }
 
 /** Per-candidate statistics, in the order of `candidateIds`. */

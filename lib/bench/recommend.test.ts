@@ -35,7 +35,10 @@ describe("aggregation", () => {
     const [named] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Uses the expected tools — Calls get_order, lookup_policy", "failed"), tools(3, "Uses the expected tools — Calls (no tools) and nothing else", "passed")]);
     expect(named.byCheck["e0:expected_tool_calls"]).toMatchObject({ label: "Uses the expected tools (differs by case)", passed: 2, failed: 1 });
     const [unnamed] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls get_order", "passed")]);
-    expect(unnamed.byCheck["e0:expected_tool_calls"].label).toBe("expected_tool_calls (differs by case)");
+    expect(unnamed.byCheck["e0:expected_tool_calls"].label).toBe("Expected tools fire (differs by case)");
+    // Cases that name the evaluator differently ("Calls no tool" on a greeting): the kind's name.
+    const [mixedNames] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Calls no tool — Calls (no tools) and nothing else", "passed")]);
+    expect(mixedNames.byCheck["e0:expected_tool_calls"].label).toBe("Expected tools fire (differs by case)");
     const [same] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls lookup_policy", "failed")]);
     expect(same.byCheck["e0:expected_tool_calls"].label).toBe("Calls lookup_policy");
   });

@@ -4,6 +4,25 @@
  */
 import { SPEC_DEFAULTS, type EvaluatorSpec, type ToolCallAlternative } from "./spec";
 
+/** A human name per case evaluator kind (the evaluator editor's kind menu, check rows that sum several cases). */
+export const EVALUATOR_KIND_LABEL = {
+  non_empty: "Non-empty output",
+  exact: "Exact match",
+  contains: "Contains text",
+  answer_bank: "Answer bank",
+  gsm8k: "GSM8K final answer",
+  regex: "Regular expression",
+  json: "Valid JSON (optional schema)",
+  tool_call_syntax: "Tool-call syntax",
+  expected_tool_calls: "Expected tools fire",
+  custom: "Custom code (sandboxed)",
+} as const satisfies Record<string, string>;
+
+/** The human name of an evaluator kind, or the kind itself when it has none. */
+export function evaluatorKindLabel(kind: string): string {
+  return (EVALUATOR_KIND_LABEL as Record<string, string>)[kind] ?? kind;
+}
+
 function quote(text: string, max = 40): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return `“${flat.length > max ? flat.slice(0, max - 1) + "…" : flat}”`;

@@ -5,6 +5,9 @@ import { Badge } from "@/components/ui/badge";
 import { PassRate } from "./status-badge";
 
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
+const fmtTokens = (t: { input: number; output: number }) => `${t.input.toLocaleString("en-US")} / ${t.output.toLocaleString("en-US")}`;
+const fmtUsd = (v: number | null) => (v === null ? "—" : `$${v.toFixed(4)}`);
+const dash = <span className="text-xs text-slate-500">—</span>;
 
 /** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
 /** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
@@ -85,6 +88,7 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
           {bench.candidates.map((c) => {
             const s = stats.find((x) => x.candidateId === c.id);
             if (!s) return null;
+            const recorded = c.kind === "recorded";
             return (
               <tr key={c.id} className="border-b border-slate-100 last:border-0" data-testid="candidate-row">
                 <td className="px-3 py-2">
@@ -104,26 +108,19 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                   {s.trials.pending ? <span className="text-slate-500"> ({s.trials.pending} pending)</span> : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">
-                  {/* Recorded outputs were read, not generated: no tokens of their own. */}
-                  {c.kind === "recorded" ? (
-                    <span className="text-xs text-slate-500">— (recorded)</span>
-                  ) : s.trials.done === 0 ? (
-                    // No trial finished (all errored, or none yet): nothing was measured.
-                    "—"
-                  ) : (
-                    `${s.tokens.input.toLocaleString("en-US")} / ${s.tokens.output.toLocaleString("en-US")}`
-                  )}
+                  {/* Recorded outputs were read, not generated; with no finished trial nothing was measured. */}
+                  {recorded ? <span className="text-xs text-slate-500">— (recorded)</span> : s.trials.done === 0 ? "—" : fmtTokens(s.tokens)}
                   {s.judge ? (
                     <span className="block text-xs text-slate-500" title={`${s.judge.checks} judged checks`}>
-                      judge: {s.judge.tokens.input.toLocaleString("en-US")} / {s.judge.tokens.output.toLocaleString("en-US")}
+                      judge: {fmtTokens(s.judge.tokens)}
                     </span>
                   ) : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">
-                  {c.kind === "recorded" ? <span className="text-xs text-slate-500">—</span> : s.costUsd === null ? "—" : `$${s.costUsd.toFixed(4)}`}
-                  {s.judge ? <span className="block text-xs text-slate-500">judge: {s.judge.costUsd === null ? "no prices set" : `$${s.judge.costUsd.toFixed(4)}`}</span> : null}
+                  {recorded ? dash : fmtUsd(s.costUsd)}
+                  {s.judge ? <span className="block text-xs text-slate-500">judge: {s.judge.costUsd === null ? "no prices set" : fmtUsd(s.judge.costUsd)}</span> : null}
                 </td>
-                <td className="px-3 py-2 tabular-nums">{c.kind === "recorded" ? <span className="text-xs text-slate-500">—</span> : `${fmtMs(s.latencyMs.p50)} / ${fmtMs(s.latencyMs.p95)}`}</td>
+                <td className="px-3 py-2 tabular-nums">{recorded ? dash : `${fmtMs(s.latencyMs.p50)} / ${fmtMs(s.latencyMs.p95)}`}</td>
               </tr>
             );
           })}

@@ -9,6 +9,9 @@ import { findRegressions, mergeRegressions, recommend, type Recommendation, type
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 
+/** Check outcomes of one candidate (see `checkOutcomes`). */
+type CheckOutcomes = ReturnType<typeof checkOutcomes>;
+
 /**
  * Trial facts of a bench (optionally one candidate), with checks parsed down to what aggregation
  * reads (key, label, kind, verdict, priority, a judge's usage; not messages, scores or details).
@@ -46,6 +49,15 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
 }
 
 /**
+ * One candidate's check outcomes in a bench (per case revision and check, over its repeats): what
+ * regressions are found from, against a baseline, the last bench, or another bench on Compare.
+ * One pass over that candidate's trials.
+ */
+export function candidateCheckOutcomes(db: Db, benchId: number, candidateId: number): CheckOutcomes {
+  return checkOutcomes(trialFacts(db, benchId, candidateId), candidateId);
+}
+
+/**
  * Computes summary and recommendation of a bench from its trials.
  * The reference of "the last bench of the same suite" is that bench's recommended candidate, else
  * its baseline, else its first candidate.
@@ -56,10 +68,10 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const stats = aggregateCandidates(ids, trialFacts(db, benchId));
   const baselineCandidateId = bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
   // Each candidate's check outcomes take a pass over its trials: only read when compared.
-  const outcomes = new Map<number, ReturnType<typeof checkOutcomes>>();
+  const outcomes = new Map<number, CheckOutcomes>();
   const outcomesOf = (id: number) => {
     let o = outcomes.get(id);
-    if (!o) outcomes.set(id, (o = checkOutcomes(trialFacts(db, benchId, id), id)));
+    if (!o) outcomes.set(id, (o = candidateCheckOutcomes(db, benchId, id)));
     return o;
   };
 
@@ -74,7 +86,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
-      const ref = checkOutcomes(trialFacts(db, referenceBenchId, referenceCandidateId), referenceCandidateId);
+      const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
       for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
     }
   }

@@ -17,49 +17,48 @@ async function waitFinished(db: ReturnType<typeof openMemoryDatabase>, id: numbe
   }
 }
 
+/** A New bench request for the GSM8K solver over recorded columns `names` (every case, concurrency 8). */
+function gsmRequest(promptId: number, names: string[], o: Partial<Parameters<typeof launchFromRequest>[1]> = {}): Parameters<typeof launchFromRequest>[1] {
+  return {
+    systemId: "grade-school-math",
+    promptId,
+    candidates: names.map((n) => ({ kind: "recorded" as const, recordedName: n })),
+    baseline: { kind: "none" },
+    selection: { kind: "all" },
+    budget: null,
+    repeats: 1,
+    concurrency: 8,
+    timeoutSeconds: 30,
+    maxSteps: 5,
+    judgeModelConfigId: null,
+    launchKey: `gsm-${Math.random()}`,
+    ...o,
+  };
+}
+
+/** Runs bench `id` with an in-process worker until it has finished. */
+async function runToEnd(db: ReturnType<typeof openMemoryDatabase>, id: number) {
+  const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
+  const bench = await waitFinished(db, id);
+  await worker.stop(1000);
+  return bench;
+}
+
 describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => {
   it("scores the four recorded models like the source's is_correct flags and recommends none that breaks a passing check", async () => {
     const db = openMemoryDatabase();
     await seedDemoWorkspace(db);
     const solver = (await listPrompts(db, "grade-school-math"))[0];
     const names = ["model-6b-finetuning", "model-6b-verification", "model-175b-finetuning", "model-175b-verification"];
-    const { id, plan } = await launchFromRequest(db, {
-      systemId: "grade-school-math",
-      promptId: solver.id,
-      candidates: names.map((n) => ({ kind: "recorded" as const, recordedName: n })),
-      baseline: { kind: "candidate", index: 0 },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 1,
-      concurrency: 16,
-      timeoutSeconds: 30,
-      maxSteps: 5,
-      judgeModelConfigId: null,
-      launchKey: "test-launch-gsm8k-1",
-    });
+    const { id, plan } = await launchFromRequest(db, gsmRequest(solver.id, names, { baseline: { kind: "candidate", index: 0 }, concurrency: 16, launchKey: "test-launch-gsm8k-1" }));
     expect(plan.includedCount).toBe(200);
     expect(plan.trialCount).toBe(800);
     expect(plan.modelCalls).toBe(0);
     // A double click is one bench.
-    const again = await launchFromRequest(db, {
-      systemId: "grade-school-math",
-      promptId: solver.id,
-      candidates: [{ kind: "recorded", recordedName: names[0] }],
-      baseline: { kind: "none" },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 1,
-      concurrency: 16,
-      timeoutSeconds: 30,
-      maxSteps: 5,
-      judgeModelConfigId: null,
-      launchKey: "test-launch-gsm8k-1",
-    });
+    const again = await launchFromRequest(db, gsmRequest(solver.id, [names[0]], { concurrency: 16, launchKey: "test-launch-gsm8k-1" }));
     expect(again).toMatchObject({ id, created: false });
 
-    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
-    const bench = await waitFinished(db, id);
-    await worker.stop(1000);
+    const bench = await runToEnd(db, id);
     const passed = bench.candidates.map((c) => bench.summary!.candidates.find((s) => s.candidateId === c.id)!.stats.passRate);
     expect(passed.map((p) => [p.passed, p.scored])).toEqual([
       [45, 200],
@@ -91,23 +90,8 @@ describe("live statistics of a running bench", () => {
     const db = openMemoryDatabase();
     await seedDemoWorkspace(db);
     const solver = (await listPrompts(db, "grade-school-math"))[0];
-    const { id } = await launchFromRequest(db, {
-      systemId: "grade-school-math",
-      promptId: solver.id,
-      candidates: [{ kind: "recorded", recordedName: "model-6b-verification" }],
-      baseline: { kind: "none" },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 2,
-      concurrency: 4,
-      timeoutSeconds: 30,
-      maxSteps: 5,
-      judgeModelConfigId: null,
-      launchKey: "live-stats-1",
-    });
-    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
-    const bench = await waitFinished(db, id);
-    await worker.stop(1000);
+    const { id } = await launchFromRequest(db, gsmRequest(solver.id, ["model-6b-verification"], { repeats: 2, concurrency: 4, launchKey: "live-stats-1" }));
+    const bench = await runToEnd(db, id);
     const ids = bench.candidates.map((c) => c.id);
     const [live] = liveCandidateStats(db, id, ids);
     const facts = [...trialFacts(db, id)];
@@ -150,23 +134,8 @@ describe("results export (CSV and JSON)", () => {
     await seedDemoWorkspace(db);
     (globalThis as { benchworkDb?: unknown }).benchworkDb = db; // the connection getDb() hands the route
     const solver = (await listPrompts(db, "grade-school-math"))[0];
-    const { id } = await launchFromRequest(db, {
-      systemId: "grade-school-math",
-      promptId: solver.id,
-      candidates: ["model-6b-finetuning", "model-175b-verification"].map((n) => ({ kind: "recorded" as const, recordedName: n })),
-      baseline: { kind: "candidate", index: 0 },
-      selection: { kind: "all" },
-      budget: 20,
-      repeats: 1,
-      concurrency: 8,
-      timeoutSeconds: 30,
-      maxSteps: 5,
-      judgeModelConfigId: null,
-      launchKey: "export-1",
-    });
-    const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
-    const bench = await waitFinished(db, id);
-    await worker.stop(1000);
+    const { id } = await launchFromRequest(db, gsmRequest(solver.id, ["model-6b-finetuning", "model-175b-verification"], { baseline: { kind: "candidate", index: 0 }, budget: 20, launchKey: "export-1" }));
+    const bench = await runToEnd(db, id);
     const call = (q: string) => GET(new Request(`http://x/api/benches/${id}/export${q}`), { params: Promise.resolve({ benchId: String(id) }) });
 
     const json = await (await call("?format=json")).json();

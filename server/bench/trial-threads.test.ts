@@ -86,6 +86,23 @@ async function waitEnded(db: Db, id: number) {
 
 const trials = (db: Db, id: number) => db.$client.prepare("SELECT status, attempts, output FROM trials WHERE bench_id = ?").all(id) as { status: string; attempts: number; output: string | null }[];
 
+/** Runs bench `id` on trial threads, cancels it once `afterDone` trials are done (checking every `pollMs`), and waits for it to end. */
+async function runAndCancel(db: Db, id: number, o: { trialThreads: number; afterDone: number; pollMs: number }) {
+  const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: o.trialThreads });
+  for (let i = 0; i < 400; i++) {
+    if ((await getBenchProgress(db, id))!.done >= o.afterDone) break;
+    await new Promise((r) => setTimeout(r, o.pollMs));
+  }
+  await requestCancel(db, id);
+  worker.wake();
+  const bench = await waitEnded(db, id);
+  await worker.stop(1000);
+  return bench;
+}
+
+/** The reasons skipped trials of bench `id` give, with how many give each. */
+const skipReasons = (db: Db, id: number) => db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+
 describe("concurrencyShare", () => {
   it("splits a bound over threads so the shares add up exactly", () => {
     expect([0, 1].map((i) => concurrencyShare(64, 2, i))).toEqual([32, 32]);
@@ -144,17 +161,8 @@ describe("a bench on trial threads", () => {
   it("a cancelled bench with concurrency 1 says 'cancelled while running' of one trial at most: the ones handed ahead to a thread never ran", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 40, concurrency: 1 });
-    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
-    for (let i = 0; i < 400; i++) {
-      const p = (await getBenchProgress(db, id))!;
-      if (p.done >= 3) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    await requestCancel(db, id);
-    worker.wake();
-    await waitEnded(db, id);
-    await worker.stop(1000);
-    const reasons = db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+    await runAndCancel(db, id, { trialThreads: 1, afterDone: 3, pollMs: 5 });
+    const reasons = skipReasons(db, id);
     expect(reasons.find((r) => r.error === "cancelled while running")?.n ?? 0).toBeLessThanOrEqual(1);
     expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBeGreaterThan(60);
   }, 60_000);
@@ -162,16 +170,7 @@ describe("a bench on trial threads", () => {
   it("cancels: trials waiting in the threads are skipped, finished ones stay, nothing is left running", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 200, concurrency: 4 });
-    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 2 });
-    for (let i = 0; i < 400; i++) {
-      const p = (await getBenchProgress(db, id))!;
-      if (p.done >= 12) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await requestCancel(db, id);
-    worker.wake();
-    const bench = await waitEnded(db, id);
-    await worker.stop(1000);
+    const bench = await runAndCancel(db, id, { trialThreads: 2, afterDone: 12, pollMs: 20 });
     expect(bench.status).toBe("cancelled");
     const rows = trials(db, id);
     const count = (s: string) => rows.filter((r) => r.status === s).length;
@@ -181,7 +180,7 @@ describe("a bench on trial threads", () => {
     expect(count("done") + count("skipped") + count("error")).toBe(400);
     expect(rows.every((r) => r.attempts <= 1)).toBe(true);
     // Only a trial that was running says so; those waiting in a thread's queue never ran.
-    const reasons = db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+    const reasons = skipReasons(db, id);
     const whileRunning = reasons.find((r) => r.error === "cancelled while running")?.n ?? 0;
     expect(whileRunning).toBeLessThanOrEqual(4);
     expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBe(count("skipped") - whileRunning);

@@ -5,9 +5,9 @@ import { getBench } from "@/db/queries/benches";
 import { matrixRows } from "@/db/queries/bench-matrix";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
-import { checkOutcomes, statsOf } from "@/lib/bench/aggregate";
+import { statsOf } from "@/lib/bench/aggregate";
 import { findRegressions } from "@/lib/bench/recommend";
-import { trialFacts } from "@/db/queries/bench-results";
+import { candidateCheckOutcomes } from "@/db/queries/bench-results";
 import { compareBenches, type CompareVerdict, type VerdictChange } from "@/lib/bench/compare";
 
 export const dynamic = "force-dynamic";
@@ -65,7 +65,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   const cb = pick(b, "cb");
   // Check-level regressions, as the bench page counts them: a check that passed before and fails now.
   const regressed = new Map<string, string[]>();
-  for (const r of findRegressions(checkOutcomes(trialFacts(db, a.id, ca.id), ca.id), checkOutcomes(trialFacts(db, b.id, cb.id), cb.id), "last bench")) {
+  for (const r of findRegressions(candidateCheckOutcomes(db, a.id, ca.id), candidateCheckOutcomes(db, b.id, cb.id), "last bench")) {
     regressed.set(r.caseKey, [...(regressed.get(r.caseKey) ?? []), r.label]);
   }
   const { lines, counts } = compareBenches(matrixRows(db, a.id), matrixRows(db, b.id), ca.id, cb.id, regressed);

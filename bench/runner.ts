@@ -108,9 +108,15 @@ function writtenBytes(pid: number | "self" = "self"): number | null {
 
 /** CPU time a process has used, in ms (user + system, all threads; /proc/PID/stat), or null. */
 function cpuMs(pid: number): number | null {
+  const t = cpuSplitMs(pid);
+  return t && t.user + t.system;
+}
+
+/** User and system (kernel) CPU time of a process in ms (all threads; /proc/PID/stat), or null. */
+function cpuSplitMs(pid: number): { user: number; system: number } | null {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return { user: (Number(f[11]) * 1000) / 100, system: (Number(f[12]) * 1000) / 100 }; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return null;
   }
@@ -216,6 +222,7 @@ if (WARMUP > 0) {
 
 const diskBefore = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const cpuBefore = workers.map((w) => cpuMs(w.pid!));
+const splitBefore = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
 const serverCpuBefore = cpuMs(server.pid!);
 const t0 = performance.now();
 const { id } = await launch(TRIALS, `runner-${Date.now()}`);
@@ -229,6 +236,7 @@ db.$client.pragma("wal_checkpoint(TRUNCATE)");
 const diskAfter = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const peaks = workers.map((w) => peakRss(w.pid!));
 const cpuAfter = workers.map((w) => cpuMs(w.pid!));
+const splitAfter = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
 const serverCpuAfter = cpuMs(server.pid!);
 const workerCpuMs = cpuAfter.every((a, i) => a !== null && cpuBefore[i] !== null) ? cpuAfter.reduce<number>((sum, a, i) => sum + a! - cpuBefore[i]!, 0) : null;
 for (const w of workers) w.kill("SIGTERM");
@@ -254,6 +262,8 @@ console.log(`run (launch → finished, incl. finalize): ${runSeconds.toFixed(2)}
 if (LATENCY > 0) console.log(`ideal (trials × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runSeconds / ideal).toFixed(3)} (target ≤ 1.15)`);
 const threads = process.env.BENCHWORK_TRIAL_THREADS ?? "default";
 if (workerCpuMs !== null) console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
+const split = splitBefore.map((b, i) => (b && splitAfter[i] ? `${i === workers.length ? "model server" : `worker ${i + 1}`} ${(((splitAfter[i]!.user - b.user) / total) * 1000).toFixed(0)} user + ${(((splitAfter[i]!.system - b.system) / total) * 1000).toFixed(0)} kernel` : "n/a"));
+console.log(`CPU per trial in µs, user + kernel: ${split.join("; ")}`);
 if (serverCpuAfter !== null && serverCpuBefore !== null) console.log(`model server CPU: ${((serverCpuAfter - serverCpuBefore) / 1000).toFixed(2)} s (${(((serverCpuAfter - serverCpuBefore) / total) * 1000).toFixed(0)} µs per request)`);
 console.log(`peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`);
 console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB (${(dbBytes / TRIALS).toFixed(0)} bytes per trial, cases included)`);

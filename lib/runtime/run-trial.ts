@@ -85,25 +85,27 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       : undefined;
 
   try {
-    const tools = input.tools && input.tools.length > 0 ? toAiSdkTools(input.tools) : undefined;
-    const generation = generateText({
+    const options: Parameters<typeof generateText>[0] = {
       model: input.model,
-      ...(input.system ? { system: input.system } : {}),
       messages: input.messages,
-      ...(tools ? { tools } : {}),
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,
       abortSignal: controller.signal,
       // The record keeps messages, steps and usage, not the raw HTTP bodies: a long answer is not
       // held twice (text and response body) while the trial runs.
       experimental_include: { requestBody: false, responseBody: false },
-      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
-      ...(input.maxOutputTokens !== undefined ? { maxOutputTokens: input.maxOutputTokens } : {}),
-      ...(input.headers ? { headers: input.headers } : {}),
       onStepFinish: (step) => {
         steps.push(recordStep(step as StepResult<ToolSet>, warnings));
       },
-    });
+    };
+    // Optional settings are assigned, not spread in: on Node 20's V8 an object literal with spreads
+    // copies its hidden class on every call, in the old generation (bench/runner.ts, issue #5).
+    if (input.system) options.system = input.system;
+    if (input.tools && input.tools.length > 0) options.tools = toAiSdkTools(input.tools);
+    if (input.temperature !== undefined) options.temperature = input.temperature;
+    if (input.maxOutputTokens !== undefined) options.maxOutputTokens = input.maxOutputTokens;
+    if (input.headers) options.headers = input.headers;
+    const generation = generateText(options);
     // A model that ignores the abort signal must not hold the trial past its timeout.
     generation.catch(() => {});
     const result = await Promise.race([generation, stopped]);
@@ -142,5 +144,6 @@ export async function runModelTrialWithRetries(
     },
     { ...retry, abortSignal: input.abortSignal, failureOf: (r) => r.error },
   );
-  return { ...record, attempts };
+  record.attempts = attempts; // the record is this call's own object
+  return record;
 }

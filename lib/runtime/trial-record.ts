@@ -167,7 +167,7 @@ export function buildTrialRecord(
   const steps = [...finished];
   const toolCalls = steps.flatMap((s) => s.toolCalls);
   const last = steps[steps.length - 1];
-  return {
+  const record: TrialRecord = {
     output: rest.output ?? (rest.error ? "" : (last?.text ?? "")),
     toolCalls,
     normalizedToolCalls: normalizeTrialToolCalls(toolCalls),
@@ -177,8 +177,11 @@ export function buildTrialRecord(
     usage: sumUsage(steps),
     latencyMs: rest.latencyMs,
     renderedMessages: rest.renderedMessages,
-    ...(rest.responseMessages ? { responseMessages: rest.responseMessages } : {}),
-    ...(rest.warnings && rest.warnings.length > 0 ? { warnings: rest.warnings } : {}),
-    ...(rest.error ? { error: rest.error } : {}),
   };
+  // Optional fields are assigned, not spread in: on Node 20's V8 an object literal with spreads
+  // copies its hidden class on every call, in the old generation (bench/runner.ts, issue #5).
+  if (rest.responseMessages) record.responseMessages = rest.responseMessages;
+  if (rest.warnings && rest.warnings.length > 0) record.warnings = rest.warnings;
+  if (rest.error) record.error = rest.error;
+  return record;
 }

@@ -163,7 +163,9 @@ export class SqliteTrialQueue implements TrialQueue {
   async claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]> {
     const rows = this.tx.claim(benchId, workerId, limit, now);
     const revs = this.revisions(benchId);
-    return rows.map((r) => ({ ...r, caseRevisionId: revs.get(r.benchCaseId)! }));
+    // A plain literal, not `{ ...r, caseRevisionId }`: Node 20's V8 copies the hidden class of a
+    // spread literal on every call, into the old generation (one per claimed trial; issue #5).
+    return rows.map((r) => ({ id: r.id, benchId: r.benchId, candidateId: r.candidateId, benchCaseId: r.benchCaseId, caseRevisionId: revs.get(r.benchCaseId)!, repeat: r.repeat, attempts: r.attempts }));
   }
 
   async release(workerId: string, trialIds: number[]): Promise<number> {

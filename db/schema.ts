@@ -303,8 +303,15 @@ export const trials = sqliteTable(
 export const workers = sqliteTable("workers", {
   id: text("id").primaryKey(),
   pid: integer("pid").notNull(),
+  /** When it registered (ms since epoch), unique and increasing: it orders workers by age. */
   startedAt: integer("started_at").notNull(),
   heartbeatAt: integer("heartbeat_at").notNull(),
+  /**
+   * The `started_at` of the newest worker this one had seen when it last settled: lowered its
+   * shares of running benches to the ones that count that worker, and let the trials it had handed
+   * out drain to them. A newer worker takes no share until every older one has settled past it.
+   */
+  settledAt: integer("settled_at"),
 });
 
 /** A named dataset of a system; each upload under the same name is a new immutable version. */

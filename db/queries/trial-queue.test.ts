@@ -133,16 +133,39 @@ describe("SQLite trial queue", () => {
 });
 
 describe("concurrency shared by workers", () => {
+  it("a worker removed as dead while it still beats registers again, as the newest", async () => {
+    const q = new SqliteTrialQueue(db);
+    await q.registerWorker("old", 1);
+    await q.registerWorker("stalled", 2);
+    db.$client.prepare("DELETE FROM workers WHERE id = 'stalled'").run();
+    await q.heartbeat("stalled");
+    const started = (id: string) => (db.$client.prepare("SELECT started_at AS s FROM workers WHERE id = ?").get(id) as { s: number } | undefined)?.s;
+    expect(started("stalled")).toBeGreaterThan(started("old")!);
+    db.$client.prepare("DELETE FROM workers WHERE id IN ('old', 'stalled')").run();
+  });
+
   it("gives each live worker an equal share of a bench's concurrency", async () => {
     const q = new SqliteTrialQueue(db);
     await q.registerWorker("w1", 1);
     expect((await q.runnableBenches()).find((b) => b.benchId === benchId)?.concurrency).toBe(4);
     await q.registerWorker("w2", 2);
     await q.registerWorker("w3", 3);
-    // Exact shares that add up to the bench's concurrency (4 over 3 workers: 2 + 1 + 1, not 2 each).
     const share = async (w: string) => (await q.runnableBenches(w)).find((b) => b.benchId === benchId)?.concurrency;
+    // Newcomers take nothing until every older worker has settled since they joined (lowered its own
+    // share and drained to it): w1 still runs its 4 until it has looked again.
+    expect([await share("w2"), await share("w3")]).toEqual([0, 0]);
+    expect(await share("w1")).toBe(2);
+    await q.settle("w1");
+    expect([await share("w2"), await share("w3")]).toEqual([1, 0]);
+    await q.settle("w2");
+    // Exact shares that add up to the bench's concurrency (4 over 3 workers: 2 + 1 + 1, not 2 each).
     expect([await share("w1"), await share("w2"), await share("w3")]).toEqual([2, 1, 1]);
+    // A settle that came from a look taken before a worker joined does not count for it.
+    await q.registerWorker("w4", 4);
+    await q.settle("w1");
+    expect(await share("w4")).toBe(0);
     // Concurrency 1 over 2 workers ran 2 at once (a user test): one worker gets it, the other none.
+    db.$client.prepare("DELETE FROM workers WHERE id = 'w4'").run();
     db.$client.prepare("UPDATE workers SET heartbeat_at = 0 WHERE id = 'w3'").run();
     db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.concurrency', 1) WHERE id = ?").run(benchId);
     expect([await share("w1"), await share("w2")]).toEqual([1, 0]);

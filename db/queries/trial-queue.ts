@@ -24,11 +24,21 @@ export class SqliteTrialQueue implements TrialQueue {
     complete: (workerId: string, outcomes: TrialOutcome[]) => number;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
+  /** Per worker: the newest `started_at` among the live workers at its last {@link runnableBenches}. */
+  private readonly newestSeen = new Map<string, number>();
+  /** Process ids of the workers registered through this queue (to register one again). */
+  private readonly pids = new Map<string, number>();
 
   constructor(private readonly db: Db) {
     const c = db.$client;
     this.st = {
-      register: c.prepare("INSERT INTO workers (id, pid, started_at, heartbeat_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, heartbeat_at = excluded.heartbeat_at"),
+      // started_at is unique and increasing (ties at the same ms would make two workers each other's
+      // elders): it orders the workers, and `settled_at` refers to it.
+      register: c.prepare(
+        `INSERT INTO workers (id, pid, started_at, heartbeat_at) VALUES (@id, @pid, max(@now, coalesce((SELECT max(started_at) + 1 FROM workers), 0)), @now)
+         ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, heartbeat_at = excluded.heartbeat_at`,
+      ),
+      settle: c.prepare("UPDATE workers SET settled_at = ? WHERE id = ? AND (settled_at IS NULL OR settled_at < ?)"),
       beat: c.prepare("UPDATE workers SET heartbeat_at = ? WHERE id = ?"),
       unregister: c.prepare("DELETE FROM workers WHERE id = ?"),
       requeueWorker: c.prepare("UPDATE trials SET status = 'queued', worker_id = NULL WHERE status = 'running' AND worker_id = ?"),
@@ -44,7 +54,7 @@ export class SqliteTrialQueue implements TrialQueue {
       ),
       // Oldest first: a worker that joins takes the smallest share, so the shares of the workers
       // already running a bench (and the trials they hold) change as little as possible.
-      liveWorkers: c.prepare("SELECT id FROM workers WHERE heartbeat_at >= ? ORDER BY started_at, id"),
+      liveWorkers: c.prepare("SELECT id, started_at AS startedAt, settled_at AS settledAt FROM workers WHERE heartbeat_at >= ? ORDER BY started_at, id"),
       claim: c.prepare(
         `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now, attempts = attempts + 1
          WHERE id IN (SELECT id FROM trials WHERE bench_id = @bench AND status = 'queued' ORDER BY id LIMIT @limit)
@@ -101,12 +111,20 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async registerWorker(workerId: string, pid: number): Promise<void> {
-    const now = Date.now();
-    this.st.register.run(workerId, pid, now, now);
+    this.pids.set(workerId, pid);
+    this.st.register.run({ id: workerId, pid, now: Date.now() });
+  }
+
+  async settle(workerId: string): Promise<void> {
+    const seen = this.newestSeen.get(workerId);
+    if (seen !== undefined) this.st.settle.run(seen, workerId, seen);
   }
 
   async heartbeat(workerId: string): Promise<void> {
-    this.st.beat.run(Date.now(), workerId);
+    // Another worker took this one for dead (a stalled event loop) and removed it, requeueing its
+    // trials: it registers again, as the newest worker (it then waits for the others to settle).
+    const pid = this.pids.get(workerId);
+    if (this.st.beat.run(Date.now(), workerId).changes === 0 && pid !== undefined) this.st.register.run({ id: workerId, pid, now: Date.now() });
   }
 
   async unregisterWorker(workerId: string): Promise<void> {
@@ -138,15 +156,25 @@ export class SqliteTrialQueue implements TrialQueue {
    * in exact shares that add up to the bench's bound (see `concurrencyShare`).
    */
   async runnableBenches(workerId?: string): Promise<RunnableBench[]> {
-    const live = (this.st.liveWorkers.all(Date.now() - 15_000) as { id: string }[]).map((w) => w.id);
+    const workers = this.st.liveWorkers.all(Date.now() - 15_000) as { id: string; startedAt: number; settledAt: number | null }[];
+    const live = workers.map((w) => w.id);
     // This worker's rank among the live ones (a worker not yet seen as live counts as one more).
     let rank = workerId === undefined ? 0 : live.indexOf(workerId);
     let parts = Math.max(1, live.length);
     if (rank < 0) rank = parts++;
+    // A worker that joined takes no share until every older one has settled past it (lowered its
+    // own shares and let its running trials drain to them): the shares then add up to the bound at
+    // every moment, not only once everyone has looked again.
+    let waiting = false;
+    if (workerId !== undefined) {
+      const me = workers[rank]?.id === workerId ? workers[rank] : undefined;
+      waiting = workers.some((w) => w.id !== workerId && (me === undefined || w.startedAt < me.startedAt) && (w.settledAt ?? -1) < (me?.startedAt ?? Infinity));
+      this.newestSeen.set(workerId, workers.reduce((m, w) => Math.max(m, w.startedAt), 0));
+    }
     return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
       benchId: r.id,
       // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
-      concurrency: concurrencyShare((JSON.parse(r.settings) as { concurrency: number }).concurrency, parts, rank),
+      concurrency: waiting ? 0 : concurrencyShare((JSON.parse(r.settings) as { concurrency: number }).concurrency, parts, rank),
       cancelRequested: r.cancel != null,
     }));
   }

@@ -65,6 +65,13 @@ export interface TrialQueue {
    * @param workerId the asking worker (without it: the largest share)
    */
   runnableBenches(workerId?: string): Promise<RunnableBench[]>;
+  /**
+   * Records that this worker has settled on the shares its last {@link runnableBenches} gave: none
+   * of its benches has more trials running or handed out than its share. A worker that joins takes
+   * no share until every older live worker has settled since it joined, so the live workers' running
+   * trials never add up to more than a bench's concurrency, even while they change shares.
+   */
+  settle(workerId: string): Promise<void>;
   /** Claims up to `limit` queued trials of a bench for a worker (marks them running). */
   claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]>;
   /** Gives claimed trials this worker has not started back to the queue (as if never claimed). Returns how many. */

@@ -26,6 +26,13 @@ export interface TrialExecutor {
    * per-provider limit itself: the loop does not hold a provider slot while a trial waits there.
    */
   readonly prefetch?: number;
+  /**
+   * Whether the trials handed to this executor (running or waiting in its queue) fit a lowered
+   * share of the bench, `concurrency`, wherever they wait: the loop hands over no more trials of a
+   * bench whose share fell until they do, and only then lets a newer worker take its share. Without
+   * it, every trial handed over counts as running.
+   */
+  drained?(concurrency: number): boolean;
 }
 
 /** The bounds a trial runs under (see {@link TrialExecutor.run}). */
@@ -65,6 +72,8 @@ export interface WorkerOptions {
 interface BenchState {
   benchId: number;
   concurrency: number;
+  /** The share fell and trials beyond it may still run: hand over none until they drained. */
+  draining: boolean;
   cancel: boolean;
   ready: ClaimedTrial[];
   inflight: Map<number, AbortController>;
@@ -130,6 +139,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
   let lastFlush = now();
   let lastPoll = 0;
   let lastBeat = 0;
+  /** Shares were read since this worker last told the queue it has settled on them. */
+  let unsettled = false;
   const report = (e: unknown) => (o.onError ? o.onError(e) : console.error("benchwork worker:", e));
 
   // A wake that arrives while the loop is busy (not waiting) must not be lost, or the loop would
@@ -195,12 +206,14 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
     if (t - lastPoll >= pollMs) {
       lastPoll = t;
       for (const r of await o.queue.runnableBenches(o.workerId)) {
-        const b = benches.get(r.benchId) ?? { benchId: r.benchId, concurrency: r.concurrency, cancel: false, ready: [], inflight: new Map(), exhaustedAt: null, executor: null };
+        const b = benches.get(r.benchId) ?? { benchId: r.benchId, concurrency: r.concurrency, draining: false, cancel: false, ready: [], inflight: new Map(), exhaustedAt: null, executor: null };
         b.cancel = r.cancelRequested;
+        if (r.concurrency < b.concurrency) b.draining = true;
         b.concurrency = r.concurrency;
         b.exhaustedAt = null;
         benches.set(r.benchId, b);
       }
+      unsettled = true;
     }
     let busy = false;
     for (const b of [...benches.values()]) {
@@ -226,7 +239,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           b.ready.push(...got);
           if (got.length < want) b.exhaustedAt = t;
         }
-        while (b.inflight.size < bound && b.ready.length) {
+        if (b.draining && (b.executor.drained ? b.executor.drained(b.concurrency) : b.inflight.size <= b.concurrency)) b.draining = false;
+        while (!b.draining && b.inflight.size < bound && b.ready.length) {
           launch(b, b.ready.shift()!);
           busy = true;
         }
@@ -243,6 +257,10 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
       } else if (b.inflight.size > 0 || b.ready.length > 0) busy = true;
     }
     if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
+    if (unsettled && ![...benches.values()].some((b) => b.draining)) {
+      unsettled = false;
+      await o.queue.settle(o.workerId);
+    }
     return busy;
   }
 

@@ -30,6 +30,7 @@ export interface TrialPoolOptions extends Omit<TrialThreadData, "root"> {
 
 /** A trial handed to a thread and not back yet. */
 interface Pending {
+  benchId: number;
   deliver: (o: TrialOutcome) => void;
   /** Hands the trial to a new thread after its thread died; null when it already had that second chance. */
   rerun: (() => void) | null;
@@ -174,9 +175,24 @@ export class TrialThreadPool {
             else void this.dispatch(benchId, trial, signal, limits, false).then(resolve);
           }
         : null;
-      slot.pending.set(trial.id, { deliver, rerun });
+      slot.pending.set(trial.id, { benchId, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
       slot.send({ run: { benchId, trial, limit, provider } });
+    });
+  }
+
+  /**
+   * Whether the trials of a bench handed to the threads (running or queued there) fit the shares
+   * of `concurrency` that the threads get: a thread may still hold a limit from a larger share and
+   * start its queued trials under it, so each thread's own count must fit its new share.
+   */
+  drained(benchId: number, concurrency: number): boolean {
+    const n = this.slots.length;
+    return this.slots.every((slot, i) => {
+      if (!slot) return true;
+      let held = 0;
+      for (const p of slot.pending.values()) if (p.benchId === benchId) held++;
+      return held <= concurrencyShare(concurrency, n, i);
     });
   }
 
@@ -202,6 +218,7 @@ export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: nu
       prefetch: Math.max(4, bench.settings.concurrency),
       providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
       run: (t, signal, limits) => pool.run(benchId, t, signal, limits),
+      drained: (concurrency) => pool.drained(benchId, concurrency),
     };
   };
 }

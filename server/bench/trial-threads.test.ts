@@ -146,6 +146,24 @@ describe("a bench on trial threads", () => {
     expect(maxInFlight).toBe(1);
   }, 60_000);
 
+  it("keeps the bench's concurrency when a worker joins a running bench: it waits until the running worker has lowered its share", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 100, concurrency: 2 });
+    maxInFlight = 0;
+    served = 0;
+    // The running worker looks at the shares seldom (1 s), the one joining often (20 ms): before
+    // the fix the newcomer took its share at once and 3 calls ran while the first still ran 2.
+    const a = startBenchWorker(db, { env: {}, pollMs: 1000, trialThreads: 2 });
+    for (let i = 0; i < 400 && (await getBenchProgress(db, id))!.done < 6; i++) await new Promise((r) => setTimeout(r, 10));
+    const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
+    const bench = await waitEnded(db, id);
+    await Promise.all([a.stop(1000), b.stop(1000)]);
+    expect(bench.status).toBe("finished");
+    expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(200);
+    expect(served).toBe(200);
+    expect(maxInFlight).toBe(2);
+  }, 60_000);
+
   it("keeps the per-provider limit (shared by the threads) below a larger bench concurrency", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 });

@@ -1,0 +1,1 @@
+ALTER TABLE `workers` ADD `settled_at` integer;

@@ -100,6 +100,15 @@ async function runAndCancel(db: Db, id: number, o: { trialThreads: number; after
   return bench;
 }
 
+/** Waits for bench `id` to end, stops `workers`, and checks each of its `n` trials ran once, to one model call. */
+async function expectEachRanOnce(db: Db, id: number, workers: { stop(graceMs?: number): Promise<void> }[], n: number) {
+  const bench = await waitEnded(db, id);
+  await Promise.all(workers.map((w) => w.stop(1000)));
+  expect(bench.status).toBe("finished");
+  expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(n);
+  expect(served).toBe(n);
+}
+
 /** The reasons skipped trials of bench `id` give, with how many give each. */
 const skipReasons = (db: Db, id: number) => db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
 
@@ -138,11 +147,7 @@ describe("a bench on trial threads", () => {
     served = 0;
     const a = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
     const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
-    const bench = await waitEnded(db, id);
-    await Promise.all([a.stop(1000), b.stop(1000)]);
-    expect(bench.status).toBe("finished");
-    expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(30);
-    expect(served).toBe(30);
+    await expectEachRanOnce(db, id, [a, b], 30);
     expect(maxInFlight).toBe(1);
   }, 60_000);
 
@@ -156,11 +161,7 @@ describe("a bench on trial threads", () => {
     const a = startBenchWorker(db, { env: {}, pollMs: 1000, trialThreads: 2 });
     for (let i = 0; i < 400 && (await getBenchProgress(db, id))!.done < 6; i++) await new Promise((r) => setTimeout(r, 10));
     const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
-    const bench = await waitEnded(db, id);
-    await Promise.all([a.stop(1000), b.stop(1000)]);
-    expect(bench.status).toBe("finished");
-    expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(200);
-    expect(served).toBe(200);
+    await expectEachRanOnce(db, id, [a, b], 200);
     expect(maxInFlight).toBe(2);
   }, 60_000);
 

@@ -132,6 +132,17 @@ describe("regressions and recommendation", () => {
 });
 
 describe("recommendation context", () => {
+  it("a single candidate that is its own baseline: says there was nothing to compare it with", () => {
+    const st = aggregateCandidates([1], [trial(1, 1, [check("e0", "passed")]), trial(1, 2, [check("e0", "failed")]), trial(1, 3, [check("e0", "failed")])]);
+    const rec = recommend([{ id: 1, label: "solo", stats: st[0] }], 1, new Map());
+    // Still the pick (nothing it could break), but not presented as a verdict over alternatives.
+    expect(rec.recommendedCandidateId).toBe(1);
+    expect(rec.headline).toBe(
+      "Only one candidate, solo (33.3% of 3 scored checks): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.",
+    );
+  });
+
+
   it("says when the baseline had nothing scored, and when the bench was cancelled", () => {
     const t: TrialFacts[] = [
       trial(1, 1, null, { status: "error" }),

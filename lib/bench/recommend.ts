@@ -137,7 +137,11 @@ export function recommend(
     if (pick.isBaseline && blockedAbove.length) {
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (pick.isBaseline) {
-      headline = candidates.length === 1 ? `Recommended: ${pick.label} (${rateText}).` : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+      // A lone candidate that is its own baseline wins by default: say so rather than "Recommended".
+      headline =
+        candidates.length === 1
+          ? `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`
+          : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
     } else if (blockedAbove.length) {
       headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (candidates.length === 1) {

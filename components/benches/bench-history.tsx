@@ -7,6 +7,7 @@ import type { BenchListItem } from "@/db/queries/benches";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { BenchStatus } from "./status-badge";
+import { soleBaseline } from "@/lib/bench/recommend";
 
 /**
  * History: every bench of the system with status, date, candidates and their pass rates, rubric
@@ -80,17 +81,21 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                   </td>
                   <td className="px-3 py-2.5">
                     <ul className="flex flex-col gap-0.5 text-xs">
-                      {b.candidates.map((c) => (
-                        <li key={c.id} className="flex gap-2">
-                          <span className={c.recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"}>
-                            {c.label}
-                            {c.isBaseline ? " (baseline)" : ""}
-                            {/* A cancelled bench's recommendation covers only the trials that finished. */}
-                            {c.recommended ? (b.status === "finished" ? " ✓ recommended" : " recommended on the trials that finished") : ""}
-                          </span>
-                          <span className="text-slate-500 tabular-nums">{c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}</span>
-                        </li>
-                      ))}
+                      {b.candidates.map((c) => {
+                        // A lone candidate that is its own baseline is the pick by default, not by comparison.
+                        const recommended = c.recommended && !soleBaseline(b.candidates);
+                        return (
+                          <li key={c.id} className="flex gap-2">
+                            <span className={recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"}>
+                              {c.label}
+                              {c.isBaseline ? " (baseline)" : ""}
+                              {/* A cancelled bench's recommendation covers only the trials that finished. */}
+                              {recommended ? (b.status === "finished" ? " ✓ recommended" : " recommended on the trials that finished") : ""}
+                            </span>
+                            <span className="text-slate-500 tabular-nums">{c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}</span>
+                          </li>
+                        );
+                      })}
                     </ul>
                   </td>
                   <td className="px-3 py-2.5 text-xs text-slate-600">

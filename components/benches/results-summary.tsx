@@ -1,6 +1,6 @@
 import type { BenchDetail } from "@/db/queries/benches";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
-import type { Recommendation } from "@/lib/bench/recommend";
+import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
 import { PassRate } from "./status-badge";
 
@@ -16,9 +16,11 @@ function ShortRate({ rate }: { rate: number | null }) {
 }
 
 export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
+  const sole = soleBaseline(rec.candidates);
   const ok = rec.recommendedCandidateId !== null && bench.status === "finished";
+  const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
-    <section aria-label="Recommendation" className={`rounded-lg border p-4 ${ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50"}`}>
+    <section aria-label="Recommendation" className={`rounded-lg border p-4 ${tone}`}>
       <h2 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Recommendation</h2>
       <p className="mt-1 text-base font-medium text-slate-900" data-testid="recommendation">
         {rec.headline}
@@ -32,7 +34,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
               <span className="font-medium">{c.label}</span>
               <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
-              {c.recommended ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
+              {c.recommended && !sole ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>
             {c.blockers.length ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from "./aggregate";
-import { findRegressions, mergeRegressions, recommend, type Regression } from "./recommend";
+import { findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
 import type { CheckRecord } from "./types";
 
 const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
@@ -137,6 +137,9 @@ describe("recommendation context", () => {
     const rec = recommend([{ id: 1, label: "solo", stats: st[0] }], 1, new Map());
     // Still the pick (nothing it could break), but not presented as a verdict over alternatives.
     expect(rec.recommendedCandidateId).toBe(1);
+    expect(soleBaseline(rec.candidates)).toBe(true);
+    expect(soleBaseline([{ isBaseline: false }])).toBe(false); // compared with the last bench
+    expect(soleBaseline([{ isBaseline: true }, { isBaseline: false }])).toBe(false);
     expect(rec.headline).toBe(
       "Only one candidate, solo (33.3% of 3 scored checks): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.",
     );

@@ -98,6 +98,15 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
  * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
  */
+/**
+ * A bench of one candidate that is its own baseline (the default for one candidate): that candidate
+ * is the pick by default, not by comparison, so pages do not present it as "recommended".
+ * @param candidates the recommendation's (or a history row's) candidates, with their baseline flag
+ */
+export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): boolean {
+  return candidates.length === 1 && candidates[0].isBaseline;
+}
+
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,

@@ -106,12 +106,6 @@ function writtenBytes(pid: number | "self" = "self"): number | null {
   }
 }
 
-/** CPU time a process has used, in ms (user + system, all threads; /proc/PID/stat), or null. */
-function cpuMs(pid: number): number | null {
-  const t = cpuSplitMs(pid);
-  return t && t.user + t.system;
-}
-
 /** User and system (kernel) CPU time of a process in ms (all threads; /proc/PID/stat), or null. */
 function cpuSplitMs(pid: number): { user: number; system: number } | null {
   try {
@@ -221,9 +215,8 @@ if (WARMUP > 0) {
 }
 
 const diskBefore = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
-const cpuBefore = workers.map((w) => cpuMs(w.pid!));
-const splitBefore = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
-const serverCpuBefore = cpuMs(server.pid!);
+/** CPU of the worker processes, then of the model server (last). */
+const cpuBefore = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
 const t0 = performance.now();
 const { id } = await launch(TRIALS, `runner-${Date.now()}`);
 const tLaunched = performance.now();
@@ -235,10 +228,12 @@ if (process.env.BENCH_TIMELINE) { const b = db.$client.prepare("SELECT created_a
 db.$client.pragma("wal_checkpoint(TRUNCATE)");
 const diskAfter = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const peaks = workers.map((w) => peakRss(w.pid!));
-const cpuAfter = workers.map((w) => cpuMs(w.pid!));
-const splitAfter = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
-const serverCpuAfter = cpuMs(server.pid!);
-const workerCpuMs = cpuAfter.every((a, i) => a !== null && cpuBefore[i] !== null) ? cpuAfter.reduce<number>((sum, a, i) => sum + a! - cpuBefore[i]!, 0) : null;
+const cpuAfter = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
+/** CPU ms process `i` used during the run (user, kernel), or null where /proc is unavailable. */
+const cpuUsed = (i: number) => (cpuBefore[i] && cpuAfter[i] ? { user: cpuAfter[i]!.user - cpuBefore[i]!.user, system: cpuAfter[i]!.system - cpuBefore[i]!.system } : null);
+const used = cpuBefore.map((_, i) => cpuUsed(i));
+const serverCpuMs = used[workers.length] && used[workers.length]!.user + used[workers.length]!.system;
+const workerCpuMs = used.slice(0, workers.length).every((u) => u) ? used.slice(0, workers.length).reduce((sum, u) => sum + u!.user + u!.system, 0) : null;
 for (const w of workers) w.kill("SIGTERM");
 await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
 const written = diskBefore.every((b) => b !== null) && diskAfter.every((a) => a !== null) ? diskAfter.reduce((sum, a, i) => sum + a! - diskBefore[i]!, 0) : null;
@@ -262,9 +257,9 @@ console.log(`run (launch → finished, incl. finalize): ${runSeconds.toFixed(2)}
 if (LATENCY > 0) console.log(`ideal (trials × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runSeconds / ideal).toFixed(3)} (target ≤ 1.15)`);
 const threads = process.env.BENCHWORK_TRIAL_THREADS ?? "default";
 if (workerCpuMs !== null) console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
-const split = splitBefore.map((b, i) => (b && splitAfter[i] ? `${i === workers.length ? "model server" : `worker ${i + 1}`} ${(((splitAfter[i]!.user - b.user) / total) * 1000).toFixed(0)} user + ${(((splitAfter[i]!.system - b.system) / total) * 1000).toFixed(0)} kernel` : "n/a"));
-console.log(`CPU per trial in µs, user + kernel: ${split.join("; ")}`);
-if (serverCpuAfter !== null && serverCpuBefore !== null) console.log(`model server CPU: ${((serverCpuAfter - serverCpuBefore) / 1000).toFixed(2)} s (${(((serverCpuAfter - serverCpuBefore) / total) * 1000).toFixed(0)} µs per request)`);
+const perTrial = (ms: number) => ((ms / total) * 1000).toFixed(0);
+console.log(`CPU per trial in µs, user + kernel: ${used.map((u, i) => `${i === workers.length ? "model server" : `worker ${i + 1}`} ${u ? `${perTrial(u.user)} user + ${perTrial(u.system)} kernel` : "n/a"}`).join("; ")}`);
+if (serverCpuMs !== null) console.log(`model server CPU: ${(serverCpuMs / 1000).toFixed(2)} s (${perTrial(serverCpuMs)} µs per request)`);
 console.log(`peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`);
 console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB (${(dbBytes / TRIALS).toFixed(0)} bytes per trial, cases included)`);
 if (written !== null) console.log(`disk written during launch + run (this process and the workers): ${(written / 1024 / 1024).toFixed(1)} MB (${(written / total).toFixed(0)} bytes per trial, target ≤ 5,120)`);

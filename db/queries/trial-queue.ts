@@ -165,12 +165,10 @@ export class SqliteTrialQueue implements TrialQueue {
     // A worker that joined takes no share until every older one has settled past it (lowered its
     // own shares and let its running trials drain to them): the shares then add up to the bound at
     // every moment, not only once everyone has looked again.
-    let waiting = false;
-    if (workerId !== undefined) {
-      const me = workers[rank]?.id === workerId ? workers[rank] : undefined;
-      waiting = workers.some((w) => w.id !== workerId && (me === undefined || w.startedAt < me.startedAt) && (w.settledAt ?? -1) < (me?.startedAt ?? Infinity));
-      this.newestSeen.set(workerId, workers.reduce((m, w) => Math.max(m, w.startedAt), 0));
-    }
+    // A worker not registered (or not live) yet waits for every other one.
+    const me = workers.find((w) => w.id === workerId);
+    const waiting = workerId !== undefined && workers.some((w) => w.id !== workerId && (!me || (w.startedAt < me.startedAt && (w.settledAt ?? -1) < me.startedAt)));
+    if (workerId !== undefined) this.newestSeen.set(workerId, workers.reduce((m, w) => Math.max(m, w.startedAt), 0));
     return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
       benchId: r.id,
       // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.

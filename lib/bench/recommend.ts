@@ -91,14 +91,6 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
 }
 
 /**
- * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
- * and recommends the best-ranked one with no blocking regression and at least one scored check.
- * @param candidates in bench order, with labels
- * @param baselineId the baseline candidate, or null when the reference is only the last bench
- * @param blockers regressions per candidate id (vs baseline and vs the last bench)
- * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
- */
-/**
  * A bench of one candidate that is its own baseline (the default for one candidate): that candidate
  * is the pick by default, not by comparison, so pages do not present it as "recommended".
  * @param candidates the recommendation's (or a history row's) candidates, with their baseline flag
@@ -107,6 +99,14 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
   return candidates.length === 1 && candidates[0].isBaseline;
 }
 
+/**
+ * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
+ * and recommends the best-ranked one with no blocking regression and at least one scored check.
+ * @param candidates in bench order, with labels
+ * @param baselineId the baseline candidate, or null when the reference is only the last bench
+ * @param blockers regressions per candidate id (vs baseline and vs the last bench)
+ * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
+ */
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
@@ -147,10 +147,9 @@ export function recommend(
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (pick.isBaseline) {
       // A lone candidate that is its own baseline wins by default: say so rather than "Recommended".
-      headline =
-        candidates.length === 1
-          ? `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`
-          : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+      headline = soleBaseline(verdicts)
+        ? `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`
+        : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
     } else if (blockedAbove.length) {
       headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (candidates.length === 1) {

@@ -1,4 +1,4 @@
-import { MockLanguageModelV3 } from "ai/test";
+import { textModel } from "@/lib/runtime/test-support/mock-model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileStaticCheck, runChecks, runStaticCheck, validateEvaluatorSpecsDeep } from "./registry";
 import { createSandbox, type CustomEvaluatorSandbox } from "./sandbox";
@@ -13,15 +13,7 @@ const trial: EvaluationTrial = {
   context: { input: "What is the return window?", expected: "30 days", tools: ["lookup_policy"] },
 };
 
-const judgeModel = new MockLanguageModelV3({
-  modelId: "judge-x",
-  doGenerate: async () => ({
-    content: [{ type: "text", text: '{"reason":"Mentions 30 days.","verdict":"pass"}' }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
-    warnings: [],
-  }),
-});
+const judgeModel = textModel('{"reason":"Mentions 30 days.","verdict":"pass"}', { modelId: "judge-x" });
 
 describe("runChecks", () => {
   let sandbox: CustomEvaluatorSandbox;

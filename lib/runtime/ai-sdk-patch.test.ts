@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateText } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { textModel } from "./test-support/mock-model";
 
 const require = createRequire(import.meta.url);
 
@@ -53,16 +53,7 @@ function recordingTracer() {
   return { tracer, spans };
 }
 
-const model = () =>
-  new MockLanguageModelV3({
-    modelId: "mock-1",
-    doGenerate: async () => ({
-      content: [{ type: "text", text: "4" }],
-      finishReason: { unified: "stop", raw: "stop" },
-      usage: { inputTokens: { total: 7, noCache: 7, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
-      warnings: [],
-    }),
-  });
+const model = () => textModel("4", { modelId: "mock-1", input: 7, output: 1 });
 
 describe("the installed ai SDK carries patches/ai+6.0.326.patch", () => {
   it.each(["index.mjs", "index.js"] as const)("%s: generateText skips span attributes when telemetry is off", (file) => {

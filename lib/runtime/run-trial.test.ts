@@ -3,20 +3,11 @@ import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import type { ToolDefinition } from "@/lib/library/case-content";
 import { runModelTrial, runModelTrialWithRetries } from "./run-trial";
+import { mockUsage as usage, textResult } from "./test-support/mock-model";
 
 type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 type LanguageModelV3CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
 
-function usage(input: number, output: number): LanguageModelV3GenerateResult["usage"] {
-  return {
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: output, text: output, reasoning: undefined },
-  };
-}
-
-function textResult(text: string, input = 10, output = 5): LanguageModelV3GenerateResult {
-  return { content: [{ type: "text", text }], finishReason: { unified: "stop", raw: "stop" }, usage: usage(input, output), warnings: [] };
-}
 
 function toolCallResult(calls: { id: string; name: string; input: string }[], input = 20, output = 8): LanguageModelV3GenerateResult {
   return {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { APICallError, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
+import { mockUsage as usage, textResult } from "@/lib/runtime/test-support/mock-model";
 import { caseToolSet, createAgent, type RunEvent } from "./agent";
 import { releaseCase as baseCase } from "./testing";
 import type { ReleaseCase } from "./types";
@@ -9,11 +10,7 @@ import type { ReleaseCase } from "./types";
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
 
-const usage = (i: number, o: number): GenerateResult["usage"] => ({
-  inputTokens: { total: i, noCache: i, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: o, text: o, reasoning: undefined },
-});
-const text = (t: string): GenerateResult => ({ content: [{ type: "text", text: t }], finishReason: { unified: "stop", raw: "stop" }, usage: usage(10, 5), warnings: [] });
+const text = (t: string): GenerateResult => textResult(t);
 const call = (name: string, input: unknown): GenerateResult => ({
   content: [{ type: "tool-call", toolCallId: "call_1", toolName: name, input: JSON.stringify(input) }],
   finishReason: { unified: "tool-calls", raw: "tool_calls" },

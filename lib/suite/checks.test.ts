@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MockLanguageModelV3 } from "ai/test";
+import { textModel } from "@/lib/runtime/test-support/mock-model";
 import { normalizeTrialToolCalls, type TrialRecord } from "@/lib/runtime/trial-record";
 import { createChecker, judgeSpecOf, reliabilitySpecOf, type FunctionEvaluatorRunner } from "./checks";
 import { releaseCase } from "./testing";
 import type { ReleaseCase } from "./types";
 
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
-const judgeModel = (answer: unknown) =>
-  new MockLanguageModelV3({
-    doGenerate: async (): Promise<GenerateResult> => ({
-      content: [{ type: "text", text: JSON.stringify(answer) }],
-      finishReason: { unified: "stop", raw: "stop" },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
-      warnings: [],
-    }),
-  });
+const judgeModel = (answer: unknown) => textModel(JSON.stringify(answer));
 
 function rc(more: Partial<ReleaseCase> = {}): ReleaseCase {
   return releaseCase({ prompt: "Check order order_123", tools: ["get_order", "lookup_policy"], data: { expectedOrderId: "order_123" }, ...more });

@@ -1,15 +1,13 @@
 import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import { mockUsage } from "@/lib/runtime/test-support/mock-model";
 import { describe, expect, it } from "vitest";
 import { runJudgeCheck, NO_JUDGE_MODEL } from "./judge";
 import { buildJudgePrompt } from "./prompt";
 import type { JudgeSpec } from "../spec";
 import type { EvaluationTrial } from "../types";
 
-const usage = {
-  inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 20, text: 20, reasoning: undefined },
-};
+const usage = mockUsage(100, 20);
 /** A mock judge answering with the given texts, one per call. */
 function judgeAnswering(...texts: string[]) {
   return new MockLanguageModelV3({

@@ -33,6 +33,7 @@ export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
  *   optional for the others (proxies).
  * - `apiKeyEnv`: NAME of the environment variable holding the key. Defaults to `OPENAI_API_KEY` /
  *   `ANTHROPIC_API_KEY`; an openai-compatible server without it is called without a key (Ollama, llama.cpp).
+ *   Which names may be used and where their keys may go is the key policy's decision (./key-policy.ts).
  * - `temperature` 0–2, `maxOutputTokens` 1–200,000 tokens.
  * - `inputPricePerMTok` / `outputPricePerMTok`: USD per million input / output tokens.
  */

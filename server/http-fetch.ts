@@ -5,6 +5,9 @@
  * well below the runner's throughput target (issue #5). Same contract as `fetch` for what the ai
  * SDK uses: method, headers, string/bytes body, AbortSignal; returns a {@link BufferedResponse}
  * (the standard `Response` interface over the bytes already read).
+ *
+ * Redirects are never followed (node:http does not, and nothing here does): a 3xx comes back as it
+ * is, so the key headers of a model call never reach another host (security review item 2).
  */
 import http from "node:http";
 import https from "node:https";

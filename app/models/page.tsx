@@ -1,16 +1,14 @@
 import type { Metadata } from "next";
 import { getDb } from "@/db/client";
-import { listModelConfigs } from "@/db/queries/models";
-import { apiKeyStatus } from "@/lib/runtime/model-config";
+import { modelConfigRows } from "@/server/models";
 import { ModelsView } from "@/components/models/models-view";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Models" };
 
 export default async function ModelsPage() {
-  const configs = await listModelConfigs(getDb());
-  // Only whether a key is set travels to the browser, never its value.
-  const rows = configs.map((c) => ({ ...c, key: apiKeyStatus(c, process.env) }));
+  // Only whether an allowed key variable is set travels to the browser, never its value.
+  const rows = await modelConfigRows(getDb(), process.env);
   return (
     <div className="flex flex-col gap-4">
       <div>

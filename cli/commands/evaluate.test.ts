@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import path from "node:path";
+import { migrateDatabase, openDatabase } from "@/db/client";
+import { createModelConfig } from "@/db/queries/models";
 import { main } from "../main";
 import { captureIo, tempFiles } from "../testing";
 
@@ -58,6 +60,24 @@ describe("benchwork evaluate", () => {
       const io = captureIo();
       expect(await main(argv, io), argv.join(" ")).toBe(2);
       expect(io.stderr.join("\n")).toMatch(message);
+    }
+  });
+
+  it("--judge-model with a stored key variable the key policy refuses: exit 2 naming the rule", async () => {
+    const file = path.join(dir, "judge.db");
+    const db = openDatabase(file);
+    migrateDatabase(db);
+    await createModelConfig(db, { name: "old judge", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "BENCHWORK_DB" });
+    db.$client.close();
+    const saved = process.env.BENCHWORK_DB;
+    process.env.BENCHWORK_DB = file;
+    try {
+      const io = captureIo();
+      expect(await main(["evaluate", "--spec", f("one.json"), "--trial", f("trial.json"), "--judge-model", "old judge"], io)).toBe(2);
+      expect(io.stderr.join("\n")).toMatch(/^benchwork: --judge-model: BENCHWORK_DB is not an allowed API key variable/);
+    } finally {
+      if (saved === undefined) delete process.env.BENCHWORK_DB;
+      else process.env.BENCHWORK_DB = saved;
     }
   });
 });

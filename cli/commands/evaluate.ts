@@ -48,10 +48,17 @@ export async function evaluateCommand(o: EvaluateOptions, io: Io): Promise<numbe
   if (o.judgeModel) {
     const { openDatabase } = await import("@/db/client");
     const { getModelConfigByName } = await import("@/db/queries/models");
-    const { createModel } = await import("@/lib/runtime/providers");
+    const { createModel, KeyPolicyError, MissingApiKeyError, ModelConfigError } = await import("@/lib/runtime/providers");
+    const { nodeFetch } = await import("@/server/http-fetch");
     const config = await getModelConfigByName(openDatabase(), o.judgeModel);
     if (!config) throw usage(`--judge-model: no model configuration named "${o.judgeModel}" in ${process.env.BENCHWORK_DB ?? "data/benchwork.db"}`);
-    judgeModel = createModel(config, process.env);
+    try {
+      // The key policy applies here as everywhere: a refused variable or host is a usage error, no request made.
+      judgeModel = createModel(config, process.env, nodeFetch);
+    } catch (e) {
+      if (e instanceof KeyPolicyError || e instanceof MissingApiKeyError || e instanceof ModelConfigError) throw usage(`--judge-model: ${e.message}`);
+      throw e;
+    }
   }
 
   const sandbox = specs.some((s) => (s as { kind?: string })?.kind === "custom") ? await createSandbox() : undefined;

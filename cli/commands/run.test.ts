@@ -99,14 +99,19 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
       [[EXAMPLE, "evals/x.ts::x[", ...model], /is not a selector/],
       [[path.join(dir, "nowhere")], /no such file or folder/],
       [[EXAMPLE], /no model: give --model NAME/],
-      [[EXAMPLE, "--provider", "openai", "--model-id", "gpt-4o-mini", "--api-key-env", "BENCHWORK_TEST_UNSET_KEY"], /set the environment variable BENCHWORK_TEST_UNSET_KEY/],
+      [[EXAMPLE, "--provider", "openai", "--model-id", "gpt-4o-mini", "--api-key-env", "BENCHWORK_TEST_UNSET_API_KEY"], /set the environment variable BENCHWORK_TEST_UNSET_API_KEY/],
+      // The key policy: a variable outside the rule, and a key pointed at a host it is not bound to.
+      [[EXAMPLE, ...model, "--api-key-env", "BENCHWORK_DB"], /^benchwork: model: BENCHWORK_DB is not an allowed API key variable: a key variable's name must end in _API_KEY/m],
+      [[EXAMPLE, ...model, "--api-key-env", "OPENAI_API_KEY"], /^benchwork: model: The key in OPENAI_API_KEY may not be sent to http:\/\/127\.0\.0\.1:\d+ \(from the base URL\)/m],
     ];
-    delete process.env.BENCHWORK_TEST_UNSET_KEY;
+    delete process.env.BENCHWORK_TEST_UNSET_API_KEY;
+    const before = server.requests.log.length;
     for (const [args, message] of cases) {
       const r = await run(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toMatch(message);
     }
+    expect(server.requests.log.length).toBe(before);
   }, 60_000);
 
   it("exits 1 when the benchmark does not compile, listing the problems", async () => {

@@ -11,10 +11,11 @@
  *
  * Exit codes: 0 every selected case passed (or `--list` succeeded); 1 a case failed, the benchmark
  * does not compile, or the JSON output could not be written; 2 no case matched the selection, or a
- * usage error (bad flag, no config, no model, missing API key).
+ * usage error (bad flag, no config, no model, missing API key, a key variable or host the key
+ * policy refuses).
  */
 import path from "node:path";
-import { MissingApiKeyError, createModel } from "@/lib/runtime/providers";
+import { KeyPolicyError, MissingApiKeyError, createModel } from "@/lib/runtime/providers";
 import { ModelConfigError, type ModelConfig } from "@/lib/runtime/model-config";
 import { createAgent } from "@/lib/suite/agent";
 import { createChecker } from "@/lib/suite/checks";
@@ -76,7 +77,7 @@ function buildModel(config: ModelConfig, env: Record<string, string | undefined>
   try {
     return createModel(config, env, nodeFetch);
   } catch (e) {
-    if (e instanceof MissingApiKeyError || e instanceof ModelConfigError) throw usage(`${role}: ${e.message}`);
+    if (e instanceof MissingApiKeyError || e instanceof KeyPolicyError || e instanceof ModelConfigError) throw usage(`${role}: ${e.message}`);
     throw e;
   }
 }

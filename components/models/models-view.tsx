@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import type { KeyStatus } from "@/lib/runtime/key-policy";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { createModelConfigAction, deleteModelConfigAction, testModelConfigAction, updateModelConfigAction } from "@/app/models/actions";
 import { Badge } from "@/components/ui/badge";
@@ -10,7 +11,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 
-type Row = ModelConfig & { id: string; key: { variable?: string; required: boolean; present: boolean } };
+type Row = ModelConfig & { id: string; key: KeyStatus };
 type Form = Record<"name" | "provider" | "modelId" | "baseUrl" | "apiKeyEnv" | "temperature" | "maxOutputTokens" | "inputPricePerMTok" | "outputPricePerMTok", string>;
 
 const EMPTY: Form = { name: "", provider: "openai-compatible", modelId: "", baseUrl: "", apiKeyEnv: "", temperature: "0", maxOutputTokens: "512", inputPricePerMTok: "", outputPricePerMTok: "" };
@@ -124,7 +125,18 @@ export function ModelsView({ rows }: { rows: Row[] }) {
                       {r.key.variable ? (
                         <span className="flex flex-col items-start gap-1">
                           <code className="text-xs">{r.key.variable}</code>
-                          <Badge tone={r.key.present ? "green" : "amber"}>{r.key.present ? "set on the server" : "not set"}</Badge>
+                          {/* A refused variable is never read: no set / not set for it. */}
+                          {r.key.refused?.code === "key_host_refused" || !r.key.refused ? (
+                            <Badge tone={r.key.present ? "green" : "amber"}>{r.key.present ? "set on the server" : "not set"}</Badge>
+                          ) : null}
+                          {r.key.refused ? (
+                            <>
+                              <Badge tone="red">{r.key.refused.code === "key_host_refused" ? "host not allowed" : "not allowed"}</Badge>
+                              <span className="max-w-xs text-xs text-red-700" data-testid="key-refused">
+                                {r.key.refused.message}
+                              </span>
+                            </>
+                          ) : null}
                         </span>
                       ) : (
                         <span className="text-xs text-slate-500">no key</span>
@@ -196,7 +208,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
               label="API key variable (optional)"
               htmlFor="m-key"
               error={errors.apiKeyEnv}
-              hint={`The NAME of the server's environment variable holding the key, not the key. Default: ${f.provider === "openai" ? "OPENAI_API_KEY" : f.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "none (no key sent)"}.`}
+              hint={`The NAME of the server's environment variable holding the key, not the key; it must end in _API_KEY or be allowed by the operator. Default: ${f.provider === "openai" ? "OPENAI_API_KEY" : f.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "none (no key sent)"}.`}
             >
               <input id="m-key" value={f.apiKeyEnv} onChange={(e) => set("apiKeyEnv", e.target.value)} className={`font-mono ${inputClass(errors.apiKeyEnv)}`} autoComplete="off" />
             </Field>

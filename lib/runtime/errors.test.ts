@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { APICallError, JSONParseError, NoSuchModelError, RetryError } from "ai";
 import { classifyError, describeTrialError, redactSecrets, retryAfterMsFromHeaders } from "./errors";
+import { KeyPolicyError } from "./key-policy";
 
 describe("classifyError", () => {
   it("classifies a 2xx answer that is not JSON as bad_response", () => {
@@ -49,9 +50,11 @@ describe("classifyError", () => {
     expect(classifyError(e)).toMatchObject({ kind: "server", retryable: true, status: 503 });
   });
 
-  it("classifies a missing key as auth and anything else as other", () => {
+  it("classifies a missing or refused key as auth and anything else as other", () => {
     const missing = Object.assign(new Error("No API key: set OPENAI_API_KEY"), { name: "MissingApiKeyError" });
     expect(classifyError(missing)).toEqual({ kind: "auth", retryable: false, message: "No API key: set OPENAI_API_KEY" });
+    const refused = new KeyPolicyError("key_host_refused", "baseUrl", "The key in OPENAI_API_KEY may not be sent to evil.example; the request was not made.");
+    expect(classifyError(refused)).toEqual({ kind: "auth", retryable: false, message: refused.message });
     expect(classifyError(new Error("weird"))).toEqual({ kind: "other", retryable: false, message: "weird" });
     expect(classifyError(undefined)).toMatchObject({ kind: "other" });
   });

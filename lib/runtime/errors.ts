@@ -189,7 +189,8 @@ function fromStatus(status: number, message: string, headers: Record<string, str
  * - An abort: `timeout` when `ctx.timedOut`, `aborted` when `ctx.aborted`; without context, a
  *   `TimeoutError` is `timeout` and an `AbortError` is `aborted`. Neither is retryable.
  * - `RetryError` (ai SDK retries exhausted) is classified by its last error.
- * - A missing API key (`MissingApiKeyError`, `LoadAPIKeyError`) → `auth`.
+ * - A missing API key (`MissingApiKeyError`, `LoadAPIKeyError`) or one the key policy refuses to
+ *   send (`KeyPolicyError`) → `auth`.
  * - Anything else → `other`.
  * Never throws; the message never contains an API key (see {@link redactSecrets}).
  */
@@ -223,7 +224,7 @@ export function classifyError(e: unknown, ctx: ClassifyContext = {}): TrialError
   if (isNamed(e, "AI_NoSuchModelError", "AI_NoSuchProviderError")) {
     return { kind: "not_found", retryable: false, message: cleanMessage(messageOf(e)) };
   }
-  if (isNamed(e, "MissingApiKeyError", "AI_LoadAPIKeyError")) {
+  if (isNamed(e, "MissingApiKeyError", "KeyPolicyError", "AI_LoadAPIKeyError")) {
     return { kind: "auth", retryable: false, message: cleanMessage(messageOf(e)) };
   }
   if (

@@ -16,6 +16,12 @@ export const DEFAULT_API_KEY_ENV: Record<ModelProvider, string | undefined> = {
   "openai-compatible": undefined,
 };
 
+/** API base URL used when an OpenAI or Anthropic configuration has no `baseUrl`. */
+export const DEFAULT_BASE_URL = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+} as const;
+
 /** What an environment variable name must look like. */
 export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
@@ -27,6 +33,7 @@ export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
  *   optional for the others (proxies).
  * - `apiKeyEnv`: NAME of the environment variable holding the key. Defaults to `OPENAI_API_KEY` /
  *   `ANTHROPIC_API_KEY`; an openai-compatible server without it is called without a key (Ollama, llama.cpp).
+ *   Which names may be used and where their keys may go is the key policy's decision (./key-policy.ts).
  * - `temperature` 0–2, `maxOutputTokens` 1–200,000 tokens.
  * - `inputPricePerMTok` / `outputPricePerMTok`: USD per million input / output tokens.
  */
@@ -175,20 +182,6 @@ export function parseModelConfig(input: unknown): { ok: true; config: ModelConfi
  */
 export function apiKeyVariable(config: Pick<ModelConfig, "provider" | "apiKeyEnv">): string | undefined {
   return config.apiKeyEnv ?? DEFAULT_API_KEY_ENV[config.provider];
-}
-
-/**
- * Whether the key of a configuration is available, for settings pages. Never returns the value.
- * @param env environment variables (passed in by the shell; the core never reads the process environment)
- * @returns the variable name (when any), whether a key is required, and whether it is set (non-empty)
- */
-export function apiKeyStatus(
-  config: Pick<ModelConfig, "provider" | "apiKeyEnv">,
-  env: Record<string, string | undefined>,
-): { variable?: string; required: boolean; present: boolean } {
-  const variable = apiKeyVariable(config);
-  const present = variable !== undefined && typeof env[variable] === "string" && env[variable]!.trim() !== "";
-  return { ...(variable !== undefined ? { variable } : {}), required: variable !== undefined, present };
 }
 
 /**

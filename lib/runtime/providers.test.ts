@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateText } from "ai";
 import {
-  apiKeyStatus,
   costUsd,
   createModel,
   MissingApiKeyError,
@@ -119,11 +118,11 @@ describe("createModel", () => {
     expect(caught).toMatchObject({ variable: "OPENAI_API_KEY", provider: "openai", code: "missing_api_key" });
     expect((caught as Error).message).toBe('No API key for model "GPT": set the environment variable OPENAI_API_KEY (openai).');
 
-    expect(() => createModel({ name: "Claude", provider: "anthropic", modelId: "claude-x", apiKeyEnv: "TEAM_ANTHROPIC_KEY" }, { TEAM_ANTHROPIC_KEY: "  " })).toThrow(
-      /TEAM_ANTHROPIC_KEY/,
+    expect(() => createModel({ name: "Claude", provider: "anthropic", modelId: "claude-x", apiKeyEnv: "TEAM_ANTHROPIC_API_KEY" }, { TEAM_ANTHROPIC_API_KEY: "  " })).toThrow(
+      /TEAM_ANTHROPIC_API_KEY/,
     );
     expect(() =>
-      createModel({ name: "Local", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "VLLM_KEY" }, {}),
+      createModel({ name: "Local", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "VLLM_API_KEY" }, { BENCHWORK_KEY_HOSTS: "VLLM_API_KEY=http://127.0.0.1:1" }),
     ).toThrow(MissingApiKeyError);
   });
 
@@ -137,7 +136,7 @@ describe("createModel", () => {
     const { fetchImpl, calls } = fakeFetch(() =>
       json(401, { error: { message: `Incorrect API key provided: ${secret}.`, type: "invalid_request_error", code: "invalid_api_key" } }),
     );
-    const model = createModel({ name: "GPT", provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "MY_OPENAI" }, { MY_OPENAI: secret }, fetchImpl);
+    const model = createModel({ name: "GPT", provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "MY_OPENAI_API_KEY" }, { MY_OPENAI_API_KEY: secret }, fetchImpl);
     expect(JSON.stringify(model)).not.toContain(secret);
     const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "hi" }], timeoutMs: 5000 });
     expect(calls[0].url).toBe("https://api.openai.com/v1/chat/completions");
@@ -189,8 +188,8 @@ describe("createModel", () => {
   it("sends the configured key to an OpenAI-compatible server", async () => {
     const { fetchImpl, calls } = fakeFetch(() => json(200, chatCompletion("fine")));
     const model = createModel(
-      { name: "vLLM", provider: "openai-compatible", modelId: "m", baseUrl: "https://vllm.internal.example/v1", apiKeyEnv: "VLLM_KEY" },
-      { VLLM_KEY: "token-abc" },
+      { name: "vLLM", provider: "openai-compatible", modelId: "m", baseUrl: "https://vllm.internal.example/v1", apiKeyEnv: "VLLM_TOKEN" },
+      { VLLM_TOKEN: "token-abc", BENCHWORK_ALLOWED_KEY_VARS: "VLLM_TOKEN", BENCHWORK_KEY_HOSTS: "VLLM_TOKEN=vllm.internal.example" },
       fetchImpl,
     );
     const r = await generateText({ model, prompt: "x", maxRetries: 0 });
@@ -203,26 +202,5 @@ describe("createModel", () => {
     const model = createModel({ name: "L", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1" }, {}, fetchImpl);
     const result = await testConnection(model);
     expect(result).toEqual({ ok: false, error: { kind: "server", retryable: true, status: 503, message: "overloaded" } });
-  });
-});
-
-describe("apiKeyStatus", () => {
-  it("says which variable is needed and whether it is set, never the value", () => {
-    expect(apiKeyStatus({ provider: "openai" }, { OPENAI_API_KEY: "sk-x" })).toEqual({ variable: "OPENAI_API_KEY", required: true, present: true });
-    expect(apiKeyStatus({ provider: "anthropic", apiKeyEnv: "A_KEY" }, {})).toEqual({ variable: "A_KEY", required: true, present: false });
-    expect(apiKeyStatus({ provider: "openai-compatible" }, {})).toEqual({ required: false, present: false });
-  });
-});
-
-describe("costUsd", () => {
-  it("prices tokens per million in USD", () => {
-    expect(costUsd({ inputTokens: 1_000_000, outputTokens: 500_000 }, { inputPricePerMTok: 0.15, outputPricePerMTok: 0.6 })).toBeCloseTo(0.45, 10);
-    expect(costUsd({ inputTokens: 1200, outputTokens: 300 }, { inputPricePerMTok: 3, outputPricePerMTok: 15 })).toBeCloseTo(0.0081, 10);
-    expect(costUsd({ inputTokens: 10, outputTokens: 10 }, { inputPricePerMTok: 0, outputPricePerMTok: 0 })).toBe(0);
-  });
-
-  it("is null when a price is unknown", () => {
-    expect(costUsd({ inputTokens: 10, outputTokens: 10 }, {})).toBeNull();
-    expect(costUsd({ inputTokens: 10, outputTokens: 10 }, { inputPricePerMTok: 1 })).toBeNull();
   });
 });

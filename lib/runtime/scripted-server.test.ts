@@ -226,12 +226,15 @@ describe("scripted model server + openai-compatible provider", () => {
       const r1 = await testConnection(noKey);
       expect(r1).toEqual({ ok: false, error: { kind: "auth", retryable: false, status: 401, message: "Incorrect API key provided." } });
       const withKey = createModel(
-        { name: "L", provider: "openai-compatible", baseUrl: locked.url, modelId: "m", apiKeyEnv: "LOCAL_KEY" },
-        { LOCAL_KEY: "local-secret-key" },
+        { name: "L", provider: "openai-compatible", baseUrl: locked.url, modelId: "m", apiKeyEnv: "LOCAL_API_KEY" },
+        { LOCAL_API_KEY: "local-secret-key", BENCHWORK_KEY_HOSTS: `LOCAL_API_KEY=${new URL(locked.url).origin}` },
       );
       expect(await testConnection(withKey)).toMatchObject({ ok: true, text: "Scripted answer." });
       // The "openai" provider with a base URL (a proxy) speaks the same Chat Completions protocol.
-      const viaOpenAI = createModel({ name: "Proxy", provider: "openai", baseUrl: locked.url, modelId: "gpt-4o-mini" }, { OPENAI_API_KEY: "local-secret-key" });
+      const viaOpenAI = createModel({ name: "Proxy", provider: "openai", baseUrl: locked.url, modelId: "gpt-4o-mini" }, {
+        OPENAI_API_KEY: "local-secret-key",
+        BENCHWORK_KEY_HOSTS: `OPENAI_API_KEY=${new URL(locked.url).origin}`,
+      });
       expect(await testConnection(viaOpenAI)).toMatchObject({ ok: true, text: "Scripted answer." });
       expect((locked.requests.log.at(-1)?.body as { model: string }).model).toBe("gpt-4o-mini");
     } finally {

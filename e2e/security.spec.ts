@@ -151,6 +151,11 @@ test.describe("Security", () => {
     await add.getByRole("button", { name: "Add case" }).click();
     const panel = page.getByRole("complementary", { name: `Edit case ${id}` });
     await expect(panel).toBeVisible();
+    await panel.getByLabel("Evaluator kind to add").selectOption("contains");
+    await panel.getByRole("button", { name: "Add evaluator" }).click();
+    await panel.getByLabel("Output").fill("None at all");
+    await panel.getByRole("button", { name: "Try it" }).click();
+    await expect(panel.getByTestId("check-result").first()).toContainText("passed");
     await panel.getByRole("button", { name: "Remove", exact: true }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toBeVisible();
@@ -159,6 +164,13 @@ test.describe("Security", () => {
     await page.getByRole("link", { name: "Models" }).click();
     await expect(page.getByRole("button", { name: "Add model" }).first()).toBeVisible();
     await expectNoViolations("client navigation, server actions and a dialog");
+
+    // An upload from the page (a same-origin POST to the route handler) reaches the mapping.
+    await page.goto("/systems/tool-use/datasets/upload");
+    await page.locator("#upload-file").setInputFiles({ name: `csp-${Date.now()}.csv`, mimeType: "text/csv", buffer: Buffer.from(CSV) });
+    await page.getByRole("button", { name: "Upload and map columns" }).click();
+    await expect(page.getByRole("heading", { name: /^Map and preview: csp-/ })).toBeVisible();
+    await expectNoViolations("upload and mapping");
 
     // A bench page with its live progress.
     await page.goto("/systems/grade-school-math/benches/new");

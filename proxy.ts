@@ -14,6 +14,10 @@ function plainText(status: number, text: string, headers: Record<string, string>
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+/**
+ * The Next.js proxy: a plain-text refusal (400/403/421, or 500 for a bad allow-list) with the
+ * security headers, or the request passed on with the nonce CSP in its headers and the response's.
+ */
 export function proxy(request: NextRequest): NextResponse {
   const headers = securityHeaders(Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"), {
     dev: process.env.NODE_ENV === "development",

@@ -3,6 +3,10 @@ import Link from "next/link";
 import "./globals.css";
 import { ToastProvider } from "@/components/ui/toast";
 
+// Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
+// (a page prerendered at build time would carry none, and its scripts would be blocked).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Benchwork", template: "%s · Benchwork" },
   description: "Test library and bench workbench for LLM applications",

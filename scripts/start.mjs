@@ -4,17 +4,25 @@
  * 1. builds the production bundle when .next is missing or older than the sources;
  * 2. migrates the database (BENCHWORK_DB, default data/benchwork.db) and seeds the demo workspace
  *    the first time (never twice, never over user data);
- * 3. serves on PORT (default 3000).
+ * 3. serves on PORT (default 3000), on 127.0.0.1 only unless BENCHWORK_HOST names another address
+ *    (then with a loud warning: there is no sign-in yet).
  * `--dev` skips the build and runs `next dev`.
  */
 import { spawnSync, spawn } from "node:child_process";
 import path from "node:path";
 import { buildIsCurrent, markBuilt } from "./build-state.mjs";
+import { nextServerCommand } from "./listen.mjs";
 
 const dev = process.argv.includes("--dev");
 // No network here or in CI: keep Next.js from trying to send telemetry.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-const port = process.env.PORT || "3000";
+let server;
+try {
+  server = nextServerCommand({ dev, env: process.env });
+} catch (e) {
+  console.error(`benchwork: ${e.message}`);
+  process.exit(2);
+}
 const bin = (name) => path.join("node_modules", ".bin", name);
 
 function run(cmd, args) {
@@ -36,6 +44,7 @@ if (!dev) {
 
 run(bin("tsx"), ["db/seed/cli.ts"]);
 
-const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env: process.env });
+if (server.warning) console.warn(server.warning);
+const child = spawn(bin("next"), server.args, { stdio: "inherit", env: process.env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -115,7 +115,7 @@ describe("custom evaluators", () => {
   it("cuts a huge message, returned or thrown, and says so (a 5 MB throw was kept whole)", async () => {
     const returned = interpretCustomResult({ passed: false, message: "m".repeat(5_000) }, {});
     expect(returned.message).toBe(`${"m".repeat(MAX_CUSTOM_MESSAGE)}… [truncated, 5,000 characters]`);
-    const thrown = await runCustomCheck({ kind: "custom", code: "function evaluate() { throw new Error('x'.repeat(5 * 1024 * 1024)) }" }, { output: "x" }, sb);
+    const thrown = await runCustomCheck({ kind: "custom", code: "function evaluate() { throw new Error('x'.repeat(5 * 1024 * 1024)) }" }, { output: "x" }, sb, { timeoutMs: 20_000 });
     expect(thrown.verdict).toBe("error");
     expect(thrown.message.length).toBeLessThan(MAX_CUSTOM_MESSAGE + 100);
     expect(thrown.message.slice(0, 60)).toBe("evaluator infrastructure failure: evaluate threw Error: xxxx");

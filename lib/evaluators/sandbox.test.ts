@@ -201,7 +201,7 @@ describe("worker sandbox", () => {
   }, 60_000);
 
   it("runs at most maxThreads calls at once; a call beyond waits for a free thread", async () => {
-    const box = await WorkerSandbox.create({ maxThreads: 2, timeoutMs: 300, graceMs: 100 });
+    const box = await WorkerSandbox.create({ maxThreads: 2, timeoutMs: 300, graceMs: 10_000 }); // the deadline, not the grace, ends them
     const events: string[] = [];
     const hang = (name: string) => box.run("function evaluate() { for (;;) {} }", {}).then((r) => (events.push(name), r));
     const calls = [hang("hung 1"), hang("hung 2"), box.run("function evaluate() { return 'third' }", {}).then((r) => (events.push("third"), r))];

@@ -17,7 +17,10 @@ function ShortRate({ rate }: { rate: number | null }) {
 
 export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
   const sole = soleBaseline(rec.candidates);
-  const ok = rec.recommendedCandidateId !== null && bench.status === "finished";
+  // A candidate that passed nothing is never presented as recommended (benches finished before
+  // that rule may still have stored such a pick).
+  const passedAny = (id: number) => (statsOf(bench.summary, id)?.passRate.passed ?? 0) > 0;
+  const ok = rec.recommendedCandidateId !== null && passedAny(rec.recommendedCandidateId) && bench.status === "finished";
   const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
     <section aria-label="Recommendation" className={`rounded-lg border p-4 ${tone}`}>
@@ -34,7 +37,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
               <span className="font-medium">{c.label}</span>
               <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
-              {c.recommended && !sole ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
+              {c.recommended && !sole && passedAny(c.candidateId) ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>
             {c.blockers.length ? (

@@ -44,7 +44,7 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
             <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>
             <span>repeat {String(trial.repeat)}</span>
             {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
-            {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
+            {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors and unreadable replies are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
             {trial.input_tokens != null ? (
               <span>
                 · {String(trial.input_tokens)} in / {String(trial.output_tokens)} out tokens

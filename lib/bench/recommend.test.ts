@@ -146,6 +146,57 @@ describe("recommendation context", () => {
   });
 
 
+  it("recommends nothing when nothing passed, and says so (it headlined 'Recommended: … 0.0 %')", () => {
+    const t: TrialFacts[] = [
+      trial(1, 1, [check("e0", "failed")]),
+      trial(1, 2, [check("e0", "failed"), check("c1", "unscored")]),
+      trial(2, 1, [check("e0", "failed")]),
+      trial(2, 2, [check("e0", "failed")]),
+      trial(3, 1, null, { status: "error" }),
+    ];
+    const st = aggregateCandidates([1, 2, 3], t);
+    const three = recommend(
+      [
+        { id: 1, label: "a", stats: st[0] },
+        { id: 2, label: "b", stats: st[1] },
+        { id: 3, label: "down", stats: st[2] },
+      ],
+      1,
+      new Map(),
+    );
+    expect(three.recommendedCandidateId).toBeNull();
+    expect(three.candidates.every((c) => !c.recommended)).toBe(true);
+    expect(three.headline).toBe("Nothing passed: every scored check failed (a: 0 of 2, b: 0 of 2). No candidate is recommended.");
+    expect(three.headline).not.toMatch(/Recommended|0\.0%/);
+
+    const one = recommend([{ id: 1, label: "solo", stats: st[0] }], 1, new Map());
+    expect(one.recommendedCandidateId).toBeNull();
+    expect(one.candidates[0].recommended).toBe(false);
+    expect(one.headline).toBe("Nothing passed: every scored check failed (solo: 0 of 2). No candidate is recommended.");
+    // Against the last bench only (no baseline), the same.
+    expect(recommend([{ id: 2, label: "b", stats: st[1] }], null, new Map()).headline).toBe("Nothing passed: every scored check failed (b: 0 of 2). No candidate is recommended.");
+  });
+
+  it("never recommends a candidate that passed nothing, even when every candidate that passed something is blocked", () => {
+    const t: TrialFacts[] = [trial(1, 1, [check("e0", "failed")]), trial(2, 1, [check("e0", "passed")]), trial(2, 2, [check("e0", "failed")])];
+    const st = aggregateCandidates([1, 2], t);
+    const blocked: Regression = { caseKey: "case-2", caseRevisionId: 2, key: "e0", label: "e0", against: "last bench", outcome: "failed" };
+    const rec = recommend(
+      [
+        { id: 1, label: "zero", stats: st[0] },
+        { id: 2, label: "half", stats: st[1] },
+      ],
+      1,
+      new Map([[2, [blocked]]]),
+    );
+    expect(rec.recommendedCandidateId).toBeNull();
+    expect(rec.candidates.map((c) => [c.label, c.recommended])).toEqual([
+      ["half", false],
+      ["zero", false],
+    ]);
+    expect(rec.headline).toBe("No candidate is recommended: every candidate that passed a check breaks a previously passing check (half: 1); the others passed none.");
+  });
+
   it("says when the baseline had nothing scored, and when the bench was cancelled", () => {
     const t: TrialFacts[] = [
       trial(1, 1, null, { status: "error" }),

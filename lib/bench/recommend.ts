@@ -101,7 +101,8 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
 
 /**
  * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
- * and recommends the best-ranked one with no blocking regression and at least one scored check.
+ * and recommends the best-ranked one with no blocking regression and at least one passed check: a
+ * candidate that passed nothing is never recommended, and when nothing passed the headline says so.
  * @param candidates in bench order, with labels
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
@@ -130,15 +131,20 @@ export function recommend(
     blockers: blockers.get(c.id) ?? [],
     tradeoffs: tradeoffs(c.stats, base),
   }));
-  const pick = verdicts.find((v) => v.blockers.length === 0 && (candidates.find((c) => c.id === v.candidateId)!.stats.passRate.scored ?? 0) > 0);
-  const best = verdicts[0];
   const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
+  const passedAny = (v: CandidateVerdict) => stat(v.candidateId).passRate.passed > 0;
+  const pick = verdicts.find((v) => v.blockers.length === 0 && passedAny(v));
   let headline: string;
   if (!pick) {
-    headline =
-      best && best.blockers.length
-        ? `No candidate is recommended: every candidate with scored checks breaks a previously passing check (${best.label}: ${best.blockers.length}).`
-        : "No candidate is recommended: no check was scored.";
+    const scored = verdicts.filter((v) => stat(v.candidateId).passRate.scored > 0);
+    const passedNone = scored.filter((v) => !passedAny(v));
+    if (scored.length === 0) headline = "No candidate is recommended: no check was scored.";
+    else if (passedNone.length === scored.length)
+      headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.`;
+    else {
+      const blocked = verdicts.find((v) => passedAny(v))!; // the best-ranked that passed something: blocked, or it would be the pick
+      headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
+    }
   } else {
     pick.recommended = true;
     const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && v.blockers.length);

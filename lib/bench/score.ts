@@ -42,7 +42,9 @@ export function checkSlots(content: Pick<CaseContent, "evaluators">, rubric: Rub
       label: c.rule,
       priority: c.priority,
       criterionId: c.criterionId,
-      spec: { kind: "judge", name: c.rule, criterion: { id: String(c.revisionId), rule: c.rule, passes: c.passes, fails: c.fails, priority: c.priority } },
+      // No `name`: the slot's label already is the rule, and a spec's name is a short label (200
+      // characters) while a rule may be as long as the criterion form allows.
+      spec: { kind: "judge", criterion: { id: String(c.revisionId), rule: c.rule, passes: c.passes, fails: c.fails, priority: c.priority } },
     });
   }
   return slots;

@@ -6,6 +6,7 @@
  * Next.js server, in `npm run worker`, in the CLI and in tests.
  */
 import type { ClaimedTrial, TrialOutcome, TrialQueue } from "./queue";
+import { capOutcome } from "./stored-limits";
 import { KeyedSemaphore } from "./semaphore";
 
 /** Runs the trials of one bench. */
@@ -189,7 +190,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         if (acquired && key) providers.release(key);
       }
       // A trial aborted because this worker stops is not a result: it goes back to the queue.
-      if (!(ctl.signal.aborted && ctl.signal.reason === STOPPING)) buffer.push(outcome);
+      // Every stored outcome goes through the size caps (a 5 MB evaluator message is not stored whole).
+      if (!(ctl.signal.aborted && ctl.signal.reason === STOPPING)) buffer.push(capOutcome(outcome));
       b.inflight.delete(t.id);
       wake();
     })();

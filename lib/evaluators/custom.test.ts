@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customEvaluatorInput, interpretCustomResult, runCustomCheck } from "./custom";
+import { customEvaluatorInput, interpretCustomResult, MAX_CUSTOM_MESSAGE, runCustomCheck } from "./custom";
 import { codeHash } from "./hash";
 import { createSandbox, type CustomEvaluatorSandbox } from "./sandbox";
 import type { EvaluationTrial } from "./types";
@@ -110,6 +110,16 @@ describe("custom evaluators", () => {
     expect(r).toMatchObject({ verdict: "passed", message: "The custom evaluator returned true." });
     expect(r.details).toMatchObject({ logs: ["checking x"], name: "is x", codeHash: codeHash(code) });
     expect(typeof r.details?.durationMs).toBe("number");
+  });
+
+  it("cuts a huge message, returned or thrown, and says so (a 5 MB throw was kept whole)", async () => {
+    const returned = interpretCustomResult({ passed: false, message: "m".repeat(5_000) }, {});
+    expect(returned.message).toBe(`${"m".repeat(MAX_CUSTOM_MESSAGE)}… [truncated, 5,000 characters]`);
+    const thrown = await runCustomCheck({ kind: "custom", code: "function evaluate() { throw new Error('x'.repeat(5 * 1024 * 1024)) }" }, { output: "x" }, sb, { timeoutMs: 20_000 });
+    expect(thrown.verdict).toBe("error");
+    expect(thrown.message.length).toBeLessThan(MAX_CUSTOM_MESSAGE + 100);
+    expect(thrown.message.slice(0, 60)).toBe("evaluator infrastructure failure: evaluate threw Error: xxxx");
+    expect(thrown.message.slice(-40)).toMatch(/… \[truncated, 5,242,\d{3} characters\]$/);
   });
 
   it("interpretCustomResult keeps user messages and clips huge details", () => {

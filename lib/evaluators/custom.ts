@@ -14,9 +14,10 @@ import { codeHash } from "./hash";
 import type { CustomEvaluatorSandbox, SandboxResult } from "./sandbox";
 import { normalizedCallsOf } from "./tool-calls/normalize";
 import { outputOf } from "./static/common";
+import { truncateText } from "./text/truncate";
 
 const KIND = "custom";
-/** Longest message kept from a custom evaluator, in characters. */
+/** Longest message kept from a custom evaluator (returned, or what it threw), in characters; longer ones are cut, marked. */
 export const MAX_CUSTOM_MESSAGE = 2_000;
 /** Largest `details` kept from a custom evaluator, in characters of JSON. */
 export const MAX_CUSTOM_DETAILS_JSON = 64_000;
@@ -84,8 +85,8 @@ export function interpretCustomResult(value: unknown, extra: Record<string, unkn
   }
   if (r.message !== undefined && r.message !== null && typeof r.message !== "string")
     return infraError(KIND, `evaluate returned message ${describeReturned(r.message)}; the message must be a string`, extra);
-  let message = typeof r.message === "string" && r.message.trim() !== "" ? r.message : r.passed ? "The custom evaluator passed the trial." : "The custom evaluator failed the trial.";
-  if (message.length > MAX_CUSTOM_MESSAGE) message = message.slice(0, MAX_CUSTOM_MESSAGE - 1) + "…";
+  const given = typeof r.message === "string" && r.message.trim() !== "" ? r.message : r.passed ? "The custom evaluator passed the trial." : "The custom evaluator failed the trial.";
+  const message = truncateText(given, MAX_CUSTOM_MESSAGE);
   const details: Record<string, unknown> = { ...extra };
   if (r.details !== undefined) {
     const json = JSON.stringify(r.details) ?? "null";
@@ -134,6 +135,6 @@ export async function runCustomCheck(
   }
   const extra: Record<string, unknown> = { ...base, durationMs: Math.round(result.durationMs * 1000) / 1000 };
   if (result.logs.length > 0) extra.logs = result.logs;
-  if (!result.ok) return infraError(KIND, failureWords(result), { ...extra, failure: result.failure });
+  if (!result.ok) return infraError(KIND, truncateText(failureWords(result), MAX_CUSTOM_MESSAGE), { ...extra, failure: result.failure });
   return interpretCustomResult(result.value, extra);
 }

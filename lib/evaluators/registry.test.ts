@@ -107,6 +107,21 @@ describe("runChecks", () => {
     const [r] = await runChecks([{ kind: "custom", code: "function evaluate() { for (;;) {} }" }], trial, { sandbox, customTimeoutMs: 30 });
     expect(r.message).toBe("evaluator infrastructure failure: timed out after 30 ms");
   });
+
+  it("while one trial's custom check hangs until its deadline, another trial's custom check on the same sandbox completes without waiting", async () => {
+    // One sandbox, as a trial thread shares one across its trials.
+    const shared = await createSandbox({ isolation: "worker" });
+    const events: string[] = [];
+    const hanging = runChecks([{ kind: "custom", code: "function evaluate() { for (;;) {} }" }], trial, { sandbox: shared, customTimeoutMs: 30_000 }).then((r) => (events.push("hanging trial scored"), r));
+    const [other] = await runChecks([{ kind: "custom", code: "function evaluate({ output }) { return output.includes('30 days') }" }], trial, { sandbox: shared });
+    events.push("other trial scored");
+    expect(other).toMatchObject({ verdict: "passed", message: "The custom evaluator returned true." });
+    expect(events).toEqual(["other trial scored"]);
+    await shared.dispose();
+    const [hung] = await hanging;
+    expect(hung).toMatchObject({ verdict: "error", message: "evaluator infrastructure failure: the sandbox was disposed" });
+    expect(events).toEqual(["other trial scored", "hanging trial scored"]);
+  }, 60_000);
 });
 
 describe("runStaticCheck", () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { InProcessSandbox, WorkerSandbox, createSandbox, getSharedSandbox, type CustomEvaluatorSandbox } from "./sandbox";
 
 const T = 150; // small deadline for tests, ms
@@ -183,6 +183,43 @@ describe("worker sandbox", () => {
   it("queues concurrent calls and answers each", async () => {
     const results = await Promise.all([1, 2, 3, 4].map((n) => sb.run("function evaluate({ n }) { return n * 2 }", { n })));
     expect(results.map((r) => (r.ok ? r.value : null))).toEqual([2, 4, 6, 8]);
+  });
+
+  it("a call that hangs until its deadline does not hold up another call: each runs on a thread of its own", async () => {
+    const box = await WorkerSandbox.create();
+    const events: string[] = [];
+    const hung = box.run("function evaluate() { for (;;) {} }", {}, { timeoutMs: 30_000 }).then((r) => (events.push("hung call ended"), r));
+    const quick = await box.run("function evaluate({ n }) { return n * 2 }", { n: 21 });
+    events.push("quick call ended");
+    expect(quick).toMatchObject({ ok: true, value: 42 });
+    // The hung call is still running (its deadline is 30 s away): the quick one did not wait for it.
+    expect(events).toEqual(["quick call ended"]);
+    expect(box.threadsStarted).toBe(2);
+    await box.dispose();
+    expect(await hung).toMatchObject({ ok: false, failure: "host", message: "the sandbox was disposed" });
+    expect(events).toEqual(["quick call ended", "hung call ended"]);
+  }, 60_000);
+
+  it("runs at most maxThreads calls at once; a call beyond waits for a free thread", async () => {
+    const box = await WorkerSandbox.create({ maxThreads: 2, timeoutMs: 300, graceMs: 10_000 }); // the deadline, not the grace, ends them
+    const events: string[] = [];
+    const hang = (name: string) => box.run("function evaluate() { for (;;) {} }", {}).then((r) => (events.push(name), r));
+    const calls = [hang("hung 1"), hang("hung 2"), box.run("function evaluate() { return 'third' }", {}).then((r) => (events.push("third"), r))];
+    const [a, b, third] = await Promise.all(calls);
+    expect([a, b].map((r) => !r.ok && r.failure)).toEqual(["timeout", "timeout"]);
+    expect(third).toMatchObject({ ok: true, value: "third" });
+    expect(events.indexOf("third")).toBeGreaterThan(0); // it started only after a hung call ended
+    expect(box.threadsStarted).toBe(2);
+    await box.dispose();
+  }, 60_000);
+
+  it("stops idle extra threads and keeps one", async () => {
+    const box = await WorkerSandbox.create({ idleMs: 0 });
+    const results = await Promise.all([1, 2, 3].map((n) => box.run("function evaluate({ n }) { const t = Date.now(); while (Date.now() - t < 50) {} return n }", { n })));
+    expect(results.map((r) => (r.ok ? r.value : null))).toEqual([1, 2, 3]);
+    await vi.waitFor(() => expect(box.threadCount).toBe(1));
+    expect(await box.run("function evaluate() { return 'still here' }", {})).toMatchObject({ ok: true, value: "still here" });
+    await box.dispose();
   });
 
   it("answers calls after dispose with a host failure", async () => {

@@ -14,10 +14,12 @@
  *   inside the sandbox. Memory: a cap per runtime (default 32 MiB) and a stack cap (256 KiB).
  *
  * Two hosts:
- * - {@link WorkerSandbox} (default): the core runs in a worker thread. The caller's thread never
- *   blocks, and the deadline is hard: QuickJS only consults its interrupt handler between
- *   operations, so a call stuck inside one long built-in (e.g. a pathological `indexOf` over
- *   megabytes) is ended by terminating the thread after the deadline plus a grace period.
+ * - {@link WorkerSandbox} (default): the core runs in worker threads, one call per thread at a time
+ *   (up to {@link DEFAULT_SANDBOX_THREADS} threads), so a call that hangs until its deadline delays
+ *   no other call. The caller's thread never blocks, and the deadline is hard: QuickJS only
+ *   consults its interrupt handler between operations, so a call stuck inside one long built-in
+ *   (e.g. a pathological `indexOf` over megabytes) is ended by terminating its thread after the
+ *   deadline plus a grace period.
  * - {@link InProcessSandbox}: the core runs synchronously on the caller's thread (fastest, no
  *   thread); the deadline is only as precise as the interrupt handler. Used where worker threads
  *   are unavailable.
@@ -30,6 +32,14 @@ export type { SandboxFailure } from "./sandbox-core.mjs";
 
 /** Default deadline per custom-evaluator call, in milliseconds (issue 4: five seconds). */
 export const DEFAULT_SANDBOX_TIMEOUT_MS = 5_000;
+/**
+ * Default number of threads of a worker sandbox: calls running at once. A call that hangs until its
+ * deadline keeps one thread; the others serve the rest (a bench's trials each run their custom
+ * checks). Each thread costs a few MB when idle (one stays; extra ones stop when idle).
+ */
+export const DEFAULT_SANDBOX_THREADS = 8;
+/** Default time an extra sandbox thread stays without work before it stops, in ms. */
+export const DEFAULT_SANDBOX_IDLE_MS = 30_000;
 /** Default memory cap of a sandbox runtime, in bytes (32 MiB). */
 export const DEFAULT_SANDBOX_MEMORY_BYTES = 32 * 1024 * 1024;
 /**
@@ -52,6 +62,10 @@ export interface SandboxOptions {
    * (default 250 ms + 10% of the deadline).
    */
   graceMs?: number;
+  /** Worker sandbox only: most threads, i.e. calls at once (default {@link DEFAULT_SANDBOX_THREADS}). */
+  maxThreads?: number;
+  /** Worker sandbox only: ms an extra thread stays idle before it stops (default {@link DEFAULT_SANDBOX_IDLE_MS}). */
+  idleMs?: number;
 }
 
 /**
@@ -87,6 +101,11 @@ function limitsOf(options: SandboxOptions) {
     memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_SANDBOX_MEMORY_BYTES,
     maxStackBytes: options.maxStackBytes ?? DEFAULT_SANDBOX_STACK_BYTES,
   };
+}
+
+/** A `host` failure outcome (the sandbox itself could not run the call). */
+function hostFailure(message: string): SandboxResult {
+  return { ok: false, failure: "host", message, logs: [], durationMs: 0 };
 }
 
 /** JSON text of the input, or the failure outcome when it cannot be serialised. */
@@ -182,159 +201,205 @@ interface Job {
   resolve: (r: SandboxResult) => void;
 }
 
+/** One sandbox thread: it runs one call at a time. */
+interface Lane {
+  worker: Worker;
+  /** The thread has loaded QuickJS and takes calls. */
+  ready: boolean;
+  job: Job | null;
+  /** Ends the call when it overruns its deadline plus the grace period. */
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Stops the thread when it stays idle (not the last one). */
+  idleTimer: ReturnType<typeof setTimeout> | null;
+}
+
 /**
- * Sandbox running in a worker thread, one call at a time (calls queue). The caller's thread never
- * blocks; a call that overruns its deadline plus the grace period gets its thread terminated and
- * is reported as `timeout`, and a fresh thread serves the next call.
+ * Sandbox running in worker threads, one call per thread at a time. A call goes to an idle thread,
+ * or to a new one while fewer than `maxThreads` run, so a call that hangs until its deadline holds
+ * up no other call (issue "Seal the server and the sandboxes": evaluator timeouts of one trial
+ * thread queued behind each other); beyond `maxThreads` calls wait for a free thread. The caller's
+ * thread never blocks; a call that overruns its deadline plus the grace period gets its thread
+ * terminated and is reported as `timeout`. Extra threads stop after `idleMs` without work; one
+ * stays, and an idle thread does not keep the process alive.
  */
 export class WorkerSandbox implements CustomEvaluatorSandbox {
   readonly isolation = "worker" as const;
-  private worker: Worker | null = null;
-  private starting: Promise<void> | null = null;
+  private readonly lanes = new Set<Lane>();
   private queue: Job[] = [];
-  private current: Job | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private nextId = 1;
   private disposed = false;
   private readonly timeoutMs: number;
   private readonly graceMs: number | undefined;
+  private readonly maxThreads: number;
+  private readonly idleMs: number;
   private readonly limits: { memoryLimitBytes: number; maxStackBytes: number };
-  /** Threads started so far (1 + restarts), for diagnostics and tests. */
+  /** Threads started so far (first, extra and replacements), for diagnostics and tests. */
   threadsStarted = 0;
 
   private constructor(options: SandboxOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS;
     this.graceMs = options.graceMs;
+    this.maxThreads = Math.max(1, Math.floor(options.maxThreads ?? DEFAULT_SANDBOX_THREADS));
+    this.idleMs = Math.max(0, options.idleMs ?? DEFAULT_SANDBOX_IDLE_MS);
     this.limits = limitsOf(options);
   }
 
+  /** Threads alive now (running a call, idle, or starting). */
+  get threadCount(): number {
+    return this.lanes.size;
+  }
+
   /**
-   * Starts a worker sandbox and waits until its thread has loaded QuickJS (cold start ≈ 50–100 ms).
+   * Starts a worker sandbox and waits until its first thread has loaded QuickJS (cold start ≈ 50–100 ms).
    * @throws when the worker thread cannot start (e.g. the bundler did not ship sandbox-worker.mjs)
    */
   static async create(options: SandboxOptions = {}): Promise<WorkerSandbox> {
     const sandbox = new WorkerSandbox(options);
-    await sandbox.spawn();
+    await sandbox.startLane();
     return sandbox;
   }
 
   /** Starts a thread; resolves when it reports ready, rejects if it dies first. */
-  private spawn(): Promise<void> {
-    if (this.starting) return this.starting;
+  private startLane(): Promise<void> {
     const worker = new Worker(new URL("./sandbox-worker.mjs", import.meta.url), {
       workerData: this.limits,
       resourceLimits: { stackSizeMb: 4 },
     });
     this.threadsStarted++;
-    this.worker = worker;
+    const lane: Lane = { worker, ready: false, job: null, timer: null, idleTimer: null };
+    this.lanes.add(lane);
     worker.unref();
-    this.starting = new Promise<void>((resolve, reject) => {
-      let ready = false;
+    const started = new Promise<void>((resolve, reject) => {
       worker.on("message", (msg: { ready?: boolean; id?: number; outcome?: SandboxResult }) => {
         if (msg.ready) {
-          ready = true;
-          this.starting = null;
+          lane.ready = true;
           resolve();
-          this.pump();
+          this.idle(lane);
           return;
         }
-        if (this.worker !== worker) return;
-        const job = this.current;
-        if (job && msg.id === job.id && msg.outcome) this.finish(job, msg.outcome);
+        const job = lane.job;
+        if (job && msg.id === job.id && msg.outcome) this.finish(lane, msg.outcome);
       });
       const onDeath = (reason: string) => {
-        if (this.worker !== worker) return; // a thread we already replaced
-        this.worker = null;
-        this.starting = null;
-        if (!ready) {
+        if (!this.lanes.delete(lane)) return; // a thread we already let go
+        if (lane.timer) clearTimeout(lane.timer);
+        if (lane.idleTimer) clearTimeout(lane.idleTimer);
+        if (!lane.ready) {
           reject(new Error(`the sandbox worker could not start: ${reason}`));
-          // Fail queued calls rather than respawning in a loop.
-          for (const job of this.queue.splice(0)) job.resolve({ ok: false, failure: "host", message: `the sandbox worker could not start: ${reason}`, logs: [], durationMs: 0 });
+          // With no other thread to serve them, fail queued calls rather than respawning in a loop.
+          if (this.lanes.size === 0) for (const job of this.queue.splice(0)) job.resolve(hostFailure(`the sandbox worker could not start: ${reason}`));
           return;
         }
-        const job = this.current;
-        if (job) this.finish(job, { ok: false, failure: "host", message: `the sandbox worker stopped: ${reason}`, logs: [], durationMs: 0 });
-        else this.pump();
+        const job = lane.job;
+        lane.job = null;
+        job?.resolve(hostFailure(`the sandbox worker stopped: ${reason}`));
+        this.pump();
       };
       worker.on("error", (e) => onDeath(e.message));
       worker.on("exit", (code) => onDeath(`exit code ${code}`));
     });
-    // Avoid an unhandled rejection when nobody awaits this start (a respawn).
-    this.starting.catch(() => undefined);
-    return this.starting;
+    // Avoid an unhandled rejection when nobody awaits this start (an extra thread or a replacement).
+    started.catch(() => undefined);
+    return started;
   }
 
-  private finish(job: Job, outcome: SandboxResult): void {
-    if (this.current !== job) return;
-    this.current = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.worker?.unref();
-    job.resolve(outcome);
-    this.pump();
+  /** A thread is free: it takes the next call, or waits (and stops after `idleMs` unless it is the last one). */
+  private idle(lane: Lane): void {
+    if (this.disposed) return;
+    const job = this.queue.shift();
+    if (job) return this.dispatch(lane, job);
+    if (lane.idleTimer) clearTimeout(lane.idleTimer);
+    lane.idleTimer = setTimeout(() => {
+      lane.idleTimer = null;
+      if (lane.job || this.lanes.size <= 1 || !this.lanes.has(lane)) return;
+      this.lanes.delete(lane);
+      void lane.worker.terminate();
+    }, this.idleMs);
+    lane.idleTimer.unref?.();
   }
 
-  /** Sends the next queued call when the thread is idle (starting one if needed). */
-  private pump(): void {
-    if (this.disposed || this.current || this.queue.length === 0) return;
-    if (!this.worker) {
-      void this.spawn().catch(() => undefined);
-      return;
-    }
-    if (this.starting) return; // pump() runs again on ready
-    const job = this.queue.shift()!;
-    this.current = job;
-    const worker = this.worker;
+  private dispatch(lane: Lane, job: Job): void {
+    if (lane.idleTimer) clearTimeout(lane.idleTimer);
+    lane.idleTimer = null;
+    lane.job = job;
+    const worker = lane.worker;
     worker.ref();
     const grace = this.graceMs ?? 250 + Math.round(job.timeoutMs * 0.1);
     const started = performance.now();
-    this.timer = setTimeout(() => {
-      if (this.current !== job) return;
-      // Stuck inside one long built-in call: end the thread.
-      this.worker = null;
+    lane.timer = setTimeout(() => {
+      if (lane.job !== job) return;
+      // Stuck inside one long built-in call: end the thread; the next call gets another.
+      this.lanes.delete(lane);
       void worker.terminate();
-      this.finish(job, {
-        ok: false,
-        failure: "timeout",
-        message: `timed out after ${job.timeoutMs} ms (the sandbox thread was stopped)`,
-        logs: [],
-        durationMs: performance.now() - started,
-      });
+      lane.job = null;
+      job.resolve({ ok: false, failure: "timeout", message: `timed out after ${job.timeoutMs} ms (the sandbox thread was stopped)`, logs: [], durationMs: performance.now() - started });
+      this.pump();
     }, job.timeoutMs + grace);
     worker.postMessage({ id: job.id, code: job.code, input: job.input, timeoutMs: job.timeoutMs, probe: job.probe });
   }
 
+  private finish(lane: Lane, outcome: SandboxResult): void {
+    const job = lane.job;
+    if (!job) return;
+    lane.job = null;
+    if (lane.timer) clearTimeout(lane.timer);
+    lane.timer = null;
+    lane.worker.unref();
+    job.resolve(outcome);
+    this.idle(lane);
+  }
+
+  /** Hands queued calls to idle threads, and starts threads (up to `maxThreads`) for the rest. */
+  private pump(): void {
+    if (this.disposed) return;
+    for (const lane of this.lanes) {
+      if (this.queue.length === 0) return;
+      if (lane.ready && !lane.job) this.dispatch(lane, this.queue.shift()!);
+    }
+    let starting = 0;
+    for (const lane of this.lanes) if (!lane.ready) starting++;
+    // One new thread per waiting call that no starting thread will take (each takes one when ready).
+    while (this.lanes.size < this.maxThreads && starting < this.queue.length) {
+      void this.startLane().catch(() => undefined);
+      starting++;
+    }
+  }
+
   private enqueue(code: string, input: string, timeoutMs: number, probe: boolean): Promise<SandboxResult> {
-    if (this.disposed) return Promise.resolve({ ok: false, failure: "host", message: "the sandbox has been disposed", logs: [], durationMs: 0 });
+    if (this.disposed) return Promise.resolve(hostFailure("the sandbox has been disposed"));
     return new Promise<SandboxResult>((resolve) => {
       this.queue.push({ id: this.nextId++, code, input, timeoutMs, probe, resolve });
       this.pump();
     });
   }
 
-  /** {@link CustomEvaluatorSandbox.run} on the worker thread (calls queue, one at a time). */
+  /** {@link CustomEvaluatorSandbox.run} on a sandbox thread (a free one, or a new one up to `maxThreads`). */
   async run(code: string, input: unknown, options: { timeoutMs?: number } = {}): Promise<SandboxResult> {
     const s = serialise(input);
     if ("failure" in s) return s.failure;
     return this.enqueue(code, s.json, options.timeoutMs ?? this.timeoutMs, false);
   }
 
-  /** {@link CustomEvaluatorSandbox.checkCode} on the worker thread. */
+  /** {@link CustomEvaluatorSandbox.checkCode} on a sandbox thread. */
   async checkCode(code: string, options: { timeoutMs?: number } = {}): Promise<string | null> {
     return probeMessage(await this.enqueue(code, "null", options.timeoutMs ?? this.timeoutMs, true));
   }
 
-  /** Stops the thread; pending and later calls fail with failure `host`. */
+  /** Stops every thread; pending and later calls fail with failure `host`. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    const pending = [...(this.current ? [this.current] : []), ...this.queue.splice(0)];
-    this.current = null;
-    for (const job of pending) job.resolve({ ok: false, failure: "host", message: "the sandbox was disposed", logs: [], durationMs: 0 });
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
+    const lanes = [...this.lanes];
+    this.lanes.clear();
+    const pending: Job[] = this.queue.splice(0);
+    for (const lane of lanes) {
+      if (lane.timer) clearTimeout(lane.timer);
+      if (lane.idleTimer) clearTimeout(lane.idleTimer);
+      if (lane.job) pending.push(lane.job);
+      lane.job = null;
+    }
+    for (const job of pending) job.resolve(hostFailure("the sandbox was disposed"));
+    await Promise.all(lanes.map((l) => l.worker.terminate()));
   }
 }
 
@@ -359,8 +424,8 @@ let shared: Promise<CustomEvaluatorSandbox> | null = null;
 
 /**
  * The process-wide sandbox with default limits (`auto` isolation), created on first use. Every
- * bench reuses it; calls are independent (fresh context per call). Its idle thread does not keep
- * the process alive.
+ * bench reuses it; calls are independent (fresh context per call) and run side by side on its
+ * threads. Its idle threads do not keep the process alive.
  */
 export function getSharedSandbox(): Promise<CustomEvaluatorSandbox> {
   if (!shared) {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { EVALUATOR_KINDS, evaluatorSpecSchema, type EvaluatorSpec } from "./spec";
 import type { SpecProblem } from "./types";
+import { LIMITS } from "../library/limits";
 import type { FieldProblem, SpecContext } from "./static/common";
 import { checkAnswerBank } from "./static/answer-bank";
 import { checkContains } from "./static/contains";
@@ -140,6 +141,27 @@ export function intrinsicProblems(spec: EvaluatorSpec): FieldProblem[] {
   }
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Problems of what an author writes that a bench would still run: a judged criterion longer than the
+ * criterion form accepts. Checked when a spec is saved, never when a pinned spec runs, so a rule
+ * stored before the limit keeps being judged.
+ */
+function writtenProblems(spec: EvaluatorSpec): FieldProblem[] {
+  if (spec.kind !== "judge") return [];
+  const c = spec.criterion;
+  const problems: FieldProblem[] = [];
+  if (c.rule.length > LIMITS.criterionRule)
+    problems.push({ field: "criterion.rule", message: `the criterion's rule is too long: the limit is ${count(LIMITS.criterionRule)} characters (got ${count(c.rule.length)})` });
+  for (const field of ["passes", "fails"] as const) {
+    const v = c[field];
+    if (v !== undefined && v.length > LIMITS.criterionPassFail)
+      problems.push({ field: `criterion.${field}`, message: `the criterion's "${field}" is too long: the limit is ${count(LIMITS.criterionPassFail)} characters (got ${count(v.length)})` });
+  }
+  return problems;
+}
+
 /** Problems that depend on the case: an expected value that is missing or empty (exact, contains, gsm8k). */
 function contextProblems(spec: EvaluatorSpec, context: SpecContext | undefined): FieldProblem[] {
   switch (spec.kind) {
@@ -173,6 +195,7 @@ export function validateEvaluatorSpecs(specs: unknown, context?: SpecContext): S
       return;
     }
     for (const p of intrinsicProblems(parsed.spec)) problems.push({ index, ...p });
+    for (const p of writtenProblems(parsed.spec)) problems.push({ index, ...p });
     for (const p of contextProblems(parsed.spec, context)) problems.push({ index, ...p });
   });
   return problems;

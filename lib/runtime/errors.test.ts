@@ -4,7 +4,7 @@ import { classifyError, describeTrialError, redactSecrets, retryAfterMsFromHeade
 import { KeyPolicyError } from "./key-policy";
 
 describe("classifyError", () => {
-  it("classifies a 2xx answer that is not JSON as bad_response", () => {
+  it("classifies a 2xx answer that is not JSON as a retryable bad_response (like a 5xx: a cut-off body is transient)", () => {
     const e = new APICallError({
       message: "Invalid JSON response",
       url: "u",
@@ -14,10 +14,19 @@ describe("classifyError", () => {
     });
     expect(classifyError(e)).toEqual({
       kind: "bad_response",
-      retryable: false,
+      retryable: true,
       status: 200,
       message: "invalid response from the model server: Invalid JSON response",
     });
+    expect(classifyError(new JSONParseError({ text: "{oops", cause: new SyntaxError("Unexpected end") }))).toMatchObject({ kind: "bad_response", retryable: true });
+    expect(classifyError(Object.assign(new Error("Empty response body"), { name: "AI_EmptyResponseBodyError" }))).toMatchObject({ kind: "bad_response", retryable: true });
+  });
+
+  it("does not retry a well-formed answer of the wrong shape (the server speaks another protocol: trying again gives the same)", () => {
+    const wrongShape = Object.assign(new Error("Type validation failed: choices: Required"), { name: "AI_TypeValidationError" });
+    expect(classifyError(wrongShape)).toMatchObject({ kind: "bad_response", retryable: false });
+    const e = new APICallError({ message: "Invalid JSON response", url: "u", requestBodyValues: {}, statusCode: 200, cause: wrongShape });
+    expect(classifyError(e)).toMatchObject({ kind: "bad_response", retryable: false, status: 200 });
   });
 
   it("classifies a 400 saying the model does not exist as not_found", () => {

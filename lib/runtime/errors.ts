@@ -161,6 +161,13 @@ function isBadResponseCause(cause: unknown): boolean {
   return isNamed(cause, "AI_JSONParseError", "AI_TypeValidationError", "SyntaxError");
 }
 
+/**
+ * A reply that could not be read at all (cut-off or garbled JSON, an empty body) is transient, like
+ * a 5xx from an overloaded proxy: the same request usually succeeds. Valid JSON of the wrong shape
+ * (a type validation error) is not: the server speaks another protocol and would answer the same.
+ */
+const UNREADABLE_REPLY = ["AI_JSONParseError", "SyntaxError", "AI_EmptyResponseBodyError"];
+
 function fromStatus(status: number, message: string, headers: Record<string, string> | undefined): TrialError {
   const base = { status, message: cleanMessage(message) };
   if (status === 429) {
@@ -184,7 +191,8 @@ function fromStatus(status: number, message: string, headers: Record<string, str
  *   5xx → `server` (retryable); 401/403 → `auth`; 404, `NoSuchModelError`, or a 400/422 whose message
  *   says the model is unknown → `not_found`; 408 → `timeout` (retryable); other statuses → `other`.
  * - A 2xx answer that is not valid JSON or not the expected shape, an empty body, or no content →
- *   `bad_response` (not retryable).
+ *   `bad_response`; retryable (like a 5xx) when the reply could not be read (malformed JSON, empty
+ *   body), not when it was valid JSON of the wrong shape or had no content.
  * - Connection failures (refused, reset, DNS, socket errors) → `network` (retryable).
  * - An abort: `timeout` when `ctx.timedOut`, `aborted` when `ctx.aborted`; without context, a
  *   `TimeoutError` is `timeout` and an `AbortError` is `aborted`. Neither is retryable.
@@ -209,7 +217,8 @@ export function classifyError(e: unknown, ctx: ClassifyContext = {}): TrialError
     const status = e.statusCode;
     const ok = status !== undefined && status >= 200 && status < 300;
     if ((ok || status === undefined) && (isBadResponseCause(e.cause) || /invalid json response/i.test(e.message))) {
-      return { kind: "bad_response", retryable: false, ...(status !== undefined ? { status } : {}), message: cleanMessage(`invalid response from the model server: ${e.message}`) };
+      const retryable = !isNamed(e.cause, "AI_TypeValidationError");
+      return { kind: "bad_response", retryable, ...(status !== undefined ? { status } : {}), message: cleanMessage(`invalid response from the model server: ${e.message}`) };
     }
     if (status !== undefined && !ok) return fromStatus(status, e.message, e.responseHeaders);
     if (status === undefined && (e.isRetryable || networkCode(e) !== undefined)) {
@@ -237,7 +246,7 @@ export function classifyError(e: unknown, ctx: ClassifyContext = {}): TrialError
       "AI_TypeValidationError",
     )
   ) {
-    return { kind: "bad_response", retryable: false, message: cleanMessage(`invalid response from the model server: ${messageOf(e)}`) };
+    return { kind: "bad_response", retryable: isNamed(e, ...UNREADABLE_REPLY), message: cleanMessage(`invalid response from the model server: ${messageOf(e)}`) };
   }
   const code = networkCode(e);
   if (code !== undefined || (e instanceof TypeError && /fetch failed|failed to fetch/i.test(e.message))) {

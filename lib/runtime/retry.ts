@@ -1,6 +1,7 @@
 /**
  * Retrying model calls: exponential backoff with jitter, only for retryable failures
- * (rate limits, server errors, network errors — see errors.ts), honouring Retry-After.
+ * (rate limits, server errors, network errors, unreadable replies — see errors.ts), honouring
+ * Retry-After.
  */
 import { classifyError, type TrialError } from "./errors";
 
@@ -79,8 +80,8 @@ export function retryDelayMs(
 
 /**
  * Calls `fn` and retries it while it fails with a retryable failure (see {@link classifyError}:
- * 429, 5xx, network), waiting {@link retryDelayMs} between attempts. Non-retryable failures
- * (4xx, bad responses, timeouts, aborts) end the loop at once.
+ * 429, 5xx, network, malformed or empty replies), waiting {@link retryDelayMs} between attempts.
+ * Non-retryable failures (4xx, replies of the wrong shape, timeouts, aborts) end the loop at once.
  * @param fn the call; receives the attempt number (1-based)
  * @returns the first successful value; when every attempt failed, the last failing value
  *   (for `failureOf` functions)

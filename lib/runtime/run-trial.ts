@@ -127,8 +127,9 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
 }
 
 /**
- * {@link runModelTrial} retried while it fails with a retryable error (429, 5xx, network), with
- * exponential backoff and Retry-After (see {@link withRetries}). Each attempt gets the full `timeoutMs`;
+ * {@link runModelTrial} retried while it fails with a retryable error (429, 5xx, network, a reply
+ * that could not be read), with exponential backoff and Retry-After (see {@link withRetries}).
+ * Each attempt gets the full `timeoutMs`;
  * the caller's `abortSignal` also stops the waiting between attempts.
  * @returns the record of the last attempt, with `attempts` set. Never throws.
  */

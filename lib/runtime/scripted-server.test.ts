@@ -172,11 +172,45 @@ describe("scripted model server + openai-compatible provider", () => {
     expect(record.error).toEqual({ kind: "server", retryable: true, status: 502, message: "Bad Gateway" });
   });
 
-  it("reports a malformed JSON body as bad_response", async () => {
+  it("reports a malformed JSON body as a retryable bad_response", async () => {
     server.setScript([{ malformed: true }]);
     const record = await runModelTrial({ model: model(), system: "", messages: ask("q"), timeoutMs: 5000 });
-    expect(record.error).toMatchObject({ kind: "bad_response", retryable: false, status: 200 });
+    expect(record.error).toMatchObject({ kind: "bad_response", retryable: true, status: 200 });
     expect(record.error?.message).toMatch(/Invalid JSON response/);
+  });
+
+  it("retries a malformed JSON reply like a 5xx: the same backoff, and the attempts counted", async () => {
+    const script = (first: ScriptRule) => [first, { name: "ok", reply: { text: "Whole answer.", usage: { promptTokens: 4, completionTokens: 2 } } }];
+    const run = async (first: ScriptRule) => {
+      server.setScript(script(first));
+      server.requests.reset();
+      const waits: number[] = [];
+      const record = await runModelTrialWithRetries({ model: model(), system: "", messages: ask("q"), timeoutMs: 5000 }, { random: () => 0.5, sleep: async (ms) => void waits.push(ms) });
+      return { record, waits, log: server.requests.log.map((r) => [r.rule, r.status]) };
+    };
+    const malformed = await run({ name: "broken", times: 1, malformed: true });
+    const down = await run({ name: "broken", times: 1, fault: { status: 503 } });
+    expect(malformed.record.error).toBeUndefined();
+    expect(malformed.record.output).toBe("Whole answer.");
+    expect(malformed.record.attempts).toBe(2);
+    expect(malformed.log).toEqual([
+      ["broken", 200],
+      ["ok", 200],
+    ]);
+    expect(malformed.waits).toEqual([375]);
+    // Exactly as a 503 is handled.
+    expect(down.record.output).toBe("Whole answer.");
+    expect([down.record.attempts, down.waits]).toEqual([malformed.record.attempts, malformed.waits]);
+  });
+
+  it("gives up on a provider that only answers malformed JSON after the retries, with bad_response", async () => {
+    server.setScript([{ name: "broken", malformed: true }]);
+    const waits: number[] = [];
+    const record = await runModelTrialWithRetries({ model: model(), system: "", messages: ask("q"), timeoutMs: 5000 }, { retries: 2, random: () => 0, sleep: async (ms) => void waits.push(ms) });
+    expect(record.error).toMatchObject({ kind: "bad_response", status: 200 });
+    expect(record.attempts).toBe(3);
+    expect(waits).toEqual([250, 500]);
+    expect(server.requests.count).toBe(3);
   });
 
   it("reports an unknown model as not_found with the server's message", async () => {

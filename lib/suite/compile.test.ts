@@ -4,6 +4,7 @@ import { z } from "zod";
 import { compileBenchmark, formatProblem, releaseHash, type BenchmarkSources, type CompileProblem, type LoadedModule } from "./compile";
 import type { ParsedBenchmarkConfig } from "./config";
 import type { Release, SuiteCase } from "./types";
+import { LIMITS } from "../library/limits";
 
 const tools = {
   lookup_policy: tool({
@@ -250,6 +251,14 @@ describe("compileBenchmark: errors name the file and row", () => {
     expect(text).toContain('invalid case id: Case ID must not start or end with spaces.');
     expect(text).toContain('expectedToolCalls names "get_order", which is not among the case\'s tools (none)');
     expect(text).toContain('evals/b.ts: the eval has an unknown field "evaluator" (use "evaluate")');
+  });
+
+  it("holds criteria to the library's limit for a criterion rule (one limit wherever a rule is written)", async () => {
+    const long = "Be polite. ".repeat(400).slice(0, LIMITS.criterionRule + 1);
+    const p = await problems(sources({ "evals/a.ts": { id: "a", cases: [{ id: "ok", prompt: "p", criteria: long.slice(0, LIMITS.criterionRule) }, { id: "long", prompt: "p", criteria: long }] } }));
+    expect(p.map(formatProblem)).toEqual([
+      `evals/a.ts: cases[1]: criteria is too long: the limit is ${LIMITS.criterionRule.toLocaleString("en-US")} characters, as for a criterion's rule in the library (got ${long.length.toLocaleString("en-US")})`,
+    ]);
   });
 
   it("fails on duplicate eval ids, duplicate tool names, a module that did not load and a module without a default export shape", async () => {

@@ -2,6 +2,7 @@
  * The fields of evals and cases (issue #6): which keys each place accepts, and the shape check of
  * each value, with messages that name the field and what is wrong. Used by compile.ts.
  */
+import { LIMITS } from "../library/limits";
 import type { CaseFields } from "./types";
 
 /** Every inheritable field, in the order they are resolved and reported. */
@@ -111,7 +112,12 @@ const CHECKS: Record<(typeof CASE_FIELD_KEYS)[number], (v: unknown) => string | 
     typeof v === "number" && Number.isFinite(v) && v > 0 ? null : `timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(v) ?? typeName(v)})`,
   maxSteps: (v) => (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 100 ? null : `maxSteps must be a whole number from 1 to 100 (got ${JSON.stringify(v) ?? typeName(v)})`),
   temperature: (v) => (typeof v === "number" && v >= 0 && v <= 2 ? null : `temperature must be a number from 0 to 2 (got ${JSON.stringify(v) ?? typeName(v)})`),
-  criteria: (v) => (typeof v === "string" && v.trim() !== "" ? null : `criteria must be non-empty text (got ${typeName(v)})`),
+  criteria: (v) =>
+    typeof v !== "string" || v.trim() === ""
+      ? `criteria must be non-empty text (got ${typeName(v)})`
+      : v.length > LIMITS.criterionRule
+        ? `criteria is too long: the limit is ${LIMITS.criterionRule.toLocaleString("en-US")} characters, as for a criterion's rule in the library (got ${v.length.toLocaleString("en-US")})`
+        : null,
   judgeMode: (v) => (v === "binary" || v === "numeric" ? null : `judgeMode must be "binary" or "numeric" (got ${JSON.stringify(v) ?? typeName(v)})`),
   judgeThreshold: (v) =>
     typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10 ? null : `judgeThreshold must be a whole number from 1 to 10 (got ${JSON.stringify(v) ?? typeName(v)})`,

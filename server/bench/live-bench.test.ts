@@ -127,6 +127,9 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     expect(mine("down").error).toMatch(/upstream unavailable/);
     expect(mine("malformed").status).toBe("error");
     expect(mine("malformed").error).toMatch(/^bad_response/);
+    // A malformed reply is retried like a 5xx: the trial made every attempt before it gave up.
+    expect(JSON.parse(mine("malformed").record!).attempts).toBe(4);
+    expect(JSON.parse(mine("down").record!).attempts).toBe(4);
     expect(mine("slow").status).toBe("error");
     expect(mine("slow").error).toMatch(/^timeout/);
     // unreplayable history: run, but every check unscored with the reason

@@ -6,6 +6,7 @@
  */
 import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
+import { immediateTransaction } from "../write-transaction";
 import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
@@ -18,10 +19,15 @@ export const MAX_ATTEMPTS = 3;
 /** The SQLite trial queue bound to one connection. */
 export class SqliteTrialQueue implements TrialQueue {
   private readonly st: Record<string, Statement>;
-  // better-sqlite3 prepares BEGIN/COMMIT per transaction() call: build the wrappers once.
+  // better-sqlite3 prepares BEGIN/COMMIT per transaction wrapper: build the wrappers once. Each
+  // takes the write lock up front (db/write-transaction.ts).
   private readonly tx: {
     claim: (benchId: number, workerId: string, limit: number, now: number) => Omit<ClaimedTrial, "caseRevisionId">[];
     complete: (workerId: string, outcomes: TrialOutcome[]) => number;
+    unregister: (workerId: string) => void;
+    requeueOrphans: (staleBefore: number, isAlive: (pid: number) => boolean) => number;
+    release: (workerId: string, trialIds: number[]) => number;
+    finish: (benchId: number, status: string, now: number, summary: string, recommendation: string) => boolean;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
   /** Per worker: the newest `started_at` among the live workers at its last {@link runnableBenches}. */
@@ -75,12 +81,12 @@ export class SqliteTrialQueue implements TrialQueue {
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
     };
     this.tx = {
-      claim: c.transaction((benchId: number, workerId: string, limit: number, now: number) => {
+      claim: immediateTransaction(c, (benchId: number, workerId: string, limit: number, now: number) => {
         const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
         if (got.length) this.st.markRunning.run(now, benchId);
         return got;
       }),
-      complete: c.transaction((workerId: string, outcomes: TrialOutcome[]) => {
+      complete: immediateTransaction(c, (workerId: string, outcomes: TrialOutcome[]) => {
         let applied = 0;
         for (const o of outcomes) {
           const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
@@ -107,6 +113,34 @@ export class SqliteTrialQueue implements TrialQueue {
         }
         return applied;
       }),
+      unregister: immediateTransaction(c, (workerId: string) => {
+        this.st.requeueWorker.run(workerId);
+        this.st.unregister.run(workerId);
+      }),
+      requeueOrphans: immediateTransaction(c, (staleBefore: number, isAlive: (pid: number) => boolean) => {
+        const known = new Map((this.st.workers.all() as { id: string; pid: number; heartbeatAt: number }[]).map((w) => [w.id, w]));
+        let moved = 0;
+        for (const { id } of this.st.runningWorkers.all() as { id: string }[]) {
+          const w = known.get(id);
+          const dead = !w || w.heartbeatAt < staleBefore || !isAlive(w.pid);
+          if (!dead) continue;
+          this.st.giveUp.run(Date.now(), id, MAX_ATTEMPTS);
+          moved += this.st.requeueWorker.run(id).changes;
+          this.st.unregister.run(id);
+        }
+        for (const w of known.values()) if (w.heartbeatAt < staleBefore || !isAlive(w.pid)) this.st.unregister.run(w.id);
+        return moved;
+      }),
+      release: immediateTransaction(c, (workerId: string, trialIds: number[]) => {
+        let n = 0;
+        for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
+        return n;
+      }),
+      // Re-checks inside the write: another worker may have finalized meanwhile.
+      finish: immediateTransaction(c, (benchId: number, status: string, now: number, summary: string, recommendation: string) => {
+        if (this.st.open.get(benchId)) return false;
+        return this.st.finish.run(status, now, summary, recommendation, benchId).changes === 1;
+      }),
     };
   }
 
@@ -128,27 +162,11 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async unregisterWorker(workerId: string): Promise<void> {
-    this.db.$client.transaction(() => {
-      this.st.requeueWorker.run(workerId);
-      this.st.unregister.run(workerId);
-    })();
+    this.tx.unregister(workerId);
   }
 
   async requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number> {
-    return this.db.$client.transaction(() => {
-      const known = new Map((this.st.workers.all() as { id: string; pid: number; heartbeatAt: number }[]).map((w) => [w.id, w]));
-      let moved = 0;
-      for (const { id } of this.st.runningWorkers.all() as { id: string }[]) {
-        const w = known.get(id);
-        const dead = !w || w.heartbeatAt < staleBefore || !isAlive(w.pid);
-        if (!dead) continue;
-        this.st.giveUp.run(Date.now(), id, MAX_ATTEMPTS);
-        moved += this.st.requeueWorker.run(id).changes;
-        this.st.unregister.run(id);
-      }
-      for (const w of known.values()) if (w.heartbeatAt < staleBefore || !isAlive(w.pid)) this.st.unregister.run(w.id);
-      return moved;
-    })();
+    return this.tx.requeueOrphans(staleBefore, isAlive);
   }
 
   /**
@@ -195,11 +213,7 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async release(workerId: string, trialIds: number[]): Promise<number> {
-    return this.db.$client.transaction(() => {
-      let n = 0;
-      for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
-      return n;
-    })();
+    return this.tx.release(workerId, trialIds);
   }
 
   async complete(workerId: string, outcomes: TrialOutcome[]): Promise<number> {
@@ -215,11 +229,7 @@ export class SqliteTrialQueue implements TrialQueue {
     const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
     if (!b || (b.status !== "queued" && b.status !== "running")) return false;
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
-    // Re-check inside the write: another worker may have finalized meanwhile.
-    const done = this.db.$client.transaction(() => {
-      if (this.st.open.get(benchId)) return false;
-      return this.st.finish.run(b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes === 1;
-    })();
+    const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation));
     if (done && b.cancel == null) {
       summary.retained = retainFailingCases(this.db, benchId, recommendation, summary.baselineCandidateId);
       if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);

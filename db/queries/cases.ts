@@ -286,7 +286,6 @@ export interface NewCase {
   content: CaseContent;
 }
 
-
 function duplicateMessage(key: string, existing: { promptName: string; systemName: string }): string {
   return `Case ID "${key}" is already used by a case of prompt "${existing.promptName}" in "${existing.systemName}". Choose another ID or leave it empty to generate one.`;
 }

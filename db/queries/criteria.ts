@@ -26,7 +26,6 @@ export interface CriterionRow {
   updatedAt: number;
 }
 
-
 const rowColumns = {
   id: criteria.id,
   systemId: criteria.systemId,

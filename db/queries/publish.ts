@@ -59,7 +59,6 @@ export interface PublishReport {
   warnings: string[];
 }
 
-
 function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number): number {
   return tx
     .insert(caseRevisions)

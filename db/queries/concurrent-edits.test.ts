@@ -28,7 +28,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Answers at once (next turn of the event loop): the worker claims and stores as fast as it can. */
 const instant: TrialExecutor = {
   providerKey: () => null,
-  async run(t) {
+  async run(t, _signal, _limits, started) {
+    started();
     await new Promise((r) => setImmediate(r));
     return { id: t.id, status: "done", startedAt: 1, finishedAt: 2, latencyMs: 0, inputTokens: 1, outputTokens: 1, costUsd: null, finishReason: "stop", output: "ok", record: null, checks: [], error: null };
   },

@@ -63,7 +63,7 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   /** A worker whose heartbeat is older than this is dead (default 15,000). */
   staleMs?: number;
-  /** Write outcomes and started model calls at least this often (default 50), or when `flushSize` outcomes are waiting (default 256). */
+  /** Write outcomes and started model calls at least this often (default 50), or when `flushSize` outcomes wait (default 256). */
   flushMs?: number;
   flushSize?: number;
   isAlive(pid: number): boolean;

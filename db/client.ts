@@ -10,8 +10,18 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
 
-/** A drizzle handle on the Benchwork schema; `$client` is the better-sqlite3 connection. */
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * The better-sqlite3 connection under a {@link Db}, without `transaction`: transactions go through
+ * db/write-transaction.ts, which takes the write lock up front.
+ */
+export type SqliteConnection = Omit<Database.Database, "transaction">;
+
+/**
+ * A drizzle handle on the Benchwork schema; `$client` is the better-sqlite3 connection. Neither has
+ * a `transaction` method: use `writeTransaction` / `immediateTransaction` (db/write-transaction.ts),
+ * so that no transaction reads a snapshot it cannot write from (SQLITE_BUSY_SNAPSHOT).
+ */
+export type Db = Omit<BetterSQLite3Database<typeof schema>, "transaction" | "$client"> & { $client: SqliteConnection };
 
 /** Default database file, relative to the working directory (the project root). */
 export const DEFAULT_DB_PATH = "data/benchwork.db";
@@ -46,7 +56,7 @@ export function openDatabase(file: string = databasePath()): Db {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("synchronous = NORMAL");
-  return drizzle({ client: sqlite, schema }) as Db;
+  return drizzle({ client: sqlite, schema }) as unknown as Db;
 }
 
 /**
@@ -54,7 +64,7 @@ export function openDatabase(file: string = databasePath()): Db {
  * @throws when a migration fails; the failing migration is rolled back.
  */
 export function migrateDatabase(db: Db, migrationsFolder: string = MIGRATIONS_DIR): void {
-  migrate(db, { migrationsFolder });
+  migrate(db as unknown as BetterSQLite3Database<typeof schema>, { migrationsFolder });
 }
 
 /** A fresh in-memory database with every migration applied (unit tests). */

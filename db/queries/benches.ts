@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
@@ -94,7 +95,7 @@ export interface LaunchInput {
  * @throws LibraryError `validation` when the plan includes no case
  */
 export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number; created: boolean }> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const existing = tx.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, b.launchKey)).get();
     if (existing) return { id: existing.id, created: false };
     if (b.plan.includedCount === 0) throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (b.plan.warnings[0] ?? ""));

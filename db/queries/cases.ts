@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction, type Tx } from "../write-transaction";
 import { caseRevisions, cases, prompts, systems } from "../schema";
 import type { CaseContent, CaseSource, CaseStatus } from "@/lib/library/case-content";
 import { caseKeyProblem, generateCaseKey } from "@/lib/library/case-key";
@@ -285,8 +286,6 @@ export interface NewCase {
   content: CaseContent;
 }
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 function duplicateMessage(key: string, existing: { promptName: string; systemName: string }): string {
   return `Case ID "${key}" is already used by a case of prompt "${existing.promptName}" in "${existing.systemName}". Choose another ID or leave it empty to generate one.`;
 }
@@ -359,7 +358,7 @@ function promptOf(tx: Tx, systemId: string, promptId: number): { name: string } 
  */
 export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey: string }> {
   try {
-    return db.transaction((tx) => insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now()));
+    return writeTransaction(db, (tx) => insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now()));
   } catch (e) {
     // Two writers racing for the same ID: the partial unique index is the final judge.
     if (e instanceof Error && "code" in e && (e as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && c.caseKey) {
@@ -375,7 +374,7 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
  * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
  */
 export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const names = new Map<number, string>();
     const now = Date.now();
     return list.map((c, i) => {
@@ -408,7 +407,7 @@ function liveCase(tx: Tx, caseId: number) {
  *   caller keeps the user's text), `unchanged` when nothing differs, `not_found`/`removed`.
  */
 export async function saveCaseRevision(db: Db, caseId: number, baseRevision: number, fields: CaseFields): Promise<{ revisionNumber: number }> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (c.revisionNumber !== baseRevision) {
       throw new LibraryError(
@@ -442,7 +441,7 @@ export async function saveCaseRevision(db: Db, caseId: number, baseRevision: num
  * @throws LibraryError `not_found` / `removed`
  */
 export async function setCaseStatus(db: Db, caseId: number, status: CaseStatus): Promise<{ caseKey: string }> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (c.status !== status) tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId)).run();
     return { caseKey: c.caseKey };
@@ -460,7 +459,7 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
 export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string }> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (!canRemove(c)) {
       throw new LibraryError("not_allowed", `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`);

@@ -4,6 +4,7 @@
  */
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction, type Tx } from "../write-transaction";
 import { criteria, criterionRevisions, prompts } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { CriterionFields } from "@/lib/library/forms";
@@ -24,8 +25,6 @@ export interface CriterionRow {
   priority: "primary" | "secondary";
   updatedAt: number;
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const rowColumns = {
   id: criteria.id,
@@ -100,7 +99,7 @@ export async function addCriterion(
   db: Db,
   c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields },
 ): Promise<number> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const origin = c.origin ?? "custom";
     if (origin === "custom") refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
     return insertTx(tx, { ...c, origin });
@@ -153,7 +152,7 @@ function loadTx(tx: Tx, id: number) {
  *   active criterion of the prompt already has the new rule.
  */
 export async function editCriterion(db: Db, id: number, baseRevision: number, fields: CriterionFields): Promise<{ revisionNumber: number }> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const c = loadTx(tx, id);
     if (c.origin === "generated") throw new LibraryError("not_allowed", "Generated criteria are read-only. Use Customize to make an editable copy.");
     if (c.revisionNumber !== baseRevision) {
@@ -184,7 +183,7 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
  * @throws LibraryError `validation` when resuming beside an active criterion with the same rule
  */
 export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused"): Promise<void> {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const c = loadTx(tx, id);
     if (status === "active" && c.status !== "active") {
       const rev = tx.select({ rule: criterionRevisions.rule }).from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
@@ -204,7 +203,7 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
  *   already has its rule (it was customized before)
  */
 export async function customizeCriterion(db: Db, generatedId: number): Promise<number> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const g = loadTx(tx, generatedId);
     if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
     const rev = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!)).get()!;

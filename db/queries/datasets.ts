@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCases, type NewCase } from "./cases";
 import type { ColumnMapping } from "@/lib/import/mapping";
@@ -76,7 +77,8 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
     templateVariables: input.templateVariables,
   });
   const now = input.now ?? Date.now();
-  return db.transaction(
+  return writeTransaction(
+    db,
     (tx) => {
       let datasetId = tx.select({ id: datasets.id }).from(datasets).where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name))).get()?.id;
       datasetId ??= tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }).get().id;
@@ -123,7 +125,6 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
         redaction: prepared.redaction,
       };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -444,7 +445,8 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
 export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
   let pending: Promise<{ id: number; caseKey: string }[]> | undefined;
   let planned: Planned | undefined;
-  db.transaction(
+  writeTransaction(
+    db,
     () => {
       planned = plan(db, q);
       const refused = refusal(planned);
@@ -462,7 +464,6 @@ export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult>
       // rolls it back entirely and rejects the promise, which is awaited below.
       pending = addCases(db, list);
     },
-    { behavior: "immediate" },
   );
   const { preview, drafts } = planned!;
   try {

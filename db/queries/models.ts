@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { benchCandidates, benches, modelConfigs } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { ModelConfig } from "@/lib/runtime/model-config";
@@ -87,7 +88,7 @@ export async function updateModelConfig(db: Db, id: number, c: ModelConfig): Pro
  *   it); `not_found` when there is no such configuration
  */
 export async function deleteModelConfig(db: Db, id: number): Promise<void> {
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const c = tx.select().from(modelConfigs).where(eq(modelConfigs.id, id)).get();
     if (!c) throw new LibraryError("not_found", `Model configuration #${id} does not exist.`);
     const busy = tx

@@ -17,6 +17,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction, type Tx } from "../write-transaction";
 import { caseRevisions, cases, promptRevisions, prompts, systems } from "../schema";
 import type { CaseOrigin } from "./cases";
 import type { CaseContent } from "@/lib/library/case-content";
@@ -58,8 +59,6 @@ export interface PublishReport {
   warnings: string[];
 }
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number): number {
   return tx
     .insert(caseRevisions)
@@ -87,7 +86,7 @@ function parseOrigin(text: string | null): CodeOrigin | null {
 export async function publishRelease(db: Db, input: PublishInput): Promise<PublishReport> {
   const { release, systemId } = input;
   const plan = planPrompts(release, input.promptName);
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const system = tx.select({ id: systems.id }).from(systems).where(eq(systems.id, systemId)).get();
     if (!system) throw new LibraryError("not_found", `System "${systemId}" does not exist. Create it in the app first, or choose another --system.`);
     const now = Date.now();

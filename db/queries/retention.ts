@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { caseRevisions, cases } from "../schema";
 import type { Recommendation } from "@/lib/bench/recommend";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
@@ -27,7 +28,7 @@ export function retainFailingCases(db: Db, benchId: number, recommendation: Reco
     )
     .all(benchId, candidateId) as { caseId: number; revId: number }[];
   let changed = 0;
-  db.transaction((tx) => {
+  writeTransaction(db, (tx) => {
     const now = Date.now();
     for (const f of failing) {
       const original = tx.select().from(cases).where(eq(cases.id, f.caseId)).get();

@@ -1,6 +1,7 @@
 /** Systems and their prompts (with immutable prompt revisions). */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { promptRevisions, prompts, systems } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { ToolDefinition } from "@/lib/library/case-content";
@@ -138,7 +139,7 @@ export async function createPrompt(
   db: Db,
   p: { systemId: string; name: string; description?: string; systemPrompt: string; modelSettings?: ModelSettings; tools?: PromptTool[] },
 ): Promise<number> {
-  return db.transaction((tx) => {
+  return writeTransaction(db, (tx) => {
     const existing = tx.select({ id: prompts.id }).from(prompts).where(and(eq(prompts.systemId, p.systemId), eq(prompts.name, p.name))).get();
     if (existing) throw new LibraryError("validation", `System "${p.systemId}" already has a prompt named "${p.name}".`);
     const now = Date.now();

@@ -74,9 +74,10 @@ describe("SQLite trial queue", () => {
     expect(await q.release("w2", [got[0].id])).toBe(0); // not its trial
     expect((await getBenchProgress(db, benchId))!).toMatchObject({ running: 1, queued: 9 });
     const again = await q.claim(benchId, "w1", 2, 1000);
+    // A claim counts no attempt (only a started model call does): released or not, still 0.
     expect(again.map((t) => [t.id, t.attempts])).toEqual([
-      [got[1].id, 1],
-      [got[2].id, 1],
+      [got[1].id, 0],
+      [got[2].id, 0],
     ]);
   });
 
@@ -103,7 +104,7 @@ describe("SQLite trial queue", () => {
     await q.claim(benchId, "w2", 1, 0);
     db.$client.prepare("UPDATE workers SET heartbeat_at = 0 WHERE id = 'w2'").run();
     expect(await q.requeueOrphans(10, () => true)).toBe(1);
-    // attempts count claims; after MAX_ATTEMPTS deaths the trial ends as an error
+    // attempts count started model calls; after MAX_ATTEMPTS deaths during them the trial ends as an error
     const id = claimed[0].id;
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       await q.registerWorker(`x${i}`, 9);
@@ -113,6 +114,26 @@ describe("SQLite trial queue", () => {
     const row = db.$client.prepare("SELECT status, error FROM trials WHERE id = ?").get(id) as { status: string; error: string };
     expect(row.status).toBe("error");
     expect(row.error).toMatch(/stopped 3 times/);
+  });
+
+  it("counts an attempt per started model call, for running trials and for those whose outcome comes with the start", async () => {
+    const q = new SqliteTrialQueue(db);
+    await q.registerWorker("w1", 1);
+    const [a, b, c] = await q.claim(benchId, "w1", 3, 0);
+    const attempts = () => (db.$client.prepare("SELECT attempts FROM trials WHERE id IN (?, ?, ?) ORDER BY id").all(a.id, b.id, c.id) as { attempts: number }[]).map((r) => r.attempts);
+    expect(attempts()).toEqual([0, 0, 0]);
+    // a started and still running; b started and ended in the same batch; c not started
+    expect(await q.complete("w1", [outcome(b.id)], [a.id, b.id])).toBe(1);
+    expect(attempts()).toEqual([1, 1, 0]);
+    // another worker's starts are ignored, like its outcomes
+    expect(await q.complete("intruder", [], [a.id, c.id])).toBe(0);
+    expect(attempts()).toEqual([1, 1, 0]);
+    // a started again (a trial thread that died and ran it once more), then ended
+    expect(await q.complete("w1", [outcome(a.id)], [a.id])).toBe(1);
+    expect(attempts()).toEqual([2, 1, 0]);
+    // the worker dies holding c, never started: back to the queue, not given up, whatever the claims
+    expect(await q.requeueOrphans(0, () => false)).toBe(1);
+    expect(db.$client.prepare("SELECT status, attempts FROM trials WHERE id = ?").get(c.id)).toEqual({ status: "queued", attempts: 0 });
   });
 
   it("cancel skips queued trials and finalize marks the bench cancelled with results kept", async () => {

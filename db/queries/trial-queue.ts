@@ -6,22 +6,31 @@
  */
 import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
+import { immediateTransaction } from "../write-transaction";
 import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { computeBenchResults } from "./bench-results";
 import { retainFailingCases } from "./retention";
 
-/** A trial whose worker died this many times is given up as `error` instead of running again. */
+/**
+ * A trial whose model call started this many times, each time under a worker that then died, is
+ * given up as `error` instead of running again. Claims that never started do not count.
+ */
 export const MAX_ATTEMPTS = 3;
 
 /** The SQLite trial queue bound to one connection. */
 export class SqliteTrialQueue implements TrialQueue {
   private readonly st: Record<string, Statement>;
-  // better-sqlite3 prepares BEGIN/COMMIT per transaction() call: build the wrappers once.
+  // better-sqlite3 prepares BEGIN/COMMIT per transaction wrapper: build the wrappers once. Each
+  // takes the write lock up front (db/write-transaction.ts).
   private readonly tx: {
     claim: (benchId: number, workerId: string, limit: number, now: number) => Omit<ClaimedTrial, "caseRevisionId">[];
-    complete: (workerId: string, outcomes: TrialOutcome[]) => number;
+    complete: (workerId: string, outcomes: TrialOutcome[], started: number[]) => number;
+    unregister: (workerId: string) => void;
+    requeueOrphans: (staleBefore: number, isAlive: (pid: number) => boolean) => number;
+    release: (workerId: string, trialIds: number[]) => number;
+    finish: (benchId: number, status: string, now: number, summary: string, recommendation: string) => boolean;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
   /** Per worker: the newest `started_at` among the live workers at its last {@link runnableBenches}. */
@@ -45,7 +54,7 @@ export class SqliteTrialQueue implements TrialQueue {
       workers: c.prepare("SELECT id, pid, heartbeat_at AS heartbeatAt FROM workers"),
       runningWorkers: c.prepare("SELECT DISTINCT worker_id AS id FROM trials WHERE status = 'running'"),
       giveUp: c.prepare(
-        `UPDATE trials SET status = 'error', worker_id = NULL, finished_at = ?, error = 'the worker running this trial stopped ' || attempts || ' times; giving up'
+        `UPDATE trials SET status = 'error', worker_id = NULL, finished_at = ?, error = 'the worker running this trial stopped ' || attempts || ' times after starting its model call; giving up'
          WHERE status = 'running' AND worker_id = ? AND attempts >= ?`,
       ),
       runnable: c.prepare(
@@ -56,16 +65,19 @@ export class SqliteTrialQueue implements TrialQueue {
       // already running a bench (and the trials they hold) change as little as possible.
       liveWorkers: c.prepare("SELECT id, started_at AS startedAt, settled_at AS settledAt FROM workers WHERE heartbeat_at >= ? ORDER BY started_at, id"),
       claim: c.prepare(
-        `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now, attempts = attempts + 1
+        `UPDATE trials SET status = 'running', worker_id = @worker, started_at = @now
          WHERE id IN (SELECT id FROM trials WHERE bench_id = @bench AND status = 'queued' ORDER BY id LIMIT @limit)
          RETURNING id, bench_id AS benchId, candidate_id AS candidateId, bench_case_id AS benchCaseId, repeat, attempts`,
       ),
-      release: c.prepare("UPDATE trials SET status = 'queued', worker_id = NULL, started_at = NULL, attempts = attempts - 1 WHERE id = ? AND worker_id = ? AND status = 'running'"),
+      release: c.prepare("UPDATE trials SET status = 'queued', worker_id = NULL, started_at = NULL WHERE id = ? AND worker_id = ? AND status = 'running'"),
+      // A model call started: one more attempt (the trial is still running).
+      started: c.prepare("UPDATE trials SET attempts = attempts + ? WHERE id = ? AND worker_id = ? AND status = 'running'"),
       markRunning: c.prepare("UPDATE benches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'"),
       complete: c.prepare(
         `UPDATE trials SET status = @status, started_at = @startedAt, finished_at = @finishedAt, latency_ms = @latencyMs, input_tokens = @inputTokens,
            output_tokens = @outputTokens, cost_usd = @costUsd, finish_reason = @finishReason, output = @output, record = @record, checks = @checks,
-           passed_checks = @passed, failed_checks = @failed, unscored_checks = @unscored, error_checks = @errorChecks, error = @error, worker_id = NULL
+           passed_checks = @passed, failed_checks = @failed, unscored_checks = @unscored, error_checks = @errorChecks, error = @error, worker_id = NULL,
+           attempts = attempts + @starts
          WHERE id = @id AND status = 'running' AND worker_id = @worker`,
       ),
       skipQueued: c.prepare("UPDATE trials SET status = 'skipped', error = ?, finished_at = ? WHERE bench_id = ? AND status = 'queued'"),
@@ -75,12 +87,15 @@ export class SqliteTrialQueue implements TrialQueue {
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
     };
     this.tx = {
-      claim: c.transaction((benchId: number, workerId: string, limit: number, now: number) => {
+      claim: immediateTransaction(c, (benchId: number, workerId: string, limit: number, now: number) => {
         const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
         if (got.length) this.st.markRunning.run(now, benchId);
         return got;
       }),
-      complete: c.transaction((workerId: string, outcomes: TrialOutcome[]) => {
+      complete: immediateTransaction(c, (workerId: string, outcomes: TrialOutcome[], started: number[]) => {
+        // Starts per trial; a trial that started and ended since the last call is written once.
+        const starts = new Map<number, number>();
+        for (const id of started) starts.set(id, (starts.get(id) ?? 0) + 1);
         let applied = 0;
         for (const o of outcomes) {
           const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
@@ -103,9 +118,40 @@ export class SqliteTrialQueue implements TrialQueue {
             unscored: n.unscored,
             errorChecks: n.error,
             error: o.error,
+            starts: starts.get(o.id) ?? 0,
           }).changes;
+          starts.delete(o.id);
         }
+        for (const [id, n] of starts) this.st.started.run(n, id, workerId);
         return applied;
+      }),
+      unregister: immediateTransaction(c, (workerId: string) => {
+        this.st.requeueWorker.run(workerId);
+        this.st.unregister.run(workerId);
+      }),
+      requeueOrphans: immediateTransaction(c, (staleBefore: number, isAlive: (pid: number) => boolean) => {
+        const known = new Map((this.st.workers.all() as { id: string; pid: number; heartbeatAt: number }[]).map((w) => [w.id, w]));
+        let moved = 0;
+        for (const { id } of this.st.runningWorkers.all() as { id: string }[]) {
+          const w = known.get(id);
+          const dead = !w || w.heartbeatAt < staleBefore || !isAlive(w.pid);
+          if (!dead) continue;
+          this.st.giveUp.run(Date.now(), id, MAX_ATTEMPTS);
+          moved += this.st.requeueWorker.run(id).changes;
+          this.st.unregister.run(id);
+        }
+        for (const w of known.values()) if (w.heartbeatAt < staleBefore || !isAlive(w.pid)) this.st.unregister.run(w.id);
+        return moved;
+      }),
+      release: immediateTransaction(c, (workerId: string, trialIds: number[]) => {
+        let n = 0;
+        for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
+        return n;
+      }),
+      // Re-checks inside the write: another worker may have finalized meanwhile.
+      finish: immediateTransaction(c, (benchId: number, status: string, now: number, summary: string, recommendation: string) => {
+        if (this.st.open.get(benchId)) return false;
+        return this.st.finish.run(status, now, summary, recommendation, benchId).changes === 1;
       }),
     };
   }
@@ -128,27 +174,11 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async unregisterWorker(workerId: string): Promise<void> {
-    this.db.$client.transaction(() => {
-      this.st.requeueWorker.run(workerId);
-      this.st.unregister.run(workerId);
-    })();
+    this.tx.unregister(workerId);
   }
 
   async requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number> {
-    return this.db.$client.transaction(() => {
-      const known = new Map((this.st.workers.all() as { id: string; pid: number; heartbeatAt: number }[]).map((w) => [w.id, w]));
-      let moved = 0;
-      for (const { id } of this.st.runningWorkers.all() as { id: string }[]) {
-        const w = known.get(id);
-        const dead = !w || w.heartbeatAt < staleBefore || !isAlive(w.pid);
-        if (!dead) continue;
-        this.st.giveUp.run(Date.now(), id, MAX_ATTEMPTS);
-        moved += this.st.requeueWorker.run(id).changes;
-        this.st.unregister.run(id);
-      }
-      for (const w of known.values()) if (w.heartbeatAt < staleBefore || !isAlive(w.pid)) this.st.unregister.run(w.id);
-      return moved;
-    })();
+    return this.tx.requeueOrphans(staleBefore, isAlive);
   }
 
   /**
@@ -195,15 +225,11 @@ export class SqliteTrialQueue implements TrialQueue {
   }
 
   async release(workerId: string, trialIds: number[]): Promise<number> {
-    return this.db.$client.transaction(() => {
-      let n = 0;
-      for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
-      return n;
-    })();
+    return this.tx.release(workerId, trialIds);
   }
 
-  async complete(workerId: string, outcomes: TrialOutcome[]): Promise<number> {
-    return this.tx.complete(workerId, outcomes);
+  async complete(workerId: string, outcomes: TrialOutcome[], started: number[] = []): Promise<number> {
+    return this.tx.complete(workerId, outcomes, started);
   }
 
   async skipQueued(benchId: number, reason: string): Promise<number> {
@@ -215,11 +241,7 @@ export class SqliteTrialQueue implements TrialQueue {
     const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
     if (!b || (b.status !== "queued" && b.status !== "running")) return false;
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
-    // Re-check inside the write: another worker may have finalized meanwhile.
-    const done = this.db.$client.transaction(() => {
-      if (this.st.open.get(benchId)) return false;
-      return this.st.finish.run(b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes === 1;
-    })();
+    const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation));
     if (done && b.cancel == null) {
       summary.retained = retainFailingCases(this.db, benchId, recommendation, summary.baselineCandidateId);
       if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);

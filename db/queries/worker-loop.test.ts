@@ -12,7 +12,7 @@ import { createModelConfig } from "./models";
 import { SqliteTrialQueue } from "./trial-queue";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startWorker, type TrialExecutor } from "@/lib/bench/worker";
-import type { ClaimedTrial } from "@/lib/bench/queue";
+import type { ClaimedTrial, TrialQueue } from "@/lib/bench/queue";
 
 async function bench(concurrency: number, budget: number) {
   const db = openMemoryDatabase();
@@ -81,6 +81,32 @@ describe("worker loop limits", () => {
     // concurrency 4 + prefetch 3: the provider limit is the executor's to keep (it is told 2)
     expect(seen.maxHandedOver).toBe(7);
     expect(seen.limits.every((l) => l.concurrency === 4 && l.provider === 2)).toBe(true);
+  });
+});
+
+describe("worker loop claims", () => {
+  it("holds no more trials than it can start soon: its concurrency plus the executor's prefetch", async () => {
+    for (const prefetch of [undefined, 6]) {
+      const { db, id } = await bench(4, 12);
+      // Trials claimed and not yet back from the executor (waiting in the loop, handed over, running).
+      let held = 0;
+      let maxHeld = 0;
+      const sqlite = new SqliteTrialQueue(db);
+      const queue: TrialQueue = Object.assign(Object.create(sqlite) as TrialQueue, {
+        async claim(benchId: number, workerId: string, limit: number, now: number) {
+          const got = await sqlite.claim(benchId, workerId, limit, now);
+          maxHeld = Math.max(maxHeld, (held += got.length));
+          return got;
+        },
+      });
+      const { executor } = scripted(prefetch);
+      const measured: TrialExecutor = { ...executor, run: (t, s, l, started) => executor.run(t, s, l, started).finally(() => held--) };
+      const w = startWorker({ queue, workerId: "w1", pid: process.pid, executorFor: async () => measured, isAlive: () => true, pollMs: 10 });
+      for (let i = 0; i < 300 && (await getBench(db, id))?.status !== "finished"; i++) await new Promise((r) => setTimeout(r, 10));
+      await w.stop(500);
+      expect((await getBench(db, id))?.status).toBe("finished");
+      expect(maxHeld).toBe(4 + (prefetch ?? 0));
+    }
   });
 });
 

@@ -5,7 +5,9 @@
  *
  * Contract: a trial is claimed by one worker at a time (`queued → running`, with the worker id);
  * only the claiming worker's `complete` is applied (so a trial ends with exactly one result even if
- * a presumed-dead worker wakes up); trials of dead workers go back to `queued`.
+ * a presumed-dead worker wakes up); trials of dead workers go back to `queued`. A trial's
+ * `attempts` counts the times its model call started (reported with `complete`), never claims: a
+ * worker that dies holding trials it had not started costs them nothing.
  */
 import type { CheckRecord } from "./types";
 
@@ -17,6 +19,7 @@ export interface ClaimedTrial {
   benchCaseId: number;
   caseRevisionId: number;
   repeat: number;
+  /** Times this trial's model call has started so far (under workers that then stopped). */
   attempts: number;
 }
 
@@ -55,7 +58,8 @@ export interface TrialQueue {
   unregisterWorker(workerId: string): Promise<void>;
   /**
    * Puts running trials of dead workers back to `queued` (a worker is dead when its heartbeat is
-   * older than `staleBefore` or `isAlive(pid)` says so). Returns how many trials moved.
+   * older than `staleBefore` or `isAlive(pid)` says so); a trial whose model call has started
+   * `MAX_ATTEMPTS` times ends as `error` instead. Returns how many trials moved back.
    */
   requeueOrphans(staleBefore: number, isAlive: (pid: number) => boolean): Promise<number>;
   /**
@@ -72,12 +76,18 @@ export interface TrialQueue {
    * trials never add up to more than a bench's concurrency, even while they change shares.
    */
   settle(workerId: string): Promise<void>;
-  /** Claims up to `limit` queued trials of a bench for a worker (marks them running). */
+  /** Claims up to `limit` queued trials of a bench for a worker (marks them running; counts no attempt). */
   claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]>;
   /** Gives claimed trials this worker has not started back to the queue (as if never claimed). Returns how many. */
   release(workerId: string, trialIds: number[]): Promise<number>;
-  /** Stores outcomes of trials this worker holds; others are ignored. Returns how many were applied. */
-  complete(workerId: string, outcomes: TrialOutcome[]): Promise<number>;
+  /**
+   * Stores outcomes of trials this worker holds; others are ignored. Returns how many outcomes were
+   * applied.
+   * @param started ids of this worker's trials whose model call started since its last call (an id
+   *   once per start): each start counts one attempt, whether the trial is still running or its
+   *   outcome is in `outcomes`
+   */
+  complete(workerId: string, outcomes: TrialOutcome[], started?: number[]): Promise<number>;
   /** Marks every queued trial of a cancelled bench `skipped`. Returns how many. */
   skipQueued(benchId: number, reason: string): Promise<number>;
   /**

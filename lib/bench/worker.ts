@@ -18,8 +18,12 @@ export interface TrialExecutor {
    * @param limits the bench's current bound for this worker, the trial's provider key (as
    *   `providerKey` gave it) and that provider's limit: an executor with `prefetch` must keep both
    *   bounds itself
+   * @param started to call each time the trial starts its model call (or reads its recorded answer):
+   *   each call counts one attempt, and only a trial whose calls started `MAX_ATTEMPTS` times under
+   *   workers that died is given up. A trial that ends before (skipped while waiting in the
+   *   executor's queue, or that cannot be prepared) never calls it.
    */
-  run(trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits): Promise<TrialOutcome>;
+  run(trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void): Promise<TrialOutcome>;
   /**
    * Trials the loop may hand over beyond the bench's concurrency (default 0). An executor that sets
    * it queues them and starts each as soon as one of its running trials ends, so a slot never waits
@@ -60,7 +64,7 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   /** A worker whose heartbeat is older than this is dead (default 15,000). */
   staleMs?: number;
-  /** Write outcomes at least this often (default 50) or when `flushSize` are waiting (default 256). */
+  /** Write outcomes and started model calls at least this often (default 50), or when `flushSize` outcomes wait (default 256). */
   flushMs?: number;
   flushSize?: number;
   isAlive(pid: number): boolean;
@@ -135,6 +139,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
   const providers = new KeyedSemaphore(providerLimit);
   const benches = new Map<number, BenchState>();
   const buffer: TrialOutcome[] = [];
+  /** Ids of trials whose model call started since the last flush (one entry per start). */
+  const started: number[] = [];
   const stopCtl = new AbortController();
   let wakeResolve: (() => void) | null = null;
   let lastFlush = now();
@@ -156,12 +162,15 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
 
   async function flush(): Promise<void> {
     lastFlush = now();
-    if (buffer.length === 0) return;
+    if (buffer.length === 0 && started.length === 0) return;
     const batch = buffer.splice(0, buffer.length);
+    const starts = started.splice(0, started.length);
     try {
-      await o.queue.complete(o.workerId, batch);
+      await o.queue.complete(o.workerId, batch, starts);
     } catch (e) {
-      buffer.unshift(...batch); // keep them; try again on the next flush
+      // Keep them; try again on the next flush.
+      buffer.unshift(...batch);
+      started.unshift(...starts);
       throw e;
     }
   }
@@ -180,7 +189,7 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           acquired = true;
         }
         const limits: TrialLimits = { concurrency: b.concurrency, providerKey: key, provider: key ? providerLimit(key) : Infinity };
-        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits);
+        outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits, () => started.push(t.id));
         // A call cut short by the cancel is skipped, not an error. An executor that had not started the
         // trial yet (a thread's queue) says so itself: its outcome is already skipped and stays as it is.
         if (ctl.signal.aborted && outcome.status === "error") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
@@ -235,13 +244,19 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           if (b.ready.length) await o.queue.release(o.workerId, b.ready.splice(0).map((r) => r.id));
           b.exhaustedAt ??= t;
         }
-        if (b.exhaustedAt === null && b.ready.length < bound) {
-          const want = Math.max(16, bound * 2) - b.ready.length;
+        if (b.draining && (b.executor.drained ? b.executor.drained(b.concurrency) : b.inflight.size <= b.concurrency)) b.draining = false;
+        // Claim no more than can start soon: the share plus the executor's prefetch, less what this
+        // worker already holds. Trials claimed by a worker that dies go back to the queue, so a big
+        // claim only delays them (and hides them from other workers). With a prefetch, claim once
+        // half of it has been used, not for every trial that ends (fewer, larger claims).
+        const held = b.inflight.size + b.ready.length;
+        const refill = Math.max(1, Math.floor((b.executor.prefetch ?? 0) / 2));
+        if (b.exhaustedAt === null && !b.draining && bound - held >= refill) {
+          const want = bound - held;
           const got = await o.queue.claim(b.benchId, o.workerId, want, t);
           b.ready.push(...got);
           if (got.length < want) b.exhaustedAt = t;
         }
-        if (b.draining && (b.executor.drained ? b.executor.drained(b.concurrency) : b.inflight.size <= b.concurrency)) b.draining = false;
         while (!b.draining && b.inflight.size < bound && b.ready.length) {
           launch(b, b.ready.shift()!);
           busy = true;
@@ -258,7 +273,7 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         }
       } else if (b.inflight.size > 0 || b.ready.length > 0) busy = true;
     }
-    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
+    if (buffer.length >= flushSize || ((buffer.length || started.length) && now() - lastFlush >= flushMs)) await flush();
     if (unsettled && ![...benches.values()].some((b) => b.draining)) {
       unsettled = false;
       await o.queue.settle(o.workerId);

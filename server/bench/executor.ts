@@ -11,7 +11,7 @@ import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { checkSlots, scoreTrial, type CheckSlot } from "@/lib/bench/score";
-import { bareOutcome, type TrialExecutor } from "@/lib/bench/worker";
+import { bareOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
 import { runChecks } from "@/lib/evaluators/registry";
 import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
 import type { CaseContent } from "@/lib/library/case-content";
@@ -96,7 +96,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
 
   return {
     providerKey: (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId)),
-    async run(t: ClaimedTrial, signal: AbortSignal): Promise<TrialOutcome> {
+    async run(t: ClaimedTrial, signal: AbortSignal, _limits: TrialLimits, started: () => void): Promise<TrialOutcome> {
       const startedAt = Date.now();
       const c = candidates.get(t.candidateId);
       const content = contentOf(t.caseRevisionId);
@@ -106,6 +106,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
       let tools: string[] = [];
       let system = "";
       if (c.kind === "recorded") {
+        started();
         const r = recordedTrial(content, c.recordedName!);
         if (isMissingRecording(r)) return bareOutcome(t.id, "skipped", r.reason, Date.now(), startedAt);
         record = r;
@@ -121,6 +122,8 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         }
         const exposed = exposedTools(rev.tools, content);
         tools = exposed.map((x) => x.name);
+        // The model call starts: a worker that dies from here on has spent one of the trial's attempts.
+        started();
         record = await runModelTrialWithRetries(
           {
             model,

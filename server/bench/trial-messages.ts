@@ -57,8 +57,12 @@ export function toTrialThreadMessage(items: ToTrialThreadItem[]): ToTrialThread 
   return m;
 }
 
-/** Trial thread → coordinator. */
-export type FromTrialThread = { type: "ready" } | { type: "done"; outcomes: TrialOutcome[] };
+/**
+ * Trial thread → coordinator: trials whose model call started (an id per start; each counts an
+ * attempt) and trials that ended. A trial's start comes in the same message as its outcome or in
+ * an earlier one.
+ */
+export type FromTrialThread = { type: "ready" } | { type: "done"; started: number[]; outcomes: TrialOutcome[] };
 
 /**
  * Collects items and hands them to `send` together: after `delayMs` (default 0 = at the end of this

@@ -31,6 +31,8 @@ export interface TrialPoolOptions extends Omit<TrialThreadData, "root"> {
 /** A trial handed to a thread and not back yet. */
 interface Pending {
   benchId: number;
+  /** The thread started the trial's model call (once per start, a rerun included). */
+  started: () => void;
   deliver: (o: TrialOutcome) => void;
   /** Hands the trial to a new thread after its thread died; null when it already had that second chance. */
   rerun: (() => void) | null;
@@ -94,6 +96,7 @@ export class TrialThreadPool {
         const worker = new Worker(entry, { workerData: this.data, env: this.env, resourceLimits: { maxYoungGenerationSizeMb: 3 * THREAD_SEMI_SPACE_MB } });
         worker.on("message", (m: FromTrialThread) => {
           if (m.type === "ready") return markReady();
+          for (const id of m.started) slot.pending.get(id)?.started();
           for (const o of m.outcomes) {
             const p = slot.pending.get(o.id);
             slot.pending.delete(o.id);
@@ -138,13 +141,14 @@ export class TrialThreadPool {
   /**
    * Runs one trial on the least busy thread.
    * @param signal aborts the trial in its thread (the outcome still comes back)
+   * @param started called when the thread starts the trial's model call (again if it reruns it)
    * @returns the trial's outcome; never rejects
    */
-  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits): Promise<TrialOutcome> {
-    return this.dispatch(benchId, trial, signal, limits, true);
+  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void = () => {}): Promise<TrialOutcome> {
+    return this.dispatch(benchId, trial, signal, limits, true, started);
   }
 
-  private dispatch(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, mayRerun: boolean): Promise<TrialOutcome> {
+  private dispatch(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, mayRerun: boolean, started: () => void): Promise<TrialOutcome> {
     const { providerKey } = limits;
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
     // Among threads with a share of both the bench's concurrency and the provider's limit (thread 0
@@ -172,10 +176,10 @@ export class TrialThreadPool {
             signal.removeEventListener("abort", onAbort);
             // A cancelled bench's trial is not started again.
             if (signal.aborted) resolve(failed(trial.id, "the trial thread stopped while this trial was being cancelled"));
-            else void this.dispatch(benchId, trial, signal, limits, false).then(resolve);
+            else void this.dispatch(benchId, trial, signal, limits, false, started).then(resolve);
           }
         : null;
-      slot.pending.set(trial.id, { benchId, deliver, rerun });
+      slot.pending.set(trial.id, { benchId, started, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
       slot.send({ run: { benchId, trial, limit, provider } });
     });
@@ -217,7 +221,7 @@ export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: nu
     return {
       prefetch: Math.max(4, bench.settings.concurrency),
       providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
-      run: (t, signal, limits) => pool.run(benchId, t, signal, limits),
+      run: (t, signal, limits, started) => pool.run(benchId, t, signal, limits, started),
       drained: (concurrency) => pool.drained(benchId, concurrency),
     };
   };

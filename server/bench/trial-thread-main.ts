@@ -28,8 +28,18 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
   /** Per bench: trials waiting for a free slot (the coordinator hands over a few ahead), and how many run. */
   const benches = new Map<number, { limit: number; running: number; waiting: TrialRun[] }>();
   const post = (m: FromTrialThread) => port.postMessage(m);
-  // Outcomes go back every 10 ms at most: the coordinator only stores them (in 50 ms batches).
-  const done = batcher<TrialOutcome>((outcomes) => post({ type: "done", outcomes }), 10);
+  // Starts and outcomes go back every 10 ms at most: the coordinator only stores them (in 50 ms
+  // batches). A start (a trial id) is always queued before its trial's outcome.
+  const report = batcher<number | TrialOutcome>((items) => {
+    const started: number[] = [];
+    const outcomes: TrialOutcome[] = [];
+    for (const i of items) {
+      if (typeof i === "number") started.push(i);
+      else outcomes.push(i);
+    }
+    post({ type: "done", started, outcomes });
+  }, 10);
+  const done = (o: TrialOutcome) => report(o);
 
   /** Provider key → calls running in this thread. */
   const calls = new Map<string, number>();
@@ -55,7 +65,7 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
     running.set(trial.id, ctl);
     let outcome: TrialOutcome;
     try {
-      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: provider?.key ?? null, provider: provider?.limit ?? Infinity });
+      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: provider?.key ?? null, provider: provider?.limit ?? Infinity }, () => report(trial.id));
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());
     }

@@ -94,7 +94,11 @@ export function interpretCustomResult(value: unknown, extra: Record<string, unkn
   return r.passed ? passed(KIND, message, details, score) : failed(KIND, message, details, score);
 }
 
-function failureWords(result: Extract<SandboxResult, { ok: false }>): string {
+/**
+ * Says why a sandbox call failed, in words for a check message (e.g. "evaluate threw TypeError: …",
+ * "timed out after 5000 ms", "exceeded the sandbox memory cap (…)").
+ */
+export function describeSandboxFailure(result: Extract<SandboxResult, { ok: false }>): string {
   switch (result.failure) {
     case "timeout":
       return result.message;
@@ -134,6 +138,6 @@ export async function runCustomCheck(
   }
   const extra: Record<string, unknown> = { ...base, durationMs: Math.round(result.durationMs * 1000) / 1000 };
   if (result.logs.length > 0) extra.logs = result.logs;
-  if (!result.ok) return infraError(KIND, failureWords(result), { ...extra, failure: result.failure });
+  if (!result.ok) return infraError(KIND, describeSandboxFailure(result), { ...extra, failure: result.failure });
   return interpretCustomResult(result.value, extra);
 }

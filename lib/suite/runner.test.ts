@@ -26,6 +26,7 @@ const checker: CaseChecker = async (_c, t) => ({
   evaluatorPassed: t.output === "good",
   evaluatorScore: t.output === "good" ? 1 : 0,
   evaluatorMessage: t.output === "good" ? "ok" : "bad output",
+  evaluatorDetails: null,
   errors: [],
   checks: [],
 });
@@ -253,5 +254,5 @@ describe("runSuite", () => {
 });
 
 // Type check: a checker result carries every field the runner copies.
-const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, errors: [], checks: [] };
+const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, evaluatorDetails: null, errors: [], checks: [] };
 void _verdicts;

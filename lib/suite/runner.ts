@@ -203,6 +203,7 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     evaluatorPassed: v?.evaluatorPassed ?? null,
     evaluatorScore: v?.evaluatorScore ?? null,
     evaluatorMessage: v?.evaluatorMessage ?? null,
+    evaluatorDetails: v?.evaluatorDetails ?? null,
     output: t ? t.output : steps.length > 0 ? steps[steps.length - 1].text : null,
     toolsCalled: calls.map((x) => x.toolName),
     timedOut,

@@ -12,6 +12,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtur
 import type { SuiteResultJson } from "@/lib/suite/result";
 import { main } from "../main";
 import { captureIo } from "../testing";
+import { runCommand } from "./run";
 
 const SECRET = "sk-benchwork-fake-secret-6f1c";
 
@@ -97,6 +98,21 @@ export default {
     expect(byName.get("fetch-local")!.error).toMatch(/fetch/);
     expect(targetHits).toBe(0);
     expect(text + stdout + stderr).not.toContain(SECRET);
+  }, 60_000);
+
+  it("a slow evaluate is an evaluator error under its own deadline, never a case timeout", async () => {
+    const dir = repo({
+      "benchmark.config.ts": config(["evals/slow.ts"]),
+      "evals/slow.ts": `export default { id: "slow", prompt: "Say hello.", timeoutSeconds: 1, evaluate: () => { for (;;) {} } };\n`,
+    });
+    const out = path.join(dir, "results.json");
+    const io = captureIo();
+    // The evaluator's deadline (1.5 s here, 5 s by default) outlasts the case's 1 s timeout.
+    const code = await runCommand([dir], { provider: "openai-compatible", baseUrl: model.url, modelId: "scripted-1", jsonOutput: out, evaluatorTimeoutMs: 1_500 }, io);
+    expect(code).toBe(1);
+    const [r] = (JSON.parse(readFileSync(out, "utf8")) as SuiteResultJson).results;
+    expect(r).toMatchObject({ name: "slow", timedOut: false, evaluatorPassed: null, passed: false, output: "hello" });
+    expect(r.error).toBe("evaluator: function: evaluator infrastructure failure: evals/slow.ts evaluate: timed out after 1500 ms");
   }, 60_000);
 
   it("refuses at compile time an evaluate that imports a Node built-in, naming the module and the import", async () => {

@@ -94,7 +94,9 @@ async function pass(root: string, entry: string, moduleAbs: string, rewritten: s
         if (!isLocal(args.path)) return bundlePackages ? undefined : { path: args.path, external: true, sideEffects: false };
         const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "inner" });
         if (r.errors.length > 0) return { errors: r.errors };
-        // Side-effect free: an import whose bindings evaluate does not use is dropped.
+        // The benchmark's own files are side-effect free: an import whose bindings evaluate does
+        // not use is dropped. Files inside packages keep their package's own declaration.
+        if (r.path.split(path.sep).includes("node_modules")) return { path: r.path, external: r.external };
         return { path: r.path, external: r.external, sideEffects: false };
       });
       if (rewritten !== null) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase } from "@/db/client";
@@ -87,6 +87,22 @@ describe("benchwork publish", () => {
     expect((await caseOf("holiday"))!).toMatchObject({ revisionNumber: 2, content: { expected: "sixty days" } });
     expect((await caseOf("policy-questions[3]"))!).toMatchObject({ status: "active", revisionNumber: 1, removedAt: null });
     expect((await caseOf("unopened"))!.revisionNumber).toBe(1);
+  }, 60_000);
+
+  it("revises a case whose evaluate function changed only through a helper constant it imports", async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), "benchwork-helper-"));
+    mkdirSync(path.join(repo, "evals"));
+    writeFileSync(path.join(repo, "benchmark.config.ts"), `export default { protocolVersion: 1, title: "H", version: "1", license: "MIT", evals: ["evals/e.ts"] };\n`);
+    writeFileSync(path.join(repo, "evals/rules.ts"), `export const MIN_LENGTH = 3;\n`);
+    writeFileSync(path.join(repo, "evals/e.ts"), `import { MIN_LENGTH } from "./rules";\nexport default { id: "helper-hash-case", prompt: "p", evaluate: ({ output }: { output: string }) => output.length >= MIN_LENGTH };\n`);
+    expect((await publish([repo, "--system", "support"])).out).toContain("1 new, 0 revised, 0 unchanged");
+    const before = (await caseOf("helper-hash-case"))!.content.notes;
+    writeFileSync(path.join(repo, "evals/rules.ts"), `export const MIN_LENGTH = 30;\n`);
+    const r = await publish([repo, "--system", "support"]);
+    expect(r.out).toContain("0 new, 1 revised, 0 unchanged");
+    const after = await caseOf("helper-hash-case");
+    expect(after!.revisionNumber).toBe(2);
+    expect(after!.content.notes).not.toBe(before);
   }, 60_000);
 
   it("exits 2 for an unknown system and without --system", async () => {

@@ -50,7 +50,8 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(json.results.map((x) => x.name).slice(0, 7)).toEqual(["policy-lookup", "delivered-order", "late-order", "unopened", "holiday", "policy-questions[2]", "policy-questions[3]"]);
     const byName = new Map(json.results.map((x) => [x.name, x]));
     expect(byName.get("policy-lookup")).toMatchObject({ tags: ["tools", "smoke"], toolsCalled: ["lookup_policy"], evaluatorPassed: true, judgePassed: null, reliabilityPassed: null, passed: true, output: "Unopened items may be returned within 30 days." });
-    expect(byName.get("delivered-order")).toMatchObject({ toolsCalled: ["get_order"], evaluatorPassed: true, evaluatorScore: 1, output: '{"orderId":"order_123","eligible":true}' });
+    expect(byName.get("delivered-order")).toMatchObject({ toolsCalled: ["get_order"], evaluatorPassed: true, evaluatorScore: 1, evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: true }, output: '{"orderId":"order_123","eligible":true}' });
+    expect(byName.get("policy-lookup")!.evaluatorDetails).toBeNull();
     expect(byName.get("policy-questions[2]")!.source).toEqual({ module: "evals/policy-questions.ts", file: "evals/policy-questions.csv", row: 3, line: 4, index: 2 });
     expect(byName.get("gsm8k-test-0000")).toMatchObject({ evaluatorPassed: true, source: { file: "data/gsm8k-test-first20.jsonl", row: 1 } });
     expect(byName.get("holiday")!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -65,7 +66,7 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(r.out).toMatch(/26 passed, 1 failed of 27 .* — FAIL/);
     const json = readJson<SuiteResultJson>(out);
     expect(json.summary).toMatchObject({ status: "FAIL", total: 27, passed: 26, failed: 1 });
-    expect(json.results.find((x) => x.name === "late-order")).toMatchObject({ passed: false, evaluatorPassed: false, evaluatorScore: 0.5, error: null });
+    expect(json.results.find((x) => x.name === "late-order")).toMatchObject({ passed: false, evaluatorPassed: false, evaluatorScore: 0.5, evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: false }, error: null });
   }, 60_000);
 
   it("runs one variant with FILE::EVAL[ID] (by id or position), and --name / --tag", async () => {
@@ -162,6 +163,15 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
         "  Checks:",
         "    PASSED tool_call_syntax: The tool calls match the expected 1 call.",
       ].join("\n"),
+    );
+  }, 60_000);
+
+  it("-v prints the evidence (details) an evaluate function returned", async () => {
+    server.setScript(script.rules.map((rule) => (rule.name === "late-order-answer" ? { ...rule, reply: { text: '{"orderId":"order_456","eligible":true}' } } : rule)));
+    const r = await run([EXAMPLE, "--name", "late-order", "-v", ...model]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      ["  Checks:", "    FAILED function: The answer or the supporting get_order call was incorrect.", '      details: {"usedExpectedTool":true,"answerIsCorrect":false}'].join("\n"),
     );
   }, 60_000);
 

@@ -50,6 +50,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Tests: the environment keys are read from (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** Tests: the deadline of one `evaluate` call in ms (default 5,000). */
+  evaluatorTimeoutMs?: number;
 }
 
 function positiveNumber(value: string | undefined, flag: string, integer: boolean, max: number): number | undefined {
@@ -122,7 +124,9 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   if (!choice.ok) throw usage(choice.message);
   const model = buildModel(choice.model, env, "model");
   const judgeModel = selected.some((c) => c.criteria !== null) ? buildModel(choice.judge, env, "judge model") : null;
-  const pool = selected.some((c) => c.evaluatorFunction) ? new FunctionEvaluatorPool({ root: b.root }) : null;
+  const pool = selected.some((c) => c.evaluatorFunction)
+    ? new FunctionEvaluatorPool({ code: b.compiled.evaluateCode, ...(o.evaluatorTimeoutMs !== undefined ? { timeoutMs: o.evaluatorTimeoutMs } : {}) })
+    : null;
 
   const controller = new AbortController();
   const onExternalAbort = () => controller.abort(o.signal?.reason);

@@ -46,7 +46,10 @@ export function caseLine(r: CaseResult, done: number, total: number): string {
   return r.passed ? head + time : `${head}${time}: ${failureReason(r)}`;
 }
 
-/** The verbose panels of one case: Message, Tool calls, Response (and each check). */
+/**
+ * The verbose panels of one case: Message, Tool calls, Response, and each check with the evidence
+ * (`details`) and console output of evaluate functions and custom evaluators.
+ */
 export function verbosePanels(c: ReleaseCase, r: CaseResult, detail: CaseDetail): string[] {
   const lines: string[] = [];
   lines.push("  Message:");
@@ -63,7 +66,13 @@ export function verbosePanels(c: ReleaseCase, r: CaseResult, detail: CaseDetail)
   lines.push(indent(r.output === null ? "(none)" : clip(r.output) || "(empty)"));
   if (detail.checks.length > 0) {
     lines.push("  Checks:");
-    for (const ch of detail.checks) lines.push(indent(`${ch.verdict.toUpperCase()} ${ch.kind}: ${clip(ch.message, 500)}`));
+    for (const ch of detail.checks) {
+      lines.push(indent(`${ch.verdict.toUpperCase()} ${ch.kind}: ${clip(ch.message, 500)}`));
+      // The evidence an evaluate function (or custom evaluator) returned, and its console output.
+      if (ch.details?.evidence !== undefined) lines.push(indent(`details: ${clip(json(ch.details.evidence))}`, "      "));
+      const logs = ch.details?.logs;
+      if (Array.isArray(logs)) for (const l of logs) lines.push(indent(`console: ${clip(String(l), 500)}`, "      "));
+    }
   }
   return lines;
 }

@@ -95,7 +95,11 @@ export function interpretCustomResult(value: unknown, extra: Record<string, unkn
   return r.passed ? passed(KIND, message, details, score) : failed(KIND, message, details, score);
 }
 
-function failureWords(result: Extract<SandboxResult, { ok: false }>): string {
+/**
+ * Says why a sandbox call failed, in words for a check message (e.g. "evaluate threw TypeError: …",
+ * "timed out after 5000 ms", "exceeded the sandbox memory cap (…)").
+ */
+export function describeSandboxFailure(result: Extract<SandboxResult, { ok: false }>): string {
   switch (result.failure) {
     case "timeout":
       return result.message;
@@ -135,6 +139,6 @@ export async function runCustomCheck(
   }
   const extra: Record<string, unknown> = { ...base, durationMs: Math.round(result.durationMs * 1000) / 1000 };
   if (result.logs.length > 0) extra.logs = result.logs;
-  if (!result.ok) return infraError(KIND, truncateText(failureWords(result), MAX_CUSTOM_MESSAGE), { ...extra, failure: result.failure });
+  if (!result.ok) return infraError(KIND, truncateText(describeSandboxFailure(result), MAX_CUSTOM_MESSAGE), { ...extra, failure: result.failure });
   return interpretCustomResult(result.value, extra);
 }

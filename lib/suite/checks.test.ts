@@ -23,7 +23,7 @@ const trial: TrialRecord = {
   renderedMessages: [],
 };
 
-const fnRef = { module: "evals/e.ts", exportPath: "evaluate", source: "evaluate() {}", sha256: "ab".repeat(32) };
+const fnRef = { module: "evals/e.ts", exportPath: "evaluate", source: "evaluate() {}", sha256: "ab".repeat(32), files: ["evals/e.ts"] };
 
 describe("createChecker", () => {
   it("maps declarative evaluators to evaluatorPassed / score / message (the failed ones' messages)", async () => {
@@ -67,6 +67,19 @@ describe("createChecker", () => {
     });
     expect(v).toMatchObject({ evaluatorPassed: false, evaluatorScore: 0.5, evaluatorMessage: "wrong eligibility", errors: [] });
     expect(v.checks[0]).toMatchObject({ kind: "function", details: { module: "evals/e.ts", exportPath: "evaluate", durationMs: 3 } });
+  });
+
+  it("keeps the details (evidence) an evaluate function returns in evaluatorDetails, and its console output on the check", async () => {
+    const details = { usedExpectedTool: true, answerIsCorrect: false };
+    const runner: FunctionEvaluatorRunner = async () => ({ ok: true, value: { passed: false, score: 0.5, details }, durationMs: 2, logs: ["parsed answer"] });
+    const v = await createChecker({ functionEvaluator: runner })(rc({ evaluatorFunction: fnRef }), trial);
+    expect(v).toMatchObject({ evaluatorPassed: false, evaluatorDetails: details });
+    expect(v.checks[0].details).toMatchObject({ evidence: details, logs: ["parsed answer"] });
+    const none = await createChecker({ functionEvaluator: async () => ({ ok: true, value: true, durationMs: 1 }) })(rc({ evaluatorFunction: fnRef }), trial);
+    expect(none.evaluatorDetails).toBeNull();
+    const crashed = await createChecker({ functionEvaluator: async () => ({ ok: false, failure: "crash", message: "evaluate threw Error: x", logs: ["before the throw"] }) })(rc({ evaluatorFunction: fnRef }), trial);
+    expect(crashed.evaluatorDetails).toBeNull();
+    expect(crashed.checks[0].details).toMatchObject({ logs: ["before the throw"], failure: "crash" });
   });
 
   it("reports a crash, a timeout, an invalid result or a missing runner as an evaluator infrastructure error (evaluatorPassed null)", async () => {

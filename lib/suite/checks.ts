@@ -2,8 +2,8 @@
  * Scoring a case's trial (issue #6 runner contract) with the app's evaluator core, so semantics are
  * identical to benches:
  * - `evaluate` declarations → lib/evaluators `runChecks` (static, sandboxed custom, judge specs);
- * - an `evaluate` function → the injected {@link FunctionEvaluatorRunner} (a worker thread in the
- *   shell), its answer read by lib/evaluators `interpretCustomResult` (same result rules as the app's
+ * - an `evaluate` function → the injected {@link FunctionEvaluatorRunner} (the QuickJS evaluator
+ *   sandbox in the shell), its answer read by lib/evaluators `interpretCustomResult` (same result rules as the app's
  *   custom evaluators);
  * - `criteria` → a `judge` spec (mode, threshold) run by `runChecks` with the judge model;
  * - `expectedToolCalls` → an `expected_tool_calls` spec (`allowAdditional`).
@@ -16,18 +16,23 @@ import type { LanguageModel } from "ai";
 import { customEvaluatorInput, interpretCustomResult } from "@/lib/evaluators/custom";
 import { runChecks, type RunChecksOptions } from "@/lib/evaluators/registry";
 import { infraError } from "@/lib/evaluators/result";
+import type { SandboxFailure } from "@/lib/evaluators/sandbox";
 import type { EvaluatorSpec, ExpectedToolCallsSpec, JudgeSpec } from "@/lib/evaluators/spec";
 import type { CheckResult, EvaluationTrial } from "@/lib/evaluators/types";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
 import type { EvaluatorInput, FunctionEvaluatorRef, ReleaseCase } from "./types";
 import { NO_VERDICTS } from "./result";
 
-/** What a function evaluator run produced: the returned value, or why there is none. */
+/**
+ * What a function evaluator run produced: the returned value, or why there is none (`load`: no
+ * compiled code; `host`: the sandbox failed; the others are the sandbox's failures: `timeout`,
+ * `memory`, `crash`, `unserializable`, …). `logs`: the function's captured `console` output.
+ */
 export type FunctionEvaluatorOutcome =
-  | { ok: true; value: unknown; durationMs: number }
-  | { ok: false; failure: "load" | "changed" | "crash" | "timeout" | "host"; message: string; durationMs?: number };
+  | { ok: true; value: unknown; durationMs: number; logs?: string[] }
+  | { ok: false; failure: "load" | "host" | SandboxFailure; message: string; durationMs?: number; logs?: string[] };
 
-/** Runs an `evaluate` function of an eval module on one trial (in isolation: see server/suite/function-evaluator.ts). */
+/** Runs an `evaluate` function of an eval module on one trial (in the evaluator sandbox: see server/suite/function-evaluator.ts). */
 export type FunctionEvaluatorRunner = (ref: FunctionEvaluatorRef, input: EvaluatorInput) => Promise<FunctionEvaluatorOutcome>;
 
 /** The check part of a case result (see `CaseResult`), plus the errors to join into `error`. */
@@ -39,6 +44,8 @@ export interface CaseVerdicts {
   evaluatorPassed: boolean | null;
   evaluatorScore: number | null;
   evaluatorMessage: string | null;
+  /** The evidence an `evaluate` function (or `custom` evaluator) returned; null when none. */
+  evaluatorDetails: unknown;
   /** Prefixed error messages (`evaluator: …`, `judge: …`, `reliability: …`). */
   errors: string[];
   /** Every check result, in order: evaluators, function, judge, reliability. */
@@ -107,8 +114,10 @@ async function runFunction(ref: FunctionEvaluatorRef, trial: EvaluationTrial, ru
   } catch (e) {
     outcome = { ok: false, failure: "host", message: (e as Error).message };
   }
-  if (!outcome.ok) return { ...infraError("function", `${ref.module} ${ref.exportPath}: ${outcome.message}`, { ...base, failure: outcome.failure }), kind: "function" };
-  return { ...interpretCustomResult(outcome.value, { ...base, durationMs: Math.round(outcome.durationMs * 1000) / 1000 }), kind: "function" };
+  const logs = outcome.logs && outcome.logs.length > 0 ? { logs: outcome.logs } : {};
+  const durationMs = outcome.durationMs === undefined ? {} : { durationMs: Math.round(outcome.durationMs * 1000) / 1000 };
+  if (!outcome.ok) return { ...infraError("function", `${ref.module} ${ref.exportPath}: ${outcome.message}`, { ...base, ...durationMs, ...logs, failure: outcome.failure }), kind: "function" };
+  return { ...interpretCustomResult(outcome.value, { ...base, ...durationMs, ...logs }), kind: "function" };
 }
 
 /**
@@ -148,6 +157,9 @@ export function createChecker(options: CheckerOptions = {}): CaseChecker {
       v.evaluatorScore = scored.length > 0 ? scored.reduce((s, r) => s + r.score, 0) / scored.length : null;
       const shown = failedOnes.length > 0 ? failedOnes : unscoredOnes.length > 0 ? unscoredOnes : scored;
       v.evaluatorMessage = shown.map((r) => r.message).join("; ") || null;
+      // interpretCustomResult keeps what the function returned as `details` under `evidence`.
+      const withEvidence = scored.find((r) => r.details?.evidence !== undefined);
+      v.evaluatorDetails = withEvidence ? withEvidence.details!.evidence : null;
     }
     if (judgeResult) {
       v.judgeReason = judgeResult.message;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { tool } from "ai";
 import { z } from "zod";
-import { compileBenchmark, formatProblem, releaseHash, type BenchmarkSources, type CompileProblem, type LoadedModule } from "./compile";
+import { sha256Hex } from "./canonical";
+import { compileBenchmark, formatProblem, releaseHash, type BenchmarkSources, type CompileProblem, type EvaluateCompiler, type LoadedModule } from "./compile";
 import type { ParsedBenchmarkConfig } from "./config";
 import type { Release, SuiteCase } from "./types";
 import { LIMITS } from "../library/limits";
@@ -121,19 +122,43 @@ describe("compileBenchmark: cases, names and inheritance", () => {
     expect(cases[1].source).toMatchObject({ file: "evals/data/j.jsonl", row: 2, line: 3 });
   });
 
-  it("records an evaluate function by module, export path and source hash, and keeps setup/teardown on the suite case only", async () => {
+  it("records an evaluate function by module, export path and the hash of its compiled script, and keeps setup/teardown on the suite case only", async () => {
     const evaluate = ({ output }: { output: string }) => output.length > 0;
     const setup = () => 1;
-    const { release, cases } = await ok(
-      sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate, setup, cases: [{ id: "one" }, { id: "two", evaluate: () => true, teardown: () => {} }] } }),
+    const compiled: string[] = [];
+    const compileEvaluate: EvaluateCompiler = async (module, exportPath) => {
+      compiled.push(`${module} ${exportPath}`);
+      const code = `var evaluate = /* ${module} ${exportPath} */ () => true;`;
+      return { ok: true, bundle: { code, sha256: sha256Hex(code), files: [module, "evals/helpers.ts"] } };
+    };
+    const r = await compileBenchmark(
+      sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate, setup, cases: [{ id: "one" }, { id: "two", evaluate: () => true, teardown: () => {} }, { id: "three" }] } }, {}, { compileEvaluate }),
     );
-    expect(cases[0].evaluatorFunction).toMatchObject({ module: "evals/f.ts", exportPath: "evaluate", source: String(evaluate) });
-    expect(cases[0].evaluatorFunction!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const { release, cases, evaluateCode } = r.compiled;
+    // One compile per function, however many cases share it.
+    expect(compiled).toEqual(["evals/f.ts evaluate", "evals/f.ts cases[1].evaluate"]);
+    const script = "var evaluate = /* evals/f.ts evaluate */ () => true;";
+    expect(cases[0].evaluatorFunction).toEqual({ module: "evals/f.ts", exportPath: "evaluate", source: String(evaluate), sha256: sha256Hex(script), files: ["evals/f.ts", "evals/helpers.ts"] });
+    expect(cases[2].evaluatorFunction!.sha256).toBe(sha256Hex(script));
+    expect(evaluateCode.get(sha256Hex(script))).toBe(script);
     expect(cases[1].evaluatorFunction?.exportPath).toBe("cases[1].evaluate");
     expect(cases[0].setup).toBe(setup);
     expect(cases[1]).toMatchObject({ hasSetup: true, hasTeardown: true });
     expect(JSON.stringify(release)).not.toMatch(/"setup"/);
     expect("setup" in release.cases[0]).toBe(false);
+  });
+
+  it("fails when an evaluate function cannot be compiled for the sandbox, naming the module and the function", async () => {
+    const compileEvaluate: EvaluateCompiler = async (_module, exportPath) =>
+      exportPath === "evaluate" ? { ok: false, message: 'it needs "node:fs" (imported by evals/h.ts), which cannot run in the evaluator sandbox' } : { ok: false, message: "it could not be bundled: x" };
+    const p = await problems(sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate: () => true, cases: [{ id: "one" }, { id: "two", evaluate: () => true }] } }, {}, { compileEvaluate }));
+    expect(p).toEqual([
+      { file: "evals/f.ts", message: `the eval's evaluate: it needs "node:fs" (imported by evals/h.ts), which cannot run in the evaluator sandbox` },
+      { file: "evals/f.ts", message: `cases[1] ("two") evaluate: it could not be bundled: x` },
+    ]);
+    const without = await problems(sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate: () => true } }));
+    expect(without[0].message).toMatch(/no compiler for evaluate functions/);
   });
 
   it("turns criteria and expectedToolCalls into checks (a case with only those compiles)", async () => {

@@ -9,8 +9,11 @@
  * - an unknown tool name, a missing or unreadable data file, a bad CSV column, a CSV used with
  *   anything but an eval-level `non_empty`/`exact`/`contains` evaluator, an invalid evaluator
  *   declaration, and a case without any check are compile errors;
+ * - an `evaluate` function is compiled by the injected {@link EvaluateCompiler} (bundled with
+ *   what it uses, for the evaluator sandbox); one that cannot be is a compile error;
  * - the release's `contentHash` is the SHA-256 of its canonical JSON, so the same sources give
- *   the same release.
+ *   the same release; an `evaluate` function counts by the hash of its compiled script, so a
+ *   change to a helper or constant it uses changes the release.
  */
 import path from "node:path";
 import { asSchema, type Tool, type ToolSet } from "ai";
@@ -47,6 +50,23 @@ export interface LoadedModule {
   error?: string;
 }
 
+/** An `evaluate` function compiled for the evaluator sandbox: one script defining a global `evaluate`. */
+export interface CompiledEvaluate {
+  /** The script. */
+  code: string;
+  /** SHA-256 hex of `code` (recorded in the release). */
+  sha256: string;
+  /** Local files bundled into it, relative to the config folder. */
+  files: string[];
+}
+
+/**
+ * Compiles the `evaluate` function at `exportPath` of an eval module (a module path relative to
+ * the config folder) for the evaluator sandbox; see server/suite/evaluate-bundle.ts.
+ * @returns the script, or a message saying why it cannot run there (never rejects)
+ */
+export type EvaluateCompiler = (module: string, exportPath: string) => Promise<{ ok: true; bundle: CompiledEvaluate } | { ok: false; message: string }>;
+
 /** What {@link compileBenchmark} needs; built by the shell (server/suite/load.ts). */
 export interface BenchmarkSources {
   /** The config file's name (relative, for messages), e.g. `benchmark.config.ts`. */
@@ -59,6 +79,8 @@ export interface BenchmarkSources {
    * @throws an Error (with `code` such as `ENOENT`) when it cannot be read
    */
   readFile: (file: string) => Uint8Array;
+  /** Compiles `evaluate` functions; without it, a case with one is a compile problem. */
+  compileEvaluate?: EvaluateCompiler;
 }
 
 /** A compile problem: the file it is in, the data row and line when known, and what is wrong. */
@@ -75,6 +97,8 @@ export interface CompiledBenchmark {
   cases: SuiteCase[];
   /** Every tool of the tools modules, by name (the agent exposes a case's subset). */
   tools: ToolSet;
+  /** The sandbox script of every `evaluate` function, by its SHA-256 (`FunctionEvaluatorRef.sha256`). */
+  evaluateCode: Map<string, string>;
 }
 
 /** Result of {@link compileBenchmark}. */
@@ -211,7 +235,8 @@ function compileCase(ctx: EvalContext, raw: RawCase, problems: CompileProblem[])
   if (typeof evaluate === "function") {
     const own = raw.own.evaluate === evaluate;
     const source = String(evaluate);
-    evaluatorFunction = { module: ctx.module, exportPath: own ? `cases[${raw.index}].evaluate` : "evaluate", source, sha256: sha256Hex(source) };
+    // sha256 and files are filled in once the function is bundled (compileFunctions).
+    evaluatorFunction = { module: ctx.module, exportPath: own ? `cases[${raw.index}].evaluate` : "evaluate", source, sha256: "", files: [] };
   } else if (evaluate !== null) {
     const specs = raw.own.evaluate === undefined && ctx.evalSpecs ? ctx.evalSpecs : specList(evaluate);
     const specProblems = validateEvaluatorSpecs(specs, { expected: f.expected ?? undefined });
@@ -413,6 +438,7 @@ export async function compileBenchmark(src: BenchmarkSources): Promise<CompileRe
     }
     evals.push({ id: ev.id, title: typeof ev.title === "string" ? ev.title : null, module: m.file, dataFile: expanded.dataFile, caseCount: count });
   }
+  const evaluateCode = await compileFunctions(cases, src.compileEvaluate, problems);
   if (problems.length > 0) return { ok: false, problems };
 
   const body: Omit<Release, "contentHash"> = {
@@ -429,7 +455,40 @@ export async function compileBenchmark(src: BenchmarkSources): Promise<CompileRe
   const release: Release = { ...body, contentHash: contentHash(body) };
   const toolSet: ToolSet = {};
   for (const [name, t] of tools) toolSet[name] = t.tool;
-  return { ok: true, compiled: { release, cases, tools: toolSet } };
+  return { ok: true, compiled: { release, cases, tools: toolSet, evaluateCode } };
+}
+
+/**
+ * Compiles every distinct `evaluate` function (module × export path) once, and records its script
+ * hash and files on each case using it, so the release hash covers the code that runs.
+ * @returns the scripts by SHA-256; problems name the module and the function
+ */
+async function compileFunctions(cases: SuiteCase[], compile: EvaluateCompiler | undefined, problems: CompileProblem[]): Promise<Map<string, string>> {
+  const code = new Map<string, string>();
+  const users = new Map<string, SuiteCase[]>();
+  for (const c of cases) {
+    const ref = c.evaluatorFunction;
+    if (!ref) continue;
+    const key = `${ref.module}\u0000${ref.exportPath}`;
+    const list = users.get(key);
+    if (list) list.push(c);
+    else users.set(key, [c]);
+  }
+  for (const list of users.values()) {
+    const { module, exportPath } = list[0].evaluatorFunction!;
+    const label = exportPath === "evaluate" ? "the eval's evaluate" : `cases[${list[0].index}] ("${list[0].id}") evaluate`;
+    const r = compile ? await compile(module, exportPath) : { ok: false as const, message: "no compiler for evaluate functions was given (internal error)" };
+    if (!r.ok) {
+      problems.push({ file: module, message: `${label}: ${r.message}` });
+      continue;
+    }
+    code.set(r.bundle.sha256, r.bundle.code);
+    for (const c of list) {
+      c.evaluatorFunction!.sha256 = r.bundle.sha256;
+      c.evaluatorFunction!.files = [...r.bundle.files];
+    }
+  }
+  return code;
 }
 
 /** The JSON part of a suite case (drops `setup` and `teardown`). */

@@ -23,7 +23,10 @@ export {
   type CompileProblem,
   type CompiledBenchmark,
   type CompileResult,
+  type CompiledEvaluate,
+  type EvaluateCompiler,
 } from "./compile";
+export { isolateEvaluate, parseExportPath, exportPathExpression, type IsolateResult } from "./evaluate-source";
 export { selectCases, matchesVariant, samePath, type Selection, type SelectionResult } from "./select";
 export { createAgent, caseToolSet, DEFAULT_AGENT_MAX_STEPS, type AgentOptions, type AgentRunner, type AgentCall, type RunEvent } from "./agent";
 export {

@@ -66,7 +66,7 @@ describe("caseContentOf", () => {
   });
 
   it("notes a code evaluator (runs only from the CLI) with its hash, so changing it changes the content", () => {
-    const fn = { module: "evals/r.ts", exportPath: "evaluate", source: "evaluate(){}", sha256: "abcdef0123456789".repeat(4) };
+    const fn = { module: "evals/r.ts", exportPath: "evaluate", source: "evaluate(){}", sha256: "abcdef0123456789".repeat(4), files: ["evals/r.ts"] };
     const a = caseContentOf(rc("a", "e", { evaluatorFunction: fn, hasSetup: true }), "S");
     expect(a.notes).toBe("code evaluator: evals/r.ts evaluate (sha256 abcdef012345) runs only from the CLI (benchwork run); it is not a check of this case in the app\nsetup/teardown in evals/x.ts run only from the CLI");
     expect(a.evaluators).toEqual([]);

@@ -37,7 +37,7 @@ describe("summarize", () => {
 
 describe("the JSON contract", () => {
   it("has schemaVersion, release, a summary block and one entry per case (skipped included) with exactly these fields", () => {
-    const pass = result({ name: "a", evaluatorPassed: true, evaluatorScore: 1, evaluatorMessage: "ok", output: "30 days", toolsCalled: ["lookup_policy"] });
+    const pass = result({ name: "a", evaluatorPassed: true, evaluatorScore: 1, evaluatorMessage: "ok", evaluatorDetails: { usedExpectedTool: true }, output: "30 days", toolsCalled: ["lookup_policy"] });
     const fail = result({ name: "b", judgePassed: false, judgeReason: "Judge: fail — rude", judgeScore: 3, reliabilityPassed: true, timedOut: false });
     const timed = result({ name: "c", timedOut: true, error: "run: timed out after 1 s" });
     const skip = skippedResult({ id: "d", labels: ["x"] });
@@ -61,6 +61,7 @@ describe("the JSON contract", () => {
       "evaluatorPassed",
       "evaluatorScore",
       "evaluatorMessage",
+      "evaluatorDetails",
       "output",
       "toolsCalled",
       "timedOut",
@@ -69,7 +70,7 @@ describe("the JSON contract", () => {
       "passed",
       "source",
     ]);
-    expect(json.results[0]).toMatchObject({ tags: ["t"], sessionId: "s-1", durationSeconds: 0.123, evaluatorPassed: true, output: "30 days", toolsCalled: ["lookup_policy"], passed: true, source: { file: "evals/a.csv", row: 2 } });
+    expect(json.results[0]).toMatchObject({ tags: ["t"], sessionId: "s-1", durationSeconds: 0.123, evaluatorPassed: true, evaluatorDetails: { usedExpectedTool: true }, output: "30 days", toolsCalled: ["lookup_policy"], passed: true, source: { file: "evals/a.csv", row: 2 } });
     expect(json.results[1]).toMatchObject({ judgePassed: false, judgeReason: "Judge: fail — rude", judgeScore: 3, reliabilityPassed: true, evaluatorPassed: null, passed: false, source: null });
     expect(json.results[3]).toEqual({
       name: "d",
@@ -83,6 +84,7 @@ describe("the JSON contract", () => {
       evaluatorPassed: null,
       evaluatorScore: null,
       evaluatorMessage: null,
+      evaluatorDetails: null,
       output: null,
       toolsCalled: [],
       timedOut: false,

@@ -38,6 +38,7 @@ export const NO_VERDICTS = {
   evaluatorPassed: null,
   evaluatorScore: null,
   evaluatorMessage: null,
+  evaluatorDetails: null,
 } as const satisfies Partial<CaseResult>;
 
 /** The result of a case that never ran because the suite was cancelled: skipped, failed, no session, no checks. */
@@ -130,6 +131,7 @@ export function suiteResultToJson(
       evaluatorPassed: r.evaluatorPassed,
       evaluatorScore: r.evaluatorScore,
       evaluatorMessage: r.evaluatorMessage,
+      evaluatorDetails: r.evaluatorDetails,
       output: r.output,
       toolsCalled: r.toolsCalled,
       timedOut: r.timedOut,

@@ -26,9 +26,15 @@ const checker: CaseChecker = async (_c, t) => ({
   evaluatorPassed: t.output === "good",
   evaluatorScore: t.output === "good" ? 1 : 0,
   evaluatorMessage: t.output === "good" ? "ok" : "bad output",
+  evaluatorDetails: null,
   errors: [],
   checks: [],
 });
+
+/** Verdicts with only the evaluator set. */
+function verdictsOf(evaluatorPassed: boolean | null): CaseVerdicts {
+  return { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed, evaluatorScore: null, evaluatorMessage: null, evaluatorDetails: null, errors: [], checks: [] };
+}
 
 const goodAgent: AgentRunner = async () => trial("good");
 /** Never answers and ignores the abort signal. */
@@ -153,6 +159,39 @@ describe("runSuite", () => {
       expect((aborted as DOMException).name).toBe("TimeoutError");
       expect(s.results[0]).toMatchObject({ timedOut: true, output: null, evaluatorPassed: null });
     });
+
+    it("does not let the case timeout eat the checks: a slow evaluator finishes after it and the case is not timed out", async () => {
+      vi.useFakeTimers();
+      let finishChecks: () => void = () => {};
+      const slowChecker: CaseChecker = (c, t, o) =>
+        new Promise((resolve) => {
+          finishChecks = () => void checker(c, t, o).then(resolve);
+        });
+      const pending = runSuite([suiteCase("a", { timeoutSeconds: 1 })], options({ checker: slowChecker }));
+      // The evaluator takes four times the case's timeout (still within its own deadline).
+      await vi.advanceTimersByTimeAsync(4_000);
+      finishChecks();
+      await vi.advanceTimersByTimeAsync(0);
+      expect((await pending).results[0]).toMatchObject({ timedOut: false, error: null, evaluatorPassed: true, passed: true });
+    });
+
+    it("gives the checks (the judge's model calls) a deadline of their own, equal to the case timeout, that ends in a check error, not a timeout", async () => {
+      vi.useFakeTimers();
+      let reason: unknown = null;
+      const judgeChecker: CaseChecker = (_c, _t, o) =>
+        new Promise((resolve) =>
+          o!.abortSignal!.addEventListener("abort", () => {
+            reason = o!.abortSignal!.reason;
+            resolve({ ...verdictsOf(null), judgeReason: null, errors: [`judge: judge call failed: ${(reason as Error).message}`] });
+          }),
+        );
+      const pending = runSuite([suiteCase("a", { timeoutSeconds: 2 })], options({ checker: judgeChecker }));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(reason).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect((reason as DOMException).name).toBe("TimeoutError");
+      expect((await pending).results[0]).toMatchObject({ timedOut: false, passed: false, error: "judge: judge call failed: the checks did not finish within 2 s" });
+    });
   });
 
   describe("hooks", () => {
@@ -253,5 +292,5 @@ describe("runSuite", () => {
 });
 
 // Type check: a checker result carries every field the runner copies.
-const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, errors: [], checks: [] };
+const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, evaluatorDetails: null, errors: [], checks: [] };
 void _verdicts;

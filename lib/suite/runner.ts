@@ -6,12 +6,16 @@
  * 1. `onCaseStart(case)` (presentation hook);
  * 2. `setup()` when the case has one — outside the timeout; a throw is a `setup:` error and the
  *    case does not run;
- * 3. the agent run and the checks, under the case's timeout (`timeoutSeconds`, else the runner's
- *    default, 120 s): when it expires the case is `timedOut`, its signal is aborted and the runner
- *    moves on even if the model or a tool ignores the signal;
- * 4. `teardown(context, result)` whenever setup completed (or there is no setup) — also after a
+ * 3. the agent run, under the case's timeout (`timeoutSeconds`, else the runner's default, 120 s):
+ *    when it expires the case is `timedOut`, its signal is aborted and the runner moves on even if
+ *    the model or a tool ignores the signal;
+ * 4. the checks, after the agent and outside its timeout (the reference contract: evaluators run
+ *    after generation with a deadline of their own, so a slow evaluator is an evaluator error, never
+ *    `timedOut`); the checker's signal — which the judge's model calls honour — is aborted after a
+ *    deadline equal to the case's timeout, which ends as a check error;
+ * 5. `teardown(context, result)` whenever setup completed (or there is no setup) — also after a
  *    failure, an error or a timeout; a throw is a `teardown:` error;
- * 5. `onCaseEnd(case, result, detail)`.
+ * 6. `onCaseEnd(case, result, detail)`.
  * `durationSeconds` covers setup and teardown. Hooks are for presentation only: a hook that throws
  * (or returns a promise: hooks are synchronous) is recorded as a `hook:` error on that case and the
  * suite goes on. The runner itself performs no I/O.
@@ -117,6 +121,50 @@ function cancelHub(signal: AbortSignal | undefined): CancelHub & { dispose(): vo
   };
 }
 
+/** How a {@link guarded} call ended: its value or error, unless the suite was cancelled or (when stopping at the deadline) it timed out. */
+type Guarded<T> = ({ value: T } | { error: unknown } | Record<never, never>) & { timedOut: boolean; cancelled: boolean };
+
+/**
+ * Runs `fn` with a signal aborted on the suite's cancellation and after `seconds` (with a
+ * `TimeoutError` carrying `message`). Cancellation always stops waiting; the deadline stops waiting
+ * only with `stopAtDeadline` (the agent), else it only aborts the signal and the result is awaited
+ * (checks: an evaluator has its own deadline and must not be cut short by the case's).
+ */
+async function guarded<T>(hub: CancelHub, seconds: number, message: string, stopAtDeadline: boolean, fn: (signal: AbortSignal) => Promise<T>): Promise<Guarded<T>> {
+  const controller = new AbortController();
+  let timedOut = false;
+  let cancelled = false;
+  let stop: (reason: unknown) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  stopped.catch(() => undefined);
+  const onCancel = () => {
+    cancelled = true;
+    controller.abort(hub.reason);
+    stop(hub.reason);
+  };
+  const offCancel = hub.on(onCancel);
+  if (hub.cancelled) onCancel();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    const reason = new DOMException(message, "TimeoutError");
+    controller.abort(reason);
+    if (stopAtDeadline) stop(reason);
+  }, Math.min(seconds * 1000, 2_147_483_647));
+  try {
+    const work = cancelled ? stopped : (async () => fn(controller.signal))();
+    work.catch(() => undefined);
+    const value = await Promise.race([work, stopped]);
+    return { value, timedOut: false, cancelled: false };
+  } catch (error) {
+    return cancelled || (stopAtDeadline && timedOut) ? { timedOut: stopAtDeadline && timedOut, cancelled } : { error, timedOut: false, cancelled: false };
+  } finally {
+    clearTimeout(timer);
+    offCancel();
+  }
+}
+
 async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: CancelHub): Promise<CaseResult> {
   const started = now();
   const errors: string[] = [];
@@ -141,45 +189,24 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
   let cancelled = false;
   if (setupDone) {
     const timeoutSeconds = c.timeoutSeconds ?? o.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-    const controller = new AbortController();
-    let stop: (reason: unknown) => void = () => {};
-    const stopped = new Promise<never>((_, reject) => {
-      stop = reject;
-    });
-    stopped.catch(() => undefined);
-    const onCancel = () => {
-      cancelled = true;
-      controller.abort(hub.reason);
-      stop(hub.reason);
-    };
-    const offCancel = hub.on(onCancel);
-    if (hub.cancelled) onCancel();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      const reason = new DOMException(`case timed out after ${timeoutSeconds} s`, "TimeoutError");
-      controller.abort(reason);
-      stop(reason);
-    }, Math.min(timeoutSeconds * 1000, 2_147_483_647));
     const onEvent = (event: RunEvent) => {
       steps.push(event.step);
       callHook("onRunEvent", o.onRunEvent && (() => o.onRunEvent!(c, event)), errors);
     };
-    try {
-      const work = (async () => {
-        const t = await o.agent(c, { abortSignal: controller.signal, onEvent });
-        if (timedOut || cancelled) return;
-        trial = t;
-        if (t.error) return;
-        const v = await o.checker(c, t, { abortSignal: controller.signal });
-        if (!timedOut && !cancelled) verdicts = v;
-      })();
-      work.catch(() => undefined);
-      await Promise.race([work, stopped]);
-    } catch (e) {
-      if (!timedOut && !cancelled) errors.push(`run: ${messageOf(e)}`);
-    } finally {
-      clearTimeout(timer);
-      offCancel();
+    // 1. The agent, under the case timeout.
+    const run = await guarded(hub, timeoutSeconds, `case timed out after ${timeoutSeconds} s`, true, (signal) => o.agent(c, { abortSignal: signal, onEvent }));
+    timedOut = run.timedOut;
+    cancelled = run.cancelled;
+    if (!timedOut && !cancelled && "error" in run) errors.push(`run: ${messageOf(run.error)}`);
+    if (!timedOut && !cancelled && "value" in run) trial = run.value;
+    // 2. The checks, after the agent and outside its timeout: evaluators keep their own deadlines;
+    // the judge's model calls are aborted after a deadline equal to the case timeout.
+    const done = trial as TrialRecord | null;
+    if (done && !done.error) {
+      const checked = await guarded(hub, timeoutSeconds, `the checks did not finish within ${timeoutSeconds} s`, false, (signal) => o.checker(c, done, { abortSignal: signal }));
+      cancelled = checked.cancelled;
+      if (!cancelled && "error" in checked) errors.push(`run: ${messageOf(checked.error)}`);
+      if (!cancelled && "value" in checked) verdicts = checked.value;
     }
     const t = trial as TrialRecord | null;
     if (timedOut) errors.push(`run: timed out after ${timeoutSeconds} s`);
@@ -203,6 +230,7 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     evaluatorPassed: v?.evaluatorPassed ?? null,
     evaluatorScore: v?.evaluatorScore ?? null,
     evaluatorMessage: v?.evaluatorMessage ?? null,
+    evaluatorDetails: v?.evaluatorDetails ?? null,
     output: t ? t.output : steps.length > 0 ? steps[steps.length - 1].text : null,
     toolsCalled: calls.map((x) => x.toolName),
     timedOut,

@@ -36,7 +36,10 @@ export type EvaluatorInput = CustomEvaluatorInput;
  */
 export type EvaluatorOutcome = boolean | { passed: boolean; score?: number | null; message?: string | null; details?: unknown };
 
-/** A custom evaluator function in an eval module (runs in a worker thread, empty environment, 5 s deadline). */
+/**
+ * A custom evaluator function in an eval module. It is bundled with what it uses and runs in the
+ * QuickJS evaluator sandbox (no file system, network, processes or environment; 5 s deadline).
+ */
 export type EvaluateFunction = (input: EvaluatorInput) => EvaluatorOutcome | Promise<EvaluatorOutcome>;
 
 /** A declarative `evaluate`: one evaluator spec (lib/evaluators/spec.ts) or a list of them. */
@@ -153,16 +156,22 @@ export interface CaseSource {
   index: number;
 }
 
-/** Reference to an `evaluate` function in an eval module, frozen in a release by the hash of its source text. */
+/**
+ * Reference to an `evaluate` function in an eval module, frozen in a release by the hash of the
+ * script that runs: the function bundled with the helpers, constants and local imports it uses
+ * (server/suite/evaluate-bundle.ts).
+ */
 export interface FunctionEvaluatorRef {
   /** The eval module (relative path). */
   module: string;
   /** Where the function is in the module's default export: `evaluate` or `cases[N].evaluate`. */
   exportPath: string;
-  /** The function's source text as loaded (after TypeScript is stripped). */
+  /** The function's own source text as loaded (after TypeScript is stripped), for reading. */
   source: string;
-  /** SHA-256 hex of `source`. */
+  /** SHA-256 hex of the bundled script (what runs in the evaluator sandbox). */
   sha256: string;
+  /** Local files bundled into the script (relative paths, sorted): the module and what it imports for `evaluate`. */
+  files: string[];
 }
 
 /** One compiled case of a release: plain JSON, every inheritable field resolved. */
@@ -250,7 +259,8 @@ export interface SuiteCase extends ReleaseCase {
  * - `judge*`: null when the case has no `criteria`; `judgeScore` is the 1–10 score in numeric mode.
  * - `reliabilityPassed`: the `expectedToolCalls` check; null when none.
  * - `evaluator*`: the `evaluate` checks (declarative specs and/or the function); null when none, or
- *   when an evaluator could not run (then `error` says why — never a model failure).
+ *   when an evaluator could not run (then `error` says why — never a model failure);
+ *   `evaluatorDetails` is the evidence the function returned.
  * - `toolsCalled`: tool names in call order.
  * - `error`: run, setup, evaluator, judge, reliability, hook and teardown errors joined with `; `,
  *   each prefixed with its origin (`run: …`, `hook: …`).
@@ -270,6 +280,11 @@ export interface CaseResult {
   evaluatorPassed: boolean | null;
   evaluatorScore: number | null;
   evaluatorMessage: string | null;
+  /**
+   * The evidence (`details`) returned by the case's `evaluate` function (or by a declarative
+   * `custom` evaluator; with several, the first that returned some): any JSON, null when none.
+   */
+  evaluatorDetails: unknown;
   output: string | null;
   toolsCalled: string[];
   timedOut: boolean;

@@ -1,88 +1,85 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createHash } from "node:crypto";
-import { FunctionEvaluatorPool, FUNCTION_EVALUATOR_TIMEOUT_MS } from "./function-evaluator";
-import type { EvaluatorInput } from "@/lib/suite/types";
+import type { EvaluatorInput, FunctionEvaluatorRef } from "@/lib/suite/types";
+import { bundleEvaluate } from "./evaluate-bundle";
+import { createFunctionSandbox, FunctionEvaluatorPool, FUNCTION_EVALUATOR_TIMEOUT_MS } from "./function-evaluator";
 
 const root = mkdtempSync(path.join(tmpdir(), "benchwork-fn-eval-"));
+mkdirSync(path.join(root, "evals"));
+writeFileSync(path.join(root, "evals/helpers.ts"), `export const WANT_SCORE = 0.25;\nexport const same = (a: string, b?: string) => a === b;\n`);
 writeFileSync(
-  path.join(root, "evals.ts"),
-  `interface In { output: string; caseData: { want?: string } | null }
+  path.join(root, "evals/e.ts"),
+  `import { WANT_SCORE, same } from "./helpers";
+interface In { output: string; caseData: { want?: string } | null }
 export default {
   id: "x",
   evaluate({ output, caseData }: In) {
-    return { passed: output === caseData?.want, score: output === caseData?.want ? 1 : 0.25, message: "compared" };
+    console.log("comparing", output);
+    return { passed: same(output, caseData?.want), score: same(output, caseData?.want) ? 1 : WANT_SCORE, message: "compared", details: { output } };
   },
   cases: [
-    { evaluate: () => ({ passed: Object.keys(process.env).length === 0, details: { keys: Object.keys(process.env) } }) },
     { evaluate: () => { throw new Error("boom"); } },
     { evaluate: () => { for (;;) {} } },
-    { evaluate: () => () => 1 },
-    { evaluate: async () => { await new Promise((r) => setTimeout(r, 5)); return true; } },
-    { evaluate: () => process.exit(3) },
+    { evaluate: ({ output }: { output: string }) => new ArrayBuffer(Number(output) * 1024 * 1024).byteLength > 0 },
+    { evaluate: () => ({ passed: true, details: { big: BigInt(1) } }) },
+    { evaluate: async () => { await Promise.resolve(); return true; } },
   ],
 };
 `,
 );
-writeFileSync(path.join(root, "broken.ts"), "export default { evaluate( {\n");
 
+const code = new Map<string, string>();
+async function ref(exportPath: string): Promise<FunctionEvaluatorRef> {
+  const r = await bundleEvaluate(root, "evals/e.ts", exportPath);
+  if (!r.ok) throw new Error(r.message);
+  code.set(r.bundle.sha256, r.bundle.code);
+  return { module: "evals/e.ts", exportPath, source: "", sha256: r.bundle.sha256, files: r.bundle.files };
+}
 const input = (output: string, want = "ok"): EvaluatorInput => ({ output, caseData: { want }, toolCalls: [], normalizedToolCalls: [], finishReason: "stop", usage: null });
-const ref = (exportPath: string, sha256 = "") => ({ module: "evals.ts", exportPath, source: "", sha256 });
 
-const pool = new FunctionEvaluatorPool({ root, timeoutMs: 300 });
+const pool = new FunctionEvaluatorPool({ code, timeoutMs: 300 });
 afterAll(() => pool.close());
 
-describe("FunctionEvaluatorPool", () => {
-  it("runs an evaluate function from a TypeScript eval module in a worker and returns its value", async () => {
-    expect(await pool.run(ref("evaluate"), input("ok"))).toMatchObject({ ok: true, value: { passed: true, score: 1, message: "compared" } });
-    expect(await pool.run(ref("evaluate"), input("no"))).toMatchObject({ ok: true, value: { passed: false, score: 0.25 } });
-    expect(await pool.run(ref("cases[4].evaluate"), input("x"))).toMatchObject({ ok: true, value: true });
+describe("FunctionEvaluatorPool (QuickJS sandbox)", () => {
+  it("runs a compiled evaluate with its helpers, returning its value and console output", async () => {
+    const evaluate = await ref("evaluate");
+    expect(evaluate.files).toEqual(["evals/e.ts", "evals/helpers.ts"]);
+    expect(await pool.run(evaluate, input("ok"))).toMatchObject({ ok: true, value: { passed: true, score: 1, message: "compared", details: { output: "ok" } }, logs: ["comparing ok"] });
+    expect(await pool.run(evaluate, input("no"))).toMatchObject({ ok: true, value: { passed: false, score: 0.25 } });
+    expect(await pool.run(await ref("cases[4].evaluate"), input("x"))).toMatchObject({ ok: true, value: true });
     expect(FUNCTION_EVALUATOR_TIMEOUT_MS).toBe(5_000);
   }, 30_000);
 
-  it("gives the function an empty environment", async () => {
-    process.env.BENCHWORK_TEST_SECRET = "sk-do-not-leak";
+  it("reports a throw, an overrun deadline, the memory cap and a result that is not JSON as failures", async () => {
+    expect(await pool.run(await ref("cases[0].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "crash", message: "evaluate threw Error: boom" });
+    expect(await pool.run(await ref("cases[1].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "timeout", message: "timed out after 300 ms" });
+    // The memory cap is 64 MiB: 40 MiB fit, 100 MiB do not.
+    expect(await pool.run(await ref("cases[2].evaluate"), input("40"))).toMatchObject({ ok: true, value: true });
+    expect(await pool.run(await ref("cases[2].evaluate"), input("100"))).toMatchObject({ ok: false, failure: "memory" });
+    expect(await pool.run(await ref("cases[3].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "unserializable" });
+    // The sandbox serves the next call after each failure.
+    expect(await pool.run(await ref("evaluate"), input("ok"))).toMatchObject({ ok: true });
+  }, 30_000);
+
+  it("refuses a function the release has no compiled script for", async () => {
+    const missing = { ...(await ref("evaluate")), sha256: "0".repeat(64) };
+    expect(await pool.run(missing, input("ok"))).toMatchObject({ ok: false, failure: "load", message: "no compiled script for this function in the release (compile again)" });
+  }, 30_000);
+
+  it("starts the deadline when the call reaches the sandbox, not while the sandbox starts", async () => {
+    const evaluate = await ref("evaluate");
+    let release: () => void = () => {};
+    const started = new Promise<void>((resolve) => (release = resolve));
+    const slowStart = new FunctionEvaluatorPool({ code, timeoutMs: 200, sandbox: async () => (await started, createFunctionSandbox()) });
     try {
-      expect(await pool.run(ref("cases[0].evaluate"), input("x"))).toMatchObject({ ok: true, value: { passed: true, details: { keys: [] } } });
+      const call = slowStart.run(evaluate, input("ok"));
+      // The sandbox becomes ready well after the call's 200 ms deadline would have passed.
+      setTimeout(release, 600);
+      expect(await call).toMatchObject({ ok: true, value: { passed: true } });
     } finally {
-      delete process.env.BENCHWORK_TEST_SECRET;
+      await slowStart.close();
     }
-  }, 30_000);
-
-  it("reports a throw as a crash", async () => {
-    expect(await pool.run(ref("cases[1].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "crash", message: "evaluate threw Error: boom" });
-  }, 30_000);
-
-  it("stops a function that overruns its deadline and serves the next call on a fresh thread", async () => {
-    const before = pool.threadsStarted;
-    expect(await pool.run(ref("cases[2].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "timeout", message: "evaluate did not finish within 300 ms (the worker thread was stopped)" });
-    expect(await pool.run(ref("evaluate"), input("ok"))).toMatchObject({ ok: true });
-    expect(pool.threadsStarted).toBe(before + 1);
-  }, 30_000);
-
-  it("reports a result that cannot leave the worker, and a thread that exits", async () => {
-    const fn = await pool.run(ref("cases[3].evaluate"), input("x"));
-    expect(fn).toMatchObject({ ok: false, failure: "crash" });
-    expect(fn.ok ? "" : fn.message).toMatch(/cannot be copied out of the worker/);
-    expect(await pool.run(ref("cases[5].evaluate"), input("x"))).toMatchObject({ ok: false, failure: "crash", message: "the evaluator worker stopped: exit code 3" });
-    expect(await pool.run(ref("evaluate"), input("ok"))).toMatchObject({ ok: true });
-  }, 30_000);
-
-  it("refuses a function that changed since compile, a missing export and a module that does not load", async () => {
-    expect(await pool.run(ref("evaluate", "0".repeat(64)), input("ok"))).toMatchObject({ ok: false, failure: "changed" });
-    expect(await pool.run(ref("cases[9].evaluate"), input("ok"))).toMatchObject({ ok: false, failure: "load", message: "cases[9].evaluate is not a function in the module's default export" });
-    const broken = await pool.run({ module: "broken.ts", exportPath: "evaluate", source: "", sha256: "" }, input("ok"));
-    expect(broken).toMatchObject({ ok: false, failure: "load" });
-    expect(broken.ok ? "" : broken.message).toMatch(/^the eval module could not be loaded/);
-  }, 30_000);
-
-  it("accepts a function whose source hash matches", async () => {
-    // The worker hashes String(fn) as jiti loads it; load it the same way here.
-    const { createJiti } = await import("jiti");
-    const mod = (await createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false }).import(path.join(root, "evals.ts"))) as { default: { evaluate: unknown } };
-    const sha = createHash("sha256").update(String(mod.default.evaluate), "utf8").digest("hex");
-    expect(await pool.run(ref("evaluate", sha), input("ok"))).toMatchObject({ ok: true, value: { passed: true } });
   }, 30_000);
 });

@@ -1,150 +1,78 @@
 /**
- * Runs `evaluate` functions of eval modules (issue #6) in a worker thread:
- * - empty environment (`env: {}`: no API keys or other secrets reach evaluator code);
- * - resource limits (heap, stack);
- * - a deadline per call (default 5 s) after the module is loaded (loading has its own, longer
- *   deadline); on expiry the thread is terminated and a fresh one serves the next call;
- * - a crash (throw, rejected promise, the thread dying), a timeout, a module that cannot be loaded,
- *   a function that changed since compile, or a result that cannot be copied out is reported as a
- *   failure outcome, which lib/suite turns into an evaluator infrastructure error — never a model
- *   failure.
- * Calls queue and run one at a time on the thread.
+ * Runs `evaluate` functions of eval modules (issue #6; security review) in the evaluator sandbox
+ * of lib/evaluators: QuickJS compiled to WebAssembly, in a worker thread. What runs is the script
+ * compiled for the function (server/suite/evaluate-bundle.ts), whose hash the release records.
+ *
+ * - No platform secrets and no outbound access: QuickJS has no `process`, environment, file
+ *   system, `fetch`, sockets, `require` or module loader; only ECMAScript built-ins and a captured
+ *   `console`. The trial goes in as JSON and the verdict comes out as JSON.
+ * - A fresh context per call (no state carried from one trial to the next), a memory cap and a
+ *   deadline per call (default 5 s) that starts when the call reaches the sandbox: neither the
+ *   thread's cold start nor waiting behind other calls counts against it. A call stuck past its
+ *   deadline gets its thread terminated.
+ * - A crash (throw, rejected promise), a timeout, exceeding the memory cap, a result that is not
+ *   JSON, or a sandbox that cannot start is a failure outcome, which lib/suite turns into an
+ *   evaluator infrastructure error — never a model failure.
+ * Calls queue and run one at a time on the sandbox thread.
  */
-import path from "node:path";
-import { Worker, type ResourceLimits } from "node:worker_threads";
+import { describeSandboxFailure } from "@/lib/evaluators/custom";
+import { createSandbox, type CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
 import type { FunctionEvaluatorOutcome, FunctionEvaluatorRunner } from "@/lib/suite/checks";
-import type { EvaluatorInput, FunctionEvaluatorRef } from "@/lib/suite/types";
 
-/** Deadline of one `evaluate` call, in ms (issue #6: five seconds). */
+/** Deadline of one `evaluate` call, in ms (the reference contract: five seconds). */
 export const FUNCTION_EVALUATOR_TIMEOUT_MS = 5_000;
-/** Deadline for loading an eval module in the worker (TypeScript transform included), in ms. */
-export const FUNCTION_EVALUATOR_LOAD_TIMEOUT_MS = 30_000;
-/** Resource limits of the worker thread. */
-export const FUNCTION_EVALUATOR_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };
+/** Memory cap of the sandbox runtime for `evaluate` functions, in bytes (64 MiB: bundled helpers and packages load per call). */
+export const FUNCTION_EVALUATOR_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Starts the sandbox `evaluate` functions run in (worker thread, falling back to the caller's
+ * thread when a thread cannot start).
+ * @throws when QuickJS cannot be loaded
+ */
+export function createFunctionSandbox(): Promise<CustomEvaluatorSandbox> {
+  return createSandbox({ memoryLimitBytes: FUNCTION_EVALUATOR_MEMORY_BYTES, timeoutMs: FUNCTION_EVALUATOR_TIMEOUT_MS });
+}
 
 /** Options of {@link FunctionEvaluatorPool}. */
 export interface FunctionEvaluatorPoolOptions {
-  /** Folder of benchmark.config.ts: module paths in refs are relative to it. */
-  root: string;
+  /** The compiled scripts by SHA-256 (`CompiledBenchmark.evaluateCode`). */
+  code: ReadonlyMap<string, string>;
   /** Deadline per call in ms. Default {@link FUNCTION_EVALUATOR_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** Deadline for loading a module in ms. Default {@link FUNCTION_EVALUATOR_LOAD_TIMEOUT_MS}. */
-  loadTimeoutMs?: number;
-  /** Worker resource limits. Default {@link FUNCTION_EVALUATOR_LIMITS}. */
-  resourceLimits?: ResourceLimits;
+  /** Starts the sandbox on first use. Default {@link createFunctionSandbox}. */
+  sandbox?: () => Promise<CustomEvaluatorSandbox>;
 }
 
-interface Job {
-  id: number;
-  file: string;
-  ref: FunctionEvaluatorRef;
-  input: EvaluatorInput;
-  resolve: (o: FunctionEvaluatorOutcome) => void;
-}
-
-type WorkerMessage = { id: number; phase?: "loaded"; ok?: boolean; value?: unknown; failure?: string; message?: string };
-
-/** A worker thread (started on first use) running evaluate functions one at a time. */
+/** Runs compiled `evaluate` functions in one sandbox, started on first use. */
 export class FunctionEvaluatorPool {
-  private worker: Worker | null = null;
-  private queue: Job[] = [];
-  private current: Job | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private callStarted = 0;
-  private nextId = 1;
+  private sandbox: Promise<CustomEvaluatorSandbox> | null = null;
   private closed = false;
-  /** Threads started so far (1 + restarts after a timeout or crash). */
-  threadsStarted = 0;
 
   constructor(private readonly options: FunctionEvaluatorPoolOptions) {}
 
-  /** The runner to pass to lib/suite `createChecker`. */
-  readonly run: FunctionEvaluatorRunner = (ref, input) =>
-    new Promise<FunctionEvaluatorOutcome>((resolve) => {
-      if (this.closed) return resolve({ ok: false, failure: "host", message: "the evaluator worker pool is closed" });
-      this.queue.push({ id: this.nextId++, file: path.resolve(this.options.root, ref.module), ref, input, resolve });
-      this.pump();
-    });
-
-  private spawn(): Worker {
-    const worker = new Worker(new URL("./evaluator-worker.mjs", import.meta.url), {
-      env: {},
-      argv: [],
-      resourceLimits: this.options.resourceLimits ?? FUNCTION_EVALUATOR_LIMITS,
-    });
-    this.threadsStarted++;
-    worker.on("message", (msg: WorkerMessage) => {
-      const job = this.current;
-      if (this.worker !== worker || !job || msg.id !== job.id) return;
-      if (msg.phase === "loaded") {
-        this.arm(job, worker, this.options.timeoutMs ?? FUNCTION_EVALUATOR_TIMEOUT_MS, "timeout");
-        this.callStarted = performance.now();
-        return;
-      }
-      const durationMs = performance.now() - this.callStarted;
-      if (msg.ok) this.finish(job, { ok: true, value: msg.value, durationMs });
-      else this.finish(job, { ok: false, failure: (msg.failure as "load" | "changed" | "crash") ?? "crash", message: msg.message ?? "unknown failure", durationMs });
-    });
-    const onDeath = (reason: string) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      const job = this.current;
-      if (job) this.finish(job, { ok: false, failure: "crash", message: `the evaluator worker stopped: ${reason}` });
-    };
-    worker.on("error", (e) => onDeath(`${e.name}: ${e.message}`));
-    worker.on("exit", (code) => onDeath(`exit code ${code}`));
-    worker.unref();
-    return worker;
-  }
-
-  /** (Re)starts the deadline of the current job; on expiry the thread is terminated. */
-  private arm(job: Job, worker: Worker, ms: number, failure: "timeout" | "load"): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (this.current !== job) return;
-      this.worker = null;
-      void worker.terminate();
-      this.finish(job, {
-        ok: false,
-        failure: failure === "load" ? "load" : "timeout",
-        message: failure === "load" ? `loading the eval module took longer than ${ms} ms` : `evaluate did not finish within ${ms} ms (the worker thread was stopped)`,
-        durationMs: ms,
-      });
-    }, ms);
-  }
-
-  private finish(job: Job, outcome: FunctionEvaluatorOutcome): void {
-    if (this.current !== job) return;
-    this.current = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.worker?.unref();
-    job.resolve(outcome);
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.current || this.queue.length === 0) return;
-    const job = this.queue.shift()!;
-    this.current = job;
-    const worker = (this.worker ??= this.spawn());
-    worker.ref();
-    this.callStarted = performance.now();
-    this.arm(job, worker, this.options.loadTimeoutMs ?? FUNCTION_EVALUATOR_LOAD_TIMEOUT_MS, "load");
+  /** The runner to pass to lib/suite `createChecker`. Never rejects. */
+  readonly run: FunctionEvaluatorRunner = async (ref, input): Promise<FunctionEvaluatorOutcome> => {
+    if (this.closed) return { ok: false, failure: "host", message: "the evaluator sandbox is closed" };
+    const code = this.options.code.get(ref.sha256);
+    if (code === undefined) return { ok: false, failure: "load", message: "no compiled script for this function in the release (compile again)" };
+    let box: CustomEvaluatorSandbox;
     try {
-      worker.postMessage({ id: job.id, file: job.file, exportPath: job.ref.exportPath, sha256: job.ref.sha256, input: job.input });
+      box = await (this.sandbox ??= (this.options.sandbox ?? createFunctionSandbox)());
     } catch (e) {
-      this.finish(job, { ok: false, failure: "host", message: `the trial could not be sent to the evaluator worker: ${(e as Error).message}` });
+      this.sandbox = null;
+      return { ok: false, failure: "host", message: `the evaluator sandbox could not start: ${(e as Error).message}` };
     }
-  }
+    // The deadline is the sandbox's: it starts when the call is dispatched to QuickJS.
+    const r = await box.run(code, input, { timeoutMs: this.options.timeoutMs ?? FUNCTION_EVALUATOR_TIMEOUT_MS });
+    if (r.ok) return { ok: true, value: r.value, durationMs: r.durationMs, logs: r.logs };
+    return { ok: false, failure: r.failure, message: describeSandboxFailure(r), durationMs: r.durationMs, logs: r.logs };
+  };
 
-  /** Stops the thread; queued calls resolve with a `host` failure. */
+  /** Stops the sandbox; later calls fail with a `host` failure. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ ok: false, failure: "host", message: "the evaluator worker pool was closed" });
-    const w = this.worker;
-    this.worker = null;
-    if (this.current) this.finish(this.current, { ok: false, failure: "host", message: "the evaluator worker pool was closed" });
-    if (w) await w.terminate();
+    const box = this.sandbox;
+    this.sandbox = null;
+    if (box) await box.then((b) => b.dispose(), () => undefined);
   }
 }

@@ -72,6 +72,49 @@ export default { id: "ping", prompt: "Ping Ada", tools: ["ping"], evaluate: { ki
     expect(edited.benchmark.compiled.release.contentHash).not.toBe(first.benchmark.compiled.release.contentHash);
   }, 30_000);
 
+  it("hashes what evaluate runs: a helper or constant it uses changes the function's hash and the release's; code only setup uses does not", async () => {
+    const dir = repo({
+      "benchmark.config.ts": config(["evals/e.ts"], ["tools/api.ts"]),
+      "tools/api.ts": toolsModule,
+      "evals/rules.ts": `export const MIN_LENGTH = 3;\nexport const long = (s: string) => s.length >= MIN_LENGTH;\n`,
+      "evals/seed.ts": `import { calls } from "../tools/api";\nexport const seed = () => calls.push("seeded");\n`,
+      "evals/e.ts": `import { long } from "./rules";
+import { seed } from "./seed";
+export default { id: "e", prompt: "p", tools: ["ping"], setup: seed, evaluate: ({ output }: { output: string }) => long(output) };
+`,
+    });
+    const load = async () => {
+      const r = await loadBenchmark(resolveConfigPath(dir));
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      return r.benchmark.compiled;
+    };
+    const first = await load();
+    const fn = first.release.cases[0].evaluatorFunction!;
+    // The tools module (ai, zod) and the setup helper are not part of what evaluate runs.
+    expect(fn.files).toEqual(["evals/e.ts", "evals/rules.ts"]);
+    expect(first.evaluateCode.get(fn.sha256)).toContain("MIN_LENGTH = 3");
+    writeFileSync(path.join(dir, "evals/seed.ts"), `import { calls } from "../tools/api";\nexport const seed = () => calls.push("seeded again");\n`);
+    const setupEdited = await load();
+    expect(setupEdited.release.contentHash).toBe(first.release.contentHash);
+    writeFileSync(path.join(dir, "evals/rules.ts"), `export const MIN_LENGTH = 4;\nexport const long = (s: string) => s.length >= MIN_LENGTH;\n`);
+    const ruleEdited = await load();
+    expect(ruleEdited.release.cases[0].evaluatorFunction!.sha256).not.toBe(fn.sha256);
+    expect(ruleEdited.release.contentHash).not.toBe(first.release.contentHash);
+  }, 60_000);
+
+  it("bundles pure JavaScript packages evaluate imports, and refuses code that fails as it loads in the sandbox", async () => {
+    const dir = repo({
+      "benchmark.config.ts": config(["evals/z.ts", "evals/env.ts"], []),
+      "evals/z.ts": `import { z } from "zod";\nconst Answer = z.object({ eligible: z.boolean() });\nexport default { id: "z", prompt: "p", evaluate: ({ output }: { output: string }) => Answer.safeParse(JSON.parse(output)).success };\n`,
+      "evals/config.ts": `export const threshold = Number(process.env.THRESHOLD ?? 1);\n`,
+      "evals/env.ts": `import { threshold } from "./config";\nexport default { id: "env", prompt: "p", evaluate: ({ output }: { output: string }) => output.length > threshold };\n`,
+    });
+    const r = await loadBenchmark(resolveConfigPath(dir));
+    expect(r.ok ? [] : r.problems).toEqual([
+      { file: "evals/env.ts", message: expect.stringMatching(/^the eval's evaluate: it cannot be loaded in the evaluator sandbox \(QuickJS: no Node built-ins, `process`, `fetch` or environment\): the code threw while loading: ReferenceError: 'process' is not defined/) },
+    ]);
+  }, 60_000);
+
   it("reports config problems, missing and broken modules and a module without a default export, naming each file", async () => {
     const bad = repo({ "benchmark.config.ts": `export default { protocolVersion: 1, title: "T" };\n` });
     const r1 = await loadBenchmark(resolveConfigPath(bad));

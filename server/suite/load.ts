@@ -12,8 +12,11 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { createJiti } from "jiti";
-import { compileBenchmark, type CompileProblem, type CompiledBenchmark, type LoadedModule } from "@/lib/suite/compile";
+import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
+import { compileBenchmark, type CompileProblem, type CompiledBenchmark, type EvaluateCompiler, type LoadedModule } from "@/lib/suite/compile";
 import { parseBenchmarkConfig, type ParsedBenchmarkConfig } from "@/lib/suite/config";
+import { bundleEvaluate } from "./evaluate-bundle";
+import { createFunctionSandbox } from "./function-evaluator";
 
 /** Config file names looked for in a folder, in order. */
 export const CONFIG_FILE_NAMES = ["benchmark.config.ts", "benchmark.config.mts", "benchmark.config.js", "benchmark.config.mjs"] as const;
@@ -86,9 +89,40 @@ function forgetModules(root: string): void {
 }
 
 /**
- * Loads and compiles a benchmark.
+ * The compiler of `evaluate` functions for a benchmark folder: bundles each (evaluate-bundle.ts)
+ * and loads the script once in the evaluator sandbox, so a script that fails there as it loads
+ * (e.g. a package that reads `process` at the top level) is a compile problem, not a run-time one.
+ * @returns the compiler and a `close` that stops the sandbox it started (if any)
+ */
+function evaluateCompiler(root: string): { compile: EvaluateCompiler; close: () => Promise<void> } {
+  let sandbox: Promise<CustomEvaluatorSandbox> | null = null;
+  const compile: EvaluateCompiler = async (module, exportPath) => {
+    const r = await bundleEvaluate(root, module, exportPath);
+    if (!r.ok) return r;
+    let box: CustomEvaluatorSandbox;
+    try {
+      box = await (sandbox ??= createFunctionSandbox());
+    } catch (e) {
+      sandbox = null;
+      return { ok: false, message: `the evaluator sandbox could not start to check it: ${(e as Error).message}` };
+    }
+    const problem = await box.checkCode(r.bundle.code);
+    return problem === null ? r : { ok: false, message: `it cannot be loaded in the evaluator sandbox (QuickJS: no Node built-ins, \`process\`, \`fetch\` or environment): ${problem}` };
+  };
+  const close = async () => {
+    const box = sandbox;
+    sandbox = null;
+    if (box) await box.then((b) => b.dispose(), () => undefined);
+  };
+  return { compile, close };
+}
+
+/**
+ * Loads and compiles a benchmark. `evaluate` functions are compiled for the evaluator sandbox
+ * (bundled with what they use) and checked to load there.
  * @param configPath absolute path of benchmark.config.ts (see {@link resolveConfigPath})
- * @returns the compiled benchmark, or every problem (config, modules, data files, cases), each naming its file
+ * @returns the compiled benchmark, or every problem (config, modules, data files, cases, evaluate
+ *   functions), each naming its file
  */
 export async function loadBenchmark(configPath: string): Promise<LoadResult> {
   const root = path.dirname(configPath);
@@ -126,13 +160,20 @@ export async function loadBenchmark(configPath: string): Promise<LoadResult> {
     else evalModules.push({ file, value: m.value.default });
   }
 
-  const result = await compileBenchmark({
-    configFile,
-    config,
-    toolModules,
-    evalModules,
-    readFile: (file) => readFileSync(path.resolve(root, file)),
-  });
+  const evaluate = evaluateCompiler(root);
+  let result: Awaited<ReturnType<typeof compileBenchmark>>;
+  try {
+    result = await compileBenchmark({
+      configFile,
+      config,
+      toolModules,
+      evalModules,
+      readFile: (file) => readFileSync(path.resolve(root, file)),
+      compileEvaluate: evaluate.compile,
+    });
+  } finally {
+    await evaluate.close();
+  }
   if (!result.ok) return { ok: false, problems: result.problems };
   return { ok: true, benchmark: { root, configPath, config, compiled: result.compiled } };
 }

@@ -1,6 +1,8 @@
 // A dynamic case: a custom evaluator function parses the JSON answer and checks the get_order call.
-// It runs in a worker thread with an empty environment and a 5-second deadline; a crash, a timeout
-// or an invalid result is reported as an evaluator infrastructure error, not as a model failure.
+// `benchwork` bundles it with what it uses (not the tools module that setup seeds) and runs it in
+// a QuickJS sandbox: no file system, network or environment, a 5-second deadline. A crash, a
+// timeout or an invalid result is reported as an evaluator infrastructure error, not as a model
+// failure. The `details` it returns appear in the JSON results (`evaluatorDetails`) and with -v.
 import { orders } from "../tools/support-api";
 
 interface RefundData {

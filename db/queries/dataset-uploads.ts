@@ -4,7 +4,7 @@
  * or is deleted after a day. A system holds a bounded number and size of them (the quota is the
  * caller's; {@link createUploadWithinQuota} checks and stores in one transaction).
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { datasetUploads } from "../schema";
 
@@ -127,10 +127,10 @@ export async function deleteUpload(db: Db, systemId: string, id: number): Promis
 }
 
 /**
- * Deletes uploads older than {@link UPLOAD_TTL_MS}.
+ * Deletes uploads that are {@link UPLOAD_TTL_MS} old or older.
  * @param now the current time in ms
  * @returns how many were deleted
  */
 export async function deleteStaleUploads(db: Db, now: number = Date.now()): Promise<number> {
-  return db.delete(datasetUploads).where(lt(datasetUploads.createdAt, now - UPLOAD_TTL_MS)).run().changes;
+  return db.delete(datasetUploads).where(lte(datasetUploads.createdAt, now - UPLOAD_TTL_MS)).run().changes;
 }

@@ -83,6 +83,19 @@ describe("receiveUpload", () => {
     expect((await listUploads(db, "acme")).map((u) => u.fileName)).toEqual(["b.csv", "a.csv"]);
   });
 
+  it("refuses with 408 an upload whose body does not arrive in time, and frees its slot", async () => {
+    const d = deps({ gate: new UploadGate({ maxInFlight: 1, perMinute: 30 }, now), bodyTimeoutMs: 1 });
+    const stalled = slowBody(); // never finished
+    expect(await receiveUpload(db, { systemId: "acme", fileName: "slow.csv", declaredLength: null, body: stalled.body }, d)).toEqual({
+      ok: false,
+      status: 408,
+      code: "body_timeout",
+      message: "slow.csv did not arrive within 1 s, so the upload was stopped. Nothing was stored; check the connection and upload the file again.",
+    });
+    expect(d.gate.inFlight).toBe(0);
+    expect((await receiveUpload(db, upload("faq.csv", CSV), d)).ok).toBe(true);
+  });
+
   it("refuses uploads past the per-minute limit with 429 until the minute has passed", async () => {
     const d = deps({ gate: new UploadGate({ maxInFlight: 2, perMinute: 2 }, now) });
     expect((await receiveUpload(db, upload("a.csv", CSV), d)).ok).toBe(true);

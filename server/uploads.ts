@@ -2,7 +2,7 @@
  * Upload cases, the workflow behind `POST /api/systems/[systemId]/uploads` (the route only checks
  * the system and the file name): refuse a declared length over the byte limit; take a place in
  * the {@link UploadGate} (uploads at once and per minute; refused at once with 503/429 and
- * Retry-After, never queued); read the body with the byte limit; parse it in the bounded worker;
+ * Retry-After, never queued); read the body with the byte limit and a deadline; parse it in the bounded worker;
  * store the accepted file within the system's quota of unsaved uploads. Nothing is stored unless
  * every step passed.
  */
@@ -36,8 +36,16 @@ export interface UploadDeps {
   quota: UploadQuota;
   /** The clock, in ms (expiry of old uploads). */
   now: () => number;
+  /** Most time the body may take to arrive, in ms (default {@link BODY_TIMEOUT_MS}). */
+  bodyTimeoutMs?: number;
   bounds?: ParseBounds;
 }
+
+/**
+ * Most time an upload's body may take to arrive: a client sending slowly would otherwise hold one
+ * of the few upload slots as long as it likes. 4 MB in 60 s needs about 0.6 Mbit/s.
+ */
+export const BODY_TIMEOUT_MS = 60_000;
 
 /** The route's answer: the accepted upload, or the HTTP status, code and message of the refusal. */
 export type UploadOutcome =
@@ -55,7 +63,7 @@ export function defaultUploadDeps(): UploadDeps {
  * @param upload the file's name, declared length and body
  * @param deps gate, limits, quota, clock
  * @returns 201-worthy data, or a refusal: 413 `too_large`, 503 `busy` / 429 `rate_limited` (with
- *   `retryAfterSeconds`), 400 `empty_file`, 422 with the importer's code (`part_too_large`,
+ *   `retryAfterSeconds`), 408 `body_timeout`, 400 `empty_file`, 422 with the importer's code (`part_too_large`,
  *   `zip_bomb`, `parse_timeout`, …), 409 `upload_quota`, 500 `internal`
  */
 export async function receiveUpload(db: Db, upload: IncomingUpload, deps: UploadDeps = defaultUploadDeps()): Promise<UploadOutcome> {
@@ -78,7 +86,15 @@ export async function receiveUpload(db: Db, upload: IncomingUpload, deps: Upload
     return { ok: false, status: admission.status, code: admission.reason === "busy" ? "busy" : "rate_limited", message: admission.message, retryAfterSeconds: admission.retryAfterSeconds };
   }
   try {
-    const bytes = await readBodyWithLimit(upload.body, limits.maxBytes);
+    const timeoutMs = deps.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await readBodyWithLimit(upload.body, limits.maxBytes, AbortSignal.timeout(timeoutMs));
+    } catch (e) {
+      if ((e as Error | undefined)?.name !== "TimeoutError") throw e;
+      const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+      return { ok: false, status: 408, code: "body_timeout", message: `${fileName} did not arrive within ${seconds} s, so the upload was stopped. Nothing was stored; check the connection and upload the file again.` };
+    }
     if (!bytes) return tooLarge();
     if (bytes.byteLength === 0) return { ok: false, status: 400, code: "empty_file", message: `${fileName} is empty.` };
     let inspection;

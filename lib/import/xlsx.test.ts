@@ -221,6 +221,18 @@ describe("XLSX limits and safety", () => {
     ]);
   });
 
+  it("refuses merged ranges that cover more cells than the row and column limits allow (they overlap)", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([["a", "b", "c"], ["1", "2", "3"], ["4", "5", "6"]]);
+    ws["!merges"] = Array.from({ length: 20 }, () => XLSX.utils.decode_range("A1:C3"));
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, "S");
+    const bytes = new Uint8Array(XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer);
+    await expect(parseXlsx(bytes, "m.xlsx", resolveLimits({ maxRows: 2, maxColumns: 3 }))).rejects.toMatchObject({
+      code: "too_many_rows",
+      message: 'Sheet "S" of m.xlsx has merged cells covering more cells than 2 data rows × 3 columns hold; unmerge them or remove rows, then upload it again.',
+    });
+  });
+
   it("reads a formula without a saved value as an empty cell", async () => {
     const ws = XLSX.utils.aoa_to_sheet([["q", "a"], ["x", null]]);
     ws["B2"] = { t: "n", f: "1+1" } as XLSX.CellObject;

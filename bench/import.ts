@@ -1,13 +1,20 @@
 /**
  * Import benchmark (issue 3). Run from the project root:
  *
- *   npx tsx bench/import.ts            # all three cases
+ *   npx tsx bench/import.ts            # all five cases
  *   npx tsx bench/import.ts csv-5k     # one case
  *
  * Generates into bench/.out/import/ (git-ignored), with a fixed seed:
  *   - csv-5k.csv    5,000 rows, ~4 MB (just under the 4 MB default limit)
  *   - xlsx-5k.xlsx  the same 5,000 rows as a workbook
  *   - csv-100k.csv  100,000 rows of the same shape (~78 MB; limits raised for this case)
+ *   - xlsx-sst-62mb.xlsx  a hostile 2.2 MB workbook: two data rows, 62 MB of unused shared strings
+ *                   (lib/import/fixtures/hostile-xlsx.ts; issue "Seal the server", item 9). It is
+ *                   within the default byte, ratio and total-size limits; the importer must refuse
+ *                   it quickly (the inflated size of xl/sharedStrings.xml is over its part limit)
+ *                   instead of parsing it. "refused" in the table means it did.
+ *   - xlsx-sst-15mb.xlsx  the same shape with 15.5 MB of shared strings, just under the default
+ *                   16 MB part limit: the most such a file can still make the importer parse.
  * and measures each case 3 times, every run in a fresh `node` child process running the compiled
  * JavaScript (so each peak RSS and each cold start is its own, and the tsx loader is not counted):
  *   parse       = parseFile (bytes → table), wall time
@@ -16,7 +23,8 @@
  *   peak RSS    = process.resourceUsage().maxRSS at the end of the child (the whole process:
  *                 Node itself, the loaded modules, the file's bytes, the table and the preview)
  * The first run's total and the median run's figures are printed; peak RSS is the highest of the 3.
- * Targets: csv-5k < 0.5 s, xlsx-5k < 2 s, csv-100k < 5 s (parse + preview), peak RSS < 400 MB.
+ * Targets: csv-5k < 0.5 s, xlsx-5k < 2 s, csv-100k < 5 s (parse + preview), xlsx-sst-62mb refused in
+ * < 0.5 s, xlsx-sst-15mb < 2 s; peak RSS < 400 MB.
  * Exit code 1 when a target is missed.
  */
 import { spawnSync } from "node:child_process";
@@ -49,12 +57,16 @@ interface Case {
   rows: number;
   targetSeconds: number;
   limits: Partial<ImportLimits>;
+  /** The importer must refuse this file (a hostile one): the case passes when it does, in time. */
+  refuse?: boolean;
 }
 
 const CASES: Case[] = [
   { name: "csv-5k", file: "csv-5k.csv", rows: 5000, targetSeconds: 0.5, limits: {} },
   { name: "xlsx-5k", file: "xlsx-5k.xlsx", rows: 5000, targetSeconds: 2, limits: {} },
   { name: "csv-100k", file: "csv-100k.csv", rows: 100_000, targetSeconds: 5, limits: { maxBytes: 120 * MB, maxRows: 100_000 } },
+  { name: "xlsx-sst-62mb", file: "xlsx-sst-62mb.xlsx", rows: 0, targetSeconds: 0.5, limits: {}, refuse: true },
+  { name: "xlsx-sst-15mb", file: "xlsx-sst-15mb.xlsx", rows: 2, targetSeconds: 2, limits: {} },
 ];
 const RSS_TARGET_MB = 400;
 const RUNS = 3;
@@ -127,6 +139,11 @@ function makeRows(n: number): Record<string, string>[] {
 /** Parent only. SheetJS and TypeScript are loaded lazily so that the measured child never loads them. */
 async function generate(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
+  for (const [file, size] of [["xlsx-sst-62mb.xlsx", 62 * MB], ["xlsx-sst-15mb.xlsx", 15.5 * MB]] as const) {
+    if (existsSync(OUT + file)) continue;
+    const { sharedStringsBomb } = await import("../lib/import/fixtures/hostile-xlsx");
+    writeFileSync(OUT + file, sharedStringsBomb(size));
+  }
   const stamp = OUT + "generated-v2";
   if (existsSync(stamp) && CASES.every((c) => existsSync(OUT + c.file))) return;
   const t0 = performance.now();
@@ -191,6 +208,8 @@ interface RunResult {
   previewMs: number;
   totalMs: number;
   cpuMs: number;
+  /** The importer's refusal (`code: message`), when it refused the file. */
+  refused?: string;
 }
 
 async function runOnce(c: Case): Promise<RunResult & { rows: number; drafts: number; redacted: number; columns: number }> {
@@ -198,7 +217,16 @@ async function runOnce(c: Case): Promise<RunResult & { rows: number; drafts: num
   let bytes: Uint8Array | null = readFileSync(OUT + c.file);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const table = await parseFile(bytes, c.file, { limits: c.limits });
+  let table;
+  try {
+    table = await parseFile(bytes, c.file, { limits: c.limits });
+  } catch (e) {
+    if (!c.refuse || (e as Error).name !== "ImportError") throw e;
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const refused = `${(e as { code: string }).code}: ${(e as Error).message}`;
+    return { cpuMs: (cpu.user + cpu.system) / 1000, parseMs: ms, previewMs: 0, totalMs: ms, rows: 0, columns: 0, drafts: 0, redacted: 0, refused };
+  }
   bytes = null;
   const t1 = performance.now();
   const mapping = suggestMapping(table.columns, { sampleRows: table.rows.slice(0, 20) });
@@ -256,7 +284,7 @@ async function main(): Promise<void> {
     if (runs.length < RUNS) continue;
     const median = [...runs].sort((a, b) => a.totalMs - b.totalMs)[Math.floor(RUNS / 2)];
     const peak = Math.max(...runs.map((r) => r.maxRssMb));
-    const ok = median.totalMs / 1000 < c.targetSeconds && peak < RSS_TARGET_MB;
+    const ok = median.totalMs / 1000 < c.targetSeconds && peak < RSS_TARGET_MB && Boolean(c.refuse) === Boolean(median.refused);
     failed ||= !ok;
     lines.push(
       [
@@ -273,11 +301,12 @@ async function main(): Promise<void> {
         ok ? "PASS" : "FAIL",
       ].join(" | "),
     );
-    lines.push(`  (${median.columns} columns, ${median.drafts} case drafts, ${median.redacted} cells with personal data redacted)`);
+    if (median.refused) lines.push(`  (refused: ${median.refused})`);
+    else lines.push(`  (${median.columns} columns, ${median.drafts} case drafts, ${median.redacted} cells with personal data redacted${c.refuse ? "; accepted, but it should have been refused" : ""})`);
   }
   console.log(`node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
   console.log(lines.join("\n"));
-  console.log(`targets: total time per case as listed (median of ${RUNS} runs), peak RSS < ${RSS_TARGET_MB} MB per case`);
+  console.log(`targets: total time per case as listed (median of ${RUNS} runs), peak RSS < ${RSS_TARGET_MB} MB per case; hostile cases must be refused`);
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
+import { sharedStringsBomb } from "../lib/import/fixtures/hostile-xlsx";
 
 // The Tool use system: the other specs drive Customer support and Grade-school math, and count
 // their cases, so the cases these tests add go to a library no other spec reads.
@@ -147,6 +149,24 @@ test.describe("Datasets", () => {
     await uploadFile(page, "broken.json", '[{"question": "a", ');
     await expect(page.locator("#upload-error")).toContainText("broken.json");
     expect({ uploads: countRows("dataset_uploads"), versions: countRows("dataset_versions") }).toEqual(before);
+  });
+
+  test("a workbook declaring a million rows opens with its two rows; one unpacking to 62 MB of shared strings is refused naming the part; unsaved uploads are listed", async ({ page }) => {
+    const before = countRows("dataset_uploads");
+    await uploadFile(page, "huge-dimension.xlsx", readFileSync("lib/import/fixtures/xlsx/huge-dimension.xlsx"));
+    await expect(page.getByRole("heading", { name: "Map and preview: huge-dimension.xlsx" })).toBeVisible();
+    await expect(page.getByLabel("Role of column question")).toHaveValue("input");
+    const save = page.getByRole("complementary", { name: "Save dataset version" });
+    await expect(save.locator("dt", { hasText: /^Rows$/ }).locator("xpath=following-sibling::dd[1]")).toHaveText("2");
+
+    await uploadFile(page, "strings.xlsx", Buffer.from(sharedStringsBomb(62 * 1024 * 1024)));
+    await expect(page.locator("#upload-error")).toContainText(
+      "strings.xlsx: its shared strings (part xl/sharedStrings.xml) unpack to 62.0 MB; the limit is 16 MB per part.",
+    );
+    expect(countRows("dataset_uploads")).toBe(before + 1);
+    const unsaved = page.getByRole("region", { name: "Unsaved uploads" });
+    await page.goto(UPLOAD);
+    await expect(unsaved.getByRole("listitem").filter({ hasText: "huge-dimension.xlsx" })).toContainText('sheet "Huge"');
   });
 
   test("exports a dataset version and a prompt's library as CSV with formula cells escaped", async ({ page, request }) => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { isImportError } from "@/lib/import/errors";
 import { DatasetError } from "@/lib/datasets/errors";
+import { sharedStringsBomb } from "@/lib/import/fixtures/hostile-xlsx";
 import { inspectBounded, parseBounded } from "./parse-bounded";
 
 const fixture = (p: string) => new Uint8Array(readFileSync(`lib/import/fixtures/${p}`));
@@ -37,8 +38,19 @@ describe("parseBounded", () => {
     expect(isImportError(corrupt) && corrupt.code).toBe("corrupt");
     const bomb = await rejection(parseBounded(fixture("xlsx/zip-bomb.xlsx"), "zip-bomb.xlsx"));
     expect(isImportError(bomb) && bomb.code).toBe("zip_bomb");
-    const huge = await rejection(parseBounded(fixture("xlsx/huge-dimension.xlsx"), "huge.xlsx"));
-    expect(isImportError(huge) && huge.code).toBe("too_many_rows");
+    const long = await rejection(parseBounded(fixture("xlsx/types.xlsx"), "types.xlsx", { limits: { maxRows: 3 } }));
+    expect(isImportError(long) && long.code).toBe("too_many_rows");
+    const strings = await rejection(parseBounded(sharedStringsBomb(62 * 1024 * 1024), "strings.xlsx"));
+    expect(isImportError(strings) && strings.code).toBe("part_too_large");
+    expect((strings as Error).message).toMatch(/^strings\.xlsx: its shared strings \(part xl\/sharedStrings\.xml\) unpack to 62\.0 MB; the limit is 16 MB per part\./);
+  });
+
+  it("reads a sheet that declares a million rows but holds two", async () => {
+    const t = await parseBounded(fixture("xlsx/huge-dimension.xlsx"), "huge.xlsx");
+    expect(t.rows).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+    ]);
   });
 
   it("stops a parse that takes too long and says so", async () => {

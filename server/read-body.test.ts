@@ -19,6 +19,26 @@ describe("readBodyWithLimit", () => {
   });
 });
 
+describe("readBodyWithLimit with a deadline", () => {
+  it("stops waiting for a body that stalls once the signal aborts, and cancels it", async () => {
+    let cancelled = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (c) => c.enqueue(new Uint8Array(3)),
+      cancel: () => void (cancelled = true),
+    });
+    const deadline = new AbortController();
+    const reading = readBodyWithLimit(stalled, 100, deadline.signal);
+    deadline.abort(new DOMException("too slow", "TimeoutError"));
+    await expect(reading).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(cancelled).toBe(true);
+  });
+
+  it("refuses at once when the signal has already aborted", async () => {
+    const signal = AbortSignal.abort(new DOMException("late", "TimeoutError"));
+    await expect(readBodyWithLimit(stream([1]), 100, signal)).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+});
+
 describe("downloads", () => {
   it("offers a safe file name with a UTF-8 fallback", () => {
     expect(downloadName('a/b\\"c\n.csv')).toBe("a_b_c_.csv");

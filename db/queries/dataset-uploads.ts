@@ -1,9 +1,10 @@
 /**
  * Uploads waiting to be mapped and saved (Upload cases → Map and preview → Save). An upload holds
  * only the file; it becomes a dataset version on Save (and is deleted in the same transaction),
- * or is deleted after a day.
+ * or is deleted after a day. A system holds a bounded number and size of them (the quota is the
+ * caller's; {@link createUploadWithinQuota} checks and stores in one transaction).
  */
-import { and, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { datasetUploads } from "../schema";
 
@@ -33,6 +34,88 @@ export async function createUpload(db: Db, u: { systemId: string; fileName: stri
   return row.id;
 }
 
+/** What a system's unsaved uploads hold: how many, their bytes, when the oldest was made (ms). */
+export interface UploadUsage {
+  count: number;
+  bytes: number;
+  oldestAt: number | null;
+}
+
+/** Most unsaved uploads, and most bytes of them, one system may hold. */
+export interface UploadQuota {
+  maxCount: number;
+  maxBytes: number;
+}
+
+function usageOf(db: Pick<Db, "select">, systemId: string): UploadUsage {
+  const row = db
+    .select({
+      count: sql<number>`count(*)`,
+      bytes: sql<number>`coalesce(sum(length(${datasetUploads.fileBytes})), 0)`,
+      oldestAt: sql<number | null>`min(${datasetUploads.createdAt})`,
+    })
+    .from(datasetUploads)
+    .where(eq(datasetUploads.systemId, systemId))
+    .get();
+  return { count: row?.count ?? 0, bytes: row?.bytes ?? 0, oldestAt: row?.oldestAt ?? null };
+}
+
+/** What the system's unsaved uploads hold now. */
+export async function uploadUsage(db: Db, systemId: string): Promise<UploadUsage> {
+  return usageOf(db, systemId);
+}
+
+/**
+ * Stores an upload unless the system's unsaved uploads would then be more than `quota.maxCount`
+ * or hold more than `quota.maxBytes` bytes. Check and insert are one transaction, so uploads
+ * arriving together cannot both squeeze past the quota.
+ * @returns `{ ok: true, id }`, or `{ ok: false, usage }` (the usage before this upload; nothing stored)
+ */
+export async function createUploadWithinQuota(
+  db: Db,
+  u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null; now?: number },
+  quota: UploadQuota,
+): Promise<{ ok: true; id: number } | { ok: false; usage: UploadUsage }> {
+  return db.transaction(
+    (tx) => {
+      const usage = usageOf(tx, u.systemId);
+      if (usage.count + 1 > quota.maxCount || usage.bytes + u.bytes.byteLength > quota.maxBytes) return { ok: false as const, usage };
+      const row = tx
+        .insert(datasetUploads)
+        .values({ systemId: u.systemId, fileName: u.fileName, fileBytes: Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.byteLength), sheet: u.sheet ?? null, createdAt: u.now ?? Date.now() })
+        .returning({ id: datasetUploads.id })
+        .get();
+      return { ok: true as const, id: row.id };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** An unsaved upload as listed (no bytes). `size` in bytes, `createdAt` in ms. */
+export interface UploadSummary {
+  id: number;
+  fileName: string;
+  sheet: string | null;
+  size: number;
+  createdAt: number;
+}
+
+/** A system's unsaved uploads, newest first. */
+export async function listUploads(db: Db, systemId: string): Promise<UploadSummary[]> {
+  return db
+    .select({
+      id: datasetUploads.id,
+      fileName: datasetUploads.fileName,
+      sheet: datasetUploads.sheet,
+      size: sql<number>`length(${datasetUploads.fileBytes})`,
+      createdAt: datasetUploads.createdAt,
+    })
+    .from(datasetUploads)
+    .where(eq(datasetUploads.systemId, systemId))
+    .orderBy(desc(datasetUploads.createdAt), desc(datasetUploads.id))
+    .all();
+}
+
 /** One upload of a system, or null (unknown, expired and deleted, or of another system). */
 export async function getUpload(db: Db, systemId: string, id: number): Promise<DatasetUpload | null> {
   return db.select().from(datasetUploads).where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId))).get() ?? null;
@@ -44,10 +127,10 @@ export async function deleteUpload(db: Db, systemId: string, id: number): Promis
 }
 
 /**
- * Deletes uploads older than {@link UPLOAD_TTL_MS}.
+ * Deletes uploads that are {@link UPLOAD_TTL_MS} old or older.
  * @param now the current time in ms
  * @returns how many were deleted
  */
 export async function deleteStaleUploads(db: Db, now: number = Date.now()): Promise<number> {
-  return db.delete(datasetUploads).where(lt(datasetUploads.createdAt, now - UPLOAD_TTL_MS)).run().changes;
+  return db.delete(datasetUploads).where(lte(datasetUploads.createdAt, now - UPLOAD_TTL_MS)).run().changes;
 }

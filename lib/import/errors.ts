@@ -12,7 +12,10 @@
  * - `corrupt`: the bytes cannot be read as the format the file claims (bad JSON, broken ZIP …).
  * - `unsupported_format`: the file type is not CSV, XLSX, JSON or JSONL (or a ZIP feature we refuse).
  * - `unsupported_shape`: valid JSON that is not an array of objects nor an object holding one.
- * - `zip_bomb`: the XLSX archive would expand beyond the decompression limits.
+ * - `zip_bomb`: the XLSX archive would expand beyond the decompression limits (in total, by ratio,
+ *   or beyond the sizes it declares).
+ * - `part_too_large`: one part of an XLSX archive (shared strings, a worksheet, …) would unpack to
+ *   more than `limits.maxPartBytes`.
  * - `empty_file`: no bytes, or nothing but a byte-order mark / whitespace.
  * - `sheet_not_found`: the caller named a worksheet the workbook does not have.
  */
@@ -24,6 +27,7 @@ export type ImportErrorCode =
   | "unsupported_format"
   | "unsupported_shape"
   | "zip_bomb"
+  | "part_too_large"
   | "empty_file"
   | "sheet_not_found";
 

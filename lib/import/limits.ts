@@ -11,11 +11,14 @@
  *   text is ≤ n characters;
  * - JSON / JSONL: one hand-written scanner pass, O(n), nesting ≤ `maxJsonDepth` (no deep recursion);
  * - XLSX: the ZIP central directory is checked first, O(entries): ≤ `maxZipEntries` entries,
- *   declared expansion ≤ `maxUncompressedBytes` in total and ≤ `maxCompressionRatio` per large
- *   entry. Each entry is then inflated in a stream that is aborted as soon as it produces more
- *   than its declared size, so the declared sizes are proven honest before SheetJS inflates anything.
- *   SheetJS then reads one worksheet, at most `maxRows + 2` rows (`sheetRows`); we visit at most
- *   (maxRows + 2) × maxColumns cells. Peak memory is a small multiple of `maxUncompressedBytes`.
+ *   declared expansion ≤ `maxPartBytes` per entry, ≤ `maxUncompressedBytes` in total and
+ *   ≤ `maxCompressionRatio` per large entry. Each entry is then inflated in a stream that is
+ *   aborted as soon as it produces more than its declared size (or the limits), so the declared
+ *   sizes are proven honest before SheetJS inflates anything. SheetJS's work and memory grow with
+ *   the XML it parses: the shared strings and one worksheet, each ≤ `maxPartBytes` (SheetJS holds
+ *   ~12 bytes of heap per byte of shared-strings XML: 62 MB of strings took 4 s and 730 MB, hence
+ *   the per-part bound). We convert at most `maxRows + 2` non-empty rows × (2 × maxColumns + 16)
+ *   cells to text. Peak memory is a small multiple of `maxPartBytes` plus `maxUncompressedBytes`.
  */
 
 /** All limits of one import. Sizes in bytes; rows count data rows (the header row is not counted). */
@@ -28,8 +31,13 @@ export interface ImportLimits {
   maxColumns: number;
   /** XLSX: most entries in the ZIP archive. Default 10,000. */
   maxZipEntries: number;
-  /** XLSX: most bytes all ZIP entries may expand to, together. Default 64 MB. */
+  /** XLSX: most bytes all ZIP entries may expand to, together. Default 32 MB. */
   maxUncompressedBytes: number;
+  /**
+   * XLSX: most bytes one ZIP entry (a part: the shared strings, a worksheet, the styles, …) may
+   * expand to. Default 16 MB (a 4 MB workbook of ordinary text unpacks to ~10 MB).
+   */
+  maxPartBytes: number;
   /**
    * XLSX: highest uncompressed/compressed ratio accepted for an entry larger than
    * `ratioCheckMinBytes`. Default 200 (ordinary spreadsheets compress 5–30×; zip bombs ~1000×).
@@ -47,7 +55,8 @@ export const DEFAULT_LIMITS: Readonly<ImportLimits> = Object.freeze({
   maxRows: 5000,
   maxColumns: 1000,
   maxZipEntries: 10_000,
-  maxUncompressedBytes: 64 * 1024 * 1024,
+  maxUncompressedBytes: 32 * 1024 * 1024,
+  maxPartBytes: 16 * 1024 * 1024,
   maxCompressionRatio: 200,
   ratioCheckMinBytes: 1024 * 1024,
   maxJsonDepth: 256,

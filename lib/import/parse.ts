@@ -21,7 +21,7 @@ import type { ImportTable, ParseOptions } from "./types";
  *   with `needsSheet: true` and the sheet list (nothing else is read)
  * @throws ImportError `too_large` (checked first, before decoding), and the codes of each parser:
  *   `too_many_rows`, `too_many_columns`, `corrupt`, `unsupported_format`, `unsupported_shape`,
- *   `zip_bomb`, `empty_file`, `sheet_not_found`
+ *   `zip_bomb`, `part_too_large`, `empty_file`, `sheet_not_found`
  */
 export async function parseFile(bytes: Uint8Array, fileName: string, options: ParseOptions = {}): Promise<ImportTable> {
   const limits = resolveLimits(options.limits);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as XLSX from "xlsx";
 import { fixture } from "./fixtures/load";
+import { inlineRow, rawWorkbook, sharedStringsBomb } from "./fixtures/hostile-xlsx";
 import { resolveLimits } from "./limits";
 import { parseFile } from "./parse";
 import { parseXlsx } from "./xlsx";
@@ -149,12 +150,36 @@ describe("XLSX cells", () => {
 });
 
 describe("XLSX limits and safety", () => {
-  it("refuses a sheet that declares a million rows, before reading them", async () => {
-    await expect(xlsx("xlsx/huge-dimension.xlsx")).rejects.toMatchObject({
-      code: "too_many_rows",
-      message:
-        'Sheet "Huge" of huge-dimension.xlsx declares 1,048,576 rows (A1:B1048576); the limit is 5,000 data rows. If most of them are empty, delete the empty rows below the data and save again.',
-    });
+  it("reads the rows that hold data when the sheet declares a million rows (issue 'What new users hit', item 28)", async () => {
+    const t = await xlsx("xlsx/huge-dimension.xlsx");
+    expect(t.sheet).toBe("Huge");
+    expect(t.columns).toEqual(["question", "answer"]);
+    expect(t.rows).toEqual([
+      ["a", "1"],
+      ["b", "2"],
+    ]);
+    expect(t.rowSources).toEqual([2, 3]);
+    expect(t.problems).toEqual([]);
+  });
+
+  it("reads 4 rows under <dimension ref=\"A1:AH1048576\"/>, as other tools write it", async () => {
+    const rows = [["id", "question", "answer"], ["c1", "q1", "a1"], ["c2", "q2", "a2"], ["c3", "q3", "a3"]].map((cells, i) => inlineRow(i + 1, cells));
+    const t = await parseXlsx(rawWorkbook(rows.join(""), { dimension: "A1:AH1048576" }), "tool.xlsx", limits);
+    expect(t.columns).toEqual(["id", "question", "answer"]);
+    expect(t.rows).toEqual([
+      ["c1", "q1", "a1"],
+      ["c2", "q2", "a2"],
+      ["c3", "q3", "a3"],
+    ]);
+  });
+
+  it("still refuses more data rows than the limit when they lie far below the first ones and no dimension says so", async () => {
+    const rows = [inlineRow(1, ["question", "answer"]), ...[2, 3, 4, 1008, 1009, 1010].map((r) => inlineRow(r, [`q${r}`, `a${r}`]))];
+    const bytes = rawWorkbook(rows.join(""));
+    await expect(parseXlsx(bytes, "gap.xlsx", resolveLimits({ maxRows: 5 }))).rejects.toMatchObject({ code: "too_many_rows" });
+    const t = await parseXlsx(bytes, "gap.xlsx", resolveLimits({ maxRows: 6 }));
+    expect(t.rows.map((r) => r[0])).toEqual(["q2", "q3", "q4", "q1008", "q1009", "q1010"]);
+    expect(t.rowSources).toEqual([2, 3, 4, 1008, 1009, 1010]);
   });
 
   it("counts data rows from the header even when the table starts low in the sheet", async () => {
@@ -172,13 +197,40 @@ describe("XLSX limits and safety", () => {
     expect((await parseXlsx(workbook(rows), "many.xlsx", resolveLimits({ maxRows: 8 }))).rows).toHaveLength(8);
   });
 
-  it("refuses a sheet whose header lies beyond the rows read while it declares more", async () => {
+  it("reads a table whose header lies below the first thousand rows, counting only its data rows", async () => {
     const rows = [...Array.from({ length: 1010 }, () => []), ["q", "a"], ["x", "y"], ["z", "w"]];
-    await expect(parseXlsx(workbook(rows), "deep.xlsx", resolveLimits({ maxRows: 5 }))).rejects.toMatchObject({ code: "too_many_rows" });
-    expect((await parseXlsx(workbook(rows), "deep.xlsx", resolveLimits({ maxRows: 5000 }))).rows).toEqual([
+    const t = await parseXlsx(workbook(rows), "deep.xlsx", resolveLimits({ maxRows: 5 }));
+    expect(t.rows).toEqual([
       ["x", "y"],
       ["z", "w"],
     ]);
+    expect(t.rowSources).toEqual([1012, 1013]);
+    await expect(parseXlsx(workbook(rows), "deep.xlsx", resolveLimits({ maxRows: 1 }))).rejects.toMatchObject({ code: "too_many_rows" });
+  });
+
+  it("fills a merged range only down to the last row that holds data", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([["group", "question"], ["g", "q1"], [null, "q2"]]);
+    ws["!merges"] = [XLSX.utils.decode_range("A2:A1048576")];
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, "S");
+    const bytes = new Uint8Array(XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer);
+    const t = await parseXlsx(bytes, "m.xlsx", limits);
+    expect(t.rows).toEqual([
+      ["g", "q1"],
+      ["g", "q2"],
+    ]);
+  });
+
+  it("refuses merged ranges that cover more cells than the row and column limits allow (they overlap)", async () => {
+    const ws = XLSX.utils.aoa_to_sheet([["a", "b", "c"], ["1", "2", "3"], ["4", "5", "6"]]);
+    ws["!merges"] = Array.from({ length: 20 }, () => XLSX.utils.decode_range("A1:C3"));
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, "S");
+    const bytes = new Uint8Array(XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer);
+    await expect(parseXlsx(bytes, "m.xlsx", resolveLimits({ maxRows: 2, maxColumns: 3 }))).rejects.toMatchObject({
+      code: "too_many_rows",
+      message: 'Sheet "S" of m.xlsx has merged cells covering more cells than 2 data rows × 3 columns hold; unmerge them or remove rows, then upload it again.',
+    });
   });
 
   it("reads a formula without a saved value as an empty cell", async () => {
@@ -204,6 +256,22 @@ describe("XLSX limits and safety", () => {
       message: "zip-bomb.xlsx looks like a zip bomb: entry xl/worksheets/sheet1.xml would expand 1029-fold (63.7 KB → 64 MB); the limit is 200-fold.",
     });
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("refuses a 2.2 MB workbook holding 62 MB of shared strings, naming the part and the limit", async () => {
+    await expect(parseXlsx(sharedStringsBomb(62 * 1024 * 1024), "strings.xlsx", limits)).rejects.toMatchObject({
+      code: "part_too_large",
+      message: expect.stringMatching(/^strings\.xlsx: its shared strings \(part xl\/sharedStrings\.xml\) unpack to 62\.0 MB; the limit is 16 MB per part\./),
+    });
+  });
+
+  it("reads the same kind of workbook when its shared strings fit the part limit", async () => {
+    const t = await parseXlsx(sharedStringsBomb(1024 * 1024), "strings.xlsx", limits);
+    expect(t.columns).toEqual(["question", "answer"]);
+    expect(t.rows).toEqual([
+      ["2+2?", "4"],
+      ["Capital of France?", "Paris"],
+    ]);
   });
 
   it("refuses an archive whose entries expand beyond their declared sizes", async () => {

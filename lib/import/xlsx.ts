@@ -1,11 +1,17 @@
 /**
  * XLSX → table (issue 3).
- * - Safety first: zip-guard.ts checks the archive (entry count, declared and real expansion)
- *   before SheetJS inflates anything; SheetJS reads only the chosen worksheet and at most
- *   `maxRows + 2 + LEADING_ROWS_SLACK` rows of it (`sheetRows`; read again with the bound moved
- *   down when the table starts lower in the sheet). A worksheet whose declared dimension
- *   (`<dimension ref=…>`) covers more rows below the header, or more columns, than the limits allow
- *   is refused, even if most of it is empty.
+ * - Safety first: zip-guard.ts checks the archive (entry count, declared and real expansion of
+ *   each part and of the whole) before SheetJS inflates anything. The part limit bounds what
+ *   SheetJS parses (the shared strings and the chosen worksheet), so the chosen worksheet is read
+ *   whole; we convert cells to text only until `maxRows + 2` non-empty rows are seen (header +
+ *   one row over the limit proves the sheet too long).
+ * - Rows are the rows that hold data, wherever they are: a declared dimension
+ *   (`<dimension ref="A1:AH1048576"/>`, as many tools write it) does not count rows, and a table
+ *   may start low in the sheet (issue "What new users hit", item 28). A declared dimension wider
+ *   than the column limit is still refused.
+ * - Passes over the file: a cheap one for the sheet names (no shared strings, no worksheet), then
+ *   the chosen sheet. Only a workbook with several sheets and none chosen needs a pass over the
+ *   workbook part (with the shared strings) to learn which sheets are hidden.
  * - Sheets: every sheet is reported with its `hidden` flag. With a `sheet` option that sheet is
  *   read (a hidden one too, with a warning). Without it, the only visible sheet is read (with a
  *   note when hidden sheets were skipped); with several visible sheets nothing is read and the
@@ -30,12 +36,6 @@ export interface XlsxOptions {
   sheet?: string;
 }
 
-/**
- * Empty rows tolerated above the header: the first read covers `maxRows + 2 + LEADING_ROWS_SLACK`
- * rows; a table that starts lower is read again with a bound moved down accordingly.
- */
-export const LEADING_ROWS_SLACK = 1000;
-
 const READ_OPTIONS: XLSX.ParsingOptions = {
   type: "array",
   dense: true,
@@ -56,8 +56,8 @@ const READ_OPTIONS: XLSX.ParsingOptions = {
  * @param options the worksheet to read
  * @returns the table (`format: "xlsx"`, `encoding: null`, `sheets`, `sheet`, and `needsSheet`
  *   when the caller must choose); `rowSources` are worksheet row numbers
- * @throws ImportError `zip_bomb`, `corrupt`, `unsupported_format` (legacy .xls, encryption,
- *   ZIP64), `sheet_not_found`, `too_many_rows`, `too_many_columns`
+ * @throws ImportError `zip_bomb`, `part_too_large`, `corrupt`, `unsupported_format` (legacy .xls,
+ *   encryption, ZIP64), `sheet_not_found`, `too_many_rows`, `too_many_columns`
  */
 export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: ImportLimits, options: XlsxOptions = {}): Promise<ImportTable> {
   if (!looksLikeZip(bytes)) {
@@ -73,93 +73,93 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Imp
   await guardZip(bytes, fileName, limits);
 
   const problems: ImportProblem[] = [];
-  // First pass: the workbook part only (sheet names and visibility), no worksheet is parsed.
-  const first = readBook(bytes, fileName, { sheets: [] });
-  const sheets = sheetList(first);
-  if (sheets.length === 0) throw new ImportError("corrupt", fileName, `${fileName} has no worksheets.`);
-  const base = { fileName, format: "xlsx" as const, encoding: null, sheets, sourceKind: "sheetRow" as const };
-
-  let chosen: string;
-  if (options.sheet !== undefined) {
-    const info = sheets.find((s) => s.name === options.sheet);
-    if (!info) {
-      throw new ImportError(
-        "sheet_not_found",
-        fileName,
-        `${fileName} has no sheet named "${options.sheet}"; its sheets are ${sheets.map((s) => `"${s.name}"`).join(", ")}.`,
-      );
-    }
-    chosen = info.name;
-    if (info.hidden) {
-      problems.push({ severity: "warning", code: "hidden_sheet", message: `Sheet "${chosen}" is hidden in the workbook; it was read because it was chosen.` });
-    }
-  } else {
+  // Sheet names only: SheetJS parses neither the shared strings nor any worksheet for this.
+  const names = readBook(bytes, fileName, { bookSheets: true }).SheetNames ?? [];
+  if (names.length === 0) throw new ImportError("corrupt", fileName, `${fileName} has no worksheets.`);
+  const needsSheet = (sheets: SheetInfo[]): ImportTable => {
     const visible = sheets.filter((s) => !s.hidden);
-    if (visible.length !== 1) {
-      const why =
-        visible.length === 0
-          ? `all ${sheets.length} sheets of ${fileName} are hidden`
-          : `${fileName} has ${visible.length} visible sheets (${visible.map((s) => `"${s.name}"`).join(", ")})`;
-      return {
-        ...base,
-        sheet: null,
-        needsSheet: true,
-        columns: [],
-        rows: [],
-        rowSources: [],
-        problems: [{ severity: "error", code: "needs_sheet", message: `Choose a sheet: ${why}.` }],
-      };
-    }
+    const why =
+      visible.length === 0
+        ? `all ${sheets.length} sheets of ${fileName} are hidden`
+        : `${fileName} has ${visible.length} visible sheets (${visible.map((s) => `"${s.name}"`).join(", ")})`;
+    return {
+      fileName,
+      format: "xlsx",
+      encoding: null,
+      sheets,
+      sourceKind: "sheetRow",
+      sheet: null,
+      needsSheet: true,
+      columns: [],
+      rows: [],
+      rowSources: [],
+      problems: [{ severity: "error", code: "needs_sheet", message: `Choose a sheet: ${why}.` }],
+    };
+  };
+
+  let chosen = options.sheet;
+  if (chosen === undefined && names.length > 1) {
+    // Which sheets are hidden is in the workbook part; this pass reads no worksheet.
+    const sheets = sheetList(readBook(bytes, fileName, { sheets: [] }));
+    const visible = sheets.filter((s) => !s.hidden);
+    if (visible.length !== 1) return needsSheet(sheets);
     chosen = visible[0].name;
     const hidden = sheets.filter((s) => s.hidden);
-    if (hidden.length > 0) {
-      problems.push({
-        severity: "warning",
-        code: "sheet_chosen",
-        message: `Sheet "${chosen}" was read automatically because it is the only visible sheet; hidden sheet${hidden.length === 1 ? "" : "s"} ${hidden.map((s) => `"${s.name}"`).join(", ")} ${hidden.length === 1 ? "was" : "were"} not read.`,
-      });
-    }
+    problems.push({
+      severity: "warning",
+      code: "sheet_chosen",
+      message: `Sheet "${chosen}" was read automatically because it is the only visible sheet; hidden sheet${hidden.length === 1 ? "" : "s"} ${hidden.map((s) => `"${s.name}"`).join(", ")} ${hidden.length === 1 ? "was" : "were"} not read.`,
+    });
   }
-
-  let bound = limits.maxRows + 2 + LEADING_ROWS_SLACK;
-  let grid = readGrid(bytes, fileName, chosen, bound, limits);
-  const needed = grid.firstRow + limits.maxRows + 2;
-  if (grid.firstRow >= 0 && needed > bound && (grid.declaredLastRow >= bound || grid.lastRow >= bound - 1)) {
-    // The table starts lower in the sheet: read again so that header + maxRows + 1 rows fit.
-    bound = needed;
-    grid = readGrid(bytes, fileName, chosen, bound, limits);
+  if (chosen !== undefined && !names.includes(chosen)) {
+    throw new ImportError(
+      "sheet_not_found",
+      fileName,
+      `${fileName} has no sheet named "${chosen}"; its sheets are ${names.map((n) => `"${n}"`).join(", ")}.`,
+    );
   }
-  const { ws, firstRow } = grid;
+  const target = chosen ?? names[0];
+  const book = readBook(bytes, fileName, { sheets: [target] });
+  const sheets = sheetList(book);
+  const info = sheets.find((s) => s.name === target);
+  if (info?.hidden) {
+    // A lone sheet that is hidden is never read without being chosen.
+    if (options.sheet === undefined) return needsSheet(sheets);
+    problems.push({ severity: "warning", code: "hidden_sheet", message: `Sheet "${target}" is hidden in the workbook; it was read because it was chosen.` });
+  }
+  const base = { fileName, format: "xlsx" as const, encoding: null, sheets, sourceKind: "sheetRow" as const };
+  const grid = readGrid(book, fileName, target, limits);
+  const { ws } = grid;
 
   const declared = grid.declared;
-  if (declared) {
-    // Rows the sheet claims below its header (or below its declared start when no header was found).
-    const top = firstRow >= 0 ? Math.max(firstRow, declared.s.r) : declared.s.r;
-    const declaredDataRows = declared.e.r - top;
-    if (declaredDataRows > limits.maxRows || (firstRow < 0 && declared.e.r >= bound)) {
-      throw new ImportError(
-        "too_many_rows",
-        fileName,
-        `Sheet "${chosen}" of ${fileName} declares ${formatCount(declared.e.r - declared.s.r + 1)} rows (${XLSX.utils.encode_range(declared)}); the limit is ${formatCount(limits.maxRows)} data rows. If most of them are empty, delete the empty rows below the data and save again.`,
-        { limit: limits.maxRows, actual: declaredDataRows },
-      );
-    }
-  }
   if (declared && declared.e.c - declared.s.c + 1 > limits.maxColumns) {
     throw new ImportError(
       "too_many_columns",
       fileName,
-      `Sheet "${chosen}" of ${fileName} declares ${formatCount(declared.e.c - declared.s.c + 1)} columns (${XLSX.utils.encode_range(declared)}); the limit is ${formatCount(limits.maxColumns)} columns.`,
+      `Sheet "${target}" of ${fileName} declares ${formatCount(declared.e.c - declared.s.c + 1)} columns (${XLSX.utils.encode_range(declared)}); the limit is ${formatCount(limits.maxColumns)} columns.`,
       { limit: limits.maxColumns, actual: declared.e.c - declared.s.c + 1 },
     );
   }
 
   const text = grid.text;
+  // Merged ranges fill down to the last row that holds data, no further (a range may run to the
+  // sheet's end). Excel's ranges do not overlap, so more filled cells than the limits allow in a
+  // table mean a hostile file: refused rather than filled.
+  let fillBudget = (limits.maxRows + 2) * (limits.maxColumns + 1);
   for (const m of (ws["!merges"] ?? []) as XLSX.Range[]) {
-    if (m.s.r >= bound) continue;
+    if (m.s.r > grid.lastRow) continue;
     const value = text[m.s.r]?.[m.s.c] ?? "";
-    const lastR = Math.min(m.e.r, bound - 1);
+    const lastR = Math.min(m.e.r, grid.lastRow);
     const lastC = Math.min(m.e.c, m.s.c + limits.maxColumns);
+    fillBudget -= (lastR - m.s.r + 1) * (lastC - m.s.c + 1);
+    if (fillBudget < 0) {
+      throw new ImportError(
+        "too_many_rows",
+        fileName,
+        `Sheet "${target}" of ${fileName} has merged cells covering more cells than ${formatCount(limits.maxRows)} data rows × ${formatCount(limits.maxColumns)} columns hold; unmerge them or remove rows, then upload it again.`,
+        { limit: limits.maxRows },
+      );
+    }
     for (let r = m.s.r; r <= lastR; r++) {
       const row = (text[r] ??= []);
       for (let c = m.s.c; c <= lastC; c++) row[c] = value;
@@ -190,15 +190,15 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Imp
     }
   }
   if (headerRow < 0) {
-    problems.push({ severity: "warning", code: "no_rows", message: `Sheet "${chosen}" of ${fileName} is empty.` });
-    return { ...base, sheet: chosen, needsSheet: false, columns: [], rows: [], rowSources: [], problems };
+    problems.push({ severity: "warning", code: "no_rows", message: `Sheet "${target}" of ${fileName} is empty.` });
+    return { ...base, sheet: target, needsSheet: false, columns: [], rows: [], rowSources: [], problems };
   }
   const width = maxCol - minCol + 1;
   if (width > limits.maxColumns) {
     throw new ImportError(
       "too_many_columns",
       fileName,
-      `Sheet "${chosen}" of ${fileName} has ${formatCount(width)} columns; the limit is ${formatCount(limits.maxColumns)} columns.`,
+      `Sheet "${target}" of ${fileName} has ${formatCount(width)} columns; the limit is ${formatCount(limits.maxColumns)} columns.`,
       { limit: limits.maxColumns, actual: width },
     );
   }
@@ -213,13 +213,13 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Imp
   const collector = new RowCollector(fileName, limits.maxRows, "sheetRow", problems);
   for (let r = headerRow + 1; r <= lastRow; r++) collector.add(rowText(r), r + 1);
   if (collector.count === 0) {
-    problems.push({ severity: "warning", code: "no_rows", message: `Sheet "${chosen}" of ${fileName} has a header but no data rows.` });
+    problems.push({ severity: "warning", code: "no_rows", message: `Sheet "${target}" of ${fileName} has a header but no data rows.` });
   }
   const key = (p: ImportProblem) => p.sheetRow ?? 0;
   problems.sort((a, b) => key(a) - key(b));
   return {
     ...base,
-    sheet: chosen,
+    sheet: target,
     needsSheet: false,
     columns: header.columns,
     rows: collector.rows,
@@ -249,26 +249,29 @@ interface Grid {
   ws: XLSX.WorkSheet;
   /** text[r][c] for absolute sheet coordinates (0-based), sparse. */
   text: string[][];
-  firstRow: number;
+  /** Last row (0-based) holding data that was converted; -1 when none. */
   lastRow: number;
+  /** The sheet's declared dimension, or null. */
   declared: XLSX.Range | null;
-  declaredLastRow: number;
 }
 
-function readGrid(bytes: Uint8Array, fileName: string, sheet: string, bound: number, limits: ImportLimits): Grid {
-  const book = readBook(bytes, fileName, { sheets: [sheet], sheetRows: bound });
+/**
+ * The chosen sheet's cells as text. Stops after `maxRows + 2` non-empty rows: with the header,
+ * that is one data row more than allowed, so the row collector refuses the sheet.
+ */
+function readGrid(book: XLSX.WorkBook, fileName: string, sheet: string, limits: ImportLimits): Grid {
   const ws = book.Sheets[sheet];
   if (!ws) throw new ImportError("corrupt", fileName, `${fileName}: sheet "${sheet}" could not be read.`);
   const date1904 = Boolean((book.Workbook?.WBProps as { date1904?: boolean } | undefined)?.date1904);
-  const ref = (ws["!fullref"] as string | undefined) ?? (ws["!ref"] as string | undefined);
+  const ref = ws["!ref"] as string | undefined;
   const declared = ref ? XLSX.utils.decode_range(ref) : null;
   const data = ((ws as { "!data"?: (SheetCell | undefined)[][] })["!data"] ?? []) as (SheetCell | undefined)[][];
   const text: string[][] = [];
-  let firstRow = -1;
   let lastRow = -1;
-  const rows = Math.min(data.length, bound);
+  let nonEmpty = 0;
+  const enough = limits.maxRows + 2;
   const maxC = limits.maxColumns * 2 + 16;
-  for (let r = 0; r < rows; r++) {
+  for (let r = 0; r < data.length && nonEmpty < enough; r++) {
     const src = data[r];
     if (!src) continue;
     const out: string[] = [];
@@ -288,9 +291,9 @@ function readGrid(bytes: Uint8Array, fileName: string, sheet: string, bound: num
     }
     if (any) {
       text[r] = out;
-      if (firstRow < 0) firstRow = r;
       lastRow = r;
+      nonEmpty++;
     }
   }
-  return { ws, text, firstRow, lastRow, declared, declaredLastRow: declared ? declared.e.r : -1 };
+  return { ws, text, lastRow, declared };
 }

@@ -4,13 +4,15 @@
  * 1. {@link readZipDirectory} (sync) reads the End Of Central Directory record and every central
  *    directory entry — the same records SheetJS reads — and refuses: more than `maxZipEntries`
  *    entries; ZIP64, encryption, or compression other than stored/deflate; entries whose local
- *    header disagrees with the central directory; a total declared uncompressed size above
- *    `maxUncompressedBytes`; an entry larger than `ratioCheckMinBytes` whose declared
- *    uncompressed/compressed ratio exceeds `maxCompressionRatio`.
+ *    header disagrees with the central directory; an entry larger than `ratioCheckMinBytes` whose
+ *    declared uncompressed/compressed ratio exceeds `maxCompressionRatio`; an entry (a part: the
+ *    shared strings, a worksheet, …) declaring more than `maxPartBytes`; a total declared
+ *    uncompressed size above `maxUncompressedBytes`.
  * 2. {@link verifyZipSizes} (async) inflates each entry in a stream (WHATWG `DecompressionStream`,
- *    so no Node-only module) and aborts as soon as an entry produces more bytes than it declared;
- *    a lying archive is refused. Chunks are counted and dropped, so memory stays small and time is
- *    bounded by the declared total.
+ *    so no Node-only module) and aborts as soon as an entry produces more bytes than it declared
+ *    (or than the part limit, or the running total passes the total limit); a lying archive is
+ *    refused. Chunks are counted and dropped, so memory stays small and time is bounded by the
+ *    declared total.
  * Together they make the declared sizes trustworthy, which bounds what SheetJS will allocate.
  */
 import { ImportError, formatBytes, formatCount } from "./errors";
@@ -44,10 +46,12 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
  * Reads and checks the ZIP central directory (step 1 in the module comment).
  * @param bytes the whole file
  * @param fileName for messages
- * @param limits `maxZipEntries`, `maxUncompressedBytes`, `maxCompressionRatio`, `ratioCheckMinBytes`
+ * @param limits `maxZipEntries`, `maxPartBytes`, `maxUncompressedBytes`, `maxCompressionRatio`,
+ *   `ratioCheckMinBytes`
  * @returns the entries with their declared sizes
  * @throws ImportError `corrupt` (truncated or inconsistent records), `unsupported_format`
- *   (ZIP64, encryption, other compression), `zip_bomb` (size or ratio limits)
+ *   (ZIP64, encryption, other compression), `zip_bomb` (total size or ratio limits),
+ *   `part_too_large` (one entry over `maxPartBytes`; the message names the part and the limit)
  */
 export function readZipDirectory(bytes: Uint8Array, fileName: string, limits: ImportLimits): ZipDirectory {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -139,6 +143,7 @@ export function readZipDirectory(bytes: Uint8Array, fileName: string, limits: Im
         { limit: limits.maxCompressionRatio, actual: usz / Math.max(csz, 1) },
       );
     }
+    if (usz > limits.maxPartBytes) throw partTooLarge(fileName, name, usz, limits.maxPartBytes);
     total += usz;
     if (total > limits.maxUncompressedBytes) {
       throw new ImportError(
@@ -154,25 +159,57 @@ export function readZipDirectory(bytes: Uint8Array, fileName: string, limits: Im
   return { entries, totalUncompressed: total };
 }
 
+/** What a part of a workbook holds, for messages ("its shared strings", "a worksheet"). */
+function partLabel(name: string): string {
+  if (/(^|\/)sharedStrings\d*\.xml$/i.test(name)) return "its shared strings";
+  if (/(^|\/)worksheets\/[^/]+\.xml$/i.test(name)) return "a worksheet";
+  if (/(^|\/)styles\.xml$/i.test(name)) return "its styles";
+  return "one part";
+}
+
+function partTooLarge(fileName: string, name: string, size: number | undefined, limit: number): ImportError {
+  const label = partLabel(name);
+  const verb = label === "its shared strings" || label === "its styles" ? "unpack" : "unpacks";
+  const amount = size === undefined ? `to more than ${formatBytes(limit)}` : `to ${formatBytes(size)}`;
+  return new ImportError(
+    "part_too_large",
+    fileName,
+    `${fileName}: ${label} (part ${name}) ${verb} ${amount}; the limit is ${formatBytes(limit)} per part. Delete unused sheets, rows, columns or formatting, or split the workbook, then upload it again.`,
+    { limit, actual: size },
+  );
+}
+
 /**
  * Proves the declared sizes (step 2 in the module comment): inflates every deflated entry as a
- * stream and stops at the first byte beyond its declared size.
+ * stream and stops at the first byte beyond its declared size, beyond `limits.maxPartBytes`, or
+ * once all entries together pass `limits.maxUncompressedBytes` (so the limits hold while
+ * inflating even when `dir` was read under other limits).
  * @param bytes the whole file
  * @param dir the result of {@link readZipDirectory}
  * @param fileName for messages
- * @throws ImportError `zip_bomb` when an entry expands beyond its declared size, `corrupt` when
- *   an entry cannot be inflated or is shorter than declared
+ * @param limits `maxPartBytes` and `maxUncompressedBytes`
+ * @throws ImportError `zip_bomb` when an entry expands beyond its declared size or the total
+ *   beyond its limit, `part_too_large` when an entry expands beyond the part limit, `corrupt`
+ *   when an entry cannot be inflated or is shorter than declared
  */
-export async function verifyZipSizes(bytes: Uint8Array, dir: ZipDirectory, fileName: string): Promise<void> {
+export async function verifyZipSizes(bytes: Uint8Array, dir: ZipDirectory, fileName: string, limits: ImportLimits): Promise<void> {
+  let total = 0;
   for (const e of dir.entries) {
-    if (e.method !== 8) continue;
+    const cap = Math.min(e.uncompressedSize, limits.maxPartBytes, limits.maxUncompressedBytes - total);
+    if (e.method !== 8) {
+      // Stored: the size is the one checked against the central directory (csz == usz).
+      if (e.uncompressedSize > cap) throw overCap(fileName, e, limits, total);
+      total += e.uncompressedSize;
+      continue;
+    }
     const data = bytes.subarray(e.dataStart, e.dataStart + e.compressedSize);
     let produced: number | "over";
     try {
-      produced = await inflatedSizeUpTo(data, e.uncompressedSize);
+      produced = await inflatedSizeUpTo(data, cap);
     } catch (cause) {
       throw new ImportError("corrupt", fileName, `${fileName} is not a readable XLSX file (entry ${e.name} cannot be unpacked).`, { cause });
     }
+    if (produced === "over" && cap < e.uncompressedSize) throw overCap(fileName, e, limits, total);
     if (produced === "over") {
       throw new ImportError(
         "zip_bomb",
@@ -184,7 +221,19 @@ export async function verifyZipSizes(bytes: Uint8Array, dir: ZipDirectory, fileN
     if (produced !== e.uncompressedSize) {
       throw new ImportError("corrupt", fileName, `${fileName} is not a readable XLSX file (entry ${e.name} is shorter than declared).`);
     }
+    total += produced;
   }
+}
+
+/** The refusal for an entry that passes the part or the total limit while inflating. */
+function overCap(fileName: string, e: ZipEntryInfo, limits: ImportLimits, before: number): ImportError {
+  if (e.uncompressedSize > limits.maxPartBytes) return partTooLarge(fileName, e.name, undefined, limits.maxPartBytes);
+  return new ImportError(
+    "zip_bomb",
+    fileName,
+    `${fileName} would expand to more than ${formatBytes(limits.maxUncompressedBytes)} when unpacked; the limit is ${formatBytes(limits.maxUncompressedBytes)}.`,
+    { limit: limits.maxUncompressedBytes, actual: before + e.uncompressedSize },
+  );
 }
 
 /**
@@ -194,7 +243,7 @@ export async function verifyZipSizes(bytes: Uint8Array, dir: ZipDirectory, fileN
  */
 export async function guardZip(bytes: Uint8Array, fileName: string, limits: ImportLimits): Promise<ZipDirectory> {
   const dir = readZipDirectory(bytes, fileName, limits);
-  await verifyZipSizes(bytes, dir, fileName);
+  await verifyZipSizes(bytes, dir, fileName, limits);
   return dir;
 }
 

@@ -9,14 +9,16 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { createUpload, deleteUpload, getUpload } from "@/db/queries/dataset-uploads";
+import { deleteUpload, getUpload } from "@/db/queries/dataset-uploads";
 import { getDatasetVersionFile, useDatasetVersion } from "@/db/queries/datasets";
 import { asDatasetError, DatasetError } from "@/lib/datasets/errors";
 import { saveDatasetSchema, useDatasetSchema } from "@/lib/datasets/schemas";
 import type { Corrections } from "@/lib/datasets/types";
-import { runAction, type ActionResult } from "@/lib/shell/result";
+import { failure, runAction, type ActionResult } from "@/lib/shell/result";
 import { importDataset } from "@/server/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
+import { uploadQuotaFromEnv } from "@/server/upload-limits";
+import { storeUpload } from "@/server/uploads";
 
 const datasetsPath = (systemId: string) => `/systems/${systemId}/datasets`;
 
@@ -81,7 +83,12 @@ export async function correctVersionAction(input: unknown): Promise<ActionResult
   const db = getDb();
   const file = await getDatasetVersionFile(db, systemId, datasetId, version);
   if (!file) return { ok: false, error: { code: "not_found", message: `Dataset #${datasetId} has no version ${version}.` } };
-  const uploadId = await createUpload(db, { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet });
+  let uploadId: number;
+  try {
+    uploadId = await storeUpload(db, { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet }, uploadQuotaFromEnv(), Date.now());
+  } catch (e) {
+    return failure(e); // over the system's quota of unsaved uploads
+  }
   const q = new URLSearchParams({ from: `${datasetId}:${version}` });
   if (file.sheet) q.set("sheet", file.sheet);
   redirect(`${datasetsPath(systemId)}/upload/${uploadId}?${q}`);

@@ -1,5 +1,9 @@
 import type { Metadata } from "next";
+import { getDb } from "@/db/client";
+import { listUploads } from "@/db/queries/dataset-uploads";
 import { importLimitsFromEnv } from "@/server/import-limits";
+import { uploadQuotaFromEnv } from "@/server/upload-limits";
+import { UnsavedUploads } from "@/components/datasets/unsaved-uploads";
 import { UploadForm } from "@/components/datasets/upload-form";
 import { LimitsNote } from "@/components/datasets/limits-note";
 import { ImportSteps } from "@/components/datasets/steps";
@@ -12,6 +16,7 @@ export const metadata: Metadata = { title: "Upload cases" };
 export default async function UploadPage({ params }: { params: Promise<{ systemId: string }> }) {
   const { systemId } = await params;
   const limits = importLimitsFromEnv();
+  const uploads = await listUploads(getDb(), systemId);
   return (
     <div className="flex flex-col gap-4">
       <PageTitle title="Upload cases" back={{ href: `/systems/${systemId}/datasets`, label: "Datasets" }}>
@@ -25,6 +30,7 @@ export default async function UploadPage({ params }: { params: Promise<{ systemI
             <LimitsNote maxBytes={limits.maxBytes} maxRows={limits.maxRows} />
           </div>
         </section>
+        <UnsavedUploads systemId={systemId} uploads={uploads} quota={uploadQuotaFromEnv()} now={Date.now()} />
         <aside aria-label="Accepted files" className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
           <h2 className="text-sm font-semibold text-slate-900">Accepted files</h2>
           <ul className="mt-2 flex list-disc flex-col gap-1.5 pl-4 text-xs">

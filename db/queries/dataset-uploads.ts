@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { writeTransaction } from "../write-transaction";
 import { datasetUploads } from "../schema";
 
 /** How long an unsaved upload is kept, in ms (a day). */
@@ -76,8 +77,7 @@ export async function createUploadWithinQuota(
   u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null; now?: number },
   quota: UploadQuota,
 ): Promise<{ ok: true; id: number } | { ok: false; usage: UploadUsage }> {
-  return db.transaction(
-    (tx) => {
+  return writeTransaction(db, (tx) => {
       const usage = usageOf(tx, u.systemId);
       if (usage.count + 1 > quota.maxCount || usage.bytes + u.bytes.byteLength > quota.maxBytes) return { ok: false as const, usage };
       const row = tx
@@ -86,9 +86,7 @@ export async function createUploadWithinQuota(
         .returning({ id: datasetUploads.id })
         .get();
       return { ok: true as const, id: row.id };
-    },
-    { behavior: "immediate" },
-  );
+  });
 }
 
 /** An unsaved upload as listed (no bytes). `size` in bytes, `createdAt` in ms. */

@@ -78,6 +78,12 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     const named = await run([EXAMPLE, "--name", "gsm8k-test-0007", "--name", "unopened", ...model]);
     expect(named.code).toBe(0);
     expect(named.out).toMatch(/2 passed, 0 failed of 2/);
+    // A parameterised case by its eval and given id (or position), as ezvals' `EVAL[ID]` names it.
+    const byEval = await run([EXAMPLE, "--name", "policy-questions[holiday]", "--name", "policy-questions[3]", ...model]);
+    expect(byEval.code).toBe(0);
+    expect(byEval.out).toMatch(/PASS holiday/);
+    expect(byEval.out).toMatch(/PASS policy-questions\[3\]/);
+    expect(byEval.out).toMatch(/2 passed, 0 failed of 2/);
     const tagged = await run([EXAMPLE, "--tag", "edge", "--list"]);
     expect(tagged.out).toContain("late-order  (refund-decision; tags tools, edge; evals/refund-decision.ts)\n1 of 27 cases selected");
   }, 60_000);
@@ -88,6 +94,23 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toMatch(/no case matched .* \(the release has 27 cases; try --list\)/);
     }
+  }, 60_000);
+
+  it("exits 2, naming it, when one of several selectors matches no case (nothing runs)", async () => {
+    const before = server.requests.count;
+    for (const [args, named] of [
+      [["--name", "policy-lookup", "--name", "typo"], "--name typo"],
+      [["--tag", "smoke", "--tag", "nope"], "--tag nope"],
+      [["--name", "holiday", "evals/policy-questions.ts::policy-questions[nope]"], "evals/policy-questions.ts::policy-questions[nope]"],
+    ] as const) {
+      const r = await run([EXAMPLE, ...args, ...model]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(`benchwork: no case matched ${named} (the release has 27 cases; try --list)`);
+      expect(r.out).not.toMatch(/running/);
+    }
+    const listed = await run([EXAMPLE, "--name", "policy-lookup", "--name", "typo", "--list"]);
+    expect(listed.code).toBe(2);
+    expect(server.requests.count).toBe(before);
   }, 60_000);
 
   it("exits 2 on usage errors", async () => {

@@ -104,11 +104,13 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   const cwd = process.cwd();
   const fileMatches = (file: string, module: string) => samePath(file, module) || path.resolve(cwd, file) === path.resolve(b.root, module);
   const { selected, unmatched } = selectCases(b.compiled.cases, { names: o.name, tags: o.tag, variants }, fileMatches);
+  const inRelease = `(the release has ${release.cases.length} case${release.cases.length === 1 ? "" : "s"}; try --list)`;
+  // A selector that matches nothing is a typo or a stale name: CI must not go green without it.
+  if (unmatched.length > 0) throw usage(`no case matched ${unmatched.join(", ")} ${inRelease}`);
   if (selected.length === 0) {
     const what = [...(o.name ?? []).map((n) => `--name ${n}`), ...(o.tag ?? []).map((t) => `--tag ${t}`), ...variants.map((v) => v.text)].join(" ");
-    throw usage(`no case matched ${what || "the selection"} (the release has ${release.cases.length} case${release.cases.length === 1 ? "" : "s"}; try --list)`);
+    throw usage(`no case matched ${what ? `${what} together` : "the selection"} ${inRelease}`);
   }
-  for (const u of unmatched) io.err(`note: ${u} matched no case`);
 
   if (o.list) {
     for (const c of selected) io.out(listLine(c));

@@ -68,6 +68,16 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(json.results.find((x) => x.name === "late-order")).toMatchObject({ passed: false, evaluatorPassed: false, evaluatorScore: 0.5, error: null });
   }, 60_000);
 
+  it("fails the reference's extraArguments: \"forbid\" check when the model sends an extra argument the tool's zod schema drops", async () => {
+    server.setScript(script.rules.map((rule) => (rule.name === "policy-lookup-call" ? { ...rule, reply: { toolCalls: [{ name: "lookup_policy", arguments: { topic: "returns", lang: "en" } }] } } : rule)));
+    const out = path.join(dir, "extra-argument.json");
+    const r = await run([EXAMPLE, "--name", "policy-lookup", "-v", ...model, "--json-output", out]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('    lookup_policy({"topic":"returns","lang":"en"}) (the tool received {"topic":"returns"}) → {"topic":"returns","policy":');
+    expect(r.out).toMatch(/FAILED tool_call_syntax: .*lang/);
+    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "policy-lookup", evaluatorPassed: false, toolsCalled: ["lookup_policy"], passed: false, error: null });
+  }, 60_000);
+
   it("runs one variant with FILE::EVAL[ID] (by id or position), and --name / --tag", async () => {
     const one = await run([EXAMPLE, "examples/support-tool-use/evals/policy-questions.ts::policy-questions[holiday]", ...model]);
     expect(one.code).toBe(0);

@@ -58,7 +58,7 @@ describe("createAgent", () => {
     expect(JSON.stringify(seen[1].prompt)).toContain('"policy":"30 days"');
     expect(executed).toContain("returns");
     expect(record.output).toBe("Within 30 days.");
-    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns" } }]);
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns" }, rawInput: '{"topic":"returns"}' }]);
     expect(record.normalizedToolCalls[0]).toMatchObject({ toolName: "lookup_policy", input: { topic: "returns" } });
     expect(record.toolResults).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", output: { topic: "returns", policy: "30 days" } }]);
     expect(record.usage).toEqual({ inputTokens: 30, outputTokens: 13 });
@@ -71,6 +71,18 @@ describe("createAgent", () => {
       ["step", 0, 1],
       ["step", 1, 0],
     ]);
+  });
+
+  it("records the arguments the model sent (raw) even when the tool's zod schema drops one, beside what the tool received", async () => {
+    const sent = '{"topic":"returns","lang":"en"}';
+    const replies: GenerateResult[] = [
+      { content: [{ type: "tool-call", toolCallId: "call_1", toolName: "lookup_policy", input: sent }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(20, 8), warnings: [] },
+      text("Within 30 days."),
+    ];
+    const model = new MockLanguageModelV3({ doGenerate: async () => replies.shift()! });
+    const record = await createAgent({ model, tools })(releaseCase(), { abortSignal: new AbortController().signal });
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: sent, parsedInput: { topic: "returns" } }]);
+    expect(record.normalizedToolCalls).toEqual([{ toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, toolCallId: "call_1" }]);
   });
 
   it("sends no tools for a case without tools, and honours maxSteps and temperature", async () => {

@@ -3,13 +3,16 @@
  * loop that exposes only the case's tools (the benchmark's own `tool()` definitions, whose
  * `execute` runs in-process: they are the user's tools), forwards the model's tool calls to them,
  * returns their results to the model, and records the trace as a {@link TrialRecord} — the same
- * shape lib/runtime records for benches, so the evaluators see identical trials.
+ * shape lib/runtime records for benches, so the evaluators see identical trials. Tool calls keep
+ * the arguments the model sent (`input`, `rawInput`), not only what the tool's schema let through
+ * (`parsedInput`).
  *
  * Timeouts are the runner's job: it aborts `abortSignal`. The agent never throws: a failed call is
  * a record with `error` set (classified by lib/runtime `classifyError`).
  */
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import { classifyError } from "@/lib/runtime/errors";
+import { tapToolCalls } from "@/lib/runtime/tool-call-tap";
 import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "@/lib/runtime/trial-record";
 import type { ReleaseCase } from "./types";
 
@@ -78,10 +81,13 @@ export function createAgent(options: AgentOptions): AgentRunner {
       return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(call.abortSignal.reason, { aborted: true }) });
     }
     const temperature = c.temperature ?? options.temperature;
+    // The tap keeps each call's arguments as the model sent them: the tools' zod schemas may drop
+    // keys before the SDK reports the call (see lib/runtime/tool-call-tap.ts).
+    const tap = tapToolCalls(options.model);
     try {
       const tools = caseToolSet(options.tools, c.tools);
       const result = await generateText({
-        model: options.model,
+        model: tap.model,
         ...(c.systemPrompt ? { system: c.systemPrompt } : {}),
         messages,
         ...(tools ? { tools } : {}),
@@ -91,7 +97,7 @@ export function createAgent(options: AgentOptions): AgentRunner {
         ...(temperature !== undefined && temperature !== null ? { temperature } : {}),
         ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
         onStepFinish: (step) => {
-          const converted = recordStep(step as StepResult<ToolSet>);
+          const converted = recordStep(step as StepResult<ToolSet>, undefined, tap.take);
           steps.push(converted);
           call.onEvent?.({ type: "step", index: steps.length - 1, step: converted });
         },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptFile, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
@@ -21,7 +21,12 @@ beforeAll(async () => {
   server = await startScriptedModelServer({ script: script.rules, models: script.models, defaultReply: script.defaultReply });
   model = ["--provider", "openai-compatible", "--base-url", server.url, "--model-id", "scripted-1"];
 });
-afterAll(() => server.close());
+/** CLI processes started by tests; any still running at the end (a test that failed) are killed. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  return server.close();
+});
 afterEach(() => {
   server.setScript(script.rules);
   server.setLatency(0);
@@ -34,6 +39,28 @@ async function run(args: string[]) {
 }
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
+
+/** A benchmark repository in a temp folder; node_modules links to the project's, so `ai` and `zod` resolve. */
+function benchmarkRepo(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "benchwork-repo-"));
+  symlinkSync(path.resolve("node_modules"), path.join(root, "node_modules"), "dir");
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+/** Runs the real `benchwork` process; resolves with its exit code and output once it exits. */
+function runProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["cli/bin.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
 
 describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible server)", () => {
   it("exits 0 when every case passes, printing progress and a summary, and writes the JSON contract", async () => {
@@ -205,6 +232,28 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(r.code).toBe(1);
     expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "holiday", timedOut: true, error: "run: timed out after 0.1 s", passed: false });
   }, 60_000);
+
+  it("exits with its code once the results are written, although a timed-out case's tool ignores its abort signal and never returns", async () => {
+    // The tool holds the event loop (an interval) and never settles: before the fix the process
+    // printed the summary, wrote the JSON and then stayed alive for ever (this test's timeout).
+    const repo = benchmarkRepo({
+      "benchmark.config.ts": `export default { protocolVersion: 1, title: "Hang", version: "1", license: "MIT", tools: ["tools/slow.ts"], evals: ["evals/waits.ts"] };\n`,
+      "tools/slow.ts": `import { tool } from "ai";
+import { z } from "zod";
+export const tools = {
+  wait_forever: tool({ description: "Waits.", inputSchema: z.object({ ticket: z.string() }), execute: () => new Promise(() => { setInterval(() => {}, 1_000); }) }),
+};
+`,
+      "evals/waits.ts": `export default { id: "waits", prompt: "Wait for the slow tool.", tools: ["wait_forever"], timeoutSeconds: 1, evaluate: { kind: "non_empty" } };\n`,
+    });
+    server.setScript([{ name: "hang", when: { userText: "Wait for the slow tool.", hasToolResult: false }, reply: { toolCalls: [{ name: "wait_forever", arguments: { ticket: "T-1" } }] } }]);
+    const out = path.join(dir, "never-returns.json");
+    const r = await runProcess(["run", repo, ...model, "--json-output", out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`results → ${out}`);
+    expect(r.stdout).toMatch(/Hang 1: 0 passed, 1 failed of 1 in [\d.]+ s — FAIL/);
+    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "waits", timedOut: true, passed: false, error: "run: timed out after 1 s" });
+  }, 120_000);
 
   it("reports unrun cases as skipped when cancelled, still printing the summary and writing the JSON (exit 1)", async () => {
     server.setLatency(60);

@@ -12,20 +12,21 @@
  */
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import { classifyError } from "@/lib/runtime/errors";
-import { tapToolCalls } from "@/lib/runtime/tool-call-tap";
-import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "@/lib/runtime/trial-record";
+import { argumentsAsSent, tapToolCalls } from "@/lib/runtime/tool-call-tap";
+import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
 import type { ReleaseCase } from "./types";
 
 /** Default number of model calls per case (tool rounds + final answer). */
 export const DEFAULT_AGENT_MAX_STEPS = 5;
 
-/** An event of a running case, for the `onRunEvent` presentation hook: one per finished model call. */
-export interface RunEvent {
-  type: "step";
-  /** 0-based number of the model call in this case. */
-  index: number;
-  step: TrialStep;
-}
+/**
+ * An event of a running case (the runner's partial trace, and the `onRunEvent` presentation hook):
+ * - `tool-calls`: the model asked for these calls, reported as its answer arrives — before the
+ *   tools run, so a call whose tool never returns is still known when the case times out;
+ * - `step`: a model call finished (its tools have returned).
+ * `index` is the 0-based number of the model call in this case.
+ */
+export type RunEvent = { type: "tool-calls"; index: number; calls: TrialToolCall[] } | { type: "step"; index: number; step: TrialStep };
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -83,7 +84,13 @@ export function createAgent(options: AgentOptions): AgentRunner {
     const temperature = c.temperature ?? options.temperature;
     // The tap keeps each call's arguments as the model sent them: the tools' zod schemas may drop
     // keys before the SDK reports the call (see lib/runtime/tool-call-tap.ts).
-    const tap = tapToolCalls(options.model);
+    const tap = tapToolCalls(options.model, (calls) =>
+      call.onEvent?.({
+        type: "tool-calls",
+        index: steps.length,
+        calls: calls.map((x) => ({ toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput })),
+      }),
+    );
     try {
       const tools = caseToolSet(options.tools, c.tools);
       const result = await generateText({

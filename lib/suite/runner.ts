@@ -8,7 +8,8 @@
  *    case does not run;
  * 3. the agent run and the checks, under the case's timeout (`timeoutSeconds`, else the runner's
  *    default, 120 s): when it expires the case is `timedOut`, its signal is aborted and the runner
- *    moves on even if the model or a tool ignores the signal;
+ *    moves on even if the model or a tool ignores the signal — keeping the trace reported so far
+ *    through run events, including the tool calls whose tools were still running;
  * 4. `teardown(context, result)` whenever setup completed (or there is no setup) — also after a
  *    failure, an error or a timeout; a throw is a `teardown:` error;
  * 5. `onCaseEnd(case, result, detail)`.
@@ -21,7 +22,7 @@
  * so the results account for every selected case. `onCaseEnd` is also called for skipped cases.
  */
 import type { CheckResult } from "@/lib/evaluators/types";
-import type { TrialRecord, TrialStep } from "@/lib/runtime/trial-record";
+import { buildTrialRecord, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
 import type { AgentRunner, RunEvent } from "./agent";
 import type { CaseChecker, CaseVerdicts } from "./checks";
 import { casePassed, skippedResult, summarize } from "./result";
@@ -30,7 +31,11 @@ import type { CaseResult, SuiteCase, SuiteResult } from "./types";
 /** The runner's default per-case timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
-/** What `onCaseEnd` gets besides the result: the trial (null when the case did not reach the model) and every check result. */
+/**
+ * What `onCaseEnd` gets besides the result: the trial — the agent's record, or when the case timed
+ * out or was cancelled the trace reported so far (with the calls in flight); null when the model
+ * answered nothing — and every check result.
+ */
 export interface CaseDetail {
   trial: TrialRecord | null;
   checks: CheckResult[];
@@ -117,6 +122,17 @@ function cancelHub(signal: AbortSignal | undefined): CancelHub & { dispose(): vo
   };
 }
 
+/**
+ * The trace of a case the agent did not finish: its finished steps, then (as a last step with
+ * finish reason `tool-calls` and no results) the calls whose tools were still running.
+ * @returns null when the model answered nothing yet
+ */
+function partialTrial(steps: readonly TrialStep[], inFlight: readonly TrialToolCall[]): TrialRecord | null {
+  if (steps.length === 0 && inFlight.length === 0) return null;
+  const all = inFlight.length > 0 ? [...steps, { text: "", toolCalls: [...inFlight], toolResults: [], finishReason: "tool-calls", usage: zeroUsage() }] : steps;
+  return buildTrialRecord(all, { latencyMs: 0, renderedMessages: [] });
+}
+
 async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: CancelHub): Promise<CaseResult> {
   const started = now();
   const errors: string[] = [];
@@ -137,6 +153,8 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
   let trial: TrialRecord | null = null;
   let verdicts: CaseVerdicts | null = null;
   const steps: TrialStep[] = [];
+  // Calls the model asked for whose step has not finished (their tools are running).
+  let inFlight: TrialToolCall[] = [];
   let timedOut = false;
   let cancelled = false;
   if (setupDone) {
@@ -161,7 +179,10 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
       stop(reason);
     }, Math.min(timeoutSeconds * 1000, 2_147_483_647));
     const onEvent = (event: RunEvent) => {
-      steps.push(event.step);
+      if (event.type === "step") {
+        steps.push(event.step);
+        inFlight = [];
+      } else inFlight = event.calls;
       callHook("onRunEvent", o.onRunEvent && (() => o.onRunEvent!(c, event)), errors);
     };
     try {
@@ -187,10 +208,12 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     else if (t?.error) errors.push(`run: ${t.error.kind}: ${t.error.message}`);
   }
 
-  const t = trial as TrialRecord | null;
+  // Without the agent's record (timed out, cancelled), the trace so far: finished steps, then the
+  // calls in flight, without results.
+  const t = (trial as TrialRecord | null) ?? partialTrial(steps, inFlight);
   const v = verdicts as CaseVerdicts | null;
   if (v) errors.push(...v.errors);
-  const calls = t ? t.toolCalls : steps.flatMap((s) => s.toolCalls);
+  const calls = t ? t.toolCalls : [];
   const result: CaseResult = {
     name: c.id,
     tags: [...c.labels],
@@ -203,7 +226,7 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     evaluatorPassed: v?.evaluatorPassed ?? null,
     evaluatorScore: v?.evaluatorScore ?? null,
     evaluatorMessage: v?.evaluatorMessage ?? null,
-    output: t ? t.output : steps.length > 0 ? steps[steps.length - 1].text : null,
+    output: trial ? (trial as TrialRecord).output : steps.length > 0 ? steps[steps.length - 1].text : null,
     toolsCalled: calls.map((x) => x.toolName),
     timedOut,
     skipped: false,

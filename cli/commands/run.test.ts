@@ -255,6 +255,51 @@ export const tools = {
     expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "waits", timedOut: true, passed: false, error: "run: timed out after 1 s" });
   }, 120_000);
 
+  it("judges a case's criteria with its own judgeModel, the others with the run model", async () => {
+    const judge = await startScriptedModelServer({ models: ["judge-2"], script: [{ name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Case judge.","verdict":"pass"}' } }] });
+    try {
+      const repo = benchmarkRepo({
+        "benchmark.config.ts": `export default { protocolVersion: 1, title: "Tone", version: "1", license: "MIT", evals: ["evals/tone.ts"] };\n`,
+        "evals/tone.ts": `export default {
+  id: "tone",
+  criteria: "Answers politely",
+  cases: [
+    { id: "own-judge", prompt: "Say hello.", judgeModel: { provider: "openai-compatible", baseUrl: ${JSON.stringify(judge.url)}, modelId: "judge-2" } },
+    { id: "run-model-judge", prompt: "Say goodbye." },
+  ],
+};
+`,
+      });
+      server.setScript([
+        { name: "run-model-judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Run-model judge.","verdict":"fail"}' } },
+        { name: "answer", when: { userTextMatches: "^Say " }, reply: { text: "Hello!" } },
+      ]);
+      const out = path.join(dir, "case-judge.json");
+      const r = await run([repo, ...model, "--json-output", out]);
+      expect(r.code).toBe(1);
+      const results = readJson<SuiteResultJson>(out).results;
+      expect(results.map((x) => [x.name, x.judgePassed, x.judgeReason])).toEqual([
+        ["own-judge", true, "Judge: pass — Case judge."],
+        ["run-model-judge", false, "Judge: fail — Run-model judge."],
+      ]);
+      expect(judge.requests.log.map((x) => (x.body as { model: string }).model)).toEqual(["judge-2"]);
+
+      // Its key follows the same rules as every model's: missing → a usage error naming the case, before any call.
+      const keyed = benchmarkRepo({
+        "benchmark.config.ts": `export default { protocolVersion: 1, title: "Tone", version: "1", license: "MIT", evals: ["evals/tone.ts"] };\n`,
+        "evals/tone.ts": `export default { id: "tone", prompt: "Say hello.", criteria: "Polite", judgeModel: { provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "BENCHWORK_TEST_UNSET_API_KEY" } };\n`,
+      });
+      delete process.env.BENCHWORK_TEST_UNSET_API_KEY;
+      const before = server.requests.count;
+      const missing = await run([keyed, ...model]);
+      expect(missing.code).toBe(2);
+      expect(missing.err).toMatch(/^benchwork: judge model of case "tone" \(evals\/tone\.ts\): .*BENCHWORK_TEST_UNSET_API_KEY/m);
+      expect(server.requests.count).toBe(before);
+    } finally {
+      await judge.close();
+    }
+  }, 60_000);
+
   it("reports unrun cases as skipped when cancelled, still printing the summary and writing the JSON (exit 1)", async () => {
     server.setLatency(60);
     const controller = new AbortController();

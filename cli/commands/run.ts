@@ -10,11 +10,12 @@
  * written; a second Ctrl-C quits at once.
  *
  * Exit codes: 0 every selected case passed (or `--list` succeeded); 1 a case failed, the benchmark
- * does not compile, or the JSON output could not be written; 2 no case matched the selection, or a
- * usage error (bad flag, no config, no model, missing API key, a key variable or host the key
- * policy refuses).
+ * does not compile, or the JSON output could not be written; 2 a selector (or the selection) matched
+ * no case, or a usage error (bad flag, no config, no model, missing API key — also of a case's own
+ * judgeModel —, a key variable or host the key policy refuses).
  */
 import path from "node:path";
+import type { LanguageModel } from "ai";
 import { KeyPolicyError, MissingApiKeyError, createModel } from "@/lib/runtime/providers";
 import { ModelConfigError, type ModelConfig } from "@/lib/runtime/model-config";
 import { createAgent } from "@/lib/suite/agent";
@@ -23,6 +24,7 @@ import { isVariantSelector, parseVariantSelector, type VariantSelector } from "@
 import { caseListToJson, suiteResultToJson } from "@/lib/suite/result";
 import { runSuite } from "@/lib/suite/runner";
 import { samePath, selectCases } from "@/lib/suite/select";
+import type { ReleaseCase } from "@/lib/suite/types";
 import { FunctionEvaluatorPool } from "@/server/suite/function-evaluator";
 import { chooseModels } from "@/server/suite/model";
 import { nodeFetch } from "@/server/http-fetch";
@@ -59,6 +61,11 @@ function positiveNumber(value: string | undefined, flag: string, integer: boolea
     throw usage(integer ? `${flag} must be a whole number from 1 to ${max} (got "${value}")` : `${flag} must be a number of seconds above 0, at most ${max} (got "${value}")`);
   }
   return n;
+}
+
+/** Identifies a case's own judge model block (null when it has none). */
+function caseJudgeKey(c: ReleaseCase): string | null {
+  return c.judgeModel ? JSON.stringify(c.judgeModel) : null;
 }
 
 async function lookupModelConfig(name: string): Promise<ModelConfig | null> {
@@ -123,7 +130,14 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   const choice = await chooseModels(o, b.config, lookupModelConfig);
   if (!choice.ok) throw usage(choice.message);
   const model = buildModel(choice.model, env, "model");
-  const judgeModel = selected.some((c) => c.criteria !== null) ? buildModel(choice.judge, env, "judge model") : null;
+  const judged = selected.filter((c) => c.criteria !== null);
+  const judgeModel = judged.some((c) => c.judgeModel === null) ? buildModel(choice.judge, env, "judge model") : null;
+  // Cases with their own judgeModel: one model per distinct block, built (and its key checked) before anything runs.
+  const caseJudges = new Map<string, LanguageModel>();
+  for (const c of judged) {
+    const key = caseJudgeKey(c);
+    if (key !== null && !caseJudges.has(key)) caseJudges.set(key, buildModel(c.judgeModel!, env, `judge model of case "${c.id}" (${c.source.file})`));
+  }
   const pool = selected.some((c) => c.evaluatorFunction) ? new FunctionEvaluatorPool({ root: b.root }) : null;
 
   const controller = new AbortController();
@@ -153,7 +167,7 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   };
   const suite = await runSuite(selected, {
     agent: createAgent({ model, tools: b.compiled.tools, ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}), ...(choice.model.maxOutputTokens !== undefined ? { maxOutputTokens: choice.model.maxOutputTokens } : {}) }),
-    checker: createChecker({ judgeModel, ...(pool ? { functionEvaluator: pool.run } : {}) }),
+    checker: createChecker({ judgeModel, judgeModelOf: (c) => caseJudges.get(caseJudgeKey(c) ?? ""), ...(pool ? { functionEvaluator: pool.run } : {}) }),
     ...(timeout !== undefined ? { defaultTimeoutSeconds: timeout } : {}),
     concurrency,
     signal: controller.signal,

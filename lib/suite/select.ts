@@ -65,11 +65,12 @@ export function selectCases<T extends ReleaseCase>(
   const tags = selection.tags ?? [];
   const variants = selection.variants ?? [];
   const nameSet = new Set(names);
-  // Names of the EVAL[ID] form; plain ids are looked up in the set (large suites, many --name).
-  const parsed = names.map((n) => ({ n, parts: parseCaseName(n) })).filter((x) => x.parts !== null);
-  const nameMatches = (c: T) => nameSet.has(c.id) || parsed.some((x) => matchesName(c, x.n, x.parts));
+  const parsed = names.map((n) => ({ n, parts: parseCaseName(n) }));
+  // Plain ids are looked up in the set (large suites, many --name); EVAL[ID] names are compared.
+  const evalNames = parsed.filter((x) => x.parts !== null);
+  const nameMatches = (c: T) => nameSet.has(c.id) || evalNames.some((x) => matchesName(c, x.n, x.parts));
   const unmatched = [
-    ...names.filter((n) => !cases.some((c) => matchesName(c, n, parseCaseName(n)))).map((n) => `--name ${n}`),
+    ...parsed.filter((x) => !cases.some((c) => matchesName(c, x.n, x.parts))).map((x) => `--name ${x.n}`),
     ...tags.filter((t) => !cases.some((c) => c.labels.includes(t))).map((t) => `--tag ${t}`),
     ...variants.filter((v) => !cases.some((c) => matchesVariant(c, v, fileMatches))).map((v) => v.text),
   ];

@@ -9,4 +9,13 @@ process.env.BENCHWORK_ROOT ||= fileURLToPath(new URL("..", import.meta.url));
 
 register({ tsconfig: new URL("../tsconfig.json", import.meta.url).pathname });
 const { main } = await import("./main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+
+/** Resolves once everything written to `stream` so far has been handed to the system (or the stream failed). */
+const drained = (stream) => new Promise((resolve) => stream.write("", () => resolve()));
+
+// The command is done and its results are out. Whatever the benchmark's own code left running — a
+// tool that ignored a timed-out case's abort signal, a timer, an open socket — must not hold the
+// process (and CI) any longer: flush the output, then exit with the command's code.
+await Promise.all([drained(process.stdout), drained(process.stderr)]);
+process.exit(code);

@@ -87,7 +87,7 @@ function program(io: Io, result: { code: number }) {
   p.command("run")
     .description("Run a benchmark repository's cases against a model; exit 0 only when every selected case passed")
     .argument("[targets...]", "benchmark.config.ts or its folder, and/or FILE::EVAL[ID] selectors")
-    .option("--name <name>", "run only the case with this id (repeatable)", collect, undefined)
+    .option("--name <name>", "run only the case with this id, or EVAL[ID] (given id or position) (repeatable)", collect, undefined)
     .option("--tag <tag>", "run only cases with this label (repeatable)", collect, undefined)
     .option("--timeout <seconds>", "default per-case timeout (default 120)")
     .option("--json-output <path>", "write the results (or, with --list, the case list) as JSON")
@@ -99,7 +99,7 @@ function program(io: Io, result: { code: number }) {
     .option("--model-id <id>", "the provider's model id")
     .option("--base-url <url>", "API base URL (required for openai-compatible)")
     .option("--api-key-env <var>", "environment variable holding the API key")
-    .option("--judge-model <name>", "model configuration (from the app) that judges criteria (default: the run model)")
+    .option("--judge-model <name>", "model configuration (from the app) that judges criteria of cases without their own judgeModel (default: the run model)")
     .action(async (targets: string[], o) => {
       result.code = await runCommand(targets, o, io);
     });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptFile, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
@@ -21,7 +21,12 @@ beforeAll(async () => {
   server = await startScriptedModelServer({ script: script.rules, models: script.models, defaultReply: script.defaultReply });
   model = ["--provider", "openai-compatible", "--base-url", server.url, "--model-id", "scripted-1"];
 });
-afterAll(() => server.close());
+/** CLI processes started by tests; any still running at the end (a test that failed) are killed. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  return server.close();
+});
 afterEach(() => {
   server.setScript(script.rules);
   server.setLatency(0);
@@ -34,6 +39,28 @@ async function run(args: string[]) {
 }
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
+
+/** A benchmark repository in a temp folder; node_modules links to the project's, so `ai` and `zod` resolve. */
+function benchmarkRepo(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "benchwork-repo-"));
+  symlinkSync(path.resolve("node_modules"), path.join(root, "node_modules"), "dir");
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  return root;
+}
+
+/** Runs the real `benchwork` process; resolves with its exit code and output once it exits. */
+function runProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["cli/bin.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
 
 describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible server)", () => {
   it("exits 0 when every case passes, printing progress and a summary, and writes the JSON contract", async () => {
@@ -69,6 +96,16 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(json.results.find((x) => x.name === "late-order")).toMatchObject({ passed: false, evaluatorPassed: false, evaluatorScore: 0.5, evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: false }, error: null });
   }, 60_000);
 
+  it("fails the reference's extraArguments: \"forbid\" check when the model sends an extra argument the tool's zod schema drops", async () => {
+    server.setScript(script.rules.map((rule) => (rule.name === "policy-lookup-call" ? { ...rule, reply: { toolCalls: [{ name: "lookup_policy", arguments: { topic: "returns", lang: "en" } }] } } : rule)));
+    const out = path.join(dir, "extra-argument.json");
+    const r = await run([EXAMPLE, "--name", "policy-lookup", "-v", ...model, "--json-output", out]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('    lookup_policy({"topic":"returns","lang":"en"}) (the tool received {"topic":"returns"}) → {"topic":"returns","policy":');
+    expect(r.out).toMatch(/FAILED tool_call_syntax: .*lang/);
+    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "policy-lookup", evaluatorPassed: false, toolsCalled: ["lookup_policy"], passed: false, error: null });
+  }, 60_000);
+
   it("runs one variant with FILE::EVAL[ID] (by id or position), and --name / --tag", async () => {
     const one = await run([EXAMPLE, "examples/support-tool-use/evals/policy-questions.ts::policy-questions[holiday]", ...model]);
     expect(one.code).toBe(0);
@@ -79,6 +116,12 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     const named = await run([EXAMPLE, "--name", "gsm8k-test-0007", "--name", "unopened", ...model]);
     expect(named.code).toBe(0);
     expect(named.out).toMatch(/2 passed, 0 failed of 2/);
+    // A parameterised case by its eval and given id (or position), as ezvals' `EVAL[ID]` names it.
+    const byEval = await run([EXAMPLE, "--name", "policy-questions[holiday]", "--name", "policy-questions[3]", ...model]);
+    expect(byEval.code).toBe(0);
+    expect(byEval.out).toMatch(/PASS holiday/);
+    expect(byEval.out).toMatch(/PASS policy-questions\[3\]/);
+    expect(byEval.out).toMatch(/2 passed, 0 failed of 2/);
     const tagged = await run([EXAMPLE, "--tag", "edge", "--list"]);
     expect(tagged.out).toContain("late-order  (refund-decision; tags tools, edge; evals/refund-decision.ts)\n1 of 27 cases selected");
   }, 60_000);
@@ -89,6 +132,23 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err).toMatch(/no case matched .* \(the release has 27 cases; try --list\)/);
     }
+  }, 60_000);
+
+  it("exits 2, naming it, when one of several selectors matches no case (nothing runs)", async () => {
+    const before = server.requests.count;
+    for (const [args, named] of [
+      [["--name", "policy-lookup", "--name", "typo"], "--name typo"],
+      [["--tag", "smoke", "--tag", "nope"], "--tag nope"],
+      [["--name", "holiday", "evals/policy-questions.ts::policy-questions[nope]"], "evals/policy-questions.ts::policy-questions[nope]"],
+    ] as const) {
+      const r = await run([EXAMPLE, ...args, ...model]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err).toContain(`benchwork: no case matched ${named} (the release has 27 cases; try --list)`);
+      expect(r.out).not.toMatch(/running/);
+    }
+    const listed = await run([EXAMPLE, "--name", "policy-lookup", "--name", "typo", "--list"]);
+    expect(listed.code).toBe(2);
+    expect(server.requests.count).toBe(before);
   }, 60_000);
 
   it("exits 2 on usage errors", async () => {
@@ -181,6 +241,73 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     const r = await run([EXAMPLE, "--name", "holiday", "--timeout", "0.1", ...model, "--json-output", out]);
     expect(r.code).toBe(1);
     expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "holiday", timedOut: true, error: "run: timed out after 0.1 s", passed: false });
+  }, 60_000);
+
+  it("exits with its code once the results are written, although a timed-out case's tool ignores its abort signal and never returns", async () => {
+    // The tool holds the event loop (an interval) and never settles: before the fix the process
+    // printed the summary, wrote the JSON and then stayed alive for ever (this test's timeout).
+    const repo = benchmarkRepo({
+      "benchmark.config.ts": `export default { protocolVersion: 1, title: "Hang", version: "1", license: "MIT", tools: ["tools/slow.ts"], evals: ["evals/waits.ts"] };\n`,
+      "tools/slow.ts": `import { tool } from "ai";
+import { z } from "zod";
+export const tools = {
+  wait_forever: tool({ description: "Waits.", inputSchema: z.object({ ticket: z.string() }), execute: () => new Promise(() => { setInterval(() => {}, 1_000); }) }),
+};
+`,
+      "evals/waits.ts": `export default { id: "waits", prompt: "Wait for the slow tool.", tools: ["wait_forever"], timeoutSeconds: 1, evaluate: { kind: "non_empty" } };\n`,
+    });
+    server.setScript([{ name: "hang", when: { userText: "Wait for the slow tool.", hasToolResult: false }, reply: { toolCalls: [{ name: "wait_forever", arguments: { ticket: "T-1" } }] } }]);
+    const out = path.join(dir, "never-returns.json");
+    const r = await runProcess(["run", repo, ...model, "--json-output", out]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`results → ${out}`);
+    expect(r.stdout).toMatch(/Hang 1: 0 passed, 1 failed of 1 in [\d.]+ s — FAIL/);
+    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "waits", timedOut: true, passed: false, error: "run: timed out after 1 s" });
+  }, 120_000);
+
+  it("judges a case's criteria with its own judgeModel, the others with the run model", async () => {
+    const judge = await startScriptedModelServer({ models: ["judge-2"], script: [{ name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Case judge.","verdict":"pass"}' } }] });
+    try {
+      const repo = benchmarkRepo({
+        "benchmark.config.ts": `export default { protocolVersion: 1, title: "Tone", version: "1", license: "MIT", evals: ["evals/tone.ts"] };\n`,
+        "evals/tone.ts": `export default {
+  id: "tone",
+  criteria: "Answers politely",
+  cases: [
+    { id: "own-judge", prompt: "Say hello.", judgeModel: { provider: "openai-compatible", baseUrl: ${JSON.stringify(judge.url)}, modelId: "judge-2" } },
+    { id: "run-model-judge", prompt: "Say goodbye." },
+  ],
+};
+`,
+      });
+      server.setScript([
+        { name: "run-model-judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Run-model judge.","verdict":"fail"}' } },
+        { name: "answer", when: { userTextMatches: "^Say " }, reply: { text: "Hello!" } },
+      ]);
+      const out = path.join(dir, "case-judge.json");
+      const r = await run([repo, ...model, "--json-output", out]);
+      expect(r.code).toBe(1);
+      const results = readJson<SuiteResultJson>(out).results;
+      expect(results.map((x) => [x.name, x.judgePassed, x.judgeReason])).toEqual([
+        ["own-judge", true, "Judge: pass — Case judge."],
+        ["run-model-judge", false, "Judge: fail — Run-model judge."],
+      ]);
+      expect(judge.requests.log.map((x) => (x.body as { model: string }).model)).toEqual(["judge-2"]);
+
+      // Its key follows the same rules as every model's: missing → a usage error naming the case, before any call.
+      const keyed = benchmarkRepo({
+        "benchmark.config.ts": `export default { protocolVersion: 1, title: "Tone", version: "1", license: "MIT", evals: ["evals/tone.ts"] };\n`,
+        "evals/tone.ts": `export default { id: "tone", prompt: "Say hello.", criteria: "Polite", judgeModel: { provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "BENCHWORK_TEST_UNSET_API_KEY" } };\n`,
+      });
+      delete process.env.BENCHWORK_TEST_UNSET_API_KEY;
+      const before = server.requests.count;
+      const missing = await run([keyed, ...model]);
+      expect(missing.code).toBe(2);
+      expect(missing.err).toMatch(/^benchwork: judge model of case "tone" \(evals\/tone\.ts\): .*BENCHWORK_TEST_UNSET_API_KEY/m);
+      expect(server.requests.count).toBe(before);
+    } finally {
+      await judge.close();
+    }
   }, 60_000);
 
   it("reports unrun cases as skipped when cancelled, still printing the summary and writing the JSON (exit 1)", async () => {

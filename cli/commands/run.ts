@@ -10,11 +10,12 @@
  * written; a second Ctrl-C quits at once.
  *
  * Exit codes: 0 every selected case passed (or `--list` succeeded); 1 a case failed, the benchmark
- * does not compile, or the JSON output could not be written; 2 no case matched the selection, or a
- * usage error (bad flag, no config, no model, missing API key, a key variable or host the key
- * policy refuses).
+ * does not compile, or the JSON output could not be written; 2 a selector (or the selection) matched
+ * no case, or a usage error (bad flag, no config, no model, missing API key — also of a case's own
+ * judgeModel —, a key variable or host the key policy refuses).
  */
 import path from "node:path";
+import type { LanguageModel } from "ai";
 import { KeyPolicyError, MissingApiKeyError, createModel } from "@/lib/runtime/providers";
 import { ModelConfigError, type ModelConfig } from "@/lib/runtime/model-config";
 import { createAgent } from "@/lib/suite/agent";
@@ -23,6 +24,7 @@ import { isVariantSelector, parseVariantSelector, type VariantSelector } from "@
 import { caseListToJson, suiteResultToJson } from "@/lib/suite/result";
 import { runSuite } from "@/lib/suite/runner";
 import { samePath, selectCases } from "@/lib/suite/select";
+import type { ReleaseCase } from "@/lib/suite/types";
 import { FunctionEvaluatorPool } from "@/server/suite/function-evaluator";
 import { chooseModels } from "@/server/suite/model";
 import { nodeFetch } from "@/server/http-fetch";
@@ -61,6 +63,11 @@ function positiveNumber(value: string | undefined, flag: string, integer: boolea
     throw usage(integer ? `${flag} must be a whole number from 1 to ${max} (got "${value}")` : `${flag} must be a number of seconds above 0, at most ${max} (got "${value}")`);
   }
   return n;
+}
+
+/** Identifies a case's own judge model block (null when it has none). */
+function caseJudgeKey(c: ReleaseCase): string | null {
+  return c.judgeModel ? JSON.stringify(c.judgeModel) : null;
 }
 
 async function lookupModelConfig(name: string): Promise<ModelConfig | null> {
@@ -106,11 +113,13 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   const cwd = process.cwd();
   const fileMatches = (file: string, module: string) => samePath(file, module) || path.resolve(cwd, file) === path.resolve(b.root, module);
   const { selected, unmatched } = selectCases(b.compiled.cases, { names: o.name, tags: o.tag, variants }, fileMatches);
+  const inRelease = `(the release has ${release.cases.length} case${release.cases.length === 1 ? "" : "s"}; try --list)`;
+  // A selector that matches nothing is a typo or a stale name: CI must not go green without it.
+  if (unmatched.length > 0) throw usage(`no case matched ${unmatched.join(", ")} ${inRelease}`);
   if (selected.length === 0) {
     const what = [...(o.name ?? []).map((n) => `--name ${n}`), ...(o.tag ?? []).map((t) => `--tag ${t}`), ...variants.map((v) => v.text)].join(" ");
-    throw usage(`no case matched ${what || "the selection"} (the release has ${release.cases.length} case${release.cases.length === 1 ? "" : "s"}; try --list)`);
+    throw usage(`no case matched ${what ? `${what} together` : "the selection"} ${inRelease}`);
   }
-  for (const u of unmatched) io.err(`note: ${u} matched no case`);
 
   if (o.list) {
     for (const c of selected) io.out(listLine(c));
@@ -123,7 +132,14 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   const choice = await chooseModels(o, b.config, lookupModelConfig);
   if (!choice.ok) throw usage(choice.message);
   const model = buildModel(choice.model, env, "model");
-  const judgeModel = selected.some((c) => c.criteria !== null) ? buildModel(choice.judge, env, "judge model") : null;
+  const judged = selected.filter((c) => c.criteria !== null);
+  const judgeModel = judged.some((c) => c.judgeModel === null) ? buildModel(choice.judge, env, "judge model") : null;
+  // Cases with their own judgeModel: one model per distinct block, built (and its key checked) before anything runs.
+  const caseJudges = new Map<string, LanguageModel>();
+  for (const c of judged) {
+    const key = caseJudgeKey(c);
+    if (key !== null && !caseJudges.has(key)) caseJudges.set(key, buildModel(c.judgeModel!, env, `judge model of case "${c.id}" (${c.source.file})`));
+  }
   const pool = selected.some((c) => c.evaluatorFunction)
     ? new FunctionEvaluatorPool({ code: b.compiled.evaluateCode, ...(o.evaluatorTimeoutMs !== undefined ? { timeoutMs: o.evaluatorTimeoutMs } : {}) })
     : null;
@@ -155,7 +171,7 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   };
   const suite = await runSuite(selected, {
     agent: createAgent({ model, tools: b.compiled.tools, ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}), ...(choice.model.maxOutputTokens !== undefined ? { maxOutputTokens: choice.model.maxOutputTokens } : {}) }),
-    checker: createChecker({ judgeModel, ...(pool ? { functionEvaluator: pool.run } : {}) }),
+    checker: createChecker({ judgeModel, judgeModelOf: (c) => caseJudges.get(caseJudgeKey(c) ?? ""), ...(pool ? { functionEvaluator: pool.run } : {}) }),
     ...(timeout !== undefined ? { defaultTimeoutSeconds: timeout } : {}),
     concurrency,
     signal: controller.signal,

@@ -57,10 +57,14 @@ export function verbosePanels(c: ReleaseCase, r: CaseResult, detail: CaseDetail)
   lines.push(indent(`[user] ${clip(c.prompt)}`));
   const calls = detail.trial?.toolCalls ?? [];
   const results = detail.trial?.toolResults ?? [];
+  const ended = r.timedOut || (r.error ?? "").includes("run: cancelled");
   lines.push(`  Tool calls:${calls.length === 0 ? " none" : ""}`);
   for (const call of calls) {
     const res = results.find((x) => x.toolCallId === call.toolCallId);
-    lines.push(indent(`${call.toolName}(${clip(json(call.input), 500)})${call.invalid ? ` — invalid: ${call.error}` : ""}${res ? ` → ${clip(json(res.output), 500)}` : ""}`));
+    // The arguments as the model sent them; what the tool's schema made of them when that differs.
+    const received = call.parsedInput !== undefined ? ` (the tool received ${clip(json(call.parsedInput), 500)})` : "";
+    const outcome = res ? ` → ${clip(json(res.output), 500)}` : !call.invalid && ended ? " → (no result: the case ended while the tool ran)" : "";
+    lines.push(indent(`${call.toolName}(${clip(json(call.input), 500)})${received}${call.invalid ? ` — invalid: ${call.error}` : ""}${outcome}`));
   }
   lines.push("  Response:");
   lines.push(indent(r.output === null ? "(none)" : clip(r.output) || "(empty)"));

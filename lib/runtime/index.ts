@@ -29,6 +29,7 @@ export {
   type TrialError,
   type TrialErrorKind,
 } from "./errors";
+export { tapToolCalls, argumentsAsSent, type RawToolCall, type ToolCallTap } from "./tool-call-tap";
 export { withRetries, retryDelayMs, defaultSleep, type RetryOptions, type RetryInfo } from "./retry";
 export {
   zeroUsage,

@@ -100,7 +100,7 @@ describe("runModelTrial", () => {
     expect(record.error).toBeUndefined();
     expect(record.output).toBe("Delivered on May 1.");
     expect(record.finishReason).toBe("stop");
-    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "get_order", input: { orderId: "order_123" } }]);
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "get_order", input: { orderId: "order_123" }, rawInput: '{"orderId":"order_123"}' }]);
     expect(record.normalizedToolCalls).toEqual([{ toolName: "get_order", input: { orderId: "order_123" }, toolCallId: "call_1" }]);
     expect(record.toolResults).toEqual([{ toolCallId: "call_1", toolName: "get_order", output: { status: "delivered", date: "2024-05-01" } }]);
     expect(record.usage).toEqual({ inputTokens: 55, outputTokens: 14 });
@@ -123,6 +123,20 @@ describe("runModelTrial", () => {
       output: { type: "json", value: { status: "delivered", date: "2024-05-01" } },
     });
     expect(record.responseMessages?.map((m) => m.role)).toEqual(["assistant", "tool", "assistant"]);
+  });
+
+  it("records the arguments exactly as the model sent them (raw text) beside the parsed ones", async () => {
+    const sent = '{ "orderId": "order_123", "lang": "en" }';
+    const model = new MockLanguageModelV3({
+      doGenerate: [toolCallResult([{ id: "c1", name: "get_order", input: sent }]), toolCallResult([{ id: "c1", name: "get_order", input: "" }]), textResult("Delivered.")],
+    });
+    const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "order_123?" }], tools: [getOrder], timeoutMs: 5000 });
+    // A provider that reuses call ids across steps still gets each step's own text.
+    expect(record.toolCalls).toEqual([
+      { toolCallId: "c1", toolName: "get_order", input: { orderId: "order_123", lang: "en" }, rawInput: sent },
+      { toolCallId: "c1", toolName: "get_order", input: {}, rawInput: "" },
+    ]);
+    expect(record.normalizedToolCalls[0]).toEqual({ toolName: "get_order", input: { orderId: "order_123", lang: "en" }, toolCallId: "c1" });
   });
 
   it("returns the no-fixture error to the model instead of failing", async () => {
@@ -173,7 +187,7 @@ describe("runModelTrial", () => {
     expect(record.toolCalls).toHaveLength(2);
     expect(record.toolCalls[0]).toMatchObject({ toolCallId: "c1", toolName: "delete_everything", input: { really: true }, invalid: true });
     expect(record.toolCalls[0].error).toMatch(/delete_everything/);
-    expect(record.toolCalls[1]).toMatchObject({ toolCallId: "c2", toolName: "get_order", input: "{not json", invalid: true });
+    expect(record.toolCalls[1]).toMatchObject({ toolCallId: "c2", toolName: "get_order", input: "{not json", rawInput: "{not json", invalid: true });
     expect(record.normalizedToolCalls[1]).toMatchObject({ toolName: "get_order", input: "{not json" });
     expect(record.normalizedToolCalls[1].argumentsError).toBeTruthy();
     expect(record.toolResults.map((r) => [r.toolCallId, r.isError])).toEqual([
@@ -236,7 +250,7 @@ describe("runModelTrial", () => {
     expect(record.error).toEqual({ kind: "rate_limit", retryable: true, status: 429, message: "Rate limit reached for requests", retryAfterMs: 2000 });
     expect(record.finishReason).toBe("error");
     expect(record.output).toBe("");
-    expect(record.toolCalls).toEqual([{ toolCallId: "c1", toolName: "get_order", input: { orderId: "order_123" } }]);
+    expect(record.toolCalls).toEqual([{ toolCallId: "c1", toolName: "get_order", input: { orderId: "order_123" }, rawInput: '{"orderId":"order_123"}' }]);
     expect(record.usage).toEqual({ inputTokens: 7, outputTokens: 2 });
   });
 

@@ -1,12 +1,14 @@
 /**
  * Running one trial against a live model (DESIGN.md §4 step 4): one `generateText` call with the
  * case's tools (answered by fixtures), up to `maxSteps` model calls, a per-trial timeout, and a
- * {@link TrialRecord} as the result. Failures are caught and classified, never thrown.
+ * {@link TrialRecord} as the result, whose tool calls keep the arguments exactly as the model sent
+ * them (`rawInput`). Failures are caught and classified, never thrown.
  */
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ToolDefinition } from "@/lib/library/case-content";
 import { classifyError, type TrialError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
+import { tapToolCalls } from "./tool-call-tap";
 import { toAiSdkTools } from "./tools";
 import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "./trial-record";
 
@@ -84,9 +86,11 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
         }, timeoutMs)
       : undefined;
 
+  // The tap keeps each call's argument text as the model sent it (see tool-call-tap.ts).
+  const tap = tapToolCalls(input.model);
   try {
     const options: Parameters<typeof generateText>[0] = {
-      model: input.model,
+      model: tap.model,
       messages: input.messages,
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,
@@ -95,7 +99,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       // held twice (text and response body) while the trial runs.
       experimental_include: { requestBody: false, responseBody: false },
       onStepFinish: (step) => {
-        steps.push(recordStep(step as StepResult<ToolSet>, warnings));
+        steps.push(recordStep(step as StepResult<ToolSet>, warnings, tap.take));
       },
     };
     // Optional settings are assigned, not spread in: on Node 20's V8 an object literal with spreads

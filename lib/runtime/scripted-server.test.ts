@@ -77,7 +77,7 @@ describe("scripted model server + openai-compatible provider", () => {
     expect(record.error).toBeUndefined();
     expect(record.output).toBe("Delivered.");
     expect(record.finishReason).toBe("stop");
-    expect(record.toolCalls).toEqual([{ toolCallId: "call_abc", toolName: "get_order", input: { orderId: "order_123" } }]);
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_abc", toolName: "get_order", input: { orderId: "order_123" }, rawInput: '{"orderId":"order_123"}' }]);
     expect(record.normalizedToolCalls).toEqual([{ toolName: "get_order", input: { orderId: "order_123" }, toolCallId: "call_abc" }]);
     expect(record.toolResults).toEqual([{ toolCallId: "call_abc", toolName: "get_order", output: { status: "delivered", on: "2024-05-01" } }]);
     expect(record.usage).toEqual({ inputTokens: 89, outputTokens: 15 });

@@ -7,19 +7,28 @@ import type { ModelMessage, StepResult, ToolSet } from "ai";
 import type { NormalizedToolCall } from "@/lib/evaluators/types";
 import { normalizeToolCall } from "@/lib/evaluators/tool-calls/normalize";
 import type { TrialError } from "./errors";
+import { jsonEqual } from "./json-equal";
+import { argumentsAsSent } from "./tool-call-tap";
 
 export type { NormalizedToolCall } from "@/lib/evaluators/types";
 export type { TrialError, TrialErrorKind } from "./errors";
 
 /**
- * A tool call as the model sent it. `input` is the argument value as the ai SDK parsed it (an
- * object for valid calls); for a call the SDK could not accept (`invalid: true`: unknown tool or
- * unparsable arguments) it is the raw argument text when that is not JSON.
+ * A tool call as the model sent it.
+ * - `input`: the arguments as the model sent them — its argument text decoded as JSON (`{}` for an
+ *   empty text), or the text itself when it is not JSON. Evaluators judge this value.
+ * - `rawInput`: the argument text exactly as the model sent it, when the model could be tapped
+ *   (see tool-call-tap.ts); absent in records made without it (recorded candidates, older rows),
+ *   whose `input` is then what the ai SDK parsed.
+ * - `parsedInput`: what the tool received after its input schema parsed the arguments (a zod object
+ *   drops unknown keys, applies defaults and coercions) — only when that differs from `input`.
  */
 export interface TrialToolCall {
   toolCallId: string;
   toolName: string;
   input: unknown;
+  rawInput?: string;
+  parsedInput?: unknown;
   /** Set when the SDK rejected the call (unknown tool, unparsable input); the model got `error` back. */
   invalid?: true;
   error?: string;
@@ -131,14 +140,23 @@ function warningText(w: unknown): string {
  * (tool errors as `{ error }`), finish reason and usage. Shared by bench trials and code suites so
  * both record the same shape.
  * @param warnings collects the step's provider warnings in words, when given
+ * @param rawInputOf the argument text the model sent for a call id (`tapToolCalls(model).take`, tool-call-tap.ts);
+ *   when it knows a call, the call's `input` is decoded from that text and the SDK's parsed value is
+ *   kept as `parsedInput` when different
  */
-export function recordStep(step: StepResult<ToolSet>, warnings?: Set<string>): TrialStep {
+export function recordStep(step: StepResult<ToolSet>, warnings?: Set<string>, rawInputOf?: (toolCallId: string) => string | undefined): TrialStep {
   for (const w of step.warnings ?? []) warnings?.add(warningText(w));
   const toolCalls: TrialToolCall[] = [];
   const toolResults: TrialToolResult[] = [];
   for (const part of step.content) {
     if (part.type === "tool-call") {
       const call: TrialToolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+      const raw = rawInputOf?.(part.toolCallId);
+      if (raw !== undefined) {
+        call.input = argumentsAsSent(raw);
+        call.rawInput = raw;
+        if (!part.invalid && !jsonEqual(part.input, call.input)) call.parsedInput = part.input;
+      }
       if (part.invalid) {
         call.invalid = true;
         call.error = errorText(part.error);

@@ -58,7 +58,7 @@ describe("createAgent", () => {
     expect(JSON.stringify(seen[1].prompt)).toContain('"policy":"30 days"');
     expect(executed).toContain("returns");
     expect(record.output).toBe("Within 30 days.");
-    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns" } }]);
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns" }, rawInput: '{"topic":"returns"}' }]);
     expect(record.normalizedToolCalls[0]).toMatchObject({ toolName: "lookup_policy", input: { topic: "returns" } });
     expect(record.toolResults).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", output: { topic: "returns", policy: "30 days" } }]);
     expect(record.usage).toEqual({ inputTokens: 30, outputTokens: 13 });
@@ -67,10 +67,43 @@ describe("createAgent", () => {
       { role: "system", content: "You are a support agent." },
       { role: "user", content: "Find the return policy." },
     ]);
-    expect(events.map((e) => [e.type, e.index, e.step.toolCalls.length])).toEqual([
+    expect(events.map((e) => [e.type, e.index, e.type === "step" ? e.step.toolCalls.length : e.calls.length])).toEqual([
+      ["tool-calls", 0, 1],
       ["step", 0, 1],
       ["step", 1, 0],
     ]);
+  });
+
+  it("records the arguments the model sent (raw) even when the tool's zod schema drops one, beside what the tool received", async () => {
+    const sent = '{"topic":"returns","lang":"en"}';
+    const replies: GenerateResult[] = [
+      { content: [{ type: "tool-call", toolCallId: "call_1", toolName: "lookup_policy", input: sent }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(20, 8), warnings: [] },
+      text("Within 30 days."),
+    ];
+    const model = new MockLanguageModelV3({ doGenerate: async () => replies.shift()! });
+    const record = await createAgent({ model, tools })(releaseCase(), { abortSignal: new AbortController().signal });
+    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: sent, parsedInput: { topic: "returns" } }]);
+    expect(record.normalizedToolCalls).toEqual([{ toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, toolCallId: "call_1" }]);
+  });
+
+  it("reports the model's tool calls as they arrive, before their tools run (a tool may never return)", async () => {
+    let started!: () => void;
+    const toolStarted = new Promise<void>((resolve) => (started = resolve));
+    const hanging = {
+      lookup_policy: tool({
+        description: "Look up a policy.",
+        inputSchema: z.object({ topic: z.string() }),
+        execute: ({ topic }) => {
+          started();
+          return new Promise<string>(() => void topic);
+        },
+      }),
+    };
+    const model = new MockLanguageModelV3({ doGenerate: async () => call("lookup_policy", { topic: "returns", lang: "en" }) });
+    const events: RunEvent[] = [];
+    void createAgent({ model, tools: hanging })(releaseCase(), { abortSignal: new AbortController().signal, onEvent: (e) => events.push(e) });
+    await toolStarted;
+    expect(events).toEqual([{ type: "tool-calls", index: 0, calls: [{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: '{"topic":"returns","lang":"en"}' }] }]);
   });
 
   it("sends no tools for a case without tools, and honours maxSteps and temperature", async () => {

@@ -3,26 +3,30 @@
  * loop that exposes only the case's tools (the benchmark's own `tool()` definitions, whose
  * `execute` runs in-process: they are the user's tools), forwards the model's tool calls to them,
  * returns their results to the model, and records the trace as a {@link TrialRecord} — the same
- * shape lib/runtime records for benches, so the evaluators see identical trials.
+ * shape lib/runtime records for benches, so the evaluators see identical trials. Tool calls keep
+ * the arguments the model sent (`input`, `rawInput`), not only what the tool's schema let through
+ * (`parsedInput`).
  *
  * Timeouts are the runner's job: it aborts `abortSignal`. The agent never throws: a failed call is
  * a record with `error` set (classified by lib/runtime `classifyError`).
  */
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import { classifyError } from "@/lib/runtime/errors";
-import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "@/lib/runtime/trial-record";
+import { argumentsAsSent, tapToolCalls } from "@/lib/runtime/tool-call-tap";
+import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
 import type { ReleaseCase } from "./types";
 
 /** Default number of model calls per case (tool rounds + final answer). */
 export const DEFAULT_AGENT_MAX_STEPS = 5;
 
-/** An event of a running case, for the `onRunEvent` presentation hook: one per finished model call. */
-export interface RunEvent {
-  type: "step";
-  /** 0-based number of the model call in this case. */
-  index: number;
-  step: TrialStep;
-}
+/**
+ * An event of a running case (the runner's partial trace, and the `onRunEvent` presentation hook):
+ * - `tool-calls`: the model asked for these calls, reported as its answer arrives — before the
+ *   tools run, so a call whose tool never returns is still known when the case times out;
+ * - `step`: a model call finished (its tools have returned).
+ * `index` is the 0-based number of the model call in this case.
+ */
+export type RunEvent = { type: "tool-calls"; index: number; calls: TrialToolCall[] } | { type: "step"; index: number; step: TrialStep };
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -78,10 +82,19 @@ export function createAgent(options: AgentOptions): AgentRunner {
       return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(call.abortSignal.reason, { aborted: true }) });
     }
     const temperature = c.temperature ?? options.temperature;
+    // The tap keeps each call's arguments as the model sent them: the tools' zod schemas may drop
+    // keys before the SDK reports the call (see lib/runtime/tool-call-tap.ts).
+    const tap = tapToolCalls(options.model, (calls) =>
+      call.onEvent?.({
+        type: "tool-calls",
+        index: steps.length,
+        calls: calls.map((x) => ({ toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput })),
+      }),
+    );
     try {
       const tools = caseToolSet(options.tools, c.tools);
       const result = await generateText({
-        model: options.model,
+        model: tap.model,
         ...(c.systemPrompt ? { system: c.systemPrompt } : {}),
         messages,
         ...(tools ? { tools } : {}),
@@ -91,7 +104,7 @@ export function createAgent(options: AgentOptions): AgentRunner {
         ...(temperature !== undefined && temperature !== null ? { temperature } : {}),
         ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
         onStepFinish: (step) => {
-          const converted = recordStep(step as StepResult<ToolSet>);
+          const converted = recordStep(step as StepResult<ToolSet>, undefined, tap.take);
           steps.push(converted);
           call.onEvent?.({ type: "step", index: steps.length - 1, step: converted });
         },

@@ -100,6 +100,15 @@ describe("createChecker", () => {
     }
   });
 
+  it("judges a case with its own judge model when judgeModelOf gives one, else with the default", async () => {
+    const checker = createChecker({
+      judgeModel: judgeModel({ reason: "Default judge.", verdict: "fail" }),
+      judgeModelOf: (c) => (c.id === "own" ? judgeModel({ reason: "Case judge.", verdict: "pass" }) : undefined),
+    });
+    expect(await checker(rc({ id: "own", criteria: "Polite" }), trial)).toMatchObject({ judgePassed: true, judgeReason: "Judge: pass — Case judge." });
+    expect(await checker(rc({ id: "other", criteria: "Polite" }), trial)).toMatchObject({ judgePassed: false, judgeReason: "Judge: fail — Default judge." });
+  });
+
   it("judges criteria in binary and numeric mode with the judge model", async () => {
     const binary = await createChecker({ judgeModel: judgeModel({ reason: "It checked the order.", verdict: "pass" }) })(rc({ criteria: "Checks the order before answering" }), trial);
     expect(binary).toMatchObject({ judgePassed: true, judgeScore: null, errors: [] });

@@ -5,7 +5,8 @@
  * - an `evaluate` function → the injected {@link FunctionEvaluatorRunner} (the QuickJS evaluator
  *   sandbox in the shell), its answer read by lib/evaluators `interpretCustomResult` (same result rules as the app's
  *   custom evaluators);
- * - `criteria` → a `judge` spec (mode, threshold) run by `runChecks` with the judge model;
+ * - `criteria` → a `judge` spec (mode, threshold) run by `runChecks` with the case's own judge model
+ *   (`judgeModelOf`) or the run's;
  * - `expectedToolCalls` → an `expected_tool_calls` spec (`allowAdditional`).
  *
  * A check whose verdict is `error` (infrastructure or configuration) or `unscored` sets its
@@ -56,6 +57,8 @@ export interface CaseVerdicts {
 export interface CheckerOptions {
   /** Judge model for `criteria`; null/absent → judge checks are not scored (an error says so). */
   judgeModel?: LanguageModel | null;
+  /** A case's own judge model (its `judgeModel` block, built by the shell); undefined → {@link CheckerOptions.judgeModel}. */
+  judgeModelOf?: (c: ReleaseCase) => LanguageModel | undefined;
   /** Runs `evaluate` functions; absent → a case with one gets an evaluator error. */
   functionEvaluator?: FunctionEvaluatorRunner;
   /** Sandbox and custom-code deadline for declarative `custom` specs (see lib/evaluators `runChecks`). */
@@ -132,7 +135,7 @@ export function createChecker(options: CheckerOptions = {}): CaseChecker {
     const specs: EvaluatorSpec[] = [...c.evaluators, ...(judge ? [judge] : []), ...(reliability ? [reliability] : [])];
     const [results, fnResult] = await Promise.all([
       specs.length > 0
-        ? runChecks(specs, evalTrial, { ...options.runChecks, judge: { model: options.judgeModel ?? null, ...(opts.abortSignal ? { abortSignal: opts.abortSignal } : {}) } })
+        ? runChecks(specs, evalTrial, { ...options.runChecks, judge: { model: (judge ? options.judgeModelOf?.(c) : undefined) ?? options.judgeModel ?? null, ...(opts.abortSignal ? { abortSignal: opts.abortSignal } : {}) } })
         : Promise.resolve([] as CheckResult[]),
       c.evaluatorFunction ? runFunction(c.evaluatorFunction, evalTrial, options.functionEvaluator) : Promise.resolve(null),
     ]);

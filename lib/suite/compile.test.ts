@@ -165,7 +165,43 @@ describe("compileBenchmark: cases, names and inheritance", () => {
     const { cases } = await ok(
       sources({ "evals/j.ts": { id: "j", prompt: "p", tools: ["get_order"], criteria: "Is polite", judgeMode: "numeric", judgeThreshold: 8, expectedToolCalls: ["get_order"], allowAdditionalToolCalls: false } }),
     );
-    expect(cases[0]).toMatchObject({ criteria: "Is polite", judgeMode: "numeric", judgeThreshold: 8, expectedToolCalls: ["get_order"], allowAdditionalToolCalls: false, evaluators: [] });
+    expect(cases[0]).toMatchObject({ criteria: "Is polite", judgeMode: "numeric", judgeThreshold: 8, expectedToolCalls: ["get_order"], allowAdditionalToolCalls: false, evaluators: [], judgeModel: null });
+  });
+
+  it("keeps a per-case judgeModel (a model block like the config's), inherited from the eval, replaced or cleared by a case and a JSONL row", async () => {
+    const strict = { provider: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1", modelId: "judge-large" };
+    const { cases } = await ok(
+      sources(
+        {
+          "evals/tone.ts": {
+            id: "tone",
+            criteria: "Is polite",
+            judgeModel: strict,
+            cases: [{ id: "inherits", prompt: "a" }, { id: "own", prompt: "b", judgeModel: { provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "JUDGE_API_KEY" } }, { id: "cleared", prompt: "c", judgeModel: null }],
+          },
+          "evals/rows.ts": { id: "rows", criteria: "Is polite", cases: "rows.jsonl" },
+        },
+        { "evals/rows.jsonl": JSON.stringify({ id: "row-judge", prompt: "d", judgeModel: { provider: "anthropic", modelId: "claude-sonnet-4-5" } }) + "\n" },
+      ),
+    );
+    expect(cases.map((c) => [c.id, c.judgeModel])).toEqual([
+      ["inherits", { name: "judge-large", ...strict }],
+      ["own", { name: "gpt-4o-mini", provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "JUDGE_API_KEY" }],
+      ["cleared", null],
+      ["row-judge", { name: "claude-sonnet-4-5", provider: "anthropic", modelId: "claude-sonnet-4-5" }],
+    ]);
+  });
+
+  it("fails on an invalid judgeModel, naming the case and the field", async () => {
+    const p = await problems(
+      sources({
+        "evals/tone.ts": { id: "tone", criteria: "Is polite", cases: [{ id: "a", prompt: "a", judgeModel: { provider: "openai-compatible", modelId: "j" } }, { id: "b", prompt: "b", judgeModel: "gpt-4o" }] },
+      }),
+    );
+    expect(p.map(formatProblem)).toEqual([
+      'evals/tone.ts: cases[1]: judgeModel must be a model block like { provider: "openai-compatible", modelId: "llama3.1", baseUrl: "http://127.0.0.1:11434/v1" } (got a string)',
+      expect.stringMatching(/^evals\/tone\.ts: cases\[0\] \("a"\): judgeModel\.baseUrl: /),
+    ]);
   });
 });
 

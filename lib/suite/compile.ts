@@ -20,8 +20,9 @@ import { asSchema, type Tool, type ToolSet } from "ai";
 import type { EvaluatorSpec } from "@/lib/evaluators/spec";
 import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
 import { caseKeyProblem } from "@/lib/library/case-key";
+import type { ModelConfig } from "@/lib/runtime/model-config";
 import { contentHash, sha256Hex } from "./canonical";
-import type { ParsedBenchmarkConfig } from "./config";
+import { parseModelBlock, type ParsedBenchmarkConfig } from "./config";
 import { dataFileKind, readCsvCases, readJsonlCases, type DataRow } from "./data-files";
 import { CSV_EVALUATOR_KINDS, EVAL_KEYS, INLINE_CASE_KEYS, JSONL_CASE_KEYS, fieldProblems, isPlainObject } from "./fields";
 import { resolveFields } from "./inherit";
@@ -246,6 +247,12 @@ function compileCase(ctx: EvalContext, raw: RawCase, problems: CompileProblem[])
 
   const judgeMode = f.judgeMode ?? "binary";
   const judgeThreshold = f.judgeThreshold ?? 7;
+  let judgeModel: ModelConfig | null = null;
+  if (f.judgeModel !== null) {
+    const parsed = parseModelBlock(f.judgeModel, "judgeModel");
+    if (parsed.ok) judgeModel = parsed.config;
+    else for (const p of parsed.problems) fail(p);
+  }
   const expectedToolCalls = f.expectedToolCalls ? [...new Set(f.expectedToolCalls)] : null;
   for (const t of expectedToolCalls ?? []) {
     if (!tools.includes(t)) fail(`expectedToolCalls names "${t}", which is not among the case's tools (${tools.join(", ") || "none"}), so it can never be called`);
@@ -280,6 +287,7 @@ function compileCase(ctx: EvalContext, raw: RawCase, problems: CompileProblem[])
     criteria: f.criteria,
     judgeMode,
     judgeThreshold,
+    judgeModel,
     expectedToolCalls,
     allowAdditionalToolCalls: f.allowAdditionalToolCalls ?? true,
     hasSetup: typeof f.setup === "function",

@@ -4,7 +4,7 @@
  * messages naming the field.
  */
 import { parseModelConfig, type ModelConfig } from "@/lib/runtime/model-config";
-import { isPlainObject } from "./fields";
+import { MODEL_BLOCK_EXAMPLE, isPlainObject } from "./fields";
 import { PROTOCOL_VERSION, type BenchmarkConfig } from "./types";
 
 /** Keys benchmark.config.ts may have. */
@@ -17,16 +17,25 @@ export interface ParsedBenchmarkConfig extends Omit<BenchmarkConfig, "tools" | "
   judgeModel?: ModelConfig;
 }
 
-function modelBlock(value: unknown, field: string, problems: string[]): ModelConfig | undefined {
-  if (value === undefined) return undefined;
-  if (!isPlainObject(value)) {
-    problems.push(`${field} must be an object like { provider: "openai-compatible", modelId: "llama3.1", baseUrl: "http://127.0.0.1:11434/v1" }`);
-    return undefined;
-  }
+/**
+ * Validates a model block (`model`, `judgeModel` of the config or of a case): a model configuration
+ * whose `name` defaults to its model id. Keys are never in it: `apiKeyEnv` names their variable.
+ * @param field the field's name, for messages (`judgeModel`)
+ * @returns the configuration, or one message per problem, each naming the field (`judgeModel.baseUrl: …`)
+ */
+export function parseModelBlock(value: unknown, field: string): { ok: true; config: ModelConfig } | { ok: false; problems: string[] } {
+  if (!isPlainObject(value)) return { ok: false, problems: [`${field} must be an object like ${MODEL_BLOCK_EXAMPLE}`] };
   const withName = { name: typeof value.modelId === "string" ? value.modelId : field, ...value };
   const parsed = parseModelConfig(withName);
+  if (!parsed.ok) return { ok: false, problems: parsed.issues.map((i) => `${field}${i.field ? `.${i.field}` : ""}: ${i.message}`) };
+  return { ok: true, config: parsed.config };
+}
+
+function modelBlock(value: unknown, field: string, problems: string[]): ModelConfig | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseModelBlock(value, field);
   if (!parsed.ok) {
-    for (const i of parsed.issues) problems.push(`${field}${i.field ? `.${i.field}` : ""}: ${i.message}`);
+    problems.push(...parsed.problems);
     return undefined;
   }
   return parsed.config;

@@ -23,6 +23,7 @@ export const CASE_FIELD_KEYS = [
   "criteria",
   "judgeMode",
   "judgeThreshold",
+  "judgeModel",
   "expectedToolCalls",
   "allowAdditionalToolCalls",
   "setup",
@@ -37,6 +38,9 @@ export const INLINE_CASE_KEYS: ReadonlySet<string> = new Set(["id", ...CASE_FIEL
 
 /** Keys of a JSONL case: data only (no functions). */
 export const JSONL_CASE_KEYS: ReadonlySet<string> = new Set(["id", ...CASE_FIELD_KEYS.filter((k) => k !== "setup" && k !== "teardown")]);
+
+/** How a model block looks, for messages. */
+export const MODEL_BLOCK_EXAMPLE = '{ provider: "openai-compatible", modelId: "llama3.1", baseUrl: "http://127.0.0.1:11434/v1" }';
 
 /** Columns a CSV of cases may have (issue #6: CSV rows carry text only). */
 export const CSV_COLUMNS = ["id", "prompt", "expected", "description"] as const;
@@ -121,6 +125,8 @@ const CHECKS: Record<(typeof CASE_FIELD_KEYS)[number], (v: unknown) => string | 
   judgeMode: (v) => (v === "binary" || v === "numeric" ? null : `judgeMode must be "binary" or "numeric" (got ${JSON.stringify(v) ?? typeName(v)})`),
   judgeThreshold: (v) =>
     typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10 ? null : `judgeThreshold must be a whole number from 1 to 10 (got ${JSON.stringify(v) ?? typeName(v)})`,
+  // judgeModel: the shape here; provider, model id, URL and key variable in compile.ts (parseModelBlock)
+  judgeModel: (v) => (isPlainObject(v) ? null : `judgeModel must be a model block like ${MODEL_BLOCK_EXAMPLE} (got ${typeName(v)})`),
   expectedToolCalls: (v) => stringList("expectedToolCalls")(v) ?? (Array.isArray(v) && v.length === 0 ? "expectedToolCalls is empty: list tool names, or leave it out" : null),
   allowAdditionalToolCalls: (v) => (typeof v === "boolean" ? null : `allowAdditionalToolCalls must be true or false (got ${typeName(v)})`),
   setup: fn("setup"),

@@ -9,7 +9,7 @@ export { canonicalJson, contentHash, sha256Hex } from "./canonical";
 export { parseBenchmarkConfig, CONFIG_KEYS, type ParsedBenchmarkConfig } from "./config";
 export { CASE_FIELD_KEYS, CSV_COLUMNS, CSV_EVALUATOR_KINDS, EVAL_KEYS, INLINE_CASE_KEYS, JSONL_CASE_KEYS, fieldProblems, isPlainObject, jsonProblem } from "./fields";
 export { resolveFields, mergeLabels, mergeMetadata, type ResolvedFields } from "./inherit";
-export { positionalName, evalIdProblem, parseVariantSelector, isVariantSelector, type VariantSelector } from "./naming";
+export { positionalName, evalIdProblem, parseVariantSelector, parseCaseName, isVariantSelector, type VariantSelector, type CaseNameParts } from "./naming";
 export { readCsvCases, readJsonlCases, dataFileKind, DATA_FILE_LIMITS, type DataRow, type DataProblem, type DataFileCases } from "./data-files";
 export {
   compileBenchmark,
@@ -27,7 +27,7 @@ export {
   type EvaluateCompiler,
 } from "./compile";
 export { isolateEvaluate, parseExportPath, exportPathExpression, type IsolateResult } from "./evaluate-source";
-export { selectCases, matchesVariant, samePath, type Selection, type SelectionResult } from "./select";
+export { selectCases, matchesName, matchesVariant, samePath, type Selection, type SelectionResult } from "./select";
 export { createAgent, caseToolSet, DEFAULT_AGENT_MAX_STEPS, type AgentOptions, type AgentRunner, type AgentCall, type RunEvent } from "./agent";
 export {
   createChecker,

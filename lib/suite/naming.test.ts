@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evalIdProblem, isVariantSelector, parseVariantSelector, positionalName } from "./naming";
+import { evalIdProblem, isVariantSelector, parseCaseName, parseVariantSelector, positionalName } from "./naming";
 
 describe("naming", () => {
   it("names a case without an id by its eval and 0-based position", () => {
@@ -13,6 +13,12 @@ describe("naming", () => {
     expect(parseVariantSelector("evals/refunds.ts::refunds")).toMatchObject({ evalId: "refunds", variant: null });
     expect(parseVariantSelector("evals/refunds.ts::")).toMatchObject({ evalId: null, variant: null });
     expect(parseVariantSelector("a.ts::e[x[1]]")).toMatchObject({ evalId: "e", variant: "x[1]" });
+  });
+
+  it("splits a case name EVAL[ID] for --name", () => {
+    expect(parseCaseName("refunds[holiday]")).toEqual({ evalId: "refunds", variant: "holiday" });
+    expect(parseCaseName("e[x[1]]")).toEqual({ evalId: "e", variant: "x[1]" });
+    for (const plain of ["holiday", "[1]", "refunds[]", "refunds[1", "a]"]) expect(parseCaseName(plain), plain).toBeNull();
   });
 
   it("rejects malformed selectors", () => {

@@ -2,7 +2,8 @@
  * Case names and variant selectors (issue #6, DESIGN.md §6): a case that gives an id keeps it
  * exactly as written; a case without one is named by its eval and 0-based position, `refunds[0]`.
  * A variant selector `FILE::EVAL[ID]` picks one case of one eval by its given id or position;
- * `FILE::EVAL` picks every case of that eval.
+ * `FILE::EVAL` picks every case of that eval. A case name `EVAL[ID]` (without the file) names one
+ * case the same way, for `--name`.
  */
 
 /** The name of a case without an id: `EVAL[index]`. */
@@ -36,6 +37,23 @@ export interface VariantSelector {
 /** True when a command-line argument is a variant selector (contains `::`). */
 export function isVariantSelector(arg: string): boolean {
   return arg.includes("::");
+}
+
+/** `EVAL[ID]` split into the eval id and the variant (a given case id or a 0-based position). */
+export interface CaseNameParts {
+  evalId: string;
+  variant: string;
+}
+
+/**
+ * Splits a case name written `EVAL[ID]` (the variant ID may itself contain brackets: `e[x[1]]`).
+ * @returns the parts, or null when `text` is not of that form (no brackets, empty eval or ID)
+ */
+export function parseCaseName(text: string): CaseNameParts | null {
+  const open = text.indexOf("[");
+  if (open <= 0 || !text.endsWith("]")) return null;
+  const variant = text.slice(open + 1, -1);
+  return variant === "" ? null : { evalId: text.slice(0, open), variant };
 }
 
 /**

@@ -148,6 +148,29 @@ describe("runSuite", () => {
       expect((await pending).results[0].error).toBe("run: timed out after 120 s");
     });
 
+    it("records the tool call in flight when the case times out (its tool never returned)", async () => {
+      vi.useFakeTimers();
+      const step = { text: "", toolCalls: [{ toolCallId: "c1", toolName: "lookup_policy", input: { topic: "returns" } }], toolResults: [], finishReason: "tool-calls", usage: { inputTokens: 1, outputTokens: 1 } };
+      const details: (TrialRecord | null)[] = [];
+      const agent: AgentRunner = (_c, call) => {
+        // A first round finished; the model then asked for get_order, whose tool never returns.
+        call.onEvent?.({ type: "tool-calls", index: 0, calls: step.toolCalls });
+        call.onEvent?.({ type: "step", index: 0, step });
+        call.onEvent?.({ type: "tool-calls", index: 1, calls: [{ toolCallId: "c2", toolName: "get_order", input: { orderId: "o1" }, rawInput: '{"orderId":"o1"}' }] });
+        return new Promise<TrialRecord>(() => {});
+      };
+      const pending = runSuite([suiteCase("a", { timeoutSeconds: 5 })], options({ agent, onCaseEnd: (_c, _r, d) => details.push(d.trial) }));
+      await vi.advanceTimersByTimeAsync(5_000);
+      const s = await pending;
+      expect(s.results[0]).toMatchObject({ timedOut: true, toolsCalled: ["lookup_policy", "get_order"], error: "run: timed out after 5 s", passed: false });
+      // -v shows the calls too: the partial trace, the call in flight without a result.
+      expect(details[0]?.toolCalls.map((c) => [c.toolName, c.input])).toEqual([
+        ["lookup_policy", { topic: "returns" }],
+        ["get_order", { orderId: "o1" }],
+      ]);
+      expect(details[0]?.toolResults).toEqual([]);
+    });
+
     it("aborts the agent's signal when the case times out", async () => {
       let aborted: unknown = null;
       const agent: AgentRunner = (_c, call) =>

@@ -8,7 +8,8 @@
  *    case does not run;
  * 3. the agent run, under the case's timeout (`timeoutSeconds`, else the runner's default, 120 s):
  *    when it expires the case is `timedOut`, its signal is aborted and the runner moves on even if
- *    the model or a tool ignores the signal;
+ *    the model or a tool ignores the signal — keeping the trace reported so far through run events,
+ *    including the tool calls whose tools were still running;
  * 4. the checks, after the agent and outside its timeout (the reference contract: evaluators run
  *    after generation with a deadline of their own, so a slow evaluator is an evaluator error, never
  *    `timedOut`); the checker's signal — which the judge's model calls honour — is aborted after a
@@ -25,7 +26,7 @@
  * so the results account for every selected case. `onCaseEnd` is also called for skipped cases.
  */
 import type { CheckResult } from "@/lib/evaluators/types";
-import type { TrialRecord, TrialStep } from "@/lib/runtime/trial-record";
+import { buildTrialRecord, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
 import type { AgentRunner, RunEvent } from "./agent";
 import type { CaseChecker, CaseVerdicts } from "./checks";
 import { casePassed, skippedResult, summarize } from "./result";
@@ -34,7 +35,11 @@ import type { CaseResult, SuiteCase, SuiteResult } from "./types";
 /** The runner's default per-case timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
-/** What `onCaseEnd` gets besides the result: the trial (null when the case did not reach the model) and every check result. */
+/**
+ * What `onCaseEnd` gets besides the result: the trial — the agent's record, or when the case timed
+ * out or was cancelled the trace reported so far (with the calls in flight); null when the model
+ * answered nothing — and every check result.
+ */
 export interface CaseDetail {
   trial: TrialRecord | null;
   checks: CheckResult[];
@@ -165,6 +170,17 @@ async function guarded<T>(hub: CancelHub, seconds: number, message: string, stop
   }
 }
 
+/**
+ * The trace of a case the agent did not finish: its finished steps, then (as a last step with
+ * finish reason `tool-calls` and no results) the calls whose tools were still running.
+ * @returns null when the model answered nothing yet
+ */
+function partialTrial(steps: readonly TrialStep[], inFlight: readonly TrialToolCall[]): TrialRecord | null {
+  if (steps.length === 0 && inFlight.length === 0) return null;
+  const all = inFlight.length > 0 ? [...steps, { text: "", toolCalls: [...inFlight], toolResults: [], finishReason: "tool-calls", usage: zeroUsage() }] : steps;
+  return buildTrialRecord(all, { latencyMs: 0, renderedMessages: [] });
+}
+
 async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: CancelHub): Promise<CaseResult> {
   const started = now();
   const errors: string[] = [];
@@ -185,12 +201,17 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
   let trial: TrialRecord | null = null;
   let verdicts: CaseVerdicts | null = null;
   const steps: TrialStep[] = [];
+  // Calls the model asked for whose step has not finished (their tools are running).
+  let inFlight: TrialToolCall[] = [];
   let timedOut = false;
   let cancelled = false;
   if (setupDone) {
     const timeoutSeconds = c.timeoutSeconds ?? o.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
     const onEvent = (event: RunEvent) => {
-      steps.push(event.step);
+      if (event.type === "step") {
+        steps.push(event.step);
+        inFlight = [];
+      } else inFlight = event.calls;
       callHook("onRunEvent", o.onRunEvent && (() => o.onRunEvent!(c, event)), errors);
     };
     // 1. The agent, under the case timeout.
@@ -214,10 +235,12 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     else if (t?.error) errors.push(`run: ${t.error.kind}: ${t.error.message}`);
   }
 
-  const t = trial as TrialRecord | null;
+  // Without the agent's record (timed out, cancelled), the trace so far: finished steps, then the
+  // calls in flight, without results.
+  const t = (trial as TrialRecord | null) ?? partialTrial(steps, inFlight);
   const v = verdicts as CaseVerdicts | null;
   if (v) errors.push(...v.errors);
-  const calls = t ? t.toolCalls : steps.flatMap((s) => s.toolCalls);
+  const calls = t ? t.toolCalls : [];
   const result: CaseResult = {
     name: c.id,
     tags: [...c.labels],
@@ -231,7 +254,7 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     evaluatorScore: v?.evaluatorScore ?? null,
     evaluatorMessage: v?.evaluatorMessage ?? null,
     evaluatorDetails: v?.evaluatorDetails ?? null,
-    output: t ? t.output : steps.length > 0 ? steps[steps.length - 1].text : null,
+    output: trial ? (trial as TrialRecord).output : steps.length > 0 ? steps[steps.length - 1].text : null,
     toolsCalled: calls.map((x) => x.toolName),
     timedOut,
     skipped: false,

@@ -28,6 +28,15 @@ describe("selectCases", () => {
     expect(ids(selectCases(cases, { tags: ["edge", "smoke"] }))).toEqual(["policy-lookup", "refunds[1]"]);
   });
 
+  it("--name EVAL[ID] selects a parameterised case by its given id or position, like FILE::EVAL[ID]", () => {
+    expect(ids(selectCases(cases, { names: ["refunds[unopened]"] }))).toEqual(["unopened"]);
+    expect(ids(selectCases(cases, { names: ["refunds[0]"] }))).toEqual(["unopened"]);
+    expect(ids(selectCases(cases, { names: ["refunds[1]", "policy-lookup[0]"] }))).toEqual(["policy-lookup", "refunds[1]"]);
+    const r = selectCases(cases, { names: ["other[unopened]", "refunds[2]"] });
+    expect(ids(r)).toEqual([]);
+    expect(r.unmatched).toEqual(["--name other[unopened]", "--name refunds[2]"]);
+  });
+
   it("FILE::EVAL[ID] selects by given id or by position; FILE::EVAL selects the eval", () => {
     expect(ids(selectCases(cases, { variants: [v("evals/refunds.ts::refunds[unopened]")] }))).toEqual(["unopened"]);
     expect(ids(selectCases(cases, { variants: [v("evals/refunds.ts::refunds[0]")] }))).toEqual(["unopened"]);

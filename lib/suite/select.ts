@@ -1,9 +1,9 @@
 /**
- * Case selection for `benchwork run` (issue #6): `--name` (case id), `--tag` (a label) and
- * `FILE::EVAL[ID]` variant selectors. Within one kind, values are alternatives (any may match);
+ * Case selection for `benchwork run` (issue #6): `--name` (a case id, or `EVAL[ID]`: a case of an
+ * eval by its given id or position), `--tag` (a label) and `FILE::EVAL[ID]` variant selectors. Within one kind, values are alternatives (any may match);
  * the kinds given combine (a case must satisfy each). No selector selects every case.
  */
-import type { VariantSelector } from "./naming";
+import { parseCaseName, type CaseNameParts, type VariantSelector } from "./naming";
 import type { ReleaseCase } from "./types";
 
 /** What to select. Empty or absent lists do not filter. */
@@ -32,6 +32,17 @@ export function matchesVariant(c: ReleaseCase, v: VariantSelector, fileMatches: 
   return (c.givenId && c.id === v.variant) || String(c.index) === v.variant;
 }
 
+/**
+ * True when `--name NAME` names `c`: NAME is its case id, or `EVAL[ID]` with EVAL its eval and ID
+ * its given id or its 0-based position (so `refunds[holiday]` finds the case `holiday` of `refunds`).
+ * @param parts `parseCaseName(name)`, parsed once by the caller
+ */
+export function matchesName(c: ReleaseCase, name: string, parts: CaseNameParts | null): boolean {
+  if (c.id === name) return true;
+  if (!parts || parts.evalId !== c.evalId) return false;
+  return (c.givenId && c.id === parts.variant) || String(c.index) === parts.variant;
+}
+
 /** Default file matching: the selector's FILE equals the module path after `./` and `\` are normalised. */
 export function samePath(file: string, module: string): boolean {
   const norm = (p: string) => p.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
@@ -54,14 +65,18 @@ export function selectCases<T extends ReleaseCase>(
   const tags = selection.tags ?? [];
   const variants = selection.variants ?? [];
   const nameSet = new Set(names);
+  const parsed = names.map((n) => ({ n, parts: parseCaseName(n) }));
+  // Plain ids are looked up in the set (large suites, many --name); EVAL[ID] names are compared.
+  const evalNames = parsed.filter((x) => x.parts !== null);
+  const nameMatches = (c: T) => nameSet.has(c.id) || evalNames.some((x) => matchesName(c, x.n, x.parts));
   const unmatched = [
-    ...names.filter((n) => !cases.some((c) => c.id === n)).map((n) => `--name ${n}`),
+    ...parsed.filter((x) => !cases.some((c) => matchesName(c, x.n, x.parts))).map((x) => `--name ${x.n}`),
     ...tags.filter((t) => !cases.some((c) => c.labels.includes(t))).map((t) => `--tag ${t}`),
     ...variants.filter((v) => !cases.some((c) => matchesVariant(c, v, fileMatches))).map((v) => v.text),
   ];
   const selected = cases.filter(
     (c) =>
-      (names.length === 0 || nameSet.has(c.id)) &&
+      (names.length === 0 || nameMatches(c)) &&
       (tags.length === 0 || tags.some((t) => c.labels.includes(t))) &&
       (variants.length === 0 || variants.some((v) => matchesVariant(c, v, fileMatches))),
   );

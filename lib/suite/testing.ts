@@ -25,6 +25,7 @@ export function releaseCase(more: Partial<ReleaseCase> = {}): ReleaseCase {
     criteria: null,
     judgeMode: "binary",
     judgeThreshold: 7,
+    judgeModel: null,
     expectedToolCalls: null,
     allowAdditionalToolCalls: true,
     hasSetup: false,

@@ -12,6 +12,7 @@
  */
 import type { EvaluatorSpec } from "@/lib/evaluators/spec";
 import type { CustomEvaluatorInput } from "@/lib/evaluators/custom";
+import type { ModelConfig } from "@/lib/runtime/model-config";
 
 /** The protocol version this code reads and writes (`protocolVersion` in benchmark.config.ts and releases). */
 export const PROTOCOL_VERSION = 1;
@@ -89,6 +90,11 @@ export interface CaseFields {
   judgeMode?: JudgeMode | null;
   /** Numeric-mode pass bar, 1–10, default 7. */
   judgeThreshold?: number | null;
+  /**
+   * The model that judges this case's `criteria` (a model block like the config's `judgeModel`);
+   * wins over `--judge-model`, the config's `judgeModel` and the run model.
+   */
+  judgeModel?: ConfigModel | null;
   /** Tool names that must fire: enables the reliability check (`reliabilityPassed`). */
   expectedToolCalls?: string[] | null;
   /** Allow tools outside `expectedToolCalls` (default true). */
@@ -203,6 +209,8 @@ export interface ReleaseCase {
   criteria: string | null;
   judgeMode: JudgeMode;
   judgeThreshold: number;
+  /** The case's own judge model (validated; `name` defaults to the model id), or null for the run's judge. */
+  judgeModel: ModelConfig | null;
   expectedToolCalls: string[] | null;
   allowAdditionalToolCalls: boolean;
   /** Whether the case has a `setup` / `teardown` function (the functions live in the module). */

@@ -107,7 +107,7 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     expect(mine("tool").status).toBe("done");
     expect(mine("tool").output).toBe("Delivered.");
     const rec = JSON.parse(mine("tool").record!);
-    expect(rec.toolCalls.map((c: { toolName: string; input: unknown }) => [c.toolName, c.input])).toEqual([["get_order", { orderId: "order_123" }]]);
+    expect(rec.toolCalls.map((c: { toolName: string; input: unknown; rawInput?: string }) => [c.toolName, c.input, c.rawInput])).toEqual([["get_order", { orderId: "order_123" }, '{"orderId":"order_123"}']]);
     expect(rec.toolResults[0].output).toEqual({ status: "delivered" });
     expect(JSON.parse(mine("tool").checks!).map((c: { kind: string; verdict: string }) => [c.kind, c.verdict])).toEqual([
       ["contains", "passed"],

@@ -3,8 +3,9 @@
  * 1. `--model NAME`: a model configuration saved in the app database (Models page; BENCHWORK_DB);
  * 2. `--provider P --model-id ID [--base-url URL] [--api-key-env VAR]`: a configuration on the command line;
  * 3. the `model` block of benchmark.config.ts.
- * The judge (for `criteria`): `--judge-model NAME` (database), else the config's `judgeModel`,
- * else the run model. Keys come from the environment only (`createModel(config, env)`), named by
+ * The judge (for `criteria`): the case's own `judgeModel` block, else `--judge-model NAME`
+ * (database), else the config's `judgeModel`, else the run model. {@link chooseModels} picks the
+ * run's judge; the shell builds the cases' own ones. Keys come from the environment only (`createModel(config, env)`), named by
  * `apiKeyEnv` or the provider's default variable.
  */
 import { parseModelConfig, type ModelConfig } from "@/lib/runtime/model-config";

@@ -1,6 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 
-const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 4010}/v1`;
+// playwright.config.ts chose the port and left it in the environment the workers inherit.
+if (!process.env.E2E_MODEL_PORT) throw new Error("E2E_MODEL_PORT is not set: run the e2e tests with `npx playwright test` (its config picks the ports)");
+const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`;
 
 async function waitFinished(page: Page) {
   await expect(page.getByRole("region", { name: "Progress" }).getByText(/^(finished|cancelled)$/)).toBeVisible({ timeout: 60_000 });

@@ -5,17 +5,22 @@
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { spawn } from "node:child_process";
+import { e2ePorts } from "./e2e-ports.mjs";
 
 const dir = "e2e/.artifacts";
 mkdirSync(dir, { recursive: true });
 const db = `${dir}/e2e.db`;
 for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
 
-// The scripted OpenAI-compatible model server: live benches in e2e go over real HTTP to it.
-const modelPort = process.env.E2E_MODEL_PORT ?? "4010";
-const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", modelPort, "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
+// Playwright passes the ports it chose; run by hand, free ones are picked (and printed).
+const given = Boolean(process.env.E2E_PORT && process.env.E2E_MODEL_PORT);
+const { appPort, modelPort } = await e2ePorts(process.env);
+if (!given) console.log(`e2e server: app on http://127.0.0.1:${appPort}/, scripted model server on http://127.0.0.1:${modelPort}/v1`);
 
-const env = { ...process.env, BENCHWORK_DB: db, PORT: process.env.E2E_PORT ?? "3107", NEXT_TELEMETRY_DISABLED: "1" };
+// The scripted OpenAI-compatible model server: live benches in e2e go over real HTTP to it.
+const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", String(modelPort), "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
+
+const env = { ...process.env, BENCHWORK_DB: db, PORT: String(appPort), NEXT_TELEMETRY_DISABLED: "1" };
 const child = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => (child.kill(sig), models.kill(sig)));
 child.on("exit", (code) => (models.kill(), process.exit(code ?? 1)));

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test [typecheck|unit|e2e|a,b]`: the type-check (`tsc --noEmit`), the unit tests (Vitest) and
- * the end-to-end tests (Playwright in Debian's Chromium against the production build), then one
- * closing line `tests: N passed, M failed` counting all of them (test-results.mjs says how).
+ * `npm test [typecheck|unit|e2e|a,b] [vitest filters…]`: the type-check (`tsc --noEmit`), the unit
+ * tests (Vitest; filters narrow them, e.g. `npm test unit lib/import`) and the end-to-end tests
+ * (Playwright in Debian's Chromium against the production build), then one closing line
+ * `tests: N passed, M failed` counting all of them (test-results.mjs says how).
  * Exits non-zero when anything failed or a suite could not run.
  */
 import { spawnSync } from "node:child_process";
@@ -11,9 +12,10 @@ import path from "node:path";
 import { playwrightResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+const [suiteArg, ...filters] = process.argv.slice(2);
 let suites;
 try {
-  suites = suitesToRun(process.argv[2]);
+  suites = suitesToRun(suiteArg);
 } catch (e) {
   console.error(`npm test: ${e.message}`);
   process.exit(2);
@@ -47,7 +49,7 @@ if (suites.includes("typecheck")) {
 if (suites.includes("unit")) {
   const out = ".test-results/vitest.json";
   rmSync(out, { force: true });
-  const code = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`]);
+  const code = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...filters]);
   results.push(vitestResult(code, readJson(out)));
 }
 

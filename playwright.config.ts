@@ -1,9 +1,14 @@
 import { defineConfig } from "@playwright/test";
+import { e2ePorts } from "./scripts/e2e-ports.mjs";
 
+// Playwright evaluates this file in its runner and again in every worker: the runner picks free
+// ports (unless E2E_PORT / E2E_MODEL_PORT are set) and stores them in its environment, which the
+// workers and the web server inherit, so all of them agree.
+const ports = await e2ePorts();
 /** Port of the throwaway production server the e2e tests drive. */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
+export const E2E_PORT = ports.appPort;
 /** Port of the scripted OpenAI-compatible model server the e2e server starts. */
-export const E2E_MODEL_PORT = Number(process.env.E2E_MODEL_PORT ?? 4010);
+export const E2E_MODEL_PORT = ports.modelPort;
 
 export default defineConfig({
   testDir: "e2e",

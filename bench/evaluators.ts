@@ -16,15 +16,16 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { runStaticCheck, bfclGroundTruthToSpec, createSandbox, type EvaluationTrial, type CheckResult } from "../lib/evaluators";
+import { datasetPath } from "../test-data/datasets";
 
 const N = 100_000;
 const WARMUP = 20_000;
-const DATA = "/work/shared/datasets";
 
 type Job = { spec: unknown; trial: EvaluationTrial };
 
-function readJsonl(path: string): Record<string, unknown>[] {
-  return readFileSync(path, "utf8")
+/** Rows of a shipped dataset file (test-data/README.md). */
+function readJsonl(name: string): Record<string, unknown>[] {
+  return readFileSync(datasetPath(name), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -105,7 +106,7 @@ function containsJobs(): Job[] {
 }
 
 function gsm8kJobs(): Job[] {
-  const rows = readJsonl(`${DATA}/recorded/gsm8k_example_model_solutions_200.jsonl`);
+  const rows = readJsonl("recorded/gsm8k_example_model_solutions_200.jsonl");
   const cols = ["model_6b_finetuning_output", "model_6b_verification_output", "model_175b_finetuning_output", "model_175b_verification_output"];
   const pool: Job[] = [];
   for (const row of rows) {
@@ -119,8 +120,8 @@ function gsm8kJobs(): Job[] {
 
 function toolCallJobs(): Job[] {
   const rows = [
-    ...readJsonl(`${DATA}/bfcl_v4_simple75_parallel25.jsonl`),
-    ...readJsonl(`${DATA}/recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl`),
+    ...readJsonl("bfcl_v4_simple75_parallel25.jsonl"),
+    ...readJsonl("recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl"),
   ];
   const rand = rng(3);
   const variants: Array<{ spec: unknown; calls: Array<{ name: string; arguments: Record<string, unknown> }> }> = [];

@@ -5,20 +5,25 @@
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { spawn } from "node:child_process";
+import { e2ePorts } from "./e2e-ports.mjs";
 
 const dir = "e2e/.artifacts";
 mkdirSync(dir, { recursive: true });
 const db = `${dir}/e2e.db`;
 for (const suffix of ["", "-wal", "-shm"]) rmSync(db + suffix, { force: true });
 
+// Playwright passes the ports it chose; run by hand, free ones are picked (and printed).
+const given = Boolean(process.env.E2E_PORT && process.env.E2E_MODEL_PORT);
+const { appPort, modelPort } = await e2ePorts(process.env);
+if (!given) console.log(`e2e server: app on http://127.0.0.1:${appPort}/, scripted model server on http://127.0.0.1:${modelPort}/v1`);
+
 // The scripted OpenAI-compatible model server: live benches in e2e go over real HTTP to it.
-const modelPort = process.env.E2E_MODEL_PORT ?? "4010";
-const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", modelPort, "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
+const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", String(modelPort), "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
 
 // The key policy (README, "Model keys"): e2e/models.spec.ts saves a configuration whose key
 // variable is bound to the scripted server, so the key may go there and nowhere else.
 const keys = { E2E_SCRIPTED_API_KEY: "e2e-scripted-key", BENCHWORK_KEY_HOSTS: `E2E_SCRIPTED_API_KEY=http://127.0.0.1:${modelPort}` };
-const env = { ...process.env, ...keys, BENCHWORK_DB: db, PORT: process.env.E2E_PORT ?? "3107", NEXT_TELEMETRY_DISABLED: "1" };
+const env = { ...process.env, ...keys, BENCHWORK_DB: db, PORT: String(appPort), NEXT_TELEMETRY_DISABLED: "1" };
 const child = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => (child.kill(sig), models.kill(sig)));
 child.on("exit", (code) => (models.kill(), process.exit(code ?? 1)));

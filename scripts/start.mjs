@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm start`: one command from a fresh clone to a running app.
- * 1. builds the production bundle when .next is missing or older than the sources;
+ * 1. builds the production bundle when .next is missing or older than the sources (build-app.mjs:
+ *    without Next's type-check, with progress lines);
  * 2. migrates the database (BENCHWORK_DB, default data/benchwork.db) and seeds the demo workspace
  *    the first time (never twice, never over user data);
  * 3. serves on PORT (default 3000), on 127.0.0.1 only unless BENCHWORK_HOST names another address
@@ -12,6 +13,7 @@ import { spawnSync, spawn } from "node:child_process";
 import path from "node:path";
 import { buildIsCurrent, markBuilt } from "./build-state.mjs";
 import { nextServerCommand } from "./listen.mjs";
+import { buildApp } from "./build-app.mjs";
 
 const dev = process.argv.includes("--dev");
 // No network here or in CI: keep Next.js from trying to send telemetry.
@@ -36,8 +38,8 @@ function run(cmd, args) {
 if (!dev) {
   if (buildIsCurrent()) console.log("benchwork: production build is current");
   else {
-    console.log("benchwork: building the app (first start or sources changed)…");
-    run(bin("next"), ["build"]);
+    const code = await buildApp();
+    if (code !== 0) process.exit(code);
     markBuilt();
   }
 }

@@ -1,15 +1,25 @@
 #!/usr/bin/env node
 /**
- * `npm test`: unit tests (Vitest) then end-to-end tests (Playwright in Debian's Chromium against
- * the production build), and one closing line `tests: N passed, M failed` counting both.
+ * `npm test [typecheck|unit|e2e|a,b] [vitest filters…]`: the type-check (`tsc --noEmit`), the unit
+ * tests (Vitest; filters narrow them, e.g. `npm test unit lib/import`) and the end-to-end tests
+ * (Playwright in Debian's Chromium against the production build), then one closing line
+ * `tests: N passed, M failed` counting all of them (test-results.mjs says how).
  * Exits non-zero when anything failed or a suite could not run.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { playwrightResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-const only = process.argv[2]; // "unit" | "e2e" | undefined
+const [suiteArg, ...filters] = process.argv.slice(2);
+let suites;
+try {
+  suites = suitesToRun(suiteArg);
+} catch (e) {
+  console.error(`npm test: ${e.message}`);
+  process.exit(2);
+}
 const bin = (name) => path.join("node_modules", ".bin", name);
 mkdirSync(".test-results", { recursive: true });
 
@@ -26,40 +36,32 @@ function readJson(file) {
   }
 }
 
-let passed = 0;
-let failed = 0;
-const notes = [];
+const results = [];
 
-if (only !== "e2e") {
-  const out = ".test-results/vitest.json";
-  rmSync(out, { force: true });
-  const code = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`]);
-  const r = readJson(out);
-  if (r) {
-    passed += r.numPassedTests ?? 0;
-    failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
-  }
-  if (!r || (code !== 0 && (r.numFailedTests ?? 0) === 0 && (r.numRuntimeErrorTestSuites ?? 0) === 0)) {
-    failed += 1;
-    notes.push(`vitest exited with ${code} without reporting a failed test`);
-  }
+if (suites.includes("typecheck")) {
+  console.log("npm test: type-checking (tsc --noEmit)…");
+  const r = spawnSync(bin("tsc"), ["--noEmit"], { env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  process.stdout.write(output);
+  results.push(typecheckResult(r.error ? null : r.status, output));
 }
 
-if (only !== "unit") {
+if (suites.includes("unit")) {
+  const out = ".test-results/vitest.json";
+  rmSync(out, { force: true });
+  const code = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...filters]);
+  results.push(vitestResult(code, readJson(out)));
+}
+
+if (suites.includes("e2e")) {
   const out = "e2e/.artifacts/results.json";
   rmSync(out, { force: true });
   const code = run(bin("playwright"), ["test"]);
-  const r = existsSync(out) ? readJson(out) : null;
-  if (r?.stats) {
-    passed += (r.stats.expected ?? 0) + (r.stats.flaky ?? 0);
-    failed += r.stats.unexpected ?? 0;
-  }
-  if (!r?.stats || (code !== 0 && (r.stats.unexpected ?? 0) === 0)) {
-    failed += 1;
-    notes.push(`playwright exited with ${code} without reporting a failed test (server start or build failure?)`);
-  }
+  results.push(playwrightResult(code, existsSync(out) ? readJson(out) : null));
 }
 
-for (const n of notes) console.log(`note: ${n}`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+for (const n of results.flatMap((r) => r.notes)) console.log(`note: ${n}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { nodeFetch } from "./http-fetch";
+import { closedPort } from "@/e2e/fixtures/closed-port";
 
 let server: http.Server;
 let base: string;
@@ -42,7 +43,7 @@ describe("nodeFetch", () => {
     await expect(nodeFetch(`${base}/slow`, { signal: ctl.signal })).rejects.toMatchObject({ name: "AbortError" });
   });
   it("rejects a refused connection", async () => {
-    await expect(nodeFetch("http://127.0.0.1:9/")).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await expect(nodeFetch(`http://127.0.0.1:${await closedPort()}/`)).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
   it("never follows a redirect, so key headers never reach the redirect's host (security review item 2)", async () => {
     let reached = 0;

@@ -10,7 +10,8 @@ async function runWorker(env: Record<string, string>): Promise<{ code: number | 
   const child = spawn(process.execPath, ["scripts/worker.mjs"], { env: { ...process.env, BENCHWORK_DB: db, ...env }, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  // A safety net only (just under the test's timeout): a worker that never exits fails the test, however slow its start.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 55_000);
   const code = await new Promise<number | null>((r) => child.on("exit", r));
   clearTimeout(timer);
   return { code, err };
@@ -21,12 +22,12 @@ describe("npm run worker: bad settings", () => {
     const { code, err } = await runWorker({ BENCHWORK_TRIAL_THREADS: "two" });
     expect(code).toBe(2);
     expect(err.trim()).toBe('benchwork worker: BENCHWORK_TRIAL_THREADS: expected a whole number from 0 to 64, got "two"');
-  }, 30_000);
+  }, 60_000);
   it("names BENCHWORK_WORKER_POLL_MS and its bad value, and exits 2", async () => {
     const { code, err } = await runWorker({ BENCHWORK_WORKER_POLL_MS: "soon" });
     expect(code).toBe(2);
     expect(err.trim()).toBe('benchwork worker: BENCHWORK_WORKER_POLL_MS: expected a whole number of ms from 10 to 60000, got "soon"');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("npm run worker: stopping", () => {
@@ -52,9 +53,10 @@ describe("npm run worker: stopping", () => {
         return false;
       }
     };
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    // Look until it is gone; give up (and kill it) only just before the test's own timeout.
+    for (let i = 0; i < 500 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
     const stillAlive = alive();
     if (stillAlive) process.kill(pid, "SIGKILL");
     expect(stillAlive).toBe(false);
-  }, 60_000);
+  }, 90_000);
 });

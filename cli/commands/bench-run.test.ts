@@ -96,14 +96,16 @@ describe("benchwork bench run", () => {
   it("a model that is down: trials end as errors, the reasons are printed and in the JSON, exit 1", async () => {
     const { createModelConfig } = await import("@/db/queries/models");
     const db = openDatabase(file);
-    await createModelConfig(db, { name: "down", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1" });
+    const { closedPort } = await import("@/e2e/fixtures/closed-port");
+    const port = await closedPort();
+    await createModelConfig(db, { name: "down", provider: "openai-compatible", modelId: "m", baseUrl: `http://127.0.0.1:${port}/v1` });
     const io = captureIo();
     const out = path.join(dir, "down.json");
     const code = await main([...base, "--candidate", "model:down", "--baseline", "none", "--budget", "3", "--json-output", out], io);
     expect(code).toBe(1);
     const r = JSON.parse(readFileSync(out, "utf8"));
     expect(r.candidates[0].trials).toMatchObject({ total: 3, error: 3 });
-    expect(r.errors).toEqual([{ message: expect.stringMatching(/ECONNREFUSED 127\.0\.0\.1:9/), trials: 3 }]);
+    expect(r.errors).toEqual([{ message: expect.stringContaining(`ECONNREFUSED 127.0.0.1:${port}`), trials: 3 }]);
     expect(io.stdout.join("\n")).toMatch(/3 × .*ECONNREFUSED/);
   }, 60_000);
 

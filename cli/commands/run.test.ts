@@ -62,6 +62,14 @@ function runProcess(args: string[]): Promise<{ code: number | null; stdout: stri
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
 }
 
+/** Resolves once the scripted server has received `n` requests in all (looking every 5 ms). */
+async function requestsReach(n: number) {
+  while (server.requests.count < n) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** A model latency no case waits out: its call ends only by its timeout or a cancel. */
+const NEVER_MS = 60_000;
+
 describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible server)", () => {
   it("exits 0 when every case passes, printing progress and a summary, and writes the JSON contract", async () => {
     const out = path.join(dir, "all", "results.json");
@@ -236,7 +244,7 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
   }, 60_000);
 
   it("marks a case that overruns --timeout as timed out (exit 1)", async () => {
-    server.setLatency(400);
+    server.setLatency(NEVER_MS);
     const out = path.join(dir, "timeout.json");
     const r = await run([EXAMPLE, "--name", "holiday", "--timeout", "0.1", ...model, "--json-output", out]);
     expect(r.code).toBe(1);
@@ -311,53 +319,46 @@ export const tools = {
   }, 60_000);
 
   it("reports unrun cases as skipped when cancelled, still printing the summary and writing the JSON (exit 1)", async () => {
-    server.setLatency(60);
+    // The model holds its answers: cancel while the first case waits for it (one case at a time).
+    server.setLatency(NEVER_MS);
     const controller = new AbortController();
-    // Cancel once the run is under way (three model calls answered), whatever the start-up time.
-    const start = server.requests.count;
-    const watch = setInterval(() => {
-      if (server.requests.count >= start + 3) {
-        clearInterval(watch);
-        controller.abort();
-      }
-    }, 5);
     const io = captureIo();
     const out = path.join(dir, "cancelled.json");
-    const code = await runCommand([EXAMPLE], { provider: "openai-compatible", baseUrl: server.url, modelId: "scripted-1", jsonOutput: out, signal: controller.signal }, io);
-    expect(code).toBe(1);
+    const start = server.requests.count;
+    const running = runCommand([EXAMPLE], { provider: "openai-compatible", baseUrl: server.url, modelId: "scripted-1", jsonOutput: out, signal: controller.signal }, io);
+    await requestsReach(start + 1);
+    controller.abort();
+    expect(await running).toBe(1);
     const json = readJson<SuiteResultJson>(out);
     expect(json.summary.total).toBe(27);
-    expect(json.summary.skipped).toBeGreaterThan(10);
+    expect(json.summary.skipped).toBe(26);
     expect(json.summary.status).toBe("FAIL");
     const skipped = json.results.filter((x) => x.skipped);
     expect(skipped.every((x) => x.passed === false && x.sessionId === "")).toBe(true);
-    expect(json.results.some((x) => x.error === "run: cancelled")).toBe(true);
+    expect(json.results[0]).toMatchObject({ name: "policy-lookup", skipped: false, passed: false, error: "run: cancelled" });
     expect(io.stdout.join("\n")).toMatch(/skipped\) of 27 .* — FAIL/);
   }, 60_000);
 
   it("handles Ctrl-C (SIGINT) in the real CLI process: skipped cases, summary, JSON, exit 1", async () => {
-    server.setLatency(150);
+    server.setLatency(NEVER_MS);
     const out = path.join(dir, "sigint.json");
+    const start = server.requests.count;
     const child = spawn(process.execPath, ["cli/bin.mjs", "run", EXAMPLE, ...model, "--json-output", out], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    let sent = false;
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-      if (!sent && /\[2\/27\]/.test(stdout)) {
-        sent = true;
-        child.kill("SIGINT");
-      }
-    });
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(sent).toBe(true);
-    expect(code).toBe(1);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // Ctrl-C while the first case waits for the model.
+    await requestsReach(start + 1);
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
     expect(stderr).toContain("cancelling: running cases stop, unrun cases are reported as skipped");
     expect(stdout).toMatch(/skipped\) of 27 in [\d.]+ s — FAIL/);
     const json = readJson<SuiteResultJson>(out);
     expect(json.summary.total).toBe(27);
-    expect(json.summary.skipped).toBeGreaterThan(0);
+    expect(json.summary.skipped).toBe(26);
+    expect(json.results[0]).toMatchObject({ name: "policy-lookup", error: "run: cancelled" });
     expect(json.results.filter((x) => x.skipped).every((x) => !x.passed)).toBe(true);
   }, 60_000);
 

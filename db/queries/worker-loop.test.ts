@@ -57,13 +57,12 @@ function scripted(prefetch?: number) {
 async function runAll(concurrency: number, providerLimit: number, prefetch?: number) {
   const { db, id } = await bench(concurrency, 12);
   const { executor, seen } = scripted(prefetch);
-  const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w1", pid: process.pid, executorFor: async () => executor, providerLimit: () => providerLimit, isAlive: () => true, pollMs: 10 });
-  for (let i = 0; i < 300; i++) {
-    const b = await getBench(db, id);
-    if (b?.status === "finished") break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  let finished!: () => void;
+  const finishedBench = new Promise<void>((r) => (finished = r));
+  const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w1", pid: process.pid, executorFor: async () => executor, providerLimit: () => providerLimit, isAlive: () => true, pollMs: 10, onBenchFinished: (b) => b === id && finished() });
+  await finishedBench; // however long it takes (the test's timeout bounds it)
   await w.stop(500);
+  expect((await getBench(db, id))!.status).toBe("finished");
   const done = (db.$client.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ? AND status = 'done'").get(id) as { n: number }).n;
   return { seen, done };
 }
@@ -123,7 +122,8 @@ describe("worker loop waiting", () => {
       await new Promise((r) => setImmediate(r));
     }
     await w.stop(500);
-    await new Promise((r) => setTimeout(r, 20));
+    // process.emitWarning emits on the next tick: after an immediate, every warning has been seen.
+    await new Promise((r) => setImmediate(r));
     process.off("warning", onWarning);
     expect(warnings.filter((m) => m.includes("MaxListenersExceeded"))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * The importer on the real datasets in /work/shared/datasets (see their README files): row
+ * The importer on the real dataset slices the repository ships (test-data/README.md): row
  * counts, tricky cells, CSV/JSONL parity, suggested mappings, mapping and redaction results.
  */
 import { readFileSync } from "node:fs";
@@ -10,9 +10,9 @@ import { applyMapping } from "./mapping";
 import { parseFile } from "./parse";
 import { previewRedaction } from "./redact/table";
 import { suggestMapping } from "./suggest";
+import { datasetPath } from "@/test-data/datasets";
 
-const ROOT = "/work/shared/datasets/";
-const load = (path: string) => new Uint8Array(readFileSync(ROOT + path));
+const load = (path: string) => new Uint8Array(readFileSync(datasetPath(path)));
 const parse = (path: string) => parseFile(load(path), path.split("/").pop()!);
 const roles = (columns: string[]) =>
   Object.fromEntries(

@@ -47,6 +47,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
+  server.release();
   server.setScript(orderRules);
   server.setLatency(0);
   server.setModels(["scripted-1"]);
@@ -238,11 +239,10 @@ describe("scripted model server + openai-compatible provider", () => {
   });
 
   it("times out on a delayed rule", async () => {
-    server.setScript([{ delayMs: 2000, reply: { text: "too late" } }]);
-    const started = Date.now();
+    // The rule answers after a minute: the call can only end by its own 60 ms timeout.
+    server.setScript([{ delayMs: 60_000, reply: { text: "too late" } }]);
     const record = await runModelTrial({ model: model(), system: "", messages: ask("q"), timeoutMs: 60 });
     expect(record.error).toEqual({ kind: "timeout", retryable: false, message: "model call timed out after 60 ms" });
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("applies the server latency to every answer", async () => {
@@ -295,6 +295,23 @@ describe("scripted model server + openai-compatible provider", () => {
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
     const unknown = await fetch(`${server.url}/embeddings`, { method: "POST", body: "{}" });
     expect(unknown.status).toBe(404);
+  });
+
+  it("holds its answers after the first N until release(), so a test can act while calls are in flight", async () => {
+    const chat = (text: string) =>
+      fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "scripted-1", messages: [{ role: "user", content: text }] }) }).then((r) => r.json() as Promise<{ choices: { message: { content: string } }[] }>);
+    server.hold({ answerFirst: 1 });
+    expect((await chat("first")).choices[0].message.content).toBe("Scripted answer.");
+    let answered = 0;
+    const later = [chat("second"), chat("third")].map((p) => p.then((r) => (answered++, r)));
+    await server.requests.until((n) => n === 3);
+    expect(server.requests.held).toBe(2);
+    expect(answered).toBe(0);
+    server.release();
+    expect((await Promise.all(later)).map((r) => r.choices[0].message.content)).toEqual(["Scripted answer.", "Scripted answer."]);
+    expect(server.requests.held).toBe(0);
+    // Released: later requests are answered at once again.
+    expect((await chat("fourth")).choices[0].message.content).toBe("Scripted answer.");
   });
 
   it("keeps at most keepRequests entries in the log, oldest dropped", async () => {

@@ -2,20 +2,10 @@ import { describe, expect, it } from "vitest";
 import { openMemoryDatabase } from "@/db/client";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 import { listPrompts } from "@/db/queries/systems";
-import { getBench, getBenchProgress } from "@/db/queries/benches";
+import { getBench } from "@/db/queries/benches";
 import { listCases } from "@/db/queries/cases";
 import { launchFromRequest } from "./prepare";
 import { startBenchWorker } from "../worker";
-
-async function waitFinished(db: ReturnType<typeof openMemoryDatabase>, id: number, ms = 30_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const b = await getBench(db, id);
-    if (b && (b.status === "finished" || b.status === "cancelled")) return b;
-    if (Date.now() > end) throw new Error(`bench ${id} did not finish: ${JSON.stringify(await getBenchProgress(db, id))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A New bench request for the GSM8K solver over recorded columns `names` (every case, concurrency 8). */
 function gsmRequest(promptId: number, names: string[], o: Partial<Parameters<typeof launchFromRequest>[1]> = {}): Parameters<typeof launchFromRequest>[1] {
@@ -36,12 +26,14 @@ function gsmRequest(promptId: number, names: string[], o: Partial<Parameters<typ
   };
 }
 
-/** Runs bench `id` with an in-process worker until it has finished. */
+/** Runs bench `id` with an in-process worker until the worker has finalized it (however long that takes). */
 async function runToEnd(db: ReturnType<typeof openMemoryDatabase>, id: number) {
-  const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
-  const bench = await waitFinished(db, id);
+  let finalized!: () => void;
+  const ended = new Promise<void>((r) => (finalized = r));
+  const worker = startBenchWorker(db, { env: {}, pollMs: 20, onBenchFinished: (b) => b === id && finalized() });
+  await ended;
   await worker.stop(1000);
-  return bench;
+  return (await getBench(db, id))!;
 }
 
 describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => {

@@ -20,31 +20,86 @@ import { startBenchWorker } from "../worker";
 import { TrialThreadPool } from "./trial-pool";
 import type { ClaimedTrial } from "@/lib/bench/queue";
 
-/** An OpenAI-compatible chat endpoint that answers after `latencyMs` and counts requests in flight. */
+/**
+ * An OpenAI-compatible chat endpoint that counts requests in flight. It answers the first
+ * `answerFirst` requests after a short latency and holds the rest until `release()`: a test waits for
+ * a state of the calls (`until`), not for time to pass.
+ */
 let server: http.Server;
 let url = "";
-let inFlight = 0;
-let maxInFlight = 0;
-let served = 0;
 const latencyMs = 25;
+
+/** The calls since the last `resetCalls()`; a request counts in the round it arrived in. */
+interface Round {
+  received: number;
+  inFlight: number;
+  maxInFlight: number;
+  served: number;
+  /** Requests after this many wait for `release()`. */
+  answerFirst: number;
+  gate: Promise<void>;
+  open: () => void;
+}
+function newRound(answerFirst: number): Round {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  return { received: 0, inFlight: 0, maxInFlight: 0, served: 0, answerFirst, gate, open };
+}
+let calls = newRound(Infinity);
+const watchers = new Set<() => void>();
+const changed = () => watchers.forEach((check) => check());
+
+/** Starts a new round of counting; its requests after the first `o.answerFirst` (default all) wait for `release()`. */
+function resetCalls(o: { answerFirst?: number } = {}) {
+  calls.open(); // answers what an earlier round still holds (its counts no longer matter)
+  calls = newRound(o.answerFirst ?? Infinity);
+}
+
+/** Answers the held requests and every later one of this round. */
+function release() {
+  calls.answerFirst = Infinity;
+  calls.open();
+}
+
+/** Resolves once `cond` holds for the calls (checked now and after every request and answer). */
+function until(cond: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!cond()) return;
+      watchers.delete(check);
+      resolve();
+    };
+    watchers.add(check);
+    check();
+  });
+}
+
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     req.resume();
-    req.on("end", () => {
-      inFlight++;
-      served++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }));
-      }, latencyMs);
+    req.on("end", async () => {
+      const round = calls;
+      round.received++;
+      round.inFlight++;
+      round.maxInFlight = Math.max(round.maxInFlight, round.inFlight);
+      const held = round.received > round.answerFirst;
+      changed();
+      await (held ? round.gate : new Promise((r) => setTimeout(r, latencyMs)));
+      round.inFlight--;
+      round.served++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }));
+      changed();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  release();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
 
 async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "benchwork-threads-")), "b.db");
@@ -68,35 +123,39 @@ const launch = (db: Db, promptId: number, model: number, o: { repeats: number; c
     baseline: { kind: "none" },
     selection: { kind: "all" },
     budget: null,
-    timeoutSeconds: 10,
+    // Calls held by the test must not time out first, however slow the machine.
+    timeoutSeconds: 60,
     maxSteps: 1,
     judgeModelConfigId: null,
     launchKey: `k-${Math.random()}`,
     ...o,
   });
 
+/** Waits until bench `id` has ended (looking every 20 ms; the test's timeout bounds the wait). */
 async function waitEnded(db: Db, id: number) {
-  for (let i = 0; i < 600; i++) {
+  for (;;) {
     const b = await getBench(db, id);
     if (b && b.status !== "queued" && b.status !== "running") return b;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`bench ${id} did not end`);
 }
 
 const trials = (db: Db, id: number) => db.$client.prepare("SELECT status, attempts, output FROM trials WHERE bench_id = ?").all(id) as { status: string; attempts: number; output: string | null }[];
 
-/** Runs bench `id` on trial threads, cancels it once `afterDone` trials are done (checking every `pollMs`), and waits for it to end. */
-async function runAndCancel(db: Db, id: number, o: { trialThreads: number; afterDone: number; pollMs: number }) {
+/**
+ * Runs bench `id` on trial threads with the model answering only its first `answered` calls, cancels
+ * the bench once `held` more calls wait at the model (so exactly `answered` trials are done and
+ * `held` are running), and waits for it to end.
+ */
+async function runAndCancel(db: Db, id: number, o: { trialThreads: number; answered: number; held: number }) {
+  resetCalls({ answerFirst: o.answered });
   const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: o.trialThreads });
-  for (let i = 0; i < 400; i++) {
-    if ((await getBenchProgress(db, id))!.done >= o.afterDone) break;
-    await new Promise((r) => setTimeout(r, o.pollMs));
-  }
+  await until(() => calls.served === o.answered && calls.inFlight === o.held);
   await requestCancel(db, id);
   worker.wake();
   const bench = await waitEnded(db, id);
   await worker.stop(1000);
+  release();
   return bench;
 }
 
@@ -106,7 +165,7 @@ async function expectEachRanOnce(db: Db, id: number, workers: { stop(graceMs?: n
   await Promise.all(workers.map((w) => w.stop(1000)));
   expect(bench.status).toBe("finished");
   expect(trials(db, id).filter((r) => r.status === "done" && r.attempts === 1)).toHaveLength(n);
-  expect(served).toBe(n);
+  expect(calls.served).toBe(n);
 }
 
 /** The reasons skipped trials of bench `id` give, with how many give each. */
@@ -125,84 +184,89 @@ describe("a bench on trial threads", () => {
   it("keeps the bench's concurrency across threads, uses them all, and stores each trial once", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 30, concurrency: 3 });
-    maxInFlight = 0;
-    served = 0;
+    // The model holds every call until 3 are in flight: 3 = thread 1's share (2) + thread 2's share (1),
+    // reached only when both threads run trials.
+    resetCalls({ answerFirst: 0 });
     const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "64" }, pollMs: 20, trialThreads: 2 });
+    await until(() => calls.inFlight === 3);
+    release();
     const bench = await waitEnded(db, id);
     await worker.stop(1000);
     expect(bench.status).toBe("finished");
     const rows = trials(db, id);
     expect(rows).toHaveLength(60);
     expect(rows.every((r) => r.status === "done" && r.attempts === 1 && r.output === "Scripted answer")).toBe(true);
-    expect(served).toBe(60);
-    // 3 = thread 1's share (2) + thread 2's share (1): both threads ran trials, never more than the bound
-    expect(maxInFlight).toBe(3);
+    expect(calls.served).toBe(60);
+    // never more than the bound
+    expect(calls.maxInFlight).toBe(3);
     expect(bench.summary!.candidates[0].stats.checks.passed).toBe(60);
   }, 60_000);
 
   it("keeps the bench's concurrency across worker processes sharing the database (1 means one at a time)", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 1 });
-    maxInFlight = 0;
-    served = 0;
+    resetCalls();
     const a = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
     const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
     await expectEachRanOnce(db, id, [a, b], 30);
-    expect(maxInFlight).toBe(1);
+    expect(calls.maxInFlight).toBe(1);
   }, 60_000);
 
   it("keeps the bench's concurrency when a worker joins a running bench: it waits until the running worker has lowered its share", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 100, concurrency: 2 });
-    maxInFlight = 0;
-    served = 0;
     // The running worker looks at the shares seldom (1 s), the one joining often (20 ms): before
     // the fix the newcomer took its share at once and 3 calls ran while the first still ran 2.
+    resetCalls({ answerFirst: 0 });
     const a = startBenchWorker(db, { env: {}, pollMs: 1000, trialThreads: 2 });
-    for (let i = 0; i < 400 && (await getBenchProgress(db, id))!.done < 6; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => calls.inFlight === 2); // the first worker runs the bench at its full concurrency
+    release();
+    await until(() => calls.served >= 6);
     const b = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 0 });
     await expectEachRanOnce(db, id, [a, b], 200);
-    expect(maxInFlight).toBe(2);
+    expect(calls.maxInFlight).toBe(2);
   }, 60_000);
 
   it("keeps the per-provider limit (shared by the threads) below a larger bench concurrency", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 });
-    maxInFlight = 0;
+    resetCalls();
     const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads: 2 });
     const bench = await waitEnded(db, id);
     await worker.stop(1000);
     expect(bench.status).toBe("finished");
     expect(trials(db, id).filter((r) => r.status === "done")).toHaveLength(30);
-    expect(maxInFlight).toBeLessThanOrEqual(2);
+    expect(calls.maxInFlight).toBeLessThanOrEqual(2);
   }, 60_000);
 
-  it("a cancelled bench with concurrency 1 says 'cancelled while running' of one trial at most: the ones handed ahead to a thread never ran", async () => {
+  it("a cancelled bench with concurrency 1 says 'cancelled while running' of the one running trial only: the ones handed ahead to a thread never ran", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 40, concurrency: 1 });
-    await runAndCancel(db, id, { trialThreads: 1, afterDone: 3, pollMs: 5 });
-    const reasons = skipReasons(db, id);
-    expect(reasons.find((r) => r.error === "cancelled while running")?.n ?? 0).toBeLessThanOrEqual(1);
-    expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBeGreaterThan(60);
+    await runAndCancel(db, id, { trialThreads: 1, answered: 3, held: 1 });
+    const rows = trials(db, id);
+    expect(rows.filter((r) => r.status === "done")).toHaveLength(3);
+    expect(skipReasons(db, id).sort((a, b) => a.error.localeCompare(b.error))).toEqual([
+      { error: "cancelled before it ran", n: 76 },
+      { error: "cancelled while running", n: 1 },
+    ]);
   }, 60_000);
 
   it("cancels: trials waiting in the threads are skipped, finished ones stay, nothing is left running", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 200, concurrency: 4 });
-    const bench = await runAndCancel(db, id, { trialThreads: 2, afterDone: 12, pollMs: 20 });
+    const bench = await runAndCancel(db, id, { trialThreads: 2, answered: 12, held: 4 });
     expect(bench.status).toBe("cancelled");
     const rows = trials(db, id);
     const count = (s: string) => rows.filter((r) => r.status === s).length;
     expect(rows).toHaveLength(400);
-    expect(count("done")).toBeGreaterThanOrEqual(12);
-    expect(count("skipped")).toBeGreaterThan(300);
-    expect(count("done") + count("skipped") + count("error")).toBe(400);
+    expect(count("done")).toBe(12);
+    expect(count("skipped")).toBe(388);
     expect(rows.every((r) => r.attempts <= 1)).toBe(true);
-    // Only a trial that was running says so; those waiting in a thread's queue never ran.
-    const reasons = skipReasons(db, id);
-    const whileRunning = reasons.find((r) => r.error === "cancelled while running")?.n ?? 0;
-    expect(whileRunning).toBeLessThanOrEqual(4);
-    expect(reasons.find((r) => r.error === "cancelled before it ran")!.n).toBe(count("skipped") - whileRunning);
+    // Only the 4 trials that were running say so; those waiting in a thread's queue never ran.
+    expect(skipReasons(db, id).sort((a, b) => a.error.localeCompare(b.error))).toEqual([
+      { error: "cancelled before it ran", n: 384 },
+      { error: "cancelled while running", n: 4 },
+    ]);
   }, 60_000);
 
   it("runs custom JavaScript evaluators from a trial thread (the QuickJS sandbox starts next to the bundled code)", async () => {
@@ -232,25 +296,29 @@ describe("a bench on trial threads", () => {
     };
     const limits = { concurrency: 8, providerKey: null, provider: Infinity };
     const signal = new AbortController().signal;
-    let finished = 0;
-    const runs = claimed.map((t) => pool.run(id, t, signal, limits).then((o) => (finished++, o)));
-    while (finished < 5) await new Promise((r) => setTimeout(r, 5));
+
+    // The thread dies with 8 trials waiting at the model and 32 in its queue: all 40 run again.
+    resetCalls({ answerFirst: 0 });
+    const runs = claimed.map((t) => pool.run(id, t, signal, limits));
+    await until(() => calls.received === 8);
     await killThread();
+    release();
     const outcomes = await Promise.all(runs);
     expect(outcomes).toHaveLength(40);
     expect(outcomes.filter((o) => o.status === "done" && o.output === "Scripted answer")).toHaveLength(40);
 
-    // Twice in a row: the trials of the first death that die again end as errors, named.
+    // Twice in a row: trials whose thread dies, and whose new thread dies too while they run there,
+    // end as errors that say so (whatever exit code the dying thread reports).
+    resetCalls({ answerFirst: 0 });
     const again = claimed.slice(0, 8).map((t) => pool.run(id, t, signal, limits));
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => calls.received === 8);
     await killThread();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => calls.received === 16); // each ran again, on the new thread
     await killThread();
     const second = await Promise.all(again);
-    const errors = second.filter((o) => o.status === "error");
-    expect(errors.length).toBeGreaterThan(0);
-    expect(errors[0].error).toMatch(/the trial thread stopped \(exit code 1\) while running this trial, for the second time/);
-    expect(second.every((o) => o.status === "done" || o.status === "error")).toBe(true);
+    expect(second.map((o) => o.status)).toEqual(Array(8).fill("error"));
+    for (const o of second) expect(o.error).toMatch(/^worker: the trial thread stopped \(exit code \d+\) while running this trial, for the second time$/);
+    release();
     await pool.close();
   }, 60_000);
 });

@@ -1,18 +1,18 @@
 /**
- * Real-data checks of the gsm8k evaluator on shared/datasets (see its README and recorded/README).
+ * Real-data checks of the gsm8k evaluator on the shipped GSM8K slices (test-data/README.md).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runStaticCheck } from "../registry";
+import { datasetPath } from "@/test-data/datasets";
 
-const DATA = "/work/shared/datasets";
-const readJsonl = (path: string) =>
-  readFileSync(path, "utf8")
+const readJsonl = (name: string) =>
+  readFileSync(datasetPath(name), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-const recorded = readJsonl(`${DATA}/recorded/gsm8k_example_model_solutions_200.jsonl`);
+const recorded = readJsonl("recorded/gsm8k_example_model_solutions_200.jsonl");
 const MODELS = [
   ["model_6b_finetuning", 45],
   ["model_6b_verification", 75],
@@ -71,7 +71,7 @@ describe("gsm8k on recorded model solutions (200 rows)", () => {
 });
 
 describe("gsm8k on the first 100 test problems", () => {
-  const rows = readJsonl(`${DATA}/gsm8k_test_first100.jsonl`);
+  const rows = readJsonl("gsm8k_test_first100.jsonl");
   it("each worked answer passes against its final_answer, and against itself as the expected value", () => {
     expect(rows).toHaveLength(100);
     let byFinal = 0;

@@ -1,6 +1,6 @@
 /**
- * BFCL ground truth → tool_call_syntax, checked on shared/datasets (README: bfcl_v4_simple75_parallel25,
- * recorded/bfcl_simple_python_50_pr_recorded_outputs).
+ * BFCL ground truth → tool_call_syntax, checked on the shipped BFCL slices (test-data/README.md:
+ * bfcl_v4_simple75_parallel25, recorded/bfcl_simple_python_50 and its recorded outputs).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -8,10 +8,10 @@ import { bfclGroundTruthToSpec } from "./bfcl";
 import { runStaticCheck } from "../registry";
 import { validateEvaluatorSpecs } from "../validate";
 import type { ToolCallSyntaxSpec } from "../spec";
+import { datasetPath } from "@/test-data/datasets";
 
-const DATA = "/work/shared/datasets";
-const readJsonl = (path: string) =>
-  readFileSync(path, "utf8")
+const readJsonl = (name: string) =>
+  readFileSync(datasetPath(name), "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -89,7 +89,7 @@ describe("bfclGroundTruthToSpec", () => {
 });
 
 describe("BFCL v4 simple (75) + parallel (25)", () => {
-  const rows = readJsonl(`${DATA}/bfcl_v4_simple75_parallel25.jsonl`);
+  const rows = readJsonl("bfcl_v4_simple75_parallel25.jsonl");
   const specs = rows.map((r) => bfclGroundTruthToSpec(r.ground_truth));
 
   it("converts all 100 rows into valid specs", () => {
@@ -126,7 +126,7 @@ describe("BFCL v4 simple (75) + parallel (25)", () => {
 });
 
 describe("BFCL simple_python recorded outputs of two submissions (50 rows)", () => {
-  const rows = readJsonl(`${DATA}/recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl`);
+  const rows = readJsonl("recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl");
   const run = (column: string) =>
     rows.map((r) => ({ id: r.id as string, result: runStaticCheck(bfclGroundTruthToSpec(r.ground_truth) as ToolCallSyntaxSpec, { output: "", toolCalls: r[column] as unknown[] }) }));
 
@@ -175,7 +175,7 @@ describe("BFCL simple_python recorded outputs of two submissions (50 rows)", () 
 
 describe("BFCL simple_python every 8th row (50)", () => {
   it("converts into valid single-call specs; an ideal answer passes and a missing required argument fails", () => {
-    const rows = readJsonl(`${DATA}/recorded/bfcl_simple_python_50.jsonl`);
+    const rows = readJsonl("recorded/bfcl_simple_python_50.jsonl");
     expect(rows).toHaveLength(50);
     const specs = rows.map((r) => bfclGroundTruthToSpec(r.ground_truth));
     expect(validateEvaluatorSpecs(specs)).toEqual([]);

@@ -11,14 +11,14 @@
  * - rows with too few fields are padded with empty cells (warning); rows with too many fields keep
  *   the extra values in added columns `column_N` (error), or drop them when they are all empty
  *   (warning) — every one reported with the line where the record starts;
- * - fully empty rows: see rows.ts.
+ * - blank rows (every field empty or whitespace only): see rows.ts.
  */
 import Papa from "papaparse";
 import { decodeText } from "./decode";
 import { ImportError, formatCount } from "./errors";
 import { freeName, uniqueHeaders } from "./headers";
 import type { ImportLimits } from "./limits";
-import { RowCollector, isEmptyRow } from "./rows";
+import { RowCollector, isBlankRow } from "./rows";
 import type { CsvDelimiter, ImportProblem, ImportTable, TextEncodingName } from "./types";
 
 /** Delimiters tried by detection, in order of preference on a tie. */
@@ -140,7 +140,7 @@ export function parseCsvText(
         }
       }
       if (columns === null) {
-        if (isEmptyRow(fields)) {
+        if (isBlankRow(fields)) {
           leadingEmpty.push(at);
           return;
         }
@@ -155,7 +155,7 @@ export function parseCsvText(
         }
         return;
       }
-      if (isEmptyRow(fields)) {
+      if (isBlankRow(fields)) {
         collector.add(fields, at);
         return;
       }
@@ -250,7 +250,7 @@ export function detectDelimiter(text: string): CsvDelimiter {
   for (const d of CSV_DELIMITERS) {
     if (sample.indexOf(d) === -1) continue;
     const result = Papa.parse<string[]>(sample, { delimiter: d, newline: "\n", quoteChar: '"', preview: 31, skipEmptyLines: false });
-    const records = (result.data as string[][]).filter((r) => !isEmptyRow(r));
+    const records = (result.data as string[][]).filter((r) => !isBlankRow(r));
     if (truncated && records.length > 1) records.pop();
     if (records.length === 0) continue;
     const width = records[0].length;

@@ -86,7 +86,7 @@ test.describe("Datasets", () => {
 
     // The library, filtered by source=dataset: the golden cases, redacted.
     await expect(page).toHaveURL(/\/library\?source=dataset&prompt=function-caller/);
-    await page.getByLabel("Search input and expected result").fill(tag);
+    await page.getByLabel("Search case ID, input and expected result").fill(tag);
     const rows = page.locator("tbody tr");
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: "Reach me at [EMAIL_1]" })).toHaveCount(1);

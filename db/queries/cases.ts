@@ -104,10 +104,11 @@ function likePattern(term: string): string {
 export const SEARCH_MATCH_LIMIT = 5_000;
 
 /**
- * Search condition over the current input and expected result of one system's cases: every
- * whitespace-separated term must occur (case-insensitive substring). Terms of 3+ characters use the
- * trigram index, limited to the newest {@link SEARCH_MATCH_LIMIT} matches; shorter terms fall back
- * to LIKE on the revision row.
+ * Search condition over the case ID and the current input and expected result of one system's
+ * cases: every whitespace-separated term must occur in one of them (case-insensitive substring;
+ * different terms may match different fields). Terms of 3+ characters use the trigram index
+ * (migration 0008 indexes the case ID too), limited to the newest {@link SEARCH_MATCH_LIMIT}
+ * matches; shorter terms fall back to LIKE on the case ID and the revision row.
  */
 function searchCondition(systemId: string, q: string, limit: number): SQL | undefined {
   const terms = q.trim().slice(0, LIMITS.searchQuery).split(/\s+/).filter(Boolean);
@@ -125,7 +126,7 @@ function searchCondition(systemId: string, q: string, limit: number): SQL | unde
   for (const t of short) {
     const p = likePattern(t);
     parts.push(
-      sql`EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\'))`,
+      sql`(${cases.caseKey} LIKE ${p} ESCAPE '\\' OR EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\')))`,
     );
   }
   return and(...parts);

@@ -159,7 +159,7 @@ test.describe("Test library: cases", () => {
     await panel2.getByRole("button", { name: "Remove", exact: true }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toContainText("Scores of earlier benches stay");
-    await expect(dialog).toContainText("may be erased");
+    await expect(dialog).toContainText("the check messages that quote them");
     await dialog.getByRole("button", { name: "Remove case" }).click();
     await expect(page.getByText(`Removed ${id}`)).toBeVisible();
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(0);

@@ -257,7 +257,7 @@ export function CasePanel({
               description={
                 <>
                   <p>The case leaves the library and will not run in future benches.</p>
-                  <p className="mt-2">Scores of earlier benches stay as they are, but the saved details of evaluations that used this case (its input, expected result and history) may be erased. This cannot be undone; to keep it out of benches without erasing anything, use Pause.</p>
+                  <p className="mt-2">Scores of earlier benches stay as they are, but the saved details of evaluations that used this case are erased: its input, expected result and history, the check messages that quote them, and recorded answers. Trials still waiting to run are skipped. This cannot be undone; to keep it out of benches without erasing anything, use Pause.</p>
                 </>
               }
               confirmLabel="Remove case"

@@ -11,6 +11,7 @@ import type { CaseContent, CaseSource, CaseStatus } from "@/lib/library/case-con
 import { caseKeyProblem, generateCaseKey } from "@/lib/library/case-key";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
 import { LibraryError } from "@/lib/library/errors";
+import { eraseTrialText, REMOVED_CASE_SKIP_REASON } from "@/lib/bench/erase";
 import { mergeCaseFields, type CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
 
@@ -457,7 +458,10 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
 
 /**
  * Removes a case: it leaves the library, its case ID becomes free, and the saved content of all
- * its revisions is erased. Revision rows stay, so scores of earlier benches that point at them stay.
+ * its revisions is erased — also where benches quoted it: the trials that used the case keep
+ * their verdicts, scores and counts but lose check messages, rendered prompts and recorded
+ * answers (lib/bench/erase.ts); trials still queued are skipped. Revision rows stay, so scores of
+ * earlier benches that point at them stay. One transaction.
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
 export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string }> {
@@ -469,8 +473,34 @@ export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: str
     const now = Date.now();
     tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, caseId)).run();
     tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, caseId)).run();
+    // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
+    eraseTrialsOfCase(db, caseId, now);
     return { caseKey: c.caseKey };
   });
+}
+
+/**
+ * The trials of a removed case: finished ones lose the case's details (eraseTrialText), queued
+ * ones are skipped (their case content is gone). Runs inside the caller's transaction.
+ */
+function eraseTrialsOfCase(db: Db, caseId: number, now: number): void {
+  const c = db.$client;
+  c.prepare(
+    `UPDATE trials SET status = 'skipped', error = ?, finished_at = ?
+     WHERE status = 'queued' AND bench_case_id IN (SELECT id FROM bench_cases WHERE case_id = ?)`,
+  ).run(REMOVED_CASE_SKIP_REASON, now, caseId);
+  const rows = c
+    .prepare(
+      `SELECT t.id, t.checks, t.record, t.output, k.kind FROM trials t
+       JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates k ON k.id = t.candidate_id
+       WHERE bc.case_id = ? AND (t.checks IS NOT NULL OR t.record IS NOT NULL OR t.output IS NOT NULL)`,
+    )
+    .all(caseId) as { id: number; checks: string | null; record: string | null; output: string | null; kind: "model" | "recorded" }[];
+  const write = c.prepare("UPDATE trials SET checks = ?, record = ?, output = ? WHERE id = ?");
+  for (const r of rows) {
+    const e = eraseTrialText(r, r.kind);
+    write.run(e.checks, e.record, e.output, r.id);
+  }
 }
 
 /** A live case of a prompt with its current revision's content (bench planning input). */

@@ -164,7 +164,7 @@ export function MapPreview({
         <Section
           id="problems"
           title="Rows with problems"
-          description="Rows missing their input or expected result are blocked: type the missing text, or exclude the row. Corrections are saved with the version."
+          description="Rows with errors (no input or expected result, a history or variables cell that cannot be read, a repeated case ID) are blocked: correct the cell, or exclude the row. Corrections are saved with the version."
           className={stale ? "opacity-70" : ""}
         >
           <ProblemRows

@@ -1,5 +1,5 @@
 /**
- * `benchwork dataset import FILE --system ID --name NAME [--mapping MAPPING.json] [--sheet NAME] [--json]`
+ * `benchwork dataset import FILE --system ID --name NAME [--mapping MAPPING.json] [--sheet NAME] [--header-row N] [--json]`
  * Saves a dataset version on BENCHWORK_DB (default data/benchwork.db, migrated first) with the same
  * code as the web page's Save (server/datasets.ts). MAPPING.json is a list of column assignments
  * (`[{ "column": "question", "role": "input" }, …]`, columns left out are extra) or
@@ -21,7 +21,7 @@ import { LibraryError } from "@/lib/library/errors";
 import { importDataset } from "@/server/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
 import { CliError, readJsonFile, usage, type Io } from "../io";
-import { fileRefusal, readDataFile } from "./dataset-inspect";
+import { fileRefusal, headerRowOption, readDataFile } from "./dataset-inspect";
 import { printProblems } from "./dataset-output";
 
 /** Options of `dataset import`. */
@@ -30,6 +30,7 @@ export interface ImportCliOptions {
   name: string;
   mapping?: string;
   sheet?: string;
+  headerRow?: string;
   json?: boolean;
 }
 
@@ -48,6 +49,7 @@ function readMapping(file: string): MappingFile {
 export async function datasetImportCommand(file: string, o: ImportCliOptions, io: Io): Promise<number> {
   const bytes = readDataFile(file);
   const choices = o.mapping ? readMapping(o.mapping) : undefined;
+  const headerRow = headerRowOption(o.headerRow);
   const db = openDatabase();
   try {
     migrateDatabase(db);
@@ -60,6 +62,7 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
         fileName: path.basename(file),
         bytes,
         sheet: o.sheet,
+        headerRow,
         mapping: choices?.mapping,
         corrections: choices?.corrections,
         excludedRows: choices?.excludedRows,

@@ -49,6 +49,7 @@ export function MapPreview({
   systemId,
   uploadId,
   sheet,
+  headerRow,
   table,
   templateVariables,
   existing,
@@ -57,6 +58,8 @@ export function MapPreview({
   systemId: string;
   uploadId: number;
   sheet: string | null;
+  /** The header's line or sheet row when it is not the first row; 0 = the first row. */
+  headerRow: number;
   table: ImportTable;
   templateVariables: string[];
   existing: { name: string; latestVersion: number }[];
@@ -86,7 +89,7 @@ export function MapPreview({
     startTransition(async () => {
       setError(null);
       setNameError(undefined);
-      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows });
+      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, headerRow, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows });
       if (r.ok) {
         toast(`Saved ${name.trim()} version ${r.data.version}`);
         router.push(r.data.href);

@@ -26,8 +26,10 @@ export interface SaveVersionInput {
   name: string;
   fileName: string;
   fileBytes: Uint8Array;
-  /** The table parsed from `fileBytes` on the server (never from the client). */
+  /** The table parsed from `fileBytes` on the server (never from the client), with its header row applied. */
   table: ImportTable;
+  /** The header's line (CSV) or sheet row (XLSX) when it was moved below the first row; 0 = as read. */
+  headerRow?: number;
   mapping: ColumnMapping;
   corrections?: Corrections;
   excludedRows?: number[];
@@ -94,6 +96,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
           encoding: t.encoding,
           delimiter: t.delimiter ?? null,
           sheet: t.sheet ?? null,
+          headerRow: input.headerRow ?? 0,
           columns: JSON.stringify(prepared.columns),
           mapping: JSON.stringify(prepared.mapping),
           rows: JSON.stringify(prepared.records),
@@ -184,6 +187,8 @@ export interface DatasetVersionDetail {
   encoding: string | null;
   delimiter: string | null;
   sheet: string | null;
+  /** The header's line (CSV) or sheet row (XLSX) when it is not the first non-empty row; 0 = as read. */
+  headerRow: number;
   columns: string[];
   mapping: ColumnMapping;
   /** Rows as stored (corrected and redacted), keyed by column. */
@@ -216,6 +221,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
       encoding: datasetVersions.encoding,
       delimiter: datasetVersions.delimiter,
       sheet: datasetVersions.sheet,
+      headerRow: datasetVersions.headerRow,
       columns: datasetVersions.columns,
       mapping: datasetVersions.mapping,
       rows: datasetVersions.rows,
@@ -248,6 +254,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
     encoding: v.encoding,
     delimiter: v.delimiter,
     sheet: v.sheet,
+    headerRow: v.headerRow,
     columns: JSON.parse(v.columns) as string[],
     mapping: JSON.parse(v.mapping) as ColumnMapping,
     records: JSON.parse(v.rows) as Record<string, string>[],
@@ -262,10 +269,15 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
 }
 
 /** The original file of a version (to correct it into a new version), or null. */
-export async function getDatasetVersionFile(db: Db, systemId: string, datasetId: number, version: number): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null } | null> {
+export async function getDatasetVersionFile(
+  db: Db,
+  systemId: string,
+  datasetId: number,
+  version: number,
+): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null; headerRow: number } | null> {
   return (
     db
-      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet })
+      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet, headerRow: datasetVersions.headerRow })
       .from(datasetVersions)
       .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
       .where(and(eq(datasets.systemId, systemId), eq(datasets.id, datasetId), eq(datasetVersions.version, version)))

@@ -32,6 +32,8 @@ export const saveDatasetSchema = z.object({
   systemId: z.string().min(1),
   uploadId: z.coerce.number().int().positive(),
   sheet: z.string().optional(),
+  /** The header's line (CSV) or sheet row (XLSX); 0 = the first non-empty row; absent = detected. */
+  headerRow: z.number().int().min(0).max(1_000_000_000).optional(),
   name: datasetNameSchema,
   mapping: columnMappingSchema,
   corrections: correctionsSchema.default({}),

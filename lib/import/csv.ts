@@ -80,6 +80,7 @@ export function parseCsvText(
 
   let columns: string[] | null = null;
   let headerWidth = 0;
+  let headerLine = 1;
   const taken = new Set<string>();
   const collector = new RowCollector(fileName, limits.maxRows, "line", problems);
 
@@ -148,6 +149,7 @@ export function parseCsvText(
         const unique = uniqueHeaders(fields, { line: at });
         columns = unique.columns;
         headerWidth = columns.length;
+        headerLine = at;
         for (const c of columns) taken.add(c);
         problems.push(...unique.problems);
         for (const l of leadingEmpty) {
@@ -230,6 +232,8 @@ export function parseCsvText(
     delimiter,
     columns: finalColumns,
     rows,
+    headerSource: headerLine,
+    headerWidth,
     sourceKind: "line",
     rowSources: collector.sources,
     problems,

@@ -33,6 +33,7 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
         fileName: upload.fileName,
         bytes: new Uint8Array(upload.fileBytes),
         sheet: v.sheet || undefined,
+        headerRow: v.headerRow,
         mapping: v.mapping,
         corrections: v.corrections as Corrections,
         excludedRows: v.excludedRows,
@@ -84,6 +85,8 @@ export async function correctVersionAction(input: unknown): Promise<ActionResult
   const uploadId = await createUpload(db, { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet });
   const q = new URLSearchParams({ from: `${datasetId}:${version}` });
   if (file.sheet) q.set("sheet", file.sheet);
+  // The version's header row, also when it was the first row (so detection does not move it).
+  q.set("header", String(file.headerRow));
   redirect(`${datasetsPath(systemId)}/upload/${uploadId}?${q}`);
 }
 

@@ -349,8 +349,8 @@ export const datasetVersions = sqliteTable(
     delimiter: text("delimiter"),
     sheet: text("sheet"),
     /**
-     * Which row of the parsed table is the header (lib/import/header-row.ts): 0 = the first
-     * non-empty row, as read; k = data row k (rows above it, e.g. a title, are left out).
+     * Where the header is when it is not the first non-empty row (lib/import/header-row.ts): its
+     * line (CSV) or sheet row (XLSX); the rows above it (e.g. a title) are left out. 0 = as read.
      */
     headerRow: integer("header_row").notNull().default(0),
     columns: text("columns").notNull(),

@@ -4,7 +4,7 @@
  * rows against the system's prompt templates, and save one immutable version.
  */
 import type { Db } from "@/db/client";
-import { saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
+import { datasetRedactionSettings, saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
 import { getSystem, listPrompts } from "@/db/queries/systems";
 import { DatasetError } from "@/lib/datasets/errors";
 import { problemPlace } from "@/lib/datasets/labels";
@@ -13,6 +13,7 @@ import type { Corrections } from "@/lib/datasets/types";
 import { unionVariables } from "@/lib/datasets/use-plan";
 import { detectHeaderRow, withHeaderRow } from "@/lib/import/header-row";
 import type { ImportLimits } from "@/lib/import/limits";
+import type { RedactionSettings } from "@/lib/import/redact/settings";
 import type { ColumnMapping } from "@/lib/import/mapping";
 import { suggestMapping } from "@/lib/import/suggest";
 import type { ImportTable } from "@/lib/import/types";
@@ -46,6 +47,8 @@ export interface ImportRequest {
   mapping?: ColumnMapping;
   corrections?: Corrections;
   excludedRows?: number[];
+  /** Redaction on/off and keep-list; default: the dataset's latest version's settings (on, nothing kept for a new dataset). */
+  redaction?: RedactionSettings;
   /** The upload this save consumes (web). */
   uploadId?: number;
   limits: ImportLimits;
@@ -97,6 +100,7 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
     excludedRows: req.excludedRows,
     templateVariables: vars,
     uploadId: req.uploadId,
+    redaction: req.redaction ?? (await datasetRedactionSettings(db, req.systemId, req.name)) ?? undefined,
   });
   return { saved, table, mapping };
 }

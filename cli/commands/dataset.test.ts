@@ -22,6 +22,9 @@ const dir = tempFiles({
   "unknown-column.json": [{ column: "nope", role: "input" }, { column: "answer", role: "expected" }],
   "bad-correction.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "9": { answer: "x" } } },
   "no-roles.csv": "alpha,beta\n1,2\n",
+  "contact.csv": "question,answer\nHow do I delete my data? I am ann@example.com,Contact privacy@northwind.example\n",
+  "keep.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: true, keep: ["*@northwind.example"] } },
+  "off.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: false, keep: [] } },
   "titled.csv": "Customer FAQ export,,\n,,\nquestion,answer,tier\nWhere is my order?,Ask for the order number,gold\nCan I return it?,Yes within 30 days,silver\n",
 });
 const f = (n: string) => path.join(dir, n);
@@ -178,6 +181,34 @@ describe("benchwork dataset import", () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--header-row: Line 2 of titled\.csv is not a row of its table/);
     expect(await datasetVersions("titled")).toEqual([1]);
+  });
+
+  it("takes the dataset's redaction settings from the mapping file; later versions keep them unless told otherwise", async () => {
+    const records = async (version: number) => {
+      const db = openDatabase(dbFile);
+      try {
+        const id = (await listDatasets(db, "acme")).find((d) => d.name === "contacts")!.id;
+        const v = (await getDatasetVersion(db, "acme", id, version))!;
+        return { row: v.records[0], settings: v.redaction.settings, kept: v.redaction.kept };
+      } finally {
+        db.$client.close();
+      }
+    };
+    const first = await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts", "--mapping", f("keep.json")]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/Kept as written: \*@northwind\.example \(1\)\./);
+    expect(await records(1)).toEqual({
+      row: { question: "How do I delete my data? I am [EMAIL_1]", answer: "Contact privacy@northwind.example" },
+      settings: { enabled: true, keep: ["*@northwind.example"] },
+      kept: [{ entry: "*@northwind.example", count: 1 }],
+    });
+    // Version 2 without a mapping file: the dataset's keep-list still applies.
+    expect((await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts"])).code).toBe(0);
+    expect((await records(2)).row.answer).toBe("Contact privacy@northwind.example");
+    // Version 3 turns redaction off.
+    const off = await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts", "--mapping", f("off.json")]);
+    expect(off.out).toMatch(/Redaction: off \(nothing was replaced\)\./);
+    expect(await records(3)).toMatchObject({ row: { question: "How do I delete my data? I am ann@example.com" }, settings: { enabled: false, keep: [] } });
   });
 
   it("exits 1 and saves nothing when rows are blocked or the file is refused", async () => {

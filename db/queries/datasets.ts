@@ -9,6 +9,7 @@ import type { Db } from "../client";
 import { datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCases, type NewCase } from "./cases";
 import type { ColumnMapping } from "@/lib/import/mapping";
+import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
 import { DatasetError } from "@/lib/datasets/errors";
 import { prepareVersion } from "@/lib/datasets/prepare";
@@ -37,6 +38,8 @@ export interface SaveVersionInput {
   templateVariables?: string[];
   /** The upload this save consumes; deleted in the same transaction (a second Save of it is refused). */
   uploadId?: number;
+  /** Redaction on or off and the keep-list (default: on, nothing kept). */
+  redaction?: RedactionSettings;
   /** Clock, for tests. */
   now?: number;
 }
@@ -76,6 +79,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
     corrections: input.corrections,
     excludedRows: input.excludedRows,
     templateVariables: input.templateVariables,
+    redaction: input.redaction,
   });
   const now = input.now ?? Date.now();
   return db.transaction(
@@ -167,11 +171,32 @@ export async function listDatasets(db: Db, systemId: string): Promise<DatasetSum
   return sets.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt, versions: byDataset.get(d.id) ?? [] }));
 }
 
-/** Names of a system's datasets with their latest version number (the Save step says "version N of X"). */
-export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number }[]> {
-  return db.all<{ name: string; latestVersion: number }>(sql`
-    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
+/**
+ * Names of a system's datasets with their latest version number (the Save step says "version N of
+ * X") and that version's redaction settings (a new version starts from them).
+ */
+export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number; redaction: RedactionSettings }[]> {
+  const rows = db.all<{ name: string; latestVersion: number; settings: string | null }>(sql`
+    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion,
+      (SELECT json_extract(l.redaction_report, '$.settings') FROM dataset_versions l WHERE l.dataset_id = d.id ORDER BY l.version DESC LIMIT 1) AS settings
+    FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
     WHERE d.system_id = ${systemId} GROUP BY d.id ORDER BY d.name`);
+  return rows.map((r) => ({ name: r.name, latestVersion: r.latestVersion, redaction: settingsOf(r.settings) }));
+}
+
+/** Stored settings JSON → settings; versions saved before settings existed were redacted with nothing kept. */
+function settingsOf(json: string | null): RedactionSettings {
+  if (!json) return { ...DEFAULT_REDACTION, keep: [] };
+  const s = JSON.parse(json) as Partial<RedactionSettings>;
+  return { enabled: s.enabled !== false, keep: Array.isArray(s.keep) ? s.keep.map(String) : [] };
+}
+
+/**
+ * The redaction settings a new version of dataset `name` starts from: its latest version's, or
+ * null when the system has no dataset of that name (a new dataset: on, nothing kept).
+ */
+export async function datasetRedactionSettings(db: Db, systemId: string, name: string): Promise<RedactionSettings | null> {
+  return (await datasetNames(db, systemId)).find((d) => d.name === name.trim())?.redaction ?? null;
 }
 
 /** A saved version with everything the version page shows (not the file's bytes). */

@@ -89,6 +89,8 @@ describe("inspect", () => {
       changedCells: 0,
       changedRows: 0,
       preview: [],
+      settings: { enabled: true, keep: [] },
+      kept: [],
     });
   });
 

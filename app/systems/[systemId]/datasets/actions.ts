@@ -37,6 +37,7 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
         mapping: v.mapping,
         corrections: v.corrections as Corrections,
         excludedRows: v.excludedRows,
+        redaction: v.redaction,
         uploadId: upload.id,
         limits: importLimitsFromEnv(),
       });

@@ -9,6 +9,7 @@ import { defaultDatasetName } from "@/lib/datasets/schemas";
 import type { Corrections } from "@/lib/datasets/types";
 import type { ColumnMapping } from "@/lib/import/mapping";
 import { isImportError } from "@/lib/import/errors";
+import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
 import { detectHeaderRow, headerChoices, withHeaderRow } from "@/lib/import/header-row";
 import { suggestMapping } from "@/lib/import/suggest";
 import type { ImportTable } from "@/lib/import/types";
@@ -130,16 +131,20 @@ export default async function MapPage({
         .join(" · ")
     : "";
 
-  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[] } | null = null;
+  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings } | null = null;
   if (table && !table.needsSheet) {
     const sameColumns = source && source.columns.length === table.columns.length && source.columns.every((c, i) => c === table!.columns[i]);
+    const name = source?.datasetName ?? defaultDatasetName(upload.fileName);
+    // A new version starts from its dataset's redaction settings (the source version's, or the latest one's).
+    const redaction = source?.redaction.settings ?? existing.find((d) => d.name === name)?.redaction ?? { ...DEFAULT_REDACTION, keep: [] };
     initial = sameColumns
-      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows }
+      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows, redaction }
       : {
-          name: source?.datasetName ?? defaultDatasetName(upload.fileName),
+          name,
           mapping: completeMapping(table.columns, suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) })),
           corrections: {},
           excludedRows: [],
+          redaction,
         };
   }
 

@@ -68,7 +68,7 @@ export function RedactionView({
       <KeptList kept={kept} saved={saved} />
       <p className="text-sm text-slate-700">
         {total.toLocaleString("en-US")} value{total === 1 ? "" : "s"} in {report.changedRows.toLocaleString("en-US")} row{report.changedRows === 1 ? "" : "s"}{" "}
-        {saved ? "were" : "will be"} replaced by placeholders such as <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
+        {saved ? (total === 1 ? "was" : "were") : "will be"} replaced by placeholders such as <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
       </p>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Replacements per column and type</caption>

@@ -460,22 +460,33 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
  * Removes a case: it leaves the library, its case ID becomes free, and the saved content of all
  * its revisions is erased — also where benches quoted it: the trials that used the case keep
  * their verdicts, scores and counts but lose check messages, rendered prompts and recorded
- * answers (lib/bench/erase.ts); trials still queued are skipped. Revision rows stay, so scores of
- * earlier benches that point at them stay. One transaction.
+ * answers (lib/bench/erase.ts); trials still queued are skipped. The automatic regression copies
+ * of the case (source `retained`, made from its failures) go the same way, unless the user
+ * corrected them (then they are the user's). Revision rows stay, so scores of earlier benches
+ * that point at them stay. One transaction.
+ * @returns the case ID, and the case IDs of the retained copies removed with it
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
-export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string }> {
+export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string; alsoRemoved: string[] }> {
   return db.transaction((tx) => {
     const c = liveCase(tx, caseId);
     if (!canRemove(c)) {
       throw new LibraryError("not_allowed", `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`);
     }
     const now = Date.now();
-    tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, caseId)).run();
-    tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, caseId)).run();
-    // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
-    eraseTrialsOfCase(db, caseId, now);
-    return { caseKey: c.caseKey };
+    const copies = tx
+      .select({ id: cases.id, caseKey: cases.caseKey })
+      .from(cases)
+      .where(and(eq(cases.source, "retained"), eq(cases.userCorrected, false), isNull(cases.removedAt), sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`))
+      .orderBy(asc(cases.id))
+      .all();
+    for (const id of [caseId, ...copies.map((x) => x.id)]) {
+      tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, id)).run();
+      tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, id)).run();
+      // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
+      eraseTrialsOfCase(db, id, now);
+    }
+    return { caseKey: c.caseKey, alsoRemoved: copies.map((x) => x.caseKey) };
   });
 }
 

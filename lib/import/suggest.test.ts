@@ -78,6 +78,8 @@ describe("suggestMapping", () => {
       { column: "vars", role: "extra" },
     ]);
     expect(suggestMapping(["input", "expected", "Template Variables"])[2]).toEqual({ column: "Template Variables", role: "variables_json" });
+    // One broken object among good ones: still a variables column (the broken row is flagged when mapped).
+    expect(suggestMapping(["variables"], { sampleRows: [['{"a": "x"}'], ['{"a": x}']] })).toEqual([{ column: "variables", role: "variables_json" }]);
   });
 });
 

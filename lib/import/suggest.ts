@@ -20,7 +20,8 @@
  * - resolved_prompt: `resolved_prompt`, `rendered_prompt` (10) > `full_prompt`, `final_prompt` (9);
  * - variable: a name equal to a template variable, or `var_x` / `variable_x` (variable `x`);
  * - variables_json: `variables`, `vars`, `template_variables`, `prompt_variables`,
- *   `variables_json`, when every non-empty sample cell reads as a JSON object of variables;
+ *   `variables_json`, when every non-empty sample cell is written as a JSON object (`{…}`) and
+ *   at least one reads as one (a broken cell is flagged on its row, not a reason to keep the column out);
  * - actual_output (one per column): a model-like name (a model family such as `gpt`, `llama`,
  *   `claude`, `vicuna`, the word `model`, or a size such as `6b`, `0_8b`) ending in `output`,
  *   `answer`, `response`, `completion`, `prediction`, `generation`, `reply`, `raw` or `turn_N`
@@ -140,7 +141,8 @@ export function suggestMapping(columns: readonly string[], options: SuggestOptio
   norm.forEach((n, i) => {
     if (!VARIABLE_OBJECT_NAMES.has(n)) return;
     const cells = (options.sampleRows ?? []).map((r) => r[i] ?? "").filter((c) => c.trim() !== "");
-    if (cells.every((c) => c.trim().startsWith("{") && !parseVariablesCell(c).error)) result[i] = { column: columns[i], role: "variables_json" };
+    // Written as objects: a cell with broken JSON still makes the column a variables column (its row is flagged).
+    if (cells.every((c) => c.trim().startsWith("{")) && (cells.length === 0 || cells.some((c) => !parseVariablesCell(c).error))) result[i] = { column: columns[i], role: "variables_json" };
   });
 
   // Variables first: a column named like a template variable is that variable.

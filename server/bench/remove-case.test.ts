@@ -50,7 +50,7 @@ function trialsOfCase(db: Db, benchId: number, caseId: number) {
 }
 
 describe("Remove erases a case's saved details from the trials that used it", () => {
-  it("check messages and details no longer quote the expected answer; verdicts, scores and counts stay; queued trials are skipped", async () => {
+  it("check messages and details no longer quote the expected answer; verdicts, scores and counts stay; queued trials are skipped; automatic retained copies go too", async () => {
     const { db, routerId } = await makeTestDb();
     const secret = await addCase(db, {
       systemId: "acme",
@@ -75,10 +75,24 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     expect(checksBefore[0].message).toContain("but the expected answer is 999999");
     expect(String(before[0].output)).toBe("#### 12");
 
+    // The failure made an automatic regression copy (source retained) holding the same content.
+    const copyOf = (caseId: number) =>
+      db.$client.prepare("SELECT id, case_key AS caseKey, removed_at AS removedAt FROM cases WHERE source = 'retained' AND json_extract(origin, '$.fromCaseId') = ?").get(caseId) as
+        | { id: number; caseKey: string; removedAt: number | null }
+        | undefined;
+    const copy = copyOf(secret.id)!;
+    expect(copy.removedAt).toBeNull();
+    const otherCopy = copyOf(other.id)!;
+    db.$client.prepare("UPDATE cases SET user_corrected = 1 WHERE id = ?").run(otherCopy.id);
+
     // A second bench still waiting to run when the case is removed.
     const waiting = await launchFromRequest(db, request(routerId, "remove-erases-2"));
 
-    await removeCase(db, secret.id);
+    expect(await removeCase(db, secret.id)).toEqual({ caseKey: "secret-sum", alsoRemoved: [copy.caseKey] });
+    // The copy goes with it, erased.
+    expect(copyOf(secret.id)!.removedAt).not.toBeNull();
+    const copyRevisions = db.$client.prepare("SELECT input, expected, details, erased_at AS erasedAt FROM case_revisions WHERE case_id = ?").all(copy.id);
+    expect(copyRevisions).toEqual([{ input: "", expected: "", details: "{}", erasedAt: expect.any(Number) }]);
 
     const after = trialsOfCase(db, done.id, secret.id)[0];
     const text = `${after.checks} ${after.record} ${after.output}`;
@@ -101,5 +115,9 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     const skipped = trialsOfCase(db, waiting.id, secret.id)[0];
     expect(skipped).toMatchObject({ status: "skipped", error: "the case was removed before this trial ran" });
     expect(trialsOfCase(db, waiting.id, other.id)[0]).toMatchObject({ status: "queued" });
+
+    // A copy the user corrected is theirs: removing its original leaves it.
+    expect((await removeCase(db, other.id)).alsoRemoved).toEqual([]);
+    expect(copyOf(other.id)!.removedAt).toBeNull();
   });
 });

@@ -39,6 +39,7 @@ function program(io: Io, result: { code: number }) {
     .description("Print what the importer sees in a CSV, XLSX, JSON or JSONL file")
     .argument("<file>", "the data file")
     .option("--sheet <name>", "XLSX: the worksheet to read")
+    .option("--header-row <n>", "line (CSV) or sheet row (XLSX) of the column names; 0 = the first non-empty row (default: detected)")
     .option("--json", "print one JSON object")
     .action(async (file: string, o) => {
       result.code = await datasetInspectCommand(file, o, io);
@@ -51,6 +52,7 @@ function program(io: Io, result: { code: number }) {
     .requiredOption("--name <name>", "dataset name; an existing name gets its next version")
     .option("--mapping <file>", "JSON file: column roles (default: the suggested mapping)")
     .option("--sheet <name>", "XLSX: the worksheet to read")
+    .option("--header-row <n>", "line (CSV) or sheet row (XLSX) of the column names; 0 = the first non-empty row (default: detected)")
     .option("--json", "print the saved version as JSON")
     .action(async (file: string, o) => {
       result.code = await datasetImportCommand(file, o, io);

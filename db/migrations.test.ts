@@ -1,7 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { MIGRATIONS_DIR, openDatabase, migrateDatabase } from "./client";
+import { addCase, listCases } from "./queries/cases";
+import { createPrompt, createSystem } from "./queries/systems";
+import { content } from "./testing";
+
+/** A copy of the migrations folder holding only the migrations before `tag` (a database made by an older release). */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "benchwork-migrations-"));
+  cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+  const journalFile = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag === tag);
+  expect(at).toBeGreaterThan(0);
+  for (const e of journal.entries.slice(at)) rmSync(path.join(dir, `${e.tag}.sql`));
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+}
 
 describe("migrations", () => {
   it("apply in order to an empty database and create every table", () => {
@@ -32,5 +50,22 @@ describe("migrations", () => {
   it("turns foreign keys on", () => {
     const db = openDatabase(":memory:");
     expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+  });
+
+  it("0006 makes the case IDs of existing cases searchable, and keeps their text searchable", async () => {
+    const old = migrationsBefore("0006_case_id_search_header_row");
+    try {
+      const db = openDatabase(":memory:");
+      migrateDatabase(db, old);
+      await createSystem(db, { id: "acme", name: "Acme" });
+      const promptId = await createPrompt(db, { systemId: "acme", name: "agent", systemPrompt: "" });
+      await addCase(db, { systemId: "acme", promptId, caseKey: "refund-late-kettle", source: "custom", content: content("Where is my parcel?", "Ask for the order number") });
+      migrateDatabase(db);
+      expect((await listCases(db, { systemId: "acme", q: "late-kettle" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-kettle"]);
+      expect((await listCases(db, { systemId: "acme", q: "parcel" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-kettle"]);
+      expect((await listCases(db, { systemId: "acme", q: "order number" })).total).toBe(1);
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });

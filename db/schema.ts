@@ -330,7 +330,7 @@ export const datasets = sqliteTable(
 
 /**
  * An immutable dataset version: the original file (bytes), what the importer saw (format,
- * encoding, delimiter, sheet, columns), the mapping, the rows as saved (after the user's
+ * encoding, delimiter, sheet, the header row chosen, columns), the mapping, the rows as saved (after the user's
  * corrections and redaction; JSON array of objects keyed by column), excluded rows, the
  * redaction report and the problems.
  */
@@ -348,6 +348,11 @@ export const datasetVersions = sqliteTable(
     encoding: text("encoding"),
     delimiter: text("delimiter"),
     sheet: text("sheet"),
+    /**
+     * Where the header is when it is not the first non-empty row (lib/import/header-row.ts): its
+     * line (CSV) or sheet row (XLSX); the rows above it (e.g. a title) are left out. 0 = as read.
+     */
+    headerRow: integer("header_row").notNull().default(0),
     columns: text("columns").notNull(),
     mapping: text("mapping").notNull(),
     rows: text("rows").notNull(),

@@ -73,7 +73,7 @@ test.describe("Datasets", () => {
     await expect(page).toHaveURL(/\/datasets\/\d+\/versions\/1$/);
     await expect(page.getByRole("heading", { name: `${name} · version 1` })).toBeVisible();
     await expect(page.locator("#mapping")).toContainText("notes");
-    await expect(page.locator("#redaction")).toContainText("were replaced");
+    await expect(page.locator("#redaction")).toContainText("1 value in 1 row was replaced");
     await expect(page.locator("#redaction")).not.toContainText(`ann.${tag}@example.com`);
     await expect(page.locator("#rows")).toContainText(`Reach me at [EMAIL_1]`);
     await expect(page.locator("#rows")).toContainText("Yes, within 30 days.");
@@ -88,7 +88,7 @@ test.describe("Datasets", () => {
 
     // The library, filtered by source=dataset: the golden cases, redacted.
     await expect(page).toHaveURL(/\/library\?source=dataset&prompt=function-caller/);
-    await page.getByLabel("Search input and expected result").fill(tag);
+    await page.getByLabel("Search case ID, input and expected result").fill(tag);
     const rows = page.locator("tbody tr");
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: "Reach me at [EMAIL_1]" })).toHaveCount(1);
@@ -108,6 +108,77 @@ test.describe("Datasets", () => {
     await page.getByRole("link", { name: "‹ Datasets" }).click();
     await expect(page.getByRole("link", { name: `${name} version 1` })).toBeVisible();
     await expect(page.getByRole("link", { name: `${name} version 2` })).toBeVisible();
+  });
+
+  test("a CSV with a title above its header, JSON variables, a tool-call history and business contact data", async ({ page }) => {
+    const tag = Date.now().toString(36);
+    const name = `titled-${tag}`;
+    const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const history = JSON.stringify([
+      { role: "user", content: "Where is my order?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_order", arguments: '{"order_id":"A-1001"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: '{"status":"shipped"}' },
+    ]);
+    const csv = [
+      "Customer FAQ export,,,,",
+      ",,,,",
+      "question,answer,variables,messages,id",
+      `Delete my data ${tag}? I am ann.${tag}@example.com,Contact privacy@northwind.example,${quote('{"shop_name": "Northwind Goods", "tier": "gold"}')},${quote(history)},kp-${tag}-1`,
+      `Second question ${tag},Fine,${quote('{"shop_name": "Northwind", tier: gold}')},,kp-${tag}-2`,
+      "   ",
+    ].join("\n");
+    await uploadFile(page, `${name}.csv`, csv);
+
+    // The header is found below the title; the title is reported, not lost; the blank last line is no row.
+    await expect(page.getByText("Line 3 is used as the header")).toBeVisible();
+    await expect(page.getByLabel("Header row")).toHaveValue("3");
+    await expect(page.getByText('Lines 1–2 are above the header (line 3) and were left out: "Customer FAQ export".')).toBeVisible();
+    await expect(page.getByLabel("Role of column question")).toHaveValue("input");
+    await expect(page.getByLabel("Role of column variables")).toHaveValue("variables_json");
+    await expect(page.locator("#preview")).toContainText("All 2 mapped rows");
+    await expect(page.locator("#preview")).toContainText("{{shop_name}} Northwind Goods");
+
+    // Bad JSON in the variables column: a row problem naming row and column; corrected in place.
+    const problems = page.getByRole("list", { name: "Rows with problems" });
+    const row2 = problems.getByRole("listitem", { name: "Row 2" });
+    await expect(row2).toContainText('Row 2: column "variables" is not a JSON object of variables');
+    await expect(row2.getByText("blocked")).toBeVisible();
+    await row2.getByLabel("Row 2, variables").fill('{"shop_name": "Northwind", "tier": "silver"}');
+    await expect(row2.getByText("corrected", { exact: true })).toBeVisible();
+
+    // Redaction keeps the business address once it is on the keep-list.
+    const redaction = page.locator("#redaction");
+    await expect(redaction).toContainText("Contact [EMAIL_2]");
+    await redaction.getByLabel("Keep these values as written").fill("*@northwind.example");
+    await expect(redaction.getByTestId("redaction-kept")).toContainText("*@northwind.example · 1 value to keep");
+    await expect(redaction).not.toContainText("Contact [EMAIL_2]");
+    await page.getByRole("button", { name: "Save version 1" }).click();
+
+    // The version: header line, the keep-list in the report, the rows as stored.
+    await expect(page.getByRole("heading", { name: `${name} · version 1` })).toBeVisible();
+    await expect(page.getByText(/header on line 3/)).toBeVisible();
+    await expect(page.locator("#redaction").getByTestId("redaction-kept")).toContainText("*@northwind.example · 1 value kept");
+    await expect(page.locator("#rows")).toContainText("Contact privacy@northwind.example");
+    await expect(page.locator("#rows")).toContainText(`I am [EMAIL_1]`);
+
+    // Into the library: the tool call shows with its arguments, the variables one per key.
+    const use = page.getByRole("complementary", { name: "Use a dataset" });
+    await use.getByLabel("Target prompt").selectOption({ label: "function-caller" });
+    await use.getByRole("button", { name: "Add 2 golden cases" }).click();
+    await expect(use.getByText("Added 2 golden cases to function-caller.")).toBeVisible();
+    await page.goto(`${SYSTEM}/library`);
+    await page.getByLabel("Search case ID, input and expected result").fill(`kp-${tag}-1`);
+    await expect(page.locator("tbody tr")).toHaveCount(1);
+    await page.locator("tbody tr").getByRole("link").first().click();
+    const panel = page.getByRole("complementary", { name: `Edit case kp-${tag}-1` });
+    await panel.getByText("More details").click();
+    const turn2 = panel.getByLabel("Tool activity of turn 2");
+    await expect(turn2).toContainText("Calls get_order");
+    await expect(turn2).toContainText('"order_id": "A-1001"');
+    await expect(panel.getByLabel("Turn 2 text")).toHaveCount(0);
+    await expect(panel.getByLabel("Tool activity of turn 3")).toContainText("Result of tool call call_1");
+    await expect(panel.getByLabel("Variables 1 value")).toHaveValue("Northwind Goods");
+    await expect(panel.getByLabel("Variables 2 name")).toHaveValue("tier");
   });
 
   test("a blocked row stays out of the library until it is corrected in a new version", async ({ page }) => {

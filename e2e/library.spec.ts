@@ -52,13 +52,13 @@ test.describe("Test library: cases", () => {
     await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
     // Clear right after typing: the pending search does not come back, and focus stays in the toolbar.
     await page.goto(`${LIB}?status=active`);
-    await page.getByLabel("Search input and expected result").fill("order");
+    await page.getByLabel("Search case ID, input and expected result").fill("order");
     await page.getByRole("link", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(new RegExp(`${LIB}$`));
     await page.waitForTimeout(600);
     await expect(page).toHaveURL(new RegExp(`${LIB}$`));
-    await expect(page.getByLabel("Search input and expected result")).toHaveValue("");
-    await expect(page.getByLabel("Search input and expected result")).toBeFocused();
+    await expect(page.getByLabel("Search case ID, input and expected result")).toHaveValue("");
+    await expect(page.getByLabel("Search case ID, input and expected result")).toBeFocused();
   });
 
   test("a dataset case shows its recorded outputs, read-only, in the panel", async ({ page }) => {
@@ -141,8 +141,13 @@ test.describe("Test library: cases", () => {
 
     // Search finds it by its expected result.
     await page.goto(LIB);
-    await page.getByLabel("Search input and expected result").fill("unopened toaster comes back");
+    await page.getByLabel("Search case ID, input and expected result").fill("unopened toaster comes back");
     await expect(page).toHaveURL(/q=unopened\+toaster/);
+    await expect(page.locator("tbody tr")).toHaveCount(1);
+    await expect(page.locator("tbody tr")).toContainText(id);
+    // …and by part of its case ID, in any letter case.
+    await page.getByLabel("Search case ID, input and expected result").fill(id.slice(4).toUpperCase());
+    await expect(page).toHaveURL(new RegExp(`q=${id.slice(4).toUpperCase()}`));
     await expect(page.locator("tbody tr")).toHaveCount(1);
     await expect(page.locator("tbody tr")).toContainText(id);
 
@@ -154,7 +159,7 @@ test.describe("Test library: cases", () => {
     await panel2.getByRole("button", { name: "Remove", exact: true }).click();
     const dialog = page.getByRole("alertdialog");
     await expect(dialog).toContainText("Scores of earlier benches stay");
-    await expect(dialog).toContainText("may be erased");
+    await expect(dialog).toContainText("the check messages that quote them");
     await dialog.getByRole("button", { name: "Remove case" }).click();
     await expect(page.getByText(`Removed ${id}`)).toBeVisible();
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(0);

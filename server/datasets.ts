@@ -4,14 +4,16 @@
  * rows against the system's prompt templates, and save one immutable version.
  */
 import type { Db } from "@/db/client";
-import { saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
+import { datasetRedactionSettings, saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
 import { getSystem, listPrompts } from "@/db/queries/systems";
 import { DatasetError } from "@/lib/datasets/errors";
 import { problemPlace } from "@/lib/datasets/labels";
 import { prepareVersion } from "@/lib/datasets/prepare";
 import type { Corrections } from "@/lib/datasets/types";
 import { unionVariables } from "@/lib/datasets/use-plan";
+import { detectHeaderRow, withHeaderRow } from "@/lib/import/header-row";
 import type { ImportLimits } from "@/lib/import/limits";
+import type { RedactionSettings } from "@/lib/import/redact/settings";
 import type { ColumnMapping } from "@/lib/import/mapping";
 import { suggestMapping } from "@/lib/import/suggest";
 import type { ImportTable } from "@/lib/import/types";
@@ -36,10 +38,17 @@ export interface ImportRequest {
   bytes: Uint8Array;
   /** XLSX: the worksheet to read. */
   sheet?: string;
+  /**
+   * CSV/XLSX: the line (CSV) or sheet row (XLSX) of the header; 0 = the first non-empty row as
+   * read; default: detected (a title above the header, lib/import/header-row.ts).
+   */
+  headerRow?: number;
   /** Column roles; default: the suggested mapping. */
   mapping?: ColumnMapping;
   corrections?: Corrections;
   excludedRows?: number[];
+  /** Redaction on/off and keep-list; default: the dataset's latest version's settings (on, nothing kept for a new dataset). */
+  redaction?: RedactionSettings;
   /** The upload this save consumes (web). */
   uploadId?: number;
   limits: ImportLimits;
@@ -51,7 +60,8 @@ export interface ImportRequest {
 /**
  * Parses (bounded), checks and saves a dataset version.
  * @returns the saved version, the parsed table and the mapping used
- * @throws LibraryError `not_found` (system) or `validation` (name); ImportError (file refused);
+ * @throws LibraryError `not_found` (system) or `validation` (name); ImportError (file refused, or
+ *   `header_row_not_found`);
  *   DatasetError `parse_timeout` / `parse_memory` / `parse_failed`, `needs_sheet`,
  *   `invalid_mapping`, `invalid_corrections`, `upload_not_found`, `blocked_rows`.
  *   Nothing is stored when it throws.
@@ -59,11 +69,12 @@ export interface ImportRequest {
 export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping }> {
   if (!(await getSystem(db, req.systemId))) throw new LibraryError("not_found", `System "${req.systemId}" does not exist.`);
   const vars = await systemTemplateVariables(db, req.systemId);
-  const table = await parseBounded(req.bytes, req.fileName, { sheet: req.sheet, limits: req.limits }, req.bounds);
-  if (table.needsSheet) {
-    const names = (table.sheets ?? []).map((s) => `"${s.name}"${s.hidden ? " (hidden)" : ""}`).join(", ");
+  const parsed = await parseBounded(req.bytes, req.fileName, { sheet: req.sheet, limits: req.limits }, req.bounds);
+  if (parsed.needsSheet) {
+    const names = (parsed.sheets ?? []).map((s) => `"${s.name}"${s.hidden ? " (hidden)" : ""}`).join(", ");
     throw new DatasetError("needs_sheet", `${req.fileName} has several worksheets (${names}); choose the one that holds the cases.`);
   }
+  const table = withHeaderRow(parsed, req.headerRow ?? detectHeaderRow(parsed) ?? 0);
   const mapping = req.mapping ?? suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) });
   if (req.refuseBlockedRows) {
     const prepared = prepareVersion(table, { mapping, corrections: req.corrections, excludedRows: req.excludedRows, templateVariables: vars });
@@ -83,11 +94,13 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
     fileName: req.fileName,
     fileBytes: req.bytes,
     table,
+    headerRow: table.headerSource !== parsed.headerSource ? (table.headerSource ?? 0) : 0,
     mapping,
     corrections: req.corrections,
     excludedRows: req.excludedRows,
     templateVariables: vars,
     uploadId: req.uploadId,
+    redaction: req.redaction ?? (await datasetRedactionSettings(db, req.systemId, req.name)) ?? undefined,
   });
   return { saved, table, mapping };
 }

@@ -1,9 +1,11 @@
 /**
- * `benchwork dataset import FILE --system ID --name NAME [--mapping MAPPING.json] [--sheet NAME] [--json]`
+ * `benchwork dataset import FILE --system ID --name NAME [--mapping MAPPING.json] [--sheet NAME] [--header-row N] [--json]`
  * Saves a dataset version on BENCHWORK_DB (default data/benchwork.db, migrated first) with the same
  * code as the web page's Save (server/datasets.ts). MAPPING.json is a list of column assignments
  * (`[{ "column": "question", "role": "input" }, …]`, columns left out are extra) or
- * `{ "mapping": [...], "corrections": { "2": { "answer": "…" } }, "excludedRows": [5] }`;
+ * `{ "mapping": [...], "corrections": { "2": { "answer": "…" } }, "excludedRows": [5],
+ * "redaction": { "enabled": true, "keep": ["*@northwind.example"] } }` (redaction defaults to the
+ * dataset's latest version's settings);
  * without it, the suggested mapping is used (see `dataset inspect`).
  * Rows missing their input or expected result block the import here (there is no preview to fix
  * them in): correct or exclude them in the mapping file.
@@ -21,7 +23,7 @@ import { LibraryError } from "@/lib/library/errors";
 import { importDataset } from "@/server/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
 import { CliError, readJsonFile, usage, type Io } from "../io";
-import { fileRefusal, readDataFile } from "./dataset-inspect";
+import { fileRefusal, headerRowOption, readDataFile } from "./dataset-inspect";
 import { printProblems } from "./dataset-output";
 
 /** Options of `dataset import`. */
@@ -30,6 +32,7 @@ export interface ImportCliOptions {
   name: string;
   mapping?: string;
   sheet?: string;
+  headerRow?: string;
   json?: boolean;
 }
 
@@ -39,7 +42,7 @@ function readMapping(file: string): MappingFile {
   const parsed = mappingFileSchema.safeParse(readJsonFile(file, "mapping"));
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw usage(`mapping ${file}: ${i.path.length ? i.path.join(".") + ": " : ""}${i.message}. Expected a list of { "column", "role", "candidate"?, "variable"? } or { "mapping": [...], "corrections"?, "excludedRows"? }.`);
+    throw usage(`mapping ${file}: ${i.path.length ? i.path.join(".") + ": " : ""}${i.message}. Expected a list of { "column", "role", "candidate"?, "variable"? } or { "mapping": [...], "corrections"?, "excludedRows"?, "redaction"? }.`);
   }
   return parsed.data;
 }
@@ -48,6 +51,7 @@ function readMapping(file: string): MappingFile {
 export async function datasetImportCommand(file: string, o: ImportCliOptions, io: Io): Promise<number> {
   const bytes = readDataFile(file);
   const choices = o.mapping ? readMapping(o.mapping) : undefined;
+  const headerRow = headerRowOption(o.headerRow);
   const db = openDatabase();
   try {
     migrateDatabase(db);
@@ -60,16 +64,18 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
         fileName: path.basename(file),
         bytes,
         sheet: o.sheet,
+        headerRow,
         mapping: choices?.mapping,
         corrections: choices?.corrections,
         excludedRows: choices?.excludedRows,
+        redaction: choices?.redaction,
         limits: importLimitsFromEnv(),
         refuseBlockedRows: true,
       });
     } catch (e) {
       if (e instanceof DatasetError) {
         if (e.code === "needs_sheet") throw usage(`${e.message} Pass --sheet NAME.`);
-        if (e.code === "invalid_corrections") throw usage(`mapping ${o.mapping}: ${e.message}`);
+        if (e.code === "invalid_corrections" || e.code === "invalid_redaction") throw usage(`mapping ${o.mapping}: ${e.message}`);
         if (e.code === "invalid_mapping") {
           if (o.mapping) throw usage(`mapping ${o.mapping}: ${e.message}`);
           throw new CliError(`${e.message} Write a mapping file and pass it with --mapping (see dataset inspect --json, suggestedMapping).`, 1);
@@ -90,7 +96,11 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
     const redacted = PII_TYPES.filter((t) => saved.redaction.totals[t] > 0).map((t) => `${saved.redaction.totals[t]} ${PII_LABEL[t]}`);
     const excluded = saved.excludedRows.length ? `, ${saved.excludedRows.length} excluded` : "";
     io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}): ${saved.rowCount} row(s)${excluded}.`);
-    io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
+    const settings = saved.redaction.settings;
+    if (settings && !settings.enabled) io.out("Redaction: off (nothing was replaced).");
+    else io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
+    const kept = saved.redaction.kept ?? [];
+    if (kept.length > 0) io.out(`Kept as written: ${kept.map((k) => `${k.entry} (${k.count})`).join(", ")}.`);
     printProblems(saved.problems, io.out);
     return 0;
   } finally {

@@ -1,6 +1,7 @@
 /**
- * `benchwork dataset inspect FILE [--sheet NAME] [--json]` — prints what the importer sees: format,
- * encoding, delimiter or sheets, columns with their suggested roles, row count and problems.
+ * `benchwork dataset inspect FILE [--sheet NAME] [--header-row N] [--json]` — prints what the
+ * importer sees: format, encoding, delimiter or sheets, the header row (detected below a title
+ * unless `--header-row` says where it is), columns with their suggested roles, row count and problems.
  * `--json` prints one object (lib/import `inspect()`): format, encoding, delimiter (CSV), sheets
  * and sheet (XLSX), columns, rowCount, rows, problems, suggestedMapping.
  * Exit 0 when the file can be imported with the suggested mapping; 1 when the file is refused or
@@ -19,7 +20,18 @@ import { printProblems, shortCell } from "./dataset-output";
 /** Options of `dataset inspect`. */
 export interface InspectCliOptions {
   sheet?: string;
+  headerRow?: string;
   json?: boolean;
+}
+
+/**
+ * The `--header-row` option as a number (a line or sheet row; 0 = as read), or undefined (detect).
+ * @throws CliError (exit 2) when it is not a whole number ≥ 0
+ */
+export function headerRowOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value.trim())) throw usage(`--header-row: expected a line or sheet row number (0 = the first non-empty row), got "${value}"`);
+  return Number(value.trim());
 }
 
 /**
@@ -39,6 +51,8 @@ export function readDataFile(file: string): Uint8Array {
  * other refusal of the file exit 1. Other errors are returned unchanged.
  */
 export function fileRefusal(e: unknown): unknown {
+  if (isImportError(e) && e.code === "header_row_not_found") return usage(`--header-row: ${e.message}`);
+  if (e instanceof DatasetError && e.code === "header_row_not_found") return usage(`--header-row: ${e.message}`);
   if (isImportError(e)) return new CliError(e.message, e.code === "sheet_not_found" ? 2 : 1);
   if (e instanceof DatasetError && e.code.startsWith("parse_")) return new CliError(e.message, 1);
   return e;
@@ -50,7 +64,7 @@ export async function datasetInspectCommand(file: string, o: InspectCliOptions, 
   const fileName = path.basename(file);
   let r;
   try {
-    r = await inspectBounded(bytes, fileName, { sheet: o.sheet, limits: importLimitsFromEnv() });
+    r = await inspectBounded(bytes, fileName, { sheet: o.sheet, headerRow: headerRowOption(o.headerRow), limits: importLimitsFromEnv() });
   } catch (e) {
     throw fileRefusal(e);
   }
@@ -66,6 +80,10 @@ export async function datasetInspectCommand(file: string, o: InspectCliOptions, 
     io.out(r.sheet ? `Reading sheet: ${r.sheet}` : "Several sheets are visible: choose one with --sheet NAME.");
   }
   if (!r.needsSheet) {
+    if (r.headerRow !== undefined) {
+      const where = `${r.format === "xlsx" ? "sheet row" : "line"} ${r.headerRow}`;
+      io.out(`Header: ${where}${r.headerDetected ? ` (detected; ${r.format === "xlsx" ? "sheet rows" : "lines"} above it left out). --header-row 0 reads the first non-empty row as the header.` : ""}`);
+    }
     io.out(`${r.rowCount} data row(s), ${r.columns.length} column(s)`);
     io.out("Columns and suggested roles:");
     const width = Math.min(30, Math.max(...r.columns.map((c) => c.length), 6));

@@ -22,6 +22,10 @@ const dir = tempFiles({
   "unknown-column.json": [{ column: "nope", role: "input" }, { column: "answer", role: "expected" }],
   "bad-correction.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "9": { answer: "x" } } },
   "no-roles.csv": "alpha,beta\n1,2\n",
+  "contact.csv": "question,answer\nHow do I delete my data? I am ann@example.com,Contact privacy@northwind.example\n",
+  "keep.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: true, keep: ["*@northwind.example"] } },
+  "off.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: false, keep: [] } },
+  "titled.csv": "Customer FAQ export,,\n,,\nquestion,answer,tier\nWhere is my order?,Ask for the order number,gold\nCan I return it?,Yes within 30 days,silver\n",
 });
 const f = (n: string) => path.join(dir, n);
 for (const x of ["multi-sheet.xlsx", "zip-bomb.xlsx", "not-a-zip.xlsx", "one-visible.xlsx"]) copyFileSync(`lib/import/fixtures/xlsx/${x}`, f(x));
@@ -62,7 +66,8 @@ describe("benchwork dataset inspect", () => {
     const r = await run(["dataset", "inspect", f("good.csv"), "--json"]);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out);
-    expect(Object.keys(o)).toEqual(["format", "encoding", "delimiter", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(Object.keys(o)).toEqual(["format", "encoding", "delimiter", "headerRow", "headerDetected", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(o).toMatchObject({ headerRow: 1, headerDetected: false });
     expect(o).toMatchObject({ format: "csv", encoding: "utf-8", delimiter: ",", columns: ["question", "answer", "notes"], rowCount: 2 });
     expect(o.rows).toEqual([
       { question: "Where is my order?", answer: "Ask for the order number", notes: "" },
@@ -150,6 +155,60 @@ describe("benchwork dataset import", () => {
   it("uses a mapping file, with corrections or excluded rows", async () => {
     expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("fix.json")])).code).toBe(0);
     expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("exclude.json")])).out).toMatch(/version 2 .*2 row\(s\), 1 excluded/);
+  });
+
+  it("finds the header below a title and a blank line, or takes the one given with --header-row", async () => {
+    const inspected = await run(["dataset", "inspect", f("titled.csv"), "--json"]);
+    expect(inspected.code).toBe(0);
+    const o = JSON.parse(inspected.out);
+    expect(o).toMatchObject({ columns: ["question", "answer", "tier"], rowCount: 2, headerRow: 3, headerDetected: true });
+    const human = await run(["dataset", "inspect", f("titled.csv")]);
+    expect(human.out).toMatch(/Header: line 3 \(detected; lines above it left out\)/);
+
+    const saved = await run(["dataset", "import", f("titled.csv"), "--system", "acme", "--name", "titled", "--json"]);
+    expect(saved.code).toBe(0);
+    const { datasetId } = JSON.parse(saved.out);
+    const db = openDatabase(dbFile);
+    const v = await getDatasetVersion(db, "acme", datasetId, 1);
+    db.$client.close();
+    expect(v).toMatchObject({ headerRow: 3, columns: ["question", "answer", "tier"], rowCount: 2 });
+    expect(v!.records[0]).toEqual({ question: "Where is my order?", answer: "Ask for the order number", tier: "gold" });
+
+    // As read (line 1): the title is the only column name, nothing maps to the input: refused.
+    const asRead = await run(["dataset", "inspect", f("titled.csv"), "--header-row", "1", "--json"]);
+    expect(JSON.parse(asRead.out)).toMatchObject({ columns: ["Customer FAQ export", "column_2", "column_3"], headerRow: 1, headerDetected: false });
+    const bad = await run(["dataset", "import", f("titled.csv"), "--system", "acme", "--name", "titled", "--header-row", "2"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--header-row: Line 2 of titled\.csv is not a row of its table/);
+    expect(await datasetVersions("titled")).toEqual([1]);
+  });
+
+  it("takes the dataset's redaction settings from the mapping file; later versions keep them unless told otherwise", async () => {
+    const records = async (version: number) => {
+      const db = openDatabase(dbFile);
+      try {
+        const id = (await listDatasets(db, "acme")).find((d) => d.name === "contacts")!.id;
+        const v = (await getDatasetVersion(db, "acme", id, version))!;
+        return { row: v.records[0], settings: v.redaction.settings, kept: v.redaction.kept };
+      } finally {
+        db.$client.close();
+      }
+    };
+    const first = await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts", "--mapping", f("keep.json")]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/Kept as written: \*@northwind\.example \(1\)\./);
+    expect(await records(1)).toEqual({
+      row: { question: "How do I delete my data? I am [EMAIL_1]", answer: "Contact privacy@northwind.example" },
+      settings: { enabled: true, keep: ["*@northwind.example"] },
+      kept: [{ entry: "*@northwind.example", count: 1 }],
+    });
+    // Version 2 without a mapping file: the dataset's keep-list still applies.
+    expect((await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts"])).code).toBe(0);
+    expect((await records(2)).row.answer).toBe("Contact privacy@northwind.example");
+    // Version 3 turns redaction off.
+    const off = await run(["dataset", "import", f("contact.csv"), "--system", "acme", "--name", "contacts", "--mapping", f("off.json")]);
+    expect(off.out).toMatch(/Redaction: off \(nothing was replaced\)\./);
+    expect(await records(3)).toMatchObject({ row: { question: "How do I delete my data? I am ann@example.com" }, settings: { enabled: false, keep: [] } });
   });
 
   it("exits 1 and saves nothing when rows are blocked or the file is refused", async () => {

@@ -6,6 +6,7 @@ import { saveDatasetAction, discardUploadAction } from "@/app/systems/[systemId]
 import { analysePreview, withCorrection, type PreviewChoices } from "@/lib/datasets/preview";
 import type { Corrections } from "@/lib/datasets/types";
 import type { ColumnAssignment, ColumnMapping, ColumnRole } from "@/lib/import/mapping";
+import { DEFAULT_REDACTION, keepListProblems, parseKeepList, type RedactionSettings } from "@/lib/import/redact/settings";
 import { normalizeName, outputCandidateName } from "@/lib/import/suggest";
 import type { ImportTable } from "@/lib/import/types";
 import { useToast } from "@/components/ui/toast";
@@ -13,6 +14,7 @@ import { ColumnsEditor } from "./columns-editor";
 import { MappedRowsPreview } from "./mapped-rows-preview";
 import { ProblemLine } from "./problem-line";
 import { ProblemRows } from "./problem-rows";
+import { RedactionSettingsForm } from "./redaction-settings";
 import { RedactionView } from "./redaction-view";
 import { SavePanel } from "./save-panel";
 import { Section } from "./section";
@@ -49,6 +51,7 @@ export function MapPreview({
   systemId,
   uploadId,
   sheet,
+  headerRow,
   table,
   templateVariables,
   existing,
@@ -57,22 +60,40 @@ export function MapPreview({
   systemId: string;
   uploadId: number;
   sheet: string | null;
+  /** The header's line or sheet row when it is not the first row; 0 = the first row. */
+  headerRow: number;
   table: ImportTable;
   templateVariables: string[];
-  existing: { name: string; latestVersion: number }[];
-  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[] };
+  existing: { name: string; latestVersion: number; redaction: RedactionSettings }[];
+  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings };
 }) {
   const router = useRouter();
   const toast = useToast();
   const [choices, setChoices] = useState<PreviewChoices>({ mapping: initial.mapping, corrections: initial.corrections, excludedRows: initial.excludedRows });
   const [name, setName] = useState(initial.name);
+  // Redaction settings: the dataset's (its latest version's) until the user changes them here.
+  const [redactionOn, setRedactionOn] = useState(initial.redaction.enabled);
+  const [keepText, setKeepText] = useState(initial.redaction.keep.join("\n"));
+  const [redactionTouched, setRedactionTouched] = useState(false);
+  const keep = useMemo(() => parseKeepList(keepText), [keepText]);
+  const keepProblems = redactionOn ? keepListProblems(keep) : [];
+  const redaction: RedactionSettings = useMemo(() => ({ enabled: redactionOn, keep: redactionOn ? keep : [] }), [redactionOn, keep]);
+  const inherited = existing.find((d) => d.name === name.trim()) ?? null;
+  const onName = (value: string) => {
+    setName(value);
+    if (redactionTouched) return;
+    const from = existing.find((d) => d.name === value.trim())?.redaction ?? DEFAULT_REDACTION;
+    setRedactionOn(from.enabled);
+    setKeepText(from.keep.join("\n"));
+  };
   const [error, setError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | undefined>();
   const [pending, startTransition] = useTransition();
   const samples = useMemo(() => columnSamples(table), [table]);
-  const deferred = useDeferredValue(choices);
+  const withRedaction = useMemo(() => ({ ...choices, redaction }), [choices, redaction]);
+  const deferred = useDeferredValue(withRedaction);
   const analysis = useMemo(() => analysePreview(table, deferred, templateVariables), [table, deferred, templateVariables]);
-  const stale = deferred !== choices;
+  const stale = deferred !== withRedaction;
 
   const setAssignment = (i: number, a: ColumnAssignment) => setChoices((c) => ({ ...c, mapping: c.mapping.map((x, k) => (k === i ? a : x)) }));
   const mappingErrors = analysis.mappingProblems.filter((p) => p.severity === "error");
@@ -86,7 +107,7 @@ export function MapPreview({
     startTransition(async () => {
       setError(null);
       setNameError(undefined);
-      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows });
+      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, headerRow, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows, redaction });
       if (r.ok) {
         toast(`Saved ${name.trim()} version ${r.data.version}`);
         router.push(r.data.href);
@@ -164,7 +185,7 @@ export function MapPreview({
         <Section
           id="problems"
           title="Rows with problems"
-          description="Rows missing their input or expected result are blocked: type the missing text, or exclude the row. Corrections are saved with the version."
+          description="Rows with errors (no input or expected result, a history or variables cell that cannot be read, a repeated case ID) are blocked: correct the cell, or exclude the row. Corrections are saved with the version."
           className={stale ? "opacity-70" : ""}
         >
           <ProblemRows
@@ -178,24 +199,49 @@ export function MapPreview({
           />
         </Section>
 
-        <Section id="redaction" title="Redaction preview" description="Personal data is replaced in every column when you save; the original file is kept as uploaded." className={stale ? "opacity-70" : ""}>
+        <Section
+          id="redaction"
+          title="Redaction preview"
+          description="Personal data is replaced in every column when you save (unless redaction is off or the value is on the keep-list); the original file is kept as uploaded."
+          className={stale ? "opacity-70" : ""}
+        >
+          <RedactionSettingsForm
+            enabled={redactionOn}
+            keepText={keepText}
+            problems={keepProblems}
+            inherited={inherited && !redactionTouched ? inherited.name : null}
+            onEnabled={(on) => {
+              setRedactionTouched(true);
+              setRedactionOn(on);
+            }}
+            onKeepText={(text) => {
+              setRedactionTouched(true);
+              setKeepText(text);
+            }}
+          />
           <RedactionView report={analysis.redaction} saved={false} />
         </Section>
       </div>
 
       <SavePanel
         name={name}
-        onName={setName}
+        onName={onName}
         existing={existing}
         summary={{
           rows: table.rows.length,
           excluded: analysis.result.excludedRows.length,
           blocked: analysis.result.blockedRows.length,
           warnings: analysis.result.problems.filter((p) => p.severity === "warning").length,
-          redacted,
+          redacted: redactionOn ? redacted : null,
           corrected: Object.keys(choices.corrections).length,
         }}
-        blockedReason={mappingErrors.length > 0 ? `Fix the column roles first: ${mappingErrors.map((p) => p.message).join(" ")}` : null}
+        blockedReason={
+          mappingErrors.length > 0
+            ? `Fix the column roles first: ${mappingErrors.map((p) => p.message).join(" ")}`
+            : keepProblems.length > 0
+              ? `Fix the keep-list first: ${keepProblems.join(" ")}`
+              : null
+        }
         pending={pending}
         error={error}
         nameError={nameError}

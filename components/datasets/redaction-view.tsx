@@ -5,7 +5,27 @@ const SAMPLES = 6;
 
 const TYPE_NAME: Record<PiiType, string> = { email: "E-mail", phone: "Phone", card: "Card", iban: "IBAN", ip: "IP address", national_id: "National ID" };
 
-/** A redaction report (preview before saving, or the stored report): counts per column and type, and sample cells. */
+/** The keep-list and what each entry kept; nothing when the list is empty. */
+function KeptList({ kept, saved }: { kept: { entry: string; count: number }[]; saved: boolean }) {
+  if (kept.length === 0) return null;
+  return (
+    <div className="text-sm text-slate-700" data-testid="redaction-kept">
+      <span className="font-medium">Kept as written (keep-list):</span>
+      <ul className="mt-1 flex flex-wrap gap-1.5">
+        {kept.map((k) => (
+          <li key={k.entry} className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">
+            <code>{k.entry}</code> · {k.count.toLocaleString("en-US")} value{k.count === 1 ? "" : "s"} {saved ? "kept" : "to keep"}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * A redaction report (preview before saving, or the stored report): the dataset's settings (off,
+ * keep-list), counts per column and type, and sample cells.
+ */
 export function RedactionView({
   report,
   saved,
@@ -16,20 +36,39 @@ export function RedactionView({
     changedCells: number;
     changedRows: number;
     preview: { row: number; column: string; before?: string; after: string }[];
+    /** Absent in versions saved before settings existed (on, nothing kept). */
+    settings?: { enabled: boolean; keep: string[] };
+    kept?: { entry: string; count: number }[];
   };
   /** True for a saved version (past tense, no "before" text). */
   saved: boolean;
 }) {
   const types = PII_TYPES.filter((t) => report.totals[t] > 0);
   const total = types.reduce((n, t) => n + report.totals[t], 0);
+  if (report.settings && !report.settings.enabled) {
+    return (
+      <p className="px-4 py-3 text-sm text-amber-800" data-testid="redaction-off">
+        Redaction is off for this {saved ? "version" : "dataset"}: no value {saved ? "was" : "will be"} replaced; personal data {saved ? "is stored" : "will be stored"} as written.
+      </p>
+    );
+  }
+  const kept = report.kept ?? [];
   if (total === 0) {
-    return <p className="px-4 py-3 text-sm text-slate-600">No e-mail addresses, phone numbers, card numbers, IBANs, IP addresses or national IDs were found{saved ? "" : " in any column"}.</p>;
+    return (
+      <div className="flex flex-col gap-2 px-4 py-3">
+        <p className="text-sm text-slate-600">
+          No {kept.some((k) => k.count > 0) ? "other " : ""}e-mail addresses, phone numbers, card numbers, IBANs, IP addresses or national IDs were found{saved ? "" : " in any column"}.
+        </p>
+        <KeptList kept={kept} saved={saved} />
+      </div>
+    );
   }
   return (
     <div className="flex flex-col gap-3 px-4 py-3">
+      <KeptList kept={kept} saved={saved} />
       <p className="text-sm text-slate-700">
         {total.toLocaleString("en-US")} value{total === 1 ? "" : "s"} in {report.changedRows.toLocaleString("en-US")} row{report.changedRows === 1 ? "" : "s"}{" "}
-        {saved ? "were" : "will be"} replaced by placeholders such as <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
+        {saved ? (total === 1 ? "was" : "were") : "will be"} replaced by placeholders such as <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
       </p>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Replacements per column and type</caption>

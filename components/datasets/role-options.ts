@@ -8,6 +8,7 @@ export const ROLE_OPTIONS: { role: ColumnRole; label: string }[] = [
   { role: "history", label: "Conversation history" },
   { role: "actual_output", label: "Actual output (recorded)" },
   { role: "variable", label: "Variable" },
+  { role: "variables_json", label: "Variables (JSON object)" },
   { role: "resolved_prompt", label: "Resolved prompt" },
   { role: "notes", label: "Notes" },
   { role: "case_id", label: "Case ID" },

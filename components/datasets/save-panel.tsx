@@ -10,7 +10,8 @@ export interface SaveSummary {
   excluded: number;
   blocked: number;
   warnings: number;
-  redacted: number;
+  /** Values that will be replaced; null when redaction is off. */
+  redacted: number | null;
   corrected: number;
 }
 
@@ -32,7 +33,7 @@ export function SavePanel({
 }: {
   name: string;
   onName: (name: string) => void;
-  existing: { name: string; latestVersion: number }[];
+  existing: { name: string; latestVersion: number; redaction?: unknown }[];
   summary: SaveSummary;
   /** Why Save is not possible yet (mapping errors), or null. */
   blockedReason: string | null;
@@ -77,7 +78,7 @@ export function SavePanel({
         <dt className="text-slate-600">Warnings</dt>
         <dd className="text-right tabular-nums">{n(summary.warnings)}</dd>
         <dt className="text-slate-600">Values redacted</dt>
-        <dd className="text-right tabular-nums">{n(summary.redacted)}</dd>
+        <dd className="text-right tabular-nums">{summary.redacted === null ? "off" : n(summary.redacted)}</dd>
       </dl>
       {summary.blocked > 0 ? (
         <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900">

@@ -4,10 +4,13 @@ import { TURN_ROLES, type NameValue, type Turn } from "@/lib/library/case-conten
 import { LIMITS } from "@/lib/library/limits";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { TurnToolActivity } from "./turn-tool-activity";
+import { turnToolActivity } from "@/lib/library/turn-calls";
 
 /**
  * Conversation history editor: a list of turns (role + text) that can be added, removed and
- * reordered. Turns the runtime cannot replay keep their note and stay editable as text.
+ * reordered. Turns the runtime cannot replay keep their note and stay editable as text; an
+ * imported tool call shows its name and arguments (a turn that only calls tools has no text box).
  */
 export function HistoryEditor({
   turns,
@@ -67,15 +70,18 @@ export function HistoryEditor({
                 </span>
               ) : null}
             </div>
-            <textarea
-              aria-label={`Turn ${i + 1} text`}
-              value={t.content}
-              readOnly={readOnly}
-              maxLength={LIMITS.turnContent}
-              rows={2}
-              onChange={(e) => set(i, { content: e.target.value })}
-              className={`mt-1.5 ${inputClass(errors?.[`history.${i}.content`])}`}
-            />
+            <TurnToolActivity turn={t} index={i} />
+            {t.content === "" && turnToolActivity(t).calls.length > 0 ? null : (
+              <textarea
+                aria-label={`Turn ${i + 1} text`}
+                value={t.content}
+                readOnly={readOnly}
+                maxLength={LIMITS.turnContent}
+                rows={2}
+                onChange={(e) => set(i, { content: e.target.value })}
+                className={`mt-1.5 ${inputClass(errors?.[`history.${i}.content`])}`}
+              />
+            )}
             {errors?.[`history.${i}.content`] ? <p className="text-xs text-red-700">{errors[`history.${i}.content`]}</p> : null}
           </li>
         ))}

@@ -108,7 +108,7 @@ export function CasePanel({
     startTransition(async () => {
       const r = await removeCaseAction(systemId, { caseId: detail.id });
       if (r.ok) {
-        toast(`Removed ${detail.caseKey}`);
+        toast(`Removed ${detail.caseKey}${r.data.alsoRemoved.length ? ` and its retained cop${r.data.alsoRemoved.length === 1 ? "y" : "ies"} ${r.data.alsoRemoved.join(", ")}` : ""}`);
         router.push(closeHref);
       } else setBanner({ tone: "error", text: r.error.message });
     });
@@ -257,7 +257,7 @@ export function CasePanel({
               description={
                 <>
                   <p>The case leaves the library and will not run in future benches.</p>
-                  <p className="mt-2">Scores of earlier benches stay as they are, but the saved details of evaluations that used this case (its input, expected result and history) may be erased. This cannot be undone; to keep it out of benches without erasing anything, use Pause.</p>
+                  <p className="mt-2">Scores of earlier benches stay as they are, but the saved details of evaluations that used this case are erased: its input, expected result and history, the check messages that quote them, and recorded answers. Trials still waiting to run are skipped. Its automatic regression copies (retained cases you have not edited) are removed with it. This cannot be undone; to keep it out of benches without erasing anything, use Pause.</p>
                 </>
               }
               confirmLabel="Remove case"

@@ -11,7 +11,7 @@ const SOURCE_LABEL: Record<string, string> = { custom: "Custom", dataset: "Datas
 
 /**
  * Filters of the Cases tab: source (All cases first), prompt (when several), status, and a search
- * over input and expected result. Every change is a new URL (shareable, back button works); the
+ * over case ID, input and expected result. Every change is a new URL (shareable, back button works); the
  * source counts follow the prompt and status filters; "Clear filters" drops all four.
  */
 export function CasesToolbar({
@@ -66,13 +66,13 @@ export function CasesToolbar({
       </div>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex min-w-64 flex-1 flex-col gap-1 text-xs font-medium text-slate-600">
-          Search input and expected result
+          Search case ID, input and expected result
           <input
             ref={searchBox}
             type="search"
             value={q}
             maxLength={LIMITS.searchQuery}
-            placeholder="e.g. refund, card_arrival"
+            placeholder="e.g. refund, card_arrival, or part of a case ID"
             onChange={(e) => {
               setQ(e.target.value);
               search(e.target.value);

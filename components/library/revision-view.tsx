@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { TurnToolActivity } from "./turn-tool-activity";
 import type { CaseContent } from "@/lib/library/case-content";
 import { RecordedView } from "./recorded-view";
 import { LocalTime } from "@/components/ui/local-time";
@@ -60,6 +61,7 @@ export function RevisionView({
             {c.history.map((t, i) => (
               <li key={i} className={pre}>
                 <span className="font-mono text-xs text-slate-500">{t.role}</span> {t.content}
+                <TurnToolActivity turn={t} index={i} />
               </li>
             ))}
           </ol>

@@ -215,6 +215,17 @@ describe("listCases", () => {
     expect((await listCases(db, { systemId: "acme", q: "100%" })).total).toBe(0);
   });
 
+  it("searches case IDs too: a whole or partial ID, any letter case, and with words of the input", async () => {
+    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-late-KETTLE", source: "custom", content: content("Where is my parcel?", "Ask for the order number") });
+    expect((await listCases(db, { systemId: "acme", q: "refund-late-kettle" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-KETTLE"]);
+    expect((await listCases(db, { systemId: "acme", q: "LATE-KET" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-KETTLE"]);
+    expect((await listCases(db, { systemId: "acme", q: "c-07" })).rows.map((r) => r.caseKey)).toEqual(["c-07"]);
+    // A short term (LIKE) and a long term (index) may each match the ID, the input or the expected result.
+    expect((await listCases(db, { systemId: "acme", q: "refund parcel" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-KETTLE"]);
+    expect((await listCases(db, { systemId: "acme", q: "c- 07" })).rows.map((r) => r.caseKey)).toEqual(["c-07"]);
+    expect((await listCases(db, { systemId: "acme", q: "refund mug" })).total).toBe(0);
+  });
+
   it("search stays inside the system and is bounded to the newest matches", async () => {
     const { createSystem, createPrompt } = await import("./systems");
     await createSystem(db, { id: "other", name: "Other" });

@@ -12,6 +12,7 @@ import type { CaseContent, CaseSource, CaseStatus } from "@/lib/library/case-con
 import { caseKeyProblem, generateCaseKey } from "@/lib/library/case-key";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
 import { LibraryError } from "@/lib/library/errors";
+import { eraseTrialText, REMOVED_CASE_SKIP_REASON } from "@/lib/bench/erase";
 import { mergeCaseFields, type CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
 
@@ -105,10 +106,11 @@ function likePattern(term: string): string {
 export const SEARCH_MATCH_LIMIT = 5_000;
 
 /**
- * Search condition over the current input and expected result of one system's cases: every
- * whitespace-separated term must occur (case-insensitive substring). Terms of 3+ characters use the
- * trigram index, limited to the newest {@link SEARCH_MATCH_LIMIT} matches; shorter terms fall back
- * to LIKE on the revision row.
+ * Search condition over the case ID and the current input and expected result of one system's
+ * cases: every whitespace-separated term must occur in one of them (case-insensitive substring;
+ * different terms may match different fields). Terms of 3+ characters use the trigram index
+ * (migration 0006 indexes the case ID too), limited to the newest {@link SEARCH_MATCH_LIMIT}
+ * matches; shorter terms fall back to LIKE on the case ID and the revision row.
  */
 function searchCondition(systemId: string, q: string, limit: number): SQL | undefined {
   const terms = q.trim().slice(0, LIMITS.searchQuery).split(/\s+/).filter(Boolean);
@@ -126,7 +128,7 @@ function searchCondition(systemId: string, q: string, limit: number): SQL | unde
   for (const t of short) {
     const p = likePattern(t);
     parts.push(
-      sql`EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\'))`,
+      sql`(${cases.caseKey} LIKE ${p} ESCAPE '\\' OR EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\')))`,
     );
   }
   return and(...parts);
@@ -455,20 +457,60 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
 
 /**
  * Removes a case: it leaves the library, its case ID becomes free, and the saved content of all
- * its revisions is erased. Revision rows stay, so scores of earlier benches that point at them stay.
+ * its revisions is erased — also where benches quoted it: the trials that used the case keep
+ * their verdicts, scores and counts but lose check messages, rendered prompts and recorded
+ * answers (lib/bench/erase.ts); trials still queued are skipped. The automatic regression copies
+ * of the case (source `retained`, made from its failures) go the same way, unless the user
+ * corrected them (then they are the user's). Revision rows stay, so scores of earlier benches
+ * that point at them stay. One transaction.
+ * @returns the case ID, and the case IDs of the retained copies removed with it
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
-export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string }> {
+export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string; alsoRemoved: string[] }> {
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (!canRemove(c)) {
       throw new LibraryError("not_allowed", `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`);
     }
     const now = Date.now();
-    tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, caseId)).run();
-    tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, caseId)).run();
-    return { caseKey: c.caseKey };
+    const copies = tx
+      .select({ id: cases.id, caseKey: cases.caseKey })
+      .from(cases)
+      .where(and(eq(cases.source, "retained"), eq(cases.userCorrected, false), isNull(cases.removedAt), sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`))
+      .orderBy(asc(cases.id))
+      .all();
+    for (const id of [caseId, ...copies.map((x) => x.id)]) {
+      tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, id)).run();
+      tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, id)).run();
+      // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
+      eraseTrialsOfCase(db, id, now);
+    }
+    return { caseKey: c.caseKey, alsoRemoved: copies.map((x) => x.caseKey) };
   });
+}
+
+/**
+ * The trials of a removed case: finished ones lose the case's details (eraseTrialText), queued
+ * ones are skipped (their case content is gone). Runs inside the caller's transaction.
+ */
+function eraseTrialsOfCase(db: Db, caseId: number, now: number): void {
+  const c = db.$client;
+  c.prepare(
+    `UPDATE trials SET status = 'skipped', error = ?, finished_at = ?
+     WHERE status = 'queued' AND bench_case_id IN (SELECT id FROM bench_cases WHERE case_id = ?)`,
+  ).run(REMOVED_CASE_SKIP_REASON, now, caseId);
+  const rows = c
+    .prepare(
+      `SELECT t.id, t.checks, t.record, t.output, k.kind FROM trials t
+       JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates k ON k.id = t.candidate_id
+       WHERE bc.case_id = ? AND (t.checks IS NOT NULL OR t.record IS NOT NULL OR t.output IS NOT NULL)`,
+    )
+    .all(caseId) as { id: number; checks: string | null; record: string | null; output: string | null; kind: "model" | "recorded" }[];
+  const write = c.prepare("UPDATE trials SET checks = ?, record = ?, output = ? WHERE id = ?");
+  for (const r of rows) {
+    const e = eraseTrialText(r, r.kind);
+    write.run(e.checks, e.record, e.output, r.id);
+  }
 }
 
 /** A live case of a prompt with its current revision's content (bench planning input). */

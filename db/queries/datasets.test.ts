@@ -81,8 +81,8 @@ describe("saveDatasetVersion", () => {
     expect(support.versions[1]).toMatchObject({ fileName: "support.csv", rowCount: 3, errorCount: 1, createdAt: 1000 });
     expect(support.versions[0].errorCount).toBe(0);
     expect(await datasetNames(db, "acme")).toEqual([
-      { name: "other", latestVersion: 1 },
-      { name: "support", latestVersion: 2 },
+      { name: "other", latestVersion: 1, redaction: { enabled: true, keep: [] } },
+      { name: "support", latestVersion: 2, redaction: { enabled: true, keep: [] } },
     ]);
   });
 

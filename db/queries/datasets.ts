@@ -10,6 +10,7 @@ import { writeTransaction } from "../write-transaction";
 import { datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCases, type NewCase } from "./cases";
 import type { ColumnMapping } from "@/lib/import/mapping";
+import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
 import { DatasetError } from "@/lib/datasets/errors";
 import { prepareVersion } from "@/lib/datasets/prepare";
@@ -27,8 +28,10 @@ export interface SaveVersionInput {
   name: string;
   fileName: string;
   fileBytes: Uint8Array;
-  /** The table parsed from `fileBytes` on the server (never from the client). */
+  /** The table parsed from `fileBytes` on the server (never from the client), with its header row applied. */
   table: ImportTable;
+  /** The header's line (CSV) or sheet row (XLSX) when it was moved below the first row; 0 = as read. */
+  headerRow?: number;
   mapping: ColumnMapping;
   corrections?: Corrections;
   excludedRows?: number[];
@@ -36,6 +39,8 @@ export interface SaveVersionInput {
   templateVariables?: string[];
   /** The upload this save consumes; deleted in the same transaction (a second Save of it is refused). */
   uploadId?: number;
+  /** Redaction on or off and the keep-list (default: on, nothing kept). */
+  redaction?: RedactionSettings;
   /** Clock, for tests. */
   now?: number;
 }
@@ -75,6 +80,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
     corrections: input.corrections,
     excludedRows: input.excludedRows,
     templateVariables: input.templateVariables,
+    redaction: input.redaction,
   });
   const now = input.now ?? Date.now();
   return writeTransaction(
@@ -96,6 +102,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
           encoding: t.encoding,
           delimiter: t.delimiter ?? null,
           sheet: t.sheet ?? null,
+          headerRow: input.headerRow ?? 0,
           columns: JSON.stringify(prepared.columns),
           mapping: JSON.stringify(prepared.mapping),
           rows: JSON.stringify(prepared.records),
@@ -165,11 +172,32 @@ export async function listDatasets(db: Db, systemId: string): Promise<DatasetSum
   return sets.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt, versions: byDataset.get(d.id) ?? [] }));
 }
 
-/** Names of a system's datasets with their latest version number (the Save step says "version N of X"). */
-export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number }[]> {
-  return db.all<{ name: string; latestVersion: number }>(sql`
-    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
+/**
+ * Names of a system's datasets with their latest version number (the Save step says "version N of
+ * X") and that version's redaction settings (a new version starts from them).
+ */
+export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number; redaction: RedactionSettings }[]> {
+  const rows = db.all<{ name: string; latestVersion: number; settings: string | null }>(sql`
+    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion,
+      (SELECT json_extract(l.redaction_report, '$.settings') FROM dataset_versions l WHERE l.dataset_id = d.id ORDER BY l.version DESC LIMIT 1) AS settings
+    FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
     WHERE d.system_id = ${systemId} GROUP BY d.id ORDER BY d.name`);
+  return rows.map((r) => ({ name: r.name, latestVersion: r.latestVersion, redaction: settingsOf(r.settings) }));
+}
+
+/** Stored settings JSON → settings; versions saved before settings existed were redacted with nothing kept. */
+function settingsOf(json: string | null): RedactionSettings {
+  if (!json) return { ...DEFAULT_REDACTION, keep: [] };
+  const s = JSON.parse(json) as Partial<RedactionSettings>;
+  return { enabled: s.enabled !== false, keep: Array.isArray(s.keep) ? s.keep.map(String) : [] };
+}
+
+/**
+ * The redaction settings a new version of dataset `name` starts from: its latest version's, or
+ * null when the system has no dataset of that name (a new dataset: on, nothing kept).
+ */
+export async function datasetRedactionSettings(db: Db, systemId: string, name: string): Promise<RedactionSettings | null> {
+  return (await datasetNames(db, systemId)).find((d) => d.name === name.trim())?.redaction ?? null;
 }
 
 /** A saved version with everything the version page shows (not the file's bytes). */
@@ -185,6 +213,8 @@ export interface DatasetVersionDetail {
   encoding: string | null;
   delimiter: string | null;
   sheet: string | null;
+  /** The header's line (CSV) or sheet row (XLSX) when it is not the first non-empty row; 0 = as read. */
+  headerRow: number;
   columns: string[];
   mapping: ColumnMapping;
   /** Rows as stored (corrected and redacted), keyed by column. */
@@ -217,6 +247,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
       encoding: datasetVersions.encoding,
       delimiter: datasetVersions.delimiter,
       sheet: datasetVersions.sheet,
+      headerRow: datasetVersions.headerRow,
       columns: datasetVersions.columns,
       mapping: datasetVersions.mapping,
       rows: datasetVersions.rows,
@@ -249,6 +280,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
     encoding: v.encoding,
     delimiter: v.delimiter,
     sheet: v.sheet,
+    headerRow: v.headerRow,
     columns: JSON.parse(v.columns) as string[],
     mapping: JSON.parse(v.mapping) as ColumnMapping,
     records: JSON.parse(v.rows) as Record<string, string>[],
@@ -263,10 +295,15 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
 }
 
 /** The original file of a version (to correct it into a new version), or null. */
-export async function getDatasetVersionFile(db: Db, systemId: string, datasetId: number, version: number): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null } | null> {
+export async function getDatasetVersionFile(
+  db: Db,
+  systemId: string,
+  datasetId: number,
+  version: number,
+): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null; headerRow: number } | null> {
   return (
     db
-      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet })
+      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet, headerRow: datasetVersions.headerRow })
       .from(datasetVersions)
       .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
       .where(and(eq(datasets.systemId, systemId), eq(datasets.id, datasetId), eq(datasetVersions.version, version)))

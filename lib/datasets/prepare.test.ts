@@ -20,6 +20,21 @@ describe("prepareVersion", () => {
     expect(p.redaction.preview[0]).toEqual({ row: 1, column: "q", after: "Mail [EMAIL_1]" });
   });
 
+  it("applies the dataset's redaction settings and stores them with the report", async () => {
+    const t = await table("q,a\nI am ann@example.com,Contact privacy@northwind.example\n");
+    const mapping = [{ column: "q", role: "input" as const }, { column: "a", role: "expected" as const }];
+    const kept = prepareVersion(t, { mapping, redaction: { enabled: true, keep: ["privacy@northwind.example"] } });
+    expect(kept.records[0]).toEqual({ q: "I am [EMAIL_1]", a: "Contact privacy@northwind.example" });
+    expect(kept.redaction.settings).toEqual({ enabled: true, keep: ["privacy@northwind.example"] });
+    expect(kept.redaction.kept).toEqual([{ entry: "privacy@northwind.example", count: 1 }]);
+    const off = prepareVersion(t, { mapping, redaction: { enabled: false, keep: [] } });
+    expect(off.records[0]).toEqual({ q: "I am ann@example.com", a: "Contact privacy@northwind.example" });
+    expect(off.redaction).toMatchObject({ settings: { enabled: false, keep: [] }, changedCells: 0 });
+    // Default: on, nothing kept.
+    expect(prepareVersion(t, { mapping }).redaction.settings).toEqual({ enabled: true, keep: [] });
+    expect(() => prepareVersion(t, { mapping, redaction: { enabled: true, keep: ["*"] } })).toThrow(/Keep-list entry 1 \("\*"\) would keep every value/);
+  });
+
   it("keeps blocked rows with their problems, and leaves excluded rows out of the problems", async () => {
     const t = await table("q,a\nx,\n,y\nz,w\n");
     const p = prepareVersion(t, { mapping: [{ column: "q", role: "input" }, { column: "a", role: "expected" }], excludedRows: [2, 2] });

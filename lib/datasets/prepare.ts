@@ -7,6 +7,7 @@
  * map the redacted rows (problems and blocked rows of exactly what is stored).
  */
 import { applyCorrections, applyMapping, validateMapping, type ColumnMapping } from "@/lib/import/mapping";
+import { DEFAULT_REDACTION, keepListProblems, type RedactionSettings } from "@/lib/import/redact/settings";
 import { redactTable, type RedactionReport } from "@/lib/import/redact/table";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
 import { correctionProblems, effectiveCorrections } from "./corrections";
@@ -23,6 +24,8 @@ export interface PrepareOptions {
   templateVariables?: string[];
   /** How many redacted sample cells the stored report keeps (default 20). */
   previewLimit?: number;
+  /** The dataset's redaction settings (default: on, nothing kept). */
+  redaction?: RedactionSettings;
 }
 
 /** Everything a version row stores besides the file itself. */
@@ -80,6 +83,8 @@ export function storedReport(report: RedactionReport): StoredRedactionReport {
     changedCells: report.changedCells,
     changedRows: report.changedRows,
     preview: report.preview.map(({ row, column, after }) => ({ row, column, after })),
+    settings: report.settings,
+    kept: report.kept,
   };
 }
 
@@ -90,7 +95,7 @@ export function storedReport(report: RedactionReport): StoredRedactionReport {
  * @returns the version's content, with its problems and blocked rows
  * @throws DatasetError `needs_sheet` for a workbook without a chosen sheet; `invalid_mapping`
  *   when the mapping has errors; `invalid_corrections` when a correction or exclusion names a row
- *   or column the file does not have
+ *   or column the file does not have; `invalid_redaction` for a keep-list that cannot be used
  */
 export function prepareVersion(table: ImportTable, options: PrepareOptions): PreparedVersion {
   if (table.needsSheet) {
@@ -105,8 +110,12 @@ export function prepareVersion(table: ImportTable, options: PrepareOptions): Pre
   const bad = correctionProblems(table, corrections, excluded);
   if (bad.length > 0) throw new DatasetError("invalid_corrections", bad.join(" "));
 
+  const redaction = options.redaction ?? DEFAULT_REDACTION;
+  const keepProblems = keepListProblems(redaction.keep);
+  if (keepProblems.length > 0) throw new DatasetError("invalid_redaction", keepProblems.join(" "));
+
   const kept = effectiveCorrections(table, corrections);
-  const { table: redacted, report } = redactTable(applyCorrections(table, kept), { previewLimit: options.previewLimit ?? 20 });
+  const { table: redacted, report } = redactTable(applyCorrections(table, kept), { previewLimit: options.previewLimit ?? 20, enabled: redaction.enabled, keep: redaction.keep });
   const mapping = completeMapping(table.columns, options.mapping);
   const mapped = applyMapping(redacted, mapping, { excludedRows: excluded, templateVariables: options.templateVariables });
   return {

@@ -36,4 +36,16 @@ describe("analysePreview", () => {
       ["warning", "variable_not_mapped"],
     ]);
   });
+
+  it("previews the redaction with the chosen settings: a keep-list value stays, off replaces nothing", async () => {
+    const t = await parseFile(new TextEncoder().encode("q,a\nI am ann@example.com,Contact privacy@northwind.example\n"), "t.csv");
+    const mapping = [{ column: "q", role: "input" as const }, { column: "a", role: "expected" as const }];
+    const kept = analysePreview(t, { mapping, corrections: {}, excludedRows: [], redaction: { enabled: true, keep: ["privacy@northwind.example"] } }, []);
+    expect(kept.redaction.preview.map((p) => p.after)).toEqual(["I am [EMAIL_1]"]);
+    expect(kept.redaction.kept).toEqual([{ entry: "privacy@northwind.example", count: 1 }]);
+    const off = analysePreview(t, { mapping, corrections: {}, excludedRows: [], redaction: { enabled: false, keep: [] } }, []);
+    expect(off.redaction.changedCells).toBe(0);
+    expect(analysePreview(t, { mapping, corrections: {}, excludedRows: [] }, []).redaction.totals.email).toBe(2);
+  });
 });
+

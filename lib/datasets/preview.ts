@@ -4,6 +4,7 @@
  */
 import { applyCorrections, applyMapping, validateMapping, type CaseDraft, type ColumnMapping, type MappingResult } from "@/lib/import/mapping";
 import { previewRedaction, type RedactionReport } from "@/lib/import/redact/table";
+import type { RedactionSettings } from "@/lib/import/redact/settings";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
 import type { Corrections } from "./types";
 
@@ -12,6 +13,8 @@ export interface PreviewChoices {
   mapping: ColumnMapping;
   corrections: Corrections;
   excludedRows: number[];
+  /** The dataset's redaction settings (default: on, nothing kept). */
+  redaction?: RedactionSettings;
 }
 
 /** Status of a row in "Rows with problems". */
@@ -103,7 +106,11 @@ export function analysePreview(
       return out;
     });
 
-  const redaction = previewRedaction(applyCorrections(table, choices.corrections), { previewLimit: options.redactionSamples ?? 10 });
+  const redaction = previewRedaction(applyCorrections(table, choices.corrections), {
+    previewLimit: options.redactionSamples ?? 10,
+    enabled: choices.redaction?.enabled,
+    keep: choices.redaction?.keep,
+  });
   return { mappingProblems, result, problemRows, redaction, firstDrafts: result.drafts.slice(0, options.firstRows ?? 5) };
 }
 

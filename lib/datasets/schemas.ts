@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { columnMappingSchema } from "@/lib/import/mapping-schema";
+import { KEEP_ENTRY_MAX, KEEP_LIST_MAX } from "@/lib/import/redact/settings";
 import { LIMITS } from "@/lib/library/limits";
 
 /** Longest dataset name, in characters. */
@@ -27,15 +28,34 @@ export const correctionsSchema = z.record(
 /** Excluded data-row numbers. */
 export const excludedRowsSchema = z.array(z.number().int().positive()).max(1_000_000);
 
+/** A dataset's redaction settings: on or off, and the values (or `*` patterns) kept as written. */
+export const redactionSettingsSchema = z.object({
+  enabled: z.boolean({ error: "Redaction must be on (true) or off (false)." }),
+  keep: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, { error: "A keep-list entry is empty." })
+        .max(KEEP_ENTRY_MAX, { error: `A keep-list entry is too long: the limit is ${KEEP_ENTRY_MAX} characters.` }),
+    )
+    .max(KEEP_LIST_MAX, { error: `The keep-list is too long: the limit is ${KEEP_LIST_MAX} entries.` })
+    .default([]),
+});
+
 /** Save on the Map and preview step. */
 export const saveDatasetSchema = z.object({
   systemId: z.string().min(1),
   uploadId: z.coerce.number().int().positive(),
   sheet: z.string().optional(),
+  /** The header's line (CSV) or sheet row (XLSX); 0 = the first non-empty row; absent = detected. */
+  headerRow: z.number().int().min(0).max(1_000_000_000).optional(),
   name: datasetNameSchema,
   mapping: columnMappingSchema,
   corrections: correctionsSchema.default({}),
   excludedRows: excludedRowsSchema.default([]),
+  /** Absent: the dataset's settings (its latest version's), or on with nothing kept for a new dataset. */
+  redaction: redactionSettingsSchema.optional(),
 });
 
 /** Use a dataset: one version into one prompt's library. */
@@ -48,7 +68,7 @@ export const useDatasetSchema = z.object({
 
 /**
  * The CLI's `--mapping` file: a list of column assignments, or
- * `{ mapping, corrections?, excludedRows? }`.
+ * `{ mapping, corrections?, excludedRows?, redaction? }`.
  */
 export const mappingFileSchema = z.preprocess(
   (v) => (Array.isArray(v) ? { mapping: v } : v),
@@ -57,6 +77,7 @@ export const mappingFileSchema = z.preprocess(
       mapping: columnMappingSchema,
       corrections: correctionsSchema.default({}),
       excludedRows: excludedRowsSchema.default([]),
+      redaction: redactionSettingsSchema.optional(),
     },
     { error: "Expected a list of column assignments or an object with a mapping list." },
   ),

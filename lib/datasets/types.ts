@@ -3,6 +3,7 @@
  */
 import type { PiiType } from "@/lib/import/redact/detectors";
 import type { PiiCounts } from "@/lib/import/redact/redact";
+import type { RedactionSettings } from "@/lib/import/redact/settings";
 
 /**
  * Cell corrections made in the preview: data-row number (1-based, as a string key in JSON) →
@@ -24,6 +25,10 @@ export interface StoredRedactionReport {
   changedRows: number;
   /** The first changed cells after redaction (row is the 1-based data-row number). */
   preview: { row: number; column: string; after: string }[];
+  /** The dataset's settings when this version was saved (absent in versions saved before they existed: on, nothing kept). */
+  settings?: RedactionSettings;
+  /** Per keep-list entry: how many values it kept as written. */
+  kept?: { entry: string; count: number }[];
 }
 
 /**

@@ -206,6 +206,20 @@ describe("CSV headers and rows", () => {
     ]);
   });
 
+  it("treats whitespace-only lines as blank: ignored at the end, skipped with a warning inside", () => {
+    const t = parseCsv(utf8("question,answer\nq1,a1\n  \t \nq2,a2\n \n   \n"), "ws.csv", limits);
+    expect(t.rows).toEqual([
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ]);
+    expect(t.rowSources).toEqual([2, 4]);
+    expect(t.problems).toEqual([{ severity: "warning", code: "empty_row", line: 3, message: "Line 3 is empty and was skipped." }]);
+    // Spaces between delimiters are blank too; a cell with text keeps its spaces.
+    const u = parseCsv(utf8("question,answer\n q1 ,a1\n  ,  \n"), "ws2.csv", limits);
+    expect(u.rows).toEqual([[" q1 ", "a1"]]);
+    expect(u.problems).toEqual([]);
+  });
+
   it("warns about a header without data rows", () => {
     const t = parseCsv(utf8("question,answer\n"), "h.csv", limits);
     expect(t.rows).toEqual([]);

@@ -11,14 +11,14 @@
  * - rows with too few fields are padded with empty cells (warning); rows with too many fields keep
  *   the extra values in added columns `column_N` (error), or drop them when they are all empty
  *   (warning) — every one reported with the line where the record starts;
- * - fully empty rows: see rows.ts.
+ * - blank rows (every field empty or whitespace only): see rows.ts.
  */
 import Papa from "papaparse";
 import { decodeText } from "./decode";
 import { ImportError, formatCount } from "./errors";
 import { freeName, uniqueHeaders } from "./headers";
 import type { ImportLimits } from "./limits";
-import { RowCollector, isEmptyRow } from "./rows";
+import { RowCollector, isBlankRow } from "./rows";
 import type { CsvDelimiter, ImportProblem, ImportTable, TextEncodingName } from "./types";
 
 /** Delimiters tried by detection, in order of preference on a tie. */
@@ -80,6 +80,7 @@ export function parseCsvText(
 
   let columns: string[] | null = null;
   let headerWidth = 0;
+  let headerLine = 1;
   const taken = new Set<string>();
   const collector = new RowCollector(fileName, limits.maxRows, "line", problems);
 
@@ -140,7 +141,7 @@ export function parseCsvText(
         }
       }
       if (columns === null) {
-        if (isEmptyRow(fields)) {
+        if (isBlankRow(fields)) {
           leadingEmpty.push(at);
           return;
         }
@@ -148,6 +149,7 @@ export function parseCsvText(
         const unique = uniqueHeaders(fields, { line: at });
         columns = unique.columns;
         headerWidth = columns.length;
+        headerLine = at;
         for (const c of columns) taken.add(c);
         problems.push(...unique.problems);
         for (const l of leadingEmpty) {
@@ -155,7 +157,7 @@ export function parseCsvText(
         }
         return;
       }
-      if (isEmptyRow(fields)) {
+      if (isBlankRow(fields)) {
         collector.add(fields, at);
         return;
       }
@@ -230,6 +232,8 @@ export function parseCsvText(
     delimiter,
     columns: finalColumns,
     rows,
+    headerSource: headerLine,
+    headerWidth,
     sourceKind: "line",
     rowSources: collector.sources,
     problems,
@@ -250,7 +254,7 @@ export function detectDelimiter(text: string): CsvDelimiter {
   for (const d of CSV_DELIMITERS) {
     if (sample.indexOf(d) === -1) continue;
     const result = Papa.parse<string[]>(sample, { delimiter: d, newline: "\n", quoteChar: '"', preview: 31, skipEmptyLines: false });
-    const records = (result.data as string[][]).filter((r) => !isEmptyRow(r));
+    const records = (result.data as string[][]).filter((r) => !isBlankRow(r));
     if (truncated && records.length > 1) records.pop();
     if (records.length === 0) continue;
     const width = records[0].length;

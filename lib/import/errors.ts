@@ -18,6 +18,7 @@
  *   more than `limits.maxPartBytes`.
  * - `empty_file`: no bytes, or nothing but a byte-order mark / whitespace.
  * - `sheet_not_found`: the caller named a worksheet the workbook does not have.
+ * - `header_row_not_found`: the caller named a header row the table does not have (header-row.ts).
  */
 export type ImportErrorCode =
   | "too_large"
@@ -29,7 +30,8 @@ export type ImportErrorCode =
   | "zip_bomb"
   | "part_too_large"
   | "empty_file"
-  | "sheet_not_found";
+  | "sheet_not_found"
+  | "header_row_not_found";
 
 /**
  * A file-level refusal. `message` is written for the person who uploaded the file: it names the

@@ -4,10 +4,11 @@
  *
  *   const table = await parseFile(bytes, name, { limits });   // or inspect(...) for the CLI
  *   // table.needsSheet → ask for a sheet among table.sheets, then parse again with { sheet }
+ *   // a title above the header: const table2 = withHeaderRow(table, detectHeaderRow(table) ?? 0)
  *   const mapping = suggestMapping(table.columns, { sampleRows: table.rows.slice(0, 20) });
  *   const preview = applyMapping(table, mapping, { corrections, excludedRows, templateVariables });
  *   const shown = previewRedaction(table);                    // before saving
- *   const { table: stored, report } = redactTable(applyCorrections(table, corrections)); // on save
+ *   const { table: stored, report } = redactTable(applyCorrections(table, corrections), { enabled, keep }); // on save
  *
  * Bundles: `index` loads every part (SheetJS and zod included). Shells that care about start-up
  * memory can import the modules they use (parse.ts loads SheetJS only for workbooks).
@@ -60,5 +61,16 @@ export {
   type RedactionPreviewCell,
   type RedactionReport,
 } from "./redact/table";
+export {
+  DEFAULT_REDACTION,
+  KEEP_ENTRY_MAX,
+  KEEP_LIST_MAX,
+  KeepList,
+  keepListProblems,
+  parseKeepList,
+  type RedactionSettings,
+} from "./redact/settings";
+export { detectHeaderRow, headerChoices, headerRowProblem, withHeaderRow, type HeaderChoice } from "./header-row";
+export { parseVariablesCell, type ParsedVariables } from "./variables-json";
 export { toCsv, toJsonl, tableRecords, FORMULA_START, type CsvExportOptions, type ExportRow } from "./export";
 export { inspect, type InspectOptions, type InspectResult } from "./inspect";

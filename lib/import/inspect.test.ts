@@ -5,7 +5,8 @@ import { inspect } from "./inspect";
 describe("inspect", () => {
   it("returns the CLI object for a CSV, with parse and mapping problems", async () => {
     const r = await inspect(fixture("csv/ragged.csv"), "ragged.csv");
-    expect(Object.keys(r)).toEqual(["format", "encoding", "delimiter", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(Object.keys(r)).toEqual(["format", "encoding", "delimiter", "headerRow", "headerDetected", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(r).toMatchObject({ headerRow: 1, headerDetected: false });
     expect(r).toMatchObject({ format: "csv", encoding: "utf-8", delimiter: ",", rowCount: 5 });
     expect(r.columns).toEqual(["question", "answer", "notes", "column_4"]);
     expect(r.rows[2]).toEqual({ question: "too", answer: "many", notes: "fields", column_4: "extra value" });
@@ -88,6 +89,8 @@ describe("inspect", () => {
       changedCells: 0,
       changedRows: 0,
       preview: [],
+      settings: { enabled: true, keep: [] },
+      kept: [],
     });
   });
 

@@ -3,6 +3,7 @@
  * problems and a suggested mapping, in one JSON-serialisable value.
  */
 import { tableRecords } from "./export";
+import { detectHeaderRow, withHeaderRow } from "./header-row";
 import { applyMapping, type ColumnMapping } from "./mapping";
 import { parseFile } from "./parse";
 import { previewRedaction, type RedactionOptions, type RedactionReport } from "./redact/table";
@@ -15,12 +16,17 @@ export interface InspectOptions extends ParseOptions {
   templateVariables?: string[];
   /** Also compute the redaction report (`redaction` key). `true` = default options. */
   redact?: boolean | RedactionOptions;
+  /**
+   * CSV/XLSX: the line (CSV) or sheet row (XLSX) of the header; 0 = the first non-empty row, as
+   * read. Default: detected (header-row.ts `detectHeaderRow`: a title above the header).
+   */
+  headerRow?: number;
 }
 
 /**
  * The inspect result. Keys present for every format: `format`, `encoding`, `columns`,
  * `rowCount`, `rows`, `problems`, `suggestedMapping`. CSV adds `delimiter`; XLSX adds `sheets`,
- * `sheet` and `needsSheet`. `rows` holds every data row as an object keyed by stored column
+ * `sheet` and `needsSheet`; both add `headerRow` (where the header is) and `headerDetected`. `rows` holds every data row as an object keyed by stored column
  * name with the cell text exactly as parsed (before redaction). `problems` are the parse problems
  * followed by the problems of the suggested mapping (missing input/expected, unreadable history,
  * repeated case IDs, missing template variables).
@@ -32,6 +38,10 @@ export interface InspectResult {
   sheets?: SheetInfo[];
   sheet?: string | null;
   needsSheet?: boolean;
+  /** CSV/XLSX: the line (CSV) or sheet row (XLSX) of the header used. */
+  headerRow?: number;
+  /** CSV/XLSX: true when the header was moved below the first row because it was detected. */
+  headerDetected?: boolean;
   columns: string[];
   rowCount: number;
   rows: Record<string, string>[];
@@ -48,15 +58,22 @@ export interface InspectResult {
  * @returns the inspect object (see {@link InspectResult}); for a workbook that needs a sheet
  *   choice: the sheet list, `needsSheet: true`, no rows and an error problem saying so
  * @throws ImportError when the file is refused (too large, too many rows, corrupt, zip bomb, …)
+ *   or `header_row_not_found` for a header row the table does not have
  */
 export async function inspect(bytes: Uint8Array, fileName: string, options: InspectOptions = {}): Promise<InspectResult> {
-  const table = await parseFile(bytes, fileName, options);
+  const parsed = await parseFile(bytes, fileName, options);
+  const detected = options.headerRow === undefined ? detectHeaderRow(parsed) : null;
+  const table = withHeaderRow(parsed, options.headerRow ?? detected ?? 0);
   const out: InspectResult = { format: table.format, encoding: table.encoding } as InspectResult;
   if (table.format === "csv") out.delimiter = table.delimiter;
   if (table.format === "xlsx") {
     out.sheets = table.sheets;
     out.sheet = table.sheet ?? null;
     out.needsSheet = Boolean(table.needsSheet);
+  }
+  if (table.headerSource !== undefined) {
+    out.headerRow = table.headerSource;
+    out.headerDetected = detected !== null;
   }
   out.columns = table.columns;
   out.rowCount = table.rows.length;

@@ -214,3 +214,79 @@ describe("helpers", () => {
     expect(t.rows).toEqual([["x", "y"]]);
   });
 });
+
+describe("variables (JSON object): one variable per key", () => {
+  const cols = ["question", "answer", "vars", "tier"];
+  const mapping: ColumnMapping = [
+    { column: "question", role: "input" },
+    { column: "answer", role: "expected" },
+    { column: "vars", role: "variables_json" },
+  ];
+
+  it("fills one variable per key, values as text exactly as written; null and empty values are left out", () => {
+    const t = table(cols, [
+      ["Hi", "Hello", '{"shop_name": "Northwind Goods", "tier": "gold", "discount": 0.10, "vip": true, "limits": {"max": 3}, "note": null, "empty": ""}', ""],
+      ["Hi", "Hello", "  ", ""],
+    ]);
+    const r = applyMapping(t, mapping, { templateVariables: ["shop_name"] });
+    expect(r.drafts[0].content.variables).toEqual([
+      { name: "shop_name", value: "Northwind Goods" },
+      { name: "tier", value: "gold" },
+      { name: "discount", value: "0.10" },
+      { name: "vip", value: "true" },
+      { name: "limits", value: '{"max":3}' },
+    ]);
+    expect(r.drafts[0].content.extra).toEqual({ tier: "" });
+    expect(r.drafts[1].content.variables).toEqual([]);
+    // The template's {{shop_name}} comes from the JSON column: no "no column is mapped" warning, only row 2 lacks it.
+    expect(r.problems).toEqual([
+      { severity: "warning", code: "missing_variable", line: 3, row: 2, column: "vars", message: "Row 2 has no value for {{shop_name}}; it is left unset." },
+    ]);
+    expect(r.blockedRows).toEqual([]);
+  });
+
+  it("bad JSON or a value that is not an object blocks the row, naming row and column, and keeps the cell as an extra column", () => {
+    const t = table(cols, [
+      ["Hi", "Hello", '{"shop_name": "Northwind", tier: gold}', ""],
+      ["Hi", "Hello", '["gold"]', ""],
+      ["Hi", "Hello", '{"": "x"}', ""],
+    ]);
+    const r = applyMapping(t, mapping);
+    expect(r.blockedRows).toEqual([1, 2, 3]);
+    expect(r.problems.map((p) => [p.code, p.row, p.line, p.column])).toEqual([
+      ["malformed_variables", 1, 2, "vars"],
+      ["malformed_variables", 2, 3, "vars"],
+      ["malformed_variables", 3, 4, "vars"],
+    ]);
+    expect(r.problems[0].message).toMatch(/^Row 1: column "vars" is not a JSON object of variables \(.+\); the cell is kept as an extra column\.$/);
+    expect(r.problems[1].message).toBe('Row 2: column "vars" is not a JSON object of variables (it is an array); the cell is kept as an extra column.');
+    expect(r.problems[2].message).toBe('Row 3: column "vars" is not a JSON object of variables (a key is empty); the cell is kept as an extra column.');
+    expect(r.drafts[0].content.variables).toEqual([]);
+    expect(r.drafts[0].content.extra).toEqual({ vars: '{"shop_name": "Northwind", tier: gold}', tier: "" });
+  });
+
+  it("a variable column and a JSON key with the same name: the column wins, with a warning", () => {
+    const t = table(cols, [["Hi", "Hello", '{"tier": "silver", "shop_name": "N"}', "gold"]]);
+    const r = applyMapping(t, [...mapping, { column: "tier", role: "variable", variable: "tier" }]);
+    expect(r.drafts[0].content.variables).toEqual([
+      { name: "tier", value: "gold" },
+      { name: "shop_name", value: "N" },
+    ]);
+    expect(r.problems).toEqual([
+      {
+        severity: "warning",
+        code: "duplicate_variable",
+        line: 2,
+        row: 1,
+        column: "vars",
+        message: 'Row 1: {{tier}} is given by column "tier" and by the JSON object in "vars"; the value of "tier" is used.',
+      },
+    ]);
+  });
+
+  it("is a role the mapping schema and validation accept, and more than one column may have it", () => {
+    const m = [...mapping, { column: "tier", role: "variables_json" }];
+    expect(columnMappingSchema.safeParse(m).success).toBe(true);
+    expect(validateMapping(cols, m as ColumnMapping)).toEqual([]);
+  });
+});

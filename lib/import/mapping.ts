@@ -8,6 +8,9 @@
  * - `history` → `history` (history.ts); a cell that cannot be read is kept in `extra[column]`;
  * - `actual_output` → `recordedOutputs[candidate]` (one column per candidate; empty text kept);
  * - `variable` → `variables` `{ name, value }` (empty cells are left out: nothing is invented);
+ * - `variables_json` → one `variables` entry per key of the cell's JSON object (variables-json.ts);
+ *   a variable column wins over a JSON key of the same name (warning); a cell that is not a JSON
+ *   object blocks the row and is kept in `extra[column]`;
  * - `resolved_prompt` → `context` entry named `resolved_prompt`;
  * - `case_id` → the draft's `caseKey` (trimmed; empty → none);
  * - `tags` → `tags`: split on commas and semicolons, trimmed, empty and repeated tags removed;
@@ -15,6 +18,7 @@
  */
 import type { CaseContent, NameValue, Turn } from "@/lib/library/case-content";
 import { parseHistory } from "./history";
+import { parseVariablesCell } from "./variables-json";
 import type { ImportProblem, ImportTable } from "./types";
 
 /** Roles a column can have. There is deliberately no "ignore": every column is kept. */
@@ -24,6 +28,7 @@ export const COLUMN_ROLES = [
   "history",
   "actual_output",
   "variable",
+  "variables_json",
   "resolved_prompt",
   "notes",
   "case_id",
@@ -147,6 +152,7 @@ export const ROLE_LABEL: Record<ColumnRole, string> = {
   history: "conversation history",
   actual_output: "actual output",
   variable: "variable",
+  variables_json: "variables (JSON object)",
   resolved_prompt: "resolved prompt",
   notes: "notes",
   case_id: "case ID",
@@ -194,8 +200,6 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
   const cols = table.columns;
   const { input, expected, history, resolvedPrompt, notes, caseId } = plan;
   const blockAll = input === undefined || expected === undefined;
-  // A malformed history cell is kept as an extra column, in column order.
-  const extrasWithHistory = history === undefined ? plan.extras : [...plan.extras, history].sort((a, b) => a - b);
   const lineKind = table.sourceKind === "line";
   const drafts: CaseDraft[] = [];
   const blocked: number[] = [];
@@ -223,19 +227,44 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
       flag("error", "missing_expected", expected, `Row ${rowNumber} has no expected result.`);
     }
     let turns: Turn[] = [];
-    let malformed = false;
+    // Cells that cannot be read for their role are kept as extra columns.
+    let malformed: number[] | null = null;
     if (history !== undefined) {
       const parsed = parseHistory(cells[history]);
       if (parsed.error) {
-        malformed = true;
+        malformed = [history];
         const why = `the conversation history cannot be read (${parsed.error}); the cell is kept as an extra column`;
         flag("error", "malformed_history", history, `Row ${rowNumber}: ${why}.`);
       } else turns = parsed.turns;
     }
     const variables: NameValue[] = [];
-    for (const v of plan.variables) if (cells[v.index] !== "") variables.push({ name: v.name, value: cells[v.index] });
+    // Variable name → column that gave it (variable columns first: they win over JSON keys).
+    const givenBy = new Map<string, number>();
+    for (const v of plan.variables) {
+      if (cells[v.index] === "") continue;
+      variables.push({ name: v.name, value: cells[v.index] });
+      givenBy.set(v.name, v.index);
+    }
+    for (const j of plan.variableObjects) {
+      const parsed = parseVariablesCell(cells[j]);
+      if (parsed.error) {
+        (malformed ??= []).push(j);
+        flag("error", "malformed_variables", j, `Row ${rowNumber}: column "${cols[j]}" is not a JSON object of variables (${parsed.error}); the cell is kept as an extra column.`);
+        continue;
+      }
+      for (const v of parsed.variables) {
+        const by = givenBy.get(v.name);
+        if (by !== undefined) {
+          const message = `Row ${rowNumber}: {{${v.name}}} is given by column "${cols[by]}" and by the JSON object in "${cols[j]}"; the value of "${cols[by]}" is used.`;
+          flag("warning", "duplicate_variable", j, message);
+          continue;
+        }
+        variables.push(v);
+        givenBy.set(v.name, j);
+      }
+    }
     for (const n of needed) {
-      if (cells[n.index] === "") flag("warning", "missing_variable", n.index, `Row ${rowNumber} has no value for {{${n.name}}}; it is left unset.`);
+      if (!givenBy.has(n.name)) flag("warning", "missing_variable", n.index, `Row ${rowNumber} has no value for {{${n.name}}}; it is left unset.`);
     }
     const context: NameValue[] = [];
     if (resolvedPrompt !== undefined && cells[resolvedPrompt] !== "") context.push({ name: "resolved_prompt", value: cells[resolvedPrompt] });
@@ -250,7 +279,7 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
     const recordedOutputs: Record<string, string> = {};
     for (const o of plan.outputs) setOwn(recordedOutputs, o.candidate, cells[o.index]);
     const extra: Record<string, string> = {};
-    for (const j of malformed ? extrasWithHistory : plan.extras) setOwn(extra, cols[j], cells[j]);
+    for (const j of malformed ? [...plan.extras, ...malformed].sort((a, b) => a - b) : plan.extras) setOwn(extra, cols[j], cells[j]);
     const content: CaseContent = {
       input: inputText,
       expected: expectedText,
@@ -298,6 +327,8 @@ interface ColumnPlan {
   caseId?: number;
   outputs: { index: number; candidate: string }[];
   variables: { index: number; name: string }[];
+  /** Columns holding a JSON object of variables, in column order. */
+  variableObjects: number[];
   tags: number[];
   extras: number[];
 }
@@ -305,7 +336,7 @@ interface ColumnPlan {
 function planColumns(columns: readonly string[], mapping: ColumnMapping): ColumnPlan {
   const assigned = new Map<string, ColumnAssignment>();
   for (const a of mapping) if (!assigned.has(a.column)) assigned.set(a.column, a);
-  const plan: ColumnPlan = { outputs: [], variables: [], tags: [], extras: [] };
+  const plan: ColumnPlan = { outputs: [], variables: [], variableObjects: [], tags: [], extras: [] };
   const single: Partial<Record<ColumnRole, keyof ColumnPlan>> = {
     input: "input",
     expected: "expected",
@@ -335,13 +366,17 @@ function planColumns(columns: readonly string[], mapping: ColumnMapping): Column
         names.add(name);
         plan.variables.push({ index, name });
       } else plan.extras.push(index);
-    } else if (role === "tags") plan.tags.push(index);
+    } else if (role === "variables_json") plan.variableObjects.push(index);
+    else if (role === "tags") plan.tags.push(index);
     else plan.extras.push(index);
   });
   return plan;
 }
 
-/** Template variables and the column giving each; a variable no column gives is reported once. */
+/**
+ * Template variables and the column that should give each: its variable column, else the first
+ * JSON-object column (whose keys vary by row). A variable no column can give is reported once.
+ */
 function neededVariables(
   plan: ColumnPlan,
   templateVariables: readonly string[],
@@ -351,6 +386,7 @@ function neededVariables(
   for (const name of new Set(templateVariables.map((v) => v.trim()).filter((v) => v !== ""))) {
     const v = plan.variables.find((x) => x.name === name);
     if (v) out.push({ name, index: v.index });
+    else if (plan.variableObjects.length > 0) out.push({ name, index: plan.variableObjects[0] });
     else {
       problems.push({
         severity: "warning",

@@ -9,7 +9,7 @@ import { ImportError, formatCount } from "./errors";
 import { uniqueHeaders } from "./headers";
 import { objectEntries, rawJsonToCell, type RawJson } from "./json-raw";
 import type { ImportLimits } from "./limits";
-import { RowCollector } from "./rows";
+import { RowCollector, isEmptyRow } from "./rows";
 import type { ImportFormat, ImportProblem, ImportTable, TextEncodingName } from "./types";
 
 /** Builds a table from JSON objects, one object per data row. */
@@ -27,7 +27,7 @@ export class ObjectRows {
     private readonly fileName: string,
     private readonly limits: ImportLimits,
   ) {
-    this.collector = new RowCollector(fileName, limits.maxRows, "line", this.problems);
+    this.collector = new RowCollector(fileName, limits.maxRows, "line", this.problems, isEmptyRow);
   }
 
   /**

@@ -1,7 +1,10 @@
 /**
  * Collects data rows for every format with the shared rules (issue 3):
- * - a row whose cells are all empty strings is not a data row: fully empty rows at the end of the
- *   file are ignored silently; empty rows between data rows are skipped with a warning each;
+ * - a blank row is not a data row: blank rows at the end of the file are ignored silently; blank
+ *   rows between data rows are skipped with a warning each. For CSV and worksheets a row is blank
+ *   when every cell is empty or only whitespace (a line of spaces is a blank line, not a case
+ *   without input); for JSON objects only when every value is the empty string (an object is
+ *   written on purpose);
  * - more than `maxRows` data rows → ImportError `too_many_rows`, raised as soon as the extra row is
  *   seen, so parsing stops early (bounded time) and nothing is stored.
  */
@@ -11,6 +14,15 @@ import type { ImportProblem } from "./types";
 /** True when every cell is the empty string (whitespace counts as content). */
 export function isEmptyRow(cells: readonly string[]): boolean {
   for (let i = 0; i < cells.length; i++) if (cells[i] !== "") return false;
+  return true;
+}
+
+/** True when every cell is empty or whitespace only (a blank line of a CSV file or worksheet). */
+export function isBlankRow(cells: readonly string[]): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    if (c !== "" && c.trim() !== "") return false;
+  }
   return true;
 }
 
@@ -25,12 +37,14 @@ export class RowCollector {
    * @param maxRows data-row limit
    * @param sourceKind how `source` numbers are reported in warnings
    * @param problems list that receives the skipped-row warnings
+   * @param isSkipped which rows are not data rows (default {@link isBlankRow}; JSON objects use {@link isEmptyRow})
    */
   constructor(
     private readonly fileName: string,
     private readonly maxRows: number,
     private readonly sourceKind: "line" | "sheetRow",
     private readonly problems: ImportProblem[],
+    private readonly isSkipped: (cells: readonly string[]) => boolean = isBlankRow,
   ) {}
 
   /**
@@ -40,7 +54,7 @@ export class RowCollector {
    * @throws ImportError `too_many_rows` when this is data row `maxRows + 1`
    */
   add(cells: string[], source: number): void {
-    if (isEmptyRow(cells)) {
+    if (this.isSkipped(cells)) {
       this.pendingEmpty.push(source);
       return;
     }

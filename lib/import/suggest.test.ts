@@ -65,4 +65,21 @@ describe("suggestMapping", () => {
     expect(suggestMapping(["question", "ctx"], { sampleRows: rows })[1]).toEqual({ column: "ctx", role: "history" });
     expect(suggestMapping(["question", "ctx"], { sampleRows: [["q", "[1,2]"]] })[1]).toEqual({ column: "ctx", role: "extra" });
   });
+
+  it("suggests variables (JSON object) for a variables column holding JSON objects", () => {
+    const rows = [
+      ["Hi", "Hello", '{"shop_name": "Northwind", "tier": "gold"}', "{}"],
+      ["Yo", "Hey", "", "not json"],
+    ];
+    expect(suggestMapping(["question", "answer", "variables", "vars"], { sampleRows: rows })).toEqual([
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+      { column: "variables", role: "variables_json" },
+      { column: "vars", role: "extra" },
+    ]);
+    expect(suggestMapping(["input", "expected", "Template Variables"])[2]).toEqual({ column: "Template Variables", role: "variables_json" });
+    // One broken object among good ones: still a variables column (the broken row is flagged when mapped).
+    expect(suggestMapping(["variables"], { sampleRows: [['{"a": "x"}'], ['{"a": x}']] })).toEqual([{ column: "variables", role: "variables_json" }]);
+  });
 });
+

@@ -19,6 +19,9 @@
  * - notes: `notes`, `note` (10) > `description`, `comment(s)` (9) > `remarks` (8);
  * - resolved_prompt: `resolved_prompt`, `rendered_prompt` (10) > `full_prompt`, `final_prompt` (9);
  * - variable: a name equal to a template variable, or `var_x` / `variable_x` (variable `x`);
+ * - variables_json: `variables`, `vars`, `template_variables`, `prompt_variables`,
+ *   `variables_json`, when every non-empty sample cell is written as a JSON object (`{…}`) and
+ *   at least one reads as one (a broken cell is flagged on its row, not a reason to keep the column out);
  * - actual_output (one per column): a model-like name (a model family such as `gpt`, `llama`,
  *   `claude`, `vicuna`, the word `model`, or a size such as `6b`, `0_8b`) ending in `output`,
  *   `answer`, `response`, `completion`, `prediction`, `generation`, `reply`, `raw` or `turn_N`
@@ -30,6 +33,7 @@
  */
 import type { ColumnAssignment, ColumnMapping, ColumnRole } from "./mapping";
 import { parseHistory } from "./history";
+import { parseVariablesCell } from "./variables-json";
 
 /** Options of {@link suggestMapping}. */
 export interface SuggestOptions {
@@ -39,7 +43,7 @@ export interface SuggestOptions {
   sampleRows?: string[][];
 }
 
-type SingleRole = Exclude<ColumnRole, "actual_output" | "variable" | "extra">;
+type SingleRole = Exclude<ColumnRole, "actual_output" | "variable" | "variables_json" | "extra">;
 
 const EXACT: Record<SingleRole, Record<string, number>> = {
   input: { input: 10, question: 10, user_message: 10, prompt: 9, user_input: 9, query: 8, instruction: 8, text: 7, utterance: 7, message: 6, turn_1: 4 },
@@ -54,6 +58,8 @@ const EXACT: Record<SingleRole, Record<string, number>> = {
   notes: { notes: 10, note: 10, description: 9, comment: 9, comments: 9, remarks: 8 },
   resolved_prompt: { resolved_prompt: 10, rendered_prompt: 10, full_prompt: 9, final_prompt: 9, compiled_prompt: 9 },
 };
+
+const VARIABLE_OBJECT_NAMES = new Set(["variables", "vars", "template_variables", "prompt_variables", "variables_json"]);
 
 const MODEL_WORDS = new Set([
   "gpt", "chatgpt", "llama", "claude", "mistral", "mixtral", "gemini", "gemma", "vicuna", "alpaca", "qwen", "phi", "falcon",
@@ -131,11 +137,20 @@ export function suggestMapping(columns: readonly string[], options: SuggestOptio
   const norm = columns.map(normalizeName);
   const result: (ColumnAssignment | null)[] = columns.map(() => null);
 
+  // A column of JSON objects named like a set of variables: one variable per key.
+  norm.forEach((n, i) => {
+    if (!VARIABLE_OBJECT_NAMES.has(n)) return;
+    const cells = (options.sampleRows ?? []).map((r) => r[i] ?? "").filter((c) => c.trim() !== "");
+    // Written as objects: a cell with broken JSON still makes the column a variables column (its row is flagged).
+    if (cells.every((c) => c.trim().startsWith("{")) && (cells.length === 0 || cells.some((c) => !parseVariablesCell(c).error))) result[i] = { column: columns[i], role: "variables_json" };
+  });
+
   // Variables first: a column named like a template variable is that variable.
   const wanted = new Map<string, string>();
   for (const v of options.templateVariables ?? []) if (v.trim() !== "") wanted.set(normalizeName(v), v.trim());
   const usedVariables = new Set<string>();
   norm.forEach((n, i) => {
+    if (result[i]) return;
     let name = wanted.get(n);
     if (!name) {
       const m = /^(?:var|variable|vars)_(.+)$/.exec(n);

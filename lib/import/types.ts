@@ -64,6 +64,13 @@ export interface ImportTable {
   needsSheet?: boolean;
   columns: string[];
   rows: string[][];
+  /**
+   * CSV and XLSX: where the header is — its line (CSV) or sheet row (XLSX); the parsers take the
+   * first non-empty row (header-row.ts can move it down).
+   */
+  headerSource?: number;
+  /** CSV and XLSX: how many of `columns` the header row itself gave (CSV rows with extra values add more). */
+  headerWidth?: number;
   sourceKind: "line" | "sheetRow";
   rowSources: number[];
   problems: ImportProblem[];

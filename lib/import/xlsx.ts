@@ -223,6 +223,8 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Imp
     needsSheet: false,
     columns: header.columns,
     rows: collector.rows,
+    headerSource: headerRow + 1,
+    headerWidth: width,
     rowSources: collector.sources,
     problems,
   };

@@ -11,6 +11,7 @@
  */
 import { stringifyRawJson, tryParseRawJson, type RawJson } from "../json-raw";
 import { PII_LABEL, findPii, type PiiType } from "./detectors";
+import type { KeepList } from "./settings";
 
 /** Counts per type (only types that occurred are present). */
 export type PiiCounts = Partial<Record<PiiType, number>>;
@@ -21,8 +22,14 @@ export class RowRedactor {
 
   /**
    * @param types kinds to redact (null = all)
+   * @param keep values left as written (settings.ts); each one kept adds 1 to `kept[entry]`
+   * @param kept counts per keep-list entry, shared by the rows of a table
    */
-  constructor(private readonly types: ReadonlySet<PiiType> | null = null) {}
+  constructor(
+    private readonly types: ReadonlySet<PiiType> | null = null,
+    private readonly keep: KeepList | null = null,
+    private readonly kept: number[] = [],
+  ) {}
 
   /** The placeholder for a value: the same `key` gives the same number within this row. */
   placeholder(type: PiiType, key: string): string {
@@ -53,6 +60,13 @@ export class RowRedactor {
     let out = "";
     let last = 0;
     for (const m of matches) {
+      if (this.keep && !this.keep.empty) {
+        const entry = this.keep.match(m, text.slice(m.start, m.end));
+        if (entry !== -1) {
+          this.kept[entry] = (this.kept[entry] ?? 0) + 1;
+          continue;
+        }
+      }
       out += text.slice(last, m.start) + this.placeholder(m.type, m.key);
       counts[m.type] = (counts[m.type] ?? 0) + 1;
       last = m.end;

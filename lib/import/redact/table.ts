@@ -7,6 +7,7 @@
 import type { ImportTable } from "../types";
 import { PII_TYPES, type PiiType } from "./detectors";
 import { RowRedactor, type PiiCounts } from "./redact";
+import { KeepList, type RedactionSettings } from "./settings";
 
 /** Options of {@link redactTable} and {@link previewRedaction}. */
 export interface RedactionOptions {
@@ -14,6 +15,10 @@ export interface RedactionOptions {
   previewLimit?: number;
   /** Kinds of personal data to redact (default: all of {@link PII_TYPES}). */
   types?: readonly PiiType[];
+  /** False turns redaction off: nothing is replaced (the dataset's settings, settings.ts). Default true. */
+  enabled?: boolean;
+  /** Values and `*` patterns left as written (settings.ts). */
+  keep?: readonly string[];
 }
 
 /** One changed cell in the preview. `row` is the 1-based data-row number. */
@@ -34,13 +39,17 @@ export interface RedactionReport {
   changedRows: number;
   /** The first `previewLimit` changed cells, in row then column order. */
   preview: RedactionPreviewCell[];
+  /** The settings applied: on or off, and the keep-list. */
+  settings: RedactionSettings;
+  /** Per keep-list entry, in list order: how many values it kept as written. */
+  kept: { entry: string; count: number }[];
 }
 
 /**
  * Redacts every cell of a table.
  * @param table the table (not modified)
- * @param options preview size and types
- * @returns a new table (unchanged rows are shared) and the report
+ * @param options preview size, types, and the dataset's settings (off, keep-list)
+ * @returns a new table (unchanged rows are shared; every row when redaction is off) and the report
  */
 export function redactTable(table: ImportTable, options: RedactionOptions = {}): { table: ImportTable; report: RedactionReport } {
   const rows: string[][] = new Array(table.rows.length);
@@ -60,9 +69,12 @@ export function previewRedaction(table: ImportTable, options: RedactionOptions =
   return run(table, options, null);
 }
 
-function run(table: ImportTable, options: RedactionOptions, keep: ((i: number, row: string[]) => void) | null): RedactionReport {
+function run(table: ImportTable, options: RedactionOptions, keepRow: ((i: number, row: string[]) => void) | null): RedactionReport {
   const limit = options.previewLimit ?? 20;
   const types = options.types ? new Set(options.types) : null;
+  const settings: RedactionSettings = { enabled: options.enabled !== false, keep: [...(options.keep ?? [])] };
+  const keep = settings.keep.length > 0 ? new KeepList(settings.keep) : null;
+  const kept: number[] = settings.keep.map(() => 0);
   const width = table.columns.length;
   const perColumn: PiiCounts[] = table.columns.map(() => ({}));
   const totals = Object.fromEntries(PII_TYPES.map((t) => [t, 0])) as Record<PiiType, number>;
@@ -71,7 +83,11 @@ function run(table: ImportTable, options: RedactionOptions, keep: ((i: number, r
   let changedRows = 0;
   for (let i = 0; i < table.rows.length; i++) {
     const row = table.rows[i];
-    const redactor = new RowRedactor(types);
+    if (!settings.enabled) {
+      if (keepRow) keepRow(i, row);
+      continue;
+    }
+    const redactor = new RowRedactor(types, keep, kept);
     let out: string[] | null = null;
     for (let j = 0; j < width; j++) {
       const cell = row[j];
@@ -83,7 +99,7 @@ function run(table: ImportTable, options: RedactionOptions, keep: ((i: number, r
       if (preview.length < limit) preview.push({ row: i + 1, column: table.columns[j], before: cell, after });
     }
     if (out) changedRows++;
-    if (keep) keep(i, out ?? row);
+    if (keepRow) keepRow(i, out ?? row);
   }
   const columns: RedactionReport["columns"] = [];
   perColumn.forEach((counts, j) => {
@@ -95,5 +111,5 @@ function run(table: ImportTable, options: RedactionOptions, keep: ((i: number, r
     }
     if (total > 0) columns.push({ column: table.columns[j], counts, total });
   });
-  return { totals, columns, changedCells, changedRows, preview };
+  return { totals, columns, changedCells, changedRows, preview, settings, kept: settings.keep.map((entry, i) => ({ entry, count: kept[i] })) };
 }

@@ -35,9 +35,11 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
         fileName: upload.fileName,
         bytes: new Uint8Array(upload.fileBytes),
         sheet: v.sheet || undefined,
+        headerRow: v.headerRow,
         mapping: v.mapping,
         corrections: v.corrections as Corrections,
         excludedRows: v.excludedRows,
+        redaction: v.redaction,
         uploadId: upload.id,
         limits: importLimitsFromEnv(),
       });
@@ -91,6 +93,8 @@ export async function correctVersionAction(input: unknown): Promise<ActionResult
   }
   const q = new URLSearchParams({ from: `${datasetId}:${version}` });
   if (file.sheet) q.set("sheet", file.sheet);
+  // The version's header row, also when it was the first row (so detection does not move it).
+  q.set("header", String(file.headerRow));
   redirect(`${datasetsPath(systemId)}/upload/${uploadId}?${q}`);
 }
 

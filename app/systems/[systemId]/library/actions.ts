@@ -63,7 +63,7 @@ export async function setCaseStatusAction(systemId: string, input: unknown): Pro
 }
 
 /** Remove a custom or user-corrected case (its saved details are erased; bench scores stay). */
-export async function removeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ caseKey: string }>> {
+export async function removeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ caseKey: string; alsoRemoved: string[] }>> {
   return runAction(z.object({ caseId: z.coerce.number().int().positive() }), input, async (v) => {
     const r = await removeCase(getDb(), v.caseId);
     refresh(systemId);

@@ -8,6 +8,9 @@ import { completeMapping } from "@/lib/datasets/prepare";
 import { defaultDatasetName } from "@/lib/datasets/schemas";
 import type { Corrections } from "@/lib/datasets/types";
 import type { ColumnMapping } from "@/lib/import/mapping";
+import { isImportError } from "@/lib/import/errors";
+import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
+import { detectHeaderRow, headerChoices, withHeaderRow } from "@/lib/import/header-row";
 import { suggestMapping } from "@/lib/import/suggest";
 import type { ImportTable } from "@/lib/import/types";
 import { systemTemplateVariables } from "@/server/datasets";
@@ -15,6 +18,7 @@ import { importLimitsFromEnv } from "@/server/import-limits";
 import { parseBounded } from "@/server/parse-bounded";
 import { MapPreview } from "@/components/datasets/map-preview";
 import { PageTitle } from "@/components/datasets/page-title";
+import { HeaderRowPicker } from "@/components/datasets/header-row-picker";
 import { SheetPicker } from "@/components/datasets/sheet-picker";
 import { ImportSteps } from "@/components/datasets/steps";
 
@@ -32,10 +36,18 @@ function Notice({ tone = "amber", children }: { tone?: "amber" | "red"; children
   );
 }
 
+/** A header choice as the select shows it: where the row is and its first cells. */
+function choiceLabel(kind: "line" | "sheetRow", c: { source: number; cells: string[]; asRead: boolean }): string {
+  const cells = c.cells.slice(0, 4).map((x) => (x.length > 24 ? `${x.slice(0, 23)}…` : x));
+  const text = cells.length === 0 ? "(empty)" : `${cells.join(" | ")}${c.cells.length > 4 ? " | …" : ""}`;
+  return `${kind === "line" ? "Line" : "Sheet row"} ${c.source}${c.asRead ? " (first row)" : ""}: ${text}`;
+}
+
 /**
  * Map and preview, step 2: parses the stored upload on the server (bounded), offers the worksheet
- * choice for workbooks, and hands the table to the Map and preview component. `?from=D:V` starts
- * from version V of dataset D (Correct in a new version).
+ * choice for workbooks and the header row for CSV and worksheets (detected below a title unless
+ * `?header=N` names it; 0 = the first row), and hands the table to the Map and preview component.
+ * `?from=D:V` starts from version V of dataset D (Correct in a new version).
  */
 export default async function MapPage({
   params,
@@ -47,6 +59,7 @@ export default async function MapPage({
   const { systemId, uploadId } = await params;
   const sp = await searchParams;
   const sheetParam = first(sp.sheet) || undefined;
+  const headerParam = /^\d{1,9}$/.test(first(sp.header) ?? "") ? Number(first(sp.header)) : undefined;
   const from = /^(\d{1,9}):(\d{1,9})$/.exec(first(sp.from) ?? "");
   const base = `/systems/${systemId}/datasets`;
   const db = getDb();
@@ -66,11 +79,22 @@ export default async function MapPage({
     );
   }
 
+  let parsed: ImportTable | null = null;
   let table: ImportTable | null = null;
   let refusal: string | null = null;
+  let headerNotice: string | null = null;
+  let detected: number | null = null;
   let sheets: { name: string; hidden: boolean }[] = [];
   try {
-    table = await parseBounded(new Uint8Array(upload.fileBytes), upload.fileName, { sheet: sheetParam, limits: importLimitsFromEnv() });
+    parsed = await parseBounded(new Uint8Array(upload.fileBytes), upload.fileName, { sheet: sheetParam, limits: importLimitsFromEnv() });
+    detected = headerParam === undefined && !parsed.needsSheet ? detectHeaderRow(parsed) : null;
+    try {
+      table = withHeaderRow(parsed, headerParam ?? detected ?? 0);
+    } catch (e) {
+      if (!isImportError(e)) throw e;
+      headerNotice = `${e.message} The first row is used.`;
+      table = parsed;
+    }
   } catch (e) {
     const err = asDatasetError(e);
     if (!(err instanceof DatasetError)) throw e;
@@ -87,6 +111,17 @@ export default async function MapPage({
     if (from) q.set("from", `${from[1]}:${from[2]}`);
     return `${base}/upload/${upload.id}?${q}`;
   };
+  const headerHref = (header: number) => {
+    const q = new URLSearchParams();
+    if (table?.sheet) q.set("sheet", table.sheet);
+    if (from) q.set("from", `${from[1]}:${from[2]}`);
+    q.set("header", String(header));
+    return `${base}/upload/${upload.id}?${q}`;
+  };
+  // 0 = the first row (as read); else the line or sheet row of the header.
+  const headerRow = table && parsed && table.headerSource !== parsed.headerSource ? (table.headerSource ?? 0) : 0;
+  const choices = parsed && !parsed.needsSheet && parsed.rows.length > 0 ? headerChoices(parsed) : [];
+  const where = (n: number) => `${parsed?.sourceKind === "sheetRow" ? "Sheet row" : "Line"} ${n}`;
   const source = from ? await getDatasetVersion(db, systemId, Number(from[1]), Number(from[2])) : null;
   const vars = await systemTemplateVariables(db, systemId);
   const existing = await datasetNames(db, systemId);
@@ -96,16 +131,20 @@ export default async function MapPage({
         .join(" · ")
     : "";
 
-  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[] } | null = null;
+  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings } | null = null;
   if (table && !table.needsSheet) {
     const sameColumns = source && source.columns.length === table.columns.length && source.columns.every((c, i) => c === table!.columns[i]);
+    const name = source?.datasetName ?? defaultDatasetName(upload.fileName);
+    // A new version starts from its dataset's redaction settings (the source version's, or the latest one's).
+    const redaction = source?.redaction.settings ?? existing.find((d) => d.name === name)?.redaction ?? { ...DEFAULT_REDACTION, keep: [] };
     initial = sameColumns
-      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows }
+      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows, redaction }
       : {
-          name: source?.datasetName ?? defaultDatasetName(upload.fileName),
+          name,
           mapping: completeMapping(table.columns, suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) })),
           corrections: {},
           excludedRows: [],
+          redaction,
         };
   }
 
@@ -139,8 +178,33 @@ export default async function MapPage({
         </div>
       ) : null}
       {table?.needsSheet ? <Notice>This workbook has several visible worksheets. Choose the one that holds the cases.</Notice> : null}
+      {choices.length > 1 ? (
+        <div className="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white px-4 py-3">
+          <HeaderRowPicker
+            value={String(headerRow)}
+            choices={choices.map((c) => ({ value: c.asRead ? "0" : String(c.source), label: choiceLabel(parsed!.sourceKind, c), href: headerHref(c.asRead ? 0 : c.source) }))}
+          />
+          <p className="pb-2 text-xs text-slate-500">The row that holds the column names; rows above it are left out (and listed under “While reading the file”).</p>
+        </div>
+      ) : null}
+      {detected !== null ? (
+        <Notice>
+          {where(detected)} is used as the header: the row{detected - (parsed?.headerSource ?? 1) > 1 ? "s" : ""} above it look like a title. If that is wrong, choose another header row.
+        </Notice>
+      ) : null}
+      {headerNotice ? <Notice>{headerNotice}</Notice> : null}
       {table && initial ? (
-        <MapPreview key={table.sheet ?? ""} systemId={systemId} uploadId={upload.id} sheet={table.sheet ?? null} table={table} templateVariables={vars} existing={existing} initial={initial} />
+        <MapPreview
+          key={`${table.sheet ?? ""}:${headerRow}`}
+          systemId={systemId}
+          uploadId={upload.id}
+          sheet={table.sheet ?? null}
+          headerRow={headerRow}
+          table={table}
+          templateVariables={vars}
+          existing={existing}
+          initial={initial}
+        />
       ) : null}
     </div>
   );

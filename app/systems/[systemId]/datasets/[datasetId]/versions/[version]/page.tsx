@@ -85,7 +85,7 @@ export default async function VersionPage({
     alreadyAdded: p.alreadyAdded,
   }));
   const usage = await datasetVersionUsage(db, systemId, v.datasetId, v.version);
-  const how = [v.format.toUpperCase(), v.encoding, v.delimiter ? `delimiter ${v.delimiter === "\t" ? "tab" : `“${v.delimiter}”`}` : null, v.sheet ? `sheet “${v.sheet}”` : null].filter(Boolean).join(" · ");
+  const how = [v.format.toUpperCase(), v.encoding, v.delimiter ? `delimiter ${v.delimiter === "\t" ? "tab" : `“${v.delimiter}”`}` : null, v.sheet ? `sheet “${v.sheet}”` : null, v.headerRow ? `header on ${v.format === "xlsx" ? "sheet row" : "line"} ${v.headerRow}` : null].filter(Boolean).join(" · ");
   const latest = v.versions[0]?.version ?? v.version;
   const exportHref = (f: string) => `/api/systems/${systemId}/datasets/${v.datasetId}/versions/${v.version}/export?format=${f}`;
 

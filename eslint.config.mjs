@@ -1,0 +1,27 @@
+// ESLint (flat config): the Next.js core-web-vitals and TypeScript rules, with formatting left to
+// Prettier (eslint-config-prettier). `npm run lint`; part of `npm test`.
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  prettier,
+  {
+    rules: {
+      // A leading underscore marks a value left out on purpose (destructuring to omit a field).
+      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Eval modules and tool configs default-export a plain object: that is their documented contract.
+    files: ["examples/**", "**/*.config.{ts,mjs,js}"],
+    rules: { "import/no-anonymous-default-export": "off" },
+  },
+  {
+    ignores: [".next/**", "node_modules/**", "e2e/.artifacts/**", "bench/.out/**", "data/**", "test-results/**", "next-env.d.ts", "**/*.d.mts"],
+  },
+];
+
+export default config;

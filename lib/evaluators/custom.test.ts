@@ -36,7 +36,8 @@ const refundTrial = (output: string, orderId = "order_123"): EvaluationTrial => 
 describe("custom evaluators", () => {
   let sb: CustomEvaluatorSandbox;
   beforeAll(async () => {
-    sb = await createSandbox({ timeoutMs: 100 });
+    // A deadline no healthy call reaches on a loaded machine; the timeout case sets its own 100 ms.
+    sb = await createSandbox({ timeoutMs: 30_000 });
   });
   afterAll(async () => {
     await sb.dispose();
@@ -97,7 +98,7 @@ describe("custom evaluators", () => {
     ["missing evaluate", "function judge() { return true }", "evaluator infrastructure failure: the code does not define a function named evaluate"],
     ["syntax error", "function evaluate( {", "evaluator infrastructure failure: the code could not be compiled: SyntaxError"],
   ])("%s is an infrastructure error, never a model failure", async (_name, code, message) => {
-    const r = await runCustomCheck({ kind: "custom", code }, { output: "x" }, sb);
+    const r = await runCustomCheck({ kind: "custom", code }, { output: "x" }, sb, _name === "timeout" ? { timeoutMs: 100 } : {});
     expect(r.verdict).toBe("error");
     expect(r.score).toBe(0);
     expect(r.message).toContain(message);

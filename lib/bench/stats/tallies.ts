@@ -1,0 +1,47 @@
+/**
+ * From a bench's trials to the counts the paired statistics read, in one pass: per candidate and
+ * case revision, how many trials passed (every scored check passed) of the trials with a scored
+ * check; and per check, passes of scored trials. Unscored, error and unrun trials add nothing.
+ */
+import type { TrialFacts } from "../aggregate";
+import type { CaseTally } from "./paired";
+import type { CheckTally } from "./regression-status";
+
+/** The part of a trial the tallies read. */
+export type TallyTrial = Pick<TrialFacts, "candidateId" | "caseRevisionId" | "checks">;
+
+/** Per candidate id: case tallies keyed by case revision id (as a string), and check tallies keyed `caseRevisionId|checkKey`. */
+export type BenchTallies = Map<number, { cases: Map<string, CaseTally>; checks: Map<string, CheckTally> }>;
+
+/**
+ * Tallies of every candidate in `trials` (one pass; a trial without checks is skipped).
+ * @returns per candidate id, its case and check tallies (cases with no scored trial have `scored: 0`)
+ */
+export function benchTallies(trials: Iterable<TallyTrial>): BenchTallies {
+  const out: BenchTallies = new Map();
+  for (const t of trials) {
+    if (!t.checks) continue;
+    let side = out.get(t.candidateId);
+    if (!side) out.set(t.candidateId, (side = { cases: new Map(), checks: new Map() }));
+    let scored = 0;
+    let failed = 0;
+    for (const c of t.checks) {
+      if (c.verdict !== "passed" && c.verdict !== "failed") continue;
+      scored++;
+      const k = `${t.caseRevisionId}|${c.key}`;
+      let ct = side.checks.get(k);
+      if (!ct) side.checks.set(k, (ct = { passed: 0, scored: 0 }));
+      ct.scored++;
+      if (c.verdict === "passed") ct.passed++;
+      else failed++;
+    }
+    const key = String(t.caseRevisionId);
+    let cs = side.cases.get(key);
+    if (!cs) side.cases.set(key, (cs = { passed: 0, scored: 0 }));
+    if (scored) {
+      cs.scored++;
+      if (!failed) cs.passed++;
+    }
+  }
+  return out;
+}

@@ -10,8 +10,14 @@ import type { CheckTally } from "./regression-status";
 /** The part of a trial the tallies read. */
 export type TallyTrial = Pick<TrialFacts, "candidateId" | "caseRevisionId" | "checks">;
 
-/** Per candidate id: case tallies keyed by case revision id (as a string), and check tallies keyed `caseRevisionId|checkKey`. */
-export type BenchTallies = Map<number, { cases: Map<string, CaseTally>; checks: Map<string, CheckTally> }>;
+/** One candidate's tallies: per case revision id (as a string), and per check keyed `caseRevisionId|checkKey`. */
+export interface SideTallies {
+  cases: Map<string, CaseTally>;
+  checks: Map<string, CheckTally>;
+}
+
+/** Per candidate id, its tallies. */
+export type BenchTallies = Map<number, SideTallies>;
 
 /**
  * Tallies of every candidate in `trials` (one pass; a trial without checks is skipped).

@@ -14,6 +14,9 @@ import { seedDemoWorkspace } from "@/db/seed/demo";
 import { startBenchWorker } from "../worker";
 import { benchEvidence } from "./comparisons";
 import { launchFromRequest } from "./prepare";
+import { trialFacts } from "@/db/queries/bench-results";
+import { benchCaseTallies } from "@/db/queries/bench-tallies";
+import { benchTallies } from "@/lib/bench/stats/tallies";
 
 type Db = ReturnType<typeof openMemoryDatabase>;
 
@@ -73,6 +76,11 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
     expect(cand.regressions).toHaveLength(8);
     expect(new Set(cand.regressions.map((r) => r.regressionStatus))).toEqual(new Set(["suspected"]));
     expect(cand.regressions[0].regressionPValue).toBeCloseTo(0.5, 12);
+    // The SQL counts the evidence reads agree with the tallies of the parsed checks.
+    const pure = benchTallies(trialFacts(db, first));
+    const sql = benchCaseTallies(db, first);
+    expect([...sql.keys()].sort()).toEqual([...pure.keys()].sort());
+    for (const [id, side] of pure) expect(sql.get(id)).toEqual(side.cases);
 
     // The same candidates with 3 repeats: recorded answers do not change, so the 8 broken checks
     // pass 3/3 on the baseline and 0/3 on the candidate (Fisher p = 1/20 = 0.05): confirmed.

@@ -66,12 +66,13 @@ function verdictOf(ci: [number, number] | null, ps: (number | null)[]): Comparis
 }
 
 /**
- * Compares `candidate` with `against` over the case keys both scored.
+ * Compares `candidate` with `against` over the case keys both scored (keys: case revision ids, or
+ * any other id of the same question on both sides).
  * @param candidate per case key, the candidate's tally
  * @param against per case key, the other side's tally (the baseline, or the last bench's reference)
  * @throws RangeError when a tally is not whole numbers with 0 ≤ passed ≤ scored (naming the case)
  */
-export function compareCandidates(candidate: ReadonlyMap<string, CaseTally>, against: ReadonlyMap<string, CaseTally>): PairedComparison {
+export function compareCandidates<K extends string | number>(candidate: ReadonlyMap<K, CaseTally>, against: ReadonlyMap<K, CaseTally>): PairedComparison {
   const pairs: [CaseTally, CaseTally][] = [];
   let onlyCandidate = 0;
   let onlyAgainst = 0;
@@ -96,7 +97,7 @@ export function compareCandidates(candidate: ReadonlyMap<string, CaseTally>, aga
   return repeated ? pairedT(pairs, unpaired) : mcnemar(pairs, unpaired);
 }
 
-function check(key: string, t: CaseTally, side: string): void {
+function check(key: string | number, t: CaseTally, side: string): void {
   if (!Number.isInteger(t.passed) || !Number.isInteger(t.scored) || t.passed < 0 || t.passed > t.scored)
     throw new RangeError(`case ${key} (${side}): need whole 0 ≤ passed ≤ scored (got ${t.passed} of ${t.scored})`);
 }

@@ -224,11 +224,11 @@ describe("tallies and candidate rates", () => {
       { candidateId: 1, caseRevisionId: 8, checks: null },
       { candidateId: 2, caseRevisionId: 7, checks: [chk("a", "failed")] },
     ]);
-    expect(t.get(1)!.cases.get("7")).toEqual({ passed: 1, scored: 2 });
-    expect(t.get(1)!.cases.has("8")).toBe(false);
+    expect(t.get(1)!.cases.get(7)).toEqual({ passed: 1, scored: 2 });
+    expect(t.get(1)!.cases.has(8)).toBe(false);
     expect(t.get(1)!.checks.get("7|a")).toEqual({ passed: 2, scored: 2 });
     expect(t.get(1)!.checks.get("7|b")).toEqual({ passed: 0, scored: 1 });
-    expect(t.get(2)!.cases.get("7")).toEqual({ passed: 0, scored: 1 });
+    expect(t.get(2)!.cases.get(7)).toEqual({ passed: 0, scored: 1 });
   });
 
   it("give the Wilson interval and, with repeats, pass@k and pass^k", () => {

@@ -10,9 +10,9 @@ import type { CheckTally } from "./regression-status";
 /** The part of a trial the tallies read. */
 export type TallyTrial = Pick<TrialFacts, "candidateId" | "caseRevisionId" | "checks">;
 
-/** One candidate's tallies: per case revision id (as a string), and per check keyed `caseRevisionId|checkKey`. */
+/** One candidate's tallies: per case revision id, and per check keyed `caseRevisionId|checkKey`. */
 export interface SideTallies {
-  cases: Map<string, CaseTally>;
+  cases: Map<number, CaseTally>;
   checks: Map<string, CheckTally>;
 }
 
@@ -41,9 +41,8 @@ export function benchTallies(trials: Iterable<TallyTrial>): BenchTallies {
       if (c.verdict === "passed") ct.passed++;
       else failed++;
     }
-    const key = String(t.caseRevisionId);
-    let cs = side.cases.get(key);
-    if (!cs) side.cases.set(key, (cs = { passed: 0, scored: 0 }));
+    let cs = side.cases.get(t.caseRevisionId);
+    if (!cs) side.cases.set(t.caseRevisionId, (cs = { passed: 0, scored: 0 }));
     if (scored) {
       cs.scored++;
       if (!failed) cs.passed++;

@@ -131,6 +131,16 @@ describe("compareCandidates", () => {
     expect(r.minDetectableEffect).toBeGreaterThan(0.12); // 6/50 is the floor
   });
 
+  it("reproduces the issue's headline example: +32.5 points (95 % CI +25.3 to +39.7) on 200 paired cases with 5 regressions", () => {
+    // GSM8K recorded 175b-verification vs 6b-finetuning (bench run on the demo): b = 5, c = 70, n = 200.
+    // Δ = 65/200 = 0.325; SE = √(75 − 65²/200)/200 = √53.875/200 = 0.0366998; CI 0.325 ± 0.0719297.
+    const { cand, base } = oneTrial(5, 70, 40, 85);
+    const r = compareCandidates(cand, base);
+    expect(r).toMatchObject({ n: 200, regressions: 5, fixes: 70, verdict: "better" });
+    expect(r.ci95!.map((x) => Number((x * 100).toFixed(1)))).toEqual([25.3, 39.7]);
+    expect(r.pValue).toBeCloseTo(9.817755603717254e-16, 25); // scipy binomtest(5, 75)
+  });
+
   it("says inconclusive when the interval spans 0, and when the exact test cannot back an interval that does not", () => {
     const spans = compareCandidates(oneTrial(10, 5, 20, 15).cand, oneTrial(10, 5, 20, 15).base);
     // Δ = −5/50 = −0.1, SE = √(15 − 25/50)/50 = 0.07616; CI (−0.249, 0.049) spans 0.

@@ -35,7 +35,7 @@ export function benchCaseTallies(db: Db, benchId: number, candidateId?: number):
 }
 
 /**
- * Per-check tallies (`caseRevisionId|checkKey` → `{ passed, scored }`) of one candidate, over the
+ * Per-check tallies (case revision id → check key → `{ passed, scored }`) of one candidate, over the
  * trials of the given case revisions only.
  */
 export function benchCheckTallies(db: Db, benchId: number, candidateId: number, caseRevisionIds: ReadonlySet<number>): SideTallies["checks"] {

@@ -12,7 +12,8 @@ import { getBench, type BenchDetail } from "@/db/queries/benches";
 import type { Regression } from "@/lib/bench/recommend";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
-import { classifyCheck, type RegressionClassification } from "@/lib/bench/stats/regression-status";
+import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
+import { checkTally } from "@/lib/bench/stats/tallies";
 
 /** One comparison of a candidate: against whom, then the paired figures. */
 export interface CandidateComparison extends PairedComparison {
@@ -52,8 +53,8 @@ export async function benchEvidence(db: Db, benchId: number): Promise<CandidateE
 
   // Per-check tallies only where a check broke: the reference's and the candidate's trials of those case revisions.
   const broken = (against: Regression["against"]) => new Set(Object.values(summary.regressions).flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
-  const baseChecks = baselineCandidateId !== null ? benchCheckTallies(db, benchId, baselineCandidateId, broken("baseline")) : new Map();
-  const refChecks = prev ? benchCheckTallies(db, prev.id, referenceCandidateId!, broken("last bench")) : new Map();
+  const baseChecks = baselineCandidateId !== null ? benchCheckTallies(db, benchId, baselineCandidateId, broken("baseline")) : new Map<number, Map<string, CheckTally>>();
+  const refChecks = prev ? benchCheckTallies(db, prev.id, referenceCandidateId!, broken("last bench")) : new Map<number, Map<string, CheckTally>>();
 
   return bench.candidates.map((c) => {
     const own = cases.get(c.id) ?? NONE;
@@ -63,9 +64,8 @@ export async function benchEvidence(db: Db, benchId: number): Promise<CandidateE
     const mine = summary.regressions[String(c.id)] ?? [];
     const ownChecks = benchCheckTallies(db, benchId, c.id, new Set(mine.map((r) => r.caseRevisionId)));
     const regressions = mine.map((r) => {
-      const k = `${r.caseRevisionId}|${r.key}`;
-      const ref = (r.against === "baseline" ? baseChecks : refChecks).get(k);
-      const cls = classifyCheck(ref ?? { passed: 0, scored: 0 }, ownChecks.get(k) ?? { passed: 0, scored: 0 });
+      const ref = checkTally(r.against === "baseline" ? baseChecks : refChecks, r.caseRevisionId, r.key);
+      const cls = classifyCheck(ref ?? { passed: 0, scored: 0 }, checkTally(ownChecks, r.caseRevisionId, r.key) ?? { passed: 0, scored: 0 });
       return { ...r, regressionStatus: cls.status, regressionPValue: cls.pValue };
     });
     return { candidateId: c.id, rates: candidateRates(own.values()), comparisons, regressions };

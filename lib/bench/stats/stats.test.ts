@@ -11,7 +11,7 @@ import { mcnemarMinDetectableEffect, pairedTMinDetectableEffect } from "./power"
 import { classifyCheck } from "./regression-status";
 import { wilsonInterval } from "./wilson";
 import { candidateRates } from "./candidate-rates";
-import { benchTallies } from "./tallies";
+import { benchTallies, checkTally } from "./tallies";
 
 /** One-trial-per-case tallies: `b` regressions, `c` fixes, `both` passing in both, `neither` failing in both. */
 function oneTrial(b: number, c: number, both: number, neither: number): { cand: Map<string, CaseTally>; base: Map<string, CaseTally> } {
@@ -236,8 +236,9 @@ describe("tallies and candidate rates", () => {
     ]);
     expect(t.get(1)!.cases.get(7)).toEqual({ passed: 1, scored: 2 });
     expect(t.get(1)!.cases.has(8)).toBe(false);
-    expect(t.get(1)!.checks.get("7|a")).toEqual({ passed: 2, scored: 2 });
-    expect(t.get(1)!.checks.get("7|b")).toEqual({ passed: 0, scored: 1 });
+    expect(checkTally(t.get(1)!.checks, 7, "a")).toEqual({ passed: 2, scored: 2 });
+    expect(checkTally(t.get(1)!.checks, 7, "b")).toEqual({ passed: 0, scored: 1 });
+    expect(checkTally(t.get(1)!.checks, 8, "a")).toBeUndefined();
     expect(t.get(2)!.cases.get(7)).toEqual({ passed: 0, scored: 1 });
   });
 

@@ -127,7 +127,9 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const EPS = 1e-12;
   const fixes = d.filter((x) => x > EPS).length;
   const regressions = d.filter((x) => x < -EPS).length;
-  const trialsPerCase = Math.max(1, ...pairs.flatMap(([c, a]) => [c.scored, a.scored]));
+  // A loop, not Math.max(...list): a 100,000-case bench would overflow the call's arguments.
+  let trialsPerCase = 1;
+  for (const [c, a] of pairs) trialsPerCase = Math.max(trialsPerCase, c.scored, a.scored);
   const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(fixes, regressions), fixes + regressions) : null;
   const delta = d.reduce((s, x) => s + x, 0) / n;
   if (n < 2) return { n, regressions, fixes, delta, ci95: null, pValue: 1, test: "paired t", signTestPValue, verdict: "inconclusive", minDetectableEffect: null, unpaired };

@@ -201,6 +201,22 @@ describe("compareCandidates", () => {
   });
 });
 
+describe("bench size", () => {
+  it("handles the largest bench (100,000 cases, repeats) without spreading cases into one call's arguments", () => {
+    const n = 100_000;
+    const cand = new Map<number, CaseTally>();
+    const base = new Map<number, CaseTally>();
+    for (let i = 0; i < n; i++) {
+      cand.set(i, { passed: i % 2 ? 2 : 1, scored: 2 });
+      base.set(i, { passed: 1, scored: 2 });
+    }
+    const r = compareCandidates(cand, base);
+    expect(r).toMatchObject({ n, fixes: n / 2, regressions: 0, test: "paired t" });
+    expect(r.delta).toBeCloseTo(0.25, 12); // half the cases up by ½
+    expect(candidateRates(cand.values())).toMatchObject({ cases: n, trialPassRate: { passed: 150_000, scored: 200_000 } });
+  });
+});
+
 describe("classifyCheck (flaky on the baseline / confirmed / suspected / cleared)", () => {
   it("applies the one-sided Fisher rule", () => {
     expect(classifyCheck({ passed: 3, scored: 3 }, { passed: 0, scored: 3 })).toEqual({ status: "confirmed", pValue: expect.closeTo(0.05, 12) }); // exactly 1/20

@@ -21,6 +21,7 @@ import { statsOf } from "@/lib/bench/aggregate";
 import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
+import { benchEvidence } from "@/server/bench/comparisons";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startBenchWorker } from "@/server/worker";
 import { CliError, usage, writeJsonFile, type Io } from "../io";
@@ -194,6 +195,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
 
   const bench = (await getBench(db, id))!;
   const rec = bench.recommendation!;
+  const evidence = (await benchEvidence(db, id)) ?? [];
   const result = {
     // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
     schemaVersion: 1,
@@ -202,6 +204,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },
     candidates: bench.candidates.map((c) => {
       const s = statsOf(bench.summary, c.id)!;
+      const ev = evidence.find((e) => e.candidateId === c.id);
       return {
         index: c.position,
         label: c.label,
@@ -214,7 +217,12 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         unscored: s.checks.unscored,
         error: s.checks.error,
         passRate: s.passRate.rate,
-        regressions: bench.summary!.regressions[String(c.id)] ?? [],
+        regressions: ev?.regressions ?? bench.summary!.regressions[String(c.id)] ?? [],
+        // Issue #16: paired statistics (see README "Statistics in bench run --json-output").
+        casePassRate: ev?.rates.trialPassRate ?? null,
+        passAtK: ev?.rates.passAt ?? null,
+        passHatK: ev?.rates.passHat ?? null,
+        comparisons: ev?.comparisons ?? [],
       };
     }),
     errors: trialErrorReasons(db, id, 5),

@@ -1,0 +1,68 @@
+/**
+ * `bench run --json-output` carries the paired statistics (issue #16 §5): per candidate a
+ * `comparisons` list and the case-level pass rate with its Wilson interval, and per broken check a
+ * `regressionStatus`. Reference figures: see server/bench/comparisons.test.ts (GSM8K recorded,
+ * b = 8, c = 38, +15.0 points, exact McNemar p = 9.24769992138863e-6).
+ */
+import { beforeAll, afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { main } from "../main";
+import { captureIo } from "../testing";
+import { migrateDatabase, openDatabase } from "@/db/client";
+import { seedDemoWorkspace } from "@/db/seed/demo";
+
+const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-stats-"));
+const file = path.join(dir, "cli.db");
+let saved: string | undefined;
+
+beforeAll(async () => {
+  saved = process.env.BENCHWORK_DB;
+  process.env.BENCHWORK_DB = file;
+  const db = openDatabase(file);
+  migrateDatabase(db);
+  await seedDemoWorkspace(db);
+  db.$client.close();
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.BENCHWORK_DB;
+  else process.env.BENCHWORK_DB = saved;
+});
+
+const run = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-6b-verification"];
+
+describe("bench run --json-output statistics", () => {
+  it("writes comparisons against the baseline and the last bench, Wilson intervals, pass@k with repeats and a status per regression", async () => {
+    const out1 = path.join(dir, "first.json");
+    expect(await main([...run, "--json-output", out1], captureIo())).toBe(1); // 6b-verification is blocked by its regressions
+    const r1 = JSON.parse(readFileSync(out1, "utf8"));
+    expect(r1.schemaVersion).toBe(1);
+    const [base, cand] = r1.candidates;
+    expect(base.comparisons).toEqual([]);
+    expect(base.casePassRate).toMatchObject({ passed: 45, scored: 200, rate: 0.225 });
+    expect(base.casePassRate.ci95[0]).toBeCloseTo(0.1726236971508913, 9); // scipy Wilson 45/200
+    expect(base.passAtK).toBeNull();
+    expect(cand.comparisons).toHaveLength(1);
+    expect(cand.comparisons[0]).toMatchObject({ against: "baseline", againstCandidate: "model-6b-finetuning", n: 200, regressions: 8, fixes: 38, test: "exact McNemar", verdict: "better" });
+    expect(cand.comparisons[0].delta).toBeCloseTo(0.15, 12);
+    expect(cand.comparisons[0].pValue).toBeCloseTo(9.24769992138863e-6, 15);
+    expect(cand.comparisons[0].ci95).toHaveLength(2);
+    expect(cand.comparisons[0].minDetectableEffect).toBeCloseTo(0.0944474416360213, 9); // Connor, n = 200, ψ = 46/200 (scipy brentq)
+    expect(cand.regressions).toHaveLength(8);
+    expect(cand.regressions.map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(Array(8).fill("suspected"));
+
+    const out2 = path.join(dir, "second.json");
+    await main([...run, "--repeats", "3", "--json-output", out2], captureIo());
+    const r2 = JSON.parse(readFileSync(out2, "utf8"));
+    const [base2, cand2] = r2.candidates;
+    expect(cand2.comparisons.map((c: { against: string; againstCandidate: string; test: string }) => [c.against, c.againstCandidate, c.test])).toEqual([
+      ["baseline", "model-6b-finetuning", "paired t"],
+      ["last", "model-6b-finetuning", "paired t"],
+    ]);
+    expect(base2.comparisons).toMatchObject([{ against: "last", n: 200, delta: 0, verdict: "inconclusive" }]);
+    expect(cand2.passAtK).toMatchObject({ "1": 0.375, "3": 0.375 });
+    expect(cand2.passHatK).toMatchObject({ "3": 0.375 });
+    expect(cand2.regressions.filter((x: { against: string }) => x.against === "baseline").map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(Array(8).fill("confirmed"));
+  }, 120_000);
+});

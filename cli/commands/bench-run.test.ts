@@ -49,11 +49,16 @@ describe("benchwork bench run", () => {
     expect((await listBenches(db, "grade-school-math"))[0].id).toBe(r.benchId);
   }, 60_000);
 
-  it("exits 0 when the recommended candidate is the best and breaks nothing", async () => {
+  it("exits 0 when the recommended candidate breaks nothing; --baseline none still compares with the last bench", async () => {
     const io = captureIo();
     const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--budget", "20"], io);
     expect(code).toBe(0);
-    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification/);
+    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification \(45\.0% of 20 scored checks\); it breaks no check that passed in the last bench \(#\d+, model-6b-finetuning\)/);
+    // The weaker model after it breaks problems the last bench solved: with --baseline none this
+    // exited 0 with "with no regression", compared with nothing.
+    const broken = captureIo();
+    expect(await main([...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "none", "--budget", "20"], broken)).toBe(1);
+    expect(broken.stdout.join("\n")).toMatch(/No candidate is recommended: every candidate with scored checks breaks a previously passing check \(model-6b-finetuning: [1-9]/);
   }, 60_000);
 
   it("runs only the retained regression cases with --cases source:retained", async () => {

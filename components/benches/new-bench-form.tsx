@@ -191,7 +191,7 @@ export function NewBenchForm({
           {errors.candidates ? <p className="text-xs text-red-700">{errors.candidates}</p> : null}
         </fieldset>
 
-        <Field label="Baseline" htmlFor="nb-baseline" error={errors.baseline} hint="Regressions are checks that passed for the baseline (or in the last bench of this prompt) and fail for a candidate.">
+        <Field label="Baseline" htmlFor="nb-baseline" error={errors.baseline} hint="Regressions are checks that passed for the baseline or in the last finished bench of this prompt (always compared when there is one) and fail for a candidate.">
           <select
             id="nb-baseline"
             value={baseline.kind === "candidate" ? `c${baseline.index}` : baseline.kind}
@@ -203,8 +203,7 @@ export function NewBenchForm({
                 candidate {i + 1}: {label(c)}
               </option>
             ))}
-            <option value="last-bench">the last bench of this prompt only</option>
-            <option value="none">none</option>
+            <option value="last-bench">no baseline candidate: the last bench of this prompt only</option>
           </select>
         </Field>
 

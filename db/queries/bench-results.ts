@@ -5,7 +5,7 @@
  */
 import type { Db } from "../client";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
-import { findRegressions, mergeRegressions, recommend, type Recommendation, type Regression } from "@/lib/bench/recommend";
+import { findRegressions, mergeRegressions, recommend, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 
@@ -80,12 +80,16 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     const base = outcomesOf(baselineCandidateId);
     for (const id of ids) if (id !== baselineCandidateId) regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
   }
-  const referenceBenchId = bench.baseline.kind === "none" ? null : await previousFinishedBench(db, bench.promptId, benchId);
+  // Every bench is also compared with the last finished bench of its prompt, whatever its baseline:
+  // "none" only means no baseline candidate (it used to skip the check and headline "no regression").
+  const referenceBenchId = await previousFinishedBench(db, bench.promptId, benchId);
   let referenceCandidateId: number | null = null;
+  let lastBench: LastBenchReference | null = null;
   if (referenceBenchId !== null) {
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
+      lastBench = { benchId: referenceBenchId, candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}` };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
       for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
     }
@@ -96,7 +100,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
-    bench.cancelRequestedAt != null ? { partial: { finished, total } } : {},
+    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench },
   );
   return {
     summary: {

@@ -165,8 +165,26 @@ describe("recommendation context", () => {
     );
     expect(rec.recommendedCandidateId).toBe(2);
     expect(rec.headline).toBe(
-      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), with no regression. The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
+      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), on pass rate alone: no regression check was possible (the baseline has no scored check and no earlier finished bench of this prompt to compare with). The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
     );
+  });
+
+  it("names what 'no regression' was checked against, and says so when nothing was (it headlined 'with no regression' with no reference)", () => {
+    const t: TrialFacts[] = [trial(1, 1, [check("e0", "passed")]), trial(2, 1, [check("e0", "failed")])];
+    const st = aggregateCandidates([1, 2], t);
+    const cands = [
+      { id: 1, label: "a", stats: st[0] },
+      { id: 2, label: "b", stats: st[1] },
+    ];
+    expect(recommend(cands, null, new Map()).headline).toBe(
+      "Recommended: a (100.0% of 1 scored checks), on pass rate alone: no regression check was possible (no baseline candidate and no earlier finished bench of this prompt to compare with).",
+    );
+    const lastBench = { benchId: 7, candidateLabel: "gpt-4o · agent r2" };
+    expect(recommend(cands, null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks), with no regression against the last bench (#7, gpt-4o · agent r2).");
+    expect(recommend([cands[0]], null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks); it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
+    expect(recommend([cands[0]], null, new Map()).headline).toMatch(/^Recommended: a \(100\.0% of 1 scored checks\), on pass rate alone: no regression check was possible/);
+    // A lone baseline compared with the last bench was compared with something.
+    expect(recommend([cands[0]], 1, new Map(), { lastBench }).headline).toBe("Only one candidate, a (100.0% of 1 scored checks): it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
   });
 
   it("lists errored trials as a trade-off, never as failures", () => {

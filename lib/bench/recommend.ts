@@ -59,11 +59,19 @@ export interface CandidateVerdict {
   tradeoffs: string[];
 }
 
+/** The earlier bench a bench was compared with: its id and the label of its reference candidate. */
+export interface LastBenchReference {
+  benchId: number;
+  candidateLabel: string;
+}
+
 /** The bench's recommendation: at most one recommended candidate and a headline saying why. */
 export interface Recommendation {
   recommendedCandidateId: number | null;
   headline: string;
   candidates: CandidateVerdict[];
+  /** The last bench the candidates were compared with (absent in recommendations stored before it was kept, null when none). */
+  lastBench?: LastBenchReference | null;
 }
 
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
@@ -105,13 +113,15 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
  * @param candidates in bench order, with labels
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
- * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
+ * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first);
+ *   `lastBench`: the earlier bench of the prompt the candidates were also compared with (its id and
+ *   the label of its candidate used as the reference), absent when there was none
  */
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
-  context: { partial?: { finished: number; total: number } } = {},
+  context: { partial?: { finished: number; total: number }; lastBench?: LastBenchReference | null } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
   const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
@@ -133,6 +143,12 @@ export function recommend(
   const pick = verdicts.find((v) => v.blockers.length === 0 && (candidates.find((c) => c.id === v.candidateId)!.stats.passRate.scored ?? 0) > 0);
   const best = verdicts[0];
   const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
+  // What "no regression" was checked against; with neither, the headline must say so.
+  const last = context.lastBench ?? null;
+  const lastText = last ? `the last bench (#${last.benchId}, ${last.candidateLabel})` : null;
+  const baseScored = baselineId !== null && (stat(baselineId).passRate.scored ?? 0) > 0;
+  const against = [baseScored ? "the baseline" : null, lastText].filter((x): x is string => x !== null).join(" or ");
+  const noCheck = `on pass rate alone: no regression check was possible (${baselineId === null ? "no baseline candidate" : "the baseline has no scored check"} and no earlier finished bench of this prompt to compare with)`;
   let headline: string;
   if (!pick) {
     headline =
@@ -147,15 +163,19 @@ export function recommend(
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (pick.isBaseline) {
       // A lone candidate that is its own baseline wins by default: say so rather than "Recommended".
-      headline = soleBaseline(verdicts)
-        ? `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`
-        : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+      headline = !soleBaseline(verdicts)
+        ? `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`
+        : lastText
+          ? `Only one candidate, ${pick.label} (${rateText}): it breaks no check that passed in ${lastText}.`
+          : `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`;
     } else if (blockedAbove.length) {
       headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+    } else if (!against) {
+      headline = `Recommended: ${pick.label} (${rateText}), ${noCheck}.`;
     } else if (candidates.length === 1) {
-      headline = `Recommended: ${pick.label} (${rateText}); it breaks no check that passed in the last bench.`;
+      headline = `Recommended: ${pick.label} (${rateText}); it breaks no check that passed in ${against}.`;
     } else {
-      headline = `Recommended: ${pick.label} (${rateText}), with no regression${baselineId !== null && (stat(baselineId).passRate.scored ?? 0) > 0 ? " against the baseline" : ""}.`;
+      headline = `Recommended: ${pick.label} (${rateText}), with no regression against ${against}.`;
     }
   }
   // Say what the verdict rests on when it rests on less than a full, scored comparison.
@@ -173,5 +193,5 @@ export function recommend(
   }
   if (context.partial) headline = `Partial bench, cancelled after ${context.partial.finished} of ${context.partial.total} trials. ${headline}`;
   if (notes.length) headline = `${headline} ${notes.join(" ")}`;
-  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts };
+  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts, lastBench: last };
 }

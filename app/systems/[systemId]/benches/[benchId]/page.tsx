@@ -135,7 +135,18 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </h2>
           <p className="text-xs text-slate-600">
             prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial{bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
-            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : bench.baseline.kind === "last-bench" ? (bench.summary?.referenceBenchId ? <>the last bench (<Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">#{bench.summary.referenceBenchId}</Link>)</> : "the last bench") : "none"}
+            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : "none"}
+            {bench.summary ? (
+              bench.summary.referenceBenchId ? (
+                <>
+                  {" "}
+                  · compared with the last bench (<Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">#{bench.summary.referenceBenchId}</Link>
+                  {bench.recommendation?.lastBench ? `, ${bench.recommendation.lastBench.candidateLabel}` : ""})
+                </>
+              ) : (
+                " · no earlier bench to compare with"
+              )
+            ) : null}
           </p>
         </div>
         <div className="ml-auto flex gap-2 text-sm">

@@ -35,6 +35,7 @@ export function MatrixView({
   const filters: [MatrixFilter, string][] = [
     ["all", "All cases"],
     ["failures", "Failures only"],
+    ["errors", "Errors only"],
     ["regressions", "Regressions only"],
     ["changed", "Changed verdicts"],
   ];
@@ -101,17 +102,23 @@ export function MatrixView({
                     const cell = r.cells[c.id];
                     if (!cell) return <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">—</td>;
                     const repeats = cell.trials > 1 && cell.scoredTrials ? ` ${cell.passedTrials}/${cell.scoredTrials}` : "";
+                    // Errors beside a verdict (a judge that failed on some repeats): never hidden in "passed".
+                    const errors = cell.errorTrials && cell.verdict !== "error" ? `${cell.errorTrials} error${cell.errorTrials > 1 ? "s" : ""}` : cell.verdict === "error" && cell.trials > 1 ? ` ${cell.errorTrials}/${cell.trials}` : "";
+                    const text = cell.verdict === "error" ? `error${errors}` : `${cell.verdict}${repeats}`;
+                    const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}`;
                     return (
-                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`}>
+                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={`Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}`} className="inline-flex items-center gap-1 hover:opacity-80">
-                            <Badge tone={TONE[cell.verdict]}>
-                              {cell.verdict}
-                              {repeats}
-                            </Badge>
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label} className="inline-flex items-center gap-1 hover:opacity-80">
+                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                            {extra}
                           </Link>
                         ) : (
-                          <Badge tone={TONE[cell.verdict]}>{cell.verdict}</Badge>
+                          <span className="inline-flex items-center gap-1">
+                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                            {extra}
+                          </span>
                         )}
                       </td>
                     );

@@ -1,4 +1,5 @@
 import type { BenchDetail } from "@/db/queries/benches";
+import type { ErrorKindCount } from "@/db/queries/bench-errors";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
@@ -75,7 +76,7 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
           <tr>
             <th className="px-3 py-2 font-medium">Candidate</th>
             <th className="px-3 py-2 font-medium">Pass rate (scored checks)</th>
-            <th className="px-3 py-2 font-medium" title="A trial fully passes when every scored check of it passes">
+            <th className="px-3 py-2 font-medium" title="A trial fully passes when a check of it passed and none failed or errored; trials with errors are counted apart">
               {bench.settings.repeats > 1 ? "Trials fully passed" : "Cases fully passed"}
             </th>
             <th className="px-3 py-2 font-medium">Unscored</th>
@@ -102,6 +103,12 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
+                  {s.trialsWithErrors ? (
+                    <span className="block text-xs text-amber-800" title="Trials that errored, or whose checks errored without a failure: neither passed nor failed">
+                      {s.trialsWithErrors} {bench.settings.repeats > 1 ? "trial" : "case"}
+                      {s.trialsWithErrors > 1 ? "s" : ""} with errors
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
@@ -180,6 +187,52 @@ export function ChecksTable({ bench, stats }: { bench: BenchDetail; stats: Candi
                   </td>
                 );
               })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * Errors of the bench by kind: trials that ended in error (model call, timeout, worker) and checks
+ * whose verdict is `error` (a judge or sandbox that failed), each with its most common messages.
+ * Errors are never failures; this says where they came from.
+ */
+export function ErrorsTable({ errors }: { errors: ErrorKindCount[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <section aria-label="Errors" className="rounded-lg border border-amber-300 bg-amber-50/60">
+      <h2 className="border-b border-amber-200 px-4 py-2.5 text-sm font-semibold">Errors by kind</h2>
+      <p className="px-4 pt-2 text-xs text-slate-600">Infrastructure failures, not model failures: those trials and checks count neither as passed nor as failed.</p>
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs text-slate-600">
+          <tr>
+            <th className="px-4 py-2 font-medium">Where</th>
+            <th className="px-3 py-2 font-medium">Kind</th>
+            <th className="px-3 py-2 font-medium">Count</th>
+            <th className="px-3 py-2 font-medium">Most common messages</th>
+          </tr>
+        </thead>
+        <tbody>
+          {errors.map((e) => (
+            <tr key={`${e.source}:${e.kind}`} className="border-t border-amber-200 align-top" data-testid="error-kind">
+              <td className="px-4 py-2 text-xs">{e.source === "trial" ? "trial" : "check"}</td>
+              <td className="px-3 py-2 font-mono text-xs">{e.kind}</td>
+              <td className="px-3 py-2 tabular-nums">
+                {e.count} {e.source === "trial" ? "trial" : "check"}
+                {e.count > 1 ? "s" : ""}
+              </td>
+              <td className="px-3 py-2 text-xs text-slate-700">
+                <ul className="flex flex-col gap-0.5">
+                  {e.examples.map((x, i) => (
+                    <li key={i} className="break-words">
+                      {x.count} × {x.message.length > 300 ? `${x.message.slice(0, 300)}…` : x.message}
+                    </li>
+                  ))}
+                </ul>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -32,6 +32,7 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
   const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
   const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number }) : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
+  const checkErrors = checks.filter((c) => c.verdict === "error").length;
   return (
     <aside id="trial" aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto">
       <div className="flex items-start justify-between gap-2">
@@ -42,6 +43,11 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
           <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
             <span>{String(trial.candidateLabel)}</span>
             <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>
+            {checkErrors ? (
+              <Badge tone="amber">
+                {checkErrors} check error{checkErrors > 1 ? "s" : ""}
+              </Badge>
+            ) : null}
             <span>repeat {String(trial.repeat)}</span>
             {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
             {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}

@@ -4,7 +4,16 @@
  * sorting run over all rows; the page then takes its slice.
  */
 import type { Db } from "../client";
-import type { CaseCell } from "@/lib/bench/aggregate";
+import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
+
+/**
+ * SQL sums of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
+ * (a verdict: fully passed or failed), `passed` (fully passed), `errors` (errored, or a check
+ * errored without a failure: neither). Over the rows of `trials` in the query's group.
+ */
+export const TRIAL_VERDICT_SUMS = `sum(failed_checks > 0 OR (status = 'done' AND error_checks = 0 AND passed_checks > 0)) AS scored,
+              sum(status = 'done' AND failed_checks = 0 AND error_checks = 0 AND passed_checks > 0) AS passed,
+              sum(failed_checks = 0 AND (status = 'error' OR error_checks > 0)) AS errors`;
 
 /** One matrix row: a case and its cell per candidate id. */
 export interface MatrixRow {
@@ -17,14 +26,8 @@ export interface MatrixRow {
   cells: Record<number, CaseCell & { firstTrialId: number | null }>;
 }
 
-function cellOf(r: { total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
-  let verdict: CaseCell["verdict"];
-  if (r.pending) verdict = "pending";
-  else if (r.scored === 0) verdict = r.errors ? "error" : r.skipped === r.total ? "skipped" : "unscored";
-  else if (r.passed === r.scored) verdict = "passed";
-  else if (r.passed === 0) verdict = "failed";
-  else verdict = "mixed";
-  return { verdict, passedTrials: r.passed, scoredTrials: r.scored, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
+function cellOf(r: { total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
+  return { verdict: cellVerdict(r), passedTrials: r.passed, scoredTrials: r.scored, errorTrials: r.errors, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
 }
 
 /** Every row of the matrix, in manifest order. */
@@ -35,14 +38,12 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
   const cells = db.$client
     .prepare(
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
-              sum(status = 'done') AS done, sum(status = 'error') AS errors, sum(status = 'skipped') AS skipped,
-              sum(status IN ('queued', 'running')) AS pending,
-              sum(passed_checks + failed_checks > 0) AS scored,
-              sum(failed_checks = 0 AND passed_checks > 0) AS passed,
+              sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
+              ${TRIAL_VERDICT_SUMS},
               sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
        FROM trials WHERE bench_id = ? GROUP BY bench_case_id, candidate_id`,
     )
-    .all(benchId) as { bc: number; cand: number; total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
+    .all(benchId) as { bc: number; cand: number; total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
     const row: MatrixRow = { benchCaseId: c.id, position: c.position, caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source, cells: {} };
@@ -57,18 +58,20 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
 }
 
 /** Matrix filters of the results page. */
-export type MatrixFilter = "all" | "failures" | "regressions" | "changed";
+export type MatrixFilter = "all" | "failures" | "errors" | "regressions" | "changed";
 export type MatrixSort = "position" | "case" | "failures";
 
 /**
  * Filters, sorts and pages matrix rows.
  * - `failures`: a candidate failed (or partly failed) the case;
+ * - `errors`: a trial of the case errored, or a check of it did (for any candidate);
  * - `regressions`: the case holds a regression of some candidate (keys from the bench summary);
  * - `changed`: the candidates' verdicts differ.
  */
 export function selectMatrix(rows: MatrixRow[], o: { filter: MatrixFilter; sort: MatrixSort; page: number; pageSize: number; regressionCases: Set<string> }) {
   let list = rows;
   if (o.filter === "failures") list = list.filter((r) => Object.values(r.cells).some((c) => c.verdict === "failed" || c.verdict === "mixed"));
+  else if (o.filter === "errors") list = list.filter((r) => Object.values(r.cells).some((c) => c.errorTrials > 0));
   else if (o.filter === "regressions") list = list.filter((r) => o.regressionCases.has(`${r.caseRevisionId}`));
   else if (o.filter === "changed") list = list.filter((r) => new Set(Object.values(r.cells).map((c) => (c.verdict === "mixed" ? "failed" : c.verdict))).size > 1);
   if (o.sort === "case") list = [...list].sort((a, b) => a.caseKey.localeCompare(b.caseKey));

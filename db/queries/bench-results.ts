@@ -8,6 +8,7 @@ import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from 
 import { findRegressions, mergeRegressions, recommend, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
+import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -123,9 +124,8 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
   const rows = db.$client
     .prepare(
       `SELECT candidate_id AS id, count(*) AS total, sum(status = 'done') AS done, sum(status = 'error') AS error, sum(status = 'skipped') AS skipped,
-              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passed, sum(failed_checks) AS failed,
-              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, sum(passed_checks + failed_checks > 0) AS trialScored,
-              sum(passed_checks + failed_checks > 0 AND failed_checks = 0) AS trialPassed,
+              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passedChecks, sum(failed_checks) AS failedChecks,
+              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, ${TRIAL_VERDICT_SUMS},
               coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
        FROM trials WHERE bench_id = ? GROUP BY candidate_id`,
     )
@@ -139,9 +139,10 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
     return {
       candidateId: id,
       trials: { total: n("total"), done: n("done"), error: n("error"), skipped: n("skipped"), pending: n("pending") },
-      checks: { scored: n("passed") + n("failed"), passed: n("passed"), failed: n("failed"), unscored: n("unscored"), error: n("errorChecks") },
-      passRate: rate(n("passed"), n("passed") + n("failed")),
-      trialPassRate: rate(n("trialPassed"), n("trialScored")),
+      checks: { scored: n("passedChecks") + n("failedChecks"), passed: n("passedChecks"), failed: n("failedChecks"), unscored: n("unscored"), error: n("errorChecks") },
+      passRate: rate(n("passedChecks"), n("passedChecks") + n("failedChecks")),
+      trialPassRate: rate(n("passed"), n("scored")),
+      trialsWithErrors: n("errors"),
       byCheck: {},
       tokens: { input: n("tin"), output: n("tout") },
       costUsd: r.cost == null ? null : Number(r.cost),

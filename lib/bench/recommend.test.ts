@@ -59,9 +59,26 @@ describe("aggregation", () => {
 
   it("a case's cell shows how many of its repeats passed", () => {
     const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
-    expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, trials: 3, failedChecks: 1 });
+    expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, errorTrials: 0, trials: 3, failedChecks: 1 });
     expect(caseCell([trial(1, 1, null, { status: "error" })]).verdict).toBe("error");
     expect(caseCell([trial(1, 1, [check("c1", "unscored")])]).verdict).toBe("unscored");
+  });
+});
+
+describe("errors beside verdicts", () => {
+  const judged = (v: CheckRecord["verdict"]) => [check("e0", "passed"), check("c1", v)];
+  it("a trial whose judge check errored is neither passed nor failed (it read 'passed')", () => {
+    expect(caseCell([trial(1, 1, judged("error"))])).toMatchObject({ verdict: "error", passedTrials: 0, scoredTrials: 0, errorTrials: 1 });
+    // A failed check still makes the trial failed, errors or not.
+    expect(caseCell([trial(1, 1, [check("e0", "failed"), check("c1", "error")])])).toMatchObject({ verdict: "failed", errorTrials: 0 });
+  });
+
+  it("2 passes and 3 errors over 5 repeats: passed 2 of 2 with 3 errors (it read 'passed 2/2')", () => {
+    const repeats = [1, 2, 3, 4, 5].map((r) => trial(1, 1, judged(r <= 2 ? "passed" : "error"), { repeat: r }));
+    expect(caseCell(repeats)).toEqual({ verdict: "passed", passedTrials: 2, scoredTrials: 2, errorTrials: 3, trials: 5, failedChecks: 0 });
+    const [s] = aggregateCandidates([1], [...repeats, trial(1, 2, null, { status: "error" }), trial(1, 3, [check("e0", "failed")])]);
+    expect(s.trialPassRate).toEqual({ passed: 2, scored: 3, rate: 2 / 3 });
+    expect(s.trialsWithErrors).toBe(4);
   });
 });
 

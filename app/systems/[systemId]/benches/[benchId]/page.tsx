@@ -6,7 +6,8 @@ import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
 import { getTrial, matrixRows, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
-import { CandidatesTable, ChecksTable, RecommendationCard } from "@/components/benches/results-summary";
+import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
+import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { MatrixView } from "@/components/benches/matrix-view";
 import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
@@ -28,7 +29,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   if (!bench || bench.systemId !== systemId) notFound();
   const progress = (await getBenchProgress(db, id))!;
   const view = one(sp.view) === "manifest" ? "manifest" : one(sp.view) === "rubric" ? "rubric" : "results";
-  const filter = (["failures", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
+  const filter = (["failures", "errors", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
   const sort = (["case", "failures"].includes(one(sp.sort) ?? "") ? one(sp.sort) : "position") as MatrixSort;
   const trialId = Number(one(sp.trial)) || undefined;
   const base = `/systems/${systemId}/benches/${id}`;
@@ -112,6 +113,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} /> : null}
         <CandidatesTable bench={bench} stats={stats} />
         <ChecksTable bench={bench} stats={stats} />
+        <ErrorsTable errors={benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
           <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} selectedTrial={trialId} />
           {trial && Number(trial.bench_id) === id ? <TrialView trial={trial} closeHref={href({ trial: undefined })} siblings={siblings} /> : null}

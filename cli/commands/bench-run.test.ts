@@ -66,7 +66,20 @@ describe("benchwork bench run", () => {
     const io = captureIo();
     const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--cases", "source:retained"], io);
     expect(code).not.toBe(2);
-    expect(io.stdout[0]).toMatch(/^bench #\d+: [1-9]\d* cases included/);
+    const joined = /^bench #\d+: ([1-9]\d*) cases included \((\d+) retained regression cases joined\)/.exec(io.stdout[0]);
+    expect(joined).not.toBeNull();
+    expect(joined![2]).toBe(joined![1]);
+  }, 60_000);
+
+  it("--no-retained leaves the retained regression cases out of the selection", async () => {
+    const out = path.join(dir, "no-retained.json");
+    const io = captureIo();
+    await main([...base, "--candidate", "recorded:model-6b-finetuning", "--no-retained", "--json-output", out], io);
+    expect(io.stdout[0]).toMatch(/^bench #\d+: 200 cases included \(retained regression cases left out\), 0 excluded/);
+    expect(JSON.parse(readFileSync(out, "utf8")).manifest).toMatchObject({ included: 200, excluded: 0, retainedJoined: 0, includeRetained: false });
+    const none = captureIo();
+    expect(await main([...base, "--candidate", "recorded:model-6b-finetuning", "--no-retained", "--cases", "source:retained"], none)).toBe(2);
+    expect(none.stderr.join("\n")).toMatch(/No case of prompt solver matches source retained \(retained cases are left out/);
   }, 60_000);
 
   it("exits 2 on usage errors", async () => {

@@ -1,6 +1,6 @@
 /**
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
- *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--budget N] [--repeats N]
+ *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
@@ -31,6 +31,8 @@ export interface BenchRunOptions {
   candidate: string[];
   baseline?: string;
   cases?: string;
+  /** False with `--no-retained`: retained regression cases do not join the selection. */
+  retained?: boolean;
   budget?: string;
   repeats?: string;
   concurrency?: string;
@@ -137,6 +139,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     candidates,
     baseline: o.baseline === undefined ? { kind: "candidate", index: 0 } : o.baseline === "last" ? { kind: "last-bench" } : o.baseline === "none" ? { kind: "none" } : { kind: "candidate", index: Number(o.baseline) },
     selection: parseCases(o.cases),
+    includeRetained: o.retained !== false,
     budget: o.budget ?? null,
     repeats: o.repeats ?? 1,
     concurrency: o.concurrency ?? 8,
@@ -157,7 +160,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     throw e;
   }
   const { id, plan } = launched;
-  io.out(`bench #${id}: ${plan.includedCount} cases included, ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
+  io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 
   const worker = startBenchWorker(db, { pollMs: 50 });
@@ -199,7 +202,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     schemaVersion: 1,
     benchId: id,
     status: bench.status,
-    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },
+    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy, retainedJoined: plan.retainedJoined, includeRetained: o.retained !== false },
     candidates: bench.candidates.map((c) => {
       const s = statsOf(bench.summary, c.id)!;
       return {

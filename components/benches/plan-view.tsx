@@ -41,6 +41,9 @@ export function PlanView({ plan }: { plan: BenchPlan }) {
           </dd>
         </div>
       </dl>
+      <p className="text-sm text-slate-600" data-testid="retained-joined">
+        {plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
+      </p>
       {plan.warnings.length ? (
         <ul className="flex flex-col gap-1 rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="status">
           {plan.warnings.map((w, i) => (

@@ -15,6 +15,8 @@ import { LibraryError } from "@/lib/library/errors";
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
   selection: CaseSelection;
+  /** Retained regression cases joined the selection (absent in benches launched before it was a choice: they did). */
+  includeRetained?: boolean;
   budget: number | null;
   repeats: number;
   concurrency: number;

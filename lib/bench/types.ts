@@ -18,6 +18,8 @@ export interface SuppliedCase {
   content: CaseContent;
   /** For a retained copy: the case it was retained from (so the same scenario never runs twice). */
   retainedFromCaseId?: number | null;
+  /** A retained copy the user edited: it replaces its original in future benches. */
+  userCorrected?: boolean;
 }
 
 /** A prompt revision as a bench pins it. */
@@ -65,6 +67,8 @@ export interface ManifestEntry {
 export interface BenchPlan {
   manifest: ManifestEntry[];
   includedCount: number;
+  /** Included retained regression cases that joined the selection (not counting corrections standing in for their original). */
+  retainedJoined: number;
   excludedCount: number;
   /** Excluded cases per reason kind (`paused`, `over budget`, …). */
   excludedBy: Record<string, number>;

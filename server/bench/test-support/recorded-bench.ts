@@ -48,6 +48,7 @@ export function recordedRequest(promptId: number, names: string[], o: Partial<Be
     candidates: names.map((n) => ({ kind: "recorded" as const, recordedName: n })),
     baseline: { kind: "candidate", index: 0 },
     selection: { kind: "all" },
+    includeRetained: true,
     budget: null,
     repeats: 1,
     concurrency: 4,

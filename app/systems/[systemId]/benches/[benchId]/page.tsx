@@ -137,7 +137,8 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </h2>
           <p className="text-xs text-slate-600">
             prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial{bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
-            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : "none"}
+            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""}
+            {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : "none"}
             {bench.summary ? (
               bench.summary.referenceBenchId ? (
                 <>

@@ -42,6 +42,10 @@ describe("benchwork bench run", () => {
       ["model-175b-verification", 110, 200, 90],
     ]);
     expect(r.candidates[1].regressions.length).toBeGreaterThan(0);
+    // Improvements are listed beside the regressions (110 - 45 passes more, net of what it broke).
+    expect(r.candidates[1].fixes.length - r.candidates[1].regressions.length).toBe(110 - 45);
+    expect(r.candidates[1].fixes[0]).toMatchObject({ against: "baseline", caseRevisionId: expect.any(Number) });
+    expect(r.recommendation.lastBench).toBeNull();
     expect(r.recommendation.recommended).toBe("model-6b-finetuning");
     expect(io.stdout.join("\n")).toMatch(/Keep the baseline model-6b-finetuning/);
     // it shows in the app's history like any other bench

@@ -218,15 +218,21 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         error: s.checks.error,
         passRate: s.passRate.rate,
         regressions: bench.summary!.regressions[String(c.id)] ?? [],
+        fixes: bench.summary!.fixes?.[String(c.id)] ?? [],
       };
     }),
     errors: trialErrorReasons(db, id, 5),
-    recommendation: { recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null, headline: rec.headline, ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, tradeoffs: c.tradeoffs })) },
+    recommendation: {
+      recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
+      headline: rec.headline,
+      lastBench: rec.lastBench ?? null,
+      ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, fixes: c.fixes?.length ?? 0, tradeoffs: c.tradeoffs })),
+    },
   };
   io.out("");
   for (const c of result.candidates) {
     io.out(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
     );
   }
   if (result.errors.length) {

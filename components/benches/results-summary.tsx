@@ -18,6 +18,10 @@ function ShortRate({ rate }: { rate: number | null }) {
 
 export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
   const sole = soleBaseline(rec.candidates);
+  // Name what a change was measured against: the baseline candidate, or the last bench and its candidate.
+  const baselineLabel = rec.candidates.find((c) => c.isBaseline)?.label;
+  const against = (a: "baseline" | "last bench") =>
+    a === "baseline" ? `baseline${baselineLabel ? ` (${baselineLabel})` : ""}` : rec.lastBench ? `last bench #${rec.lastBench.benchId} (${rec.lastBench.candidateLabel})` : "last bench";
   const ok = rec.recommendedCandidateId !== null && bench.status === "finished";
   const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
@@ -47,10 +51,26 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
                   {c.blockers.slice(0, 200).map((b, i) => (
                     <li key={i}>
                       <code>{b.caseKey}</code> · {b.label}
-                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {b.against}
+                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}
                     </li>
                   ))}
                   {c.blockers.length > 200 ? <li>… and {c.blockers.length - 200} more (export the results for all)</li> : null}
+                </ul>
+              </details>
+            ) : null}
+            {c.fixes?.length ? (
+              <details className="mt-1 ml-8">
+                <summary className="cursor-pointer text-xs text-emerald-800">
+                  Fixes: {c.fixes.length} check{c.fixes.length > 1 ? "s" : ""} that failed {c.fixes.some((f) => f.against === "last bench") ? (c.fixes.some((f) => f.against === "baseline") ? "for the baseline or in the last bench" : "in the last bench") : "for the baseline"} and pass now
+                </summary>
+                <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
+                  {c.fixes.slice(0, 200).map((f, i) => (
+                    <li key={i}>
+                      <code>{f.caseKey}</code> · {f.label}
+                      {f.priority ? ` (${f.priority})` : ""} · passes · vs {against(f.against)}
+                    </li>
+                  ))}
+                  {c.fixes.length > 200 ? <li>… and {c.fixes.length - 200} more (export the results for all)</li> : null}
                 </ul>
               </details>
             ) : null}

@@ -124,3 +124,63 @@ export function exportTrialRows(db: Db, benchId: number): Record<string, unknown
     )
     .all(benchId) as Record<string, unknown>[];
 }
+
+/** A trial shown beside another for comparison: the baseline's in the same bench, or the last bench's reference candidate's. */
+export interface ReferenceTrial {
+  role: "baseline" | "last bench";
+  benchId: number;
+  trialId: number;
+  label: string;
+  status: string;
+  output: string | null;
+  error: string | null;
+  /** Verdict counts of its checks. */
+  verdicts: { passed: number; failed: number; unscored: number; error: number };
+  /** Its checks as stored (JSON text), for the per-check comparison. */
+  checks: string | null;
+}
+
+/**
+ * The trials to show beside trial `trialId` of `bench`: the baseline candidate's trial of the same
+ * case (same repeat, else its first) when the trial is not the baseline's own, then the last
+ * bench's reference candidate's trial of the same case revision (from the bench summary).
+ * @returns at most one of each, in that order; empty when the trial is not of this bench
+ */
+export function referenceTrials(db: Db, bench: { id: number; summary: { baselineCandidateId: number | null; referenceBenchId: number | null; referenceCandidateId: number | null } | null }, trialId: number): ReferenceTrial[] {
+  const t = db.$client
+    .prepare("SELECT t.candidate_id AS cand, t.bench_case_id AS bc, t.repeat AS rep, bc.case_revision_id AS rev FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ? AND t.bench_id = ?")
+    .get(trialId, bench.id) as { cand: number; bc: number; rep: number; rev: number } | undefined;
+  if (!t || !bench.summary) return [];
+  const cols = `t.id AS trialId, t.bench_id AS benchId, c.label, t.status, t.output, t.error, t.checks,
+                t.passed_checks AS passed, t.failed_checks AS failed, t.unscored_checks AS unscored, t.error_checks AS errors`;
+  type Row = { trialId: number; benchId: number; label: string; status: string; output: string | null; error: string | null; checks: string | null; passed: number | null; failed: number | null; unscored: number | null; errors: number | null };
+  const shape = (role: ReferenceTrial["role"], r: Row): ReferenceTrial => ({
+    role,
+    benchId: r.benchId,
+    trialId: r.trialId,
+    label: r.label,
+    status: r.status,
+    output: r.output,
+    error: r.error,
+    verdicts: { passed: r.passed ?? 0, failed: r.failed ?? 0, unscored: r.unscored ?? 0, error: r.errors ?? 0 },
+    checks: r.checks,
+  });
+  const out: ReferenceTrial[] = [];
+  const { baselineCandidateId: base, referenceBenchId: refBench, referenceCandidateId: refCand } = bench.summary;
+  if (base !== null && base !== t.cand) {
+    const r = db.$client
+      .prepare(`SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.candidate_id = ? AND t.bench_case_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`)
+      .get(bench.id, base, t.bc, t.rep) as Row | undefined;
+    if (r) out.push(shape("baseline", r));
+  }
+  if (refBench !== null && refCand !== null) {
+    const r = db.$client
+      .prepare(
+        `SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id JOIN bench_cases bc ON bc.id = t.bench_case_id
+         WHERE t.bench_id = ? AND t.candidate_id = ? AND bc.case_revision_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`,
+      )
+      .get(refBench, refCand, t.rev, t.rep) as Row | undefined;
+    if (r) out.push(shape("last bench", r));
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../client";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
-import { findRegressions, mergeRegressions, recommend, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
+import { findFixes, findRegressions, mergeRegressions, recommend, type Fix, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
@@ -77,9 +77,14 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   };
 
   const regressions = new Map<number, Regression[]>();
+  const fixes = new Map<number, Fix[]>();
   if (baselineCandidateId !== null) {
     const base = outcomesOf(baselineCandidateId);
-    for (const id of ids) if (id !== baselineCandidateId) regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
+    for (const id of ids) {
+      if (id === baselineCandidateId) continue;
+      regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
+      fixes.set(id, findFixes(base, outcomesOf(id), "baseline"));
+    }
   }
   // Every bench is also compared with the last finished bench of its prompt, whatever its baseline:
   // "none" only means no baseline candidate (it used to skip the check and headline "no regression").
@@ -92,7 +97,10 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     if (referenceCandidateId !== null) {
       lastBench = { benchId: referenceBenchId, candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}` };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
-      for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
+      for (const id of ids) {
+        regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
+        fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, outcomesOf(id), "last bench")));
+      }
     }
   }
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
@@ -101,7 +109,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
-    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench },
+    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
   );
   return {
     summary: {
@@ -110,6 +118,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       referenceBenchId,
       referenceCandidateId,
       regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
+      fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
       retained: 0,
     },
     recommendation,

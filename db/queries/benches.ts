@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
-import type { Recommendation, Regression } from "@/lib/bench/recommend";
+import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
@@ -46,6 +46,8 @@ export interface BenchSummary {
   referenceBenchId: number | null;
   referenceCandidateId: number | null;
   regressions: Record<string, Regression[]>;
+  /** Per candidate id, the checks it fixed against the baseline or the last bench (absent in summaries stored before fixes were listed). */
+  fixes?: Record<string, Fix[]>;
   retained: number;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from "./aggregate";
-import { findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
+import { findFixes, findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
 import type { CheckRecord } from "./types";
 
 const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
@@ -104,6 +104,19 @@ describe("regressions and recommendation", () => {
     const r = findRegressions(base, checkOutcomes(trials, 2), "baseline");
     expect(r).toEqual([{ caseKey: "case-2", caseRevisionId: 2, key: "c7", label: "c7", priority: "secondary", against: "baseline", outcome: "failed" }]);
     expect(findRegressions(base, checkOutcomes(trials, 3), "baseline")).toEqual([]);
+  });
+
+  it("lists the checks a candidate fixed beside the ones it broke", () => {
+    expect(findFixes(base, checkOutcomes(trials, 2), "baseline").map((f) => [f.caseKey, f.key, f.against])).toEqual([
+      ["case-3", "e0", "baseline"],
+      ["case-4", "e0", "baseline"],
+      ["case-5", "e0", "baseline"],
+      ["case-6", "e0", "baseline"],
+    ]);
+    expect(findFixes(base, checkOutcomes(trials, 3), "baseline").map((f) => f.caseKey)).toEqual(["case-3"]);
+    const fixes = new Map([[3, findFixes(base, checkOutcomes(trials, 3), "baseline")]]);
+    const rec = recommend([{ id: 1, label: "baseline", stats: stats[0] }, { id: 3, label: "C", stats: stats[2] }], 1, new Map(), { fixes });
+    expect(rec.candidates.find((c) => c.label === "C")!.fixes).toEqual([{ caseKey: "case-3", caseRevisionId: 3, key: "e0", label: "e0", against: "baseline" }]);
   });
 
   it("does not recommend a candidate with a higher average that breaks a passing check", () => {

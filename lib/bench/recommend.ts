@@ -26,7 +26,7 @@ type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "
  * each check (case revision × check key) once: a check that broke against both is one broken
  * check, listed against the baseline.
  */
-export function mergeRegressions(baseline: readonly Regression[], lastBench: readonly Regression[]): Regression[] {
+export function mergeRegressions<T extends Pick<Regression, "caseRevisionId" | "key">>(baseline: readonly T[], lastBench: readonly T[]): T[] {
   const seen = new Set(baseline.map((r) => `${r.caseRevisionId}|${r.key}`));
   return [...baseline, ...lastBench.filter((r) => !seen.has(`${r.caseRevisionId}|${r.key}`))];
 }
@@ -46,6 +46,25 @@ export function findRegressions(reference: Outcomes, candidate: Outcomes, agains
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
 }
 
+/** One fixed check: it failed for the reference (in some or every scored repeat) and passes for the candidate in every scored repeat. */
+export type Fix = Omit<Regression, "outcome">;
+
+/**
+ * Checks that failed in `reference` (any scored repeat) and pass in `candidate` (every scored
+ * repeat), matched by case revision and check key, ordered by case then check: the improvements a
+ * candidate brings, listed beside its regressions.
+ */
+export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
+  const out: Fix[] = [];
+  for (const [k, ref] of reference) {
+    if (ref.outcome !== "failed" && ref.outcome !== "mixed") continue;
+    const c = candidate.get(k);
+    if (!c || c.outcome !== "passed") continue;
+    out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });
+  }
+  return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
+}
+
 /** The verdict on one candidate. */
 export interface CandidateVerdict {
   candidateId: number;
@@ -55,6 +74,8 @@ export interface CandidateVerdict {
   recommended: boolean;
   /** Regressions that block it (empty for an unblocked candidate). */
   blockers: Regression[];
+  /** Checks it fixed against the baseline or the last bench (absent in recommendations stored before fixes were listed). */
+  fixes?: Fix[];
   /** Differences from the baseline worth knowing (pass rate, cost, latency, tokens, errors). */
   tradeoffs: string[];
 }
@@ -115,13 +136,14 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
  * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first);
  *   `lastBench`: the earlier bench of the prompt the candidates were also compared with (its id and
- *   the label of its candidate used as the reference), absent when there was none
+ *   the label of its candidate used as the reference), absent when there was none; `fixes`: checks
+ *   each candidate fixed (see {@link findFixes}), listed on its verdict
  */
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
-  context: { partial?: { finished: number; total: number }; lastBench?: LastBenchReference | null } = {},
+  context: { partial?: { finished: number; total: number }; lastBench?: LastBenchReference | null; fixes?: Map<number, Fix[]> } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
   const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
@@ -138,6 +160,7 @@ export function recommend(
     rank: i + 1,
     recommended: false,
     blockers: blockers.get(c.id) ?? [],
+    fixes: context.fixes?.get(c.id) ?? [],
     tradeoffs: tradeoffs(c.stats, base),
   }));
   const pick = verdicts.find((v) => v.blockers.length === 0 && (candidates.find((c) => c.id === v.candidateId)!.stats.passRate.scored ?? 0) > 0);

@@ -22,6 +22,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
       candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: statsOf(bench.summary, c.id) })),
       recommendation: bench.recommendation,
       regressions: bench.summary?.regressions ?? {},
+      fixes: bench.summary?.fixes ?? {},
       manifest: (await getManifest(db, id)).map((m) => ({ position: m.position, caseId: m.caseKey, caseRevision: m.caseRevisionId, source: m.source, group: m.group, included: m.included, reason: m.reason, note: m.note })),
       trials: rows.map((r) => ({ ...r, checks: r.checks ? JSON.parse(String(r.checks)) : null })),
     };

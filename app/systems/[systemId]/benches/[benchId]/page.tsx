@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
-import { getTrial, matrixRows, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import type { Regression } from "@/lib/bench/recommend";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
@@ -45,6 +46,8 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   // Finished benches read their stored summary; a running one is aggregated live.
   const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : liveCandidateStats(db, id, bench.candidates.map((c) => c.id));
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
+  const regressedCells = new Map<string, Regression[]>();
+  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {})) for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
 
   let main: React.ReactNode;
   if (view === "manifest") {
@@ -115,8 +118,17 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
-          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} selectedTrial={trialId} />
-          {trial && Number(trial.bench_id) === id ? <TrialView trial={trial} closeHref={href({ trial: undefined })} siblings={siblings} /> : null}
+          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} regressedCells={regressedCells} selectedTrial={trialId} />
+          {trial && Number(trial.bench_id) === id ? (
+            <TrialView
+              trial={trial}
+              closeHref={href({ trial: undefined })}
+              siblings={siblings}
+              references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({ ...r, href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}` }))}
+              regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
+              lastBench={bench.recommendation?.lastBench ?? null}
+            />
+          ) : null}
         </div>
       </div>
     );

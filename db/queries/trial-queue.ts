@@ -10,7 +10,7 @@ import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { computeBenchResults } from "./bench-results";
-import { retainFailingCases } from "./retention";
+import { retainFailingCasesIn } from "./retention";
 
 /** A trial whose worker died this many times is given up as `error` instead of running again. */
 export const MAX_ATTEMPTS = 3;
@@ -215,15 +215,17 @@ export class SqliteTrialQueue implements TrialQueue {
     const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
     if (!b || (b.status !== "queued" && b.status !== "running")) return false;
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
-    // Re-check inside the write: another worker may have finalized meanwhile.
+    // One write: the results, the end status and the retained cases together (a crash between two
+    // writes lost the retained cases). Re-checked inside it: another worker may have finalized meanwhile.
     const done = this.db.$client.transaction(() => {
       if (this.st.open.get(benchId)) return false;
-      return this.st.finish.run(b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes === 1;
+      if (this.st.finish.run(b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes !== 1) return false;
+      if (b.cancel == null) {
+        summary.retained = retainFailingCasesIn(this.db, benchId, recommendation, summary.baselineCandidateId);
+        if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);
+      }
+      return true;
     })();
-    if (done && b.cancel == null) {
-      summary.retained = retainFailingCases(this.db, benchId, recommendation, summary.baselineCandidateId);
-      if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);
-    }
     this.revisionOf.delete(benchId);
     return done;
   }

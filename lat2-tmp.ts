@@ -1,0 +1,10 @@
+import { openDatabase } from "@/db/client";
+import { createModelConfig, getModelConfigByName } from "@/db/queries/models";
+import { launchFromRequest } from "@/server/bench/prepare";
+const db = openDatabase("/tmp/bw/app.db");
+const existing = await getModelConfigByName(db, "scripted");
+const model = existing ? Number(existing.id) : await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: "http://127.0.0.1:4209/v1" });
+const judgeRow = await getModelConfigByName(db, "scripted judge");
+const judge = judgeRow ? Number(judgeRow.id) : await createModelConfig(db, { name: "scripted judge", provider: "openai-compatible", modelId: "scripted-judge", baseUrl: "http://127.0.0.1:4209/v1" });
+const { id, plan } = await launchFromRequest(db, { systemId: "customer-support", promptId: 2, candidates: [{ kind: "model", modelConfigId: model }], baseline: { kind: "none" }, selection: { kind: "all" }, budget: Number(process.argv[2] ?? 4), repeats: Number(process.argv[4] ?? 1), concurrency: Number(process.argv[5] ?? 8), timeoutSeconds: 60, maxSteps: 5, judgeModelConfigId: process.argv[3] === "judge" ? judge : null, launchKey: `k${Math.random()}` });
+console.log(id, plan.includedCount, plan.modelCalls, plan.judgeCalls);

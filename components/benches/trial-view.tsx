@@ -48,7 +48,7 @@ export function TrialView({
   lastBench?: LastBenchReference | null;
 }) {
   const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
-  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number }) : null;
+  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number; calls?: number; waitMs?: number; wallMs?: number }) : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
   const checkErrors = checks.filter((c) => c.verdict === "error").length;
   return (
@@ -67,7 +67,13 @@ export function TrialView({
               </Badge>
             ) : null}
             <span>repeat {String(trial.repeat)}</span>
-            {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
+            {trial.latency_ms != null ? (
+              <span title="The model calls' own time, summed over the trial's calls: not the tool rounds, nor waits for a provider slot or a busy worker">
+                · {String(trial.latency_ms)} ms{record?.calls && record.calls > 1 ? ` over ${record.calls} model calls` : ""}
+              </span>
+            ) : null}
+            {record?.waitMs && record.waitMs >= 1 ? <span title="Time the calls waited for a slot of the provider's concurrency limit">· waited {Math.round(record.waitMs)} ms for the provider</span> : null}
+            {record?.wallMs != null && trial.latency_ms != null && record.wallMs - Number(trial.latency_ms) >= 50 ? <span title="The whole trial, start to end">· {Math.round(record.wallMs)} ms in all</span> : null}
             {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
             {trial.input_tokens != null ? (
               <span>

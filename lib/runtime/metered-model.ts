@@ -24,11 +24,13 @@ export interface CallTiming {
   callMs: number;
   /** Time spent waiting for a slot before calls. */
   waitMs: number;
+  /** When the call still running started (null when none runs): a timeout cuts a call short. */
+  openSince: number | null;
 }
 
 /** A fresh, empty timing. */
 export function callTiming(): CallTiming {
-  return { calls: 0, callMs: 0, waitMs: 0 };
+  return { calls: 0, callMs: 0, waitMs: 0, openSince: null };
 }
 
 /**
@@ -47,17 +49,21 @@ export function meteredModel(model: LanguageModel, o: { slot?: CallSlot | null; 
     middleware: {
       specificationVersion: "v3",
       async wrapGenerate({ doGenerate, params }) {
-        const asked = now();
-        if (slot) await slot.acquire(params.abortSignal);
+        if (slot) {
+          const asked = now();
+          await slot.acquire(params.abortSignal);
+          if (timing) timing.waitMs += now() - asked;
+        }
         const started = now();
+        if (timing) timing.openSince = started;
         try {
           return await doGenerate();
         } finally {
           if (slot) slot.release();
           if (timing) {
             timing.calls++;
-            timing.waitMs += started - asked;
             timing.callMs += now() - started;
+            timing.openSince = null;
           }
         }
       },

@@ -200,6 +200,37 @@ describe("runModelTrial", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("latency is the model calls' own time: a wait for a provider slot is kept apart (it read 1,001 ms for 36 ms calls)", async () => {
+    let t = 0;
+    const now = () => t;
+    // Two calls of 36 ms each (a tool round, then the answer); each first waits 500 ms for a slot.
+    let calls = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        t += 36;
+        return ++calls === 1
+          ? { content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: '{"orderId":"o1"}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(5, 5), warnings: [] }
+          : textResult("Delivered.");
+      },
+    });
+    const held: string[] = [];
+    const slot = {
+      acquire: async () => {
+        t += 500;
+        held.push("acquire");
+      },
+      release: () => void held.push("release"),
+    };
+    const tools: ToolDefinition[] = [{ name: "get_order", description: "Look up an order", inputSchema: { type: "object", properties: { orderId: { type: "string" } } }, fixtures: { default: { status: "delivered" } } }];
+    const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "Where is o1?" }], tools, timeoutMs: 5000, now, slot });
+    expect(record.output).toBe("Delivered.");
+    expect(record.latencyMs).toBe(72);
+    expect(record.waitMs).toBe(1000);
+    expect(record.calls).toBe(2);
+    // The slot is held for each call only, never across the tool round.
+    expect(held).toEqual(["acquire", "release", "acquire", "release"]);
+  });
+
   it("reports `aborted` when the caller's signal fires", async () => {
     const model = new MockLanguageModelV3({ doGenerate: waitForAbort });
     const controller = new AbortController();

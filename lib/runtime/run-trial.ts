@@ -9,6 +9,7 @@ import { classifyError, type TrialError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
 import { toAiSdkTools } from "./tools";
 import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "./trial-record";
+import { callTiming, meteredModel, type CallSlot } from "./metered-model";
 
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
@@ -37,6 +38,11 @@ export interface RunModelTrialInput {
   now?: () => number;
   /** Extra HTTP headers for the provider request. */
   headers?: Record<string, string>;
+  /**
+   * A slot of the provider's concurrency limit, taken for each model call and given back when it
+   * returns (never held across tool rounds); the wait is recorded as `waitMs`, apart from the latency.
+   */
+  slot?: CallSlot | null;
 }
 
 /**
@@ -55,6 +61,19 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   const started = now();
   const steps: TrialStep[] = [];
   const warnings = new Set<string>();
+  // Latency is the model calls' own time (summed over steps), not the trial's wall time: that also
+  // holds the tool rounds, the SDK's own work, waits for a provider slot and for a busy thread.
+  const timing = callTiming();
+  /** Sets the record's times (a call cut short by a timeout counts up to now). */
+  const timed = (r: TrialRecord): TrialRecord => {
+    const t = now();
+    const open = timing.openSince === null ? 0 : t - timing.openSince;
+    r.latencyMs = timing.callMs + open;
+    r.waitMs = timing.waitMs;
+    r.calls = timing.calls + (timing.openSince === null ? 0 : 1);
+    r.wallMs = t - started;
+    return r;
+  };
 
   if (input.abortSignal?.aborted) {
     return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
@@ -86,7 +105,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
 
   try {
     const options: Parameters<typeof generateText>[0] = {
-      model: input.model,
+      model: meteredModel(input.model, { slot: input.slot, timing, now }),
       messages: input.messages,
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,
@@ -109,17 +128,19 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     // A model that ignores the abort signal must not hold the trial past its timeout.
     generation.catch(() => {});
     const result = await Promise.race([generation, stopped]);
-    return buildTrialRecord(steps, {
-      output: result.text,
-      finishReason: result.finishReason,
-      latencyMs: now() - started,
-      renderedMessages,
-      responseMessages: result.response.messages as ModelMessage[],
-      warnings: [...warnings],
-    });
+    return timed(
+      buildTrialRecord(steps, {
+        output: result.text,
+        finishReason: result.finishReason,
+        latencyMs: 0,
+        renderedMessages,
+        responseMessages: result.response.messages as ModelMessage[],
+        warnings: [...warnings],
+      }),
+    );
   } catch (e) {
     const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
-    return buildTrialRecord(steps, { latencyMs: now() - started, renderedMessages, error, warnings: [...warnings] });
+    return timed(buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] }));
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     input.abortSignal?.removeEventListener("abort", onCallerAbort);

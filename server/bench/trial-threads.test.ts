@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
+import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
@@ -60,7 +61,7 @@ async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
   return { db, promptId, model };
 }
 
-const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number }) =>
+const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number; judgeModelConfigId?: number }) =>
   launchFromRequest(db, {
     systemId: "s",
     promptId,
@@ -70,9 +71,9 @@ const launch = (db: Db, promptId: number, model: number, o: { repeats: number; c
     budget: null,
     timeoutSeconds: 10,
     maxSteps: 1,
-    judgeModelConfigId: null,
     launchKey: `k-${Math.random()}`,
     ...o,
+    judgeModelConfigId: o.judgeModelConfigId ?? null,
   });
 
 async function waitEnded(db: Db, id: number) {
@@ -176,6 +177,22 @@ describe("a bench on trial threads", () => {
     expect(trials(db, id).filter((r) => r.status === "done")).toHaveLength(30);
     expect(maxInFlight).toBeLessThanOrEqual(2);
   }, 60_000);
+
+  for (const trialThreads of [0, 2])
+    it(`counts the judge's calls against the provider limit too (${trialThreads ? "trial threads" : "the worker's own thread"})`, async () => {
+      const { db, promptId, model } = await fileDb();
+      // The judge is the same provider: each trial judges 3 criteria at once after its own call.
+      for (const rule of ["Polite", "Brief", "On topic"]) await addCriterion(db, { systemId: "s", promptId, fields: { rule, passes: "yes", fails: "no", priority: "secondary" } });
+      const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8, judgeModelConfigId: model });
+      maxInFlight = 0;
+      served = 0;
+      const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads });
+      const bench = await waitEnded(db, id);
+      await worker.stop(1000);
+      expect(bench.status).toBe("finished");
+      expect(served).toBe(12 * 4);
+      expect(maxInFlight).toBeLessThanOrEqual(2);
+    }, 60_000);
 
   it("a cancelled bench with concurrency 1 says 'cancelled while running' of one trial at most: the ones handed ahead to a thread never ran", async () => {
     const { db, promptId, model } = await fileDb();

@@ -160,7 +160,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     throw e;
   }
   const { id, plan } = launched;
-  io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
+  io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 
   const worker = startBenchWorker(db, { pollMs: 50 });

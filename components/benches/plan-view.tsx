@@ -29,7 +29,8 @@ export function PlanView({ plan }: { plan: BenchPlan }) {
         </div>
         <div>
           <dt className="text-xs text-slate-500">Model calls · judge calls</dt>
-          <dd className="text-lg font-semibold tabular-nums">
+          <dd className="text-lg font-semibold tabular-nums" title={plan.modelCallsUpperBound ? "At most: a trial with tools makes one model call per tool round, up to the step limit" : undefined}>
+            {plan.modelCallsUpperBound ? "≤ " : ""}
             {fmt(plan.modelCalls)} · {fmt(plan.judgeCalls)}
           </dd>
         </div>

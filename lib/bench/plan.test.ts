@@ -143,6 +143,21 @@ describe("planBench", () => {
     expect(noJudge.estimate.costUsd).toBeCloseTo((132 * 1 + 200 * 2) / 1e6, 12);
   });
 
+  it("with tools a trial makes up to the step limit of model calls: the estimate is that upper bound, and says so (it counted one call per trial)", () => {
+    const tool = { name: "get_order", description: "Look up an order", inputSchema: { type: "object" } };
+    const agent: CandidateSpec = { ...(model("z".repeat(40)) as Extract<CandidateSpec, { kind: "model" }>), promptRevision: { id: 1, number: 1, systemPrompt: "z".repeat(40), tools: [tool] } };
+    // One case may call the tool; the other exposes no tool, so it answers in one call.
+    const cases = [supplied({ content: { input: "y".repeat(40) } }), supplied({ content: { input: "y".repeat(40), tools: [] } })];
+    const plan = planBench(cases, [agent], { ...settings, repeats: 2, maxSteps: 5 });
+    expect(plan.modelCalls).toBe(2 * 5 + 2 * 1);
+    expect(plan.modelCallsUpperBound).toBe(true);
+    expect(plan.estimate.outputTokens).toBe(12 * 100);
+    expect(plan.warnings).toContain("Model calls, tokens and cost are upper bounds: a trial with tools makes up to 5 model calls (the step limit), one per tool round.");
+    const plain = planBench(cases, [model("z".repeat(40))], { ...settings, repeats: 2, maxSteps: 5 });
+    expect(plain.modelCalls).toBe(4);
+    expect(plain.modelCallsUpperBound).toBe(false);
+  });
+
   it("selects by tag, source or dataset but always keeps retained and generated cases", () => {
     const tagged = supplied({ content: { tags: ["refunds"] } });
     const other = supplied({ source: "dataset" });

@@ -8,6 +8,8 @@
  */
 import { templateVariables } from "../runtime/template";
 import { unreplayableReason } from "../runtime/render";
+import { DEFAULT_MAX_STEPS } from "../runtime/run-trial";
+import { exposedTools } from "../runtime/tools";
 import type { BenchPlan, CandidateSpec, CaseGroup, CaseSelection, ManifestEntry, PlanSettings, SuppliedCase } from "./types";
 
 /** Group of a case by its source. */
@@ -123,7 +125,13 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   // Retained cases that joined the selection (a correction standing in for its original did not join).
   const retainedJoined = inc.filter((c) => c.source === "retained" && !replaces.has(c.caseId)).length;
   const trialCount = inc.length * candidates.length * settings.repeats;
-  const modelCalls = inc.length * modelCandidates.length * settings.repeats;
+  const modelTrials = inc.length * modelCandidates.length * settings.repeats;
+  // A trial that exposes tools makes a model call per tool round, up to the step limit: counted at
+  // that limit (an upper bound); one without tools makes one call.
+  const maxSteps = Math.max(1, settings.maxSteps ?? DEFAULT_MAX_STEPS);
+  const stepsOf = (cand: Extract<CandidateSpec, { kind: "model" }>, k: SuppliedCase) => (exposedTools(cand.promptRevision.tools, k.content).length ? maxSteps : 1);
+  let modelCalls = 0;
+  let modelCallsUpperBound = false;
   const missingRecordings = candidates
     .filter((c): c is Extract<CandidateSpec, { kind: "recorded" }> => c.kind === "recorded")
     .map((c) => ({
@@ -143,9 +151,17 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     const maxOut = cand.model.maxOutputTokens ?? cand.promptRevision.modelSettings?.maxOutputTokens ?? 512;
     const fixed = estimateTokens(cand.promptRevision.systemPrompt) + estimateTokens(JSON.stringify(cand.promptRevision.tools));
     let inTok = 0;
-    for (const k of inc) inTok += fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);
+    let calls = 0;
+    for (const k of inc) {
+      const steps = stepsOf(cand, k);
+      if (steps > 1) modelCallsUpperBound = true;
+      calls += steps;
+      // Each call sends the prompt and the conversation again (tool rounds add to it: not counted).
+      inTok += steps * (fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0));
+    }
     inTok *= settings.repeats;
-    const outTok = inc.length * settings.repeats * maxOut;
+    modelCalls += calls * settings.repeats;
+    const outTok = calls * settings.repeats * maxOut;
     inputTokens += inTok;
     outputTokens += outTok;
     if (cand.model.inputPricePerMTok === undefined || cand.model.outputPricePerMTok === undefined) costKnown = false;
@@ -153,7 +169,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   }
   if (settings.judge && judgeCalls > 0) {
     // A judge call sees the case and the answer (~ input + output) plus the criterion; it answers briefly.
-    const perCall = 400 + Math.round(inputTokens / Math.max(1, modelCalls || 1));
+    const perCall = 400 + Math.round(inputTokens / Math.max(1, modelTrials));
     const jIn = judgeCalls * perCall;
     const jOut = judgeCalls * 120;
     inputTokens += jIn;
@@ -167,6 +183,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const warnings: string[] = [];
   if (inc.length === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
+  if (modelCallsUpperBound) warnings.push(`Model calls, tokens and cost are upper bounds: a trial with tools makes up to ${maxSteps} model calls (the step limit), one per tool round.`);
   if (retainedJoined > 0 && retainedJoined > inc.length - retainedJoined)
     warnings.push(
       `${retainedJoined} of the ${inc.length} included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.`,
@@ -182,6 +199,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     excludedBy,
     trialCount,
     modelCalls,
+    modelCallsUpperBound,
     judgeCalls,
     missingRecordings,
     estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },

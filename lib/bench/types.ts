@@ -46,6 +46,8 @@ export interface PlanSettings {
   /** Criteria in the pinned rubric (each is one judge call per trial when a judge model is set). */
   criteriaCount: number;
   judge: ModelConfig | null;
+  /** Most model calls in one trial (tool rounds + the answer); default 5. */
+  maxSteps?: number;
 }
 
 /** One manifest line: every supplied case, included or excluded with the reason. */
@@ -73,8 +75,13 @@ export interface BenchPlan {
   /** Excluded cases per reason kind (`paused`, `over budget`, …). */
   excludedBy: Record<string, number>;
   trialCount: number;
-  /** Calls to candidate models (recorded candidates make none). */
+  /**
+   * Calls to candidate models (recorded candidates make none): one per trial without tools, and
+   * the step limit per trial that exposes tools (then an upper bound, see `modelCallsUpperBound`).
+   */
   modelCalls: number;
+  /** `modelCalls` (and the tokens and cost with it) counts trials with tools at the step limit: at most that many. */
+  modelCallsUpperBound: boolean;
   /** Calls to the judge model (one per criterion per trial). */
   judgeCalls: number;
   /** Recorded trials that will be skipped because the case has no output for that candidate. */

@@ -116,7 +116,7 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge },
+    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };

@@ -18,6 +18,7 @@ import type { CaseContent } from "@/lib/library/case-content";
 import { describeTrialError } from "@/lib/runtime/errors";
 import { costUsd } from "@/lib/runtime/model-config";
 import { meteredModel, type CallSlot } from "@/lib/runtime/metered-model";
+import { structuredOutputModel } from "@/lib/runtime/json-mode";
 import { createModel } from "@/lib/runtime/providers";
 import { recordedTrial, isMissingRecording } from "@/lib/runtime/recorded";
 import { renderPrompt } from "@/lib/runtime/render";
@@ -82,7 +83,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   let judgeError: string | null = null;
   if (bench.judge) {
     try {
-      judge = createModel(bench.judge, o.env, o.fetch);
+      judge = structuredOutputModel(createModel(bench.judge, o.env, o.fetch), bench.judge);
     } catch (e) {
       judgeError = (e as Error).message;
     }

@@ -106,7 +106,7 @@ export function MatrixView({
                     const cell = r.cells[c.id];
                     if (!cell) return <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">—</td>;
                     const repeats = cell.trials > 1 && cell.scoredTrials ? ` ${cell.passedTrials}/${cell.scoredTrials}` : "";
-                    // Errors beside a verdict (a judge that failed on some repeats): never hidden in "passed".
+                    // Errors beside a verdict (a judge that failed on some repeats): never hidden in "passed" or "failed".
                     const errors = cell.errorTrials && cell.verdict !== "error" ? `${cell.errorTrials} error${cell.errorTrials > 1 ? "s" : ""}` : cell.verdict === "error" && cell.trials > 1 ? ` ${cell.errorTrials}/${cell.trials}` : "";
                     const text = cell.verdict === "error" ? `error${errors}` : `${cell.verdict}${repeats}`;
                     const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;

@@ -11,6 +11,13 @@ const fmtUsd = (v: number | null) => (v === null ? "—" : `$${v.toFixed(4)}`);
 const dash = <span className="text-xs text-slate-500">—</span>;
 
 /** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
+/** Where a list of regressions or fixes was measured: for the baseline, in the last bench, or either. */
+function where(list: readonly { against: "baseline" | "last bench" }[], baseline: string, last: string): string {
+  const b = list.some((x) => x.against === "baseline");
+  const l = list.some((x) => x.against === "last bench");
+  return b && l ? `${baseline} or ${last}` : l ? last : baseline;
+}
+
 /** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
 function ShortRate({ rate }: { rate: number | null }) {
   return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
@@ -45,7 +52,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
             {c.blockers.length ? (
               <details className="mt-1 ml-8">
                 <summary className="cursor-pointer text-xs text-slate-700">
-                  Blocking regressions: checks that passed {c.blockers.some((b) => b.against === "last bench") ? "for the baseline or in the last bench" : "for the baseline"} and fail now
+                  Blocking regressions: {c.blockers.length === 1 ? "a check that passed" : `${c.blockers.length} checks that passed`} {where(c.blockers, "for the baseline", "in the last bench")} and {c.blockers.length === 1 ? "fails" : "fail"} now
                 </summary>
                 <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
                   {c.blockers.slice(0, 200).map((b, i) => (
@@ -61,7 +68,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
             {c.fixes?.length ? (
               <details className="mt-1 ml-8">
                 <summary className="cursor-pointer text-xs text-emerald-800">
-                  Fixes: {c.fixes.length} check{c.fixes.length > 1 ? "s" : ""} that failed {c.fixes.some((f) => f.against === "last bench") ? (c.fixes.some((f) => f.against === "baseline") ? "for the baseline or in the last bench" : "in the last bench") : "for the baseline"} and pass now
+                  Fixes: {c.fixes.length === 1 ? "a check that failed" : `${c.fixes.length} checks that failed`} {where(c.fixes, "for the baseline", "in the last bench")} and {c.fixes.length === 1 ? "passes" : "pass"} now
                 </summary>
                 <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
                   {c.fixes.slice(0, 200).map((f, i) => (
@@ -124,7 +131,7 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
                   {s.trialsWithErrors ? (
-                    <span className="block text-xs text-amber-800" title="Trials that errored, or whose checks errored without a failure: neither passed nor failed">
+                    <span className="block text-xs text-amber-800" title="Trials that errored, or one of whose checks errored (a judge that failed): without a failed check they count neither as passed nor as failed">
                       {s.trialsWithErrors} {bench.settings.repeats > 1 ? "trial" : "case"}
                       {s.trialsWithErrors > 1 ? "s" : ""} with errors
                     </span>

@@ -8,12 +8,12 @@ import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
 
 /**
  * SQL sums of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
- * (a verdict: fully passed or failed), `passed` (fully passed), `errors` (errored, or a check
- * errored without a failure: neither). Over the rows of `trials` in the query's group.
+ * (a verdict: fully passed or failed), `passed` (fully passed), `errors` (the trial or one of its
+ * checks errored; `hasErrors`). Over the rows of `trials` in the query's group.
  */
 export const TRIAL_VERDICT_SUMS = `sum(failed_checks > 0 OR (status = 'done' AND error_checks = 0 AND passed_checks > 0)) AS scored,
               sum(status = 'done' AND failed_checks = 0 AND error_checks = 0 AND passed_checks > 0) AS passed,
-              sum(failed_checks = 0 AND (status = 'error' OR error_checks > 0)) AS errors`;
+              sum(status = 'error' OR error_checks > 0) AS errors`;
 
 /** One matrix row: a case and its cell per candidate id. */
 export interface MatrixRow {

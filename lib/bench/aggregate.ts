@@ -43,8 +43,8 @@ export interface CandidateStats {
    */
   trialPassRate: Rate;
   /**
-   * Trials that ended in error, or whose checks include an error and no failure: not passed, not
-   * failed. Absent in summaries stored before errors were counted per trial.
+   * Trials that ended in error, or one of whose checks errored (those without a failed check are
+   * neither passed nor failed). Absent in summaries stored before errors were counted per trial.
    */
   trialsWithErrors?: number;
   byCheck: Record<string, { label: string; kind: string; priority?: "primary" | "secondary"; passed: number; failed: number; unscored: number; error: number }>;
@@ -109,6 +109,11 @@ export function trialVerdict(status: TrialFacts["status"], n: { passed: number; 
   return n.passed > 0 ? "passed" : "unscored";
 }
 
+/** Whether a trial holds an error: it errored, or one of its checks did (whatever its verdict). */
+export function hasErrors(status: TrialFacts["status"], n: { error: number }): boolean {
+  return status === "error" || n.error > 0;
+}
+
 function verdictCounts(checks: readonly Pick<CheckRecord, "verdict">[] | null): { passed: number; failed: number; error: number } {
   const n = { passed: 0, failed: 0, error: 0 };
   if (checks) for (const c of checks) if (c.verdict !== "unscored") n[c.verdict]++;
@@ -151,10 +156,11 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
       s._costKnown = true;
     }
     if (t.status === "done" && t.latencyMs != null) s._lat.push(t.latencyMs);
-    const tv = trialVerdict(t.status, verdictCounts(t.checks));
+    const counts = verdictCounts(t.checks);
+    const tv = trialVerdict(t.status, counts);
     if (tv === "passed" || tv === "failed") s._trialScored++;
     if (tv === "passed") s._trialPassed++;
-    if (tv === "error") s.trialsWithErrors!++;
+    if (hasErrors(t.status, counts)) s.trialsWithErrors!++;
     if (!t.checks) continue;
     for (const c of t.checks) {
       s.checks[c.verdict]++;
@@ -215,7 +221,7 @@ export interface CaseCell {
   /** Trials that fully passed, of trials with a verdict (fully passed or failed). */
   passedTrials: number;
   scoredTrials: number;
-  /** Trials that errored, or whose checks errored without a failure (neither passed nor failed). */
+  /** Trials that errored, or one of whose checks errored (a failed one stays failed; one without a failure has no verdict). */
   errorTrials: number;
   trials: number;
   failedChecks: number;
@@ -224,7 +230,7 @@ export interface CaseCell {
 /**
  * The cell's verdict from its trial counts (shared by {@link caseCell} and the matrix query).
  * @param n trials in total, pending (queued or running), skipped, with a verdict (`scored`), fully
- *   passed, and with errors
+ *   passed, and with errors (see {@link hasErrors})
  */
 export function cellVerdict(n: { total: number; pending: number; skipped: number; scored: number; passed: number; errors: number }): CaseCell["verdict"] {
   if (n.pending) return "pending";
@@ -243,11 +249,11 @@ export function caseCell(trials: TrialFacts[]): CaseCell {
     const v = trialVerdict(t.status, counts);
     if (v === "pending") n.pending++;
     else if (v === "skipped") n.skipped++;
-    else if (v === "error") n.errors++;
     else if (v === "passed" || v === "failed") {
       n.scored++;
       if (v === "passed") n.passed++;
     }
+    if (hasErrors(t.status, counts)) n.errors++;
   }
   return { verdict: cellVerdict(n), passedTrials: n.passed, scoredTrials: n.scored, errorTrials: n.errors, trials: trials.length, failedChecks };
 }

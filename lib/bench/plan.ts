@@ -143,6 +143,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const judgeCalls = settings.judge ? scoredTrials * settings.criteriaCount : 0;
 
   let inputTokens = 0;
+  // What one trial's first call sends (the judge sees about that, once, plus the answer).
+  let trialInput = 0;
   let outputTokens = 0;
   let cost = 0;
   let costKnown = true;
@@ -157,7 +159,9 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
       if (steps > 1) modelCallsUpperBound = true;
       calls += steps;
       // Each call sends the prompt and the conversation again (tool rounds add to it: not counted).
-      inTok += steps * (fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0));
+      const oneCall = fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);
+      inTok += steps * oneCall;
+      trialInput += oneCall * settings.repeats;
     }
     inTok *= settings.repeats;
     modelCalls += calls * settings.repeats;
@@ -169,7 +173,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   }
   if (settings.judge && judgeCalls > 0) {
     // A judge call sees the case and the answer (~ input + output) plus the criterion; it answers briefly.
-    const perCall = 400 + Math.round(inputTokens / Math.max(1, modelTrials));
+    const perCall = 400 + Math.round(trialInput / Math.max(1, modelTrials));
     const jIn = judgeCalls * perCall;
     const jOut = judgeCalls * 120;
     inputTokens += jIn;

@@ -69,8 +69,8 @@ describe("errors beside verdicts", () => {
   const judged = (v: CheckRecord["verdict"]) => [check("e0", "passed"), check("c1", v)];
   it("a trial whose judge check errored is neither passed nor failed (it read 'passed')", () => {
     expect(caseCell([trial(1, 1, judged("error"))])).toMatchObject({ verdict: "error", passedTrials: 0, scoredTrials: 0, errorTrials: 1 });
-    // A failed check still makes the trial failed, errors or not.
-    expect(caseCell([trial(1, 1, [check("e0", "failed"), check("c1", "error")])])).toMatchObject({ verdict: "failed", errorTrials: 0 });
+    // A failed check still makes the trial failed; its errored check is counted beside it.
+    expect(caseCell([trial(1, 1, [check("e0", "failed"), check("c1", "error")])])).toMatchObject({ verdict: "failed", errorTrials: 1 });
   });
 
   it("2 passes and 3 errors over 5 repeats: passed 2 of 2 with 3 errors (it read 'passed 2/2')", () => {

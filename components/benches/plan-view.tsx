@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 const GROUP_LABEL = { explicit: "explicit", retained: "retained (regression candidate)", generated: "generated" } as const;
 
 /** The plan before launch: counts, estimates, warnings, and the manifest (included in order, excluded with reasons). */
-export function PlanView({ plan }: { plan: BenchPlan }) {
+export function PlanView({ plan, includeRetained = true }: { plan: BenchPlan; includeRetained?: boolean }) {
   const [show, setShow] = useState<"included" | "excluded">(plan.includedCount ? "included" : "excluded");
   const rows = plan.manifest.filter((m) => (show === "included" ? m.included : !m.included));
   const fmt = (n: number) => n.toLocaleString("en-US");
@@ -43,7 +43,7 @@ export function PlanView({ plan }: { plan: BenchPlan }) {
         </div>
       </dl>
       <p className="text-sm text-slate-600" data-testid="retained-joined">
-        {plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
+        {!includeRetained ? "Retained regression cases are left out." : plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
       </p>
       {plan.warnings.length ? (
         <ul className="flex flex-col gap-1 rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="status">

@@ -26,11 +26,13 @@ export interface CallTiming {
   waitMs: number;
   /** When the call still running started (null when none runs): a timeout cuts a call short. */
   openSince: number | null;
+  /** When the wait for a slot still going on began (null when none): a timeout does not count it. */
+  waitingSince: number | null;
 }
 
 /** A fresh, empty timing. */
 export function callTiming(): CallTiming {
-  return { calls: 0, callMs: 0, waitMs: 0, openSince: null };
+  return { calls: 0, callMs: 0, waitMs: 0, openSince: null, waitingSince: null };
 }
 
 /**
@@ -51,8 +53,15 @@ export function meteredModel(model: LanguageModel, o: { slot?: CallSlot | null; 
       async wrapGenerate({ doGenerate, params }) {
         if (slot) {
           const asked = now();
-          await slot.acquire(params.abortSignal);
-          if (timing) timing.waitMs += now() - asked;
+          if (timing) timing.waitingSince = asked;
+          try {
+            await slot.acquire(params.abortSignal);
+          } finally {
+            if (timing) {
+              timing.waitMs += now() - asked;
+              timing.waitingSince = null;
+            }
+          }
         }
         const started = now();
         if (timing) timing.openSince = started;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import type { ToolDefinition } from "@/lib/library/case-content";
@@ -229,6 +229,36 @@ describe("runModelTrial", () => {
     expect(record.calls).toBe(2);
     // The slot is held for each call only, never across the tool round.
     expect(held).toEqual(["acquire", "release", "acquire", "release"]);
+  });
+
+  it("a wait for a provider slot does not count against the trial's timeout", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let t = 0;
+      let grant!: () => void;
+      const slot = { acquire: () => new Promise<void>((r) => (grant = r)), release: () => {} };
+      const model = new MockLanguageModelV3({
+        doGenerate: async () => {
+          t += 400; // the call itself: within the 1,000 ms timeout
+          return textResult("on time");
+        },
+      });
+      const pending = runModelTrial({ model, system: "", messages: [{ role: "user", content: "q" }], timeoutMs: 1000, now: () => t, slot });
+      // Other trials hold the provider for 2.5 s: longer than the timeout.
+      for (let i = 0; i < 5; i++) {
+        t += 500;
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      grant();
+      const record = await pending;
+      expect(record.error).toBeUndefined();
+      expect(record.output).toBe("on time");
+      expect(record.latencyMs).toBe(400);
+      // The call asked for its slot once the SDK had prepared it (at 0 or 500 ms): it waited 2 s or more.
+      expect(record.waitMs).toBeGreaterThanOrEqual(2000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reports `aborted` when the caller's signal fires", async () => {

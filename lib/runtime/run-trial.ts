@@ -48,7 +48,8 @@ export interface RunModelTrialInput {
 /**
  * Runs one trial: `generateText` with `stopWhen: stepCountIs(maxSteps)`, the tools answered by
  * their fixtures, the SDK's own retries disabled (`maxRetries: 0`; use {@link withRetries} or
- * {@link runModelTrialWithRetries}), and a timeout that covers the whole trial.
+ * {@link runModelTrialWithRetries}), and a timeout that covers the whole trial but its waits for a
+ * provider slot.
  * @returns the trial record; on failure `error` is set (kinds: see `classifyError`; the runtime's
  *   timeout gives `timeout`, the caller's signal gives `aborted`) and the steps finished before the
  *   failure are kept. Never throws.
@@ -93,15 +94,22 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   };
   input.abortSignal?.addEventListener("abort", onCallerAbort, { once: true });
   const timeoutMs = input.timeoutMs;
-  const timer =
-    Number.isFinite(timeoutMs) && timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          const reason = new DOMException(`trial timed out after ${timeoutMs} ms`, "TimeoutError");
-          controller.abort(reason);
-          rejectStop(reason);
-        }, timeoutMs)
-      : undefined;
+  // The timeout is the trial's own time: waits for a provider slot (other trials' calls) extend it.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expire = () => {
+    const t = now();
+    const waited = timing.waitMs + (timing.waitingSince === null ? 0 : t - timing.waitingSince);
+    const due = started + timeoutMs + waited;
+    if (t < due) {
+      timer = setTimeout(expire, Math.max(1, due - t));
+      return;
+    }
+    timedOut = true;
+    const reason = new DOMException(`trial timed out after ${timeoutMs} ms`, "TimeoutError");
+    controller.abort(reason);
+    rejectStop(reason);
+  };
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
 
   try {
     const options: Parameters<typeof generateText>[0] = {

@@ -8,7 +8,7 @@ async function waitFinished(page: Page) {
   await expect(page.getByRole("region", { name: "Progress" }).getByText(/^(finished|cancelled)$/)).toBeVisible({ timeout: 60_000 });
 }
 
-async function addScriptedModel(page: Page, name: string) {
+async function addScriptedModel(page: Page, name: string, url = MODEL_URL) {
   await page.goto("/models");
   if (await page.getByTestId("model-row").filter({ hasText: name }).count()) return;
   await page.getByRole("button", { name: "Add model" }).first().click();
@@ -16,7 +16,7 @@ async function addScriptedModel(page: Page, name: string) {
   await form.getByLabel("Name").fill(name);
   await form.getByLabel("Provider").selectOption("openai-compatible");
   await form.getByLabel("Model ID").fill("scripted-1");
-  await form.getByLabel("Base URL").fill(MODEL_URL);
+  await form.getByLabel("Base URL").fill(url);
   await form.getByRole("button", { name: "Add model" }).click();
   await expect(page.getByTestId("model-row").filter({ hasText: name })).toBeVisible();
 }
@@ -150,6 +150,54 @@ test.describe("Benches", () => {
     await expect(trial.getByTestId("check-result").filter({ hasText: "Output is not empty" })).toContainText("passed");
     await expect(trial.getByTestId("check-result").filter({ hasText: "Looks up the order before deciding a refund" })).toContainText("passed");
     await expect(trial.getByTestId("check-result").filter({ hasText: "States the return window in days" })).toContainText("unscored");
+  });
+
+  test("errors beside verdicts, retained cases in the plan, a regressed cell and its trial beside the baseline's", async ({ page }) => {
+    await addScriptedModel(page, "Scripted e2e model");
+    // A judge nobody answers: every judged check errors; the trials are neither passed for it nor failed.
+    await addScriptedModel(page, "Unreachable judge", "http://127.0.0.1:9/v1");
+    await page.goto("/systems/customer-support/benches/new?prompt=support-agent");
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByLabel("Candidate 1 model").selectOption({ label: "Scripted e2e model (openai-compatible scripted-1)" });
+    await form.getByLabel("Case selection").selectOption("tag");
+    await form.getByLabel("Tag").selectOption("orders");
+    await form.getByLabel("Judge model for criteria").selectOption({ label: "Unreachable judge" });
+    await form.getByRole("button", { name: "Plan" }).click();
+    // With tools, a trial may make up to the step limit of calls: an upper bound.
+    await expect(page.getByRole("region", { name: "Plan" })).toContainText("≤ 15");
+    await expect(page.getByRole("region", { name: "Plan" })).toContainText("upper bounds");
+    await form.getByRole("button", { name: "Launch" }).click();
+    await waitFinished(page);
+    await expect(page.getByRole("region", { name: "Errors" }).getByTestId("error-kind")).toContainText(/judge.*12 checks.*ECONNREFUSED/s);
+    await expect(page.getByTestId("candidate-row")).toContainText("3 cases with errors");
+    await page.getByRole("link", { name: "Errors only" }).click();
+    await expect(page).toHaveURL(/filter=errors/);
+    await expect(page.getByTestId("matrix-row")).toHaveCount(3);
+
+    // The cases that failed were retained: they join a selection of other cases, and can be left out.
+    await page.goto("/systems/customer-support/benches/new?prompt=support-agent");
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByLabel("Case selection").selectOption("tag");
+    await form.getByLabel("Tag").selectOption("returns");
+    await form.getByRole("button", { name: "Plan" }).click();
+    await expect(page.getByTestId("retained-joined")).toContainText(/[1-9] retained regression cases? \(from earlier benches' failures\) joined the selection/);
+    await form.getByLabel("Include retained regression cases").uncheck();
+    await form.getByRole("button", { name: "Plan" }).click();
+    await expect(page.getByTestId("retained-joined")).toHaveText("Retained regression cases are left out.");
+    await expect(page.getByRole("region", { name: "Plan" }).getByTestId("manifest-row")).toHaveCount(3);
+
+    // GSM8K: the cell that regressed is marked, and its trial shows the baseline's answer beside it.
+    await page.goto("/systems/grade-school-math/benches/new");
+    await form.getByLabel("Candidate 1 recorded output").selectOption("model-6b-finetuning");
+    await form.getByLabel("Candidate 2 recorded output").selectOption("model-175b-verification");
+    await form.getByRole("button", { name: "Launch" }).click();
+    await waitFinished(page);
+    await page.getByRole("link", { name: "Regressions only" }).click();
+    await page.getByRole("link", { name: /by model-175b-verification: failed, regressed/ }).first().click();
+    const trial = page.getByRole("complementary", { name: "Trial" });
+    await expect(trial.getByRole("note")).toContainText(/passed (for the baseline|in the last bench)/);
+    await expect(trial.getByTestId("reference-output").first()).toContainText("Baseline · model-6b-finetuning");
   });
 
   test("cancel a running bench: unrun trials are skipped, finished ones stay", async ({ page }) => {

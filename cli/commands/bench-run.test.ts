@@ -42,6 +42,10 @@ describe("benchwork bench run", () => {
       ["model-175b-verification", 110, 200, 90],
     ]);
     expect(r.candidates[1].regressions.length).toBeGreaterThan(0);
+    // Improvements are listed beside the regressions (110 - 45 passes more, net of what it broke).
+    expect(r.candidates[1].fixes.length - r.candidates[1].regressions.length).toBe(110 - 45);
+    expect(r.candidates[1].fixes[0]).toMatchObject({ against: "baseline", caseRevisionId: expect.any(Number) });
+    expect(r.recommendation.lastBench).toBeNull();
     expect(r.recommendation.recommended).toBe("model-6b-finetuning");
     expect(io.stdout.join("\n")).toMatch(/Keep the baseline model-6b-finetuning/);
     // it shows in the app's history like any other bench
@@ -49,11 +53,16 @@ describe("benchwork bench run", () => {
     expect((await listBenches(db, "grade-school-math"))[0].id).toBe(r.benchId);
   }, 60_000);
 
-  it("exits 0 when the recommended candidate is the best and breaks nothing", async () => {
+  it("exits 0 when the recommended candidate breaks nothing; --baseline none still compares with the last bench", async () => {
     const io = captureIo();
     const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--budget", "20"], io);
     expect(code).toBe(0);
-    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification/);
+    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification \(45\.0% of 20 scored checks\); it breaks no check that passed in the last bench \(#\d+, model-6b-finetuning\)/);
+    // The weaker model after it breaks problems the last bench solved: with --baseline none this
+    // exited 0 with "with no regression", compared with nothing.
+    const broken = captureIo();
+    expect(await main([...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "none", "--budget", "20"], broken)).toBe(1);
+    expect(broken.stdout.join("\n")).toMatch(/No candidate is recommended: every candidate that passed a check breaks a previously passing check \(model-6b-finetuning: [1-9]/);
   }, 60_000);
 
   it("runs only the retained regression cases with --cases source:retained", async () => {
@@ -61,7 +70,20 @@ describe("benchwork bench run", () => {
     const io = captureIo();
     const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--cases", "source:retained"], io);
     expect(code).not.toBe(2);
-    expect(io.stdout[0]).toMatch(/^bench #\d+: [1-9]\d* cases included/);
+    const joined = /^bench #\d+: ([1-9]\d*) cases included \((\d+) retained regression cases joined\)/.exec(io.stdout[0]);
+    expect(joined).not.toBeNull();
+    expect(joined![2]).toBe(joined![1]);
+  }, 60_000);
+
+  it("--no-retained leaves the retained regression cases out of the selection", async () => {
+    const out = path.join(dir, "no-retained.json");
+    const io = captureIo();
+    await main([...base, "--candidate", "recorded:model-6b-finetuning", "--no-retained", "--json-output", out], io);
+    expect(io.stdout[0]).toMatch(/^bench #\d+: 200 cases included \(retained regression cases left out\), 0 excluded/);
+    expect(JSON.parse(readFileSync(out, "utf8")).manifest).toMatchObject({ included: 200, excluded: 0, retainedJoined: 0, includeRetained: false });
+    const none = captureIo();
+    expect(await main([...base, "--candidate", "recorded:model-6b-finetuning", "--no-retained", "--cases", "source:retained"], none)).toBe(2);
+    expect(none.stderr.join("\n")).toMatch(/No case of prompt solver matches source retained \(retained cases are left out/);
   }, 60_000);
 
   it("exits 2 on usage errors", async () => {

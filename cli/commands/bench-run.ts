@@ -1,6 +1,6 @@
 /**
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
- *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--budget N] [--repeats N]
+ *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
@@ -32,6 +32,8 @@ export interface BenchRunOptions {
   candidate: string[];
   baseline?: string;
   cases?: string;
+  /** False with `--no-retained`: retained regression cases do not join the selection. */
+  retained?: boolean;
   budget?: string;
   repeats?: string;
   concurrency?: string;
@@ -138,6 +140,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     candidates,
     baseline: o.baseline === undefined ? { kind: "candidate", index: 0 } : o.baseline === "last" ? { kind: "last-bench" } : o.baseline === "none" ? { kind: "none" } : { kind: "candidate", index: Number(o.baseline) },
     selection: parseCases(o.cases),
+    includeRetained: o.retained !== false,
     budget: o.budget ?? null,
     repeats: o.repeats ?? 1,
     concurrency: o.concurrency ?? 8,
@@ -158,7 +161,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     throw e;
   }
   const { id, plan } = launched;
-  io.out(`bench #${id}: ${plan.includedCount} cases included, ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
+  io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 
   const worker = startBenchWorker(db, { pollMs: 50 });
@@ -201,7 +204,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     schemaVersion: 1,
     benchId: id,
     status: bench.status,
-    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy },
+    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy, retainedJoined: plan.retainedJoined, includeRetained: o.retained !== false },
     candidates: bench.candidates.map((c) => {
       const s = statsOf(bench.summary, c.id)!;
       const ev = evidence.find((e) => e.candidateId === c.id);
@@ -223,15 +226,21 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         passAtK: ev?.rates.passAt ?? null,
         passHatK: ev?.rates.passHat ?? null,
         comparisons: ev?.comparisons ?? [],
+        fixes: bench.summary!.fixes?.[String(c.id)] ?? [],
       };
     }),
     errors: trialErrorReasons(db, id, 5),
-    recommendation: { recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null, headline: rec.headline, ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, tradeoffs: c.tradeoffs })) },
+    recommendation: {
+      recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
+      headline: rec.headline,
+      lastBench: rec.lastBench ?? null,
+      ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, fixes: c.fixes?.length ?? 0, tradeoffs: c.tradeoffs })),
+    },
   };
   io.out("");
   for (const c of result.candidates) {
     io.out(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
     );
   }
   if (result.errors.length) {

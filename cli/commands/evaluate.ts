@@ -4,6 +4,7 @@
  * TRIAL: `{ output, toolCalls?, caseData?, finishReason?, usage?, input?, expected? }`.
  * Exit 0 when it ran, whatever the verdicts; 2 on a usage or spec error.
  */
+import { structuredOutputModel } from "@/lib/runtime/json-mode";
 import { z } from "zod";
 import { runChecks } from "@/lib/evaluators/registry";
 import { createSandbox } from "@/lib/evaluators/sandbox";
@@ -54,7 +55,7 @@ export async function evaluateCommand(o: EvaluateOptions, io: Io): Promise<numbe
     if (!config) throw usage(`--judge-model: no model configuration named "${o.judgeModel}" in ${process.env.BENCHWORK_DB ?? "data/benchwork.db"}`);
     try {
       // The key policy applies here as everywhere: a refused variable or host is a usage error, no request made.
-      judgeModel = createModel(config, process.env, nodeFetch);
+      judgeModel = structuredOutputModel(createModel(config, process.env, nodeFetch), config);
     } catch (e) {
       if (e instanceof KeyPolicyError || e instanceof MissingApiKeyError || e instanceof ModelConfigError) throw usage(`--judge-model: ${e.message}`);
       throw e;

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { BenchCandidate } from "@/db/queries/benches";
 import type { MatrixFilter, MatrixRow, MatrixSort } from "@/db/queries/bench-matrix";
+import type { Regression } from "@/lib/bench/recommend";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
 
@@ -18,6 +19,7 @@ export function MatrixView({
   sort,
   href,
   regressionKeys,
+  regressedCells,
   selectedTrial,
 }: {
   rows: MatrixRow[];
@@ -30,11 +32,14 @@ export function MatrixView({
   sort: MatrixSort;
   href: (changes: Record<string, string | number | undefined>) => string;
   regressionKeys: Set<string>;
+  /** `candidateId|caseRevisionId` → the regressions of that cell (which candidate regressed, and against what). */
+  regressedCells: Map<string, Regression[]>;
   selectedTrial?: number;
 }) {
   const filters: [MatrixFilter, string][] = [
     ["all", "All cases"],
     ["failures", "Failures only"],
+    ["errors", "Errors only"],
     ["regressions", "Regressions only"],
     ["changed", "Changed verdicts"],
   ];
@@ -101,17 +106,32 @@ export function MatrixView({
                     const cell = r.cells[c.id];
                     if (!cell) return <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">—</td>;
                     const repeats = cell.trials > 1 && cell.scoredTrials ? ` ${cell.passedTrials}/${cell.scoredTrials}` : "";
+                    // Errors beside a verdict (a judge that failed on some repeats): never hidden in "passed" or "failed".
+                    const errors = cell.errorTrials && cell.verdict !== "error" ? `${cell.errorTrials} error${cell.errorTrials > 1 ? "s" : ""}` : cell.verdict === "error" && cell.trials > 1 ? ` ${cell.errorTrials}/${cell.trials}` : "";
+                    const text = cell.verdict === "error" ? `error${errors}` : `${cell.verdict}${repeats}`;
+                    const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
+                    const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
+                    const regressedTitle = regressed.map((g) => `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and fails now`).join("\n");
+                    const mark = regressed.length ? (
+                      <span title={regressedTitle}>
+                        <Badge tone="red">regressed</Badge>
+                      </span>
+                    ) : null;
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${regressed.length ? `, regressed (${regressed.length} check${regressed.length > 1 ? "s" : ""})` : ""}`;
                     return (
-                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`}>
+                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={`Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}`} className="inline-flex items-center gap-1 hover:opacity-80">
-                            <Badge tone={TONE[cell.verdict]}>
-                              {cell.verdict}
-                              {repeats}
-                            </Badge>
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label} className="inline-flex items-center gap-1 hover:opacity-80">
+                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                            {extra}
+                            {mark}
                           </Link>
                         ) : (
-                          <Badge tone={TONE[cell.verdict]}>{cell.verdict}</Badge>
+                          <span className="inline-flex items-center gap-1">
+                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                            {extra}
+                            {mark}
+                          </span>
                         )}
                       </td>
                     );

@@ -41,6 +41,7 @@ export function NewBenchForm({
   const [candidates, setCandidates] = useState<CandidateRequest[]>(() => (recorded.length ? recorded.slice(0, 2).map((r) => ({ kind: "recorded" as const, recordedName: r.name })) : []));
   const [baseline, setBaseline] = useState<BaselineRequest>({ kind: "candidate", index: 0 });
   const [selection, setSelection] = useState<Selection>({ kind: "all" });
+  const [includeRetained, setIncludeRetained] = useState(true);
   const [budget, setBudget] = useState("");
   const [repeats, setRepeats] = useState("1");
   const [concurrency, setConcurrency] = useState("8");
@@ -55,8 +56,8 @@ export function NewBenchForm({
   const current = prompt.revisions[0];
 
   const request = useMemo(
-    () => ({ systemId, promptId: prompt.id, title, candidates, baseline, selection, budget, repeats, concurrency, timeoutSeconds, maxSteps: 5, judgeModelConfigId: judge, launchKey }),
-    [systemId, prompt.id, title, candidates, baseline, selection, budget, repeats, concurrency, timeoutSeconds, judge, launchKey],
+    () => ({ systemId, promptId: prompt.id, title, candidates, baseline, selection, includeRetained, budget, repeats, concurrency, timeoutSeconds, maxSteps: 5, judgeModelConfigId: judge, launchKey }),
+    [systemId, prompt.id, title, candidates, baseline, selection, includeRetained, budget, repeats, concurrency, timeoutSeconds, judge, launchKey],
   );
 
   const fail = (e: { message: string; fieldErrors?: Record<string, string> }) => {
@@ -191,7 +192,7 @@ export function NewBenchForm({
           {errors.candidates ? <p className="text-xs text-red-700">{errors.candidates}</p> : null}
         </fieldset>
 
-        <Field label="Baseline" htmlFor="nb-baseline" error={errors.baseline} hint="Regressions are checks that passed for the baseline (or in the last bench of this prompt) and fail for a candidate.">
+        <Field label="Baseline" htmlFor="nb-baseline" error={errors.baseline} hint="Regressions are checks that passed for the baseline or in the last finished bench of this prompt (always compared when there is one) and fail for a candidate.">
           <select
             id="nb-baseline"
             value={baseline.kind === "candidate" ? `c${baseline.index}` : baseline.kind}
@@ -203,8 +204,7 @@ export function NewBenchForm({
                 candidate {i + 1}: {label(c)}
               </option>
             ))}
-            <option value="last-bench">the last bench of this prompt only</option>
-            <option value="none">none</option>
+            <option value="last-bench">no baseline candidate: the last bench of this prompt only</option>
           </select>
         </Field>
 
@@ -255,7 +255,13 @@ export function NewBenchForm({
               </select>
             ) : null}
           </div>
-          <p className="text-xs text-slate-500">Explicit cases come first, then retained regression cases of this prompt, then generated ones. Paused cases are listed as excluded.</p>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="checkbox" checked={includeRetained} onChange={(e) => touch(setIncludeRetained)(e.target.checked)} className="size-4 rounded border-slate-300" />
+            Include retained regression cases
+          </label>
+          <p className="text-xs text-slate-500">
+            Explicit cases come first, then retained regression cases of this prompt (cases that failed in earlier benches; automatic, not human-validated), then generated ones. A retained case you corrected runs instead of its original. Paused cases are listed as excluded.
+          </p>
         </fieldset>
 
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -300,7 +306,7 @@ export function NewBenchForm({
           </Button>
         </div>
       </form>
-      {plan ? <PlanView plan={plan} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
+      {plan ? <PlanView plan={plan} includeRetained={includeRetained} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 const GROUP_LABEL = { explicit: "explicit", retained: "retained (regression candidate)", generated: "generated" } as const;
 
 /** The plan before launch: counts, estimates, warnings, and the manifest (included in order, excluded with reasons). */
-export function PlanView({ plan }: { plan: BenchPlan }) {
+export function PlanView({ plan, includeRetained = true }: { plan: BenchPlan; includeRetained?: boolean }) {
   const [show, setShow] = useState<"included" | "excluded">(plan.includedCount ? "included" : "excluded");
   const rows = plan.manifest.filter((m) => (show === "included" ? m.included : !m.included));
   const fmt = (n: number) => n.toLocaleString("en-US");
@@ -29,7 +29,8 @@ export function PlanView({ plan }: { plan: BenchPlan }) {
         </div>
         <div>
           <dt className="text-xs text-slate-500">Model calls · judge calls</dt>
-          <dd className="text-lg font-semibold tabular-nums">
+          <dd className="text-lg font-semibold tabular-nums" title={plan.modelCallsUpperBound ? "At most: a trial with tools makes one model call per tool round, up to the step limit" : undefined}>
+            {plan.modelCallsUpperBound ? "≤ " : ""}
             {fmt(plan.modelCalls)} · {fmt(plan.judgeCalls)}
           </dd>
         </div>
@@ -41,6 +42,9 @@ export function PlanView({ plan }: { plan: BenchPlan }) {
           </dd>
         </div>
       </dl>
+      <p className="text-sm text-slate-600" data-testid="retained-joined">
+        {!includeRetained ? "Retained regression cases are left out." : plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
+      </p>
       {plan.warnings.length ? (
         <ul className="flex flex-col gap-1 rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="status">
           {plan.warnings.map((w, i) => (

@@ -1,4 +1,5 @@
 import type { BenchDetail } from "@/db/queries/benches";
+import type { ErrorKindCount } from "@/db/queries/bench-errors";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
@@ -10,6 +11,13 @@ const fmtUsd = (v: number | null) => (v === null ? "—" : `$${v.toFixed(4)}`);
 const dash = <span className="text-xs text-slate-500">—</span>;
 
 /** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
+/** Where a list of regressions or fixes was measured: for the baseline, in the last bench, or either. */
+function where(list: readonly { against: "baseline" | "last bench" }[], baseline: string, last: string): string {
+  const b = list.some((x) => x.against === "baseline");
+  const l = list.some((x) => x.against === "last bench");
+  return b && l ? `${baseline} or ${last}` : l ? last : baseline;
+}
+
 /** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
 function ShortRate({ rate }: { rate: number | null }) {
   return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
@@ -20,6 +28,10 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
   // A candidate that passed nothing is never presented as recommended (benches finished before
   // that rule may still have stored such a pick).
   const passedAny = (id: number) => (statsOf(bench.summary, id)?.passRate.passed ?? 0) > 0;
+  // Name what a change was measured against: the baseline candidate, or the last bench and its candidate.
+  const baselineLabel = rec.candidates.find((c) => c.isBaseline)?.label;
+  const against = (a: "baseline" | "last bench") =>
+    a === "baseline" ? `baseline${baselineLabel ? ` (${baselineLabel})` : ""}` : rec.lastBench ? `last bench #${rec.lastBench.benchId} (${rec.lastBench.candidateLabel})` : "last bench";
   const ok = rec.recommendedCandidateId !== null && passedAny(rec.recommendedCandidateId) && bench.status === "finished";
   const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
@@ -43,16 +55,32 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
             {c.blockers.length ? (
               <details className="mt-1 ml-8">
                 <summary className="cursor-pointer text-xs text-slate-700">
-                  Blocking regressions: checks that passed {c.blockers.some((b) => b.against === "last bench") ? "for the baseline or in the last bench" : "for the baseline"} and fail now
+                  Blocking regressions: {c.blockers.length === 1 ? "a check that passed" : `${c.blockers.length} checks that passed`} {where(c.blockers, "for the baseline", "in the last bench")} and {c.blockers.length === 1 ? "fails" : "fail"} now
                 </summary>
                 <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
                   {c.blockers.slice(0, 200).map((b, i) => (
                     <li key={i}>
                       <code>{b.caseKey}</code> · {b.label}
-                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {b.against}
+                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}
                     </li>
                   ))}
                   {c.blockers.length > 200 ? <li>… and {c.blockers.length - 200} more (export the results for all)</li> : null}
+                </ul>
+              </details>
+            ) : null}
+            {c.fixes?.length ? (
+              <details className="mt-1 ml-8">
+                <summary className="cursor-pointer text-xs text-emerald-800">
+                  Fixes: {c.fixes.length === 1 ? "a check that failed" : `${c.fixes.length} checks that failed`} {where(c.fixes, "for the baseline", "in the last bench")} and {c.fixes.length === 1 ? "passes" : "pass"} now
+                </summary>
+                <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
+                  {c.fixes.slice(0, 200).map((f, i) => (
+                    <li key={i}>
+                      <code>{f.caseKey}</code> · {f.label}
+                      {f.priority ? ` (${f.priority})` : ""} · passes · vs {against(f.against)}
+                    </li>
+                  ))}
+                  {c.fixes.length > 200 ? <li>… and {c.fixes.length - 200} more (export the results for all)</li> : null}
                 </ul>
               </details>
             ) : null}
@@ -78,7 +106,7 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
           <tr>
             <th className="px-3 py-2 font-medium">Candidate</th>
             <th className="px-3 py-2 font-medium">Pass rate (scored checks)</th>
-            <th className="px-3 py-2 font-medium" title="A trial fully passes when every scored check of it passes">
+            <th className="px-3 py-2 font-medium" title="A trial fully passes when a check of it passed and none failed or errored; trials with errors are counted apart">
               {bench.settings.repeats > 1 ? "Trials fully passed" : "Cases fully passed"}
             </th>
             <th className="px-3 py-2 font-medium">Unscored</th>
@@ -105,6 +133,12 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
+                  {s.trialsWithErrors ? (
+                    <span className="block text-xs text-amber-800" title="Trials that errored, or one of whose checks errored (a judge that failed): without a failed check they count neither as passed nor as failed">
+                      {s.trialsWithErrors} {bench.settings.repeats > 1 ? "trial" : "case"}
+                      {s.trialsWithErrors > 1 ? "s" : ""} with errors
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
@@ -183,6 +217,52 @@ export function ChecksTable({ bench, stats }: { bench: BenchDetail; stats: Candi
                   </td>
                 );
               })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * Errors of the bench by kind: trials that ended in error (model call, timeout, worker) and checks
+ * whose verdict is `error` (a judge or sandbox that failed), each with its most common messages.
+ * Errors are never failures; this says where they came from.
+ */
+export function ErrorsTable({ errors }: { errors: ErrorKindCount[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <section aria-label="Errors" className="rounded-lg border border-amber-300 bg-amber-50/60">
+      <h2 className="border-b border-amber-200 px-4 py-2.5 text-sm font-semibold">Errors by kind</h2>
+      <p className="px-4 pt-2 text-xs text-slate-600">Infrastructure failures, not model failures: those trials and checks count neither as passed nor as failed.</p>
+      <table className="w-full text-left text-sm">
+        <thead className="text-xs text-slate-600">
+          <tr>
+            <th className="px-4 py-2 font-medium">Where</th>
+            <th className="px-3 py-2 font-medium">Kind</th>
+            <th className="px-3 py-2 font-medium">Count</th>
+            <th className="px-3 py-2 font-medium">Most common messages</th>
+          </tr>
+        </thead>
+        <tbody>
+          {errors.map((e) => (
+            <tr key={`${e.source}:${e.kind}`} className="border-t border-amber-200 align-top" data-testid="error-kind">
+              <td className="px-4 py-2 text-xs">{e.source === "trial" ? "trial" : "check"}</td>
+              <td className="px-3 py-2 font-mono text-xs">{e.kind}</td>
+              <td className="px-3 py-2 tabular-nums">
+                {e.count} {e.source === "trial" ? "trial" : "check"}
+                {e.count > 1 ? "s" : ""}
+              </td>
+              <td className="px-3 py-2 text-xs text-slate-700">
+                <ul className="flex flex-col gap-0.5">
+                  {e.examples.map((x, i) => (
+                    <li key={i} className="break-words">
+                      {x.count} × {x.message.length > 300 ? `${x.message.slice(0, 300)}…` : x.message}
+                    </li>
+                  ))}
+                </ul>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import type { CheckRecord } from "@/lib/bench/types";
+import type { ReferenceTrial } from "@/db/queries/bench-matrix";
+import type { LastBenchReference, Regression } from "@/lib/bench/recommend";
 import { decodeContent } from "@/lib/library/content-codec";
 import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
@@ -28,10 +30,27 @@ function messageText(content: unknown): string {
  * One trial: the case, the rendered prompt and conversation, tool calls and results, the output,
  * and each check with its reason; usage, latency and cost.
  */
-export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; closeHref: string; siblings: { id: number; repeat: number; href: string }[] }) {
+export function TrialView({
+  trial,
+  closeHref,
+  siblings,
+  references = [],
+  regressed = [],
+  lastBench = null,
+}: {
+  trial: TrialRow;
+  closeHref: string;
+  siblings: { id: number; repeat: number; href: string }[];
+  /** The baseline's trial of the same case and the last bench's, shown beside this one. */
+  references?: (ReferenceTrial & { href: string })[];
+  /** Checks of this case that this candidate broke (passed for the reference, fail here). */
+  regressed?: Regression[];
+  lastBench?: LastBenchReference | null;
+}) {
   const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
-  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number }) : null;
+  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number; calls?: number; waitMs?: number; wallMs?: number }) : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
+  const checkErrors = checks.filter((c) => c.verdict === "error").length;
   return (
     <aside id="trial" aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto">
       <div className="flex items-start justify-between gap-2">
@@ -42,8 +61,19 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
           <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
             <span>{String(trial.candidateLabel)}</span>
             <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>
+            {checkErrors ? (
+              <Badge tone="amber">
+                {checkErrors} check error{checkErrors > 1 ? "s" : ""}
+              </Badge>
+            ) : null}
             <span>repeat {String(trial.repeat)}</span>
-            {trial.latency_ms != null ? <span>· {String(trial.latency_ms)} ms</span> : null}
+            {trial.latency_ms != null ? (
+              <span title="The model calls' own time, summed over the trial's calls: not the tool rounds, nor waits for a provider slot or a busy worker">
+                · {String(trial.latency_ms)} ms{record?.calls && record.calls > 1 ? ` over ${record.calls} model calls` : ""}
+              </span>
+            ) : null}
+            {record?.waitMs && record.waitMs >= 1 ? <span title="Time the calls waited for a slot of the provider's concurrency limit">· waited {Math.round(record.waitMs)} ms for the provider</span> : null}
+            {record?.wallMs != null && trial.latency_ms != null && record.wallMs - Number(trial.latency_ms) >= 50 ? <span title="The whole trial, start to end">· {Math.round(record.wallMs)} ms in all</span> : null}
             {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors and unreadable replies are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
             {trial.input_tokens != null ? (
               <span>
@@ -82,9 +112,48 @@ export function TrialView({ trial, closeHref, siblings }: { trial: TrialRow; clo
       ) : null}
       {trial.erasedAt ? <p className="text-sm text-amber-800">The case was removed; its saved details were erased. The scores stay.</p> : null}
       <Block title="Checks">{checks.length ? <CheckResults results={checks.map((c) => ({ kind: c.kind, label: c.label + (c.priority ? ` (${c.priority})` : ""), verdict: c.verdict, score: c.score, message: c.message }))} /> : <p className="text-sm text-slate-500">No check ran.</p>}</Block>
-      <Block title="Output">
-        <pre className={pre}>{trial.output == null ? "—" : String(trial.output) || "(empty)"}</pre>
-      </Block>
+      {regressed.length ? (
+        <div role="note" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          <p className="font-medium">Regressed: {regressed.length === 1 ? "this check passed before and fails here" : `${regressed.length} checks passed before and fail here`}</p>
+          <ul className="mt-1 list-disc pl-5 text-xs">
+            {regressed.map((r, i) => (
+              <li key={i}>
+                {r.label}
+                {r.priority ? ` (${r.priority})` : ""} — passed {r.against === "baseline" ? "for the baseline" : `in the last bench${lastBench ? ` (#${lastBench.benchId}, ${lastBench.candidateLabel})` : ""}`}
+                {r.outcome === "mixed" ? "; fails in some repeats" : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {references.length ? (
+        <Block title="Output, beside the reference">
+          <div className="grid gap-2 md:grid-cols-2" data-testid="output-comparison">
+            <div>
+              <p className="mb-1 text-xs font-medium text-slate-700">This trial · {String(trial.candidateLabel)}</p>
+              <pre className={pre}>{trial.output == null ? "—" : String(trial.output) || "(empty)"}</pre>
+            </div>
+            {references.map((r) => (
+              <div key={`${r.role}-${r.trialId}`} data-testid="reference-output">
+                <p className="mb-1 flex flex-wrap items-center gap-1 text-xs font-medium text-slate-700">
+                  {r.role === "baseline" ? "Baseline" : `Last bench #${r.benchId}`} · {r.label}
+                  <Link scroll={false} href={r.href} className="font-normal text-indigo-700 hover:underline">
+                    trial #{r.trialId}
+                  </Link>
+                  <span className="font-normal text-slate-500">
+                    {r.status === "done" ? `${r.verdicts.passed} passed · ${r.verdicts.failed} failed${r.verdicts.error ? ` · ${r.verdicts.error} error` : ""}` : r.status}
+                  </span>
+                </p>
+                <pre className={pre}>{r.output == null ? (r.error ?? "—") : r.output || "(empty)"}</pre>
+              </div>
+            ))}
+          </div>
+        </Block>
+      ) : (
+        <Block title="Output">
+          <pre className={pre}>{trial.output == null ? "—" : String(trial.output) || "(empty)"}</pre>
+        </Block>
+      )}
       <Block title="Expected result">
         <pre className={pre}>{content.expected || "—"}</pre>
       </Block>

@@ -4,7 +4,16 @@
  * sorting run over all rows; the page then takes its slice.
  */
 import type { Db } from "../client";
-import type { CaseCell } from "@/lib/bench/aggregate";
+import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
+
+/**
+ * SQL sums of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
+ * (a verdict: fully passed or failed), `passed` (fully passed), `errors` (the trial or one of its
+ * checks errored; `hasErrors`). Over the rows of `trials` in the query's group.
+ */
+export const TRIAL_VERDICT_SUMS = `sum(failed_checks > 0 OR (status = 'done' AND error_checks = 0 AND passed_checks > 0)) AS scored,
+              sum(status = 'done' AND failed_checks = 0 AND error_checks = 0 AND passed_checks > 0) AS passed,
+              sum(status = 'error' OR error_checks > 0) AS errors`;
 
 /** One matrix row: a case and its cell per candidate id. */
 export interface MatrixRow {
@@ -17,14 +26,8 @@ export interface MatrixRow {
   cells: Record<number, CaseCell & { firstTrialId: number | null }>;
 }
 
-function cellOf(r: { total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
-  let verdict: CaseCell["verdict"];
-  if (r.pending) verdict = "pending";
-  else if (r.scored === 0) verdict = r.errors ? "error" : r.skipped === r.total ? "skipped" : "unscored";
-  else if (r.passed === r.scored) verdict = "passed";
-  else if (r.passed === 0) verdict = "failed";
-  else verdict = "mixed";
-  return { verdict, passedTrials: r.passed, scoredTrials: r.scored, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
+function cellOf(r: { total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
+  return { verdict: cellVerdict(r), passedTrials: r.passed, scoredTrials: r.scored, errorTrials: r.errors, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
 }
 
 /** Every row of the matrix, in manifest order. */
@@ -35,14 +38,12 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
   const cells = db.$client
     .prepare(
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
-              sum(status = 'done') AS done, sum(status = 'error') AS errors, sum(status = 'skipped') AS skipped,
-              sum(status IN ('queued', 'running')) AS pending,
-              sum(passed_checks + failed_checks > 0) AS scored,
-              sum(failed_checks = 0 AND passed_checks > 0) AS passed,
+              sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
+              ${TRIAL_VERDICT_SUMS},
               sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
        FROM trials WHERE bench_id = ? GROUP BY bench_case_id, candidate_id`,
     )
-    .all(benchId) as { bc: number; cand: number; total: number; done: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
+    .all(benchId) as { bc: number; cand: number; total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
     const row: MatrixRow = { benchCaseId: c.id, position: c.position, caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source, cells: {} };
@@ -57,18 +58,20 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
 }
 
 /** Matrix filters of the results page. */
-export type MatrixFilter = "all" | "failures" | "regressions" | "changed";
+export type MatrixFilter = "all" | "failures" | "errors" | "regressions" | "changed";
 export type MatrixSort = "position" | "case" | "failures";
 
 /**
  * Filters, sorts and pages matrix rows.
  * - `failures`: a candidate failed (or partly failed) the case;
+ * - `errors`: a trial of the case errored, or a check of it did (for any candidate);
  * - `regressions`: the case holds a regression of some candidate (keys from the bench summary);
  * - `changed`: the candidates' verdicts differ.
  */
 export function selectMatrix(rows: MatrixRow[], o: { filter: MatrixFilter; sort: MatrixSort; page: number; pageSize: number; regressionCases: Set<string> }) {
   let list = rows;
   if (o.filter === "failures") list = list.filter((r) => Object.values(r.cells).some((c) => c.verdict === "failed" || c.verdict === "mixed"));
+  else if (o.filter === "errors") list = list.filter((r) => Object.values(r.cells).some((c) => c.errorTrials > 0));
   else if (o.filter === "regressions") list = list.filter((r) => o.regressionCases.has(`${r.caseRevisionId}`));
   else if (o.filter === "changed") list = list.filter((r) => new Set(Object.values(r.cells).map((c) => (c.verdict === "mixed" ? "failed" : c.verdict))).size > 1);
   if (o.sort === "case") list = [...list].sort((a, b) => a.caseKey.localeCompare(b.caseKey));
@@ -106,18 +109,83 @@ export function repeatTrials(db: Db, benchId: number, candidateId: number, bench
 
 /**
  * A bench's trials as exported (one row per trial, in manifest order, then candidate, then
- * repeat): trial id, candidate label, case ID and revision, repeat, status, check counts, output,
- * finish reason, latency (ms), tokens, cost (USD), error, and the checks as stored (JSON text).
+ * repeat): trial id, candidate label, case ID and revision, the case's input and expected result
+ * (empty once the case's details were erased), repeat, status, check counts, output, the tool
+ * calls (JSON text of `{ toolCallId?, toolName, input }`, null when the record was not kept),
+ * finish reason, latency (ms), tokens, cost (USD), error, and the checks as stored (JSON text, with
+ * each check's verdict, label and reason).
  */
 export function exportTrialRows(db: Db, benchId: number): Record<string, unknown>[] {
   return db.$client
     .prepare(
-      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, t.repeat, t.status,
-              t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
-              t.output, t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
+      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, r.input AS input, r.expected AS expected,
+              t.repeat, t.status, t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
+              t.output, CASE WHEN json_valid(t.record) THEN json_extract(t.record, '$.toolCalls') END AS toolCalls,
+              t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
               t.cost_usd AS costUsd, t.error, t.checks
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
+       JOIN case_revisions r ON r.id = bc.case_revision_id
        WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,
     )
     .all(benchId) as Record<string, unknown>[];
+}
+
+/** A trial shown beside another for comparison: the baseline's in the same bench, or the last bench's reference candidate's. */
+export interface ReferenceTrial {
+  role: "baseline" | "last bench";
+  benchId: number;
+  trialId: number;
+  label: string;
+  status: string;
+  output: string | null;
+  error: string | null;
+  /** Verdict counts of its checks. */
+  verdicts: { passed: number; failed: number; unscored: number; error: number };
+  /** Its checks as stored (JSON text), for the per-check comparison. */
+  checks: string | null;
+}
+
+/**
+ * The trials to show beside trial `trialId` of `bench`: the baseline candidate's trial of the same
+ * case (same repeat, else its first) when the trial is not the baseline's own, then the last
+ * bench's reference candidate's trial of the same case revision (from the bench summary).
+ * @returns at most one of each, in that order; empty when the trial is not of this bench
+ */
+export function referenceTrials(db: Db, bench: { id: number; summary: { baselineCandidateId: number | null; referenceBenchId: number | null; referenceCandidateId: number | null } | null }, trialId: number): ReferenceTrial[] {
+  const t = db.$client
+    .prepare("SELECT t.candidate_id AS cand, t.bench_case_id AS bc, t.repeat AS rep, bc.case_revision_id AS rev FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ? AND t.bench_id = ?")
+    .get(trialId, bench.id) as { cand: number; bc: number; rep: number; rev: number } | undefined;
+  if (!t || !bench.summary) return [];
+  const cols = `t.id AS trialId, t.bench_id AS benchId, c.label, t.status, t.output, t.error, t.checks,
+                t.passed_checks AS passed, t.failed_checks AS failed, t.unscored_checks AS unscored, t.error_checks AS errors`;
+  type Row = { trialId: number; benchId: number; label: string; status: string; output: string | null; error: string | null; checks: string | null; passed: number | null; failed: number | null; unscored: number | null; errors: number | null };
+  const shape = (role: ReferenceTrial["role"], r: Row): ReferenceTrial => ({
+    role,
+    benchId: r.benchId,
+    trialId: r.trialId,
+    label: r.label,
+    status: r.status,
+    output: r.output,
+    error: r.error,
+    verdicts: { passed: r.passed ?? 0, failed: r.failed ?? 0, unscored: r.unscored ?? 0, error: r.errors ?? 0 },
+    checks: r.checks,
+  });
+  const out: ReferenceTrial[] = [];
+  const { baselineCandidateId: base, referenceBenchId: refBench, referenceCandidateId: refCand } = bench.summary;
+  if (base !== null && base !== t.cand) {
+    const r = db.$client
+      .prepare(`SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.candidate_id = ? AND t.bench_case_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`)
+      .get(bench.id, base, t.bc, t.rep) as Row | undefined;
+    if (r) out.push(shape("baseline", r));
+  }
+  if (refBench !== null && refCand !== null) {
+    const r = db.$client
+      .prepare(
+        `SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id JOIN bench_cases bc ON bc.id = t.bench_case_id
+         WHERE t.bench_id = ? AND t.candidate_id = ? AND bc.case_revision_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`,
+      )
+      .get(refBench, refCand, t.rev, t.rep) as Row | undefined;
+    if (r) out.push(shape("last bench", r));
+  }
+  return out;
 }

@@ -5,9 +5,10 @@
  */
 import type { Db } from "../client";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
-import { findRegressions, mergeRegressions, recommend, type Recommendation, type Regression } from "@/lib/bench/recommend";
+import { findFixes, findRegressions, mergeRegressions, recommend, type Fix, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
+import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -76,18 +77,30 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   };
 
   const regressions = new Map<number, Regression[]>();
+  const fixes = new Map<number, Fix[]>();
   if (baselineCandidateId !== null) {
     const base = outcomesOf(baselineCandidateId);
-    for (const id of ids) if (id !== baselineCandidateId) regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
+    for (const id of ids) {
+      if (id === baselineCandidateId) continue;
+      regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
+      fixes.set(id, findFixes(base, outcomesOf(id), "baseline"));
+    }
   }
-  const referenceBenchId = bench.baseline.kind === "none" ? null : await previousFinishedBench(db, bench.promptId, benchId);
+  // Every bench is also compared with the last finished bench of its prompt, whatever its baseline:
+  // "none" only means no baseline candidate (it used to skip the check and headline "no regression").
+  const referenceBenchId = await previousFinishedBench(db, bench.promptId, benchId);
   let referenceCandidateId: number | null = null;
+  let lastBench: LastBenchReference | null = null;
   if (referenceBenchId !== null) {
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
+      lastBench = { benchId: referenceBenchId, candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}` };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
-      for (const id of ids) regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
+      for (const id of ids) {
+        regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
+        fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, outcomesOf(id), "last bench")));
+      }
     }
   }
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
@@ -96,7 +109,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
-    bench.cancelRequestedAt != null ? { partial: { finished, total } } : {},
+    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
   );
   return {
     summary: {
@@ -105,6 +118,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       referenceBenchId,
       referenceCandidateId,
       regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
+      fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
       retained: 0,
     },
     recommendation,
@@ -119,9 +133,8 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
   const rows = db.$client
     .prepare(
       `SELECT candidate_id AS id, count(*) AS total, sum(status = 'done') AS done, sum(status = 'error') AS error, sum(status = 'skipped') AS skipped,
-              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passed, sum(failed_checks) AS failed,
-              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, sum(passed_checks + failed_checks > 0) AS trialScored,
-              sum(passed_checks + failed_checks > 0 AND failed_checks = 0) AS trialPassed,
+              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passedChecks, sum(failed_checks) AS failedChecks,
+              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, ${TRIAL_VERDICT_SUMS},
               coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
        FROM trials WHERE bench_id = ? GROUP BY candidate_id`,
     )
@@ -135,9 +148,10 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
     return {
       candidateId: id,
       trials: { total: n("total"), done: n("done"), error: n("error"), skipped: n("skipped"), pending: n("pending") },
-      checks: { scored: n("passed") + n("failed"), passed: n("passed"), failed: n("failed"), unscored: n("unscored"), error: n("errorChecks") },
-      passRate: rate(n("passed"), n("passed") + n("failed")),
-      trialPassRate: rate(n("trialPassed"), n("trialScored")),
+      checks: { scored: n("passedChecks") + n("failedChecks"), passed: n("passedChecks"), failed: n("failedChecks"), unscored: n("unscored"), error: n("errorChecks") },
+      passRate: rate(n("passedChecks"), n("passedChecks") + n("failedChecks")),
+      trialPassRate: rate(n("passed"), n("scored")),
+      trialsWithErrors: n("errors"),
       byCheck: {},
       tokens: { input: n("tin"), output: n("tout") },
       costUsd: r.cost == null ? null : Number(r.cost),

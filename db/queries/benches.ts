@@ -8,7 +8,7 @@ import { writeTransaction } from "../write-transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
-import type { Recommendation, Regression } from "@/lib/bench/recommend";
+import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
@@ -16,6 +16,8 @@ import { LibraryError } from "@/lib/library/errors";
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
   selection: CaseSelection;
+  /** Retained regression cases joined the selection (absent in benches launched before it was a choice: they did). */
+  includeRetained?: boolean;
   budget: number | null;
   repeats: number;
   concurrency: number;
@@ -45,6 +47,8 @@ export interface BenchSummary {
   referenceBenchId: number | null;
   referenceCandidateId: number | null;
   regressions: Record<string, Regression[]>;
+  /** Per candidate id, the checks it fixed against the baseline or the last bench (absent in summaries stored before fixes were listed). */
+  fixes?: Record<string, Fix[]>;
   retained: number;
 }
 

@@ -521,6 +521,8 @@ export interface PromptCase {
   source: CaseSource;
   status: CaseStatus;
   origin: CaseOrigin | null;
+  /** A retained case the user edited (see saveCaseRevision). */
+  userCorrected: boolean;
   content: CaseContent;
 }
 
@@ -534,6 +536,7 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
       source: cases.source,
       status: cases.status,
       origin: cases.origin,
+      userCorrected: cases.userCorrected,
       input: caseRevisions.input,
       expected: caseRevisions.expected,
       details: caseRevisions.details,
@@ -550,6 +553,7 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
     source: r.source,
     status: r.status,
     origin: r.origin ? (JSON.parse(r.origin) as CaseOrigin) : null,
+    userCorrected: r.userCorrected,
     content: decodeContent(r.input, r.expected, r.details),
   }));
 }

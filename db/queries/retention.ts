@@ -8,16 +8,18 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
 import { caseRevisions, cases } from "../schema";
 import type { Recommendation } from "@/lib/bench/recommend";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
 
 /**
- * Creates or refreshes retained copies of the cases the reference candidate failed.
+ * Creates or refreshes retained copies of the cases the reference candidate failed, inside the
+ * caller's open transaction (it starts none), so a bench's results and its retained cases are
+ * stored together or not at all.
  * @returns how many retained cases were created or refreshed
+ * @throws whatever a write throws; the caller's transaction then rolls back
  */
-export function retainFailingCases(db: Db, benchId: number, recommendation: Recommendation, baselineCandidateId: number | null): number {
+export function retainFailingCasesIn(db: Db, benchId: number, recommendation: Recommendation, baselineCandidateId: number | null): number {
   const candidateId = recommendation.recommendedCandidateId ?? baselineCandidateId ?? recommendation.candidates[0]?.candidateId;
   if (!candidateId) return 0;
   const failing = db.$client
@@ -28,7 +30,9 @@ export function retainFailingCases(db: Db, benchId: number, recommendation: Reco
     )
     .all(benchId, candidateId) as { caseId: number; revId: number }[];
   let changed = 0;
-  writeTransaction(db, (tx) => {
+  // Same connection as the caller's transaction: these statements run inside it.
+  const tx = db;
+  {
     const now = Date.now();
     for (const f of failing) {
       const original = tx.select().from(cases).where(eq(cases.id, f.caseId)).get();
@@ -62,6 +66,6 @@ export function retainFailingCases(db: Db, benchId: number, recommendation: Reco
         changed++;
       }
     }
-  });
+  }
   return changed;
 }

@@ -11,7 +11,9 @@ import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { computeBenchResults } from "./bench-results";
-import { retainFailingCases } from "./retention";
+import { retainFailingCasesIn } from "./retention";
+import type { BenchSummary } from "./benches";
+import type { Recommendation } from "@/lib/bench/recommend";
 
 /**
  * A trial whose model call started this many times, each time under a worker that then died, is
@@ -30,7 +32,7 @@ export class SqliteTrialQueue implements TrialQueue {
     unregister: (workerId: string) => void;
     requeueOrphans: (staleBefore: number, isAlive: (pid: number) => boolean) => number;
     release: (workerId: string, trialIds: number[]) => number;
-    finish: (benchId: number, status: string, now: number, summary: string, recommendation: string) => boolean;
+    finish: (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => boolean;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
   /** Per worker: the newest `started_at` among the live workers at its last {@link runnableBenches}. */
@@ -84,6 +86,7 @@ export class SqliteTrialQueue implements TrialQueue {
       open: c.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND status IN ('queued', 'running') LIMIT 1"),
       benchRow: c.prepare("SELECT status, cancel_requested_at AS cancel FROM benches WHERE id = ?"),
       finish: c.prepare("UPDATE benches SET status = ?, finished_at = ?, summary = ?, recommendation = ? WHERE id = ? AND status IN ('queued', 'running')"),
+      setSummary: c.prepare("UPDATE benches SET summary = ? WHERE id = ?"),
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
     };
     this.tx = {
@@ -148,10 +151,16 @@ export class SqliteTrialQueue implements TrialQueue {
         for (const id of trialIds) n += this.st.release.run(id, workerId).changes;
         return n;
       }),
-      // Re-checks inside the write: another worker may have finalized meanwhile.
-      finish: immediateTransaction(c, (benchId: number, status: string, now: number, summary: string, recommendation: string) => {
+      // Re-checks inside the write: another worker may have finalized meanwhile. The retained cases
+      // are written in the same transaction (retention runs on this connection, inside it).
+      finish: immediateTransaction(c, (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => {
         if (this.st.open.get(benchId)) return false;
-        return this.st.finish.run(status, now, summary, recommendation, benchId).changes === 1;
+        if (this.st.finish.run(status, now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes !== 1) return false;
+        if (status === "finished") {
+          summary.retained = retainFailingCasesIn(this.db, benchId, recommendation, summary.baselineCandidateId);
+          if (summary.retained) this.st.setSummary.run(JSON.stringify(summary), benchId);
+        }
+        return true;
       }),
     };
   }
@@ -241,11 +250,9 @@ export class SqliteTrialQueue implements TrialQueue {
     const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
     if (!b || (b.status !== "queued" && b.status !== "running")) return false;
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
-    const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, JSON.stringify(summary), JSON.stringify(recommendation));
-    if (done && b.cancel == null) {
-      summary.retained = retainFailingCases(this.db, benchId, recommendation, summary.baselineCandidateId);
-      if (summary.retained) this.db.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(JSON.stringify(summary), benchId);
-    }
+    // One write: the results, the end status and the retained cases together (a crash between two
+    // writes lost the retained cases).
+    const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, summary, recommendation);
     this.revisionOf.delete(benchId);
     return done;
   }

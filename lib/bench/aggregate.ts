@@ -36,8 +36,17 @@ export interface CandidateStats {
   trials: { total: number; done: number; error: number; skipped: number; pending: number };
   checks: { scored: number; passed: number; failed: number; unscored: number; error: number };
   passRate: Rate;
-  /** Trials whose every scored check passed, over trials with at least one scored check. */
+  /**
+   * Trials that fully passed (a scored check passed, none failed, none errored) over trials with a
+   * verdict (fully passed, or a scored check failed). Trials with an error and no failure are
+   * neither: they are counted in {@link CandidateStats.trialsWithErrors}.
+   */
   trialPassRate: Rate;
+  /**
+   * Trials that ended in error, or one of whose checks errored (those without a failed check are
+   * neither passed nor failed). Absent in summaries stored before errors were counted per trial.
+   */
+  trialsWithErrors?: number;
   byCheck: Record<string, { label: string; kind: string; priority?: "primary" | "secondary"; passed: number; failed: number; unscored: number; error: number }>;
   tokens: { input: number; output: number };
   costUsd: number | null;
@@ -83,6 +92,34 @@ export function sharedLabel(a: string, b: string, kind: string): string {
   return `${na !== null && na === name(b) ? na : evaluatorKindLabel(kind)}${SUFFIX}`;
 }
 
+/** How one trial reads in the counts (the matrix cell, "cases fully passed"). */
+export type TrialVerdict = "passed" | "failed" | "error" | "unscored" | "skipped" | "pending";
+
+/**
+ * The verdict of one trial from its status and its checks' verdict counts: `failed` when a scored
+ * check failed; else `error` when the trial or one of its checks errored (an infrastructure
+ * failure is never a pass, nor a model failure); else `passed` when a check passed; else
+ * `unscored` (done, nothing observable), `skipped` or `pending`.
+ */
+export function trialVerdict(status: TrialFacts["status"], n: { passed: number; failed: number; error: number }): TrialVerdict {
+  if (n.failed > 0) return "failed";
+  if (status === "error" || n.error > 0) return "error";
+  if (status === "skipped") return "skipped";
+  if (status !== "done") return "pending";
+  return n.passed > 0 ? "passed" : "unscored";
+}
+
+/** Whether a trial holds an error: it errored, or one of its checks did (whatever its verdict). */
+export function hasErrors(status: TrialFacts["status"], n: { error: number }): boolean {
+  return status === "error" || n.error > 0;
+}
+
+function verdictCounts(checks: readonly Pick<CheckRecord, "verdict">[] | null): { passed: number; failed: number; error: number } {
+  const n = { passed: 0, failed: 0, error: 0 };
+  if (checks) for (const c of checks) if (c.verdict !== "unscored") n[c.verdict]++;
+  return n;
+}
+
 /** Per-candidate statistics, in the order of `candidateIds`. */
 export function aggregateCandidates(candidateIds: number[], trials: Iterable<TrialFacts>): CandidateStats[] {
   const by = new Map<number, CandidateStats & { _lat: number[]; _costKnown: boolean; _trialScored: number; _trialPassed: number }>();
@@ -93,6 +130,7 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
       checks: { scored: 0, passed: 0, failed: 0, unscored: 0, error: 0 },
       passRate: rate(0, 0),
       trialPassRate: rate(0, 0),
+      trialsWithErrors: 0,
       byCheck: {},
       tokens: { input: 0, output: 0 },
       costUsd: null,
@@ -118,16 +156,17 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
       s._costKnown = true;
     }
     if (t.status === "done" && t.latencyMs != null) s._lat.push(t.latencyMs);
+    const counts = verdictCounts(t.checks);
+    const tv = trialVerdict(t.status, counts);
+    if (tv === "passed" || tv === "failed") s._trialScored++;
+    if (tv === "passed") s._trialPassed++;
+    if (hasErrors(t.status, counts)) s.trialsWithErrors!++;
     if (!t.checks) continue;
-    let scored = 0;
-    let failed = 0;
     for (const c of t.checks) {
       s.checks[c.verdict]++;
       const b = (s.byCheck[c.key] ??= { label: c.label, kind: c.kind, ...(c.priority ? { priority: c.priority } : {}), passed: 0, failed: 0, unscored: 0, error: 0 });
       if (b.label !== c.label) b.label = sharedLabel(b.label, c.label, c.kind);
       b[c.verdict]++;
-      if (c.verdict === "passed" || c.verdict === "failed") scored++;
-      if (c.verdict === "failed") failed++;
       if (c.usage) {
         const j = (s.judge ??= { checks: 0, tokens: { input: 0, output: 0 }, costUsd: null });
         j.checks++;
@@ -135,10 +174,6 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
         j.tokens.output += c.usage.outputTokens;
         if (c.usage.costUsd != null) j.costUsd = (j.costUsd ?? 0) + c.usage.costUsd;
       }
-    }
-    if (scored) {
-      s._trialScored++;
-      if (!failed) s._trialPassed++;
     }
   }
   return candidateIds.map((id) => {
@@ -178,40 +213,47 @@ export function checkOutcomes(trials: Iterable<TrialFacts>, candidateId: number)
 
 /** Verdict of one case for one candidate over its repeats (the matrix cell). */
 export interface CaseCell {
+  /**
+   * `passed`/`failed`/`mixed` over the trials with a verdict (see {@link trialVerdict}); `error`
+   * when no trial has one and some errored. Errors beside a verdict are in `errorTrials`.
+   */
   verdict: "passed" | "failed" | "mixed" | "unscored" | "error" | "skipped" | "pending";
-  /** Trials whose every scored check passed, of trials with a scored check. */
+  /** Trials that fully passed, of trials with a verdict (fully passed or failed). */
   passedTrials: number;
   scoredTrials: number;
+  /** Trials that errored, or one of whose checks errored (a failed one stays failed; one without a failure has no verdict). */
+  errorTrials: number;
   trials: number;
   failedChecks: number;
 }
 
+/**
+ * The cell's verdict from its trial counts (shared by {@link caseCell} and the matrix query).
+ * @param n trials in total, pending (queued or running), skipped, with a verdict (`scored`), fully
+ *   passed, and with errors (see {@link hasErrors})
+ */
+export function cellVerdict(n: { total: number; pending: number; skipped: number; scored: number; passed: number; errors: number }): CaseCell["verdict"] {
+  if (n.pending) return "pending";
+  if (n.scored === 0) return n.errors ? "error" : n.skipped === n.total ? "skipped" : "unscored";
+  if (n.passed === n.scored) return "passed";
+  return n.passed === 0 ? "failed" : "mixed";
+}
+
 /** The matrix cell of a case × candidate from its trials (one per repeat). */
 export function caseCell(trials: TrialFacts[]): CaseCell {
-  let passedTrials = 0;
-  let scoredTrials = 0;
+  const n = { total: trials.length, pending: 0, skipped: 0, scored: 0, passed: 0, errors: 0 };
   let failedChecks = 0;
-  let errors = 0;
-  let skipped = 0;
-  let pending = 0;
   for (const t of trials) {
-    if (t.status === "error") errors++;
-    else if (t.status === "skipped") skipped++;
-    else if (t.status !== "done") pending++;
-    if (!t.checks) continue;
-    const failed = t.checks.filter((c) => c.verdict === "failed").length;
-    const scored = t.checks.filter((c) => c.verdict === "passed" || c.verdict === "failed").length;
-    failedChecks += failed;
-    if (scored) {
-      scoredTrials++;
-      if (!failed) passedTrials++;
+    const counts = verdictCounts(t.checks);
+    failedChecks += counts.failed;
+    const v = trialVerdict(t.status, counts);
+    if (v === "pending") n.pending++;
+    else if (v === "skipped") n.skipped++;
+    else if (v === "passed" || v === "failed") {
+      n.scored++;
+      if (v === "passed") n.passed++;
     }
+    if (hasErrors(t.status, counts)) n.errors++;
   }
-  let verdict: CaseCell["verdict"];
-  if (pending) verdict = "pending";
-  else if (scoredTrials === 0) verdict = errors ? "error" : skipped === trials.length ? "skipped" : "unscored";
-  else if (passedTrials === scoredTrials) verdict = "passed";
-  else if (passedTrials === 0) verdict = "failed";
-  else verdict = "mixed";
-  return { verdict, passedTrials, scoredTrials, trials: trials.length, failedChecks };
+  return { verdict: cellVerdict(n), passedTrials: n.passed, scoredTrials: n.scored, errorTrials: n.errors, trials: trials.length, failedChecks };
 }

@@ -13,6 +13,7 @@ function supplied(o: Partial<Omit<SuppliedCase, "content">> & { content?: Partia
     source: o.source ?? "custom",
     status: o.status ?? "active",
     retainedFromCaseId: o.retainedFromCaseId ?? null,
+    userCorrected: o.userCorrected ?? false,
     content: { ...emptyCaseContent(), input: "question", expected: "answer", ...o.content },
   };
 }
@@ -88,6 +89,43 @@ describe("planBench", () => {
     ]);
   });
 
+  it("a user's correction of a retained case runs instead of its original, never both (the original ran and the correction was a 'duplicate')", () => {
+    const plan = planBench(
+      [
+        supplied({ caseId: 1, caseKey: "refund" }),
+        supplied({ caseId: 2, caseKey: "late" }),
+        supplied({ caseId: 3, caseKey: "refund~retained", source: "retained", retainedFromCaseId: 1, userCorrected: true }),
+        supplied({ caseId: 4, caseKey: "late~retained", source: "retained", retainedFromCaseId: 2 }),
+      ],
+      [recorded("a")],
+      { ...settings, budget: 2 },
+    );
+    expect(plan.manifest.map((m) => [m.caseKey, m.group, m.included, m.reason])).toEqual([
+      ["refund", "explicit", false, "replaced by its correction `refund~retained`"],
+      // The correction takes its original's place in the order, so the budget cannot cut it instead.
+      ["refund~retained", "retained", true, null],
+      ["late", "explicit", true, null],
+      ["late~retained", "retained", false, "duplicate (its original case is already included)"],
+    ]);
+    expect(plan.excludedBy).toEqual({ "replaced by its correction": 1, duplicate: 1 });
+    // A paused correction replaces nothing: the original runs.
+    const paused = planBench([supplied({ caseId: 1 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 1, userCorrected: true, status: "paused" })], [recorded("a")], settings);
+    expect(paused.manifest.map((m) => [m.caseId, m.included, m.reason])).toEqual([
+      [1, true, null],
+      [3, false, "paused"],
+    ]);
+  });
+
+  it("counts the retained cases that joined the selection, and warns when they outnumber it", () => {
+    const cases = [supplied({ caseId: 1 }), supplied({ caseId: 2, source: "retained", retainedFromCaseId: 50 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 51 })];
+    const plan = planBench(cases, [recorded("a")], settings);
+    expect(plan.retainedJoined).toBe(2);
+    expect(plan.warnings).toContain("2 of the 3 included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.");
+    const fewer = planBench([...cases, supplied({ caseId: 4 }), supplied({ caseId: 5 })], [recorded("a")], settings);
+    expect(fewer.retainedJoined).toBe(2);
+    expect(fewer.warnings.some((w) => /retained/.test(w))).toBe(false);
+  });
+
   it("counts trials, model and judge calls, missing recordings and estimates tokens and cost", () => {
     const cases = [supplied({ content: { input: "x".repeat(400), recordedOutputs: { a: "1" } } }), supplied({ content: { input: "y".repeat(40) } })];
     const judge = { name: "judge", provider: "openai" as const, modelId: "j" };
@@ -105,6 +143,21 @@ describe("planBench", () => {
     expect(noJudge.estimate.costUsd).toBeCloseTo((132 * 1 + 200 * 2) / 1e6, 12);
   });
 
+  it("with tools a trial makes up to the step limit of model calls: the estimate is that upper bound, and says so (it counted one call per trial)", () => {
+    const tool = { name: "get_order", description: "Look up an order", inputSchema: { type: "object" } };
+    const agent: CandidateSpec = { ...(model("z".repeat(40)) as Extract<CandidateSpec, { kind: "model" }>), promptRevision: { id: 1, number: 1, systemPrompt: "z".repeat(40), tools: [tool] } };
+    // One case may call the tool; the other exposes no tool, so it answers in one call.
+    const cases = [supplied({ content: { input: "y".repeat(40) } }), supplied({ content: { input: "y".repeat(40), tools: [] } })];
+    const plan = planBench(cases, [agent], { ...settings, repeats: 2, maxSteps: 5 });
+    expect(plan.modelCalls).toBe(2 * 5 + 2 * 1);
+    expect(plan.modelCallsUpperBound).toBe(true);
+    expect(plan.estimate.outputTokens).toBe(12 * 100);
+    expect(plan.warnings).toContain("Model calls, tokens and cost are upper bounds: a trial with tools makes up to 5 model calls (the step limit), one per tool round.");
+    const plain = planBench(cases, [model("z".repeat(40))], { ...settings, repeats: 2, maxSteps: 5 });
+    expect(plain.modelCalls).toBe(4);
+    expect(plain.modelCallsUpperBound).toBe(false);
+  });
+
   it("selects by tag, source or dataset but always keeps retained and generated cases", () => {
     const tagged = supplied({ content: { tags: ["refunds"] } });
     const other = supplied({ source: "dataset" });
@@ -116,5 +169,9 @@ describe("planBench", () => {
     expect(selects({ kind: "source", source: "dataset" }, other, ds)).toBe(true);
     expect(selects({ kind: "dataset", dataset: "golden" }, other, ds)).toBe(true);
     expect(selects({ kind: "dataset", dataset: "other" }, other, ds)).toBe(false);
+    // …unless retained cases are left out.
+    expect(selects({ kind: "all" }, retained, ds, { includeRetained: false })).toBe(false);
+    expect(selects({ kind: "tag", tag: "refunds" }, retained, ds, { includeRetained: false })).toBe(false);
+    expect(selects({ kind: "all" }, other, ds, { includeRetained: false })).toBe(true);
   });
 });

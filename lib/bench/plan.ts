@@ -2,11 +2,14 @@
  * Planning (DESIGN.md §4 step 1), pure: from the supplied cases, build the manifest — explicit
  * cases first, then retained regression cases, then generated ones; paused cases, cases missing
  * input or expected result or a template variable, duplicates and cases over the budget are
- * excluded with their reason. Nothing is silently dropped, shortened or invented: a case whose
+ * excluded with their reason. A retained copy the user corrected replaces its original: it runs in
+ * the original's place, and the original is excluded ("replaced by its correction"). Nothing is silently dropped, shortened or invented: a case whose
  * history cannot be replayed is included, with a note that its checks will be unscored.
  */
 import { templateVariables } from "../runtime/template";
 import { unreplayableReason } from "../runtime/render";
+import { DEFAULT_MAX_STEPS } from "../runtime/run-trial";
+import { exposedTools } from "../runtime/tools";
 import type { BenchPlan, CandidateSpec, CaseGroup, CaseSelection, ManifestEntry, PlanSettings, SuppliedCase } from "./types";
 
 /** Group of a case by its source. */
@@ -16,8 +19,13 @@ export function groupOf(source: SuppliedCase["source"]): CaseGroup {
 
 const GROUP_ORDER: Record<CaseGroup, number> = { explicit: 0, retained: 1, generated: 2 };
 
-/** Whether a case is in the selection. Retained and generated cases of the prompt always are (they follow the explicit ones). */
-export function selects(selection: CaseSelection, c: SuppliedCase, datasetOf: (c: SuppliedCase) => string | null): boolean {
+/**
+ * Whether a case is in the selection. Generated cases of the prompt always are, and retained
+ * ones unless `includeRetained` is false (they follow the explicit ones).
+ * @param o.includeRetained retained regression cases join the selection (default true)
+ */
+export function selects(selection: CaseSelection, c: SuppliedCase, datasetOf: (c: SuppliedCase) => string | null, o: { includeRetained?: boolean } = {}): boolean {
+  if (c.source === "retained" && o.includeRetained === false) return false;
   if (groupOf(c.source) !== "explicit") return true;
   switch (selection.kind) {
     case "all":
@@ -59,16 +67,38 @@ export function reasonKind(reason: string): string {
  * @returns the plan; throws nothing (a plan with nothing included is valid and says so in `warnings`)
  */
 export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[], settings: PlanSettings): BenchPlan {
-  const sorted = [...supplied].sort((a, b) => GROUP_ORDER[groupOf(a.source)] - GROUP_ORDER[groupOf(b.source)] || a.caseId - b.caseId);
   const modelCandidates = candidates.filter((c) => c.kind === "model");
   // A case must define every variable any candidate's prompt revision uses.
   const required = [...new Set(modelCandidates.flatMap((c) => (c.kind === "model" ? templateVariables(c.promptRevision.systemPrompt) : [])))];
+  // A user's correction of a retained case replaces its original for future benches (the two are
+  // never both run): original case id → its runnable correction, when the original is supplied.
+  const suppliedIds = new Set(supplied.map((c) => c.caseId));
+  const correctionOf = new Map<number, SuppliedCase>();
+  for (const c of [...supplied].sort((a, b) => a.caseId - b.caseId)) {
+    const from = c.retainedFromCaseId;
+    if (c.source === "retained" && c.userCorrected && from != null && suppliedIds.has(from) && !correctionOf.has(from) && !exclusionReason(c, required)) correctionOf.set(from, c);
+  }
+  const replaces = new Map([...correctionOf].map(([from, c]) => [c.caseId, from]));
+  // A correction takes its original's place in the order, so the budget never cuts one for the other.
+  const rank = (c: SuppliedCase): [number, number, number] => {
+    const from = replaces.get(c.caseId);
+    if (from !== undefined) return [GROUP_ORDER[groupOf(supplied.find((x) => x.caseId === from)!.source)], from, 1];
+    return [GROUP_ORDER[groupOf(c.source)], c.caseId, 0];
+  };
+  const ranks = new Map(supplied.map((c) => [c.caseId, rank(c)]));
+  const sorted = [...supplied].sort((a, b) => {
+    const ra = ranks.get(a.caseId)!;
+    const rb = ranks.get(b.caseId)!;
+    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2];
+  });
   const includedCaseIds = new Set<number>();
   const manifest: ManifestEntry[] = [];
   let included = 0;
 
   for (const c of sorted) {
     let reason = exclusionReason(c, required);
+    const correction = correctionOf.get(c.caseId);
+    if (!reason && correction) reason = `replaced by its correction \`${correction.caseKey}\``;
     if (!reason && c.retainedFromCaseId != null && includedCaseIds.has(c.retainedFromCaseId)) reason = "duplicate (its original case is already included)";
     if (!reason && settings.budget !== null && included >= settings.budget) reason = `over budget (${settings.budget} cases)`;
     let note: string | null = null;
@@ -92,8 +122,16 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   }
 
   const inc = sorted.filter((c) => includedCaseIds.has(c.caseId));
+  // Retained cases that joined the selection (a correction standing in for its original did not join).
+  const retainedJoined = inc.filter((c) => c.source === "retained" && !replaces.has(c.caseId)).length;
   const trialCount = inc.length * candidates.length * settings.repeats;
-  const modelCalls = inc.length * modelCandidates.length * settings.repeats;
+  const modelTrials = inc.length * modelCandidates.length * settings.repeats;
+  // A trial that exposes tools makes a model call per tool round, up to the step limit: counted at
+  // that limit (an upper bound); one without tools makes one call.
+  const maxSteps = Math.max(1, settings.maxSteps ?? DEFAULT_MAX_STEPS);
+  const stepsOf = (cand: Extract<CandidateSpec, { kind: "model" }>, k: SuppliedCase) => (exposedTools(cand.promptRevision.tools, k.content).length ? maxSteps : 1);
+  let modelCalls = 0;
+  let modelCallsUpperBound = false;
   const missingRecordings = candidates
     .filter((c): c is Extract<CandidateSpec, { kind: "recorded" }> => c.kind === "recorded")
     .map((c) => ({
@@ -105,6 +143,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const judgeCalls = settings.judge ? scoredTrials * settings.criteriaCount : 0;
 
   let inputTokens = 0;
+  // What one trial's first call sends (the judge sees about that, once, plus the answer).
+  let trialInput = 0;
   let outputTokens = 0;
   let cost = 0;
   let costKnown = true;
@@ -113,9 +153,19 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     const maxOut = cand.model.maxOutputTokens ?? cand.promptRevision.modelSettings?.maxOutputTokens ?? 512;
     const fixed = estimateTokens(cand.promptRevision.systemPrompt) + estimateTokens(JSON.stringify(cand.promptRevision.tools));
     let inTok = 0;
-    for (const k of inc) inTok += fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);
+    let calls = 0;
+    for (const k of inc) {
+      const steps = stepsOf(cand, k);
+      if (steps > 1) modelCallsUpperBound = true;
+      calls += steps;
+      // Each call sends the prompt and the conversation again (tool rounds add to it: not counted).
+      const oneCall = fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);
+      inTok += steps * oneCall;
+      trialInput += oneCall * settings.repeats;
+    }
     inTok *= settings.repeats;
-    const outTok = inc.length * settings.repeats * maxOut;
+    modelCalls += calls * settings.repeats;
+    const outTok = calls * settings.repeats * maxOut;
     inputTokens += inTok;
     outputTokens += outTok;
     if (cand.model.inputPricePerMTok === undefined || cand.model.outputPricePerMTok === undefined) costKnown = false;
@@ -123,7 +173,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   }
   if (settings.judge && judgeCalls > 0) {
     // A judge call sees the case and the answer (~ input + output) plus the criterion; it answers briefly.
-    const perCall = 400 + Math.round(inputTokens / Math.max(1, modelCalls || 1));
+    const perCall = 400 + Math.round(trialInput / Math.max(1, modelTrials));
     const jIn = judgeCalls * perCall;
     const jOut = judgeCalls * 120;
     inputTokens += jIn;
@@ -137,16 +187,23 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const warnings: string[] = [];
   if (inc.length === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
+  if (modelCallsUpperBound) warnings.push(`Model calls, tokens and cost are upper bounds: a trial with tools makes up to ${maxSteps} model calls (the step limit), one per tool round.`);
+  if (retainedJoined > 0 && retainedJoined > inc.length - retainedJoined)
+    warnings.push(
+      `${retainedJoined} of the ${inc.length} included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.`,
+    );
   if (settings.criteriaCount > 0 && !settings.judge) warnings.push(settings.criteriaCount === 1 ? "No judge model: the criterion of the rubric will be unscored." : `No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
   for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
 
   return {
     manifest,
     includedCount: inc.length,
+    retainedJoined,
     excludedCount: manifest.length - inc.length,
     excludedBy,
     trialCount,
     modelCalls,
+    modelCallsUpperBound,
     judgeCalls,
     missingRecordings,
     estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },

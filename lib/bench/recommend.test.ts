@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from "./aggregate";
-import { findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
+import { findFixes, findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
 import type { CheckRecord } from "./types";
 
 const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
@@ -59,9 +59,26 @@ describe("aggregation", () => {
 
   it("a case's cell shows how many of its repeats passed", () => {
     const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
-    expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, trials: 3, failedChecks: 1 });
+    expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, errorTrials: 0, trials: 3, failedChecks: 1 });
     expect(caseCell([trial(1, 1, null, { status: "error" })]).verdict).toBe("error");
     expect(caseCell([trial(1, 1, [check("c1", "unscored")])]).verdict).toBe("unscored");
+  });
+});
+
+describe("errors beside verdicts", () => {
+  const judged = (v: CheckRecord["verdict"]) => [check("e0", "passed"), check("c1", v)];
+  it("a trial whose judge check errored is neither passed nor failed (it read 'passed')", () => {
+    expect(caseCell([trial(1, 1, judged("error"))])).toMatchObject({ verdict: "error", passedTrials: 0, scoredTrials: 0, errorTrials: 1 });
+    // A failed check still makes the trial failed; its errored check is counted beside it.
+    expect(caseCell([trial(1, 1, [check("e0", "failed"), check("c1", "error")])])).toMatchObject({ verdict: "failed", errorTrials: 1 });
+  });
+
+  it("2 passes and 3 errors over 5 repeats: passed 2 of 2 with 3 errors (it read 'passed 2/2')", () => {
+    const repeats = [1, 2, 3, 4, 5].map((r) => trial(1, 1, judged(r <= 2 ? "passed" : "error"), { repeat: r }));
+    expect(caseCell(repeats)).toEqual({ verdict: "passed", passedTrials: 2, scoredTrials: 2, errorTrials: 3, trials: 5, failedChecks: 0 });
+    const [s] = aggregateCandidates([1], [...repeats, trial(1, 2, null, { status: "error" }), trial(1, 3, [check("e0", "failed")])]);
+    expect(s.trialPassRate).toEqual({ passed: 2, scored: 3, rate: 2 / 3 });
+    expect(s.trialsWithErrors).toBe(4);
   });
 });
 
@@ -87,6 +104,19 @@ describe("regressions and recommendation", () => {
     const r = findRegressions(base, checkOutcomes(trials, 2), "baseline");
     expect(r).toEqual([{ caseKey: "case-2", caseRevisionId: 2, key: "c7", label: "c7", priority: "secondary", against: "baseline", outcome: "failed" }]);
     expect(findRegressions(base, checkOutcomes(trials, 3), "baseline")).toEqual([]);
+  });
+
+  it("lists the checks a candidate fixed beside the ones it broke", () => {
+    expect(findFixes(base, checkOutcomes(trials, 2), "baseline").map((f) => [f.caseKey, f.key, f.against])).toEqual([
+      ["case-3", "e0", "baseline"],
+      ["case-4", "e0", "baseline"],
+      ["case-5", "e0", "baseline"],
+      ["case-6", "e0", "baseline"],
+    ]);
+    expect(findFixes(base, checkOutcomes(trials, 3), "baseline").map((f) => f.caseKey)).toEqual(["case-3"]);
+    const fixes = new Map([[3, findFixes(base, checkOutcomes(trials, 3), "baseline")]]);
+    const rec = recommend([{ id: 1, label: "baseline", stats: stats[0] }, { id: 3, label: "C", stats: stats[2] }], 1, new Map(), { fixes });
+    expect(rec.candidates.find((c) => c.label === "C")!.fixes).toEqual([{ caseKey: "case-3", caseRevisionId: 3, key: "e0", label: "e0", against: "baseline" }]);
   });
 
   it("does not recommend a candidate with a higher average that breaks a passing check", () => {
@@ -216,8 +246,26 @@ describe("recommendation context", () => {
     );
     expect(rec.recommendedCandidateId).toBe(2);
     expect(rec.headline).toBe(
-      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), with no regression. The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
+      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), on pass rate alone: no regression check was possible (the baseline has no scored check and no earlier finished bench of this prompt to compare with). The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
     );
+  });
+
+  it("names what 'no regression' was checked against, and says so when nothing was (it headlined 'with no regression' with no reference)", () => {
+    const t: TrialFacts[] = [trial(1, 1, [check("e0", "passed")]), trial(2, 1, [check("e0", "failed")])];
+    const st = aggregateCandidates([1, 2], t);
+    const cands = [
+      { id: 1, label: "a", stats: st[0] },
+      { id: 2, label: "b", stats: st[1] },
+    ];
+    expect(recommend(cands, null, new Map()).headline).toBe(
+      "Recommended: a (100.0% of 1 scored checks), on pass rate alone: no regression check was possible (no baseline candidate and no earlier finished bench of this prompt to compare with).",
+    );
+    const lastBench = { benchId: 7, candidateLabel: "gpt-4o · agent r2" };
+    expect(recommend(cands, null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks), with no regression against the last bench (#7, gpt-4o · agent r2).");
+    expect(recommend([cands[0]], null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks); it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
+    expect(recommend([cands[0]], null, new Map()).headline).toMatch(/^Recommended: a \(100\.0% of 1 scored checks\), on pass rate alone: no regression check was possible/);
+    // A lone baseline compared with the last bench was compared with something.
+    expect(recommend([cands[0]], 1, new Map(), { lastBench }).headline).toBe("Only one candidate, a (100.0% of 1 scored checks): it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
   });
 
   it("lists errored trials as a trade-off, never as failures", () => {

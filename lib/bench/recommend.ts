@@ -26,7 +26,7 @@ type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "
  * each check (case revision × check key) once: a check that broke against both is one broken
  * check, listed against the baseline.
  */
-export function mergeRegressions(baseline: readonly Regression[], lastBench: readonly Regression[]): Regression[] {
+export function mergeRegressions<T extends Pick<Regression, "caseRevisionId" | "key">>(baseline: readonly T[], lastBench: readonly T[]): T[] {
   const seen = new Set(baseline.map((r) => `${r.caseRevisionId}|${r.key}`));
   return [...baseline, ...lastBench.filter((r) => !seen.has(`${r.caseRevisionId}|${r.key}`))];
 }
@@ -46,6 +46,25 @@ export function findRegressions(reference: Outcomes, candidate: Outcomes, agains
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
 }
 
+/** One fixed check: it failed for the reference (in some or every scored repeat) and passes for the candidate in every scored repeat. */
+export type Fix = Omit<Regression, "outcome">;
+
+/**
+ * Checks that failed in `reference` (any scored repeat) and pass in `candidate` (every scored
+ * repeat), matched by case revision and check key, ordered by case then check: the improvements a
+ * candidate brings, listed beside its regressions.
+ */
+export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
+  const out: Fix[] = [];
+  for (const [k, ref] of reference) {
+    if (ref.outcome !== "failed" && ref.outcome !== "mixed") continue;
+    const c = candidate.get(k);
+    if (!c || c.outcome !== "passed") continue;
+    out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });
+  }
+  return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
+}
+
 /** The verdict on one candidate. */
 export interface CandidateVerdict {
   candidateId: number;
@@ -55,8 +74,16 @@ export interface CandidateVerdict {
   recommended: boolean;
   /** Regressions that block it (empty for an unblocked candidate). */
   blockers: Regression[];
+  /** Checks it fixed against the baseline or the last bench (absent in recommendations stored before fixes were listed). */
+  fixes?: Fix[];
   /** Differences from the baseline worth knowing (pass rate, cost, latency, tokens, errors). */
   tradeoffs: string[];
+}
+
+/** The earlier bench a bench was compared with: its id and the label of its reference candidate. */
+export interface LastBenchReference {
+  benchId: number;
+  candidateLabel: string;
 }
 
 /** The bench's recommendation: at most one recommended candidate and a headline saying why. */
@@ -64,6 +91,8 @@ export interface Recommendation {
   recommendedCandidateId: number | null;
   headline: string;
   candidates: CandidateVerdict[];
+  /** The last bench the candidates were compared with (absent in recommendations stored before it was kept, null when none). */
+  lastBench?: LastBenchReference | null;
 }
 
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
@@ -99,6 +128,14 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
   return candidates.length === 1 && candidates[0].isBaseline;
 }
 
+/** When nothing passed, the checks that passed before and broke still deserve a mention: " It also breaks 5 previously passing checks (bad: 5)." */
+function brokeNote(verdicts: readonly CandidateVerdict[]): string {
+  const broke = verdicts.filter((v) => v.blockers.length > 0);
+  if (broke.length === 0) return "";
+  const n = broke.reduce((a, v) => a + v.blockers.length, 0);
+  return ` ${broke.length === 1 ? "It also breaks" : "They also break"} ${n} previously passing check${n > 1 ? "s" : ""} (${broke.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")}).`;
+}
+
 /**
  * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
  * and recommends the best-ranked one with no blocking regression and at least one passed check: a
@@ -106,13 +143,16 @@ export function soleBaseline(candidates: readonly { isBaseline: boolean }[]): bo
  * @param candidates in bench order, with labels
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
- * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first)
+ * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first);
+ *   `lastBench`: the earlier bench of the prompt the candidates were also compared with (its id and
+ *   the label of its candidate used as the reference), absent when there was none; `fixes`: checks
+ *   each candidate fixed (see {@link findFixes}), listed on its verdict
  */
 export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
-  context: { partial?: { finished: number; total: number } } = {},
+  context: { partial?: { finished: number; total: number }; lastBench?: LastBenchReference | null; fixes?: Map<number, Fix[]> } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
   const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
@@ -129,18 +169,25 @@ export function recommend(
     rank: i + 1,
     recommended: false,
     blockers: blockers.get(c.id) ?? [],
+    fixes: context.fixes?.get(c.id) ?? [],
     tradeoffs: tradeoffs(c.stats, base),
   }));
   const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
   const passedAny = (v: CandidateVerdict) => stat(v.candidateId).passRate.passed > 0;
   const pick = verdicts.find((v) => v.blockers.length === 0 && passedAny(v));
+  // What "no regression" was checked against; with neither, the headline must say so.
+  const last = context.lastBench ?? null;
+  const lastText = last ? `the last bench (#${last.benchId}, ${last.candidateLabel})` : null;
+  const baseScored = baselineId !== null && (stat(baselineId).passRate.scored ?? 0) > 0;
+  const against = [baseScored ? "the baseline" : null, lastText].filter((x): x is string => x !== null).join(" or ");
+  const noCheck = `on pass rate alone: no regression check was possible (${baselineId === null ? "no baseline candidate" : "the baseline has no scored check"} and no earlier finished bench of this prompt to compare with)`;
   let headline: string;
   if (!pick) {
     const scored = verdicts.filter((v) => stat(v.candidateId).passRate.scored > 0);
     const passedNone = scored.filter((v) => !passedAny(v));
     if (scored.length === 0) headline = "No candidate is recommended: no check was scored.";
     else if (passedNone.length === scored.length)
-      headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.`;
+      headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
     else {
       const blocked = verdicts.find((v) => passedAny(v))!; // the best-ranked that passed something: blocked, or it would be the pick
       headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
@@ -153,15 +200,19 @@ export function recommend(
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
     } else if (pick.isBaseline) {
       // A lone candidate that is its own baseline wins by default: say so rather than "Recommended".
-      headline = soleBaseline(verdicts)
-        ? `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`
-        : `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`;
+      headline = !soleBaseline(verdicts)
+        ? `Keep the baseline ${pick.label}: it has the best pass rate (${rateText}).`
+        : lastText
+          ? `Only one candidate, ${pick.label} (${rateText}): it breaks no check that passed in ${lastText}.`
+          : `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`;
     } else if (blockedAbove.length) {
       headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+    } else if (!against) {
+      headline = `Recommended: ${pick.label} (${rateText}), ${noCheck}.`;
     } else if (candidates.length === 1) {
-      headline = `Recommended: ${pick.label} (${rateText}); it breaks no check that passed in the last bench.`;
+      headline = `Recommended: ${pick.label} (${rateText}); it breaks no check that passed in ${against}.`;
     } else {
-      headline = `Recommended: ${pick.label} (${rateText}), with no regression${baselineId !== null && (stat(baselineId).passRate.scored ?? 0) > 0 ? " against the baseline" : ""}.`;
+      headline = `Recommended: ${pick.label} (${rateText}), with no regression against ${against}.`;
     }
   }
   // Say what the verdict rests on when it rests on less than a full, scored comparison.
@@ -179,5 +230,5 @@ export function recommend(
   }
   if (context.partial) headline = `Partial bench, cancelled after ${context.partial.finished} of ${context.partial.total} trials. ${headline}`;
   if (notes.length) headline = `${headline} ${notes.join(" ")}`;
-  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts };
+  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts, lastBench: last };
 }

@@ -54,6 +54,8 @@ export const benchRequestSchema = z
       .max(BENCH_LIMITS.candidates, { error: `At most ${BENCH_LIMITS.candidates} candidates.` }),
     baseline: baselineSchema,
     selection: selectionSchema,
+    /** Retained regression cases of earlier benches join the selection (absent = true). */
+    includeRetained: z.boolean().optional(),
     budget: z.preprocess(
       (v) => (v === "" || v === undefined ? null : v),
       z.coerce

@@ -18,6 +18,8 @@ export interface SuppliedCase {
   content: CaseContent;
   /** For a retained copy: the case it was retained from (so the same scenario never runs twice). */
   retainedFromCaseId?: number | null;
+  /** A retained copy the user edited: it replaces its original in future benches. */
+  userCorrected?: boolean;
 }
 
 /** A prompt revision as a bench pins it. */
@@ -44,6 +46,8 @@ export interface PlanSettings {
   /** Criteria in the pinned rubric (each is one judge call per trial when a judge model is set). */
   criteriaCount: number;
   judge: ModelConfig | null;
+  /** Most model calls in one trial (tool rounds + the answer); default 5. */
+  maxSteps?: number;
 }
 
 /** One manifest line: every supplied case, included or excluded with the reason. */
@@ -65,12 +69,19 @@ export interface ManifestEntry {
 export interface BenchPlan {
   manifest: ManifestEntry[];
   includedCount: number;
+  /** Included retained regression cases that joined the selection (not counting corrections standing in for their original). */
+  retainedJoined: number;
   excludedCount: number;
   /** Excluded cases per reason kind (`paused`, `over budget`, …). */
   excludedBy: Record<string, number>;
   trialCount: number;
-  /** Calls to candidate models (recorded candidates make none). */
+  /**
+   * Calls to candidate models (recorded candidates make none): one per trial without tools, and
+   * the step limit per trial that exposes tools (then an upper bound, see `modelCallsUpperBound`).
+   */
   modelCalls: number;
+  /** `modelCalls` (and the tokens and cost with it) counts trials with tools at the step limit: at most that many. */
+  modelCallsUpperBound: boolean;
   /** Calls to the judge model (one per criterion per trial). */
   judgeCalls: number;
   /** Recorded trials that will be skipped because the case has no output for that candidate. */

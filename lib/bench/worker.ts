@@ -9,10 +9,28 @@ import type { ClaimedTrial, TrialOutcome, TrialQueue } from "./queue";
 import { capOutcome } from "./stored-limits";
 import { KeyedSemaphore } from "./semaphore";
 
+/**
+ * The per-provider limit at call level: a model call takes a slot of its provider key first and
+ * gives it back when it returns (a KeyedSemaphore fits).
+ */
+export interface CallGate {
+  /** @throws the signal's reason when it aborts while waiting */
+  acquire(key: string, signal?: AbortSignal): Promise<void>;
+  release(key: string): void;
+}
+
 /** Runs the trials of one bench. */
 export interface TrialExecutor {
   /** Provider key for per-provider limits (e.g. `openai-compatible http://host/v1`), or null (recorded: no provider). */
   providerKey(trial: ClaimedTrial): string | null;
+  /** The provider key of the bench's judge, when it has one: its calls count against that provider's limit too. */
+  readonly judgeProviderKey?: string | null;
+  /**
+   * The executor takes a provider slot for each model call itself (`limits.calls`, or the gate of
+   * its thread), so the loop holds none for the whole trial: a trial never holds a slot while it
+   * waits for another (its judge's), and the limit counts the judge's calls as well.
+   */
+  readonly gatesCalls?: boolean;
   /**
    * Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation).
    * @param limits the bench's current bound for this worker, the trial's provider key (as
@@ -48,6 +66,10 @@ export interface TrialLimits {
   providerKey: string | null;
   /** Most calls at once to that provider across benches (Infinity without a provider). */
   provider: number;
+  /** Every provider the trial may call (its candidate's, its judge's) with that provider's limit. */
+  providers?: { key: string; limit: number }[];
+  /** The worker's per-provider gate, for an executor that {@link TrialExecutor.gatesCalls}. */
+  calls?: CallGate;
 }
 
 /** Worker settings. Times in ms. */
@@ -184,11 +206,19 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
       const key = exec.providerKey(t);
       let acquired = false;
       try {
-        if (key && !exec.prefetch) {
+        if (key && !exec.prefetch && !exec.gatesCalls) {
           await providers.acquire(key, ctl.signal);
           acquired = true;
         }
-        const limits: TrialLimits = { concurrency: b.concurrency, providerKey: key, provider: key ? providerLimit(key) : Infinity };
+        const judgeKey = exec.judgeProviderKey ?? null;
+        const keys = key && judgeKey && judgeKey !== key ? [key, judgeKey] : key ? [key] : judgeKey ? [judgeKey] : [];
+        const limits: TrialLimits = {
+          concurrency: b.concurrency,
+          providerKey: key,
+          provider: key ? providerLimit(key) : Infinity,
+          providers: keys.map((k) => ({ key: k, limit: providerLimit(k) })),
+          calls: providers,
+        };
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits, () => started.push(t.id));
         // A call cut short by the cancel is skipped, not an error. An executor that had not started the
         // trial yet (a thread's queue) says so itself: its outcome is already skipped and stays as it is.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import type { ToolDefinition } from "@/lib/library/case-content";
@@ -211,6 +211,67 @@ describe("runModelTrial", () => {
     const model = new MockLanguageModelV3({ doGenerate: () => new Promise<never>(() => {}) });
     const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "hang" }], timeoutMs: 40 });
     expect(record.error).toEqual({ kind: "timeout", retryable: false, message: "model call timed out after 40 ms" });
+  });
+
+  it("latency is the model calls' own time: a wait for a provider slot is kept apart (it read 1,001 ms for 36 ms calls)", async () => {
+    let t = 0;
+    const now = () => t;
+    // Two calls of 36 ms each (a tool round, then the answer); each first waits 500 ms for a slot.
+    let calls = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        t += 36;
+        return ++calls === 1
+          ? { content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: '{"orderId":"o1"}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(5, 5), warnings: [] }
+          : textResult("Delivered.");
+      },
+    });
+    const held: string[] = [];
+    const slot = {
+      acquire: async () => {
+        t += 500;
+        held.push("acquire");
+      },
+      release: () => void held.push("release"),
+    };
+    const tools: ToolDefinition[] = [{ name: "get_order", description: "Look up an order", inputSchema: { type: "object", properties: { orderId: { type: "string" } } }, fixtures: { default: { status: "delivered" } } }];
+    const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "Where is o1?" }], tools, timeoutMs: 5000, now, slot });
+    expect(record.output).toBe("Delivered.");
+    expect(record.latencyMs).toBe(72);
+    expect(record.waitMs).toBe(1000);
+    expect(record.calls).toBe(2);
+    // The slot is held for each call only, never across the tool round.
+    expect(held).toEqual(["acquire", "release", "acquire", "release"]);
+  });
+
+  it("a wait for a provider slot does not count against the trial's timeout", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let t = 0;
+      let grant!: () => void;
+      const slot = { acquire: () => new Promise<void>((r) => (grant = r)), release: () => {} };
+      const model = new MockLanguageModelV3({
+        doGenerate: async () => {
+          t += 400; // the call itself: within the 1,000 ms timeout
+          return textResult("on time");
+        },
+      });
+      const pending = runModelTrial({ model, system: "", messages: [{ role: "user", content: "q" }], timeoutMs: 1000, now: () => t, slot });
+      // Other trials hold the provider for 2.5 s: longer than the timeout.
+      for (let i = 0; i < 5; i++) {
+        t += 500;
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      grant();
+      const record = await pending;
+      expect(record.error).toBeUndefined();
+      expect(record.output).toBe("on time");
+      expect(record.latencyMs).toBe(400);
+      // The call asked for its slot once the SDK had prepared it (at 0 or 500 ms): it waited 2 s or more.
+      expect(record.waitMs).toBeGreaterThanOrEqual(2000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reports `aborted` when the caller's signal fires", async () => {

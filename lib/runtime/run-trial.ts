@@ -11,6 +11,7 @@ import { withRetries, type RetryOptions } from "./retry";
 import { tapToolCalls } from "./tool-call-tap";
 import { toAiSdkTools } from "./tools";
 import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "./trial-record";
+import { callTiming, meteredModel, type CallSlot } from "./metered-model";
 
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
@@ -39,12 +40,18 @@ export interface RunModelTrialInput {
   now?: () => number;
   /** Extra HTTP headers for the provider request. */
   headers?: Record<string, string>;
+  /**
+   * A slot of the provider's concurrency limit, taken for each model call and given back when it
+   * returns (never held across tool rounds); the wait is recorded as `waitMs`, apart from the latency.
+   */
+  slot?: CallSlot | null;
 }
 
 /**
  * Runs one trial: `generateText` with `stopWhen: stepCountIs(maxSteps)`, the tools answered by
  * their fixtures, the SDK's own retries disabled (`maxRetries: 0`; use {@link withRetries} or
- * {@link runModelTrialWithRetries}), and a timeout that covers the whole trial.
+ * {@link runModelTrialWithRetries}), and a timeout that covers the whole trial but its waits for a
+ * provider slot.
  * @returns the trial record; on failure `error` is set (kinds: see `classifyError`; the runtime's
  *   timeout gives `timeout`, the caller's signal gives `aborted`) and the steps finished before the
  *   failure are kept. Never throws.
@@ -57,6 +64,19 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   const started = now();
   const steps: TrialStep[] = [];
   const warnings = new Set<string>();
+  // Latency is the model calls' own time (summed over steps), not the trial's wall time: that also
+  // holds the tool rounds, the SDK's own work, waits for a provider slot and for a busy thread.
+  const timing = callTiming();
+  /** Sets the record's times (a call cut short by a timeout counts up to now). */
+  const timed = (r: TrialRecord): TrialRecord => {
+    const t = now();
+    const open = timing.openSince === null ? 0 : t - timing.openSince;
+    r.latencyMs = timing.callMs + open;
+    r.waitMs = timing.waitMs;
+    r.calls = timing.calls + (timing.openSince === null ? 0 : 1);
+    r.wallMs = t - started;
+    return r;
+  };
 
   if (input.abortSignal?.aborted) {
     return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
@@ -76,21 +96,28 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   };
   input.abortSignal?.addEventListener("abort", onCallerAbort, { once: true });
   const timeoutMs = input.timeoutMs;
-  const timer =
-    Number.isFinite(timeoutMs) && timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          const reason = new DOMException(`trial timed out after ${timeoutMs} ms`, "TimeoutError");
-          controller.abort(reason);
-          rejectStop(reason);
-        }, timeoutMs)
-      : undefined;
+  // The timeout is the trial's own time: waits for a provider slot (other trials' calls) extend it.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expire = () => {
+    const t = now();
+    const waited = timing.waitMs + (timing.waitingSince === null ? 0 : t - timing.waitingSince);
+    const due = started + timeoutMs + waited;
+    if (t < due) {
+      timer = setTimeout(expire, Math.max(1, due - t));
+      return;
+    }
+    timedOut = true;
+    const reason = new DOMException(`trial timed out after ${timeoutMs} ms`, "TimeoutError");
+    controller.abort(reason);
+    rejectStop(reason);
+  };
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
 
   // The tap keeps each call's argument text as the model sent it (see tool-call-tap.ts).
   const tap = tapToolCalls(input.model);
   try {
     const options: Parameters<typeof generateText>[0] = {
-      model: tap.model,
+      model: meteredModel(tap.model, { slot: input.slot, timing, now }),
       messages: input.messages,
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,
@@ -113,17 +140,19 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     // A model that ignores the abort signal must not hold the trial past its timeout.
     generation.catch(() => {});
     const result = await Promise.race([generation, stopped]);
-    return buildTrialRecord(steps, {
-      output: result.text,
-      finishReason: result.finishReason,
-      latencyMs: now() - started,
-      renderedMessages,
-      responseMessages: result.response.messages as ModelMessage[],
-      warnings: [...warnings],
-    });
+    return timed(
+      buildTrialRecord(steps, {
+        output: result.text,
+        finishReason: result.finishReason,
+        latencyMs: 0,
+        renderedMessages,
+        responseMessages: result.response.messages as ModelMessage[],
+        warnings: [...warnings],
+      }),
+    );
   } catch (e) {
     const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
-    return buildTrialRecord(steps, { latencyMs: now() - started, renderedMessages, error, warnings: [...warnings] });
+    return timed(buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] }));
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     input.abortSignal?.removeEventListener("abort", onCallerAbort);

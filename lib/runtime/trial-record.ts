@@ -71,7 +71,11 @@ export interface TrialStep {
  * - `toolResults`: results returned to the model, in order.
  * - `finishReason`: of the last step; `error` when the call failed.
  * - `usage`: summed over steps, in tokens.
- * - `latencyMs`: wall time of the trial in ms (0 for recorded candidates).
+ * - `latencyMs`: the model calls' own time in ms, summed over steps (0 for recorded candidates):
+ *   not the tool rounds, the SDK's own work or any wait (`wallMs` is the whole trial).
+ * - `waitMs`: time the calls waited for a slot of the provider's concurrency limit, in ms.
+ * - `calls`: model calls made (a tool round is one more).
+ * - `wallMs`: wall time of the trial in ms.
  * - `renderedMessages`: the system message (when any) and the messages as sent to the first call.
  * - `responseMessages`: assistant and tool messages the trial produced (for the trial view).
  * - `warnings`: provider warnings (e.g. a setting the model does not support), deduplicated; absent when none.
@@ -87,6 +91,9 @@ export interface TrialRecord {
   finishReason: string;
   usage: TrialUsage;
   latencyMs: number;
+  waitMs?: number;
+  calls?: number;
+  wallMs?: number;
   renderedMessages: ModelMessage[];
   responseMessages?: ModelMessage[];
   warnings?: string[];
@@ -199,6 +206,9 @@ export function buildTrialRecord(
   // Optional fields are assigned, not spread in: on Node 20's V8 an object literal with spreads
   // copies its hidden class on every call, in the old generation (bench/runner.ts, issue #5).
   if (rest.responseMessages) record.responseMessages = rest.responseMessages;
+  if (rest.waitMs !== undefined) record.waitMs = rest.waitMs;
+  if (rest.calls !== undefined) record.calls = rest.calls;
+  if (rest.wallMs !== undefined) record.wallMs = rest.wallMs;
   if (rest.warnings && rest.warnings.length > 0) record.warnings = rest.warnings;
   if (rest.error) record.error = rest.error;
   return record;

@@ -17,13 +17,15 @@ import type { CustomEvaluatorSandbox } from "@/lib/evaluators/sandbox";
 import type { CaseContent } from "@/lib/library/case-content";
 import { describeTrialError } from "@/lib/runtime/errors";
 import { costUsd } from "@/lib/runtime/model-config";
+import { meteredModel, type CallSlot } from "@/lib/runtime/metered-model";
+import { structuredOutputModel } from "@/lib/runtime/json-mode";
 import { createModel } from "@/lib/runtime/providers";
 import { recordedTrial, isMissingRecording } from "@/lib/runtime/recorded";
 import { renderPrompt } from "@/lib/runtime/render";
 import { runModelTrialWithRetries } from "@/lib/runtime/run-trial";
 import { exposedTools } from "@/lib/runtime/tools";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
-import { providerKeyOf } from "./provider-key";
+import { providerKeyOf, providerKeyOfConfig } from "./provider-key";
 
 /** Options of the executor factory. */
 export interface ExecutorOptions {
@@ -81,7 +83,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   let judgeError: string | null = null;
   if (bench.judge) {
     try {
-      judge = createModel(bench.judge, o.env, o.fetch);
+      judge = structuredOutputModel(createModel(bench.judge, o.env, o.fetch), bench.judge);
     } catch (e) {
       judgeError = (e as Error).message;
     }
@@ -94,10 +96,17 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   };
   const keepRecord = o.keepRecord ?? true;
 
+  const judgeKey = bench.judge ? providerKeyOfConfig(bench.judge) : null;
+
   return {
     providerKey: (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId)),
-    async run(t: ClaimedTrial, signal: AbortSignal, _limits: TrialLimits, started: () => void): Promise<TrialOutcome> {
+    judgeProviderKey: judgeKey,
+    gatesCalls: true,
+    async run(t: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void): Promise<TrialOutcome> {
       const startedAt = Date.now();
+      // Each model call — the candidate's and the judge's — takes a slot of its provider's limit.
+      const gate = limits?.calls;
+      const slotOf = (key: string | null): CallSlot | null => (gate && key ? { acquire: (s) => gate.acquire(key, s), release: () => gate.release(key) } : null);
       const c = candidates.get(t.candidateId);
       const content = contentOf(t.caseRevisionId);
       if (!c || !content) return errorOutcome(t.id, startedAt, "the case revision or candidate of this trial is no longer stored");
@@ -135,6 +144,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
             maxOutputTokens: c.modelConfig!.maxOutputTokens ?? rev.modelSettings.maxOutputTokens,
             timeoutMs: bench.settings.timeoutMs,
             abortSignal: signal,
+            slot: slotOf(providerKeyOf(c)),
           },
           { retries: o.retries ?? 3, baseDelayMs: o.retryBaseDelayMs ?? 500 },
         );
@@ -154,7 +164,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
           usage: record.usage,
           context: { input: content.input, expected: content.expected, history: content.history, tools, systemPrompt: system },
         },
-        (specs, trial) => runChecks(specs, trial, { judge: { model: judge }, sandbox: o.sandbox }),
+        (specs, trial) => runChecks(specs, trial, { judge: { model: judge && gate ? meteredModel(judge, { slot: slotOf(judgeKey) }) : judge }, sandbox: o.sandbox }),
         unscored,
       );
       if (judgeError) for (const ch of checks) if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;
@@ -173,7 +183,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         record: keepRecord
           ? JSON.stringify(
               c.kind === "model"
-                ? { renderedMessages: record.renderedMessages, steps: record.steps, toolCalls: record.toolCalls, toolResults: record.toolResults, attempts: record.attempts, warnings: record.warnings }
+                ? { renderedMessages: record.renderedMessages, steps: record.steps, toolCalls: record.toolCalls, toolResults: record.toolResults, attempts: record.attempts, warnings: record.warnings, calls: record.calls, waitMs: record.waitMs, wallMs: record.wallMs }
                 : { toolCalls: record.toolCalls },
             )
           : null,

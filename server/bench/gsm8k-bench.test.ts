@@ -145,10 +145,10 @@ describe("results export (CSV and JSON)", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the byte-order mark spreadsheets need
     const table = Papa.parse<string[]>(new TextDecoder().decode(bytes), { skipEmptyLines: true }).data;
-    expect(table[0]).toEqual(["trial", "candidate", "caseId", "caseRevision", "repeat", "status", "passedChecks", "failedChecks", "unscoredChecks", "errorChecks", "output", "finishReason", "latencyMs", "inputTokens", "outputTokens", "costUsd", "error", "checks"]);
+    expect(table[0]).toEqual(["trial", "candidate", "caseId", "caseRevision", "input", "expected", "repeat", "status", "passedChecks", "failedChecks", "unscoredChecks", "errorChecks", "output", "toolCalls", "finishReason", "latencyMs", "inputTokens", "outputTokens", "costUsd", "error", "checks"]);
     expect(table).toHaveLength(41);
     expect(table.slice(1).map((r) => Number(r[0]))).toEqual(json.trials.map((t: { trial: number }) => t.trial));
-    expect(table[1][17]).toMatch(/^(passed|failed): /);
+    expect(table[1][20]).toMatch(/^(passed|failed): .+ — .+/);
 
     expect((await call("?format=xml")).status).toBe(400);
     const missing = await GET(new Request("http://x/api/benches/999999/export"), { params: Promise.resolve({ benchId: "999999" }) });

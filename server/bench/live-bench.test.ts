@@ -97,7 +97,9 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     const db = openMemoryDatabase();
     const { promptId, model, unknown } = await setup(db, ["tool", "retry", "down", "malformed", "history"]);
     const judge = await createModelConfig(db, { name: "priced judge", provider: "openai-compatible", modelId: "scripted-1", baseUrl: (await getModelConfig(db, model))!.baseUrl, inputPricePerMTok: 3, outputPricePerMTok: 15 });
-    const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: judge }));
+    const { id, plan } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: judge }));
+    // The prompt exposes a tool: each of the 10 trials (5 cases × 2 candidates) may make up to 5 calls (the step limit).
+    expect([plan.modelCalls, plan.modelCallsUpperBound]).toEqual([50, true]);
     // A queued bench pins its model configurations: deleting one is refused.
     await expect(deleteModelConfig(db, model)).rejects.toThrow(/used by a bench that has not finished/);
     const worker = startBenchWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5 });

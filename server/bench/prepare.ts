@@ -88,6 +88,7 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     const o = origins.get(c.caseId);
     return o?.kind === "dataset" ? o.datasetName : null;
   };
+  const includeRetained = r.includeRetained !== false;
   const supplied: SuppliedCase[] = all
     .map((c) => ({
       caseId: c.caseId,
@@ -97,8 +98,9 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
       status: c.status,
       content: c.content,
       retainedFromCaseId: c.origin?.kind === "bench" ? (c.origin.fromCaseId ?? null) : null,
+      userCorrected: c.userCorrected,
     }))
-    .filter((c) => selects(r.selection, c, datasetOf));
+    .filter((c) => selects(r.selection, c, datasetOf, { includeRetained }));
   // Retained and generated cases join every selection; a selection that matches none of the cases
   // it names is a mistake (a mistyped tag or dataset), not a bench of regression copies. A source
   // selection names its source, retained and generated included.
@@ -106,15 +108,15 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
   const named = (c: SuppliedCase) => (sel.kind === "source" ? c.source === sel.source : groupOf(c.source) === "explicit");
   if (sel.kind !== "all" && !supplied.some(named)) {
     const what = sel.kind === "tag" ? `tag ${sel.tag}` : sel.kind === "source" ? `source ${sel.source}` : `dataset ${sel.dataset}`;
-    const msg = `No case of prompt ${prompt.name} matches ${what}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
+    const msg = `No case of prompt ${prompt.name} matches ${what}${sel.kind === "source" && sel.source === "retained" && !includeRetained ? " (retained cases are left out: turn “include retained regression cases” on)" : ""}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
     throw new LibraryError("validation", msg, { selection: msg });
   }
-  const settings: BenchSettings = { selection: r.selection, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
+  const settings: BenchSettings = { selection: r.selection, includeRetained, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge },
+    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };

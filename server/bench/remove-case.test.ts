@@ -114,7 +114,8 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     // The waiting bench does not run the removed case (its content is gone): skipped, with the reason.
     const skipped = trialsOfCase(db, waiting.id, secret.id)[0];
     expect(skipped).toMatchObject({ status: "skipped", error: "the case was removed before this trial ran" });
-    expect(trialsOfCase(db, waiting.id, other.id)[0]).toMatchObject({ status: "queued" });
+    // The other case's corrected copy runs in its place (a correction replaces its original) and still waits.
+    expect(trialsOfCase(db, waiting.id, otherCopy.id)[0]).toMatchObject({ status: "queued" });
 
     // A copy the user corrected is theirs: removing its original leaves it.
     expect((await removeCase(db, other.id)).alsoRemoved).toEqual([]);

@@ -24,8 +24,13 @@ export interface TrialRun {
   trial: ClaimedTrial;
   /** Most trials of this bench the thread may run at once (its share of the bench's concurrency, ≥ 1); more wait in its queue. */
   limit: number;
-  /** The trial's provider key (null: no provider call) and the thread's share of that provider's limit (≥ 1). */
-  provider: { key: string; limit: number } | null;
+  /**
+   * Every provider the trial may call (its candidate's, its judge's) with the thread's share of
+   * that provider's limit (≥ 1): each model call takes a slot of its provider in the thread.
+   */
+  providers: { key: string; limit: number }[];
+  /** The candidate's own provider key among them (null: a recorded candidate calls none). */
+  providerKey: string | null;
 }
 
 export { concurrencyShare } from "@/lib/bench/share";

@@ -14,7 +14,7 @@ import type { Db } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
-import { providerKeyOf } from "./provider-key";
+import { providerKeyOf, providerKeyOfConfig } from "./provider-key";
 import { batcher, concurrencyShare, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
 
@@ -149,21 +149,20 @@ export class TrialThreadPool {
   }
 
   private dispatch(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, mayRerun: boolean, started: () => void): Promise<TrialOutcome> {
-    const { providerKey } = limits;
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
-    // Among threads with a share of both the bench's concurrency and the provider's limit (thread 0
-    // always has one), the one with the fewest trials on hand.
+    // Among threads with a share of the bench's concurrency and of every provider's limit the trial
+    // may call (thread 0 always has one), the one with the fewest trials on hand.
     const n = this.slots.length;
-    const providerShares = Number.isFinite(limits.provider);
+    const callable = limits.providers ?? (limits.providerKey ? [{ key: limits.providerKey, limit: limits.provider }] : []);
     let best = -1;
     for (let i = 0; i < n; i++) {
       if (concurrencyShare(limits.concurrency, n, i) === 0) continue;
-      if (providerKey && providerShares && concurrencyShare(limits.provider, n, i) === 0) continue;
+      if (callable.some((p) => Number.isFinite(p.limit) && concurrencyShare(p.limit, n, i) === 0)) continue;
       if (best < 0 || (this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
     }
     if (best < 0) best = 0;
     const limit = Math.max(1, concurrencyShare(limits.concurrency, n, best));
-    const provider = providerKey ? { key: providerKey, limit: providerShares ? Math.max(1, concurrencyShare(limits.provider, n, best)) : Number.MAX_SAFE_INTEGER } : null;
+    const providers = callable.map((p) => ({ key: p.key, limit: Number.isFinite(p.limit) ? Math.max(1, concurrencyShare(p.limit, n, best)) : Number.MAX_SAFE_INTEGER }));
     const slot = this.slots[best] ?? this.start(best);
     return new Promise<TrialOutcome>((resolve) => {
       const onAbort = () => slot.send({ abort: { id: trial.id, reason: String((signal.reason as Error)?.message ?? signal.reason) } });
@@ -181,7 +180,7 @@ export class TrialThreadPool {
         : null;
       slot.pending.set(trial.id, { benchId, started, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.send({ run: { benchId, trial, limit, provider } });
+      slot.send({ run: { benchId, trial, limit, providers, providerKey: limits.providerKey } });
     });
   }
 
@@ -211,7 +210,7 @@ export class TrialThreadPool {
  * Executors that run a bench's trials on `pool`. The threads may hold as many trials beyond the
  * running ones as the bench's concurrency (`prefetch`), so a slot that frees up starts the next
  * trial at once. Each thread keeps its share of the bench's concurrency and of each provider's
- * limit, so the sums stay within both. Provider keys come from the bench's candidates.
+ * limit, so the sums stay within both. Provider keys come from the bench's candidates and judge.
  */
 export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: number) => Promise<TrialExecutor> {
   return async (benchId) => {
@@ -220,6 +219,9 @@ export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: nu
     const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
     return {
       prefetch: Math.max(4, bench.settings.concurrency),
+      // The threads take a provider slot per model call (the judge's too), with their shares.
+      gatesCalls: true,
+      judgeProviderKey: bench.judge ? providerKeyOfConfig(bench.judge) : null,
       providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
       run: (t, signal, limits, started) => pool.run(benchId, t, signal, limits, started),
       drained: (concurrency) => pool.drained(benchId, concurrency),

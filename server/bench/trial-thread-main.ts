@@ -7,6 +7,7 @@
 import type { MessagePort } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
 import type { TrialOutcome } from "@/lib/bench/queue";
+import { KeyedSemaphore } from "@/lib/bench/semaphore";
 import { skippedOutcome, workerErrorOutcome } from "@/lib/bench/worker";
 import { getSharedSandbox } from "@/lib/evaluators/sandbox";
 import { nodeFetch } from "../http-fetch";
@@ -41,41 +42,39 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
   }, 10);
   const done = (o: TrialOutcome) => report(o);
 
-  /** Provider key → calls running in this thread. */
-  const calls = new Map<string, number>();
-  const providerFree = (r: TrialRun) => !r.provider || (calls.get(r.provider.key) ?? 0) < r.provider.limit;
+  /**
+   * This thread's share of each provider's limit, per key (the latest a run brought), and the gate
+   * every model call of its trials — candidate's and judge's — takes a slot of.
+   */
+  const providerLimits = new Map<string, number>();
+  const calls = new KeyedSemaphore((key) => providerLimits.get(key) ?? 1);
 
-  /** Starts waiting trials while their bench and their provider have room. */
+  /** Starts waiting trials while their bench has room (their model calls wait for provider slots). */
   function pump(benchId: number): void {
     const b = benches.get(benchId);
     if (!b) return;
-    for (let i = 0; i < b.waiting.length && b.running < b.limit; ) {
-      if (providerFree(b.waiting[i])) void run(b.waiting.splice(i, 1)[0]);
-      else i++;
-    }
+    while (b.waiting.length && b.running < b.limit) void run(b.waiting.shift()!);
     if (b.running === 0 && b.waiting.length === 0) benches.delete(benchId);
   }
 
   async function run(r: TrialRun): Promise<void> {
-    const { benchId, trial, provider } = r;
+    const { benchId, trial, providers } = r;
     const b = benches.get(benchId)!;
     b.running++;
-    if (provider) calls.set(provider.key, (calls.get(provider.key) ?? 0) + 1);
+    for (const p of providers) providerLimits.set(p.key, p.limit);
     const ctl = new AbortController();
     running.set(trial.id, ctl);
     let outcome: TrialOutcome;
     try {
-      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: provider?.key ?? null, provider: provider?.limit ?? Infinity }, () => report(trial.id));
+      const own = providers.find((p) => p.key === r.providerKey);
+      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: r.providerKey, provider: own?.limit ?? Infinity, providers, calls }, () => report(trial.id));
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());
     }
     running.delete(trial.id);
     b.running--;
-    if (provider) calls.set(provider.key, calls.get(provider.key)! - 1);
-    // The next waiting trial starts before this outcome is even posted: no slot waits on a round
-    // trip. A freed provider slot may let another bench's trial start too.
+    // The next waiting trial starts before this outcome is even posted: no slot waits on a round trip.
     pump(benchId);
-    if (provider) for (const id of [...benches.keys()]) if (id !== benchId) pump(id);
     done(outcome);
   }
 

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
+import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
@@ -18,6 +19,7 @@ import { launchFromRequest } from "./prepare";
 import { concurrencyShare } from "./trial-messages";
 import { startBenchWorker } from "../worker";
 import { TrialThreadPool } from "./trial-pool";
+import { providerKeyOf } from "./provider-key";
 import type { ClaimedTrial } from "@/lib/bench/queue";
 
 /**
@@ -115,7 +117,7 @@ async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
   return { db, promptId, model };
 }
 
-const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number }) =>
+const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number; judgeModelConfigId?: number }) =>
   launchFromRequest(db, {
     systemId: "s",
     promptId,
@@ -126,9 +128,9 @@ const launch = (db: Db, promptId: number, model: number, o: { repeats: number; c
     // Calls held by the test must not time out first, however slow the machine.
     timeoutSeconds: 60,
     maxSteps: 1,
-    judgeModelConfigId: null,
     launchKey: `k-${Math.random()}`,
     ...o,
+    judgeModelConfigId: o.judgeModelConfigId ?? null,
   });
 
 /** Waits until bench `id` has ended (looking every 20 ms; the test's timeout bounds the wait). */
@@ -239,6 +241,21 @@ describe("a bench on trial threads", () => {
     expect(calls.maxInFlight).toBeLessThanOrEqual(2);
   }, 60_000);
 
+  for (const trialThreads of [0, 2])
+    it(`counts the judge's calls against the provider limit too (${trialThreads ? "trial threads" : "the worker's own thread"})`, async () => {
+      const { db, promptId, model } = await fileDb();
+      // The judge is the same provider: each trial judges 3 criteria at once after its own call.
+      for (const rule of ["Polite", "Brief", "On topic"]) await addCriterion(db, { systemId: "s", promptId, fields: { rule, passes: "yes", fails: "no", priority: "secondary" } });
+      const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8, judgeModelConfigId: model });
+      resetCalls();
+      const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads });
+      const bench = await waitEnded(db, id);
+      await worker.stop(1000);
+      expect(bench.status).toBe("finished");
+      expect(calls.served).toBe(12 * 4);
+      expect(calls.maxInFlight).toBeLessThanOrEqual(2);
+    }, 60_000);
+
   it("a cancelled bench with concurrency 1 says 'cancelled while running' of the one running trial only: the ones handed ahead to a thread never ran", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 40, concurrency: 1 });
@@ -294,7 +311,10 @@ describe("a bench on trial threads", () => {
       const slot = (pool as unknown as { slots: ({ worker: Promise<{ terminate(): Promise<number> }> } | null)[] }).slots[0]!;
       await (await slot.worker).terminate();
     };
-    const limits = { concurrency: 8, providerKey: null, provider: Infinity };
+    // As the worker hands them: the candidate's provider with a limit above the bench's concurrency
+    // (a thread gives a provider it was not told of one call at a time).
+    const providerKey = providerKeyOf((await getBench(db, id))!.candidates[0])!;
+    const limits = { concurrency: 8, providerKey, provider: 32, providers: [{ key: providerKey, limit: 32 }] };
     const signal = new AbortController().signal;
 
     // The thread dies with 8 trials waiting at the model and 32 in its queue: all 40 run again.

@@ -1,4 +1,9 @@
-/** GET ?format=csv|json: a bench's results as a file (one row per trial; JSON adds summary, recommendation and manifest). */
+/**
+ * GET ?format=csv|json: a bench's results as a file (one row per trial with the case's input and
+ * expected result, the output, tool calls and each check's verdict and reason; JSON adds the
+ * summary, recommendation, regressions, fixes and manifest). CSV cells that would start a formula
+ * are escaped.
+ */
 import { getDb } from "@/db/client";
 import { getBench, getManifest } from "@/db/queries/benches";
 import { exportTrialRows } from "@/db/queries/bench-matrix";
@@ -22,15 +27,19 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
       candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: statsOf(bench.summary, c.id) })),
       recommendation: bench.recommendation,
       regressions: bench.summary?.regressions ?? {},
+      fixes: bench.summary?.fixes ?? {},
       manifest: (await getManifest(db, id)).map((m) => ({ position: m.position, caseId: m.caseKey, caseRevision: m.caseRevisionId, source: m.source, group: m.group, included: m.included, reason: m.reason, note: m.note })),
-      trials: rows.map((r) => ({ ...r, checks: r.checks ? JSON.parse(String(r.checks)) : null })),
+      trials: rows.map((r) => ({ ...r, toolCalls: r.toolCalls ? JSON.parse(String(r.toolCalls)) : r.status === "done" ? [] : null, checks: r.checks ? JSON.parse(String(r.checks)) : null })),
     };
     return new Response(JSON.stringify(body, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${name}.json"` } });
   }
   const table = rows.map((r) => {
-    const checks = r.checks ? (JSON.parse(String(r.checks)) as { label: string; verdict: string }[]) : [];
+    const checks = r.checks ? (JSON.parse(String(r.checks)) as { label: string; verdict: string; message?: string }[]) : [];
     const { checks: _c, ...rest } = r;
-    return Object.fromEntries(Object.entries({ ...rest, checks: checks.map((c) => `${c.verdict}: ${c.label}`).join(" | ") }).map(([k, v]) => [k, v == null ? "" : String(v)]));
+    // Each check with its reason: "verdict: label — reason", checks separated by " | ".
+    const checkText = checks.map((c) => `${c.verdict}: ${c.label}${c.message ? ` — ${c.message}` : ""}`).join(" | ");
+    const toolCalls = r.toolCalls ?? (r.status === "done" ? "[]" : null);
+    return Object.fromEntries(Object.entries({ ...rest, toolCalls, checks: checkText }).map(([k, v]) => [k, v == null ? "" : String(v)]));
   });
   // A byte-order mark so spreadsheet programs read the file as UTF-8.
   return new Response(toCsv(table, { bom: true }), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` } });

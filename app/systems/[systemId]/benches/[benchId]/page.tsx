@@ -4,9 +4,11 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
-import { getTrial, matrixRows, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import type { Regression } from "@/lib/bench/recommend";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
-import { CandidatesTable, ChecksTable, RecommendationCard } from "@/components/benches/results-summary";
+import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
+import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { MatrixView } from "@/components/benches/matrix-view";
 import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
@@ -28,7 +30,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   if (!bench || bench.systemId !== systemId) notFound();
   const progress = (await getBenchProgress(db, id))!;
   const view = one(sp.view) === "manifest" ? "manifest" : one(sp.view) === "rubric" ? "rubric" : "results";
-  const filter = (["failures", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
+  const filter = (["failures", "errors", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
   const sort = (["case", "failures"].includes(one(sp.sort) ?? "") ? one(sp.sort) : "position") as MatrixSort;
   const trialId = Number(one(sp.trial)) || undefined;
   const base = `/systems/${systemId}/benches/${id}`;
@@ -44,6 +46,8 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   // Finished benches read their stored summary; a running one is aggregated live.
   const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : liveCandidateStats(db, id, bench.candidates.map((c) => c.id));
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
+  const regressedCells = new Map<string, Regression[]>();
+  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {})) for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
 
   let main: React.ReactNode;
   if (view === "manifest") {
@@ -112,9 +116,19 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} /> : null}
         <CandidatesTable bench={bench} stats={stats} />
         <ChecksTable bench={bench} stats={stats} />
+        <ErrorsTable errors={benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
-          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} selectedTrial={trialId} />
-          {trial && Number(trial.bench_id) === id ? <TrialView trial={trial} closeHref={href({ trial: undefined })} siblings={siblings} /> : null}
+          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} regressedCells={regressedCells} selectedTrial={trialId} />
+          {trial && Number(trial.bench_id) === id ? (
+            <TrialView
+              trial={trial}
+              closeHref={href({ trial: undefined })}
+              siblings={siblings}
+              references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({ ...r, href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}` }))}
+              regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
+              lastBench={bench.recommendation?.lastBench ?? null}
+            />
+          ) : null}
         </div>
       </div>
     );
@@ -135,7 +149,19 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </h2>
           <p className="text-xs text-slate-600">
             prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial{bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
-            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : bench.baseline.kind === "last-bench" ? (bench.summary?.referenceBenchId ? <>the last bench (<Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">#{bench.summary.referenceBenchId}</Link>)</> : "the last bench") : "none"}
+            {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""}
+            {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : "none"}
+            {bench.summary ? (
+              bench.summary.referenceBenchId ? (
+                <>
+                  {" "}
+                  · compared with the last bench (<Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">#{bench.summary.referenceBenchId}</Link>
+                  {bench.recommendation?.lastBench ? `, ${bench.recommendation.lastBench.candidateLabel}` : ""})
+                </>
+              ) : (
+                " · no earlier bench to compare with"
+              )
+            ) : null}
           </p>
         </div>
         <div className="ml-auto flex gap-2 text-sm">

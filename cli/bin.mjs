@@ -7,6 +7,15 @@ import { register } from "tsx/esm/api";
 // command is run from (an empty value counts as unset).
 process.env.BENCHWORK_ROOT ||= fileURLToPath(new URL("..", import.meta.url));
 
+// A reader that goes away early (`benchwork run … | head`) must not crash the command: the cases
+// still run, the JSON is still written and the exit code still says how they went; only what would
+// have been printed to that pipe is lost. Other stream errors stay fatal.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e) => {
+    if (e.code !== "EPIPE") throw e;
+  });
+}
+
 register({ tsconfig: new URL("../tsconfig.json", import.meta.url).pathname });
 const { main } = await import("./main.ts");
 const code = await main(process.argv.slice(2));

@@ -152,11 +152,16 @@ test.describe("Datasets", () => {
     await redaction.getByLabel("Keep these values as written").fill("*@northwind.example");
     await expect(redaction.getByTestId("redaction-kept")).toContainText("*@northwind.example · 1 value to keep");
     await expect(redaction).not.toContainText("Contact [EMAIL_2]");
+    // Save counts the warnings the version will list, the title above the header among them (it said 0).
+    const warnings = page.getByRole("complementary", { name: "Save dataset version" }).locator("dt", { hasText: /^Warnings$/ }).locator("xpath=following-sibling::dd[1]");
+    await expect(warnings).not.toHaveText("0");
+    const warningCount = Number(await warnings.innerText());
     await page.getByRole("button", { name: "Save version 1" }).click();
 
     // The version: header line, the keep-list in the report, the rows as stored.
     await expect(page.getByRole("heading", { name: `${name} · version 1` })).toBeVisible();
     await expect(page.getByText(/header on line 3/)).toBeVisible();
+    await expect(page.getByText(new RegExp(`^\\d+ errors?, ${warningCount} warnings? when it was saved\\.$`))).toBeVisible();
     await expect(page.locator("#redaction").getByTestId("redaction-kept")).toContainText("*@northwind.example · 1 value kept");
     await expect(page.locator("#rows")).toContainText("Contact privacy@northwind.example");
     await expect(page.locator("#rows")).toContainText(`I am [EMAIL_1]`);

@@ -231,7 +231,7 @@ export function MapPreview({
           rows: table.rows.length,
           excluded: analysis.result.excludedRows.length,
           blocked: analysis.result.blockedRows.length,
-          warnings: analysis.result.problems.filter((p) => p.severity === "warning").length,
+          warnings: analysis.warnings,
           redacted: redactionOn ? redacted : null,
           corrected: Object.keys(choices.corrections).length,
         }}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { detectHeaderRow, withHeaderRow } from "@/lib/import";
 import { parseFile } from "@/lib/import/parse";
+import { countProblems } from "./labels";
+import { prepareVersion } from "./prepare";
 import { analysePreview, withCorrection } from "./preview";
 
 const MAP = [
@@ -47,5 +50,14 @@ describe("analysePreview", () => {
     expect(off.redaction.changedCells).toBe(0);
     expect(analysePreview(t, { mapping, corrections: {}, excludedRows: [] }, []).redaction.totals.email).toBe(2);
   });
-});
 
+  it("counts the warnings the saved version will list: the file's own (a title above the header, a skipped line) and the mapping's", async () => {
+    const parsed = await parseFile(new TextEncoder().encode("FAQ export,\n,\nq,a\nx,y\n \t \nz,w\n"), "t.csv");
+    const t = withHeaderRow(parsed, detectHeaderRow(parsed) ?? 0);
+    const choices = { mapping: MAP, corrections: {}, excludedRows: [] };
+    const a = analysePreview(t, choices, ["shop"]);
+    const saved = prepareVersion(t, { ...choices, templateVariables: ["shop"] });
+    expect(saved.problems.filter((p) => p.severity === "warning").map((p) => p.code)).toEqual(["above_header", "empty_row", "variable_not_mapped"]);
+    expect(a.warnings).toBe(countProblems(saved.problems).warnings);
+  });
+});

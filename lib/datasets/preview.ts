@@ -6,6 +6,7 @@ import { applyCorrections, applyMapping, validateMapping, type CaseDraft, type C
 import { previewRedaction, type RedactionReport } from "@/lib/import/redact/table";
 import type { RedactionSettings } from "@/lib/import/redact/settings";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
+import { countProblems } from "./labels";
 import type { Corrections } from "./types";
 
 /** The user's choices on the Map and preview step. */
@@ -43,6 +44,11 @@ export interface PreviewAnalysis {
   redaction: RedactionReport;
   /** The first mapped rows (not excluded). */
   firstDrafts: CaseDraft[];
+  /**
+   * Warnings the version will list once saved: the file's own (rows above the header, skipped
+   * lines, unnamed columns) and the mapping's — the count Save shows, so it agrees with the version page.
+   */
+  warnings: number;
 }
 
 /**
@@ -111,7 +117,8 @@ export function analysePreview(
     enabled: choices.redaction?.enabled,
     keep: choices.redaction?.keep,
   });
-  return { mappingProblems, result, problemRows, redaction, firstDrafts: result.drafts.slice(0, options.firstRows ?? 5) };
+  const warnings = countProblems([...table.problems, ...result.problems]).warnings;
+  return { mappingProblems, result, problemRows, redaction, firstDrafts: result.drafts.slice(0, options.firstRows ?? 5), warnings };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { templateVariables } from "../runtime/template";
 import { unreplayableReason } from "../runtime/render";
+import { effectiveCallSettings } from "../prompts/settings";
 import type { BenchPlan, CandidateSpec, CaseGroup, CaseSelection, ManifestEntry, PlanSettings, SuppliedCase } from "./types";
 
 /** Group of a case by its source. */
@@ -110,7 +111,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   let costKnown = true;
   for (const cand of modelCandidates) {
     if (cand.kind !== "model") continue;
-    const maxOut = cand.model.maxOutputTokens ?? cand.promptRevision.modelSettings?.maxOutputTokens ?? 512;
+    const maxOut = effectiveCallSettings(cand.promptRevision.modelSettings, cand.model).maxOutputTokens ?? 512;
     const fixed = estimateTokens(cand.promptRevision.systemPrompt) + estimateTokens(JSON.stringify(cand.promptRevision.tools));
     let inTok = 0;
     for (const k of inc) inTok += fixed + estimateTokens(k.content.input) + k.content.history.reduce((a, t) => a + estimateTokens(t.content), 0);

@@ -4,6 +4,7 @@ import type { Db } from "../client";
 import { promptRevisions, prompts } from "../schema";
 import type { ModelSettings, PromptTool } from "./systems";
 import { LibraryError } from "@/lib/library/errors";
+import { diffPromptRevisions } from "@/lib/prompts/diff";
 
 /** A decoded prompt revision. `message` says why it was made ("" for a first revision). */
 export interface PromptRevision {
@@ -56,11 +57,6 @@ export interface PromptRevisionFields {
   message: string;
 }
 
-/** Key order must not make two equal settings look different. */
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
-}
-
 /**
  * Edit: stores `fields` as a new immutable revision (number = last + 1) and makes it the prompt's
  * current one, in one transaction. Earlier revisions and the benches that pinned them are untouched.
@@ -84,7 +80,7 @@ export async function savePromptRevision(db: Db, promptId: number, baseRevisionI
         `Prompt "${p.name}" was changed while you edited it: you started from ${base ? `r${base.number}` : `revision #${baseRevisionId}`}, it is now at ${current ? `r${current.number}${current.message ? ` ("${current.message}")` : ""}` : "no revision"}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
       );
     }
-    if (current.systemPrompt === fields.systemPrompt && canonical(current.modelSettings) === canonical(fields.modelSettings) && canonical(current.tools) === canonical(fields.tools)) {
+    if (diffPromptRevisions(current, fields).same) {
       throw new LibraryError("unchanged", `Nothing changed since r${current.number}: the template, model settings and tools are the same. No new revision was made.`);
     }
     const last = tx.select({ n: max(promptRevisions.number) }).from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).get()?.n ?? 0;

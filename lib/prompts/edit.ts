@@ -50,20 +50,24 @@ export function toolsProblem(tools: unknown): string | null {
 const optionalNumber = (label: string) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? Number(v) : v), z.number({ error: `${label} must be a number.` }).optional());
 
+/** JSON typed into a textarea; "" (or the field left out) = null. */
 const jsonText = (label: string, max: number) =>
-  z
-    .string()
-    .max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` })
-    .transform((s, ctx) => {
-      // null, not undefined: zod's .default() would put its default back in place of undefined.
-      if (s.trim() === "") return null;
-      try {
-        return JSON.parse(s) as unknown;
-      } catch (e) {
-        ctx.addIssue({ code: "custom", message: `${label} is not valid JSON: ${(e as Error).message}` });
-        return z.NEVER;
-      }
-    });
+  z.preprocess(
+    // Not .default(): zod returns a default as the output without running the transform.
+    (v) => (v === undefined ? "" : v),
+    z
+      .string()
+      .max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` })
+      .transform((s, ctx) => {
+        if (s.trim() === "") return null;
+        try {
+          return JSON.parse(s) as unknown;
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: `${label} is not valid JSON: ${(e as Error).message}` });
+          return z.NEVER;
+        }
+      }),
+  );
 
 /** Edit prompt: the fields of the form, as sent. */
 export const promptEditSchema = z
@@ -76,8 +80,8 @@ export const promptEditSchema = z
     topP: optionalNumber("Top P"),
     /** One stop sequence per line; blank lines are ignored. */
     stopSequences: z.string().max(10_000).default(""),
-    providerOptions: jsonText("Provider options", 20_000).default(""),
-    tools: jsonText("Tools", PROMPT_EDIT_LIMITS.toolsJson).default("[]"),
+    providerOptions: jsonText("Provider options", 20_000),
+    tools: jsonText("Tools", PROMPT_EDIT_LIMITS.toolsJson),
     message: z
       .string()
       .trim()

@@ -4,8 +4,8 @@
  */
 import type { Db } from "@/db/client";
 import { listPromptCases } from "@/db/queries/cases";
-import { savePromptRevision } from "@/db/queries/prompt-revisions";
-import { getPrompt, type PromptWithRevision } from "@/db/queries/systems";
+import { listPromptRevisions, savePromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
+import { getPrompt, listPrompts, type PromptWithRevision } from "@/db/queries/systems";
 import { LibraryError } from "@/lib/library/errors";
 import { diffPromptRevisions } from "@/lib/prompts/diff";
 import type { PromptEdit } from "@/lib/prompts/edit";
@@ -46,4 +46,23 @@ export async function savePromptEdit(db: Db, systemId: string, edit: PromptEdit)
   const p = await promptOf(db, systemId, edit.promptId);
   const saved = await savePromptRevision(db, p.id, edit.baseRevisionId, edit);
   return { ...saved, promptName: p.name };
+}
+
+/** What the Prompt pages show: the prompt, its current revision and every revision, newest first. */
+export interface PromptPageData {
+  prompt: PromptWithRevision & { revision: NonNullable<PromptWithRevision["revision"]> };
+  revisions: PromptRevision[];
+  current: PromptRevision;
+}
+
+/**
+ * Loads a prompt of a system by name with its revision history.
+ * @returns null when the system has no prompt of that name (or it has no revision)
+ */
+export async function promptPageData(db: Db, systemId: string, name: string): Promise<PromptPageData | null> {
+  const p = (await listPrompts(db, systemId)).find((x) => x.name === name);
+  if (!p?.revision) return null;
+  const revisions = await listPromptRevisions(db, p.id);
+  const current = revisions.find((r) => r.id === p.revision!.id)!;
+  return { prompt: p as PromptPageData["prompt"], revisions, current };
 }

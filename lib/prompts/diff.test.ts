@@ -49,3 +49,16 @@ describe("variablesMissingFromCases", () => {
     expect(variablesMissingFromCases("no variables", "{{x}}", cases)).toEqual([]);
   });
 });
+
+describe("templateSegments", () => {
+  it("splits text and placeholders so the page can highlight variables", async () => {
+    const { templateSegments } = await import("../runtime/template");
+    expect(templateSegments("Hi {{ name }}, see {{#if x}} and {{order.id}}")).toEqual([
+      { text: "Hi " },
+      { text: "{{ name }}", variable: "name" },
+      { text: ", see {{#if x}} and " },
+      { text: "{{order.id}}", variable: "order.id" },
+    ]);
+    expect(templateSegments("")).toEqual([]);
+  });
+});

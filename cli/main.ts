@@ -62,7 +62,7 @@ function program(io: Io, result: { code: number }) {
     .description("Plan, launch and wait for a bench; print the summary and the recommendation")
     .requiredOption("--system <id>", "the system")
     .requiredOption("--prompt <name>", "the target prompt")
-    .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (repeatable)", collect, [])
+    .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (REVISION: 3, r3, current or previous; repeatable)", collect, [])
     .option("--baseline <index>", "0-based candidate index, 'last' (the last bench only) or 'none' (default 0)")
     .option("--cases <selection>", "all | tag:T | source:S | dataset:NAME", "all")
     .option("--budget <n>", "at most N cases")

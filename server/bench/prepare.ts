@@ -63,7 +63,8 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     candidates.push({
       spec: {
         kind: "model",
-        label: `${model.name} · ${prompt.name} r${rev.number}`,
+        // Named by revision and message ("… r3 · tighten refund wording"), so results say which change ran.
+        label: `${model.name} · ${prompt.name} r${rev.number}${rev.message ? ` · ${rev.message}` : ""}`,
         model: pinnedConfig(model),
         promptRevision: { id: rev.id, number: rev.number, systemPrompt: rev.systemPrompt, tools: rev.tools, modelSettings: rev.modelSettings },
       },

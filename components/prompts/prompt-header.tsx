@@ -19,16 +19,17 @@ export function PromptHeader({ systemId, data, title }: { systemId: string; data
           {title ? <> / <span className="text-slate-700">{title}</span></> : null}
         </nav>
         <h2 className="mt-1 font-mono text-lg font-semibold text-slate-900">{prompt.name}</h2>
-        {prompt.description ? <p className="max-w-3xl text-sm text-slate-600">{prompt.description}</p> : null}
         <p className="mt-1 text-sm text-slate-700" data-testid="current-revision">
           Current: <span className="font-mono font-semibold">r{current.number}</span>
           {current.message ? <> · {current.message}</> : null} · saved <LocalTime ms={current.createdAt} /> · {revisions.length} revision{revisions.length === 1 ? "" : "s"}
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Link href={`${base}/edit`} className={`${linkButton} bg-indigo-600 text-white hover:bg-indigo-700`}>
-          Edit
-        </Link>
+        {title !== "edit" ? (
+          <Link href={`${base}/edit`} className={`${linkButton} bg-indigo-600 text-white hover:bg-indigo-700`}>
+            Edit
+          </Link>
+        ) : null}
         {revisions.length > 1 ? (
           <Link href={`/systems/${systemId}/benches/new?prompt=${encodeURIComponent(prompt.name)}&change=1`} className={`${linkButton} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
             Bench r{current.number} vs r{revisions[1].number}

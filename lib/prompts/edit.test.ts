@@ -28,5 +28,9 @@ describe("promptEditSchema", () => {
     expect(issues({ tools: '[{"name": "a", "description": "", "inputSchema": {"type": "object"}}, {"name": "a", "description": "", "inputSchema": {"type": "object"}}]' })).toEqual([["tools", "Tool 2 (a): another tool has the same name."]]);
     expect(issues({ tools: '[{"name": "get order", "description": "", "inputSchema": {}}]' })).toEqual([["tools", 'Tool 1: name must be 1–64 letters, digits, _ or - (got "get order").']]);
     expect(issues({ providerOptions: "[1]" })[0][0]).toBe("providerOptions");
+    expect(issues({ temperature: "warm" })).toEqual([["temperature", 'Temperature must be a number (got "warm").']]);
+  });
+  it("reports every problem at once (a blank message does not hide a bad temperature or tool)", () => {
+    expect(issues({ message: "", temperature: "7", tools: '[{"name": "x y"}]' }).map(([p]) => p)).toEqual(["temperature", "tools", "message"]);
   });
 });

@@ -46,74 +46,77 @@ export function toolsProblem(tools: unknown): string | null {
   return null;
 }
 
-/** Optional number field: "" = not set. */
-const optionalNumber = (label: string) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? Number(v) : v), z.number({ error: `${label} must be a number.` }).optional());
+/** A form field as text; left out = "". */
+const field = (max: number, label: string) =>
+  z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: `${label} must be text.` }).max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` }));
 
-/** JSON typed into a textarea; "" (or the field left out) = null. */
-const jsonText = (label: string, max: number) =>
-  z.preprocess(
-    // Not .default(): zod returns a default as the output without running the transform.
-    (v) => (v === undefined ? "" : v),
-    z
-      .string()
-      .max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` })
-      .transform((s, ctx) => {
-        if (s.trim() === "") return null;
-        try {
-          return JSON.parse(s) as unknown;
-        } catch (e) {
-          ctx.addIssue({ code: "custom", message: `${label} is not valid JSON: ${(e as Error).message}` });
-          return z.NEVER;
-        }
-      }),
-  );
-
-/** Edit prompt: the fields of the form, as sent. */
+/**
+ * Edit prompt: the fields of the form, as sent (text). Every field is checked in one pass, so the
+ * form shows all its problems at once (a blank message does not hide a bad temperature).
+ */
 export const promptEditSchema = z
   .object({
     promptId: z.coerce.number().int().positive(),
     baseRevisionId: z.coerce.number().int().positive(),
-    systemPrompt: z.string().max(PROMPT_EDIT_LIMITS.systemPrompt, { error: `The system prompt is too long: the limit is ${PROMPT_EDIT_LIMITS.systemPrompt.toLocaleString("en-US")} characters.` }),
-    temperature: optionalNumber("Temperature"),
-    maxOutputTokens: optionalNumber("Max output tokens"),
-    topP: optionalNumber("Top P"),
+    systemPrompt: field(PROMPT_EDIT_LIMITS.systemPrompt, "The system prompt"),
+    temperature: field(50, "Temperature"),
+    maxOutputTokens: field(50, "Max output tokens"),
+    topP: field(50, "Top P"),
     /** One stop sequence per line; blank lines are ignored. */
-    stopSequences: z.string().max(10_000).default(""),
-    providerOptions: jsonText("Provider options", 20_000),
-    tools: jsonText("Tools", PROMPT_EDIT_LIMITS.toolsJson),
-    message: z
-      .string()
-      .trim()
-      .min(1, { error: "Say why you made this change (a short message)." })
-      .max(PROMPT_EDIT_LIMITS.message, { error: `The message is at most ${PROMPT_EDIT_LIMITS.message} characters.` }),
+    stopSequences: field(10_000, "Stop sequences"),
+    /** JSON keyed by provider; "" = none. */
+    providerOptions: field(20_000, "Provider options"),
+    /** A JSON list of tools; "" = none. */
+    tools: field(PROMPT_EDIT_LIMITS.toolsJson, "Tools"),
+    message: field(1_000, "The message"),
   })
   .transform((f, ctx) => {
+    let problems = 0;
+    const problem = (path: string, message: string) => {
+      problems++;
+      ctx.addIssue({ code: "custom", path: [path], message });
+    };
     const settings: Record<string, unknown> = {};
-    if (f.temperature !== undefined) settings.temperature = f.temperature;
-    if (f.maxOutputTokens !== undefined) settings.maxOutputTokens = f.maxOutputTokens;
-    if (f.topP !== undefined) settings.topP = f.topP;
-    const stops = f.stopSequences.split(/\r?\n/).filter((s) => s.trim() !== "");
+    for (const [key, label] of [
+      ["temperature", "Temperature"],
+      ["maxOutputTokens", "Max output tokens"],
+      ["topP", "Top P"],
+    ] as const) {
+      const text = f[key].trim();
+      if (text === "") continue;
+      const n = Number(text);
+      if (Number.isFinite(n)) settings[key] = n;
+      else problem(key, `${label} must be a number (got "${text}").`);
+    }
+    const stops = f.stopSequences.split(/\r?\n/).filter((x) => x.trim() !== "");
     if (stops.length) settings.stopSequences = stops;
-    if (f.providerOptions != null) settings.providerOptions = f.providerOptions;
+    const json = (key: "providerOptions" | "tools", label: string): unknown => {
+      if (f[key].trim() === "") return null;
+      try {
+        return JSON.parse(f[key]) as unknown;
+      } catch (e) {
+        problem(key, `${label} is not valid JSON: ${(e as Error).message}`);
+        return undefined;
+      }
+    };
+    const providerOptions = json("providerOptions", "Provider options");
+    if (providerOptions != null) settings.providerOptions = providerOptions;
     const parsed = promptModelSettingsSchema.safeParse(settings);
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) ctx.addIssue({ code: "custom", path: [String(i.path[0] ?? "providerOptions")], message: i.message });
-      return z.NEVER;
-    }
-    const tools = f.tools ?? [];
-    const problem = toolsProblem(tools);
-    if (problem) {
-      ctx.addIssue({ code: "custom", path: ["tools"], message: problem });
-      return z.NEVER;
-    }
+    if (!parsed.success) for (const i of parsed.error.issues) problem(String(i.path[0] ?? "providerOptions"), i.message);
+    const tools = json("tools", "Tools");
+    const toolsError = tools === undefined ? null : toolsProblem(tools ?? []);
+    if (toolsError) problem("tools", toolsError);
+    const message = f.message.trim();
+    if (!message) problem("message", "Say why you made this change (a short message).");
+    else if (message.length > PROMPT_EDIT_LIMITS.message) problem("message", `The message is at most ${PROMPT_EDIT_LIMITS.message} characters.`);
+    if (problems || !parsed.success) return z.NEVER;
     return {
       promptId: f.promptId,
       baseRevisionId: f.baseRevisionId,
       systemPrompt: f.systemPrompt,
       modelSettings: parsed.data as PromptModelSettings,
-      tools: tools as ToolDefinition[],
-      message: f.message,
+      tools: (tools ?? []) as ToolDefinition[],
+      message,
     };
   });
 export type PromptEdit = z.output<typeof promptEditSchema>;

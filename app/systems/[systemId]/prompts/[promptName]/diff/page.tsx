@@ -11,7 +11,7 @@ import { RevisionHistory } from "@/components/prompts/revision-history";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Prompt diff" };
 
-const query = z.object({ from: z.coerce.number().int().positive().optional(), to: z.coerce.number().int().positive().optional() });
+const query = z.object({ from: z.coerce.number().int().positive().optional(), to: z.coerce.number().int().positive().optional(), saved: z.literal("1").optional() });
 
 /** The diff between any two revisions of a prompt (default: the previous one → the current one). */
 export default async function PromptDiffPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -19,7 +19,7 @@ export default async function PromptDiffPage({ params, searchParams }: { params:
   const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
   if (!data) notFound();
   const q = query.safeParse(await searchParams);
-  const wanted = q.success ? q.data : {};
+  const wanted: z.infer<typeof query> = q.success ? q.data : {};
   const to = data.revisions.find((r) => r.number === (wanted.to ?? data.current.number));
   const from = data.revisions.find((r) => r.number === (wanted.from ?? (to ? to.number - 1 : 0)));
   const base = `/systems/${systemId}/prompts/${encodeURIComponent(data.prompt.name)}`;
@@ -30,6 +30,11 @@ export default async function PromptDiffPage({ params, searchParams }: { params:
         <div className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5">
           {from && to ? (
             <>
+              {wanted.saved && to.id === data.current.id ? (
+                <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+                  Saved r{to.number}: it is now the current revision. Benches that used r{from.number} keep it; bench the change with &quot;Bench r{to.number} vs r{from.number}&quot;.
+                </p>
+              ) : null}
               <h3 className="text-base font-semibold text-slate-900">
                 r{from.number} → r{to.number}
               </h3>

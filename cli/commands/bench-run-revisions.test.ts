@@ -6,6 +6,7 @@ import { main } from "../main";
 import { captureIo } from "../testing";
 import { openDatabase, migrateDatabase } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
+import { listBenches } from "@/db/queries/benches";
 import { createModelConfig } from "@/db/queries/models";
 import { savePromptRevision } from "@/db/queries/prompt-revisions";
 import { createPrompt, createSystem, getPrompt } from "@/db/queries/systems";
@@ -67,4 +68,16 @@ describe("benchwork bench run with prompt revisions", () => {
     const ok = captureIo();
     expect(await main([...base, "--candidate", "model:scripted@1", "--candidate", "model:scripted@r2"], ok)).toBe(0);
   }, 60_000);
+});
+
+describe("the same candidate twice", () => {
+  it("model:CONFIG and model:CONFIG@current are one candidate: a usage error, nothing stored", async () => {
+    const db = openDatabase(file);
+    const before = (await listBenches(db, "shop")).length;
+    const io = captureIo();
+    expect(await main([...base, "--candidate", "model:scripted", "--candidate", "model:scripted@current"], io)).toBe(2);
+    expect(io.stderr.join("\n")).toMatch(/Candidate 2 is the same as candidate 1 \(scripted · greeter r2 · answer in French\)/);
+    expect((await listBenches(db, "shop")).length).toBe(before);
+    db.$client.close();
+  });
 });

@@ -106,5 +106,11 @@ test("a prompt change: edit with a message, missing variables before saving, sta
   await expect(trial).toContainText("You are the support assistant of Northwind Goods.");
   await expect(trial).toContainText(ADDED.trim());
   await expect(trial.getByTestId("check-result").filter({ hasText: "Uses the expected tools" })).toContainText("passed");
+
+  // Bringing back r1 opens the editor with r1's fields, based on the current r2.
+  await page.goto("/systems/customer-support/prompts/support-agent/r/1");
+  await page.getByRole("link", { name: "Bring back r1 (edit from it)" }).click();
+  await expect(page.getByRole("textbox", { name: "System prompt template" })).toHaveValue(r1);
+  await expect(page.getByText("Saving makes r3, a new revision based on r2, with the fields of r1.")).toBeVisible();
   expect(pageErrors).toEqual([]);
 });

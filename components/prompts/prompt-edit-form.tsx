@@ -28,7 +28,22 @@ export interface PromptEditValues {
  * active cases lack are listed with "Save anyway"; then it saves and opens the diff of the change.
  * Ctrl/⌘+Enter saves from any field.
  */
-export function PromptEditForm({ systemId, promptId, promptName, base, initial }: { systemId: string; promptId: number; promptName: string; base: { id: number; number: number; systemPrompt: string }; initial: PromptEditValues }) {
+export function PromptEditForm({
+  systemId,
+  promptId,
+  promptName,
+  base,
+  initial,
+  prefilledFrom,
+}: {
+  systemId: string;
+  promptId: number;
+  promptName: string;
+  base: { id: number; number: number; systemPrompt: string };
+  initial: PromptEditValues;
+  /** The earlier revision the fields were copied from (bringing it back), when not the base. */
+  prefilledFrom?: number;
+}) {
   const router = useRouter();
   const [v, setV] = useState<PromptEditValues>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -89,7 +104,8 @@ export function PromptEditForm({ systemId, promptId, promptName, base, initial }
       }}
     >
       <p className="text-sm text-slate-600">
-        Saving makes <span className="font-mono font-semibold">r{base.number + 1}</span>, a new revision based on r{base.number}. r{base.number} and the benches that used it stay as they are.
+        Saving makes <span className="font-mono font-semibold">r{base.number + 1}</span>, a new revision based on r{base.number}
+        {prefilledFrom ? <>, with the fields of r{prefilledFrom}</> : null}. r{base.number} and the benches that used it stay as they are.
       </p>
       <div ref={alertRef} tabIndex={-1} className="outline-none">
         {alert ? (

@@ -10,12 +10,16 @@ export const metadata: Metadata = { title: "Edit prompt" };
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
-/** Edit: a form prefilled from the current revision; saving makes the next revision. */
-export default async function EditPromptPage({ params }: { params: Promise<{ systemId: string; promptName: string }> }) {
+/**
+ * Edit: a form prefilled from the current revision (or from `?from=N`, to bring back an earlier
+ * one); saving makes the next revision, based on the revision that was current when the form opened.
+ */
+export default async function EditPromptPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { systemId, promptName } = await params;
+  const from = (await searchParams).from;
   const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
   if (!data) notFound();
-  const r = data.current;
+  const r = (typeof from === "string" && data.revisions.find((x) => String(x.number) === from.replace(/^r/, ""))) || data.current;
   const s = r.modelSettings as Record<string, unknown>;
   return (
     <div className="flex max-w-4xl flex-col gap-4">
@@ -24,7 +28,8 @@ export default async function EditPromptPage({ params }: { params: Promise<{ sys
         systemId={systemId}
         promptId={data.prompt.id}
         promptName={data.prompt.name}
-        base={{ id: r.id, number: r.number, systemPrompt: r.systemPrompt }}
+        base={{ id: data.current.id, number: data.current.number, systemPrompt: data.current.systemPrompt }}
+        prefilledFrom={r.id === data.current.id ? undefined : r.number}
         initial={{
           systemPrompt: r.systemPrompt,
           temperature: str(s.temperature),

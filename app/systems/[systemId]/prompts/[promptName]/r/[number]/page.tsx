@@ -40,9 +40,14 @@ export default async function PromptRevisionPage({ params }: { params: Promise<{
                 </Link>
               ) : null}
               {!isCurrent ? (
-                <Link href={`${base}/diff?from=${rev.number}&to=${data.current.number}`} className="font-medium text-indigo-700 hover:underline">
-                  Diff vs current (r{data.current.number})
-                </Link>
+                <>
+                  <Link href={`${base}/diff?from=${rev.number}&to=${data.current.number}`} className="font-medium text-indigo-700 hover:underline">
+                    Diff vs current (r{data.current.number})
+                  </Link>
+                  <Link href={`${base}/edit?from=${rev.number}`} className="font-medium text-indigo-700 hover:underline">
+                    Bring back r{rev.number} (edit from it)
+                  </Link>
+                </>
               ) : null}
             </p>
           </div>

@@ -1,3 +1,4 @@
+import { decodeRouteParam } from "@/lib/shell/route-param";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
@@ -9,13 +10,13 @@ import { RevisionHistory } from "@/components/prompts/revision-history";
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata({ params }: { params: Promise<{ promptName: string }> }): Promise<Metadata> {
-  return { title: `Prompt ${decodeURIComponent((await params).promptName)}` };
+  return { title: `Prompt ${decodeRouteParam((await params).promptName)}` };
 }
 
 /** The Prompt page: the current revision (template, settings, tools), the prompt's notes, and the history. */
 export default async function PromptPage({ params }: { params: Promise<{ systemId: string; promptName: string }> }) {
   const { systemId, promptName } = await params;
-  const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
+  const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   if (!data) notFound();
   const base = `/systems/${systemId}/prompts/${encodeURIComponent(data.prompt.name)}`;
   return (

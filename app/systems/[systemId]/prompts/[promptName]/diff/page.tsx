@@ -1,3 +1,4 @@
+import { decodeRouteParam } from "@/lib/shell/route-param";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { z } from "zod";
@@ -16,7 +17,7 @@ const query = z.object({ from: z.coerce.number().int().positive().optional(), to
 /** The diff between any two revisions of a prompt (default: the previous one → the current one). */
 export default async function PromptDiffPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { systemId, promptName } = await params;
-  const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
+  const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   if (!data) notFound();
   const q = query.safeParse(await searchParams);
   const wanted: z.infer<typeof query> = q.success ? q.data : {};

@@ -1,3 +1,4 @@
+import { decodeRouteParam } from "@/lib/shell/route-param";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
@@ -17,7 +18,7 @@ const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 export default async function EditPromptPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { systemId, promptName } = await params;
   const from = (await searchParams).from;
-  const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
+  const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   if (!data) notFound();
   const r = (typeof from === "string" && data.revisions.find((x) => String(x.number) === from.replace(/^r/, ""))) || data.current;
   const s = r.modelSettings as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { decodeRouteParam } from "@/lib/shell/route-param";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -12,13 +13,13 @@ export const dynamic = "force-dynamic";
 
 export async function generateMetadata({ params }: { params: Promise<{ promptName: string; number: string }> }): Promise<Metadata> {
   const p = await params;
-  return { title: `${decodeURIComponent(p.promptName)} r${p.number}` };
+  return { title: `${decodeRouteParam(p.promptName)} r${p.number}` };
 }
 
 /** Any revision of a prompt, read-only (revisions are immutable). */
 export default async function PromptRevisionPage({ params }: { params: Promise<{ systemId: string; promptName: string; number: string }> }) {
   const { systemId, promptName, number } = await params;
-  const data = await promptPageData(getDb(), systemId, decodeURIComponent(promptName));
+  const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   const rev = data?.revisions.find((r) => String(r.number) === number.replace(/^r/, ""));
   if (!data || !rev) notFound();
   const base = `/systems/${systemId}/prompts/${encodeURIComponent(data.prompt.name)}`;

@@ -51,6 +51,7 @@ export function PromptEditForm({
   const [missing, setMissing] = useState<MissingVariable[] | null>(null);
   const [pending, start] = useTransition();
   const alertRef = useRef<HTMLDivElement>(null);
+  const templateRef = useRef<HTMLTextAreaElement>(null);
   const home = `/systems/${systemId}/prompts/${encodeURIComponent(promptName)}`;
   const input = { ...v, promptId, baseRevisionId: base.id };
   const vars = useMemo(() => templateVariables(v.systemPrompt), [v.systemPrompt]);
@@ -136,7 +137,7 @@ export function PromptEditForm({
               <Button variant="primary" size="sm" onClick={save} disabled={pending}>
                 Save anyway
               </Button>
-              <Button size="sm" onClick={() => setMissing(null)}>
+              <Button size="sm" onClick={() => (setMissing(null), templateRef.current?.focus())}>
                 Keep editing
               </Button>
             </div>
@@ -145,7 +146,7 @@ export function PromptEditForm({
       </div>
 
       <Field label="System prompt template" htmlFor="pe-system" error={errors.systemPrompt} hint={`{{name}} is filled from each case's variables. Up to ${PROMPT_EDIT_LIMITS.systemPrompt.toLocaleString("en-US")} characters.`}>
-        <textarea id="pe-system" value={v.systemPrompt} onChange={set("systemPrompt")} rows={10} className={`${inputClass(errors.systemPrompt)} font-mono`} aria-describedby="pe-vars" />
+        <textarea ref={templateRef} id="pe-system" value={v.systemPrompt} onChange={set("systemPrompt")} rows={10} className={`${inputClass(errors.systemPrompt)} font-mono`} aria-describedby="pe-vars" />
       </Field>
       <p id="pe-vars" className="-mt-3 text-xs text-slate-600" data-testid="edit-variables">
         {vars.length ? (

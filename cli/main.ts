@@ -64,7 +64,7 @@ function program(io: Io, result: { code: number }) {
     .description("Plan, launch and wait for a bench; print the summary and the recommendation")
     .requiredOption("--system <id>", "the system")
     .requiredOption("--prompt <name>", "the target prompt")
-    .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (repeatable)", collect, [])
+    .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (REVISION: 3, r3, current or previous; repeatable)", collect, [])
     .option("--baseline <index>", "0-based candidate index, or 'last'/'none' (no baseline candidate); the last bench of the prompt is always compared (default 0)")
     .option("--cases <selection>", "all | tag:T | source:S | dataset:NAME", "all")
     .option("--no-retained", "leave out retained regression cases (cases that failed in earlier benches join the selection by default)")

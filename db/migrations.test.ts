@@ -58,7 +58,11 @@ describe("migrations", () => {
       const db = openDatabase(":memory:");
       migrateDatabase(db, old);
       await createSystem(db, { id: "acme", name: "Acme" });
-      const promptId = await createPrompt(db, { systemId: "acme", name: "agent", systemPrompt: "" });
+      // The prompt as rows of that schema (today's createPrompt writes columns added later).
+      const now = Date.now();
+      const promptId = Number(db.$client.prepare("INSERT INTO prompts (system_id, name, description, created_at) VALUES ('acme', 'agent', '', ?)").run(now).lastInsertRowid);
+      const revId = db.$client.prepare("INSERT INTO prompt_revisions (prompt_id, number, system_prompt, model_settings, tools, created_at) VALUES (?, 1, '', '{}', '[]', ?)").run(promptId, now).lastInsertRowid;
+      db.$client.prepare("UPDATE prompts SET current_revision_id = ? WHERE id = ?").run(revId, promptId);
       await addCase(db, { systemId: "acme", promptId, caseKey: "refund-late-kettle", source: "custom", content: content("Where is my parcel?", "Ask for the order number") });
       migrateDatabase(db);
       expect((await listCases(db, { systemId: "acme", q: "late-kettle" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-kettle"]);

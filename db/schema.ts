@@ -32,7 +32,8 @@ export const prompts = sqliteTable(
 
 /**
  * Immutable snapshot of a prompt. `modelSettings` is JSON (temperature, maxOutputTokens, …);
- * `tools` is JSON: `[{ name, description, inputSchema }]`.
+ * `tools` is JSON: `[{ name, description, inputSchema }]`; `message` says why this revision was
+ * made ("" for a prompt's first revision and for revisions made before messages existed).
  */
 export const promptRevisions = sqliteTable(
   "prompt_revisions",
@@ -45,6 +46,7 @@ export const promptRevisions = sqliteTable(
     systemPrompt: text("system_prompt").notNull(),
     modelSettings: text("model_settings").notNull().default("{}"),
     tools: text("tools").notNull().default("[]"),
+    message: text("message").notNull().default(""),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("prompt_revisions_prompt_number").on(t.promptId, t.number)],

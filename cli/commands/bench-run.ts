@@ -5,7 +5,7 @@
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
- * prompt revision number). Exit 0 when the bench finished; 1 when it finished but the best
+ * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
  * candidate is blocked by a regression or every trial errored; 2 on a usage error.
  */
 import { randomUUID } from "node:crypto";
@@ -22,6 +22,7 @@ import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "@/server/bench/comparisons";
+import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startBenchWorker } from "@/server/worker";
 import { CliError, usage, writeJsonFile, type Io } from "../io";
@@ -120,8 +121,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     if (!config) throw usage(`--candidate "${spec}": no model configuration named "${name}"`);
     let promptRevisionId: number | undefined;
     if (rev !== undefined) {
-      const r = revisions.find((x) => String(x.number) === rev.replace(/^r/, ""));
-      if (!r) throw usage(`--candidate "${spec}": prompt ${prompt.name} has no revision ${rev} (it has ${revisions.map((x) => x.number).join(", ")})`);
+      const r = resolveRevisionRef(rev, revisions, prompt.revision?.id ?? 0);
+      if ("error" in r) throw usage(`--candidate "${spec}": prompt ${prompt.name} has ${r.error}`);
       promptRevisionId = r.id;
     }
     candidates.push({ kind: "model", modelConfigId: Number(config.id), promptRevisionId });

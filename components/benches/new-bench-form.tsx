@@ -9,6 +9,7 @@ import { launchBenchAction, planBenchAction } from "@/app/systems/[systemId]/ben
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { PlanView } from "./plan-view";
+import { promptChangeCandidates } from "@/lib/bench/prompt-change";
 
 type Selection = { kind: "all" } | { kind: "tag"; tag: string } | { kind: "source"; source: (typeof CASE_SOURCES)[number] } | { kind: "dataset"; dataset: string };
 
@@ -26,20 +27,26 @@ export function NewBenchForm({
   tags,
   datasets,
   criteria,
+  promptChange = false,
 }: {
   systemId: string;
   prompts: { id: number; name: string }[];
-  prompt: { id: number; name: string; revisions: { id: number; number: number }[] };
+  /** Revisions newest first (the first is the current one); `message` says why each was made. */
+  prompt: { id: number; name: string; revisions: { id: number; number: number; message?: string }[] };
   models: { id: number; name: string; provider: string; modelId: string }[];
   recorded: { name: string; cases: number }[];
   tags: { tag: string; cases: number }[];
   datasets: { dataset: string; cases: number }[];
   criteria: { rule: string; priority: string }[];
+  /** Open with the prompt-change default (current vs previous revision on one model, baseline = previous). */
+  promptChange?: boolean;
 }) {
   const router = useRouter();
   const [launchKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`));
-  const [candidates, setCandidates] = useState<CandidateRequest[]>(() => (recorded.length ? recorded.slice(0, 2).map((r) => ({ kind: "recorded" as const, recordedName: r.name })) : []));
-  const [baseline, setBaseline] = useState<BaselineRequest>({ kind: "candidate", index: 0 });
+  // Opened for a prompt change (the Prompt page's "Bench r3 vs r2"): current vs previous on one model.
+  const [change] = useState(() => (promptChange && models.length ? promptChangeCandidates(prompt.revisions, models[0].id) : null));
+  const [candidates, setCandidates] = useState<CandidateRequest[]>(() => change?.candidates ?? (recorded.length ? recorded.slice(0, 2).map((r) => ({ kind: "recorded" as const, recordedName: r.name })) : []));
+  const [baseline, setBaseline] = useState<BaselineRequest>(change?.baseline ?? { kind: "candidate", index: 0 });
   const [selection, setSelection] = useState<Selection>({ kind: "all" });
   const [includeRetained, setIncludeRetained] = useState(true);
   const [budget, setBudget] = useState("");
@@ -108,7 +115,16 @@ export function NewBenchForm({
     if (baseline.kind === "candidate" && baseline.index >= i) setBaseline({ kind: "candidate", index: Math.max(0, baseline.index - (baseline.index === i ? baseline.index : 1)) });
     setPlan(null);
   };
-  const label = (c: CandidateRequest) => (c.kind === "recorded" ? `recorded: ${c.recordedName}` : `${models.find((m) => m.id === c.modelConfigId)?.name ?? "model"} · ${prompt.name} r${prompt.revisions.find((r) => r.id === c.promptRevisionId)?.number ?? current?.number}`);
+  const revName = (r: { number: number; message?: string } | undefined) => (r ? `r${r.number}${r.message ? ` · ${r.message}` : ""}` : "");
+  const label = (c: CandidateRequest) => (c.kind === "recorded" ? `recorded: ${c.recordedName}` : `${models.find((m) => m.id === c.modelConfigId)?.name ?? "model"} · ${prompt.name} ${revName(prompt.revisions.find((r) => r.id === c.promptRevisionId) ?? current)}`);
+  const applyPromptChange = () => {
+    const first = candidates.find((c) => c.kind === "model");
+    const next = promptChangeCandidates(prompt.revisions, first?.kind === "model" ? first.modelConfigId : models[0].id);
+    if (!next) return;
+    setCandidates(next.candidates);
+    setBaseline(next.baseline);
+    setPlan(null);
+  };
   const touch = <T,>(set: (v: T) => void) => (v: T) => (set(v), setPlan(null));
 
   return (
@@ -161,12 +177,12 @@ export function NewBenchForm({
                       ))}
                     </select>
                     <select aria-label={`Candidate ${i + 1} prompt revision`} value={c.promptRevisionId ?? ""} onChange={(e) => setCand(i, { ...c, promptRevisionId: e.target.value ? Number(e.target.value) : undefined })} className="h-8 rounded border border-slate-300 bg-white px-2 text-sm">
-                      <option value="">current (r{current?.number})</option>
+                      <option value="">current ({revName(current)})</option>
                       {prompt.revisions
                         .filter((r) => r.id !== current?.id)
                         .map((r) => (
                           <option key={r.id} value={r.id}>
-                            r{r.number}
+                            {revName(r)}
                           </option>
                         ))}
                     </select>
@@ -183,6 +199,11 @@ export function NewBenchForm({
             <Button size="sm" data-add-candidate disabled={!models.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "model", modelConfigId: models[0].id }]), setPlan(null))}>
               Add model candidate
             </Button>
+            {models.length && prompt.revisions.length > 1 ? (
+              <Button size="sm" onClick={applyPromptChange} title="Candidates: the previous revision (baseline) and the current one, on the same model">
+                Prompt change: r{current?.number} vs r{prompt.revisions[1].number}
+              </Button>
+            ) : null}
             <Button size="sm" data-add-candidate disabled={!recorded.length || candidates.length >= BENCH_LIMITS.candidates} onClick={() => (setCandidates((l) => [...l, { kind: "recorded", recordedName: recorded[Math.min(l.length, recorded.length - 1)].name }]), setPlan(null))}>
               Add recorded candidate
             </Button>

@@ -8,6 +8,7 @@ export function SystemNav({ systemId }: { systemId: string }) {
   const path = usePathname();
   const items = [
     { href: `/systems/${systemId}/library`, label: "Test library" },
+    { href: `/systems/${systemId}/prompts`, label: "Prompts" },
     { href: `/systems/${systemId}/datasets`, label: "Datasets" },
     { href: `/systems/${systemId}/benches`, label: "Benches" },
   ];

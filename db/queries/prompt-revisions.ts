@@ -1,10 +1,13 @@
 /** Prompt revisions (immutable snapshots of a prompt: system prompt template, model settings, tools). */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, max } from "drizzle-orm";
 import type { Db } from "../client";
-import { promptRevisions } from "../schema";
+import { writeTransaction } from "../write-transaction";
+import { promptRevisions, prompts } from "../schema";
 import type { ModelSettings, PromptTool } from "./systems";
+import { LibraryError } from "@/lib/library/errors";
+import { diffPromptRevisions } from "@/lib/prompts/diff";
 
-/** A decoded prompt revision. */
+/** A decoded prompt revision. `message` says why it was made ("" for a first revision). */
 export interface PromptRevision {
   id: number;
   promptId: number;
@@ -12,6 +15,7 @@ export interface PromptRevision {
   systemPrompt: string;
   modelSettings: ModelSettings;
   tools: PromptTool[];
+  message: string;
   createdAt: number;
 }
 
@@ -23,6 +27,7 @@ function decode(r: typeof promptRevisions.$inferSelect): PromptRevision {
     systemPrompt: r.systemPrompt,
     modelSettings: JSON.parse(r.modelSettings) as ModelSettings,
     tools: JSON.parse(r.tools) as PromptTool[],
+    message: r.message,
     createdAt: r.createdAt,
   };
 }
@@ -33,7 +38,61 @@ export async function getPromptRevision(db: Db, id: number): Promise<PromptRevis
   return r ? decode(r) : null;
 }
 
+/** One revision of a prompt by its number (r1 = 1), or null. */
+export async function getPromptRevisionByNumber(db: Db, promptId: number, number: number): Promise<PromptRevision | null> {
+  const r = db.select().from(promptRevisions).where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.number, number))).get();
+  return r ? decode(r) : null;
+}
+
 /** Every revision of a prompt, newest first. */
 export async function listPromptRevisions(db: Db, promptId: number): Promise<PromptRevision[]> {
   return db.select().from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).orderBy(desc(promptRevisions.number)).all().map(decode);
+}
+
+/** The content of a new prompt revision (validated by the caller, see lib/prompts/edit.ts). */
+export interface PromptRevisionFields {
+  systemPrompt: string;
+  modelSettings: ModelSettings;
+  tools: PromptTool[];
+  /** Why this change ("tighten refund wording"); required. */
+  message: string;
+}
+
+/**
+ * Edit: stores `fields` as a new immutable revision (number = last + 1) and makes it the prompt's
+ * current one, in one transaction. Earlier revisions and the benches that pinned them are untouched.
+ * @param baseRevisionId the revision the edit was opened from (must still be current)
+ * @returns the new revision's id and number
+ * @throws LibraryError `not_found` (no such prompt); `validation` (blank message, field `message`);
+ *   `conflict` when the prompt moved past the base (nothing is saved, the caller keeps the user's
+ *   text); `unchanged` when template, settings and tools equal the base's
+ */
+export async function savePromptRevision(db: Db, promptId: number, baseRevisionId: number, fields: PromptRevisionFields): Promise<{ id: number; number: number }> {
+  return writeTransaction(db, (tx) => {
+    const p = tx.select().from(prompts).where(eq(prompts.id, promptId)).get();
+    if (!p) throw new LibraryError("not_found", `Prompt #${promptId} does not exist.`);
+    const message = fields.message.trim();
+    if (!message) throw new LibraryError("validation", "Say why you made this change (a short message).", { message: "Say why you made this change (a short message)." });
+    const current = p.currentRevisionId == null ? null : decode(tx.select().from(promptRevisions).where(eq(promptRevisions.id, p.currentRevisionId)).get()!);
+    if (!current || current.id !== baseRevisionId) {
+      const base = tx.select({ number: promptRevisions.number }).from(promptRevisions).where(and(eq(promptRevisions.id, baseRevisionId), eq(promptRevisions.promptId, promptId))).get();
+      throw new LibraryError(
+        "conflict",
+        `Prompt "${p.name}" was changed while you edited it: you started from ${base ? `r${base.number}` : `revision #${baseRevisionId}`}, it is now at ${current ? `r${current.number}${current.message ? ` ("${current.message}")` : ""}` : "no revision"}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
+      );
+    }
+    if (diffPromptRevisions(current, fields).same) {
+      throw new LibraryError("unchanged", `Nothing changed since r${current.number}: the template, model settings and tools are the same. No new revision was made.`);
+    }
+    const last = tx.select({ n: max(promptRevisions.number) }).from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).get()?.n ?? 0;
+    const rev = tx
+      .insert(promptRevisions)
+      .values({ promptId, number: last + 1, systemPrompt: fields.systemPrompt, modelSettings: JSON.stringify(fields.modelSettings), tools: JSON.stringify(fields.tools), message, createdAt: Date.now() })
+      .returning({ id: promptRevisions.id })
+      .get();
+    // Guarded by the base: a concurrent save that got here first leaves nothing to update.
+    const res = tx.update(prompts).set({ currentRevisionId: rev.id }).where(and(eq(prompts.id, promptId), eq(prompts.currentRevisionId, baseRevisionId))).run();
+    if (res.changes !== 1) throw new LibraryError("conflict", `Prompt "${p.name}" was changed while you edited it. Nothing was saved.`);
+    return { id: rev.id, number: last + 1 };
+  });
 }

@@ -10,6 +10,7 @@ import { templateVariables } from "../runtime/template";
 import { unreplayableReason } from "../runtime/render";
 import { DEFAULT_MAX_STEPS } from "../runtime/run-trial";
 import { exposedTools } from "../runtime/tools";
+import { effectiveCallSettings } from "../prompts/settings";
 import type { BenchPlan, CandidateSpec, CaseGroup, CaseSelection, ManifestEntry, PlanSettings, SuppliedCase } from "./types";
 
 /** Group of a case by its source. */
@@ -150,7 +151,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   let costKnown = true;
   for (const cand of modelCandidates) {
     if (cand.kind !== "model") continue;
-    const maxOut = cand.model.maxOutputTokens ?? cand.promptRevision.modelSettings?.maxOutputTokens ?? 512;
+    const maxOut = effectiveCallSettings(cand.promptRevision.modelSettings, cand.model).maxOutputTokens ?? 512;
     const fixed = estimateTokens(cand.promptRevision.systemPrompt) + estimateTokens(JSON.stringify(cand.promptRevision.tools));
     let inTok = 0;
     let calls = 0;

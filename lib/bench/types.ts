@@ -28,7 +28,8 @@ export interface PinnedPromptRevision {
   number: number;
   systemPrompt: string;
   tools: ToolDefinition[];
-  modelSettings?: { temperature?: number; maxOutputTokens?: number };
+  /** As stored (see lib/prompts/settings.ts); they win over the model configuration's defaults. */
+  modelSettings?: { temperature?: number; maxOutputTokens?: number; [key: string]: unknown };
 }
 
 /** What a bench compares: a prompt revision × model configuration, or a recorded-output column. */

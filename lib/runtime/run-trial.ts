@@ -32,6 +32,12 @@ export interface RunModelTrialInput {
   temperature?: number;
   /** Most output tokens per model call; omitted when undefined. */
   maxOutputTokens?: number;
+  /** Nucleus sampling (0–1); omitted when undefined. */
+  topP?: number;
+  /** Sequences that stop generation; omitted when undefined. */
+  stopSequences?: string[];
+  /** Provider-specific options, keyed by provider (passed to the ai SDK as is); omitted when undefined. */
+  providerOptions?: Record<string, Record<string, unknown>>;
   /** Time budget of the whole trial in ms; `0`, negative or non-finite = no timeout. */
   timeoutMs: number;
   /** The caller's signal (bench cancelled); the trial ends with error kind `aborted`. */
@@ -135,6 +141,9 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     if (input.tools && input.tools.length > 0) options.tools = toAiSdkTools(input.tools);
     if (input.temperature !== undefined) options.temperature = input.temperature;
     if (input.maxOutputTokens !== undefined) options.maxOutputTokens = input.maxOutputTokens;
+    if (input.topP !== undefined) options.topP = input.topP;
+    if (input.stopSequences !== undefined) options.stopSequences = input.stopSequences;
+    if (input.providerOptions !== undefined) options.providerOptions = input.providerOptions as Parameters<typeof generateText>[0]["providerOptions"];
     if (input.headers) options.headers = input.headers;
     const generation = generateText(options);
     // A model that ignores the abort signal must not hold the trial past its timeout.

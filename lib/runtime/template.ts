@@ -54,3 +54,25 @@ export function fillTemplate(template: string, values: ReadonlyMap<string, strin
   });
   return { text, missingVariables: [...missing] };
 }
+
+/** A piece of a template: plain text, or a placeholder (`variable` set, `text` as written). */
+export interface TemplateSegment {
+  text: string;
+  variable?: string;
+}
+
+/**
+ * Splits a template into text and placeholders, in order, for display (the Prompt page highlights
+ * `{{variables}}`). Joining every `text` gives the template back.
+ */
+export function templateSegments(template: string): TemplateSegment[] {
+  const out: TemplateSegment[] = [];
+  let at = 0;
+  for (const m of template.matchAll(placeholderRegExp())) {
+    if (m.index > at) out.push({ text: template.slice(at, m.index) });
+    out.push({ text: m[0], variable: m[1] });
+    at = m.index + m[0].length;
+  }
+  if (at < template.length) out.push({ text: template.slice(at) });
+  return out;
+}

@@ -24,6 +24,7 @@ import { recordedTrial, isMissingRecording } from "@/lib/runtime/recorded";
 import { renderPrompt } from "@/lib/runtime/render";
 import { runModelTrialWithRetries } from "@/lib/runtime/run-trial";
 import { exposedTools } from "@/lib/runtime/tools";
+import { effectiveCallSettings } from "@/lib/prompts/settings";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
 import { providerKeyOf, providerKeyOfConfig } from "./provider-key";
 
@@ -140,8 +141,8 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
             messages: rendered.messages,
             tools: exposed,
             maxSteps: bench.settings.maxSteps,
-            temperature: c.modelConfig!.temperature ?? rev.modelSettings.temperature,
-            maxOutputTokens: c.modelConfig!.maxOutputTokens ?? rev.modelSettings.maxOutputTokens,
+            // One precedence rule (README "Prompts"): the revision's settings win over the configuration's defaults.
+            ...effectiveCallSettings(rev.modelSettings, c.modelConfig!),
             timeoutMs: bench.settings.timeoutMs,
             abortSignal: signal,
             slot: slotOf(providerKeyOf(c)),

@@ -60,10 +60,17 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     if (!model) throw new LibraryError("validation", `Candidate ${i + 1}: model configuration #${c.modelConfigId} does not exist.`, { [`candidates.${i}`]: "Unknown model configuration." });
     const rev = c.promptRevisionId ? await getPromptRevision(db, c.promptRevisionId) : prompt.revision ? await getPromptRevision(db, prompt.revision.id) : null;
     if (!rev || rev.promptId !== prompt.id) throw new LibraryError("validation", `Candidate ${i + 1}: prompt revision #${c.promptRevisionId} is not a revision of ${prompt.name}.`, { [`candidates.${i}`]: "Unknown prompt revision." });
+    // "current" and the current revision's id are the same candidate: running it twice compares nothing.
+    const twin = candidates.findIndex((x) => x.modelConfigId === Number(model.id) && x.promptRevisionId === rev.id);
+    if (twin >= 0) {
+      const msg = `Candidate ${i + 1} is the same as candidate ${twin + 1} (${candidates[twin].spec.label}): pick another revision or model.`;
+      throw new LibraryError("validation", msg, { [`candidates.${i}`]: msg });
+    }
     candidates.push({
       spec: {
         kind: "model",
-        label: `${model.name} · ${prompt.name} r${rev.number}`,
+        // Named by revision and message ("… r3 · tighten refund wording"), so results say which change ran.
+        label: `${model.name} · ${prompt.name} r${rev.number}${rev.message ? ` · ${rev.message}` : ""}`,
         model: pinnedConfig(model),
         promptRevision: { id: rev.id, number: rev.number, systemPrompt: rev.systemPrompt, tools: rev.tools, modelSettings: rev.modelSettings },
       },

@@ -18,7 +18,7 @@ export default async function NewBenchPage({ params, searchParams }: { params: P
   const prompt = prompts.find((p) => p.name === sp.prompt) ?? prompts[0];
   if (!prompt) return <p className="text-sm text-slate-600">This system has no prompt to bench.</p>;
   const models = (await listModelConfigs(db)).map((m) => ({ id: Number(m.id), name: m.name, provider: m.provider, modelId: m.modelId }));
-  const revisions = (await listPromptRevisions(db, prompt.id)).map((r) => ({ id: r.id, number: r.number }));
+  const revisions = (await listPromptRevisions(db, prompt.id)).map((r) => ({ id: r.id, number: r.number, message: r.message }));
   const rubric = await activeRubric(db, prompt.id);
   return (
     <NewBenchForm
@@ -31,6 +31,7 @@ export default async function NewBenchPage({ params, searchParams }: { params: P
       tags={promptTags(db, prompt.id)}
       datasets={promptDatasets(db, prompt.id)}
       criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
+      promptChange={sp.change === "1"}
     />
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `prompt_revisions` ADD `message` text DEFAULT '' NOT NULL;

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { MIGRATIONS_DIR, openDatabase, migrateDatabase } from "./client";
 import { addCase, listCases } from "./queries/cases";
-import { createPrompt, createSystem } from "./queries/systems";
+import { createSystem } from "./queries/systems";
 import { content } from "./testing";
 
 /** A copy of the migrations folder holding only the migrations before `tag` (a database made by an older release). */

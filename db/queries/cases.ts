@@ -65,7 +65,7 @@ export type CaseOrigin =
   | { kind: "dataset"; datasetId?: number; datasetName: string; version?: number; row: number }
   | { kind: "code"; file: string; row?: number; release?: string }
   | { kind: "bench"; benchId: number; fromCaseId?: number; trialCaseRevisionId?: number }
-  | { kind: "generated"; note?: string };
+  | { kind: "generated"; note?: string; runId?: string; proposalId?: number; model?: string };
 
 /** A case with its current content and its list of revisions. */
 export interface CaseDetail {
@@ -367,6 +367,15 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
     }
     throw e;
   }
+}
+
+/**
+ * Adds one case (revision 1) inside an open write transaction (accepting a generated proposal
+ * together with its review record).
+ * @throws LibraryError as {@link addCase}
+ */
+export function addCaseTx(tx: Tx, c: NewCase): { id: number; caseKey: string } {
+  return insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now());
 }
 
 /**

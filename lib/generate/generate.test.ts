@@ -1,26 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MockLanguageModelV3 } from "ai/test";
-import { textResult } from "@/lib/runtime/test-support/mock-model";
+import { scriptedGenerator as scripted } from "./test-support/scripted-generator";
 import { generateProposals } from "./generate";
 import { GenerateError } from "./structured";
 import type { GenerateInput } from "./types";
-
-/** A mock generator model that answers each step (told apart by the output's name) with `answers[name]`. */
-function scripted(answers: Record<string, string | ((prompt: string) => string)>) {
-  const calls: { name: string; prompt: string }[] = [];
-  const model = new MockLanguageModelV3({
-    modelId: "gen-mock",
-    doGenerate: async (options) => {
-      const name = options.responseFormat?.type === "json" ? (options.responseFormat.name ?? "") : "";
-      const prompt = JSON.stringify(options.prompt);
-      calls.push({ name, prompt });
-      const a = answers[name];
-      if (a === undefined) throw new Error(`no scripted answer for ${name}`);
-      return textResult(typeof a === "function" ? a(prompt) : a, 100, 50);
-    },
-  });
-  return { model, calls };
-}
 
 const input = (over: Partial<GenerateInput> = {}): GenerateInput => ({
   prompt: {

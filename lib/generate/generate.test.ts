@@ -40,6 +40,9 @@ describe("generateProposals: criteria", () => {
     const r = await generateProposals(input({ criteria: 5 }), deps(model));
     expect(calls.map((c) => c.name)).toEqual(["criteria"]);
     expect(calls[0].prompt).toContain("Never promise a refund.");
+    // The schema is stated in the prompt for servers that do not take it as response format.
+    expect(calls[0].prompt).toContain("The answer's JSON Schema:");
+    expect(calls[0].prompt).toContain('\\"priority\\":{\\"type\\":\\"string\\",\\"enum\\":[\\"primary\\",\\"secondary\\"]');
     expect(r).toMatchObject({ runId: "run-1", model: "mock:gen-mock", generatorRevision: "gen-1", promptRevisionId: 7 });
     expect(r.criteria.map((c) => [c.rule, c.check])).toEqual([
       ["Answer in the customer's language", { kind: "judge", note: expect.stringContaining("the proposed evaluator was invalid (pattern") }],

@@ -63,7 +63,8 @@ async function callForObject(
     const result = await generateText({
       model: settings.model,
       system: messages.system,
-      prompt: messages.prompt,
+      // Many OpenAI-compatible servers get only "answer in JSON", not the schema: state it in the prompt too.
+      prompt: `${messages.prompt}\n\nThe answer's JSON Schema:\n${JSON.stringify(z.toJSONSchema(schema))}`,
       output: Output.object({ schema, name }),
       maxOutputTokens: settings.maxOutputTokens ?? 4_000,
       maxRetries: 1,

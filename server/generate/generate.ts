@@ -85,3 +85,8 @@ export async function generateForPrompt(db: Db, req: GenerateRequest, deps: Gene
   });
   return { run: (await getGenerationRun(db, result.runId))!, proposals: await proposalsByIds(db, ids) };
 }
+
+/** The label recorded for a generator model: `provider:modelId`. */
+export function generatorModelLabel(config: { provider: string; modelId: string }): string {
+  return `${config.provider}:${config.modelId}`;
+}

@@ -136,6 +136,16 @@ describe("generateProposals: scenarios", () => {
     expect(r.usage.calls).toBe(3);
   });
 
+  it("fails naming the first problem when no scenario is valid", async () => {
+    const { model } = scripted({
+      concepts: JSON.stringify({ concepts: [], personas: [{ name: "Solo", description: "one" }] }),
+      scenarios: JSON.stringify({ scenarios: [scenario("Hi", { variables: [] })] }),
+    });
+    await expect(generateProposals(input({ criteria: 0, scenarios: 1 }), deps(model))).rejects.toThrow(
+      'scenarios: no proposed scenario is valid; scenarios for persona "Solo" item 1: variables: no value for {{shop}}, {{language}}.',
+    );
+  });
+
   it("fails when the personas answer has the wrong shape, naming the step", async () => {
     const { model } = scripted({ concepts: JSON.stringify({ concepts: "orders" }) });
     await expect(generateProposals(input({ criteria: 0, scenarios: 2 }), deps(model))).rejects.toThrow(/concepts and personas: the model's answer has the wrong shape: concepts/);

@@ -125,7 +125,10 @@ export async function generateProposals(input: GenerateInput, deps: GenerateDeps
         all.push({ input: s.input, expected: s.expected, variables: s.variables.filter((v) => variables.includes(v.name)), tags, concept: s.covers, persona: persona.name, edgeCase: s.edgeCase });
       });
     }
-    if (all.length === 0) throw new GenerateError("wrong_shape", `scenarios: no proposed scenario is valid (${dropped.length} dropped).`);
+    if (all.length === 0) {
+      const first = dropped.find((d) => d.reason === "invalid" && d.step !== "criteria");
+      throw new GenerateError("wrong_shape", `scenarios: no proposed scenario is valid${first && first.reason === "invalid" ? `; ${first.step} item ${first.item}: ${first.problem}` : ""}.`);
+    }
     const { kept, dropped: dups } = dropNearDuplicates(all, (s) => s.input, input.existingInputs, deps.duplicateThreshold);
     for (const d of dups) dropped.push({ reason: "duplicate", kind: "scenario", ...d });
     scenarios = kept.slice(0, input.scenarios);

@@ -26,13 +26,13 @@ const answers = {
   scenarios: JSON.stringify({ scenarios: [scenarioItem("My kettle never came", { variables: customer }), scenarioItem("where is my parcel", { variables: customer }), scenarioItem("Cancel it", { variables: customer, edgeCase: true })] }),
 };
 
-async function generate(over: { criteria?: number; scenarios?: number } = {}, a: Record<string, string> = answers) {
+async function generate(over: { criteria?: number; scenarios?: number } = {}, a: Record<string, string> = answers, runId = "run-a") {
   const { model, calls } = scriptedGenerator(a);
   let t = 1_000;
   const outcome = await generateForPrompt(
     db,
     { systemId: "acme", promptId: agentId, criteria: over.criteria ?? 3, scenarios: over.scenarios ?? 3 },
-    { model, modelLabel: "mock:gen-mock", newRunId: () => "run-a", now: () => (t += 250) },
+    { model, modelLabel: "mock:gen-mock", newRunId: () => runId, now: () => (t += 250) },
   );
   return { ...outcome, calls };
 }
@@ -56,6 +56,15 @@ describe("generateForPrompt", () => {
     // Nothing became active.
     expect((await activeRubric(db, agentId)).map((c) => c.rule)).toEqual(["Greet the customer by name"]);
     expect(await listPromptCases(db, agentId)).toHaveLength(1);
+  });
+
+  it("a second batch drops near-copies of the proposals still awaiting review", async () => {
+    const first = await generate({ scenarios: 0 });
+    await dismissProposal(db, first.proposals[1].id);
+    const { run, proposals } = await generate({ scenarios: 0 }, { criteria: answers.criteria }, "run-b");
+    // "Ask for the order number…" is still proposed; "Never blame the courier" was dismissed, so it may come back.
+    expect(proposals.map((p) => (p.kind === "criterion" ? p.content.rule : ""))).toEqual(["Never blame the courier"]);
+    expect(run.dropped).toContainEqual({ reason: "duplicate", kind: "criterion", text: "Ask for the order number before looking it up", duplicateOf: "Ask for the order number before looking it up", of: "existing", similarity: 1 });
   });
 
   it("stores nothing when the model's answer is unusable", async () => {

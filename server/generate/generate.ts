@@ -1,6 +1,7 @@
 /**
  * Workflow: generate proposals for a prompt (issue 17). Reads what the generator needs (the
- * prompt's current revision, its active criteria, a sample of its cases), runs lib/generate with
+ * prompt's current revision, its active criteria, a sample of its cases, the proposals still
+ * awaiting review), runs lib/generate with
  * the model passed in, and stores the run with its proposals in one transaction. A failed batch
  * (GenerateError) stores nothing.
  */
@@ -9,7 +10,7 @@ import type { LanguageModel } from "ai";
 import type { Db } from "@/db/client";
 import { activeRubric } from "@/db/queries/criteria";
 import { listPromptCases } from "@/db/queries/cases";
-import { getGenerationRun, insertGenerationRun, proposalsByIds, type GenerationRunRow, type ProposalRow } from "@/db/queries/proposals";
+import { getGenerationRun, insertGenerationRun, listProposals, proposalsByIds, type GenerationRunRow, type ProposalRow } from "@/db/queries/proposals";
 import { getPrompt } from "@/db/queries/systems";
 import { generateProposals } from "@/lib/generate/generate";
 import { LibraryError } from "@/lib/library/errors";
@@ -56,6 +57,8 @@ export async function generateForPrompt(db: Db, req: GenerateRequest, deps: Gene
   if (!prompt.revision) throw new LibraryError("validation", `Prompt "${prompt.name}" has no revision yet; write its system prompt first.`);
   const rubric = await activeRubric(db, req.promptId);
   const cases = (await listPromptCases(db, req.promptId)).slice(-CASE_SAMPLE);
+  // Proposals still awaiting review count as existing: generating twice must not fill the list with copies.
+  const open = await listProposals(db, req.promptId, { status: "proposed" });
   const started = now();
   const result = await generateProposals(
     {
@@ -68,8 +71,8 @@ export async function generateForPrompt(db: Db, req: GenerateRequest, deps: Gene
       },
       criteria: req.criteria,
       scenarios: req.scenarios,
-      existingRules: rubric.map((c) => c.rule),
-      existingInputs: cases.map((c) => c.content.input),
+      existingRules: [...rubric.map((c) => c.rule), ...open.flatMap((p) => (p.kind === "criterion" ? [p.content.rule] : []))],
+      existingInputs: [...cases.map((c) => c.content.input), ...open.flatMap((p) => (p.kind === "scenario" ? [p.content.input] : []))],
     },
     { model: deps.model, modelLabel: deps.modelLabel, runId: (deps.newRunId ?? randomUUID)(), abortSignal: deps.abortSignal },
   );

@@ -96,6 +96,7 @@ export async function dismissProposal(db: Db, id: number): Promise<Decision> {
 /**
  * Accept all / Dismiss all open proposals of a prompt (of one kind, when given), each in its own
  * transaction: one refused accept (a rule already in the rubric) does not stop the others.
+ * @param systemId when given, only proposals of this system are decided (the URL's system)
  * @returns the decisions made and the proposals refused with the reason
  */
 export async function decideAll(
@@ -103,8 +104,9 @@ export async function decideAll(
   promptId: number,
   action: "accept" | "dismiss",
   kind?: "criterion" | "scenario",
+  systemId?: string,
 ): Promise<{ decided: Decision[]; refused: { proposal: ProposalRow; message: string }[] }> {
-  const open = await listProposals(db, promptId, { status: "proposed", ...(kind ? { kind } : {}) });
+  const open = (await listProposals(db, promptId, { status: "proposed", ...(kind ? { kind } : {}) })).filter((p) => systemId === undefined || p.systemId === systemId);
   const decided: Decision[] = [];
   const refused: { proposal: ProposalRow; message: string }[] = [];
   for (const p of open) {

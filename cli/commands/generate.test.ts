@@ -10,7 +10,9 @@ import { main } from "../main";
 import { captureIo } from "../testing";
 import { generateCommand } from "./generate";
 
-const script = JSON.parse(readFileSync("e2e/fixtures/model-scripts/generator.json", "utf8")) as Exclude<ScriptFile, ScriptRule[]>;
+// The generator's rules of the e2e script (the same answers the browser tests get).
+const script = JSON.parse(readFileSync("e2e/fixtures/model-scripts/e2e.json", "utf8")) as Exclude<ScriptFile, ScriptRule[]>;
+const rules = script.rules.filter((r) => r.name?.startsWith("generator-"));
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-generate-cli-"));
 const file = path.join(dir, "generate.db");
 let server: ScriptedModelServer;
@@ -20,7 +22,7 @@ let supportId: number;
 let brokenId: number;
 
 beforeAll(async () => {
-  server = await startScriptedModelServer({ script: script.rules, models: script.models });
+  server = await startScriptedModelServer({ script: rules, models: script.models });
   model = ["--provider", "openai-compatible", "--base-url", server.url, "--model-id", "scripted-1"];
   saved = process.env.BENCHWORK_DB;
   process.env.BENCHWORK_DB = file;
@@ -29,6 +31,7 @@ beforeAll(async () => {
   await createSystem(db, { id: "shop", name: "Shop" });
   supportId = await createPrompt(db, { systemId: "shop", name: "support", systemPrompt: "You answer customers of a kettle shop about refunds and orders." });
   brokenId = await createPrompt(db, { systemId: "shop", name: "broken", systemPrompt: "BROKEN-GENERATOR test prompt." });
+  await createPrompt(db, { systemId: "shop", name: "returns", systemPrompt: "You answer customers of a kettle shop about returns." });
   db.$client.close();
 });
 afterAll(async () => {
@@ -80,7 +83,7 @@ describe("benchwork generate", () => {
   });
 
   it("prints a readable summary without --json", async () => {
-    const r = await generate(["--system", "shop", "--prompt", "support", "--criteria", "2", ...model]);
+    const r = await generate(["--system", "shop", "--prompt", "returns", "--criteria", "2", ...model]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("criterion #");
     expect(r.out).toMatch(/2 criteria, 0 scenarios; dropped 2 \(1 near-duplicate, 1 invalid\)/);
@@ -116,7 +119,7 @@ describe("benchwork generate", () => {
   it("names an unknown prompt or a bad count (exit 2)", async () => {
     const r = await generate(["--system", "shop", "--prompt", "nope", "--criteria", "1", ...model]);
     expect(r.code).toBe(2);
-    expect(r.err[0]).toBe('benchwork: --prompt: system "shop" has no prompt "nope" (prompts: broken, support)');
+    expect(r.err[0]).toBe('benchwork: --prompt: system "shop" has no prompt "nope" (prompts: broken, returns, support)');
     const c = await generate(["--system", "shop", "--prompt", "support", "--criteria", "two", ...model]);
     expect(c.err[0]).toBe('benchwork: --criteria must be a whole number from 0 to 50 (got "two")');
     const z = await generate(["--system", "shop", "--prompt", "support", ...model]);

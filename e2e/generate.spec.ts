@@ -82,5 +82,16 @@ test.describe("Generated criteria and scenarios", () => {
     await page.goto("/systems/customer-support/library?source=generated");
     await expect(page.locator("tbody tr", { hasText: "kettle broke on day 2, refund pls" })).toHaveCount(1);
     await expect(page.locator("tbody tr", { hasText: "WHERE IS MY PARCEL" })).toHaveCount(0);
+
+    // A generated case is read-only; Customize makes an editable custom copy and pauses it.
+    await page.locator("tbody tr", { hasText: "kettle broke on day 2, refund pls" }).click();
+    const panel = page.getByRole("complementary", { name: /^Edit case / });
+    await expect(panel).toContainText("Generated cases are read-only.");
+    await expect(panel.getByRole("button", { name: "Save for future benches" })).toBeDisabled();
+    await panel.getByRole("button", { name: "Customize" }).click();
+    await expect(page.getByText(/^Created .+, an editable copy of .+, and paused the generated one$/)).toBeVisible();
+    const copy = page.getByRole("complementary", { name: /^Edit case / });
+    await expect(copy).not.toContainText("Generated cases are read-only.");
+    await expect(copy.getByLabel("Input")).toHaveValue("kettle broke on day 2, refund pls");
   });
 });

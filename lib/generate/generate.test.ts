@@ -146,6 +146,22 @@ describe("generateProposals: scenarios", () => {
     );
   });
 
+  it("drops a scenario with runaway lists (more than 50 variables or 20 tags)", async () => {
+    const many = Array.from({ length: 51 }, (_, i) => ({ name: `v${i}`, value: "x" }));
+    const { model } = scripted({
+      concepts: JSON.stringify({ concepts: [], personas: [{ name: "Solo", description: "one" }] }),
+      scenarios: JSON.stringify({
+        scenarios: [scenario("Fine one"), scenario("Too many variables", { variables: [...scenario("").variables, ...many] }), scenario("Too many tags", { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })],
+      }),
+    });
+    const r = await generateProposals(input({ criteria: 0, scenarios: 3 }), deps(model));
+    expect(r.scenarios.map((s) => s.input)).toEqual(["Fine one"]);
+    expect(r.dropped).toEqual([
+      { reason: "invalid", step: 'scenarios for persona "Solo"', item: 2, problem: expect.stringContaining("variables") },
+      { reason: "invalid", step: 'scenarios for persona "Solo"', item: 3, problem: expect.stringContaining("tags") },
+    ]);
+  });
+
   it("fails when the personas answer has the wrong shape, naming the step", async () => {
     const { model } = scripted({ concepts: JSON.stringify({ concepts: "orders" }) });
     await expect(generateProposals(input({ criteria: 0, scenarios: 2 }), deps(model))).rejects.toThrow(/concepts and personas: the model's answer has the wrong shape: concepts/);

@@ -47,10 +47,11 @@ export const scenarioItemSchema = z.object({
   input: text("The user's message, exactly as the persona would write it."),
   expected: text("The expected behaviour of a good answer."),
   variables: z
-    .array(z.object({ name: z.string(), value: z.string() }))
+    .array(z.object({ name: z.string().max(200), value: z.string().max(MAX_FIELD_CHARS) }))
+    .max(50)
     .describe("A value for every {{variable}} of the system prompt.")
     .default([]),
-  tags: z.array(z.string().max(100)).describe("Short labels, e.g. edge-case, tool:NAME.").default([]),
+  tags: z.array(z.string().max(100)).max(20).describe("Short labels, e.g. edge-case, tool:NAME.").default([]),
   covers: text("The concept this scenario exercises."),
   edgeCase: z.boolean().describe("True for an edge case or adversarial input.").default(false),
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { APICallError } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import { textResult } from "@/lib/runtime/test-support/mock-model";
 import { scriptedGenerator as scripted } from "./test-support/scripted-generator";
 import { generateProposals } from "./generate";
 import { GenerateError } from "./structured";
@@ -79,6 +81,22 @@ describe("generateProposals: criteria", () => {
     expect(e).toBeInstanceOf(GenerateError);
     expect((e as GenerateError).code).toBe(code);
     expect((e as GenerateError).message).toMatch(message);
+  });
+
+  it("asks again without structured output when the server rejects it, and reads the JSON from the text", async () => {
+    const formats: string[] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        formats.push(options.responseFormat?.type ?? "none");
+        if (options.responseFormat?.type === "json")
+          throw new APICallError({ message: "response_format is not supported", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 400 });
+        return textResult("Here you are:\n```json\n" + JSON.stringify({ criteria: [criterion("Cite the policy")] }) + "\n```", 10, 20);
+      },
+    });
+    const r = await generateProposals(input({ criteria: 1 }), deps(model));
+    expect(formats).toEqual(["json", "none"]);
+    expect(r.criteria.map((c) => c.rule)).toEqual(["Cite the policy"]);
+    expect(r.usage).toEqual({ inputTokens: 10, outputTokens: 20, calls: 1 });
   });
 
   it("refuses counts outside the allowed range before calling the model", async () => {

@@ -3,11 +3,13 @@
  * SDK (`generateText` with `Output.object`), then validates each item of the answer's list on its
  * own. The SDK's own validation is all-or-nothing; here a batch keeps the items that validated and
  * reports the others, while an answer that is not JSON, not the expected object, or has no valid
- * item fails the step with a {@link GenerateError}.
+ * item fails the step with a {@link GenerateError}. A server that rejects structured output is
+ * asked again in plain text (the schema is in the prompt) and the JSON read from its answer.
  */
 import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from "ai";
 import { z } from "zod";
 import { extractJsonObject } from "@/lib/evaluators/judge/parse";
+import { rejectsStructuredOutput } from "@/lib/evaluators/judge/judge";
 import { formatPath } from "@/lib/evaluators/validate";
 
 /** Why a generation step failed. `call_failed`: the model call itself (network, HTTP status, cancelled). */
@@ -59,29 +61,40 @@ async function callForObject(
   messages: { system: string; prompt: string },
 ): Promise<{ raw: unknown; usage: CallUsage }> {
   const usage = (u: { inputTokens?: number; outputTokens?: number } | undefined): CallUsage => ({ inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0 });
-  try {
-    const result = await generateText({
-      model: settings.model,
-      system: messages.system,
-      // Many OpenAI-compatible servers get only "answer in JSON", not the schema: state it in the prompt too.
-      prompt: `${messages.prompt}\n\nThe answer's JSON Schema:\n${JSON.stringify(z.toJSONSchema(schema))}`,
-      output: Output.object({ schema, name }),
-      maxOutputTokens: settings.maxOutputTokens ?? 4_000,
-      maxRetries: 1,
-      abortSignal: settings.abortSignal,
-    });
-    return { raw: result.output, usage: usage(result.usage) };
-  } catch (e) {
-    if (NoObjectGeneratedError.isInstance(e)) {
-      // The model answered but not with a fully valid object: read it ourselves, item by item.
-      const text = e.text ?? "";
-      if (!text.trim()) throw new GenerateError("empty", `${step}: the model's answer was empty.`);
-      const raw = safeJson(text) ?? extractJsonObject(text);
-      if (raw === undefined) throw new GenerateError("not_json", `${step}: the model's answer is not JSON: "${clip(text)}"`);
-      return { raw, usage: usage(e.usage) };
-    }
+  const fromText = (text: string, u: CallUsage) => {
+    if (!text.trim()) throw new GenerateError("empty", `${step}: the model's answer was empty.`);
+    const raw = safeJson(text) ?? extractJsonObject(text);
+    if (raw === undefined) throw new GenerateError("not_json", `${step}: the model's answer is not JSON: "${clip(text)}"`);
+    return { raw, usage: u };
+  };
+  const failed = (e: unknown): never => {
+    if (e instanceof GenerateError) throw e;
     if (settings.abortSignal?.aborted) throw new GenerateError("cancelled", `${step}: cancelled.`);
     throw new GenerateError("call_failed", `${step}: the model call failed: ${clip((e as Error).message, 300)}`);
+  };
+  const call = {
+    model: settings.model,
+    system: messages.system,
+    // Many OpenAI-compatible servers get only "answer in JSON", not the schema: state it in the prompt too.
+    prompt: `${messages.prompt}\n\nThe answer's JSON Schema:\n${JSON.stringify(z.toJSONSchema(schema))}`,
+    maxOutputTokens: settings.maxOutputTokens ?? 4_000,
+    maxRetries: 1,
+    abortSignal: settings.abortSignal,
+  };
+  try {
+    const result = await generateText({ ...call, output: Output.object({ schema, name }) });
+    return { raw: result.output, usage: usage(result.usage) };
+  } catch (e) {
+    // The model answered but not with a fully valid object: read it ourselves, item by item.
+    if (NoObjectGeneratedError.isInstance(e)) return fromText(e.text ?? "", usage(e.usage));
+    if (!rejectsStructuredOutput(e) || settings.abortSignal?.aborted) return failed(e);
+  }
+  // The server refused structured output (older llama.cpp, some proxies): ask again in plain text.
+  try {
+    const result = await generateText(call);
+    return fromText(result.text, usage(result.usage));
+  } catch (e) {
+    return failed(e);
   }
 }
 

@@ -12,6 +12,7 @@ import { benchRunCommand } from "./commands/bench-run";
 import { compileCommand } from "./commands/compile";
 import { runCommand } from "./commands/run";
 import { publishCommand } from "./commands/publish";
+import { generateCommand } from "./commands/generate";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -115,6 +116,22 @@ function program(io: Io, result: { code: number }) {
     .option("--json", "print the report as JSON")
     .action(async (config: string | undefined, o) => {
       result.code = await publishCommand(config, o, io);
+    });
+
+  p.command("generate")
+    .description("Propose criteria and scenarios for a prompt with a model; stored for review in the app (BENCHWORK_DB)")
+    .requiredOption("--system <id>", "the system")
+    .requiredOption("--prompt <name>", "the prompt")
+    .option("--criteria <n>", "criteria to propose (0-50)", "0")
+    .option("--scenarios <n>", "scenarios to propose (0-50)", "0")
+    .option("--json", "print { criteria, scenarios, dropped, … } as one JSON object")
+    .option("--model <name>", "a model configuration saved in the app (BENCHWORK_DB)")
+    .option("--provider <provider>", "openai | anthropic | openai-compatible (with --model-id)")
+    .option("--model-id <id>", "the provider's model id")
+    .option("--base-url <url>", "API base URL (required for openai-compatible)")
+    .option("--api-key-env <var>", "environment variable holding the API key")
+    .action(async (o) => {
+      result.code = await generateCommand(o, io);
     });
 
   return p;

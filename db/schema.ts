@@ -382,3 +382,67 @@ export const datasetUploads = sqliteTable("dataset_uploads", {
   sheet: text("sheet"),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * One run of the criteria-and-scenarios generator (issue 17) for a prompt revision: who generated
+ * (model `provider:modelId`, generator instructions revision), what was asked, and what the batch
+ * looked like. JSON columns: `dropped` (items dropped as invalid or near-duplicate, with reasons),
+ * `diversity` (`{ criteria, scenarios }`, each null or 0..1), `usage` (`{ inputTokens, outputTokens,
+ * calls }`), `concepts` (`{ concepts, personas }`).
+ */
+export const generationRuns = sqliteTable(
+  "generation_runs",
+  {
+    id: text("id").primaryKey(),
+    systemId: text("system_id")
+      .notNull()
+      .references(() => systems.id),
+    promptId: integer("prompt_id")
+      .notNull()
+      .references(() => prompts.id),
+    promptRevisionId: integer("prompt_revision_id")
+      .notNull()
+      .references(() => promptRevisions.id),
+    model: text("model").notNull(),
+    generatorRevision: text("generator_revision").notNull(),
+    requestedCriteria: integer("requested_criteria").notNull(),
+    requestedScenarios: integer("requested_scenarios").notNull(),
+    dropped: text("dropped").notNull().default("[]"),
+    diversity: text("diversity").notNull().default("{}"),
+    usage: text("usage").notNull().default("{}"),
+    concepts: text("concepts").notNull().default("{}"),
+    durationMs: integer("duration_ms").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("generation_runs_prompt_created").on(t.promptId, t.createdAt)],
+);
+
+/**
+ * A generated proposal awaiting review: a criterion or a scenario, inactive until accepted.
+ * `content` is the proposal as generated (JSON, never changed). Accept / Customize make a
+ * criterion (`criterionId`) or a case (`caseId`); Dismiss only records the decision.
+ */
+export const proposals = sqliteTable(
+  "proposals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => generationRuns.id),
+    systemId: text("system_id")
+      .notNull()
+      .references(() => systems.id),
+    promptId: integer("prompt_id")
+      .notNull()
+      .references(() => prompts.id),
+    kind: text("kind", { enum: ["criterion", "scenario"] }).notNull(),
+    position: integer("position").notNull(),
+    status: text("status", { enum: ["proposed", "accepted", "customized", "dismissed"] }).notNull().default("proposed"),
+    content: text("content").notNull(),
+    criterionId: integer("criterion_id").references(() => criteria.id),
+    caseId: integer("case_id").references(() => cases.id),
+    createdAt: integer("created_at").notNull(),
+    decidedAt: integer("decided_at"),
+  },
+  (t) => [index("proposals_prompt_status").on(t.promptId, t.status, t.kind, t.id), uniqueIndex("proposals_run_position").on(t.runId, t.kind, t.position)],
+);

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import type { CaseDetail } from "@/db/queries/cases";
 import type { CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
-import { removeCaseAction, saveCaseAction, setCaseStatusAction } from "@/app/systems/[systemId]/library/actions";
+import { customizeCaseAction, removeCaseAction, saveCaseAction, setCaseStatusAction } from "@/app/systems/[systemId]/library/actions";
 import { Badge, SOURCE_TONE } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -104,6 +104,17 @@ export function CasePanel({
       } else setBanner({ tone: "error", text: r.error.message });
     });
 
+  const customize = () =>
+    startTransition(async () => {
+      const r = await customizeCaseAction(systemId, { caseId: detail.id });
+      if (r.ok) {
+        toast(`Created ${r.data.caseKey}, an editable copy of ${detail.caseKey}, and paused the generated one`);
+        const url = new URL(window.location.href);
+        url.searchParams.set("case", String(r.data.id));
+        router.push(url.pathname + url.search);
+      } else setBanner({ tone: "error", text: r.error.message });
+    });
+
   const remove = () =>
     startTransition(async () => {
       const r = await removeCaseAction(systemId, { caseId: detail.id });
@@ -151,6 +162,15 @@ export function CasePanel({
         <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
           Saving replaces this retained case&apos;s future-use copy with your correction. Earlier scores do not change, and later automatic retention will not overwrite it.
         </p>
+      ) : null}
+
+      {detail.source === "generated" ? (
+        <div className="flex flex-wrap items-center gap-2 rounded-md bg-violet-50 px-3 py-2 text-xs text-violet-900">
+          <span className="min-w-0 flex-1">Generated cases are read-only. Customize makes an editable custom copy and pauses this one.</span>
+          <Button size="sm" onClick={customize} disabled={pending}>
+            Customize
+          </Button>
+        </div>
       ) : null}
 
       {banner ? (
@@ -228,7 +248,7 @@ export function CasePanel({
       <RecordedView content={detail.content} />
 
       <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
-        <Button variant="primary" onClick={save} disabled={!dirty || pending} title="Ctrl+Enter">
+        <Button variant="primary" onClick={save} disabled={!dirty || pending || detail.source === "generated"} title="Ctrl+Enter">
           {pending ? "Saving…" : "Save for future benches"}
         </Button>
         {dirty ? (

@@ -22,6 +22,7 @@ export function CasesToolbar({
   addHref,
   uploadHref,
   exportHrefs,
+  generateHref,
 }: {
   base: string;
   state: CasesParams;
@@ -32,6 +33,8 @@ export function CasesToolbar({
   uploadHref?: string;
   /** Export of the current prompt's library (every prompt when none is chosen). */
   exportHrefs?: { csv: string; jsonl: string };
+  /** Generate scenarios with a model (issue 17). */
+  generateHref?: string;
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -148,7 +151,12 @@ export function CasesToolbar({
             Upload cases
           </Link>
         ) : null}
-        <Link href={addHref} className={`${exportHrefs || uploadHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}>
+        {generateHref ? (
+          <Link href={generateHref} className="inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            Generate
+          </Link>
+        ) : null}
+        <Link href={addHref} className={`${exportHrefs || uploadHref || generateHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}>
           Add case
         </Link>
       </div>

@@ -66,7 +66,7 @@ export type CaseOrigin =
   | { kind: "dataset"; datasetId?: number; datasetName: string; version?: number; row: number }
   | { kind: "code"; file: string; row?: number; release?: string }
   | { kind: "bench"; benchId: number; fromCaseId?: number; trialCaseRevisionId?: number }
-  | { kind: "generated"; note?: string };
+  | { kind: "generated"; note?: string; runId?: string; proposalId?: number; model?: string; fromCaseId?: number };
 
 /** A case with its current content and its list of revisions. */
 export interface CaseDetail {
@@ -372,6 +372,15 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
 }
 
 /**
+ * Adds one case (revision 1) inside an open write transaction (accepting a generated proposal
+ * together with its review record).
+ * @throws LibraryError as {@link addCase}
+ */
+export function addCaseTx(tx: Tx, c: NewCase): { id: number; caseKey: string } {
+  return insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now());
+}
+
+/**
  * Adds many cases in ONE transaction (import, seed, publish): all or nothing.
  * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
  */
@@ -411,6 +420,7 @@ function liveCase(tx: Tx, caseId: number) {
 export async function saveCaseRevision(db: Db, caseId: number, baseRevision: number, fields: CaseFields): Promise<{ revisionNumber: number }> {
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
+    if (c.source === "generated") throw new LibraryError("not_allowed", "Generated cases are read-only. Use Customize to make an editable copy.");
     if (c.revisionNumber !== baseRevision) {
       throw new LibraryError(
         "conflict",
@@ -435,6 +445,40 @@ export async function saveCaseRevision(db: Db, caseId: number, baseRevision: num
       .run();
     if (res.changes !== 1) throw new LibraryError("conflict", `Case "${c.caseKey}" was changed while you edited it. Nothing was saved.`);
     return { revisionNumber: number };
+  });
+}
+
+/**
+ * Customize a generated case: a custom case with the same content (origin `generated` with
+ * `fromCaseId`), editable, while the generated one is paused so benches do not run both.
+ * @returns the custom copy's id and case ID
+ * @throws LibraryError `not_allowed` when the case is not generated or already has a live copy;
+ *   `not_found` / `removed`
+ */
+export async function customizeCase(db: Db, caseId: number): Promise<{ id: number; caseKey: string }> {
+  return writeTransaction(db, (tx) => {
+    const g = liveCase(tx, caseId);
+    if (g.source !== "generated") throw new LibraryError("not_allowed", "Only generated cases can be customized; edit this one directly.");
+    const copy = tx.get<{ case_key: string }>(
+      sql`SELECT case_key FROM cases WHERE removed_at IS NULL AND source = 'custom' AND json_extract(origin, '$.fromCaseId') = ${caseId}`,
+    );
+    if (copy) throw new LibraryError("not_allowed", `This case is already customized: ${copy.case_key} is its editable copy.`);
+    const rev = tx.select().from(caseRevisions).where(eq(caseRevisions.id, g.currentRevisionId!)).get()!;
+    const origin = g.origin ? (JSON.parse(g.origin) as CaseOrigin) : null;
+    const made = insertCaseTx(
+      tx,
+      {
+        systemId: g.systemId,
+        promptId: g.promptId,
+        source: "custom",
+        origin: { ...(origin?.kind === "generated" ? origin : { kind: "generated" as const }), fromCaseId: g.id },
+        content: decodeContent(rev.input, rev.expected, rev.details),
+      },
+      promptOf(tx, g.systemId, g.promptId).name,
+      Date.now(),
+    );
+    if (g.status !== "paused") tx.update(cases).set({ status: "paused", updatedAt: Date.now() }).where(eq(cases.id, g.id)).run();
+    return made;
   });
 }
 

@@ -107,6 +107,17 @@ export async function addCriterion(
 }
 
 /**
+ * Adds a criterion (revision 1) inside an open write transaction, refusing a rule an active
+ * criterion of the prompt already has (whatever the origin): for accepting generated proposals.
+ * @returns the new criterion's id
+ * @throws LibraryError `validation` (prompt outside the system, or the rule is already in the rubric)
+ */
+export function addCriterionTx(tx: Tx, c: { systemId: string; promptId: number; origin: "custom" | "generated"; fields: CriterionFields }): number {
+  refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
+  return insertTx(tx, c);
+}
+
+/**
  * A rule as compared for duplicates: Unicode-normalized (NFKC), invisible format characters such as
  * zero-width spaces removed, spacing collapsed, case folded. Punctuation still counts.
  */

@@ -34,7 +34,7 @@ export type ModelChoice = { ok: true; model: ModelConfig; judge: ModelConfig; so
  * @param lookup reads `--model` / `--judge-model` names from the database
  * @returns the configurations and where the run model came from, or a message naming the problem
  */
-export async function chooseModels(flags: ModelFlags, config: ParsedBenchmarkConfig, lookup: ModelConfigLookup): Promise<ModelChoice> {
+export async function chooseModels(flags: ModelFlags, config: Pick<ParsedBenchmarkConfig, "model" | "judgeModel">, lookup: ModelConfigLookup): Promise<ModelChoice> {
   const inline = flags.provider !== undefined || flags.modelId !== undefined || flags.baseUrl !== undefined || flags.apiKeyEnv !== undefined;
   if (flags.model !== undefined && inline) return { ok: false, message: "give either --model NAME (a saved configuration) or --provider/--model-id/--base-url, not both" };
   let model: ModelConfig | null = null;

@@ -62,7 +62,7 @@ export function describeModel(model: LanguageModel): { provider: string | null; 
 }
 
 /** True for provider errors that mean "this request shape is not supported" (retry without structured output). */
-function rejectsStructuredOutput(e: unknown): boolean {
+export function rejectsStructuredOutput(e: unknown): boolean {
   if (UnsupportedFunctionalityError.isInstance(e)) return true;
   if (APICallError.isInstance(e)) return e.statusCode === 400 || e.statusCode === 404 || e.statusCode === 422;
   return false;

@@ -7,7 +7,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { addCase, removeCase, saveCaseRevision, setCaseStatus } from "@/db/queries/cases";
+import { addCase, customizeCase, removeCase, saveCaseRevision, setCaseStatus } from "@/db/queries/cases";
 import { addCriterion, customizeCriterion, editCriterion, setCriterionStatus } from "@/db/queries/criteria";
 import { addCaseSchema, addCriterionSchema, editCaseSchema, editCriterionSchema, normaliseCaseFields } from "@/lib/library/forms";
 import { emptyCaseContent } from "@/lib/library/case-content";
@@ -66,6 +66,15 @@ export async function setCaseStatusAction(systemId: string, input: unknown): Pro
 export async function removeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ caseKey: string; alsoRemoved: string[] }>> {
   return runAction(z.object({ caseId: z.coerce.number().int().positive() }), input, async (v) => {
     const r = await removeCase(getDb(), v.caseId);
+    refresh(systemId);
+    return r;
+  });
+}
+
+/** Customize a generated case: an editable custom copy; the generated one is paused. */
+export async function customizeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ id: number; caseKey: string }>> {
+  return runAction(z.object({ caseId: z.coerce.number().int().positive() }), input, async (v) => {
+    const r = await customizeCase(getDb(), v.caseId);
     refresh(systemId);
     return r;
   });

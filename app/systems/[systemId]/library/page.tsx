@@ -104,6 +104,7 @@ export default async function CasesPage({
         prompts={prompts.map((p) => p.name)}
         addHref={casesHref(base, state, { adding: true, caseId: undefined, rev: undefined })}
         uploadHref={`/systems/${systemId}/datasets/upload`}
+        generateHref={`/systems/${systemId}/library/generate?from=cases${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`}
         exportHrefs={Object.fromEntries(
           (["csv", "jsonl"] as const).map((format) => {
             // The export follows the filters on screen (prompt, source, status, search).

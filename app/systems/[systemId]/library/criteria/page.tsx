@@ -86,7 +86,13 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
             Prompt: <span className="font-medium text-slate-900">{prompt.name}</span>
           </span>
         )}
-        <Link href={href({ new: "1" })} className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <Link
+          href={`/systems/${systemId}/library/generate?from=criteria&prompt=${encodeURIComponent(prompt.name)}`}
+          className="ml-auto inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+        >
+          Generate
+        </Link>
+        <Link href={href({ new: "1" })} className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
           Add criterion
         </Link>
       </div>

@@ -100,18 +100,20 @@ export function NewBenchForm({
   // After a candidate is removed, focus goes to the remove button now in its place (or the one
   // before it, or the Add button) instead of being lost to the page.
   const candidateList = useRef<HTMLOListElement>(null);
-  const [focusAfterRemove, setFocusAfterRemove] = useState<number | null>(null);
+  // Which remove button to focus once the list has re-rendered (a ref: focusing is not state).
+  const focusAfterRemove = useRef<number | null>(null);
   useEffect(() => {
-    if (focusAfterRemove === null) return;
+    const at = focusAfterRemove.current;
+    if (at === null) return;
+    focusAfterRemove.current = null;
     const list = candidateList.current;
     const removes = list ? [...list.querySelectorAll<HTMLButtonElement>("button[data-remove-candidate]")] : [];
-    const target = removes[focusAfterRemove] ?? removes[focusAfterRemove - 1] ?? list?.parentElement?.querySelector<HTMLButtonElement>("button[data-add-candidate]:not(:disabled)");
+    const target = removes[at] ?? removes[at - 1] ?? list?.parentElement?.querySelector<HTMLButtonElement>("button[data-add-candidate]:not(:disabled)");
     target?.focus();
-    setFocusAfterRemove(null);
-  }, [focusAfterRemove]);
+  }, [candidates]);
   const removeCand = (i: number) => {
     setCandidates((l) => l.filter((_, j) => j !== i));
-    setFocusAfterRemove(i);
+    focusAfterRemove.current = i;
     if (baseline.kind === "candidate" && baseline.index >= i) setBaseline({ kind: "candidate", index: Math.max(0, baseline.index - (baseline.index === i ? baseline.index : 1)) });
     setPlan(null);
   };

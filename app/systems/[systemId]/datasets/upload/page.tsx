@@ -30,6 +30,8 @@ export default async function UploadPage({ params }: { params: Promise<{ systemI
             <LimitsNote maxBytes={limits.maxBytes} maxRows={limits.maxRows} />
           </div>
         </section>
+        {/* A server component renders once per request: the request's time is what "expires in" counts from. */}
+        {/* eslint-disable-next-line react-hooks/purity */}
         <UnsavedUploads systemId={systemId} uploads={uploads} quota={uploadQuotaFromEnv()} now={Date.now()} />
         <aside aria-label="Accepted files" className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
           <h2 className="text-sm font-semibold text-slate-900">Accepted files</h2>

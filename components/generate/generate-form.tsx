@@ -36,7 +36,6 @@ export function GenerateForm({
 
   useEffect(() => {
     if (!running) return;
-    setSeconds(0);
     const t = setInterval(() => setSeconds((s) => s + 1), 1_000);
     return () => clearInterval(t);
   }, [running]);
@@ -65,6 +64,7 @@ export function GenerateForm({
     e.preventDefault();
     if (!chosen || chosen.missing || running) return;
     setError(null);
+    setSeconds(0);
     setRunning(true);
     const ac = new AbortController();
     abort.current = ac;

@@ -80,6 +80,8 @@ export function CasesTable({
       ),
     })]),
   ];
+  // TanStack Table is not memoizable by the React Compiler (which this app does not use).
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId: (r) => String(r.id) });
 
   if (rows.length === 0) return <p className="p-8 text-center text-sm text-slate-600">{emptyText}</p>;

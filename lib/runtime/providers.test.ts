@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateText } from "ai";
 import {
-  costUsd,
   createModel,
   MissingApiKeyError,
   ModelConfigError,

@@ -13,7 +13,7 @@ import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
+import { getBench, requestCancel } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { launchFromRequest } from "./prepare";
 import { concurrencyShare } from "./trial-messages";

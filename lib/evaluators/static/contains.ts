@@ -10,6 +10,8 @@ import { describeTextOptions, nfc, prepareText, resolveTextOptions } from "../te
 import { emptyExpectedProblem, outputOf, type FieldProblem, type SpecContext, type StaticRunner } from "./common";
 
 const KIND = "contains";
+// The ASCII range starts at NUL on purpose.
+// eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Configuration problems of a `contains` spec (empty expected value). */

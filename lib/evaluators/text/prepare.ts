@@ -22,6 +22,8 @@ export function resolveTextOptions(spec: { normalizeUnicode?: boolean; trim?: bo
 }
 
 /** True when the string is pure ASCII (NFC normalisation cannot change it). */
+// The ASCII range starts at NUL on purpose.
+// eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** NFC form of `text`, skipping the work for ASCII. */

@@ -28,7 +28,9 @@ test("a prompt change: edit with a message, missing variables before saving, sta
   // The Prompt page: template with its variable highlighted, settings, tools, history.
   await page.goto("/systems/customer-support/library");
   await page.getByRole("navigation", { name: "System sections" }).getByRole("link", { name: "Prompts" }).click();
-  await page.getByRole("link", { name: "support-agent" }).click();
+  await expect(page).toHaveURL(/\/systems\/customer-support\/prompts$/);
+  // Exact: case IDs elsewhere on a page may contain the prompt's name (generated cases do).
+  await page.getByRole("link", { name: "support-agent", exact: true }).click();
   await expect(page.getByTestId("prompt-template").locator("mark")).toHaveText(["{{shop_name}}"]);
   await expect(page.getByTestId("prompt-variables")).toContainText("shop_name");
   await expect(page.getByTestId("prompt-settings")).toContainText(/Max output tokens\s*400/);

@@ -29,6 +29,12 @@ export interface CoreSandbox {
    * only checks that `evaluate` is a function). Never throws.
    */
   run(code: string, inputJson: string, timeoutMs: number, probe: boolean): CoreOutcome;
+  /**
+   * False once a call ended in a host-side exception (e.g. the native stack overflowed inside
+   * WebAssembly): that runtime could not be freed, so its memory stays taken in the module. The
+   * host replaces the module (a new thread, or a new in-process core) before the next call.
+   */
+  readonly healthy: boolean;
   /** Frees the runtime. */
   dispose(): void;
 }

@@ -113,6 +113,9 @@ function callGlobal(ctx, name, arg) {
  */
 export function createCoreSandbox(quickjs, limits) {
   let runtime = null;
+  // False once a runtime had to be dropped without being freed: its memory stays taken in the
+  // module (whose memory is bounded), so the host replaces the module before the next call.
+  let healthy = true;
 
   function getRuntime() {
     if (!runtime) {
@@ -127,6 +130,7 @@ export function createCoreSandbox(quickjs, limits) {
   function dropRuntime(disposeIt) {
     const rt = runtime;
     runtime = null;
+    if (rt && !disposeIt) healthy = false;
     if (rt && disposeIt) {
       try {
         rt.dispose();
@@ -261,6 +265,9 @@ export function createCoreSandbox(quickjs, limits) {
 
   return {
     run,
+    get healthy() {
+      return healthy;
+    },
     dispose() {
       dropRuntime(true);
     },

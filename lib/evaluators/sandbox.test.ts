@@ -117,6 +117,34 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
     expect(r.ok ? "" : r.message).toContain("out of memory");
   });
 
+  // QuickJS counts no bytes of a string or an ArrayBuffer under Emscripten (its usable-size hook
+  // is 0 there), so the runtime's cap only refused one allocation larger than the cap: 80 buffers
+  // of 1 MB each were kept under the 32 MiB cap, and a loop of them grew the thread to 2 GB.
+  it.each([
+    ["typed arrays", "new Uint8Array(1024 * 1024)"],
+    ["strings", "'x'.repeat(1024 * 1024) + i"],
+  ])("keeps the sum of many allocations (%s), each under the cap, under the memory cap", async (_kind, alloc) => {
+    const r = await sb.run(`function evaluate() { const kept = []; for (let i = 0; i < 80; i++) kept.push(${alloc}); return kept.length }`, {}, { timeoutMs: 20_000 });
+    expect(r).toMatchObject({ ok: false, failure: "memory" });
+    // The sandbox serves the next call after the refusal.
+    expect(await sb.run("function evaluate() { return 'x'.repeat(1024 * 1024).length }", {})).toMatchObject({ ok: true, value: 1024 * 1024 });
+  });
+
+  // Code nested deeper than the native stack (here the parser's) overflows inside WebAssembly: the
+  // runtime is dropped without being freed (it cannot be), so its memory stays taken in the
+  // module. Under a bounded module memory those leaks added up until every later call failed.
+  it("serves honest calls after many native stack overflows", async () => {
+    const small = await createSandbox({ isolation, timeoutMs: 5_000, memoryLimitBytes: 4 * 1024 * 1024 });
+    try {
+      for (let i = 0; i < 150; i++) {
+        expect(await small.run("function evaluate() { return eval('['.repeat(1e5)) }", {})).toMatchObject({ ok: false, failure: "crash" });
+        expect(await small.run("function evaluate(t) { return t.output === 'hello' }", { output: "hello" })).toMatchObject({ ok: true, value: true });
+      }
+    } finally {
+      await small.dispose();
+    }
+  }, 60_000);
+
   it("refuses a huge allocation", async () => {
     expect(await sb.run("function evaluate() { return new ArrayBuffer(1 << 30).byteLength }", {})).toMatchObject({ ok: false, failure: "memory" });
   });

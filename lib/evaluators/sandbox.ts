@@ -11,7 +11,9 @@
  *   next. Measured ≈ 0.3–0.6 ms per call after warm-up. Caching a loaded `evaluate` per code hash
  *   would be faster but would share globals between trials, so it is not done.
  * - Time: a deadline per call (default 5 s) enforced by QuickJS's interrupt handler, uncatchable
- *   inside the sandbox. Memory: a cap per runtime (default 32 MiB) and a stack cap (256 KiB).
+ *   inside the sandbox. Memory: a cap per runtime (default 32 MiB), held by the WebAssembly memory
+ *   of the host's own QuickJS module (QuickJS alone does not count strings and buffers under
+ *   Emscripten: sandbox-quickjs.mjs), and a stack cap (256 KiB).
  *
  * Two hosts:
  * - {@link WorkerSandbox} (default): the core runs in worker threads, one call per thread at a time
@@ -25,8 +27,8 @@
  *   are unavailable.
  */
 import { Worker } from "node:worker_threads";
-import { getQuickJS } from "quickjs-emscripten";
 import { createCoreSandbox, type CoreOutcome, type CoreSandbox } from "./sandbox-core.mjs";
+import { loadBoundedQuickJS } from "./sandbox-quickjs.mjs";
 
 export type { SandboxFailure } from "./sandbox-core.mjs";
 
@@ -147,20 +149,35 @@ export class InProcessSandbox implements CustomEvaluatorSandbox {
   private disposed = false;
 
   private constructor(
-    private readonly core: CoreSandbox,
+    private core: CoreSandbox,
+    private readonly limits: { memoryLimitBytes: number; maxStackBytes: number },
     private readonly timeoutMs: number,
   ) {}
 
   /**
-   * Creates an in-process sandbox; the first one in a process loads the WebAssembly module (≈ 20 ms).
+   * A fresh module when the current one holds a runtime it could not free (see
+   * `CoreSandbox.healthy`); the old module and its memory are let go.
+   */
+  private async renew(): Promise<void> {
+    if (this.core.healthy) return;
+    this.core = createCoreSandbox(await loadBoundedQuickJS(this.limits.memoryLimitBytes), this.limits);
+  }
+
+  /**
+   * Creates an in-process sandbox with a WebAssembly module of its own (≈ 20 ms), whose memory
+   * stops at the memory cap (see sandbox-quickjs.mjs).
    * @throws when the WebAssembly module cannot be loaded
    */
   static async create(options: SandboxOptions = {}): Promise<InProcessSandbox> {
-    const quickjs = await getQuickJS();
-    return new InProcessSandbox(createCoreSandbox(quickjs, limitsOf(options)), options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS);
+    const limits = limitsOf(options);
+    const quickjs = await loadBoundedQuickJS(limits.memoryLimitBytes);
+    return new InProcessSandbox(createCoreSandbox(quickjs, limits), limits, options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS);
   }
 
-  /** Synchronous {@link CustomEvaluatorSandbox.run}. Never throws. */
+  /**
+   * Synchronous {@link CustomEvaluatorSandbox.run}. Never throws. Unlike {@link run} it cannot
+   * replace a module that holds a runtime it could not free.
+   */
   runSync(code: string, input: unknown, options: { timeoutMs?: number } = {}): SandboxResult {
     if (this.disposed) return { ok: false, failure: "host", message: "the sandbox has been disposed", logs: [], durationMs: 0 };
     const s = serialise(input);
@@ -168,8 +185,15 @@ export class InProcessSandbox implements CustomEvaluatorSandbox {
     return this.core.run(code, s.json, options.timeoutMs ?? this.timeoutMs, false);
   }
 
-  /** {@link CustomEvaluatorSandbox.run}, resolved immediately (the work is synchronous). */
+  /** {@link CustomEvaluatorSandbox.run}; the work is synchronous once the module is sound. */
   async run(code: string, input: unknown, options: { timeoutMs?: number } = {}): Promise<SandboxResult> {
+    if (!this.disposed) {
+      try {
+        await this.renew();
+      } catch (e) {
+        return hostFailure(`the sandbox could not reload QuickJS: ${(e as Error).message}`);
+      }
+    }
     return this.runSync(code, input, options);
   }
 
@@ -179,8 +203,15 @@ export class InProcessSandbox implements CustomEvaluatorSandbox {
     return probeMessage(this.core.run(code, "null", options.timeoutMs ?? this.timeoutMs, true));
   }
 
-  /** {@link CustomEvaluatorSandbox.checkCode}, resolved immediately. */
+  /** {@link CustomEvaluatorSandbox.checkCode}; the work is synchronous once the module is sound. */
   async checkCode(code: string, options: { timeoutMs?: number } = {}): Promise<string | null> {
+    if (!this.disposed) {
+      try {
+        await this.renew();
+      } catch (e) {
+        return `loading the code failed: the sandbox could not reload QuickJS: ${(e as Error).message}`;
+      }
+    }
     return this.checkCodeSync(code, options);
   }
 
@@ -219,8 +250,9 @@ interface Lane {
  * up no other call (issue "Seal the server and the sandboxes": evaluator timeouts of one trial
  * thread queued behind each other); beyond `maxThreads` calls wait for a free thread. The caller's
  * thread never blocks; a call that overruns its deadline plus the grace period gets its thread
- * terminated and is reported as `timeout`. Extra threads stop after `idleMs` without work; one
- * stays, and an idle thread does not keep the process alive.
+ * terminated and is reported as `timeout`. A thread whose module holds a runtime it could not free
+ * (a native stack overflow) is replaced after answering. Extra threads stop after `idleMs` without
+ * work; one stays, and an idle thread does not keep the process alive.
  */
 export class WorkerSandbox implements CustomEvaluatorSandbox {
   readonly isolation = "worker" as const;
@@ -270,7 +302,7 @@ export class WorkerSandbox implements CustomEvaluatorSandbox {
     this.lanes.add(lane);
     worker.unref();
     const started = new Promise<void>((resolve, reject) => {
-      worker.on("message", (msg: { ready?: boolean; id?: number; outcome?: SandboxResult }) => {
+      worker.on("message", (msg: { ready?: boolean; id?: number; outcome?: SandboxResult; retire?: boolean }) => {
         if (msg.ready) {
           lane.ready = true;
           resolve();
@@ -278,7 +310,7 @@ export class WorkerSandbox implements CustomEvaluatorSandbox {
           return;
         }
         const job = lane.job;
-        if (job && msg.id === job.id && msg.outcome) this.finish(lane, msg.outcome);
+        if (job && msg.id === job.id && msg.outcome) this.finish(lane, msg.outcome, msg.retire === true);
       });
       const onDeath = (reason: string) => {
         if (!this.lanes.delete(lane)) return; // a thread we already let go
@@ -338,7 +370,8 @@ export class WorkerSandbox implements CustomEvaluatorSandbox {
     worker.postMessage({ id: job.id, code: job.code, input: job.input, timeoutMs: job.timeoutMs, probe: job.probe });
   }
 
-  private finish(lane: Lane, outcome: SandboxResult): void {
+  /** A call's answer. `retire`: the thread's module holds a runtime it could not free; it is replaced. */
+  private finish(lane: Lane, outcome: SandboxResult, retire: boolean): void {
     const job = lane.job;
     if (!job) return;
     lane.job = null;
@@ -346,7 +379,12 @@ export class WorkerSandbox implements CustomEvaluatorSandbox {
     lane.timer = null;
     lane.worker.unref();
     job.resolve(outcome);
-    this.idle(lane);
+    if (!retire) return this.idle(lane);
+    this.lanes.delete(lane);
+    void lane.worker.terminate();
+    // Keep a thread ready (the sandbox always has one), and serve waiting calls.
+    if (this.lanes.size === 0 && !this.disposed) void this.startLane().catch(() => undefined);
+    this.pump();
   }
 
   /** Hands queued calls to idle threads, and starts threads (up to `maxThreads`) for the rest. */

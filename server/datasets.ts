@@ -6,6 +6,7 @@
 import type { Db } from "@/db/client";
 import { datasetRedactionSettings, saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
 import { getSystem, listPrompts } from "@/db/queries/systems";
+import { proposedChecks, type DatasetCheck } from "@/lib/datasets/checks";
 import { DatasetError } from "@/lib/datasets/errors";
 import { problemPlace } from "@/lib/datasets/labels";
 import { prepareVersion } from "@/lib/datasets/prepare";
@@ -28,6 +29,13 @@ import { parseBounded, type ParseBounds } from "./parse-bounded";
 export async function systemTemplateVariables(db: Db, systemId: string): Promise<string[]> {
   const prompts = await listPrompts(db, systemId);
   return unionVariables(prompts.map((p) => templateVariables(p.revision?.systemPrompt ?? "")));
+}
+
+/** Expected results of the first 20 rows (what the proposal of checks looks at). */
+export function sampleExpected(table: ImportTable, mapping: ColumnMapping): string[] {
+  const column = mapping.find((a) => a.role === "expected")?.column;
+  const j = column === undefined ? -1 : table.columns.indexOf(column);
+  return j < 0 ? [] : table.rows.slice(0, 20).map((r) => r[j] ?? "");
 }
 
 /** One import: the file, where it goes, and the user's choices. */
@@ -55,6 +63,8 @@ export interface ImportRequest {
   bounds?: ParseBounds;
   /** Refuse to save while rows are blocked (the CLI: there is no preview to correct them in). */
   refuseBlockedRows?: boolean;
+  /** The checks confirmed for the whole dataset; default: the ones proposed for the mapping (lib/datasets/checks.ts). */
+  checks?: DatasetCheck[];
 }
 
 /**
@@ -101,6 +111,7 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
     templateVariables: vars,
     uploadId: req.uploadId,
     redaction: req.redaction ?? (await datasetRedactionSettings(db, req.systemId, req.name)) ?? undefined,
+    checks: req.checks ?? proposedChecks(mapping, sampleExpected(table, mapping)),
   });
   return { saved, table, mapping };
 }

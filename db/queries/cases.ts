@@ -204,15 +204,19 @@ export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage>
   return { rows, total, truncated, page, pageSize, pageCount };
 }
 
-/** Finds the live case holding a case ID, or null. */
-export async function findCaseByKey(db: Db, caseKey: string): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
+/**
+ * Finds the live case holding a case ID, or null. Case IDs are unique within a prompt's library:
+ * with `promptId` the answer is that prompt's case; without it, the oldest live case holding the ID.
+ */
+export async function findCaseByKey(db: Db, caseKey: string, promptId?: number): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
   return (
     db
       .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
       .from(cases)
       .innerJoin(prompts, eq(prompts.id, cases.promptId))
       .innerJoin(systems, eq(systems.id, cases.systemId))
-      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt)))
+      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt), promptId === undefined ? undefined : eq(cases.promptId, promptId)))
+      .orderBy(asc(cases.id))
       .get() ?? null
   );
 }
@@ -292,15 +296,16 @@ function duplicateMessage(key: string, existing: { promptName: string; systemNam
   return `Case ID "${key}" is already used by a case of prompt "${existing.promptName}" in "${existing.systemName}". Choose another ID or leave it empty to generate one.`;
 }
 
-function existingKey(tx: Tx, key: string) {
+/** The live case of a prompt holding a case ID (case IDs are unique within a prompt's library). */
+function existingKey(tx: Tx, promptId: number, key: string) {
   // Cheap index probe first; the joins for the message run only on a hit.
-  if (!tx.get(sql`SELECT 1 FROM cases WHERE case_key = ${key} AND removed_at IS NULL`)) return undefined;
+  if (!tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${promptId} AND case_key = ${key} AND removed_at IS NULL`)) return undefined;
   return tx
     .select({ id: cases.id, promptName: prompts.name, systemName: systems.name })
     .from(cases)
     .innerJoin(prompts, eq(prompts.id, cases.promptId))
     .innerJoin(systems, eq(systems.id, cases.systemId))
-    .where(and(eq(cases.caseKey, key), isNull(cases.removedAt)))
+    .where(and(eq(cases.promptId, promptId), eq(cases.caseKey, key), isNull(cases.removedAt)))
     .get();
 }
 
@@ -310,14 +315,14 @@ function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id
   if (key) {
     const problem = caseKeyProblem(key);
     if (problem) throw new LibraryError("validation", problem, { caseKey: problem });
-    const existing = existingKey(tx, key);
+    const existing = existingKey(tx, c.promptId, key);
     if (existing) {
       const msg = duplicateMessage(key, existing);
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
   } else {
     do key = generateCaseKey(promptName, (n) => randomBytes(n));
-    while (existingKey(tx, key));
+    while (existingKey(tx, c.promptId, key));
   }
   const { id } = tx
     .insert(cases)
@@ -364,7 +369,7 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
   } catch (e) {
     // Two writers racing for the same ID: the partial unique index is the final judge.
     if (e instanceof Error && "code" in e && (e as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && c.caseKey) {
-      const msg = `Case ID "${c.caseKey}" is already used by another case. Choose another ID.`;
+      const msg = `Case ID "${c.caseKey}" is already used by another case of this prompt. Choose another ID.`;
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
     throw e;
@@ -376,19 +381,27 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
  * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
  */
 export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
-  return writeTransaction(db, (tx) => {
-    const names = new Map<number, string>();
-    const now = Date.now();
-    return list.map((c, i) => {
-      try {
-        let name = names.get(c.promptId);
-        if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
-        return insertCaseTx(tx, c, name, now);
-      } catch (e) {
-        if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
-        throw e;
-      }
-    });
+  return writeTransaction(db, (tx) => addCasesTx(tx, list));
+}
+
+/**
+ * {@link addCases} inside the caller's open write transaction (a workflow that writes more in the
+ * same transaction, e.g. Use a dataset with new revisions): throws synchronously, so the caller's
+ * whole transaction rolls back.
+ * @throws LibraryError naming the 1-based position of the first bad case
+ */
+export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: string }[] {
+  const names = new Map<number, string>();
+  const now = Date.now();
+  return list.map((c, i) => {
+    try {
+      let name = names.get(c.promptId);
+      if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
+      return insertCaseTx(tx, c, name, now);
+    } catch (e) {
+      if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
+      throw e;
+    }
   });
 }
 

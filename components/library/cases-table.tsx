@@ -35,8 +35,11 @@ export function CasesTable({
   hrefs,
   emptyText,
   compact = false,
+  selection,
 }: {
   compact?: boolean;
+  /** Ticked rows for the bulk action (issue 15); absent = no checkboxes. */
+  selection?: { ids: ReadonlySet<number>; onToggle: (id: number, on: boolean) => void; onToggleAll: (on: boolean) => void };
   rows: CaseListRow[];
   showPrompt: boolean;
   sort: CaseSortValue;
@@ -45,7 +48,25 @@ export function CasesTable({
   emptyText: string;
 }) {
   const router = useRouter();
+  const allTicked = Boolean(selection) && rows.length > 0 && rows.every((r) => selection!.ids.has(r.id));
   const columns = [
+    ...(selection
+      ? [
+          col.display({
+            id: "tick",
+            header: () => <input type="checkbox" aria-label="Tick every case on this page" checked={allTicked} onChange={(e) => selection.onToggleAll(e.target.checked)} />,
+            cell: (c) => (
+              <input
+                type="checkbox"
+                aria-label={`Tick ${c.row.original.caseKey}`}
+                checked={selection.ids.has(c.row.original.id)}
+                onClick={(e) => e.stopPropagation()}
+                onChange={(e) => selection.onToggle(c.row.original.id, e.target.checked)}
+              />
+            ),
+          }),
+        ]
+      : []),
     col.accessor("caseKey", {
       header: () => <SortLink label="Case ID" asc="id-asc" desc="id-desc" sort={sort} hrefs={hrefs.sort} />,
       cell: (c) => (
@@ -88,6 +109,7 @@ export function CasesTable({
     <div className="overflow-x-auto">
       <table className="w-full table-fixed border-collapse text-left">
         <colgroup>
+          {selection ? <col className="w-9" /> : null}
           <col className="w-40" />
           {showPrompt && !compact ? <col className="w-28" /> : null}
           <col className="w-24" />

@@ -586,3 +586,51 @@ export function caseRevisionReader(db: Db): (revisionId: number) => CaseContent 
     return c;
   };
 }
+
+/** Result of {@link reviseCases}. */
+export interface BulkRevisionResult {
+  /** Cases that got a new revision, with the new revision number. */
+  revised: { caseId: number; caseKey: string; revisionNumber: number }[];
+  /** Cases the change left as they were. */
+  unchanged: number;
+}
+
+/**
+ * Makes new revisions of many live cases of a system in ONE write transaction (bulk actions of
+ * the Cases tab): `change` gets each case's current content and returns the new content, or null
+ * to leave it. All or nothing. Editing a `retained` case marks it corrected by the user, as a
+ * single save does.
+ * @param caseIds the cases; ids of removed cases or of other systems are refused
+ * @throws LibraryError `not_found` naming the first case that is not a live case of the system;
+ *   nothing is written then
+ */
+export async function reviseCases(
+  db: Db,
+  systemId: string,
+  caseIds: readonly number[],
+  change: (content: CaseContent, c: { caseId: number; caseKey: string }) => CaseContent | null,
+): Promise<BulkRevisionResult> {
+  return writeTransaction(db, (tx) => {
+    const now = Date.now();
+    const out: BulkRevisionResult = { revised: [], unchanged: 0 };
+    for (const id of caseIds) {
+      const c = tx.select().from(cases).where(eq(cases.id, id)).get();
+      if (!c || c.systemId !== systemId || c.removedAt != null) throw new LibraryError("not_found", `Case #${id} is not a case of this system's library (it may have been removed). Nothing was changed.`);
+      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+      const before = decodeContent(cur.input, cur.expected, cur.details);
+      const after = change(before, { caseId: id, caseKey: c.caseKey });
+      if (!after || sameContent(before, after)) {
+        out.unchanged++;
+        continue;
+      }
+      const number = c.revisionNumber + 1;
+      const rev = tx.insert(caseRevisions).values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now }).returning({ id: caseRevisions.id }).get();
+      tx.update(cases)
+        .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
+        .where(eq(cases.id, id))
+        .run();
+      out.revised.push({ caseId: id, caseKey: c.caseKey, revisionNumber: number });
+    }
+    return out;
+  });
+}

@@ -300,7 +300,7 @@ export function NewBenchForm({
           </Button>
         </div>
       </form>
-      {plan ? <PlanView plan={plan} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
+      {plan ? <PlanView plan={plan} fix={{ systemId, promptId: prompt.id, promptName: prompt.name, onFixed: doPlan }} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
     </div>
   );
 }

@@ -72,6 +72,23 @@ export interface SavedVersion {
  *   `upload_not_found` (the upload was already saved or expired). Nothing is written then.
  */
 export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promise<SavedVersion> {
+  return saveVersionSync(db, input);
+}
+
+/**
+ * Saves a version and uses it for a prompt (the CLI's `dataset import --use`) in ONE write
+ * transaction: a refused use (a case ID collision without a choice, no row to add) saves nothing.
+ * @throws what {@link saveDatasetVersion} and {@link useDatasetVersion} throw; nothing is written then
+ */
+export async function saveAndUseDatasetVersion(db: Db, input: SaveVersionInput, use: { promptId: number; onCollision?: CollisionChoice }): Promise<{ saved: SavedVersion; used: UseResult }> {
+  return writeTransaction(db, () => {
+    const saved = saveVersionSync(db, input);
+    const used = useSync(db, { systemId: input.systemId, datasetId: saved.datasetId, version: saved.version, promptId: use.promptId, onCollision: use.onCollision });
+    return { saved, used };
+  });
+}
+
+function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
   const parsedName = datasetNameSchema.safeParse(input.name);
   if (!parsedName.success) {
     const msg = parsedName.error.issues[0].message;
@@ -531,6 +548,10 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
  *   `conflict` (this version is already in this prompt's library). Nothing is written then.
  */
 export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
+  return useSync(db, q);
+}
+
+function useSync(db: Db, q: UseQuery): UseResult {
   let inserted: { id: number; caseKey: string }[] = [];
   let planned: Planned | undefined;
   let added: ReturnType<Planned["drafts"]["filter"]> = [];

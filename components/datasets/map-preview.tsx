@@ -67,7 +67,8 @@ export function MapPreview({
   table: ImportTable;
   templateVariables: string[];
   existing: { name: string; latestVersion: number; redaction: RedactionSettings }[];
-  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings };
+  /** `checks`: the source version's checks when correcting a version (else the proposal). */
+  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings; checks?: DatasetCheck[] };
 }) {
   const router = useRouter();
   const toast = useToast();
@@ -110,7 +111,7 @@ export function MapPreview({
     () => proposeChecks(choices.mapping, expectedColumn < 0 ? [] : table.rows.slice(0, 20).map((r) => r[expectedColumn] ?? "")),
     [choices.mapping, table, expectedColumn],
   );
-  const [pickedChecks, setPickedChecks] = useState<Set<DatasetCheckKind> | null>(null);
+  const [pickedChecks, setPickedChecks] = useState<Set<DatasetCheckKind> | null>(initial.checks ? new Set(initial.checks.map((c) => c.kind)) : null);
   const chosenChecks = useMemo(() => {
     const offered = new Set(checkOptions.map((o) => o.check.kind));
     const base = pickedChecks ?? new Set(checkOptions.filter((o) => o.proposed).map((o) => o.check.kind));

@@ -130,4 +130,43 @@ test.describe("Checks that come with the data", () => {
     await page.locator("tbody tr").getByRole("link").first().click();
     await expect(page.getByTestId("inherited-checks")).toContainText("inherits the prompt's checks");
   });
+
+  test("the Cases tab's bulk action adds a check to ticked rows and removes one from every case matching the filter", async ({ page }) => {
+    await page.goto(`${SYSTEM}/library?prompt=geo-world&sort=id-asc`);
+    const bulk = page.getByRole("group", { name: "Bulk action" });
+    await page.getByRole("checkbox", { name: "Tick cap-02" }).check();
+    await bulk.getByLabel("Check").selectOption({ label: "Output is not empty" });
+    await bulk.getByRole("button", { name: "Apply to 1 case" }).click();
+    await expect(bulk.getByRole("status")).toContainText("Added “Output is not empty” to 1 case (new revisions)");
+    await expect(page.locator("tbody tr").filter({ hasText: "cap-02" })).toContainText("rev 2");
+
+    await bulk.getByLabel("Add or remove").selectOption("remove");
+    await bulk.getByLabel("Check").selectOption({ label: "Exact match with the expected result" });
+    await expect(bulk.getByLabel("Which cases")).toHaveValue("filter");
+    await bulk.getByRole("button", { name: "Apply to 3 cases" }).click();
+    await expect(bulk.getByRole("status")).toContainText("Removed “Exact match with the expected result” from 3 cases");
+    await page.locator("tbody tr").filter({ hasText: "cap-01" }).getByRole("link").first().click();
+    await expect(page.getByTestId("inherited-checks")).toContainText("the prompt has no default checks");
+  });
+
+  test("case IDs a prompt already uses: Use a dataset offers skip or prefix, and prefix adds the cases under the dataset's name", async ({ page }) => {
+    const name = `europe2-${tag}`;
+    await page.goto(`${SYSTEM}/datasets/upload`);
+    await page.locator("#upload-file").setInputFiles({ name: `${name}.csv`, mimeType: "text/csv", buffer: Buffer.from(EUROPE) });
+    await page.getByRole("button", { name: "Upload and map columns" }).click();
+    await page.getByRole("button", { name: "Save version 1" }).click();
+    await expect(page.getByRole("heading", { name: `${name} · version 1` })).toBeVisible();
+    const use = page.getByRole("complementary", { name: "Use a dataset" });
+    await use.getByLabel("Target prompt").selectOption({ label: "geo-europe" });
+    await expect(use).toContainText('Row 1: Case ID "cap-01" is already used by a case of prompt "geo-europe".');
+    await expect(use.getByRole("button", { name: "Add golden cases" })).toBeDisabled();
+    // Not from an earlier version of this dataset: no new revisions offered.
+    await expect(use.getByRole("radio")).toHaveCount(2);
+    await use.getByRole("radio", { name: "Give the new cases a prefix (the dataset's name)" }).check();
+    await use.getByRole("button", { name: "Add golden cases" }).click();
+    await expect(use.getByRole("status").filter({ hasText: "Added 3 golden cases to geo-europe" })).toBeVisible();
+    await page.goto(`${SYSTEM}/library?prompt=geo-europe&q=${name}-cap-01`);
+    await expect(page.locator("tbody tr")).toHaveCount(1);
+    await expect(page.locator("tbody tr")).toContainText(`${name}-cap-01`);
+  });
 });

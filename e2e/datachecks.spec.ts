@@ -134,7 +134,10 @@ test.describe("Checks that come with the data", () => {
   test("the Cases tab's bulk action adds a check to ticked rows and removes one from every case matching the filter", async ({ page }) => {
     await page.goto(`${SYSTEM}/library?prompt=geo-world&sort=id-asc`);
     const bulk = page.getByRole("group", { name: "Bulk action" });
-    await page.getByRole("checkbox", { name: "Tick cap-02" }).check();
+    // From the keyboard: Space on a row's case ID ticks the row.
+    await page.locator("tbody tr").filter({ hasText: "cap-02" }).getByRole("link").first().focus();
+    await page.keyboard.press(" ");
+    await expect(page.getByRole("checkbox", { name: "Tick cap-02" })).toBeChecked();
     await bulk.getByLabel("Check").selectOption({ label: "Output is not empty" });
     await bulk.getByRole("button", { name: "Apply to 1 case" }).click();
     await expect(bulk.getByRole("status")).toContainText("Added “Output is not empty” to 1 case (new revisions)");

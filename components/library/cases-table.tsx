@@ -25,7 +25,8 @@ function SortLink({ label, asc, desc, sort, hrefs }: { label: string; asc: CaseS
 
 /**
  * The Cases table (server-paged; sorting is by URL so it covers all pages, not just this one).
- * A row opens the case in the side panel; Enter on a focused row does the same.
+ * A row opens the case in the side panel; Enter on a focused row does the same; with `selection`,
+ * Space on a focused row ticks it for the bulk action.
  */
 export function CasesTable({
   rows,
@@ -58,6 +59,8 @@ export function CasesTable({
             cell: (c) => (
               <input
                 type="checkbox"
+                // Not a tab stop: the row keeps one (its case ID link), where Space ticks the row.
+                tabIndex={-1}
                 aria-label={`Tick ${c.row.original.caseKey}`}
                 checked={selection.ids.has(c.row.original.id)}
                 onClick={(e) => e.stopPropagation()}
@@ -140,6 +143,11 @@ export function CasesTable({
                 // clickable for the mouse, and ↑/↓ move between the rows' links.
                 onClick={() => router.push(hrefs.row[r.original.id])}
                 onKeyDown={(e) => {
+                  if (e.key === " " && selection) {
+                    e.preventDefault();
+                    selection.onToggle(r.original.id, !selection.ids.has(r.original.id));
+                    return;
+                  }
                   if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
                   const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
                   const link = next?.querySelector<HTMLAnchorElement>("a[href]");

@@ -254,6 +254,15 @@ describe("useDatasetVersion", () => {
     expect(c2.content.evaluators).toEqual([{ kind: "exact" }]);
   });
 
+  it("a row the dataset's checks cannot use is named and nothing is added", async () => {
+    const mapping: ColumnMapping = MAPPING.slice(0, 2);
+    const saved = await saveDatasetVersion(db, await input("question,answer\nA,^a$\nB,(unclosed\n", { mapping, checks: [{ kind: "regex" }] }));
+    const before = count(cases);
+    const e = await refused(useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId }), LibraryError);
+    expect(e.message).toMatch(/^Row 2: the regex check cannot be made from this row: /);
+    expect(count(cases)).toBe(before);
+  });
+
   it("the version's checks travel with it and with the golden cases made from it", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV, { checks: [{ kind: "exact" }, { kind: "contains", ignoreCase: true }], excludedRows: [2] }));
     expect((await getDatasetVersion(db, "acme", saved.datasetId, 1))!.checks).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);

@@ -10,6 +10,7 @@ import { writeTransaction } from "../write-transaction";
 import { caseRevisions, cases, datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCasesTx, type CaseOrigin, type NewCase } from "./cases";
 import { evaluatorsForRow, type DatasetCheck } from "@/lib/datasets/checks";
+import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
 import { resolveCollisions, type CollisionChoice, type CollisionPlan, type ExistingCase } from "@/lib/datasets/collisions";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
 import type { ColumnMapping } from "@/lib/import/mapping";
@@ -566,7 +567,16 @@ function useSync(db: Db, q: UseQuery): UseResult {
     const now = Date.now();
     const originOf = (row: number): CaseOrigin => ({ kind: "dataset", datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version, row });
     // The version's checks travel with every case made from it (issue 15).
-    const contentOf = (d: Planned["drafts"][number]) => ({ ...d.content, evaluators: [...d.content.evaluators, ...evaluatorsForRow(detail.checks, { expected: d.content.expected, expectedToolNames: d.expectedToolNames })] });
+    const contentOf = (d: Planned["drafts"][number]) => {
+      const evaluators = [...d.content.evaluators, ...evaluatorsForRow(detail.checks, { expected: d.content.expected, expectedToolNames: d.expectedToolNames })];
+      // A row the checks cannot use (an expected result that is not a valid regular expression, …) is named.
+      const bad = validateEvaluatorSpecs(evaluators, { expected: d.content.expected })[0];
+      if (bad) {
+        const kind = String((evaluators[bad.index] as { kind?: unknown }).kind);
+        throw new LibraryError("validation", `Row ${d.rowNumber}: the ${kind} check cannot be made from this row: ${bad.message}. No case was added; choose other checks or correct the row in a new version.`);
+      }
+      return { ...d.content, evaluators };
+    };
     for (const d of drafts) {
       const existing = collisions.revised.get(d.rowNumber);
       if (!existing) continue;

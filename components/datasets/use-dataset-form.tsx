@@ -64,6 +64,8 @@ export function UseDatasetForm({
   const [onCollision, setOnCollision] = useState<CollisionChoice | "">("");
   const option = options.find((o) => String(o.promptId) === promptId);
   const choice = option && onCollision && option.collisionChoices.includes(onCollision) ? onCollision : undefined;
+  // Rows with a taken case ID are added under a prefix, skipped, or revise the existing cases.
+  const adding = !option ? 0 : choice === "skip" || choice === "revise" ? option.willAdd - option.conflictCount : option.willAdd;
   const refusal = !option
     ? null
     : option.mappingErrors.length
@@ -117,7 +119,9 @@ export function UseDatasetForm({
         <div className="flex flex-col gap-3 text-sm">
           {option.alreadyAdded ? null : (
             <p className="text-slate-800" aria-live="polite">
-              Will add <strong>{option.willAdd.toLocaleString("en-US")}</strong> golden case{option.willAdd === 1 ? "" : "s"} to <strong>{option.promptName}</strong>.
+              Will add <strong>{adding.toLocaleString("en-US")}</strong> golden case{adding === 1 ? "" : "s"} to <strong>{option.promptName}</strong>
+              {choice === "skip" && option.conflictCount ? `, skipping ${option.conflictCount} row${option.conflictCount === 1 ? "" : "s"}` : ""}
+              {choice === "revise" && option.conflictCount ? `, and make new revisions of ${option.conflictCount} existing case${option.conflictCount === 1 ? "" : "s"}` : ""}.
             </p>
           )}
           {option.blockedCount > 0 ? (

@@ -54,6 +54,9 @@ function program(io: Io, result: { code: number }) {
     .option("--mapping <file>", "JSON file: column roles (default: the suggested mapping)")
     .option("--sheet <name>", "XLSX: the worksheet to read")
     .option("--header-row <n>", "line (CSV) or sheet row (XLSX) of the column names; 0 = the first non-empty row (default: detected)")
+    .option("--use <prompt>", "also add the version's golden cases to this prompt's library (Use a dataset)")
+    .option("--checks <kinds>", "checks every case gets, comma-separated: exact, contains, answer_bank, gsm8k, regex, json, expected_tool_calls, or none (default: the proposed ones)")
+    .option("--on-collision <choice>", "case IDs the prompt already uses: skip, prefix (with the dataset's name) or revise (cases from an earlier version of this dataset)")
     .option("--json", "print the saved version as JSON")
     .action(async (file: string, o) => {
       result.code = await datasetImportCommand(file, o, io);

@@ -31,6 +31,19 @@ export const prompts = sqliteTable(
 );
 
 /**
+ * A prompt's default checks (issue 15): JSON array of evaluator specs (lib/evaluators/spec.ts) that
+ * apply to every case of the prompt that has no evaluator of its own. A bench pins them at launch.
+ * A table of its own, so the prompt rows stay as they are. No row = no default checks.
+ */
+export const promptDefaultChecks = sqliteTable("prompt_default_checks", {
+  promptId: integer("prompt_id")
+    .primaryKey()
+    .references(() => prompts.id),
+  checks: text("checks").notNull().default("[]"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/**
  * Immutable snapshot of a prompt. `modelSettings` is JSON (temperature, maxOutputTokens, …);
  * `tools` is JSON: `[{ name, description, inputSchema }]`; `message` says why this revision was
  * made ("" for a prompt's first revision and for revisions made before messages existed).
@@ -53,8 +66,8 @@ export const promptRevisions = sqliteTable(
 );
 
 /**
- * A case of a prompt's library. `caseKey` is the user-visible case ID, unique in the workspace
- * among cases that are not removed. `origin` is JSON describing the source
+ * A case of a prompt's library. `caseKey` is the user-visible case ID, unique within its prompt's
+ * library among cases that are not removed (two prompts may both hold `cap-01`). `origin` is JSON describing the source
  * (dataset id/version/row, code file/row, bench id) — null for custom cases.
  * `revisionNumber` is the current revision's number, used for optimistic edits.
  * A removed case keeps its row (benches point at its revisions) with `removedAt` set.
@@ -81,7 +94,7 @@ export const cases = sqliteTable(
     removedAt: integer("removed_at"),
   },
   (t) => [
-    uniqueIndex("cases_case_key_live").on(t.caseKey).where(sql`removed_at IS NULL`),
+    uniqueIndex("cases_prompt_case_key_live").on(t.promptId, t.caseKey).where(sql`removed_at IS NULL`),
     index("cases_system_updated").on(t.systemId, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
     index("cases_system_source_updated").on(t.systemId, t.source, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
     index("cases_system_status_updated").on(t.systemId, t.status, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
@@ -361,6 +374,11 @@ export const datasetVersions = sqliteTable(
     rowCount: integer("row_count").notNull(),
     excludedRows: text("excluded_rows").notNull().default("[]"),
     corrections: text("corrections").notNull().default("{}"),
+    /**
+     * The checks confirmed at mapping time for the whole dataset (lib/datasets/checks.ts): JSON
+     * array of dataset checks; the golden cases made from this version get them as evaluators.
+     */
+    checks: text("checks").notNull().default("[]"),
     redactionReport: text("redaction_report").notNull(),
     problems: text("problems").notNull(),
     createdAt: integer("created_at").notNull(),

@@ -23,7 +23,8 @@ test.describe("Test library: cases", () => {
     const total = Number((await page.getByRole("link", { name: /^All cases/ }).innerText()).replace(/\D/g, ""));
     expect(total).toBeGreaterThanOrEqual(162);
     await expect(page.getByText(`Showing 1–10 of ${total}`)).toBeVisible();
-    const firstPage = await page.locator("tbody tr td:first-child").allInnerTexts();
+    // The first cell is the row's tick for the bulk action; the case ID comes second.
+    const firstPage = await page.locator("tbody tr td:nth-child(2)").allInnerTexts();
     // Keyboard: one tab stop per row (its case ID), ↓ moves to the next row, Enter opens the case.
     await page.locator("tbody tr").first().getByRole("link").first().focus();
     await page.keyboard.press("ArrowDown");
@@ -36,7 +37,7 @@ test.describe("Test library: cases", () => {
     await page.getByRole("link", { name: "Page 2" }).click();
     await expect(page).toHaveURL(/page=2/);
     await expect(page.getByText(`Showing 11–20 of ${total}`)).toBeVisible();
-    const secondPage = await page.locator("tbody tr td:first-child").allInnerTexts();
+    const secondPage = await page.locator("tbody tr td:nth-child(2)").allInnerTexts();
     expect(secondPage).toHaveLength(10);
     expect(secondPage.some((id) => firstPage.includes(id))).toBe(false);
     // The URL reproduces the view.

@@ -4,8 +4,10 @@
  * rows against the system's prompt templates, and save one immutable version.
  */
 import type { Db } from "@/db/client";
-import { datasetRedactionSettings, saveDatasetVersion, type SavedVersion } from "@/db/queries/datasets";
+import { datasetRedactionSettings, saveAndUseDatasetVersion, saveDatasetVersion, type SavedVersion, type SaveVersionInput, type UseResult } from "@/db/queries/datasets";
+import type { CollisionChoice } from "@/lib/datasets/collisions";
 import { getSystem, listPrompts } from "@/db/queries/systems";
+import { proposedChecks, type DatasetCheck } from "@/lib/datasets/checks";
 import { DatasetError } from "@/lib/datasets/errors";
 import { problemPlace } from "@/lib/datasets/labels";
 import { prepareVersion } from "@/lib/datasets/prepare";
@@ -28,6 +30,13 @@ import { parseBounded, type ParseBounds } from "./parse-bounded";
 export async function systemTemplateVariables(db: Db, systemId: string): Promise<string[]> {
   const prompts = await listPrompts(db, systemId);
   return unionVariables(prompts.map((p) => templateVariables(p.revision?.systemPrompt ?? "")));
+}
+
+/** Expected results of the first 20 rows (what the proposal of checks looks at). */
+export function sampleExpected(table: ImportTable, mapping: ColumnMapping): string[] {
+  const column = mapping.find((a) => a.role === "expected")?.column;
+  const j = column === undefined ? -1 : table.columns.indexOf(column);
+  return j < 0 ? [] : table.rows.slice(0, 20).map((r) => r[j] ?? "");
 }
 
 /** One import: the file, where it goes, and the user's choices. */
@@ -55,6 +64,10 @@ export interface ImportRequest {
   bounds?: ParseBounds;
   /** Refuse to save while rows are blocked (the CLI: there is no preview to correct them in). */
   refuseBlockedRows?: boolean;
+  /** The checks confirmed for the whole dataset; default: the ones proposed for the mapping (lib/datasets/checks.ts). */
+  checks?: DatasetCheck[];
+  /** Use the saved version for this prompt in the same transaction (the CLI's `--use`): a refused use saves nothing. */
+  use?: { promptId: number; onCollision?: CollisionChoice };
 }
 
 /**
@@ -63,10 +76,11 @@ export interface ImportRequest {
  * @throws LibraryError `not_found` (system) or `validation` (name); ImportError (file refused, or
  *   `header_row_not_found`);
  *   DatasetError `parse_timeout` / `parse_memory` / `parse_failed`, `needs_sheet`,
- *   `invalid_mapping`, `invalid_corrections`, `upload_not_found`, `blocked_rows`.
+ *   `invalid_mapping`, `invalid_corrections`, `upload_not_found`, `blocked_rows`; with `use`, what
+ *   useDatasetVersion throws (`conflict` for case IDs the prompt already uses, naming the choices).
  *   Nothing is stored when it throws.
  */
-export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping }> {
+export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping; used?: UseResult }> {
   if (!(await getSystem(db, req.systemId))) throw new LibraryError("not_found", `System "${req.systemId}" does not exist.`);
   const vars = await systemTemplateVariables(db, req.systemId);
   const parsed = await parseBounded(req.bytes, req.fileName, { sheet: req.sheet, limits: req.limits }, req.bounds);
@@ -88,7 +102,7 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
       );
     }
   }
-  const saved = await saveDatasetVersion(db, {
+  const input: SaveVersionInput = {
     systemId: req.systemId,
     name: req.name,
     fileName: req.fileName,
@@ -101,6 +115,11 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
     templateVariables: vars,
     uploadId: req.uploadId,
     redaction: req.redaction ?? (await datasetRedactionSettings(db, req.systemId, req.name)) ?? undefined,
-  });
-  return { saved, table, mapping };
+    checks: req.checks ?? proposedChecks(mapping, sampleExpected(table, mapping)),
+  };
+  if (req.use) {
+    const { saved, used } = await saveAndUseDatasetVersion(db, input, req.use);
+    return { saved, table, mapping, used };
+  }
+  return { saved: await saveDatasetVersion(db, input), table, mapping };
 }

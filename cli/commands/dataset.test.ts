@@ -246,3 +246,63 @@ describe("benchwork dataset import", () => {
   });
 });
 
+
+describe("benchwork dataset import --use (issue 15)", () => {
+  const CAPS = "id,question,expected,model_a_answer,model_b_answer\ncap-01,Capital of France?,Paris,Paris,paris\ncap-02,Capital of Spain?,Madrid,Madrid,Madrid\n";
+  const caps = path.join(tempFiles({ "caps.csv": CAPS, "caps2.csv": CAPS.replace("Madrid,Madrid,Madrid", "Madrid,Madrid,Barcelona") + "cap-03,Capital of Italy?,Rome,Rome,Rome\n" }), "caps.csv");
+  const caps2 = path.join(path.dirname(caps), "caps2.csv");
+
+  async function casesOf(promptName: string) {
+    const db = openDatabase(dbFile);
+    try {
+      const { listPrompts } = await import("@/db/queries/systems");
+      const { listPromptCases } = await import("@/db/queries/cases");
+      const p = (await listPrompts(db, "acme")).find((x) => x.name === promptName)!;
+      return (await listPromptCases(db, p.id)).map((c) => ({ key: c.caseKey, evaluators: c.content.evaluators, expected: c.content.expected, origin: c.origin }));
+    } finally {
+      db.$client.close();
+    }
+  }
+
+  it("saves the version and adds its golden cases to the prompt with the proposed exact check", async () => {
+    const r = await run(["dataset", "import", caps, "--system", "acme", "--name", "capitals", "--use", "agent"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Checks: Exact match with the expected result (case-sensitive).');
+    expect(r.out).toContain("Added 2 golden case(s) to agent.");
+    expect(await casesOf("agent")).toEqual([
+      expect.objectContaining({ key: "cap-01", evaluators: [{ kind: "exact" }] }),
+      expect.objectContaining({ key: "cap-02", evaluators: [{ kind: "exact" }] }),
+    ]);
+  });
+
+  it("a collision of case IDs is a usage error naming the choices; --on-collision revise makes new revisions from the earlier version", async () => {
+    const refused = await run(["dataset", "import", caps2, "--system", "acme", "--name", "capitals", "--use", "agent", "--checks", "exact,contains"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--on-collision skip|prefix|revise");
+    expect(refused.err).toContain("row 1 (“cap-01”)");
+    // Nothing was saved: the version and the cases are as before.
+    expect(await datasetVersions("capitals")).toEqual([1]);
+    const r = await run(["dataset", "import", caps2, "--system", "acme", "--name", "capitals", "--use", "agent", "--checks", "exact,contains", "--on-collision", "revise"]);
+    expect(r.err).toBe("");
+    expect(r.out).toContain("Added 1 golden case(s) to agent; 2 existing case(s) got a new revision.");
+    const after = await casesOf("agent");
+    expect(after.map((c) => [c.key, c.evaluators])).toEqual([
+      ["cap-01", [{ kind: "exact" }, { kind: "contains" }]],
+      ["cap-02", [{ kind: "exact" }, { kind: "contains" }]],
+      ["cap-03", [{ kind: "exact" }, { kind: "contains" }]],
+    ]);
+  });
+
+  it("refuses an unknown prompt, an unknown check and an unknown choice as usage errors, saving nothing", async () => {
+    const a = await run(["dataset", "import", caps, "--system", "acme", "--name", "nope1", "--use", "nobody"]);
+    expect([a.code, a.err]).toEqual([2, expect.stringContaining('--use: system "acme" has no prompt "nobody"')]);
+    const b = await run(["dataset", "import", caps, "--system", "acme", "--name", "nope2", "--use", "agent", "--checks", "exactly"]);
+    expect([b.code, b.err]).toEqual([2, expect.stringContaining('"exactly" is not a check')]);
+    const c = await run(["dataset", "import", caps, "--system", "acme", "--name", "nope3", "--use", "agent", "--on-collision", "merge"]);
+    expect([c.code, c.err]).toEqual([2, expect.stringContaining("--on-collision must be skip, prefix or revise")]);
+    expect(await datasetVersions("nope1")).toEqual([]);
+    expect(await datasetVersions("nope2")).toEqual([]);
+    expect(await datasetVersions("nope3")).toEqual([]);
+  });
+});

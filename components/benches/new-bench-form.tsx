@@ -329,7 +329,7 @@ export function NewBenchForm({
           </Button>
         </div>
       </form>
-      {plan ? <PlanView plan={plan} includeRetained={includeRetained} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
+      {plan ? <PlanView plan={plan} includeRetained={includeRetained} fix={{ systemId, promptId: prompt.id, promptName: prompt.name, onFixed: doPlan }} /> : <p className="rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-600">Plan shows the manifest — every case included or excluded with its reason — and the number of model calls, tokens and cost before anything runs.</p>}
     </div>
   );
 }

@@ -3,11 +3,12 @@
 import { useState } from "react";
 import type { BenchPlan } from "@/lib/bench/types";
 import { Badge } from "@/components/ui/badge";
+import { UncheckedFix } from "./unchecked-fix";
 
 const GROUP_LABEL = { explicit: "explicit", retained: "retained (regression candidate)", generated: "generated" } as const;
 
 /** The plan before launch: counts, estimates, warnings, and the manifest (included in order, excluded with reasons). */
-export function PlanView({ plan, includeRetained = true }: { plan: BenchPlan; includeRetained?: boolean }) {
+export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPlan; includeRetained?: boolean; fix?: { systemId: string; promptId: number; promptName: string; onFixed: () => void } }) {
   const [show, setShow] = useState<"included" | "excluded">(plan.includedCount ? "included" : "excluded");
   const rows = plan.manifest.filter((m) => (show === "included" ? m.included : !m.included));
   const fmt = (n: number) => n.toLocaleString("en-US");
@@ -52,6 +53,7 @@ export function PlanView({ plan, includeRetained = true }: { plan: BenchPlan; in
           ))}
         </ul>
       ) : null}
+      {plan.unchecked && fix ? <UncheckedFix unchecked={plan.unchecked} {...fix} /> : null}
       {Object.keys(plan.excludedBy).length ? (
         <p className="text-sm text-slate-600">
           Excluded: {Object.entries(plan.excludedBy).map(([k, v]) => `${v} ${k}`).join(", ")}.

@@ -17,6 +17,8 @@ import { ProblemRows } from "./problem-rows";
 import { RedactionSettingsForm } from "./redaction-settings";
 import { RedactionView } from "./redaction-view";
 import { SavePanel } from "./save-panel";
+import { ChecksPicker } from "./checks-picker";
+import { proposeChecks, type DatasetCheck, type DatasetCheckKind } from "@/lib/datasets/checks";
 import { Section } from "./section";
 
 /** Up to three non-empty sample values per column. */
@@ -65,7 +67,8 @@ export function MapPreview({
   table: ImportTable;
   templateVariables: string[];
   existing: { name: string; latestVersion: number; redaction: RedactionSettings }[];
-  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings };
+  /** `checks`: the source version's checks when correcting a version (else the proposal). */
+  initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings; checks?: DatasetCheck[] };
 }) {
   const router = useRouter();
   const toast = useToast();
@@ -102,12 +105,25 @@ export function MapPreview({
   const showCaseId = choices.mapping.some((a) => a.role === "case_id");
   const redacted = Object.values(analysis.redaction.totals).reduce((a, b) => a + b, 0);
   const fileProblems = table.problems;
+  // Checks with the data: the proposal follows the mapping until the user ticks or unticks one.
+  const expectedColumn = table.columns.indexOf(choices.mapping.find((a) => a.role === "expected")?.column ?? "\u0000");
+  const checkOptions = useMemo(
+    () => proposeChecks(choices.mapping, expectedColumn < 0 ? [] : table.rows.slice(0, 20).map((r) => r[expectedColumn] ?? "")),
+    [choices.mapping, table, expectedColumn],
+  );
+  const [pickedChecks, setPickedChecks] = useState<Set<DatasetCheckKind> | null>(initial.checks ? new Set(initial.checks.map((c) => c.kind)) : null);
+  const chosenChecks = useMemo(() => {
+    const offered = new Set(checkOptions.map((o) => o.check.kind));
+    const base = pickedChecks ?? new Set(checkOptions.filter((o) => o.proposed).map((o) => o.check.kind));
+    return new Set([...base].filter((k) => offered.has(k)));
+  }, [checkOptions, pickedChecks]);
+  const checks: DatasetCheck[] = checkOptions.filter((o) => chosenChecks.has(o.check.kind)).map((o) => o.check);
 
   const save = () =>
     startTransition(async () => {
       setError(null);
       setNameError(undefined);
-      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, headerRow, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows, redaction });
+      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, headerRow, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows, redaction, checks });
       if (r.ok) {
         toast(`Saved ${name.trim()} version ${r.data.version}`);
         router.push(r.data.href);
@@ -165,6 +181,23 @@ export function MapPreview({
             onName={(i, value) => {
               const a = choices.mapping[i];
               setAssignment(i, a.role === "actual_output" ? { ...a, candidate: value } : { ...a, variable: value });
+            }}
+          />
+        </Section>
+
+        <Section
+          id="checks"
+          title="Checks with the data"
+          description="The checks every case made from this dataset gets (saved with the version). Proposed from the column roles; recorded answers are compared exactly and case-sensitively unless you choose otherwise."
+        >
+          <ChecksPicker
+            options={checkOptions}
+            chosen={chosenChecks}
+            onToggle={(kind, on) => {
+              const next = new Set(chosenChecks);
+              if (on) next.add(kind);
+              else next.delete(kind);
+              setPickedChecks(next);
             }}
           />
         </Section>

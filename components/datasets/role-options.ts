@@ -13,5 +13,6 @@ export const ROLE_OPTIONS: { role: ColumnRole; label: string }[] = [
   { role: "notes", label: "Notes" },
   { role: "case_id", label: "Case ID" },
   { role: "tags", label: "Tags" },
+  { role: "expected_tool_calls", label: "Expected tool calls" },
   { role: "extra", label: "Keep as extra column" },
 ];

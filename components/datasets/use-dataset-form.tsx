@@ -10,6 +10,7 @@ import { Field } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { LocalTime } from "@/components/ui/local-time";
 import { ProblemLine } from "./problem-line";
+import type { CollisionChoice } from "@/lib/datasets/collisions";
 
 /** What "Add golden cases" would do for one prompt (trimmed for the page; counts are complete). */
 export interface UseOption {
@@ -23,8 +24,18 @@ export interface UseOption {
   mappingErrors: ImportProblem[];
   conflictCount: number;
   conflicts: { row: number; message: string }[];
+  /** What can be done about the collisions (revise only when they all come from an earlier version of this dataset). */
+  collisionChoices: CollisionChoice[];
   alreadyAdded: { count: number; lastAddedAt: number } | null;
+  /** The version's checks, as labels; every case added gets them. */
+  checks: string[];
 }
+
+const CHOICE_LABEL: Record<CollisionChoice, string> = {
+  skip: "Skip those rows",
+  prefix: "Give the new cases a prefix (the dataset's name)",
+  revise: "Make new revisions of the existing cases",
+};
 
 /**
  * Use a dataset: choose the target prompt, see how many cases will be added and which rows are
@@ -50,26 +61,31 @@ export function UseDatasetForm({
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ added: number; promptName: string; href: string } | null>(null);
   const [pending, startTransition] = useTransition();
+  const [onCollision, setOnCollision] = useState<CollisionChoice | "">("");
   const option = options.find((o) => String(o.promptId) === promptId);
+  const choice = option && onCollision && option.collisionChoices.includes(onCollision) ? onCollision : undefined;
+  // Rows with a taken case ID are added under a prefix, skipped, or revise the existing cases.
+  const adding = !option ? 0 : choice === "skip" || choice === "revise" ? option.willAdd - option.conflictCount : option.willAdd;
   const refusal = !option
     ? null
     : option.mappingErrors.length
       ? "This version's mapping has no input or expected column; it cannot be used."
       : option.alreadyAdded
         ? `This version is already in the library of ${option.promptName} (${option.alreadyAdded.count} cases). Adding it again would duplicate them.`
-        : option.conflictCount
-          ? `${option.conflictCount} case ID${option.conflictCount === 1 ? " is" : "s are"} already used in the library; nothing can be added.`
-          : option.willAdd === 0
+        : option.conflictCount && !choice
+          ? `${option.conflictCount} case ID${option.conflictCount === 1 ? " is" : "s are"} already used in this prompt's library: choose what to do with those rows.`
+          : option.willAdd === 0 && !(choice === "revise")
             ? "Every row is excluded or blocked: correct the blocked rows in a new version first."
             : null;
 
   const add = () =>
     startTransition(async () => {
       setError(null);
-      const r = await useDatasetAction({ systemId, datasetId, version, promptId });
+      const r = await useDatasetAction({ systemId, datasetId, version, promptId, onCollision: choice });
       if (r.ok) {
         setDone({ added: r.data.added, promptName: r.data.promptName, href: r.data.libraryHref });
-        toast(`Added ${r.data.added.toLocaleString("en-US")} golden case${r.data.added === 1 ? "" : "s"} to ${r.data.promptName}`);
+        const more = [r.data.skipped ? `${r.data.skipped} skipped` : "", r.data.revised ? `${r.data.revised} revised` : ""].filter(Boolean).join(", ");
+        toast(`Added ${r.data.added.toLocaleString("en-US")} golden case${r.data.added === 1 ? "" : "s"} to ${r.data.promptName}${more ? ` (${more})` : ""}`);
         router.refresh();
       } else setError(r.error.message);
     });
@@ -103,7 +119,9 @@ export function UseDatasetForm({
         <div className="flex flex-col gap-3 text-sm">
           {option.alreadyAdded ? null : (
             <p className="text-slate-800" aria-live="polite">
-              Will add <strong>{option.willAdd.toLocaleString("en-US")}</strong> golden case{option.willAdd === 1 ? "" : "s"} to <strong>{option.promptName}</strong>.
+              Will add <strong>{adding.toLocaleString("en-US")}</strong> golden case{adding === 1 ? "" : "s"} to <strong>{option.promptName}</strong>
+              {choice === "skip" && option.conflictCount ? `, skipping ${option.conflictCount} row${option.conflictCount === 1 ? "" : "s"}` : ""}
+              {choice === "revise" && option.conflictCount ? `, and make new revisions of ${option.conflictCount} existing case${option.conflictCount === 1 ? "" : "s"}` : ""}.
             </p>
           )}
           {option.blockedCount > 0 ? (
@@ -130,6 +148,20 @@ export function UseDatasetForm({
               {option.conflictCount > 3 ? <li>… and {option.conflictCount - 3} more rows.</li> : null}
             </ul>
           ) : null}
+          {option.conflicts.length > 0 && !option.alreadyAdded ? (
+            <fieldset className="flex flex-col gap-1 text-xs">
+              <legend className="mb-1 font-medium text-slate-800">Case IDs already in {option.promptName}&apos;s library</legend>
+              {option.collisionChoices.map((c) => (
+                <label key={c} className="flex items-center gap-2">
+                  <input type="radio" name="on-collision" value={c} checked={choice === c} onChange={() => setOnCollision(c)} />
+                  {CHOICE_LABEL[c]}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <p className="text-xs text-slate-600">
+            {option.checks.length > 0 ? <>Checks every case gets: {option.checks.join("; ")}.</> : <>This version has no checks: cases get the prompt&apos;s default checks, or none.</>}
+          </p>
           {option.warningCount > 0 ? (
             <details className="text-xs">
               <summary className="cursor-pointer text-slate-700">
@@ -170,7 +202,7 @@ export function UseDatasetForm({
         </div>
       ) : null}
       <Button variant="primary" onClick={add} disabled={!option || Boolean(refusal) || pending}>
-        {pending ? "Adding…" : option && !refusal ? `Add ${option.willAdd.toLocaleString("en-US")} golden case${option.willAdd === 1 ? "" : "s"}` : "Add golden cases"}
+        {pending ? "Adding…" : option && !refusal && choice !== "revise" && !option.conflictCount ? `Add ${option.willAdd.toLocaleString("en-US")} golden case${option.willAdd === 1 ? "" : "s"}` : "Add golden cases"}
       </Button>
     </aside>
   );

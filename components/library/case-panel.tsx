@@ -41,10 +41,13 @@ export function CasePanel({
   detail,
   hasSeveralPrompts,
   promptVariables = [],
+  promptDefaultChecks = [],
   closeHref,
   revisionHrefs,
 }: {
   promptVariables?: string[];
+  /** The prompt's default checks, as labels: a case without checks of its own inherits them (issue 15). */
+  promptDefaultChecks?: string[];
   systemId: string;
   detail: CaseDetail & { removable: boolean };
   hasSeveralPrompts: boolean;
@@ -209,6 +212,17 @@ export function CasePanel({
         </div>
       ) : null}
 
+      {(fields.evaluators ?? []).length === 0 ? (
+        <p data-testid="inherited-checks" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-700">
+          {promptDefaultChecks.length > 0 ? (
+            <>
+              No checks of its own: this case inherits the prompt&apos;s checks ({promptDefaultChecks.join("; ")}).
+            </>
+          ) : (
+            <>No checks of its own, and the prompt has no default checks: only the prompt&apos;s criteria judge this case.</>
+          )}
+        </p>
+      ) : null}
       <EvaluatorsEditor
         systemId={systemId}
         specs={fields.evaluators ?? []}

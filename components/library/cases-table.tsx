@@ -25,7 +25,8 @@ function SortLink({ label, asc, desc, sort, hrefs }: { label: string; asc: CaseS
 
 /**
  * The Cases table (server-paged; sorting is by URL so it covers all pages, not just this one).
- * A row opens the case in the side panel; Enter on a focused row does the same.
+ * A row opens the case in the side panel; Enter on a focused row does the same; with `selection`,
+ * Space on a focused row ticks it for the bulk action.
  */
 export function CasesTable({
   rows,
@@ -35,8 +36,11 @@ export function CasesTable({
   hrefs,
   emptyText,
   compact = false,
+  selection,
 }: {
   compact?: boolean;
+  /** Ticked rows for the bulk action (issue 15); absent = no checkboxes. */
+  selection?: { ids: ReadonlySet<number>; onToggle: (id: number, on: boolean) => void; onToggleAll: (on: boolean) => void };
   rows: CaseListRow[];
   showPrompt: boolean;
   sort: CaseSortValue;
@@ -45,7 +49,27 @@ export function CasesTable({
   emptyText: string;
 }) {
   const router = useRouter();
+  const allTicked = Boolean(selection) && rows.length > 0 && rows.every((r) => selection!.ids.has(r.id));
   const columns = [
+    ...(selection
+      ? [
+          col.display({
+            id: "tick",
+            header: () => <input type="checkbox" aria-label="Tick every case on this page" checked={allTicked} onChange={(e) => selection.onToggleAll(e.target.checked)} />,
+            cell: (c) => (
+              <input
+                type="checkbox"
+                // Not a tab stop: the row keeps one (its case ID link), where Space ticks the row.
+                tabIndex={-1}
+                aria-label={`Tick ${c.row.original.caseKey}`}
+                checked={selection.ids.has(c.row.original.id)}
+                onClick={(e) => e.stopPropagation()}
+                onChange={(e) => selection.onToggle(c.row.original.id, e.target.checked)}
+              />
+            ),
+          }),
+        ]
+      : []),
     col.accessor("caseKey", {
       header: () => <SortLink label="Case ID" asc="id-asc" desc="id-desc" sort={sort} hrefs={hrefs.sort} />,
       cell: (c) => (
@@ -90,6 +114,7 @@ export function CasesTable({
     <div className="overflow-x-auto">
       <table className="w-full table-fixed border-collapse text-left">
         <colgroup>
+          {selection ? <col className="w-9" /> : null}
           <col className="w-40" />
           {showPrompt && !compact ? <col className="w-28" /> : null}
           <col className="w-24" />
@@ -120,6 +145,11 @@ export function CasesTable({
                 // clickable for the mouse, and ↑/↓ move between the rows' links.
                 onClick={() => router.push(hrefs.row[r.original.id])}
                 onKeyDown={(e) => {
+                  if (e.key === " " && selection) {
+                    e.preventDefault();
+                    selection.onToggle(r.original.id, !selection.ids.has(r.original.id));
+                    return;
+                  }
                   if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
                   const next = e.key === "ArrowDown" ? e.currentTarget.nextElementSibling : e.currentTarget.previousElementSibling;
                   const link = next?.querySelector<HTMLAnchorElement>("a[href]");

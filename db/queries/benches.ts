@@ -23,6 +23,8 @@ export interface BenchSettings {
   concurrency: number;
   timeoutMs: number;
   maxSteps: number;
+  /** The prompt's default checks at launch (evaluator specs), inherited by cases without their own (issue 15). */
+  defaultChecks?: unknown[];
 }
 
 /** Where regressions are measured against. */

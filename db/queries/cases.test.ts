@@ -46,14 +46,26 @@ describe("addCase", () => {
     expect(c.promptName).toBe("agent");
   });
 
-  it("keeps a chosen case ID exactly and refuses a duplicate, naming the holder", async () => {
+  it("keeps a chosen case ID exactly and refuses a duplicate in the same prompt's library, naming the holder", async () => {
     await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-1", source: "custom", content: content("a", "b") });
-    const err = await expectError(addCase(db, { systemId: "acme", promptId: routerId, caseKey: "refund-1", source: "custom", content: content("c", "d") }), "duplicate_case_id");
+    const err = await expectError(addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-1", source: "custom", content: content("c", "d") }), "duplicate_case_id");
     expect(err.message).toContain('"refund-1"');
     expect(err.message).toContain('prompt "agent"');
     expect(err.message).toContain("Acme support");
     const page = await listCases(db, { systemId: "acme" });
     expect(page.total).toBe(1);
+  });
+
+  it("case IDs are unique within a prompt's library: another prompt may hold the same ID (issue 15)", async () => {
+    const a = await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "cap-01", source: "custom", content: content("a", "b") });
+    const b = await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "cap-01", source: "custom", content: content("c", "d") });
+    expect(b.id).not.toBe(a.id);
+    expect((await findCaseByKey(db, "cap-01", routerId))!.id).toBe(b.id);
+    expect((await findCaseByKey(db, "cap-01", agentId))!.id).toBe(a.id);
+    // The database's own index agrees: a second live cap-01 in the same prompt cannot be written.
+    expect(() =>
+      db.$client.prepare("INSERT INTO cases (case_key, system_id, prompt_id, source, created_at, updated_at) VALUES ('cap-01', 'acme', ?, 'custom', 0, 0)").run(agentId),
+    ).toThrow(/UNIQUE/);
   });
 
   it("refuses a prompt of another system or an unknown prompt, writing nothing", async () => {

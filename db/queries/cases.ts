@@ -204,15 +204,19 @@ export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage>
   return { rows, total, truncated, page, pageSize, pageCount };
 }
 
-/** Finds the live case holding a case ID, or null. */
-export async function findCaseByKey(db: Db, caseKey: string): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
+/**
+ * Finds the live case holding a case ID, or null. Case IDs are unique within a prompt's library:
+ * with `promptId` the answer is that prompt's case; without it, the oldest live case holding the ID.
+ */
+export async function findCaseByKey(db: Db, caseKey: string, promptId?: number): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
   return (
     db
       .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
       .from(cases)
       .innerJoin(prompts, eq(prompts.id, cases.promptId))
       .innerJoin(systems, eq(systems.id, cases.systemId))
-      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt)))
+      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt), promptId === undefined ? undefined : eq(cases.promptId, promptId)))
+      .orderBy(asc(cases.id))
       .get() ?? null
   );
 }
@@ -292,15 +296,16 @@ function duplicateMessage(key: string, existing: { promptName: string; systemNam
   return `Case ID "${key}" is already used by a case of prompt "${existing.promptName}" in "${existing.systemName}". Choose another ID or leave it empty to generate one.`;
 }
 
-function existingKey(tx: Tx, key: string) {
+/** The live case of a prompt holding a case ID (case IDs are unique within a prompt's library). */
+function existingKey(tx: Tx, promptId: number, key: string) {
   // Cheap index probe first; the joins for the message run only on a hit.
-  if (!tx.get(sql`SELECT 1 FROM cases WHERE case_key = ${key} AND removed_at IS NULL`)) return undefined;
+  if (!tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${promptId} AND case_key = ${key} AND removed_at IS NULL`)) return undefined;
   return tx
     .select({ id: cases.id, promptName: prompts.name, systemName: systems.name })
     .from(cases)
     .innerJoin(prompts, eq(prompts.id, cases.promptId))
     .innerJoin(systems, eq(systems.id, cases.systemId))
-    .where(and(eq(cases.caseKey, key), isNull(cases.removedAt)))
+    .where(and(eq(cases.promptId, promptId), eq(cases.caseKey, key), isNull(cases.removedAt)))
     .get();
 }
 
@@ -310,14 +315,14 @@ function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id
   if (key) {
     const problem = caseKeyProblem(key);
     if (problem) throw new LibraryError("validation", problem, { caseKey: problem });
-    const existing = existingKey(tx, key);
+    const existing = existingKey(tx, c.promptId, key);
     if (existing) {
       const msg = duplicateMessage(key, existing);
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
   } else {
     do key = generateCaseKey(promptName, (n) => randomBytes(n));
-    while (existingKey(tx, key));
+    while (existingKey(tx, c.promptId, key));
   }
   const { id } = tx
     .insert(cases)
@@ -364,7 +369,7 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
   } catch (e) {
     // Two writers racing for the same ID: the partial unique index is the final judge.
     if (e instanceof Error && "code" in e && (e as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && c.caseKey) {
-      const msg = `Case ID "${c.caseKey}" is already used by another case. Choose another ID.`;
+      const msg = `Case ID "${c.caseKey}" is already used by another case of this prompt. Choose another ID.`;
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
     throw e;
@@ -385,19 +390,27 @@ export function addCaseTx(tx: Tx, c: NewCase): { id: number; caseKey: string } {
  * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
  */
 export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
-  return writeTransaction(db, (tx) => {
-    const names = new Map<number, string>();
-    const now = Date.now();
-    return list.map((c, i) => {
-      try {
-        let name = names.get(c.promptId);
-        if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
-        return insertCaseTx(tx, c, name, now);
-      } catch (e) {
-        if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
-        throw e;
-      }
-    });
+  return writeTransaction(db, (tx) => addCasesTx(tx, list));
+}
+
+/**
+ * {@link addCases} inside the caller's open write transaction (a workflow that writes more in the
+ * same transaction, e.g. Use a dataset with new revisions): throws synchronously, so the caller's
+ * whole transaction rolls back.
+ * @throws LibraryError naming the 1-based position of the first bad case
+ */
+export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: string }[] {
+  const names = new Map<number, string>();
+  const now = Date.now();
+  return list.map((c, i) => {
+    try {
+      let name = names.get(c.promptId);
+      if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
+      return insertCaseTx(tx, c, name, now);
+    } catch (e) {
+      if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
+      throw e;
+    }
   });
 }
 
@@ -620,4 +633,52 @@ export function caseRevisionReader(db: Db): (revisionId: number) => CaseContent 
     }
     return c;
   };
+}
+
+/** Result of {@link reviseCases}. */
+export interface BulkRevisionResult {
+  /** Cases that got a new revision, with the new revision number. */
+  revised: { caseId: number; caseKey: string; revisionNumber: number }[];
+  /** Cases the change left as they were. */
+  unchanged: number;
+}
+
+/**
+ * Makes new revisions of many live cases of a system in ONE write transaction (bulk actions of
+ * the Cases tab): `change` gets each case's current content and returns the new content, or null
+ * to leave it. All or nothing. Editing a `retained` case marks it corrected by the user, as a
+ * single save does.
+ * @param caseIds the cases; ids of removed cases or of other systems are refused
+ * @throws LibraryError `not_found` naming the first case that is not a live case of the system;
+ *   nothing is written then
+ */
+export async function reviseCases(
+  db: Db,
+  systemId: string,
+  caseIds: readonly number[],
+  change: (content: CaseContent, c: { caseId: number; caseKey: string }) => CaseContent | null,
+): Promise<BulkRevisionResult> {
+  return writeTransaction(db, (tx) => {
+    const now = Date.now();
+    const out: BulkRevisionResult = { revised: [], unchanged: 0 };
+    for (const id of caseIds) {
+      const c = tx.select().from(cases).where(eq(cases.id, id)).get();
+      if (!c || c.systemId !== systemId || c.removedAt != null) throw new LibraryError("not_found", `Case #${id} is not a case of this system's library (it may have been removed). Nothing was changed.`);
+      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+      const before = decodeContent(cur.input, cur.expected, cur.details);
+      const after = change(before, { caseId: id, caseKey: c.caseKey });
+      if (!after || sameContent(before, after)) {
+        out.unchanged++;
+        continue;
+      }
+      const number = c.revisionNumber + 1;
+      const rev = tx.insert(caseRevisions).values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now }).returning({ id: caseRevisions.id }).get();
+      tx.update(cases)
+        .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
+        .where(eq(cases.id, id))
+        .run();
+      out.revised.push({ caseId: id, caseKey: c.caseKey, revisionNumber: number });
+    }
+    return out;
+  });
 }

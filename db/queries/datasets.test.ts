@@ -196,16 +196,80 @@ describe("useDatasetVersion", () => {
     expect(e2.message).toMatch(/every row is excluded or blocked/);
   });
 
-  it("is all or nothing: a case ID already in the library refuses the whole version, naming the row", async () => {
-    await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "c-2", source: "custom", content: content("x", "y") });
+  it("is all or nothing: a case ID already in the prompt's library refuses the whole version, naming the row and the choices", async () => {
+    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "c-2", source: "custom", content: content("x", "y") });
     const before = count(cases);
     const text = "id,question,answer\nc-1,A,a\nc-2,B,b\nc-3,C,c\n";
     const saved = await saveDatasetVersion(db, await input(text, { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
     const q = { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId };
-    expect((await planDatasetUse(db, q)).conflicts).toEqual([{ row: 2, caseKey: "c-2", message: expect.stringMatching(/^Row 2: Case ID "c-2" is already used by a case of prompt "router"/) }]);
+    const preview = await planDatasetUse(db, q);
+    expect(preview.conflicts).toEqual([{ row: 2, caseKey: "c-2", fromEarlierVersion: false, message: 'Row 2: Case ID "c-2" is already used by a case of prompt "agent".' }]);
+    expect(preview.collisionChoices).toEqual(["skip", "prefix"]);
     const e = await refused(useDatasetVersion(db, q), LibraryError);
-    expect(e.message).toMatch(/No case was added: Row 2: Case ID "c-2"/);
+    expect(e.message).toMatch(/No case was added: 1 case ID\(s\) of this version are already used in this prompt's library: row 2 \(“c-2”\)\. Choose: skip those rows or prefix them/);
     expect(count(cases)).toBe(before);
+  });
+
+  it("the same case IDs can go into another prompt's library (case IDs are unique per prompt)", async () => {
+    await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "c-2", source: "custom", content: content("x", "y") });
+    const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
+    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    expect(r.caseKeys).toEqual(["c-1", "c-2"]);
+  });
+
+  it("collisions: skip leaves the rows out, prefix names them after the dataset", async () => {
+    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "c-2", source: "custom", content: content("x", "y") });
+    const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
+    const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping }));
+    const skip = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: routerId });
+    expect(skip.caseKeys).toEqual(["c-1", "c-2"]);
+    const skipped = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId, onCollision: "skip" });
+    expect([skipped.added, skipped.skipped, skipped.caseKeys]).toEqual([1, 1, ["c-1"]]);
+    const saved2 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { name: "other", mapping }));
+    const prefixed = await useDatasetVersion(db, { systemId: "acme", datasetId: saved2.datasetId, version: 1, promptId: agentId, onCollision: "prefix" });
+    expect(prefixed.caseKeys).toEqual(["other-c-1", "other-c-2"]);
+    // revise is refused: these cases are not from an earlier version of "other".
+    const saved3 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\n", { name: "third", mapping }));
+    const e = await refused(useDatasetVersion(db, { systemId: "acme", datasetId: saved3.datasetId, version: 1, promptId: agentId, onCollision: "revise" }), LibraryError);
+    expect(e.message).toContain("New revisions are only made of cases from an earlier version of “third”");
+  });
+
+  it("collisions: revise makes new revisions of the cases from an earlier version of the same dataset, in one transaction", async () => {
+    const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
+    const v1 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping, checks: [{ kind: "exact" }] }));
+    await useDatasetVersion(db, { systemId: "acme", datasetId: v1.datasetId, version: 1, promptId: agentId });
+    await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b2\nc-3,C,c\n", { mapping, checks: [{ kind: "exact" }] }));
+    const q = { systemId: "acme", datasetId: v1.datasetId, version: 2, promptId: agentId };
+    expect((await planDatasetUse(db, q)).collisionChoices).toEqual(["skip", "prefix", "revise"]);
+    const r = await useDatasetVersion(db, { ...q, onCollision: "revise" });
+    expect([r.added, r.revised, r.unchanged, r.caseKeys]).toEqual([1, 1, 1, ["c-3"]]);
+    const page = await listCases(db, { systemId: "acme", promptId: agentId, sort: "id-asc" });
+    expect(page.rows.map((x) => [x.caseKey, x.expected, x.revisionNumber])).toEqual([
+      ["c-1", "a", 1],
+      ["c-2", "b2", 2],
+      ["c-3", "c", 1],
+    ]);
+    const c2 = (await getCase(db, page.rows[1].id))!;
+    expect(c2.origin).toMatchObject({ kind: "dataset", version: 2, row: 2 });
+    expect(c2.content.evaluators).toEqual([{ kind: "exact" }]);
+  });
+
+  it("a row the dataset's checks cannot use is named and nothing is added", async () => {
+    const mapping: ColumnMapping = MAPPING.slice(0, 2);
+    const saved = await saveDatasetVersion(db, await input("question,answer\nA,^a$\nB,(unclosed\n", { mapping, checks: [{ kind: "regex" }] }));
+    const before = count(cases);
+    const e = await refused(useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId }), LibraryError);
+    expect(e.message).toMatch(/^Row 2: the regex check cannot be made from this row: /);
+    expect(count(cases)).toBe(before);
+  });
+
+  it("the version's checks travel with it and with the golden cases made from it", async () => {
+    const saved = await saveDatasetVersion(db, await input(CSV, { checks: [{ kind: "exact" }, { kind: "contains", ignoreCase: true }], excludedRows: [2] }));
+    expect((await getDatasetVersion(db, "acme", saved.datasetId, 1))!.checks).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
+    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    expect(r.added).toBe(2);
+    const page = await listCases(db, { systemId: "acme", promptId: agentId });
+    for (const row of page.rows) expect((await getCase(db, row.id))!.content.evaluators).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
   });
 
   it("is all or nothing when the insert itself fails half-way: no case of the version remains", async () => {

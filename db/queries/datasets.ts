@@ -7,8 +7,12 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { writeTransaction } from "../write-transaction";
-import { datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
-import { addCases, type NewCase } from "./cases";
+import { caseRevisions, cases, datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
+import { addCasesTx, type CaseOrigin, type NewCase } from "./cases";
+import { evaluatorsForRow, type DatasetCheck } from "@/lib/datasets/checks";
+import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
+import { resolveCollisions, type CollisionChoice, type CollisionPlan, type ExistingCase } from "@/lib/datasets/collisions";
+import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
 import type { ColumnMapping } from "@/lib/import/mapping";
 import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
 import type { ImportProblem, ImportTable } from "@/lib/import/types";
@@ -41,6 +45,8 @@ export interface SaveVersionInput {
   uploadId?: number;
   /** Redaction on or off and the keep-list (default: on, nothing kept). */
   redaction?: RedactionSettings;
+  /** The checks confirmed for the whole dataset (lib/datasets/checks.ts); default none. */
+  checks?: DatasetCheck[];
   /** Clock, for tests. */
   now?: number;
 }
@@ -56,6 +62,7 @@ export interface SavedVersion {
   blockedRows: number[];
   problems: ImportProblem[];
   redaction: StoredRedactionReport;
+  checks: DatasetCheck[];
 }
 
 /**
@@ -66,6 +73,23 @@ export interface SavedVersion {
  *   `upload_not_found` (the upload was already saved or expired). Nothing is written then.
  */
 export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promise<SavedVersion> {
+  return saveVersionSync(db, input);
+}
+
+/**
+ * Saves a version and uses it for a prompt (the CLI's `dataset import --use`) in ONE write
+ * transaction: a refused use (a case ID collision without a choice, no row to add) saves nothing.
+ * @throws what {@link saveDatasetVersion} and {@link useDatasetVersion} throw; nothing is written then
+ */
+export async function saveAndUseDatasetVersion(db: Db, input: SaveVersionInput, use: { promptId: number; onCollision?: CollisionChoice }): Promise<{ saved: SavedVersion; used: UseResult }> {
+  return writeTransaction(db, () => {
+    const saved = saveVersionSync(db, input);
+    const used = useSync(db, { systemId: input.systemId, datasetId: saved.datasetId, version: saved.version, promptId: use.promptId, onCollision: use.onCollision });
+    return { saved, used };
+  });
+}
+
+function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
   const parsedName = datasetNameSchema.safeParse(input.name);
   if (!parsedName.success) {
     const msg = parsedName.error.issues[0].message;
@@ -109,6 +133,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
           rowCount: prepared.rowCount,
           excludedRows: JSON.stringify(prepared.excludedRows),
           corrections: JSON.stringify(prepared.corrections),
+          checks: JSON.stringify(input.checks ?? []),
           redactionReport: JSON.stringify(prepared.redaction),
           problems: JSON.stringify(prepared.problems),
           createdAt: now,
@@ -130,6 +155,7 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
         blockedRows: prepared.blockedRows,
         problems: prepared.problems,
         redaction: prepared.redaction,
+        checks: input.checks ?? [],
       };
     },
   );
@@ -224,6 +250,8 @@ export interface DatasetVersionDetail {
   corrections: Corrections;
   redaction: StoredRedactionReport;
   problems: ImportProblem[];
+  /** The checks confirmed at mapping time; the golden cases made from this version get them. */
+  checks: DatasetCheck[];
   createdAt: number;
   /** Every version of the dataset (for links), newest first. */
   versions: { version: number; createdAt: number }[];
@@ -256,6 +284,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
       corrections: datasetVersions.corrections,
       redactionReport: datasetVersions.redactionReport,
       problems: datasetVersions.problems,
+      checks: datasetVersions.checks,
       createdAt: datasetVersions.createdAt,
     })
     .from(datasetVersions)
@@ -289,6 +318,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
     corrections: JSON.parse(v.corrections) as Corrections,
     redaction: JSON.parse(v.redactionReport) as StoredRedactionReport,
     problems: JSON.parse(v.problems) as ImportProblem[],
+    checks: JSON.parse(v.checks) as DatasetCheck[],
     createdAt: v.createdAt,
     versions,
   };
@@ -325,11 +355,13 @@ function usage(db: Db, systemId: string, datasetId: number, version: number): { 
     GROUP BY c.prompt_id ORDER BY p.name`);
 }
 
-/** A case ID of the version that the library already uses. */
+/** A case ID of the version that the prompt's library already uses. */
 export interface CaseIdConflict {
   row: number;
   caseKey: string;
   message: string;
+  /** The case holding it came from an earlier version of the same dataset (new revisions are possible). */
+  fromEarlierVersion: boolean;
 }
 
 /** What "Add golden cases" will do for one prompt (shown before the click, enforced on it). */
@@ -343,21 +375,40 @@ export interface UsePreview {
   warnings: ImportProblem[];
   mappingErrors: ImportProblem[];
   conflicts: CaseIdConflict[];
+  /** The collision choices that apply (revise only when every collision is with an earlier version of this dataset). */
+  collisionChoices: CollisionChoice[];
+  /** The choice this preview was made with, and what it does. */
+  onCollision?: CollisionChoice;
+  skipped: number;
+  revised: number;
+  /** Why the use cannot go ahead with the choice made (or without one). */
+  collisionRefusals: string[];
   excludedRows: number[];
   /** Live cases of this prompt already copied from this version, or null. */
   alreadyAdded: { count: number; lastAddedAt: number } | null;
+  /** The checks each new case gets from the version. */
+  checks: DatasetCheck[];
 }
 
-/** Live case IDs among `keys` (chunked IN lists). */
-function usedKeys(db: Db, keys: string[]): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * Live cases of a prompt holding one of `keys` (chunked IN lists), with their dataset origin.
+ * Case IDs are unique within a prompt's library; other prompts do not count (issue 15).
+ */
+function usedKeys(db: Db, promptId: number, keys: string[]): Map<string, ExistingCase> {
+  const out = new Map<string, ExistingCase>();
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);
-    const rows = db.all<{ key: string; promptName: string; systemName: string }>(sql`
-      SELECT c.case_key AS key, p.name AS promptName, s.name AS systemName FROM cases c
-      JOIN prompts p ON p.id = c.prompt_id JOIN systems s ON s.id = c.system_id
-      WHERE c.removed_at IS NULL AND c.case_key IN (${sql.join(chunk.map((k) => sql`${k}`), sql`, `)})`);
-    for (const r of rows) out.set(r.key, `Case ID "${r.key}" is already used by a case of prompt "${r.promptName}" in "${r.systemName}".`);
+    const rows = db.all<{ id: number; key: string; datasetId: number | null; version: number | null }>(sql`
+      SELECT c.id, c.case_key AS key,
+        CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.datasetId') END AS datasetId,
+        CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.version') END AS version
+      FROM cases c
+      WHERE c.prompt_id = ${promptId} AND c.removed_at IS NULL AND c.case_key IN (${sql.join(chunk.map((k) => sql`${k}`), sql`, `)})`);
+    for (const r of rows) {
+      const e: ExistingCase = { caseId: r.id, caseKey: r.key };
+      if (r.datasetId != null && r.version != null) e.dataset = { datasetId: r.datasetId, version: r.version };
+      out.set(r.key, e);
+    }
   }
   return out;
 }
@@ -366,6 +417,7 @@ interface Planned {
   preview: UsePreview;
   detail: DatasetVersionDetail;
   drafts: ReturnType<typeof planUse>["drafts"];
+  collisions: CollisionPlan;
 }
 
 /** The prompt with its current template, read synchronously (inside a transaction). */
@@ -389,33 +441,49 @@ function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Planned {
   if (!detail) throw new LibraryError("not_found", `Dataset #${q.datasetId} has no version ${q.version} in system "${q.systemId}".`);
   const prompt = promptOf(db, q.systemId, q.promptId);
   const p = planUse(storedTable(detail, detail.columns, detail.records), detail.mapping, detail.excludedRows, templateVariables(prompt.template));
-  const keyed = p.drafts.filter((d) => d.caseKey !== undefined);
-  const used = usedKeys(db, [...new Set(keyed.map((d) => d.caseKey!))]);
-  const conflicts = keyed.filter((d) => used.has(d.caseKey!)).map((d) => ({ row: d.rowNumber, caseKey: d.caseKey!, message: `Row ${d.rowNumber}: ${used.get(d.caseKey!)}` }));
+  const keyed = p.drafts.filter((d) => d.caseKey !== undefined).map((d) => ({ row: d.rowNumber, caseKey: d.caseKey! }));
+  const used = usedKeys(db, prompt.id, [...new Set(keyed.map((d) => d.caseKey))]);
+  const collisions = resolveCollisions(keyed, used, { datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version }, q.onCollision);
+  const conflicts = collisions.collisions.map((c) => ({
+    row: c.row,
+    caseKey: c.caseKey,
+    fromEarlierVersion: c.fromEarlierVersion,
+    message: `Row ${c.row}: Case ID "${c.caseKey}" is already used by a case of prompt "${prompt.name}"${c.fromEarlierVersion ? ` (from an earlier version of "${detail.datasetName}")` : ""}.`,
+  }));
+  const collisionChoices: CollisionChoice[] = conflicts.length === 0 ? [] : conflicts.every((c) => c.fromEarlierVersion) ? ["skip", "prefix", "revise"] : ["skip", "prefix"];
   const mine = usage(db, q.systemId, q.datasetId, q.version).find((u) => u.promptId === q.promptId);
   return {
     detail,
     drafts: p.drafts,
+    collisions,
     preview: {
       promptId: prompt.id,
       promptName: prompt.name,
-      willAdd: p.drafts.length,
+      willAdd: p.drafts.length - collisions.skipped.length - collisions.revised.size,
       blocked: p.blocked,
       warnings: p.warnings,
       mappingErrors: p.mappingErrors,
       conflicts,
+      collisionChoices,
+      ...(q.onCollision ? { onCollision: q.onCollision } : {}),
+      skipped: collisions.skipped.length,
+      revised: collisions.revised.size,
+      collisionRefusals: collisions.refusals,
       excludedRows: p.excludedRows,
       alreadyAdded: mine ? { count: mine.count, lastAddedAt: mine.lastAddedAt } : null,
+      checks: detail.checks,
     },
   };
 }
 
-/** Which version goes into which prompt. */
+/** Which version goes into which prompt, and what to do with case IDs the prompt already uses. */
 export interface UseQuery {
   systemId: string;
   datasetId: number;
   version: number;
   promptId: number;
+  /** Rows whose case IDs the prompt's library already uses: skip them, prefix them with the dataset's name, or revise the existing cases. */
+  onCollision?: CollisionChoice;
 }
 
 /**
@@ -443,6 +511,11 @@ export async function planDatasetUseForPrompts(db: Db, q: Omit<UseQuery, "prompt
 export interface UseResult {
   promptName: string;
   added: number;
+  /** Rows left out because their case IDs are taken (skip). */
+  skipped: number;
+  /** Existing cases that got a new revision (revise), and those already equal to the row. */
+  revised: number;
+  unchanged: number;
   /** Rows left out because they are blocked (not corrected, not excluded). */
   blockedRows: number[];
   caseKeys: string[];
@@ -457,14 +530,10 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
       `Version ${detail.version} of "${detail.datasetName}" is already in the library of ${preview.promptName} (${preview.alreadyAdded.count} cases). Adding it again would duplicate them.`,
     );
   }
-  if (preview.conflicts.length > 0) {
-    const more = preview.conflicts.length > 3 ? ` (and ${preview.conflicts.length - 3} more rows)` : "";
-    return new LibraryError(
-      "validation",
-      `No case was added: ${preview.conflicts.slice(0, 3).map((c) => c.message).join(" ")}${more} Case IDs are unique in the workspace; change them in a new version or map no case ID column.`,
-    );
+  if (preview.collisionRefusals.length > 0) {
+    return new LibraryError("conflict", `No case was added: ${preview.collisionRefusals.slice(0, 3).join(" ")}${preview.collisionRefusals.length > 3 ? " …" : ""}`);
   }
-  if (drafts.length === 0) {
+  if (drafts.length === 0 || drafts.length === preview.skipped) {
     return new LibraryError("validation", `No row of version ${detail.version} can be added: every row is excluded or blocked. Correct the blocked rows in a new version.`);
   }
   return null;
@@ -480,37 +549,79 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
  *   `conflict` (this version is already in this prompt's library). Nothing is written then.
  */
 export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
-  let pending: Promise<{ id: number; caseKey: string }[]> | undefined;
+  return useSync(db, q);
+}
+
+function useSync(db: Db, q: UseQuery): UseResult {
+  let inserted: { id: number; caseKey: string }[] = [];
   let planned: Planned | undefined;
-  writeTransaction(
-    db,
-    () => {
-      planned = plan(db, q);
-      const refused = refusal(planned);
-      if (refused) throw refused;
-      const { detail, drafts } = planned;
-      const list: NewCase[] = drafts.map((d) => ({
-        systemId: q.systemId,
-        promptId: q.promptId,
-        caseKey: d.caseKey,
-        source: "dataset",
-        origin: { kind: "dataset", datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version, row: d.rowNumber },
-        content: d.content,
-      }));
-      // addCases runs its transaction synchronously (a savepoint inside this one); a failure
-      // rolls it back entirely and rejects the promise, which is awaited below.
-      pending = addCases(db, list);
-    },
-  );
-  const { preview, drafts } = planned!;
-  try {
-    const inserted = await pending!;
-    return { promptName: preview.promptName, added: inserted.length, blockedRows: preview.blocked.map((b) => b.row), caseKeys: inserted.map((c) => c.caseKey) };
-  } catch (e) {
-    if (e instanceof LibraryError) {
-      const m = /^Case (\d+) of \d+: /.exec(e.message);
-      if (m) throw new LibraryError(e.code, `Row ${drafts[Number(m[1]) - 1]?.rowNumber}: ${e.message.slice(m[0].length)} No case was added.`, e.fieldErrors);
+  let added: ReturnType<Planned["drafts"]["filter"]> = [];
+  let revised = 0;
+  let unchanged = 0;
+  writeTransaction(db, (tx) => {
+    planned = plan(db, q);
+    const refused = refusal(planned);
+    if (refused) throw refused;
+    const { detail, drafts, collisions } = planned;
+    const skipped = new Set(collisions.skipped);
+    const now = Date.now();
+    const originOf = (row: number): CaseOrigin => ({ kind: "dataset", datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version, row });
+    // The version's checks travel with every case made from it (issue 15).
+    const contentOf = (d: Planned["drafts"][number]) => {
+      const evaluators = [...d.content.evaluators, ...evaluatorsForRow(detail.checks, { expected: d.content.expected, expectedToolNames: d.expectedToolNames })];
+      // A row the checks cannot use (an expected result that is not a valid regular expression, …) is named.
+      const bad = validateEvaluatorSpecs(evaluators, { expected: d.content.expected })[0];
+      if (bad) {
+        const kind = String((evaluators[bad.index] as { kind?: unknown }).kind);
+        throw new LibraryError("validation", `Row ${d.rowNumber}: the ${kind} check cannot be made from this row: ${bad.message}. No case was added; choose other checks or correct the row in a new version.`);
+      }
+      return { ...d.content, evaluators };
+    };
+    for (const d of drafts) {
+      const existing = collisions.revised.get(d.rowNumber);
+      if (!existing) continue;
+      // A new revision of the case made from an earlier version of this dataset.
+      const c = tx.select().from(cases).where(eq(cases.id, existing.caseId)).get()!;
+      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+      const after = contentOf(d);
+      tx.update(cases).set({ origin: JSON.stringify(originOf(d.rowNumber)) }).where(eq(cases.id, c.id)).run();
+      if (sameContent(decodeContent(cur.input, cur.expected, cur.details), after)) {
+        unchanged++;
+        continue;
+      }
+      const number = c.revisionNumber + 1;
+      const rev = tx.insert(caseRevisions).values({ caseId: c.id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now }).returning({ id: caseRevisions.id }).get();
+      tx.update(cases).set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now }).where(eq(cases.id, c.id)).run();
+      revised++;
     }
-    throw e;
-  }
+    added = drafts.filter((d) => !skipped.has(d.rowNumber) && !collisions.revised.has(d.rowNumber));
+    const list: NewCase[] = added.map((d) => ({
+      systemId: q.systemId,
+      promptId: q.promptId,
+      caseKey: collisions.renamed.get(d.rowNumber) ?? d.caseKey,
+      source: "dataset",
+      origin: originOf(d.rowNumber),
+      content: contentOf(d),
+    }));
+    try {
+      // In this transaction: a refused case rolls back the revisions above too.
+      inserted = addCasesTx(tx, list);
+    } catch (e) {
+      if (e instanceof LibraryError) {
+        const m = /^Case (\d+) of \d+: /.exec(e.message);
+        if (m) throw new LibraryError(e.code, `Row ${added[Number(m[1]) - 1]?.rowNumber}: ${e.message.slice(m[0].length)} No case was added.`, e.fieldErrors);
+      }
+      throw e;
+    }
+  });
+  const { preview } = planned!;
+  return {
+    promptName: preview.promptName,
+    added: inserted.length,
+    skipped: preview.skipped,
+    revised,
+    unchanged,
+    blockedRows: preview.blocked.map((b) => b.row),
+    caseKeys: inserted.map((c) => c.caseKey),
+  };
 }

@@ -153,16 +153,24 @@ describe("publishRelease", () => {
     expect((await caseOf("holiday")).promptName).toBe("agent");
   });
 
-  it("refuses case ids held by non-code cases, listing every one, and writes nothing", async () => {
+  it("refuses case ids held by non-code cases of the target prompt, listing every one, and writes nothing", async () => {
     const agentId = (await listPrompts(db, "acme")).find((p) => p.name === "agent")!.id;
     await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "holiday", source: "custom", content: content("a", "b") });
     await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "unopened", source: "dataset", content: content("a", "b") });
-    const err = await expectLibraryError(publishRelease(db, { systemId: "acme", release: await release(CSV_V1) }), "duplicate_case_id");
+    const err = await expectLibraryError(publishRelease(db, { systemId: "acme", release: await release(CSV_V1), promptName: "agent" }), "duplicate_case_id");
     expect(err.message).toBe(
       'Case ids already taken in the library (nothing was published): "unopened" is used by a dataset case of prompt "agent"; "holiday" is used by a custom case of prompt "agent". Rename these cases in the code.',
     );
     expect((await listPrompts(db, "acme")).map((p) => p.name)).toEqual(["agent", "router"]);
     expect(await findCaseByKey(db, "lookup-returns")).toBeNull();
+  });
+
+  it("publishes into another prompt the case ids that a non-code case of a different prompt holds (case IDs are unique per prompt)", async () => {
+    const agentId = (await listPrompts(db, "acme")).find((p) => p.name === "agent")!.id;
+    const custom = await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "holiday", source: "custom", content: content("a", "b") });
+    const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
+    expect(r.created).toContain("holiday");
+    expect((await findCaseByKey(db, "holiday", agentId))!.id).toBe(custom.id);
   });
 
   it("refuses an unknown system", async () => {

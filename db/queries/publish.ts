@@ -12,10 +12,11 @@
  *   library are kept until the code itself changes.
  * - Live `code` cases of the system that are not in the release are listed (`disappeared`) and
  *   left as they are: never paused, removed or changed.
- * - A case id used by a case that is not from code, or by a case of another system, is a conflict:
- *   nothing is written, and the error lists every conflict.
+ * - Case ids are unique within a prompt's library (issue 15): a case id used by a case of the
+ *   target prompt that is not from code is a conflict: nothing is written, and the error lists
+ *   every conflict. The same id in another prompt or system is another case.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { writeTransaction, type Tx } from "../write-transaction";
 import { caseRevisions, cases, promptRevisions, prompts, systems } from "../schema";
@@ -96,16 +97,18 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
     const conflicts: string[] = [];
     const existing = new Map<string, typeof cases.$inferSelect & { promptName: string }>();
     for (const c of release.cases) {
-      const row = tx
+      const rows = tx
         .select({ c: cases, promptName: prompts.name })
         .from(cases)
         .innerJoin(prompts, eq(prompts.id, cases.promptId))
-        .where(and(eq(cases.caseKey, c.id), isNull(cases.removedAt)))
-        .get();
-      if (!row) continue;
-      if (row.c.systemId !== systemId) conflicts.push(`"${c.id}" is used by a case of prompt "${row.promptName}" in system "${row.c.systemId}"`);
-      else if (row.c.source !== "code") conflicts.push(`"${c.id}" is used by a ${row.c.source} case of prompt "${row.promptName}"`);
-      else existing.set(c.id, { ...row.c, promptName: row.promptName });
+        .where(and(eq(cases.systemId, systemId), eq(cases.caseKey, c.id), isNull(cases.removedAt)))
+        .orderBy(asc(cases.id))
+        .all();
+      // The case published earlier (it stays in its prompt), else whatever holds the id in the target prompt.
+      const code = rows.find((r) => r.c.source === "code");
+      const blocking = rows.find((r) => r.c.source !== "code" && r.promptName === plan.promptOf.get(c.id));
+      if (code) existing.set(c.id, { ...code.c, promptName: code.promptName });
+      else if (blocking) conflicts.push(`"${c.id}" is used by a ${blocking.c.source} case of prompt "${blocking.promptName}"`);
     }
     if (conflicts.length > 0) {
       throw new LibraryError("duplicate_case_id", `Case ids already taken in the library (nothing was published): ${conflicts.join("; ")}. Rename these cases in the code.`);

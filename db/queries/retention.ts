@@ -48,7 +48,7 @@ export function retainFailingCasesIn(db: Db, benchId: number, recommendation: Re
       const origin = JSON.stringify({ kind: "bench", benchId, fromCaseId: f.caseId, trialCaseRevisionId: f.revId });
       if (!copy) {
         let key = `${original.caseKey}~retained`;
-        if (tx.get(sql`SELECT 1 FROM cases WHERE case_key = ${key} AND removed_at IS NULL`)) key = `${key}-${randomBytes(3).toString("hex")}`;
+        if (tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${original.promptId} AND case_key = ${key} AND removed_at IS NULL`)) key = `${key}-${randomBytes(3).toString("hex")}`;
         const { id } = tx
           .insert(cases)
           .values({ caseKey: key, systemId: original.systemId, promptId: original.promptId, source: "retained", status: "active", origin, revisionNumber: 1, createdAt: now, updatedAt: now })

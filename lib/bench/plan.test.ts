@@ -175,3 +175,18 @@ describe("planBench", () => {
     expect(selects({ kind: "all" }, other, ds, { includeRetained: false })).toBe(true);
   });
 });
+
+describe("planBench: cases without a check (issue 15)", () => {
+  it("says so when included cases have no check, no prompt default check and the rubric has no criterion", () => {
+    const cases = [supplied({ caseKey: "cap-01" }), supplied({ caseKey: "cap-02", content: { evaluators: [{ kind: "exact" }] } }), supplied({ caseKey: "cap-03" })];
+    const plan = planBench(cases, [recorded("a")], settings);
+    expect(plan.unchecked).toEqual({ count: 2, caseKeys: ["cap-01", "cap-03"] });
+    expect(plan.warnings).toContain("2 included cases have no check and the prompt has no criterion: their trials would end “no check was scored”.");
+  });
+
+  it("does not warn when the prompt has default checks or a criterion", () => {
+    const cases = [supplied({ caseKey: "cap-01" })];
+    expect(planBench(cases, [recorded("a")], { ...settings, defaultCheckCount: 1 }).unchecked).toBeUndefined();
+    expect(planBench(cases, [recorded("a")], { ...settings, criteriaCount: 1 }).unchecked).toBeUndefined();
+  });
+});

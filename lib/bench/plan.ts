@@ -194,6 +194,12 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
       `${retainedJoined} of the ${inc.length} included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.`,
     );
   if (settings.criteriaCount > 0 && !settings.judge) warnings.push(settings.criteriaCount === 1 ? "No judge model: the criterion of the rubric will be unscored." : `No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
+  // A case with nothing to score ends "no check was scored": say so before launch (issue 15).
+  const hasShared = settings.criteriaCount > 0 || (settings.defaultCheckCount ?? 0) > 0;
+  const unchecked = hasShared ? [] : inc.filter((k) => k.content.evaluators.length === 0);
+  if (unchecked.length > 0) {
+    warnings.push(`${unchecked.length === 1 ? "1 included case has" : `${unchecked.length} included cases have`} no check and the prompt has no criterion: their trials would end “no check was scored”.`);
+  }
   for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
 
   return {
@@ -209,5 +215,6 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     missingRecordings,
     estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },
     warnings,
+    ...(unchecked.length > 0 ? { unchecked: { count: unchecked.length, caseKeys: unchecked.slice(0, 5).map((k) => k.caseKey) } } : {}),
   };
 }

@@ -35,3 +35,12 @@ describe("judged criteria of a bench", () => {
     expect(validateEvaluatorSpecs([{ kind: "judge", criterion: { rule: "x".repeat(LIMITS.criterionRule) } }])).toEqual([]);
   });
 });
+
+describe("checkSlots with the prompt's default checks (issue 15)", () => {
+  it("a case with no evaluator of its own inherits the prompt's default checks; a case with its own keeps them", async () => {
+    const { checkSlots } = await import("./score");
+    const defaults = [{ kind: "exact" }];
+    expect(checkSlots({ evaluators: [] }, [], defaults).map((s) => [s.key, s.kind])).toEqual([["p0:exact", "exact"]]);
+    expect(checkSlots({ evaluators: [{ kind: "contains", expected: "x" }] }, [], defaults).map((s) => s.key)).toEqual(["e0:contains"]);
+  });
+});

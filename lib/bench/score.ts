@@ -29,11 +29,17 @@ export interface CheckSlot {
   criterionId?: number;
 }
 
-/** The checks a case gets: its evaluators (`e<i>:<kind>`) then the rubric's criteria (`c<criterionId>`). */
-export function checkSlots(content: Pick<CaseContent, "evaluators">, rubric: RubricCriterion[]): CheckSlot[] {
-  const slots: CheckSlot[] = content.evaluators.map((spec, i) => {
+/**
+ * The checks a case gets: its evaluators (`e<i>:<kind>`) — or, when it has none, the prompt's
+ * default checks pinned by the bench (`p<i>:<kind>`, issue 15) — then the rubric's criteria
+ * (`c<criterionId>`).
+ * @param defaultChecks the prompt's default checks as the bench pinned them (evaluator specs)
+ */
+export function checkSlots(content: Pick<CaseContent, "evaluators">, rubric: RubricCriterion[], defaultChecks: readonly unknown[] = []): CheckSlot[] {
+  const own = content.evaluators.length > 0;
+  const slots: CheckSlot[] = (own ? content.evaluators : defaultChecks).map((spec, i) => {
     const kind = String((spec as { kind?: unknown })?.kind ?? "unknown");
-    return { key: `e${i}:${kind}`, kind, label: describeEvaluator(spec), spec };
+    return { key: `${own ? "e" : "p"}${i}:${kind}`, kind, label: describeEvaluator(spec), spec };
   });
   for (const c of rubric) {
     slots.push({

@@ -49,6 +49,8 @@ export interface PlanSettings {
   judge: ModelConfig | null;
   /** Most model calls in one trial (tool rounds + the answer); default 5. */
   maxSteps?: number;
+  /** The prompt's default checks, which every case without an evaluator of its own inherits (issue 15). */
+  defaultCheckCount?: number;
 }
 
 /** One manifest line: every supplied case, included or excluded with the reason. */
@@ -89,6 +91,11 @@ export interface BenchPlan {
   missingRecordings: { candidate: string; count: number }[];
   estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
   warnings: string[];
+  /**
+   * Included cases that would get no check at all (no evaluator, no prompt default check, no
+   * criterion in the rubric), with the first few case IDs; absent when every included case has one.
+   */
+  unchecked?: { count: number; caseKeys: string[] };
 }
 
 /** A check outcome stored with a trial. `key` identifies the same check across candidates and benches. */

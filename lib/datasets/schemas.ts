@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { columnMappingSchema } from "@/lib/import/mapping-schema";
+import { COLLISION_CHOICES } from "./collisions";
+import { datasetChecksSchema } from "./checks";
 import { KEEP_ENTRY_MAX, KEEP_LIST_MAX } from "@/lib/import/redact/settings";
 import { LIMITS } from "@/lib/library/limits";
 
@@ -56,6 +58,8 @@ export const saveDatasetSchema = z.object({
   excludedRows: excludedRowsSchema.default([]),
   /** Absent: the dataset's settings (its latest version's), or on with nothing kept for a new dataset. */
   redaction: redactionSettingsSchema.optional(),
+  /** The checks confirmed for the whole dataset; absent: the proposed ones. */
+  checks: datasetChecksSchema.optional(),
 });
 
 /** Use a dataset: one version into one prompt's library. */
@@ -64,6 +68,8 @@ export const useDatasetSchema = z.object({
   datasetId: z.coerce.number().int().positive(),
   version: z.coerce.number().int().positive(),
   promptId: z.coerce.number({ error: "Choose a target prompt." }).int().positive({ error: "Choose a target prompt." }),
+  /** What to do with rows whose case IDs the prompt's library already uses. */
+  onCollision: z.enum(COLLISION_CHOICES).optional(),
 });
 
 /**

@@ -290,3 +290,19 @@ describe("variables (JSON object): one variable per key", () => {
     expect(validateMapping(cols, m as ColumnMapping)).toEqual([]);
   });
 });
+
+describe("expected tool calls column", () => {
+  it("reads a JSON list or a comma-separated list of tool names, and keeps the cell as an extra column", async () => {
+    const { applyMapping, splitToolNames } = await import("./mapping");
+    expect(splitToolNames('["lookup_order", {"toolName": "refund"}, "lookup_order"]')).toEqual(["lookup_order", "refund"]);
+    expect(splitToolNames("lookup_order; refund")).toEqual(["lookup_order", "refund"]);
+    const table = { format: "csv", encoding: "utf-8", columns: ["q", "a", "tools"], rows: [["Where is my order?", "On its way", "lookup_order"]], rowSources: [2], sourceKind: "line" } as unknown as Parameters<typeof applyMapping>[0];
+    const r = applyMapping(table, [
+      { column: "q", role: "input" },
+      { column: "a", role: "expected" },
+      { column: "tools", role: "expected_tool_calls" },
+    ]);
+    expect(r.drafts[0].expectedToolNames).toEqual(["lookup_order"]);
+    expect(r.drafts[0].content.extra).toEqual({ tools: "lookup_order" });
+  });
+});

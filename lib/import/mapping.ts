@@ -14,6 +14,9 @@
  * - `resolved_prompt` → `context` entry named `resolved_prompt`;
  * - `case_id` → the draft's `caseKey` (trimmed; empty → none);
  * - `tags` → `tags`: split on commas and semicolons, trimmed, empty and repeated tags removed;
+ * - `expected_tool_calls` → the draft's `expectedToolNames` (a JSON list of names, or names split on
+ *   commas and semicolons), which the dataset's tool-call check uses (lib/datasets/checks.ts); the
+ *   cell is also kept in `extra[column]`, so nothing is lost when no such check is chosen;
  * - `extra` (and any column missing from the mapping) → `extra[column]`, unchanged.
  */
 import type { CaseContent, NameValue, Turn } from "@/lib/library/case-content";
@@ -33,13 +36,14 @@ export const COLUMN_ROLES = [
   "notes",
   "case_id",
   "tags",
+  "expected_tool_calls",
   "extra",
 ] as const;
 /** One of {@link COLUMN_ROLES}. */
 export type ColumnRole = (typeof COLUMN_ROLES)[number];
 
 /** Roles at most one column may have. */
-export const SINGLE_ROLES: readonly ColumnRole[] = ["input", "expected", "history", "resolved_prompt", "notes", "case_id"];
+export const SINGLE_ROLES: readonly ColumnRole[] = ["input", "expected", "history", "resolved_prompt", "notes", "case_id", "expected_tool_calls"];
 
 /**
  * The role of one column. `candidate` is required for `actual_output` (the recorded candidate's
@@ -61,6 +65,8 @@ export interface CaseDraft {
   rowNumber: number;
   caseKey?: string;
   content: CaseContent;
+  /** Tool names of the expected-tool-calls column, when one is mapped and the cell names any. */
+  expectedToolNames?: string[];
   /** True when the row has an error problem: it cannot become a golden case until corrected or excluded. */
   blocked: boolean;
 }
@@ -157,6 +163,7 @@ export const ROLE_LABEL: Record<ColumnRole, string> = {
   notes: "notes",
   case_id: "case ID",
   tags: "tags",
+  expected_tool_calls: "expected tool calls",
   extra: "extra column",
 };
 
@@ -174,6 +181,28 @@ export function splitTags(cell: string): string[] {
   }
   // slice() gives an array of exactly the right length (push leaves spare capacity).
   return out.slice();
+}
+
+/**
+ * Tool names of an expected-tool-calls cell: a JSON list of names (or of `{ toolName }` / `{ name }`
+ * objects), else names split on commas and semicolons; trimmed, empty and repeated names removed.
+ * @param cell the cell text
+ */
+export function splitToolNames(cell: string): string[] {
+  const text = cell.trim();
+  if (text === "") return [];
+  if (text.startsWith("[")) {
+    try {
+      const list = JSON.parse(text) as unknown;
+      if (Array.isArray(list)) {
+        const names = list.map((x) => (typeof x === "string" ? x : x && typeof x === "object" ? ((x as { toolName?: unknown; name?: unknown }).toolName ?? (x as { name?: unknown }).name) : undefined));
+        return [...new Set(names.filter((n): n is string => typeof n === "string").map((n) => n.trim()).filter((n) => n !== ""))];
+      }
+    } catch {
+      // Not JSON: read it as a list of names.
+    }
+  }
+  return splitTags(text);
 }
 
 /**
@@ -294,6 +323,7 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
       extra,
     };
 
+    const toolNames = plan.toolCalls === undefined ? [] : splitToolNames(cells[plan.toolCalls]);
     const key = caseId === undefined ? "" : cells[caseId].trim();
     if (key !== "") {
       const first = firstRowOfKey.get(key);
@@ -303,7 +333,9 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
     let isBlocked = blockAll;
     for (let k = before; k < rowProblems.length; k++) if (rowProblems[k].severity === "error") isBlocked = true;
     // Two literal shapes (with and without caseKey) keep every draft a compact object.
-    drafts.push(key === "" ? { rowNumber, content, blocked: isBlocked } : { rowNumber, caseKey: key, content, blocked: isBlocked });
+    const draft: CaseDraft = key === "" ? { rowNumber, content, blocked: isBlocked } : { rowNumber, caseKey: key, content, blocked: isBlocked };
+    if (toolNames.length > 0) draft.expectedToolNames = toolNames;
+    drafts.push(draft);
     if (isBlocked) blocked.push(rowNumber);
   }
   return {
@@ -325,6 +357,8 @@ interface ColumnPlan {
   resolvedPrompt?: number;
   notes?: number;
   caseId?: number;
+  /** The expected-tool-calls column (also kept as an extra column). */
+  toolCalls?: number;
   outputs: { index: number; candidate: string }[];
   variables: { index: number; name: string }[];
   /** Columns holding a JSON object of variables, in column order. */
@@ -368,7 +402,10 @@ function planColumns(columns: readonly string[], mapping: ColumnMapping): Column
       } else plan.extras.push(index);
     } else if (role === "variables_json") plan.variableObjects.push(index);
     else if (role === "tags") plan.tags.push(index);
-    else plan.extras.push(index);
+    else if (role === "expected_tool_calls" && plan.toolCalls === undefined) {
+      plan.toolCalls = index;
+      plan.extras.push(index);
+    } else plan.extras.push(index);
   });
   return plan;
 }

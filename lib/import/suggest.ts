@@ -57,6 +57,7 @@ const EXACT: Record<SingleRole, Record<string, number>> = {
   tags: { tags: 10, tag: 9, labels: 9, keywords: 7 },
   notes: { notes: 10, note: 10, description: 9, comment: 9, comments: 9, remarks: 8 },
   resolved_prompt: { resolved_prompt: 10, rendered_prompt: 10, full_prompt: 9, final_prompt: 9, compiled_prompt: 9 },
+  expected_tool_calls: { expected_tool_calls: 10, expected_tools: 10, expected_calls: 9, expected_functions: 9, tool_calls_expected: 9 },
 };
 
 const VARIABLE_OBJECT_NAMES = new Set(["variables", "vars", "template_variables", "prompt_variables", "variables_json"]);

@@ -92,7 +92,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   const slots = new Map<number, CheckSlot[]>();
   const slotsOf = (rev: number, content: CaseContent) => {
     let s = slots.get(rev);
-    if (!s) slots.set(rev, (s = checkSlots(content, bench.rubric)));
+    if (!s) slots.set(rev, (s = checkSlots(content, bench.rubric, bench.settings.defaultChecks)));
     return s;
   };
   const keepRecord = o.keepRecord ?? true;

@@ -10,6 +10,7 @@ import { getModelConfig } from "@/db/queries/models";
 import { getPrompt } from "@/db/queries/systems";
 import { launchBench, type BaselineSetting, type BenchSettings } from "@/db/queries/benches";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
+import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 import { groupOf, planBench, selects } from "@/lib/bench/plan";
 import type { RubricCriterion } from "@/lib/bench/score";
 import type { BenchPlan, CandidateSpec, SuppliedCase } from "@/lib/bench/types";
@@ -119,11 +120,14 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     throw new LibraryError("validation", msg, { selection: msg });
   }
   const settings: BenchSettings = { selection: r.selection, includeRetained, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
+  // The prompt's default checks are pinned with the bench: a later edit does not change what it scores.
+  const defaultChecks = await getPromptDefaultChecks(db, prompt.id);
+  if (defaultChecks.length > 0) settings.defaultChecks = defaultChecks;
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps },
+    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps, defaultCheckCount: defaultChecks.length },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };

@@ -40,6 +40,7 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
         corrections: v.corrections as Corrections,
         excludedRows: v.excludedRows,
         redaction: v.redaction,
+        checks: v.checks,
         uploadId: upload.id,
         limits: importLimitsFromEnv(),
       });
@@ -57,14 +58,18 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
 }
 
 /** Use a dataset: "Add golden cases" of one version to one prompt's library. */
-export async function useDatasetAction(input: unknown): Promise<ActionResult<{ added: number; promptName: string; blockedRows: number[]; libraryHref: string }>> {
+export async function useDatasetAction(
+  input: unknown,
+): Promise<ActionResult<{ added: number; skipped: number; revised: number; promptName: string; blockedRows: number[]; libraryHref: string }>> {
   return runAction(useDatasetSchema, input, async (v) => {
-    const r = await useDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId });
+    const r = await useDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId, onCollision: v.onCollision });
     revalidatePath(`/systems/${v.systemId}/library`, "layout");
     revalidatePath(datasetsPath(v.systemId), "layout");
     revalidatePath("/");
     return {
       added: r.added,
+      skipped: r.skipped,
+      revised: r.revised,
       promptName: r.promptName,
       blockedRows: r.blockedRows,
       libraryHref: `/systems/${v.systemId}/library?source=dataset&prompt=${encodeURIComponent(r.promptName)}`,

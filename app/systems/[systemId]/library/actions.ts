@@ -18,6 +18,9 @@ import { describeEvaluator } from "@/lib/evaluators/describe";
 import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
 import { LibraryError } from "@/lib/library/errors";
 import { LIMITS } from "@/lib/library/limits";
+import { savePromptDefaultChecks } from "@/server/prompt-checks";
+import { BULK_CHECKS, BULK_MAX_CASES, bulkCaseCheck, type BulkCheckName } from "@/server/bulk-checks";
+import { CASE_SOURCES, CASE_STATUSES } from "@/lib/library/case-content";
 
 const libraryPath = (systemId: string) => `/systems/${systemId}/library`;
 
@@ -151,5 +154,48 @@ export async function tryEvaluatorsAction(
     }
     const results = await runChecks(v.evaluators, { output: v.output, toolCalls, caseData: v.caseData, finishReason: "stop", context: { input: v.input, expected: v.expected } }, { sandbox: await getSharedSandbox() });
     return results.map((r, i) => ({ kind: r.kind, label: describeEvaluator(v.evaluators[i]), verdict: r.verdict, score: r.score, message: r.message }));
+  });
+}
+
+const defaultChecksSchema = z.object({
+  systemId: z.string().min(1),
+  promptId: z.coerce.number().int().positive(),
+  checks: z.array(z.unknown()).max(LIMITS.evaluators, { error: `At most ${LIMITS.evaluators} default checks per prompt.` }),
+});
+
+/** A prompt's default checks (issue 15): validated on the server, then stored. */
+export async function savePromptDefaultChecksAction(input: unknown): Promise<ActionResult<null>> {
+  return runAction(defaultChecksSchema, input, async (v) => {
+    await savePromptDefaultChecks(getDb(), v.systemId, v.promptId, v.checks);
+    refresh(v.systemId);
+    revalidatePath(`/systems/${v.systemId}/benches`, "layout");
+    return null;
+  });
+}
+
+const bulkCheckSchema = z.object({
+  systemId: z.string().min(1),
+  op: z.enum(["add", "remove"]),
+  check: z.enum(Object.keys(BULK_CHECKS) as [BulkCheckName, ...BulkCheckName[]]),
+  target: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("ids"), caseIds: z.array(z.coerce.number().int().positive()).max(BULK_MAX_CASES) }),
+    z.object({
+      kind: z.literal("filter"),
+      filter: z.object({
+        promptId: z.coerce.number().int().positive().optional(),
+        source: z.enum(CASE_SOURCES).optional(),
+        status: z.enum(CASE_STATUSES).optional(),
+        q: z.string().max(LIMITS.searchQuery).optional(),
+      }),
+    }),
+  ]),
+});
+
+/** Bulk action of the Cases tab: add or remove a check on the ticked rows or every case matching the filter (new revisions, one transaction). */
+export async function bulkCheckAction(input: unknown): Promise<ActionResult<{ revised: number; unchanged: number; noExpected: string[] }>> {
+  return runAction(bulkCheckSchema, input, async (v) => {
+    const r = await bulkCaseCheck(getDb(), { systemId: v.systemId, op: v.op, check: v.check, target: v.target });
+    refresh(v.systemId);
+    return r;
   });
 }

@@ -5,13 +5,15 @@ import { caseCountsBySource, getSystem, listPrompts } from "@/db/queries/systems
 import { casesHref, parseCasesParams } from "@/lib/library/cases-url";
 import { LibraryTabs } from "@/components/library/library-tabs";
 import { CasesToolbar } from "@/components/library/cases-toolbar";
-import { CasesTable } from "@/components/library/cases-table";
+import { CasesWithBulk } from "@/components/library/cases-bulk";
 import { Pager } from "@/components/library/pager";
 import { CasePanel } from "@/components/library/case-panel";
 import { AddCasePanel } from "@/components/library/add-case-panel";
 import { RevisionView } from "@/components/library/revision-view";
 import { PanelNotice } from "@/components/library/panel-notice";
 import { templateVariables } from "@/lib/runtime/template";
+import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
+import { describeEvaluator } from "@/lib/evaluators/describe";
 
 export const dynamic = "force-dynamic";
 
@@ -87,6 +89,7 @@ export default async function CasesPage({
           detail={{ ...detail, removable: canRemove(detail) }}
           hasSeveralPrompts={prompts.length > 1}
           promptVariables={templateVariables(prompts.find((p) => p.id === detail.promptId)?.revision?.systemPrompt ?? "")}
+          promptDefaultChecks={(await getPromptDefaultChecks(db, detail.promptId)).map((c) => describeEvaluator(c))}
           closeHref={closeHref}
           revisionHrefs={Object.fromEntries(detail.revisions.map((r) => [r.number, casesHref(base, state, { rev: r.number === detail.revisionNumber ? undefined : r.number })]))}
         />
@@ -129,17 +132,22 @@ export default async function CasesPage({
       ) : null}
       <div className={`grid items-start gap-4 ${panelOpen ? "xl:grid-cols-[minmax(0,1fr)_500px]" : ""}`}>
         <section aria-label="Cases" className="min-w-0 rounded-lg border border-slate-200 bg-white">
-          <CasesTable
-            rows={page.rows}
-            showPrompt={prompts.length > 1}
-            compact={panelOpen}
-            sort={state.sort}
-            selectedId={state.caseId}
-            hrefs={{
-              sort: Object.fromEntries((["updated-desc", "updated-asc", "id-asc", "id-desc"] as const).map((s) => [s, casesHref(base, state, { sort: s })])),
-              row: Object.fromEntries(page.rows.map((r) => [r.id, casesHref(base, state, { caseId: r.id, rev: undefined, adding: false })])),
+          <CasesWithBulk
+            systemId={systemId}
+            filter={{ promptId: prompt?.id, source: state.source, status: state.status, q: state.q || undefined }}
+            total={page.total}
+            table={{
+              rows: page.rows,
+              showPrompt: prompts.length > 1,
+              compact: panelOpen,
+              sort: state.sort,
+              selectedId: state.caseId,
+              hrefs: {
+                sort: Object.fromEntries((["updated-desc", "updated-asc", "id-asc", "id-desc"] as const).map((s) => [s, casesHref(base, state, { sort: s })])),
+                row: Object.fromEntries(page.rows.map((r) => [r.id, casesHref(base, state, { caseId: r.id, rev: undefined, adding: false })])),
+              },
+              emptyText: state.q || state.source || state.status || prompt ? "No cases match these filters." : "This library has no cases yet. Use Add case to write the first one.",
             }}
-            emptyText={state.q || state.source || state.status || prompt ? "No cases match these filters." : "This library has no cases yet. Use Add case to write the first one."}
           />
           <Pager
             page={page.page}

@@ -7,6 +7,8 @@ import { LibraryTabs } from "@/components/library/library-tabs";
 import { CriteriaList } from "@/components/library/criteria-list";
 import { CriterionPanel } from "@/components/library/criterion-panel";
 import { PanelNotice } from "@/components/library/panel-notice";
+import { DefaultChecksEditor } from "@/components/prompts/default-checks-editor";
+import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Criteria" };
@@ -38,6 +40,7 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
   }
 
   const criteria = await listCriteria(db, prompt.id);
+  const defaultChecks = await getPromptDefaultChecks(db, prompt.id);
   const editId = Number(first(sp.edit)) || undefined;
   const adding = first(sp.new) === "1";
   const editing = editId ? await getCriterion(db, editId) : null;
@@ -100,6 +103,7 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
         <CriteriaList systemId={systemId} promptName={prompt.name} criteria={criteria} selectedId={editId} adding={adding} editHref={Object.fromEntries(criteria.map((c) => [c.id, href({ edit: String(c.id) })]))} />
         {panel}
       </div>
+      <DefaultChecksEditor key={`${prompt.id}:${JSON.stringify(defaultChecks)}`} systemId={systemId} promptId={prompt.id} promptName={prompt.name} checks={defaultChecks} />
     </div>
   );
 }

@@ -39,8 +39,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ syst
   if (source || status || q) {
     // The same filters as the Cases tab, so the file holds exactly the cases on screen (all pages).
     const page = await listCases(db, { systemId, promptId, source: source as CaseSource | undefined, status: status as CaseStatus | undefined, q, pageSize: 1_000_000 });
-    const keep = new Set(page.rows.map((r) => r.caseKey));
-    list = list.filter((c) => keep.has(c.caseKey));
+    // Case IDs are unique within a prompt's library only: match on prompt and case ID.
+    const keep = new Set(page.rows.map((r) => `${r.promptName}\u0000${r.caseKey}`));
+    list = list.filter((c) => keep.has(`${c.promptName}\u0000${c.caseKey}`));
   }
   const { columns, rows } = libraryExportTable(list);
   const text = format === "csv" ? toCsv(rows, { columns, bom: true }) + "\r\n" : toJsonl(rows, columns);

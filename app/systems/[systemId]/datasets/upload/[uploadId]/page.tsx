@@ -7,6 +7,7 @@ import { asDatasetError, DatasetError } from "@/lib/datasets/errors";
 import { completeMapping } from "@/lib/datasets/prepare";
 import { defaultDatasetName } from "@/lib/datasets/schemas";
 import type { Corrections } from "@/lib/datasets/types";
+import type { DatasetCheck } from "@/lib/datasets/checks";
 import type { ColumnMapping } from "@/lib/import/mapping";
 import { isImportError } from "@/lib/import/errors";
 import { DEFAULT_REDACTION, type RedactionSettings } from "@/lib/import/redact/settings";
@@ -131,14 +132,14 @@ export default async function MapPage({
         .join(" · ")
     : "";
 
-  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings } | null = null;
+  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings; checks?: DatasetCheck[] } | null = null;
   if (table && !table.needsSheet) {
     const sameColumns = source && source.columns.length === table.columns.length && source.columns.every((c, i) => c === table!.columns[i]);
     const name = source?.datasetName ?? defaultDatasetName(upload.fileName);
     // A new version starts from its dataset's redaction settings (the source version's, or the latest one's).
     const redaction = source?.redaction.settings ?? existing.find((d) => d.name === name)?.redaction ?? { ...DEFAULT_REDACTION, keep: [] };
     initial = sameColumns
-      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows, redaction }
+      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows, redaction, checks: source.checks }
       : {
           name,
           mapping: completeMapping(table.columns, suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) })),

@@ -14,6 +14,7 @@ import { ProblemsList } from "@/components/datasets/problems-list";
 import { RedactionView } from "@/components/datasets/redaction-view";
 import { Section } from "@/components/datasets/section";
 import { UseDatasetForm, type UseOption } from "@/components/datasets/use-dataset-form";
+import { DATASET_CHECK_LABEL } from "@/lib/datasets/checks";
 import { ROW_FILTERS, VersionRows, type RowFilter } from "@/components/datasets/version-rows";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
@@ -82,7 +83,9 @@ export default async function VersionPage({
     mappingErrors: p.mappingErrors,
     conflictCount: p.conflicts.length,
     conflicts: p.conflicts.slice(0, 10),
+    collisionChoices: p.collisionChoices,
     alreadyAdded: p.alreadyAdded,
+    checks: p.checks.map((c) => DATASET_CHECK_LABEL[c.kind]),
   }));
   const usage = await datasetVersionUsage(db, systemId, v.datasetId, v.version);
   const how = [v.format.toUpperCase(), v.encoding, v.delimiter ? `delimiter ${v.delimiter === "\t" ? "tab" : `“${v.delimiter}”`}` : null, v.sheet ? `sheet “${v.sheet}”` : null, v.headerRow ? `header on ${v.format === "xlsx" ? "sheet row" : "line"} ${v.headerRow}` : null].filter(Boolean).join(" · ");

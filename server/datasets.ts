@@ -77,7 +77,7 @@ export interface ImportRequest {
  *   `header_row_not_found`);
  *   DatasetError `parse_timeout` / `parse_memory` / `parse_failed`, `needs_sheet`,
  *   `invalid_mapping`, `invalid_corrections`, `upload_not_found`, `blocked_rows`; with `use`, what
- *   useDatasetVersion throws (`conflict` for case IDs the prompt already uses, naming the choices).
+ *   adoptDatasetVersion throws (`conflict` for case IDs the prompt already uses, naming the choices).
  *   Nothing is stored when it throws.
  */
 export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping; used?: UseResult }> {

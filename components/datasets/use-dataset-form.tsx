@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { useDatasetAction } from "@/app/systems/[systemId]/datasets/actions";
+import { adoptDatasetAction } from "@/app/systems/[systemId]/datasets/actions";
 import type { ImportProblem } from "@/lib/import/types";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -81,7 +81,7 @@ export function UseDatasetForm({
   const add = () =>
     startTransition(async () => {
       setError(null);
-      const r = await useDatasetAction({ systemId, datasetId, version, promptId, onCollision: choice });
+      const r = await adoptDatasetAction({ systemId, datasetId, version, promptId, onCollision: choice });
       if (r.ok) {
         setDone({ added: r.data.added, promptName: r.data.promptName, href: r.data.libraryHref });
         const more = [r.data.skipped ? `${r.data.skipped} skipped` : "", r.data.revised ? `${r.data.revised} revised` : ""].filter(Boolean).join(", ");

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { casesHref, type CasesParams } from "@/lib/library/cases-url";
 import { LIMITS } from "@/lib/library/limits";
@@ -43,8 +43,13 @@ export function CasesToolbar({
   const searchBox = useRef<HTMLInputElement>(null);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
 
-  // Keep the box in step when the URL changes from elsewhere (back button, a link).
-  useEffect(() => setQ(state.q ?? ""), [state.q]);
+  // Keep the box in step when the URL changes from elsewhere (back button, a link): React's
+  // "adjust state when a prop changes" during render, not an effect that renders twice.
+  const [seenQ, setSeenQ] = useState(state.q);
+  if (state.q !== seenQ) {
+    setSeenQ(state.q);
+    setQ(state.q ?? "");
+  }
 
   const go = (changes: Partial<CasesParams>) => startTransition(() => router.push(casesHref(base, state, changes)));
   const search = (value: string) => {

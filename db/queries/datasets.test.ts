@@ -13,7 +13,7 @@ import {
   listDatasets,
   planDatasetUse,
   saveDatasetVersion,
-  useDatasetVersion,
+  adoptDatasetVersion,
   type SaveVersionInput,
 } from "./datasets";
 import { parseFile } from "@/lib/import/parse";
@@ -139,7 +139,7 @@ describe("saveDatasetVersion", () => {
   });
 });
 
-describe("useDatasetVersion", () => {
+describe("adoptDatasetVersion", () => {
   it("copies rows as golden cases with source dataset, origin and recorded outputs; blocked rows stay out", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV));
     const plan = await planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
@@ -147,7 +147,7 @@ describe("useDatasetVersion", () => {
     expect(plan.blocked).toEqual([{ row: 2, problems: [expect.objectContaining({ code: "missing_expected", column: "answer", message: "Row 2 has no expected result." })] }]);
     expect(plan.warnings).toContainEqual(expect.objectContaining({ code: "missing_variable", row: 3 }));
 
-    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(r).toMatchObject({ promptName: "agent", added: 2, blockedRows: [2] });
     const page = await listCases(db, { systemId: "acme", source: "dataset" });
     expect(page.total).toBe(2);
@@ -176,23 +176,23 @@ describe("useDatasetVersion", () => {
     const v3 = await saveDatasetVersion(db, await input(CSV, { excludedRows: [2] }));
     expect(v2.blockedRows).toEqual([]);
     expect((await planDatasetUse(db, { systemId: "acme", datasetId: v1.datasetId, version: 1, promptId: routerId })).blocked.map((b) => b.row)).toEqual([2]);
-    const r2 = await useDatasetVersion(db, { systemId: "acme", datasetId: v2.datasetId, version: 2, promptId: agentId });
+    const r2 = await adoptDatasetVersion(db, { systemId: "acme", datasetId: v2.datasetId, version: 2, promptId: agentId });
     expect(r2).toMatchObject({ added: 3, blockedRows: [] });
     const corrected = (await listCases(db, { systemId: "acme", q: "toaster" })).rows[0];
     expect((await getCase(db, corrected.id))!.content.expected).toBe("Yes, within 30 days");
-    const r3 = await useDatasetVersion(db, { systemId: "acme", datasetId: v3.datasetId, version: 3, promptId: routerId });
+    const r3 = await adoptDatasetVersion(db, { systemId: "acme", datasetId: v3.datasetId, version: 3, promptId: routerId });
     expect(r3).toMatchObject({ added: 2, blockedRows: [] });
   });
 
   it("refuses a version that is already in the prompt's library, and a version where every row is blocked", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV));
     const q = { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId };
-    await useDatasetVersion(db, q);
-    const e = await refused(useDatasetVersion(db, q), LibraryError);
+    await adoptDatasetVersion(db, q);
+    const e = await refused(adoptDatasetVersion(db, q), LibraryError);
     expect(e.code).toBe("conflict");
     expect(e.message).toMatch(/Version 1 of "support" is already in the library of agent \(2 cases\)/);
     const none = await saveDatasetVersion(db, await input("question,answer\nHi,\n", { name: "empty", mapping: MAPPING.slice(0, 2) }));
-    const e2 = await refused(useDatasetVersion(db, { ...q, datasetId: none.datasetId }), LibraryError);
+    const e2 = await refused(adoptDatasetVersion(db, { ...q, datasetId: none.datasetId }), LibraryError);
     expect(e2.message).toMatch(/every row is excluded or blocked/);
   });
 
@@ -205,7 +205,7 @@ describe("useDatasetVersion", () => {
     const preview = await planDatasetUse(db, q);
     expect(preview.conflicts).toEqual([{ row: 2, caseKey: "c-2", fromEarlierVersion: false, message: 'Row 2: Case ID "c-2" is already used by a case of prompt "agent".' }]);
     expect(preview.collisionChoices).toEqual(["skip", "prefix"]);
-    const e = await refused(useDatasetVersion(db, q), LibraryError);
+    const e = await refused(adoptDatasetVersion(db, q), LibraryError);
     expect(e.message).toMatch(/No case was added: 1 case ID\(s\) of this version are already used in this prompt's library: row 2 \(“c-2”\)\. Choose: skip those rows or prefix them/);
     expect(count(cases)).toBe(before);
   });
@@ -213,7 +213,7 @@ describe("useDatasetVersion", () => {
   it("the same case IDs can go into another prompt's library (case IDs are unique per prompt)", async () => {
     await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "c-2", source: "custom", content: content("x", "y") });
     const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
-    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(r.caseKeys).toEqual(["c-1", "c-2"]);
   });
 
@@ -221,27 +221,27 @@ describe("useDatasetVersion", () => {
     await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "c-2", source: "custom", content: content("x", "y") });
     const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
     const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping }));
-    const skip = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: routerId });
+    const skip = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: routerId });
     expect(skip.caseKeys).toEqual(["c-1", "c-2"]);
-    const skipped = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId, onCollision: "skip" });
+    const skipped = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId, onCollision: "skip" });
     expect([skipped.added, skipped.skipped, skipped.caseKeys]).toEqual([1, 1, ["c-1"]]);
     const saved2 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { name: "other", mapping }));
-    const prefixed = await useDatasetVersion(db, { systemId: "acme", datasetId: saved2.datasetId, version: 1, promptId: agentId, onCollision: "prefix" });
+    const prefixed = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved2.datasetId, version: 1, promptId: agentId, onCollision: "prefix" });
     expect(prefixed.caseKeys).toEqual(["other-c-1", "other-c-2"]);
     // revise is refused: these cases are not from an earlier version of "other".
     const saved3 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\n", { name: "third", mapping }));
-    const e = await refused(useDatasetVersion(db, { systemId: "acme", datasetId: saved3.datasetId, version: 1, promptId: agentId, onCollision: "revise" }), LibraryError);
+    const e = await refused(adoptDatasetVersion(db, { systemId: "acme", datasetId: saved3.datasetId, version: 1, promptId: agentId, onCollision: "revise" }), LibraryError);
     expect(e.message).toContain("New revisions are only made of cases from an earlier version of “third”");
   });
 
   it("collisions: revise makes new revisions of the cases from an earlier version of the same dataset, in one transaction", async () => {
     const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
     const v1 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping, checks: [{ kind: "exact" }] }));
-    await useDatasetVersion(db, { systemId: "acme", datasetId: v1.datasetId, version: 1, promptId: agentId });
+    await adoptDatasetVersion(db, { systemId: "acme", datasetId: v1.datasetId, version: 1, promptId: agentId });
     await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b2\nc-3,C,c\n", { mapping, checks: [{ kind: "exact" }] }));
     const q = { systemId: "acme", datasetId: v1.datasetId, version: 2, promptId: agentId };
     expect((await planDatasetUse(db, q)).collisionChoices).toEqual(["skip", "prefix", "revise"]);
-    const r = await useDatasetVersion(db, { ...q, onCollision: "revise" });
+    const r = await adoptDatasetVersion(db, { ...q, onCollision: "revise" });
     expect([r.added, r.revised, r.unchanged, r.caseKeys]).toEqual([1, 1, 1, ["c-3"]]);
     const page = await listCases(db, { systemId: "acme", promptId: agentId, sort: "id-asc" });
     expect(page.rows.map((x) => [x.caseKey, x.expected, x.revisionNumber])).toEqual([
@@ -258,7 +258,7 @@ describe("useDatasetVersion", () => {
     const mapping: ColumnMapping = MAPPING.slice(0, 2);
     const saved = await saveDatasetVersion(db, await input("question,answer\nA,^a$\nB,(unclosed\n", { mapping, checks: [{ kind: "regex" }] }));
     const before = count(cases);
-    const e = await refused(useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId }), LibraryError);
+    const e = await refused(adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId }), LibraryError);
     expect(e.message).toMatch(/^Row 2: the regex check cannot be made from this row: /);
     expect(count(cases)).toBe(before);
   });
@@ -266,7 +266,7 @@ describe("useDatasetVersion", () => {
   it("the version's checks travel with it and with the golden cases made from it", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV, { checks: [{ kind: "exact" }, { kind: "contains", ignoreCase: true }], excludedRows: [2] }));
     expect((await getDatasetVersion(db, "acme", saved.datasetId, 1))!.checks).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
-    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(r.added).toBe(2);
     const page = await listCases(db, { systemId: "acme", promptId: agentId });
     for (const row of page.rows) expect((await getCase(db, row.id))!.content.evaluators).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
@@ -277,16 +277,16 @@ describe("useDatasetVersion", () => {
     // A failure on the third insert, after two cases went in.
     db.$client.exec(`CREATE TRIGGER fail_c BEFORE INSERT ON case_revisions WHEN NEW.input = 'C' BEGIN SELECT RAISE(ABORT, 'disk full'); END;`);
     const before = count(cases);
-    await expect(useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId })).rejects.toThrow(/disk full/);
+    await expect(adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId })).rejects.toThrow(/disk full/);
     expect(count(cases)).toBe(before);
     db.$client.exec("DROP TRIGGER fail_c");
-    expect((await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId })).added).toBe(3);
+    expect((await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId })).added).toBe(3);
   });
 
   it("keeps rows out whose case ID repeats inside the file", async () => {
     const text = "id,question,answer\nk-1,A,a\nk-1,B,b\n";
     const saved = await saveDatasetVersion(db, await input(text, { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
-    const r = await useDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
+    const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(r).toMatchObject({ added: 1, blockedRows: [2], caseKeys: ["k-1"] });
   });
 

@@ -1,7 +1,7 @@
 /**
  * Datasets and their immutable versions (DESIGN.md §1, §5; issue 3). One save function serves the
  * web page and the CLI ({@link saveDatasetVersion}); "Use a dataset" copies a version's rows into
- * a prompt's library through `addCases`, in one transaction ({@link useDatasetVersion}).
+ * a prompt's library through `addCases`, in one transaction ({@link adoptDatasetVersion}).
  * Versions are never updated: there is deliberately no function that changes one.
  */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
@@ -79,12 +79,12 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
 /**
  * Saves a version and uses it for a prompt (the CLI's `dataset import --use`) in ONE write
  * transaction: a refused use (a case ID collision without a choice, no row to add) saves nothing.
- * @throws what {@link saveDatasetVersion} and {@link useDatasetVersion} throw; nothing is written then
+ * @throws what {@link saveDatasetVersion} and {@link adoptDatasetVersion} throw; nothing is written then
  */
 export async function saveAndUseDatasetVersion(db: Db, input: SaveVersionInput, use: { promptId: number; onCollision?: CollisionChoice }): Promise<{ saved: SavedVersion; used: UseResult }> {
   return writeTransaction(db, () => {
     const saved = saveVersionSync(db, input);
-    const used = useSync(db, { systemId: input.systemId, datasetId: saved.datasetId, version: saved.version, promptId: use.promptId, onCollision: use.onCollision });
+    const used = adoptSync(db, { systemId: input.systemId, datasetId: saved.datasetId, version: saved.version, promptId: use.promptId, onCollision: use.onCollision });
     return { saved, used };
   });
 }
@@ -507,7 +507,7 @@ export async function planDatasetUseForPrompts(db: Db, q: Omit<UseQuery, "prompt
   return ids.map(({ id }) => plan(db, { ...q, promptId: id }, detail).preview);
 }
 
-/** Result of {@link useDatasetVersion}. */
+/** Result of {@link adoptDatasetVersion}. */
 export interface UseResult {
   promptName: string;
   added: number;
@@ -548,11 +548,11 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
  * @throws LibraryError `not_found`, `validation` (no row can be added; a case ID is already used),
  *   `conflict` (this version is already in this prompt's library). Nothing is written then.
  */
-export async function useDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
-  return useSync(db, q);
+export async function adoptDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
+  return adoptSync(db, q);
 }
 
-function useSync(db: Db, q: UseQuery): UseResult {
+function adoptSync(db: Db, q: UseQuery): UseResult {
   let inserted: { id: number; caseKey: string }[] = [];
   let planned: Planned | undefined;
   let added: ReturnType<Planned["drafts"]["filter"]> = [];

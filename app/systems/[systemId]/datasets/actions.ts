@@ -10,7 +10,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { deleteUpload, getUpload } from "@/db/queries/dataset-uploads";
-import { getDatasetVersionFile, useDatasetVersion } from "@/db/queries/datasets";
+import { getDatasetVersionFile, adoptDatasetVersion } from "@/db/queries/datasets";
 import { asDatasetError, DatasetError } from "@/lib/datasets/errors";
 import { saveDatasetSchema, useDatasetSchema } from "@/lib/datasets/schemas";
 import type { Corrections } from "@/lib/datasets/types";
@@ -58,11 +58,11 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
 }
 
 /** Use a dataset: "Add golden cases" of one version to one prompt's library. */
-export async function useDatasetAction(
+export async function adoptDatasetAction(
   input: unknown,
 ): Promise<ActionResult<{ added: number; skipped: number; revised: number; promptName: string; blockedRows: number[]; libraryHref: string }>> {
   return runAction(useDatasetSchema, input, async (v) => {
-    const r = await useDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId, onCollision: v.onCollision });
+    const r = await adoptDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId, onCollision: v.onCollision });
     revalidatePath(`/systems/${v.systemId}/library`, "layout");
     revalidatePath(datasetsPath(v.systemId), "layout");
     revalidatePath("/");

@@ -3,7 +3,7 @@
  * (`tsc --noEmit`) counts as one passed test when clean and one failed test per type error.
  */
 import { describe, expect, it } from "vitest";
-import { playwrightResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
+import { eslintResult, playwrightResult, prettierResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
 
 describe("typecheckResult", () => {
   it("counts a clean tsc run as one passed test", () => {
@@ -35,13 +35,32 @@ describe("vitestResult and playwrightResult", () => {
 });
 
 describe("suitesToRun", () => {
-  it("runs the type-check, the unit and the e2e tests by default; one or a comma list on request", () => {
-    expect(suitesToRun(undefined)).toEqual(["typecheck", "unit", "e2e"]);
+  it("runs the type-check, the linters, the unit and the e2e tests by default; one or a comma list on request", () => {
+    expect(suitesToRun(undefined)).toEqual(["typecheck", "lint", "unit", "e2e"]);
     expect(suitesToRun("unit")).toEqual(["unit"]);
     expect(suitesToRun("typecheck,unit")).toEqual(["typecheck", "unit"]);
   });
 
   it("names an unknown suite", () => {
-    expect(() => suitesToRun("units")).toThrow('unknown test suite "units": use typecheck, unit or e2e (or a comma list)');
+    expect(() => suitesToRun("units")).toThrow('unknown test suite "units": use typecheck, lint, unit or e2e (or a comma list)');
+  });
+});
+
+describe("eslintResult and prettierResult", () => {
+  it("count a clean ESLint run as one passed test and each problem as a failed one", () => {
+    expect(eslintResult(0, [{ filePath: "/a.ts", messages: [] }])).toEqual({ passed: 1, failed: 0, notes: [] });
+    const report = [
+      { filePath: "/p/a.ts", messages: [{ line: 3, ruleId: "no-control-regex", message: "x" }] },
+      { filePath: "/p/b.tsx", messages: [{ line: 1, ruleId: "react-hooks/purity", message: "y" }, { line: 9, ruleId: null, message: "z" }] },
+    ];
+    expect(eslintResult(1, report)).toEqual({ passed: 0, failed: 3, notes: ["eslint: 3 problems (npm run lint)"] });
+    expect(eslintResult(2, null)).toEqual({ passed: 0, failed: 1, notes: ["eslint exited with 2 without a report"] });
+  });
+
+  it("count a clean Prettier check as one passed test and each unformatted file as a failed one", () => {
+    expect(prettierResult(0, "Checking formatting...\nAll matched files use Prettier code style!\n")).toEqual({ passed: 1, failed: 0, notes: [] });
+    const out = "Checking formatting...\n[warn] lib/a.ts\n[warn] app/b.tsx\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.\n";
+    expect(prettierResult(1, out)).toEqual({ passed: 0, failed: 2, notes: ["prettier: 2 files not formatted (npm run format): lib/a.ts, app/b.tsx"] });
+    expect(prettierResult(2, "[error] No parser could be inferred")).toEqual({ passed: 0, failed: 1, notes: ["prettier --check exited with 2 without naming a file"] });
   });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test [typecheck|unit|e2e|a,b] [vitest filters…]`: the type-check (`tsc --noEmit`), the unit
+ * `npm test [typecheck|lint|unit|e2e|a,b] [vitest filters…]`: the type-check (`tsc --noEmit`), the
+ * linters (ESLint with no warning allowed, `prettier --check`), the unit
  * tests (Vitest; filters narrow them, e.g. `npm test unit lib/import`) and the end-to-end tests
  * (Playwright in Debian's Chromium against the production build), then one closing line
  * `tests: N passed, M failed` counting all of them (test-results.mjs says how).
@@ -9,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { playwrightResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
+import { eslintResult, playwrightResult, prettierResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const [suiteArg, ...filters] = process.argv.slice(2);
@@ -44,6 +45,20 @@ if (suites.includes("typecheck")) {
   const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   process.stdout.write(output);
   results.push(typecheckResult(r.error ? null : r.status, output));
+}
+
+if (suites.includes("lint")) {
+  console.log("npm test: linting (eslint, prettier --check)…");
+  const out = ".test-results/eslint.json";
+  rmSync(out, { force: true });
+  const code = run(bin("eslint"), [".", "--max-warnings", "0", "--format", "json", "--output-file", out]);
+  const report = readJson(out);
+  if (Array.isArray(report)) for (const f of report) for (const m of f.messages ?? []) console.log(`${path.relative(".", f.filePath)}:${m.line ?? 0}: ${m.message} (${m.ruleId ?? "eslint"})`);
+  results.push(eslintResult(code, report));
+  const p = spawnSync(bin("prettier"), ["--check", "."], { env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const output = `${p.stdout ?? ""}${p.stderr ?? ""}`;
+  process.stdout.write(output);
+  results.push(prettierResult(p.error ? null : p.status, output));
 }
 
 if (suites.includes("unit")) {

@@ -40,12 +40,13 @@ export function callTiming(): CallTiming {
  * `o.timing` (when given). A model given by id (a string) or an old (V2) model is returned as it
  * is: it cannot be wrapped. Streaming calls are not used by benches and pass through unmetered.
  * @param o.now clock in ms (default `performance.now`)
+ * @param o.onCall called as each call starts, once its slot is taken (before the request is sent)
  */
-export function meteredModel(model: LanguageModel, o: { slot?: CallSlot | null; timing?: CallTiming; now?: () => number }): LanguageModel {
+export function meteredModel(model: LanguageModel, o: { slot?: CallSlot | null; timing?: CallTiming; now?: () => number; onCall?: () => void }): LanguageModel {
   // Only a V3 model object can be wrapped (an id string or an old V2 model passes through unmetered).
-  if (typeof model === "string" || model.specificationVersion !== "v3" || (!o.slot && !o.timing)) return model;
+  if (typeof model === "string" || model.specificationVersion !== "v3" || (!o.slot && !o.timing && !o.onCall)) return model;
   const now = o.now ?? (() => performance.now());
-  const { slot, timing } = o;
+  const { slot, timing, onCall } = o;
   return wrapLanguageModel({
     model,
     middleware: {
@@ -63,6 +64,7 @@ export function meteredModel(model: LanguageModel, o: { slot?: CallSlot | null; 
             }
           }
         }
+        onCall?.();
         const started = now();
         if (timing) timing.openSince = started;
         try {

@@ -274,6 +274,25 @@ describe("runModelTrial", () => {
     }
   });
 
+  it("says when each model call starts — after its wait for a provider slot, never while it waits", async () => {
+    const events: string[] = [];
+    let grant!: () => void;
+    const slot = { acquire: () => (events.push("slot asked"), new Promise<void>((r) => (grant = r))), release: () => {} };
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        events.push("request");
+        return textResult("done");
+      },
+    });
+    const pending = runModelTrial({ model, system: "", messages: [{ role: "user", content: "q" }], timeoutMs: 60_000, slot, onModelCall: () => events.push("call starts") });
+    // The trial waits for its slot: its model call has not started (a worker that dies now spent nothing).
+    for (let i = 0; i < 20 && events.length === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(["slot asked"]);
+    grant();
+    expect((await pending).output).toBe("done");
+    expect(events).toEqual(["slot asked", "call starts", "request"]);
+  });
+
   it("reports `aborted` when the caller's signal fires", async () => {
     const controller = new AbortController();
     // The caller cancels while the model is working on the call (not after some time).

@@ -51,6 +51,11 @@ export interface RunModelTrialInput {
    * returns (never held across tool rounds); the wait is recorded as `waitMs`, apart from the latency.
    */
   slot?: CallSlot | null;
+  /**
+   * Called as each model call starts: after its wait for a provider slot, right before the request
+   * is sent (the worker counts a trial's attempt there, not while it only waits).
+   */
+  onModelCall?: () => void;
 }
 
 /**
@@ -123,7 +128,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   const tap = tapToolCalls(input.model);
   try {
     const options: Parameters<typeof generateText>[0] = {
-      model: meteredModel(tap.model, { slot: input.slot, timing, now }),
+      model: meteredModel(tap.model, { slot: input.slot, timing, now, onCall: input.onModelCall }),
       messages: input.messages,
       stopWhen: stepCountIs(Math.max(1, Math.floor(input.maxSteps ?? DEFAULT_MAX_STEPS))),
       maxRetries: 0,

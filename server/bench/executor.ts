@@ -132,8 +132,14 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         }
         const exposed = exposedTools(rev.tools, content);
         tools = exposed.map((x) => x.name);
-        // The model call starts: a worker that dies from here on has spent one of the trial's attempts.
-        started();
+        // An attempt counts when the trial's first model call starts (its provider slot taken, the
+        // request about to go): a worker that dies while the trial only waits has spent nothing.
+        let counted = false;
+        const onModelCall = () => {
+          if (counted) return;
+          counted = true;
+          started();
+        };
         record = await runModelTrialWithRetries(
           {
             model,
@@ -146,6 +152,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
             timeoutMs: bench.settings.timeoutMs,
             abortSignal: signal,
             slot: slotOf(providerKeyOf(c)),
+            onModelCall,
           },
           { retries: o.retries ?? 3, baseDelayMs: o.retryBaseDelayMs ?? 500 },
         );

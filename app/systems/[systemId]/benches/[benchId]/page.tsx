@@ -11,6 +11,7 @@ import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
+import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
@@ -113,10 +114,11 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
     // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
-    const evidence = ended ? await benchEvidence(db, id) : null;
+    const evidence = ended ? await benchEvidence(db, id, bench) : null;
     main = (
       <div className="flex flex-col gap-4">
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
+        <EvidenceCharts bench={bench} evidence={evidence} />
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />

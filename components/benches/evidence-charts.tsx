@@ -25,7 +25,9 @@ const fit = (s: string, max = 34) => (s.length > max ? `${s.slice(0, max - 1)}�
 export function PassRateChart({ bench, evidence }: { bench: BenchDetail; evidence: CandidateEvidence[] }) {
   const rows = bench.candidates.flatMap((c) => {
     const r = evidence.find((e) => e.candidateId === c.id)?.rates.trialPassRate;
-    return r && r.rate !== null && r.ci95 ? [{ label: c.label + (c.id === bench.summary?.baselineCandidateId ? " (baseline)" : ""), rate: r.rate, ci: r.ci95 }] : [];
+    return r && r.rate !== null && r.ci95
+      ? [{ label: c.label + (c.id === bench.summary?.baselineCandidateId ? " (baseline)" : ""), rate: r.rate, ci: r.ci95 }]
+      : [];
   });
   if (rows.length === 0) return null;
   const x = linearScale([0, 1], PLOT);
@@ -68,21 +70,43 @@ export function PassRateChart({ bench, evidence }: { bench: BenchDetail; evidenc
 export function ForestPlot({ bench, evidence }: { bench: BenchDetail; evidence: CandidateEvidence[] }) {
   const rows = bench.candidates.flatMap((c) =>
     (evidence.find((e) => e.candidateId === c.id)?.comparisons ?? []).flatMap((cmp) =>
-      cmp.delta !== null && cmp.ci95 ? [{ label: `${c.label} vs ${cmp.against === "baseline" ? cmp.againstCandidate : `last bench (${cmp.againstCandidate})`}`, delta: cmp.delta, ci: cmp.ci95, verdict: cmp.verdict }] : [],
+      cmp.delta !== null && cmp.ci95
+        ? [
+            {
+              label: `${c.label} vs ${cmp.against === "baseline" ? cmp.againstCandidate : `last bench (${cmp.againstCandidate})`}`,
+              short: cmp.against === "baseline" ? c.label : `${c.label} vs last`,
+              delta: cmp.delta,
+              ci: cmp.ci95,
+              verdict: cmp.verdict,
+            },
+          ]
+        : [],
     ),
   );
   if (rows.length === 0) return null;
+  const baseline = bench.candidates.find((c) => c.id === bench.summary?.baselineCandidateId)?.label;
   const { domain, ticks } = differenceAxis(rows.flatMap((r) => [r.ci[0], r.ci[1], r.delta]));
   const x = linearScale(domain, PLOT);
   const h = TOP + rows.length * ROW + AXIS;
   const alt = `Difference in case pass rate, points, with 95 % interval: ${rows.map((r) => `${r.label} ${formatPoints(r.delta)} (${formatCi(r.ci)}, ${r.verdict})`).join("; ")}`;
   return (
     <figure className="min-w-0">
-      <figcaption className="text-xs font-medium text-slate-700">Difference in case pass rate (points) · 95 % interval</figcaption>
+      <figcaption className="text-xs font-medium text-slate-700">
+        Difference in case pass rate (points){baseline ? ` vs baseline ${baseline}` : ""}
+        {rows.some((r) => r.short.endsWith(" vs last")) ? `${baseline ? " and" : " vs"} the last bench (“vs last”)` : ""} · 95 % interval
+      </figcaption>
       <svg viewBox={`0 0 ${W} ${h}`} className="mt-1 w-full" role="img" aria-label={alt} data-testid="forest-plot" fontSize="12" fontFamily="inherit">
         {ticks.map((t) => (
           <g key={t}>
-            <line x1={x(t)} x2={x(t)} y1={TOP - 4} y2={h - AXIS + 4} stroke={t === 0 ? "#334155" : "#e2e8f0"} strokeDasharray={t === 0 ? "4 3" : undefined} data-testid={t === 0 ? "zero-line" : undefined} />
+            <line
+              x1={x(t)}
+              x2={x(t)}
+              y1={TOP - 4}
+              y2={h - AXIS + 4}
+              stroke={t === 0 ? "#334155" : "#e2e8f0"}
+              strokeDasharray={t === 0 ? "4 3" : undefined}
+              data-testid={t === 0 ? "zero-line" : undefined}
+            />
             <text x={x(t)} y={h - 8} textAnchor="middle" fill="#64748b">
               {formatPoints(t).replace(".0", "")}
             </text>
@@ -95,7 +119,7 @@ export function ForestPlot({ bench, evidence }: { bench: BenchDetail; evidence: 
             <g key={r.label} data-testid="forest-row">
               <title>{`${r.label}: ${formatPoints(r.delta)} points, ${formatCi(r.ci)} — ${r.verdict}`}</title>
               <text x={LABEL_END} y={y + 4} textAnchor="end" fill="#0f172a">
-                {fit(r.label)}
+                {fit(r.short)}
               </text>
               <line x1={x(r.ci[0])} x2={x(r.ci[1])} y1={y} y2={y} stroke={color} strokeWidth={2.5} strokeLinecap="round" />
               <rect x={x(r.delta) - 5} y={y - 5} width={10} height={10} fill={color} />
@@ -118,7 +142,8 @@ export function EvidenceCharts({ bench, evidence }: { bench: BenchDetail; eviden
       <PassRateChart bench={bench} evidence={evidence} />
       <ForestPlot bench={bench} evidence={evidence} />
       <p className="text-xs text-slate-500 lg:col-span-2">
-        Squares left of the dashed zero line: the candidate passes fewer cases. Green: better, red: worse, grey: inconclusive (the interval crosses zero or the test is not significant).
+        Squares left of the dashed zero line: the candidate passes fewer cases. Green: better, red: worse, grey: inconclusive (the interval crosses zero or the
+        test is not significant).
       </p>
     </section>
   );

@@ -12,17 +12,30 @@ import { EvidenceCharts } from "./evidence-charts";
 const tallies = (passing: (i: number) => boolean) => new Map(Array.from({ length: 200 }, (_, i) => [i, { passed: passing(i) ? 1 : 0, scored: 1 }]));
 const base = tallies((i) => i < 45);
 const cand = tallies((i) => (i < 45 && i >= 8) || (i >= 45 && i < 83));
-const bench = { candidates: [{ id: 1, label: "model-6b-finetuning" }, { id: 2, label: "model-6b-verification" }], summary: { baselineCandidateId: 1 } } as unknown as BenchDetail;
+const bench = {
+  candidates: [
+    { id: 1, label: "model-6b-finetuning" },
+    { id: 2, label: "model-6b-verification" },
+  ],
+  summary: { baselineCandidateId: 1 },
+} as unknown as BenchDetail;
 const evidence: CandidateEvidence[] = [
   { candidateId: 1, rates: candidateRates(base.values()), comparisons: [], regressions: [] },
-  { candidateId: 2, rates: candidateRates(cand.values()), comparisons: [{ against: "baseline", againstCandidate: "model-6b-finetuning", againstBenchId: 1, ...compareCandidates(cand, base) }], regressions: [] },
+  {
+    candidateId: 2,
+    rates: candidateRates(cand.values()),
+    comparisons: [{ against: "baseline", againstCandidate: "model-6b-finetuning", againstBenchId: 1, ...compareCandidates(cand, base) }],
+    regressions: [],
+  },
 ];
 
 describe("the evidence charts", () => {
   const html = renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence }));
 
   it("draws each pass rate with its interval and says the figures in the text alternative", () => {
-    expect(html).toContain('aria-label="Case pass rate with 95 % interval: model-6b-finetuning (baseline) 22.5 % (17.3–28.8); model-6b-verification 37.5 % (31.1–44.4)"');
+    expect(html).toContain(
+      'aria-label="Case pass rate with 95 % interval: model-6b-finetuning (baseline) 22.5 % (17.3–28.8); model-6b-verification 37.5 % (31.1–44.4)"',
+    );
     expect(html.match(/data-testid="pass-rate-mark"/g)).toHaveLength(2);
   });
 

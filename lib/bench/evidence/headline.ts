@@ -77,7 +77,10 @@ export function evidenceSentence(p: PrimaryComparison): string {
   const stats = [c.ci95 ? formatCi(c.ci95) : null, c.pValue !== null ? formatPValue(c.pValue) : null, plural(c.n, "paired case")].filter(Boolean).join(", ");
   if (c.verdict === "better") return `${who} beats ${other} by ${formatPoints(c.delta)} points (${stats})${blocks}`;
   if (c.verdict === "worse") return `${who} is worse than ${other} by ${formatPoints(c.delta)} points (${stats})${blocks}`;
-  const detect = c.minDetectableEffect !== null ? `: this bench can detect ≥ ${minDetectablePoints(c.minDetectableEffect)} points; add cases or repeats` : ": too few cases to tell; add cases or repeats";
+  const detect =
+    c.minDetectableEffect !== null
+      ? `: this bench can detect ≥ ${minDetectablePoints(c.minDetectableEffect)} points; add cases or repeats`
+      : ": too few cases to tell; add cases or repeats";
   return `No detectable difference between ${who} and ${other} (${formatPoints(c.delta)} points, ${stats})${detect}${blocks}`;
 }
 

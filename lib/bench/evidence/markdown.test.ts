@@ -18,10 +18,17 @@ const cmp: PairedComparison = {
 const input: MarkdownBench = {
   benchId: 7,
   status: "finished",
-  headline: "model-6b-verification beats model-6b-finetuning by +15.0 points (95 % CI +8.7 to +21.3, p < 0.001, 200 paired cases); 2 regressions block it (2 suspected)",
+  headline:
+    "model-6b-verification beats model-6b-finetuning by +15.0 points (95 % CI +8.7 to +21.3, p < 0.001, 200 paired cases); 2 regressions block it (2 suspected)",
   recommendation: "Keep the baseline model-6b-finetuning: …",
   candidates: [
-    { label: "model-6b-finetuning", baseline: true, casePassRate: { passed: 45, scored: 200, rate: 0.225, ci95: [0.1726, 0.2877] }, comparisons: [], blockers: [] },
+    {
+      label: "model-6b-finetuning",
+      baseline: true,
+      casePassRate: { passed: 45, scored: 200, rate: 0.225, ci95: [0.1726, 0.2877] },
+      comparisons: [],
+      blockers: [],
+    },
     {
       label: "model|6b-verification",
       baseline: false,
@@ -47,7 +54,9 @@ describe("benchMarkdown", () => {
   it("has a table row per comparison with the pass rate's interval, the difference's interval, p, verdict and blockers (labels escaped)", () => {
     expect(md).toContain("| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |");
     expect(md).toContain("| model-6b-finetuning (baseline) | 22.5 % (95 % CI 17.3–28.8) 45/200 | — | — | — | — | 0 |");
-    expect(md).toContain("| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |");
+    expect(md).toContain(
+      "| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |",
+    );
   });
 
   it("lists the blocking regressions with their status", () => {
@@ -64,7 +73,12 @@ describe("benchMarkdown", () => {
   });
 
   it("keeps a long list of blockers under GitHub's comment limit, saying how many were left out", () => {
-    const many = Array.from({ length: 5000 }, (_, i) => ({ caseKey: `case-${i}`, label: "Exact match".repeat(5), against: "baseline" as const, status: "suspected" as const }));
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      caseKey: `case-${i}`,
+      label: "Exact match".repeat(5),
+      against: "baseline" as const,
+      status: "suspected" as const,
+    }));
     const big = benchMarkdown({ ...input, candidates: [input.candidates[0], { ...input.candidates[1], blockers: many }] });
     expect(big.length).toBeLessThan(65_536);
     expect(big).toContain("… and 4900 more (see the JSON output)");

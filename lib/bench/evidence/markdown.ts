@@ -54,7 +54,10 @@ function statusCounts(blockers: readonly MarkdownBlocker[]): string {
   const counts = new Map<string, number>();
   for (const b of blockers) counts.set(b.status, (counts.get(b.status) ?? 0) + 1);
   const order: RegressionStatus[] = ["confirmed", "suspected", "flaky on baseline", "cleared", "none"];
-  return `${blockers.length} (${order.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}`).join(", ")})`;
+  return `${blockers.length} (${order
+    .filter((s) => counts.has(s))
+    .map((s) => `${counts.get(s)} ${s}`)
+    .join(", ")})`;
 }
 
 function rate(r: RateInterval | null): string {
@@ -70,7 +73,10 @@ export function benchMarkdown(b: MarkdownBench): string {
   const out: string[] = [`### Benchwork bench #${b.benchId} (${b.status})`, ""];
   if (b.headline) out.push(`**${b.headline}**`, "");
   out.push(b.recommendation, "");
-  out.push("| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |", "| --- | --- | --- | --- | --- | --- | --- |");
+  out.push(
+    "| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  );
   for (const c of b.candidates) {
     const name = cell(c.label + (c.baseline ? " (baseline)" : ""));
     const blocking = statusCounts(c.blockers);
@@ -83,10 +89,20 @@ export function benchMarkdown(b: MarkdownBench): string {
       out.push(`| ${i === 0 ? name : ""} | ${i === 0 ? rate(c.casePassRate) : ""} | ${vs} | ${delta} | ${p} | ${x.verdict} | ${i === 0 ? blocking : ""} |`);
     });
   }
-  out.push("", "A case passes when all its scored checks pass (unscored and errored trials are left out). Pass rates carry their Wilson 95 % interval; a suspected regression blocks until a rerun confirms or clears it.");
+  out.push(
+    "",
+    "A case passes when all its scored checks pass (unscored and errored trials are left out). Pass rates carry their Wilson 95 % interval; a suspected regression blocks until a rerun confirms or clears it.",
+  );
   const blockers = b.candidates.flatMap((c) => c.blockers.map((x) => ({ candidate: c.label, ...x })));
   if (blockers.length) {
-    out.push("", "<details>", `<summary>Blocking regressions (${blockers.length})</summary>`, "", "| Candidate | Case | Check | Against | Status |", "| --- | --- | --- | --- | --- |");
+    out.push(
+      "",
+      "<details>",
+      `<summary>Blocking regressions (${blockers.length})</summary>`,
+      "",
+      "| Candidate | Case | Check | Against | Status |",
+      "| --- | --- | --- | --- | --- |",
+    );
     for (const x of blockers.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | ${x.status} |`);
     if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
     out.push("", "</details>");

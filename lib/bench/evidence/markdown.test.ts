@@ -83,4 +83,18 @@ describe("benchMarkdown", () => {
     expect(big.length).toBeLessThan(65_536);
     expect(big).toContain("… and 4900 more (see the JSON output)");
   });
+
+  it("cannot open an HTML comment or tag from a label (it would hide the rest of the comment), yet keeps 'p < 0.001' readable", () => {
+    const hostile = benchMarkdown({
+      ...input,
+      headline: "<!-- a beats b by +1.0 points (95 % CI +0.5 to +1.5, p < 0.001, 9 paired cases)",
+      candidates: [{ ...input.candidates[1], label: "<!--x", blockers: [{ caseKey: "</details>", label: "<img src=x>", against: "baseline", status: "suspected" }] }],
+    });
+    expect(hostile).not.toMatch(/<!--|<img/);
+    // Inside a code span HTML is literal text.
+    expect(hostile).toContain("| `</details>` |");
+    expect(hostile).toContain("**&lt;!-- a beats b by +1.0 points (95 % CI +0.5 to +1.5, p < 0.001, 9 paired cases)**");
+    expect(hostile).toContain("| &lt;!--x | 37.5 %");
+    expect(hostile).toContain("| &lt;img src=x> |");
+  });
 });

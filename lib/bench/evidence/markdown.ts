@@ -38,15 +38,24 @@ export interface MarkdownBench {
 /** Blocker rows listed at most: a GitHub comment holds 65,536 characters. */
 const MAX_BLOCKERS = 100;
 
-/** Text for a table cell: "|" escaped, line breaks as spaces. */
-const cell = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/\|/g, "\\|");
+/**
+ * Text outside code, on one line: a "<" that could open a tag or comment becomes "&lt;" (a label "<!--" would
+ * hide the rest of the comment); "p < 0.001" stays as written.
+ */
+const text = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+
+/** Text for a table cell: "|" escaped, line breaks as spaces, no HTML. */
+const cell = (s: string) => text(s.replace(/\|/g, "\\|"));
+
+/** Text for a code span: "|" escaped (GitHub splits table cells first), line breaks as spaces. */
+const codeText = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/\|/g, "\\|");
 
 /** An inline code span that holds any text: fenced with more backticks than the text's longest run. */
 function code(s: string): string {
   const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
   const fence = "`".repeat(longest + 1);
   const pad = longest ? " " : "";
-  return `${fence}${pad}${cell(s)}${pad}${fence}`;
+  return `${fence}${pad}${codeText(s)}${pad}${fence}`;
 }
 
 function statusCounts(blockers: readonly MarkdownBlocker[]): string {
@@ -71,8 +80,8 @@ function rate(r: RateInterval | null): string {
  */
 export function benchMarkdown(b: MarkdownBench): string {
   const out: string[] = [`### Benchwork bench #${b.benchId} (${b.status})`, ""];
-  if (b.headline) out.push(`**${b.headline}**`, "");
-  out.push(b.recommendation, "");
+  if (b.headline) out.push(`**${text(b.headline)}**`, "");
+  out.push(text(b.recommendation), "");
   out.push(
     "| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |",
     "| --- | --- | --- | --- | --- | --- | --- |",

@@ -50,4 +50,16 @@ describe("the evidence charts", () => {
   it("draws nothing without evidence (a running bench)", () => {
     expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: null }))).toBe("");
   });
+
+  it("says that with repeats the pass-rate interval counts trials, and does not say so without", () => {
+    const repeated = new Map([
+      [1, { passed: 2, scored: 3 }],
+      [2, { passed: 3, scored: 3 }],
+    ]);
+    const withRepeats: CandidateEvidence[] = [{ candidateId: 1, rates: candidateRates(repeated.values()), comparisons: [], regressions: [] }];
+    expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: withRepeats }))).toContain(
+      "over trials: with repeats narrower than the cases justify",
+    );
+    expect(html).not.toContain("over trials");
+  });
 });

@@ -30,12 +30,17 @@ export function PassRateChart({ bench, evidence }: { bench: BenchDetail; evidenc
       : [];
   });
   if (rows.length === 0) return null;
+  // With repeats the interval counts trials, not cases (lib/bench/stats/candidate-rates.ts): say so.
+  const repeated = evidence.some((e) => e.rates.passAt !== null);
   const x = linearScale([0, 1], PLOT);
   const h = TOP + rows.length * ROW + AXIS;
   const alt = `Case pass rate with 95 % interval: ${rows.map((r) => `${r.label} ${formatPercent(r.rate)} (${(r.ci[0] * 100).toFixed(1)}–${(r.ci[1] * 100).toFixed(1)})`).join("; ")}`;
   return (
     <figure className="min-w-0">
-      <figcaption className="text-xs font-medium text-slate-700">Case pass rate · 95 % interval</figcaption>
+      <figcaption className="text-xs font-medium text-slate-700">
+        Case pass rate · 95 % interval
+        {repeated ? <span className="font-normal text-slate-500"> (over trials: with repeats narrower than the cases justify)</span> : null}
+      </figcaption>
       <svg viewBox={`0 0 ${W} ${h}`} className="mt-1 w-full" role="img" aria-label={alt} data-testid="pass-rate-chart" fontSize="12" fontFamily="inherit">
         {[0, 0.25, 0.5, 0.75, 1].map((t) => (
           <g key={t}>

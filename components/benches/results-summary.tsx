@@ -214,7 +214,8 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
       </table>
       {evidence ? (
         <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-600">
-          Pass rate means a case passes when all its scored checks pass (with repeats: each trial counts); unscored and errored trials are left out. The interval is Wilson&apos;s 95 % score interval.
+          Pass rate means a case passes when all its scored checks pass; unscored and errored trials are left out. The interval is Wilson&apos;s 95 % score interval
+          {evidence.some((e) => e.rates.passAt !== null) ? " over trials: with repeats each trial counts, so it is narrower than the cases justify (pass@k and pass^k are per case)" : ""}.
         </p>
       ) : null}
     </section>

@@ -100,3 +100,22 @@ describe("bench run --markdown and --fail-on inconclusive", () => {
     expect(io.stderr.join("\n")).toContain(`--markdown ${dir}: is a directory`);
   });
 });
+
+describe("bench run --fail-on inconclusive with nothing to compare", () => {
+  it("exits 1 for a sole candidate on a prompt with no earlier bench, and says nothing was compared", async () => {
+    const fresh = path.join(dir, "fresh.db");
+    const db = openDatabase(fresh);
+    migrateDatabase(db);
+    await seedDemoWorkspace(db);
+    db.$client.close();
+    process.env.BENCHWORK_DB = fresh;
+    try {
+      const sole = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-finetuning"];
+      const io = captureIo();
+      expect(await main([...sole, "--fail-on", "inconclusive"], io)).toBe(1);
+      expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)");
+    } finally {
+      process.env.BENCHWORK_DB = file;
+    }
+  }, 120_000);
+});

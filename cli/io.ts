@@ -52,6 +52,19 @@ export function writeJsonFile(file: string, value: unknown): void {
   }
 }
 
+/**
+ * Writes `text` to `file`, creating its folder.
+ * @throws CliError (exit 1) naming the file and the reason
+ */
+export function writeTextFile(file: string, text: string): void {
+  try {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new CliError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+  }
+}
+
 /** Output streams, injectable so tests capture what a command prints. */
 export interface Io {
   out: (line: string) => void;

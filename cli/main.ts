@@ -78,6 +78,8 @@ function program(io: Io, result: { code: number }) {
     .option("--timeout <seconds>", "per-trial timeout", "60")
     .option("--judge <config>", "model configuration that judges the rubric's criteria")
     .option("--json-output <path>", "write the results as JSON")
+    .option("--markdown <path>", "write a summary to paste as a pull-request comment (headline, a table with intervals, the blocking regressions)")
+    .option("--fail-on <what>", "inconclusive: exit 1 when the primary comparison cannot tell the candidates apart")
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });

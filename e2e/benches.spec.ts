@@ -48,9 +48,27 @@ test.describe("Benches", () => {
     const rows = page.getByTestId("candidate-row");
     await expect(rows.filter({ hasText: "model-6b-finetuning" })).toContainText("22.5% (45/200)");
     await expect(rows.filter({ hasText: "model-175b-verification" })).toContainText("55.0% (110/200)");
+    // The evidence (issue #16): the sentence above the recommendation, Wilson intervals, the charts.
+    // b = 5, c = 70 of 200 paired cases: Δ = +32.5 points, SE = √(75 − 65²/200)/200 → 95 % CI +25.3 to +39.7.
+    await expect(page.getByTestId("evidence-headline")).toHaveText(
+      "model-175b-verification beats model-6b-finetuning by +32.5 points (95 % CI +25.3 to +39.7, p < 0.001, 200 paired cases); 5 regressions block it (5 suspected)",
+    );
+    // Wilson 45/200 = (0.1726, 0.2877), 110/200 = (0.4808, 0.6174) (the score-interval formula, z = 1.959964).
+    await expect(rows.filter({ hasText: "model-6b-finetuning" }).getByTestId("case-pass-rate")).toContainText("22.5 % (95 % CI 17.3–28.8)");
+    await expect(rows.filter({ hasText: "model-175b-verification" }).getByTestId("case-pass-rate")).toContainText("55.0 % (95 % CI 48.1–61.7)");
+    await expect(page.getByText("Pass rate means a case passes when all its scored checks pass")).toBeVisible();
+    const charts = page.getByRole("region", { name: "Evidence charts" });
+    await expect(charts.getByRole("img", { name: /^Case pass rate with 95 % interval: model-6b-finetuning \(baseline\) 22\.5 %/ })).toBeVisible();
+    await expect(charts.getByRole("img", { name: "Difference in case pass rate, points, with 95 % interval: model-175b-verification vs model-6b-finetuning +32.5 (95 % CI +25.3 to +39.7, better)" })).toBeVisible();
+    await expect(charts.getByTestId("forest-row")).toHaveCount(1);
     // Higher average, but it breaks problems the baseline solved: not recommended.
     await expect(page.getByTestId("recommendation")).toContainText("Keep the baseline model-6b-finetuning");
     await expect(page.getByRole("region", { name: "Recommendation" })).toContainText(/not recommended: \d+ regressions/);
+    // Each blocking regression says its status: with one trial per case chance cannot be ruled out.
+    const rec = page.getByRole("region", { name: "Recommendation" });
+    await rec.getByText("Blocking regressions: 5 checks").click();
+    await expect(rec.locator("li").filter({ hasText: /^gsm8k/ }).filter({ hasText: "suspected" })).toHaveCount(5);
+    await expect(rec).toContainText("A suspected regression blocks until a rerun confirms or clears it");
 
     await page.getByRole("link", { name: "Regressions only" }).click();
     await expect(page).toHaveURL(/filter=regressions/);

@@ -66,3 +66,56 @@ describe("bench run --json-output statistics", () => {
     expect(cand2.regressions.filter((x: { against: string }) => x.against === "baseline").map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(Array(8).fill("confirmed"));
   }, 120_000);
 });
+
+describe("bench run --markdown and --fail-on inconclusive", () => {
+  // 175b-finetuning (32.5 %) against 6b-verification (37.5 %): −5.0 points, the issue's "no detectable difference" example.
+  const close = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-verification", "--candidate", "recorded:model-175b-finetuning"];
+
+  it("writes a pull-request comment with the evidence sentence, the table with intervals and the blocking regressions", async () => {
+    const md = path.join(dir, "comment.md");
+    const io = captureIo();
+    // The baseline ranks first but breaks checks the last bench's model-6b-finetuning passed (the test above): blocked, exit 1.
+    expect(await main([...close, "--markdown", md], io)).toBe(1);
+    const text = readFileSync(md, "utf8");
+    expect(text).toMatch(/^### Benchwork bench #\d+ \(finished\)\n/);
+    expect(text).toContain("**No detectable difference between model-175b-finetuning and model-6b-verification (−5.0 points, 95 % CI −11.9 to +1.9");
+    expect(text).toContain("| model-6b-verification (baseline) | 37.5 % (95 % CI 31.1–44.4) 75/200 |");
+    expect(text).toMatch(/\| model-175b-finetuning \| 32\.5 % \(95 % CI 26\.4–39\.3\) 65\/200 \| baseline model-6b-verification \| −5\.0 \(−11\.9 to \+1\.9\) \| p = [\d.]+ \(exact McNemar, 200 paired cases\) \| inconclusive \| \d+ \(\d+ suspected\) \|/);
+    expect(text).toContain("<summary>Blocking regressions (");
+    expect(io.stdout.join("\n")).toContain("No detectable difference between model-175b-finetuning and model-6b-verification");
+  }, 120_000);
+
+  it("exits 1 when the primary comparison is inconclusive and says why; 2 for a --fail-on it does not know", async () => {
+    const io = captureIo();
+    expect(await main([...close, "--fail-on", "inconclusive"], io)).toBe(1);
+    expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: model-175b-finetuning vs model-6b-verification is inconclusive");
+    const bad = captureIo();
+    expect(await main([...close, "--fail-on", "worse"], bad)).toBe(2);
+    expect(bad.stderr.join("\n")).toContain('--fail-on must be inconclusive (got "worse")');
+  }, 120_000);
+
+  it("refuses a --markdown path it cannot write before anything runs", async () => {
+    const io = captureIo();
+    expect(await main([...close, "--markdown", dir], io)).toBe(2);
+    expect(io.stderr.join("\n")).toContain(`--markdown ${dir}: is a directory`);
+  });
+});
+
+describe("bench run --fail-on inconclusive with nothing to compare", () => {
+  it("exits 1 for a sole candidate on a prompt with no earlier bench, and says nothing was compared", async () => {
+    const fresh = path.join(dir, "fresh.db");
+    const db = openDatabase(fresh);
+    migrateDatabase(db);
+    await seedDemoWorkspace(db);
+    db.$client.close();
+    process.env.BENCHWORK_DB = fresh;
+    try {
+      const sole = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-finetuning"];
+      const io = captureIo();
+      expect(await main([...sole, "--fail-on", "inconclusive"], io)).toBe(1);
+      expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)");
+    } finally {
+      process.env.BENCHWORK_DB = file;
+    }
+  }, 120_000);
+});

@@ -1,12 +1,14 @@
 /**
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
- *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH]`
+ *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH] [--markdown PATH]
+ *   [--fail-on inconclusive]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
  * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
- * candidate is blocked by a regression or every trial errored; 2 on a usage error.
+ * candidate is blocked by a regression or every trial errored, or with `--fail-on inconclusive` when
+ * the primary comparison (see lib/bench/evidence/headline.ts) is inconclusive; 2 on a usage error.
  */
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
@@ -25,7 +27,10 @@ import { benchEvidence } from "@/server/bench/comparisons";
 import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startBenchWorker } from "@/server/worker";
-import { CliError, usage, writeJsonFile, type Io } from "../io";
+import { blockerStatuses } from "@/lib/bench/evidence/blockers";
+import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
+import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 
 export interface BenchRunOptions {
   system: string;
@@ -41,6 +46,10 @@ export interface BenchRunOptions {
   timeout?: string;
   judge?: string;
   jsonOutput?: string;
+  /** Where to write the pull-request comment (Markdown). */
+  markdown?: string;
+  /** `inconclusive`: exit 1 when the primary comparison is inconclusive. */
+  failOn?: string;
 }
 
 function parseCases(s: string | undefined) {
@@ -75,23 +84,25 @@ function openExisting(): Db {
  * would create it); a file the check creates is removed again.
  * @throws CliError (exit 2) naming the option, the path and the reason
  */
-function checkWritable(file: string): void {
+function checkWritable(file: string, option: string): void {
   const target = path.resolve(file);
   try {
-    if (existsSync(target) && statSync(target).isDirectory()) throw usage(`--json-output ${file}: is a directory`);
+    if (existsSync(target) && statSync(target).isDirectory()) throw usage(`${option} ${file}: is a directory`);
     const existed = existsSync(target);
     mkdirSync(path.dirname(target), { recursive: true });
     closeSync(openSync(target, "a"));
     if (!existed) unlinkSync(target);
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw usage(`--json-output ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw usage(`${option} ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 
 /** Runs the command; returns the exit code. */
 export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<number> {
-  if (o.jsonOutput) checkWritable(o.jsonOutput);
+  if (o.failOn !== undefined && o.failOn !== "inconclusive") throw usage(`--fail-on must be inconclusive (got "${o.failOn}")`);
+  if (o.jsonOutput) checkWritable(o.jsonOutput, "--json-output");
+  if (o.markdown) checkWritable(o.markdown, "--markdown");
   const db = openExisting();
   const system = await getSystem(db, o.system);
   if (!system) {
@@ -248,10 +259,34 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     io.out("\nTrials that ended as errors, most common reasons:");
     for (const e of result.errors) io.out(`  ${e.trials} × ${e.message}`);
   }
-  io.out(`\n${rec.headline}`);
+  // The evidence sentence over the recommendation's ranking (the gate's blockers, each with its status).
+  const evOf = (id: number) => evidence.find((e) => e.candidateId === id);
+  const ranked = rec.candidates.map((c) => {
+    const statuses = blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? []);
+    return { candidateId: c.candidateId, label: c.label, isBaseline: c.isBaseline, comparisons: evOf(c.candidateId)?.comparisons ?? [], blockers: statuses, blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })) };
+  });
+  const primary = primaryComparison(ranked);
+  const sentence = primary ? evidenceSentence(primary) : null;
+  if (sentence) io.out(`\n${sentence}`);
+  io.out(`${sentence ? "" : "\n"}${rec.headline}`);
   if (o.jsonOutput) writeJsonFile(o.jsonOutput, result);
+  if (o.markdown) {
+    const md = benchMarkdown({
+      benchId: id,
+      status: bench.status,
+      headline: sentence,
+      recommendation: rec.headline,
+      // Bench order in the table, as in the JSON and the page.
+      candidates: bench.candidates.map((c) => ({ label: c.label, baseline: bench.summary!.baselineCandidateId === c.id, casePassRate: evOf(c.id)?.rates.trialPassRate ?? null, comparisons: evOf(c.id)?.comparisons ?? [], blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [] })),
+    });
+    writeTextFile(o.markdown, md);
+  }
   if (bench.status !== "finished") return 1;
   const allErrored = result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total);
   const bestBlocked = (rec.candidates[0]?.blockers.length ?? 0) > 0;
+  if (o.failOn === "inconclusive" && (!primary || primary.comparison.verdict === "inconclusive")) {
+    io.err(primary ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)` : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)");
+    return 1;
+  }
   return allErrored || bestBlocked ? 1 : 0;
 }

@@ -5,7 +5,10 @@ import type { BenchDetail } from "@/db/queries/benches";
 import { aggregateCandidates, type TrialFacts } from "@/lib/bench/aggregate";
 import { recommend, type Recommendation } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
-import { RecommendationCard } from "./results-summary";
+import type { CandidateEvidence } from "@/server/bench/comparisons";
+import { candidateRates } from "@/lib/bench/stats/candidate-rates";
+import { compareCandidates } from "@/lib/bench/stats/paired";
+import { CandidatesTable, RecommendationCard } from "./results-summary";
 
 const check = (verdict: CheckRecord["verdict"]): CheckRecord => ({ key: "e0:exact", kind: "exact", label: "Exact match", verdict, score: verdict === "passed" ? 1 : 0, message: "" });
 const trial = (candidateId: number, caseNo: number, verdict: CheckRecord["verdict"]): TrialFacts => ({
@@ -70,5 +73,48 @@ describe("the recommendation card", () => {
     expect(rec.recommendedCandidateId).toBe(2);
     expect(badges(html)).toEqual(["recommended", "baseline"]);
     expect(html).toContain("border-emerald-300");
+  });
+});
+
+describe("the recommendation card with the evidence", () => {
+  it("puts the evidence sentence above the recommendation's headline, gives each blocker its status and says what blocks", () => {
+    // b (not the baseline) breaks case 1 and fixes cases 2–3: one regression, two fixes over 3 paired cases.
+    const { detail, rec: plain } = bench({ a: ["passed", "failed", "failed"], b: ["failed", "passed", "passed"] });
+    const blocker = { caseKey: "case-1", caseRevisionId: 1, key: "e0:exact", label: "Exact match", against: "baseline" as const, outcome: "failed" as const };
+    const rec: Recommendation = { ...plain, candidates: plain.candidates.map((c) => (c.candidateId === 2 ? { ...c, blockers: [blocker] } : c)) };
+    const tally = (vs: number[]) => new Map(vs.map((p, i) => [i + 1, { passed: p, scored: 1 }]));
+    const evidence: CandidateEvidence[] = [
+      { candidateId: 1, rates: candidateRates(tally([1, 0, 0]).values()), comparisons: [], regressions: [] },
+      {
+        candidateId: 2,
+        rates: candidateRates(tally([0, 1, 1]).values()),
+        comparisons: [{ against: "baseline", againstCandidate: "a", againstBenchId: 1, ...compareCandidates(tally([0, 1, 1]), tally([1, 0, 0])) }],
+        regressions: [{ ...blocker, regressionStatus: "suspected", regressionPValue: 0.5 }],
+      },
+    ];
+    const html = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, evidence }));
+    const sentence = /data-testid="evidence-headline"[^>]*>([^<]*)</.exec(html)?.[1];
+    // Δ = (2 − 1)/3, SE = √(3 − 1/3)/3 = 0.544331, lo = 0.333333 − 1.959964·0.544331 = −0.733536; exact McNemar p of 1 in 3 at ½ = 1; Connor's MDE is floored at 6/3 → capped at 100 points.
+    expect(sentence).toBe("No detectable difference between b and a (+33.3 points, 95 % CI −73.4 to +100.0, p = 1.000, 3 paired cases): this bench can detect ≥ 100 points; add cases or repeats; 1 regression blocks it (1 suspected)");
+    expect(html.indexOf("evidence-headline")).toBeLessThan(html.indexOf('data-testid="recommendation"'));
+    expect(html).toMatch(/case-1<\/code>[^]*?suspected/);
+    expect(html).toContain("A suspected regression blocks until a rerun confirms or clears it");
+  });
+});
+
+describe("the candidates table with the evidence", () => {
+  it("shows each candidate's case pass rate with its Wilson 95 % interval and says what a passing case is", () => {
+    const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const full = { ...detail, candidates: [{ id: 1, label: "a", kind: "recorded" }, { id: 2, label: "b", kind: "recorded" }], settings: { repeats: 1 }, baseline: { kind: "candidate", position: 0 } } as unknown as BenchDetail;
+    const stats = detail.summary!.candidates.map((c) => c.stats);
+    const evidence: CandidateEvidence[] = [
+      { candidateId: 1, rates: candidateRates([{ passed: 45, scored: 200 }]), comparisons: [], regressions: [] },
+      { candidateId: 2, rates: candidateRates([{ passed: 2, scored: 2 }]), comparisons: [], regressions: [] },
+    ];
+    const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats, evidence }));
+    // Wilson 45/200: scipy binomtest(45, 200).proportion_ci("wilson") = (0.172624, 0.287659); 2/2 = (0.342380, 1.0).
+    expect(html).toContain("22.5 % (95 % CI 17.3–28.8)");
+    expect(html).toContain("100.0 % (95 % CI 34.2–100.0)");
+    expect(html).toContain("Pass rate means a case passes when all its scored checks pass");
   });
 });

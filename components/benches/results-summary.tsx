@@ -3,6 +3,11 @@ import type { ErrorKindCount } from "@/db/queries/bench-errors";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
+import type { CandidateEvidence } from "@/server/bench/comparisons";
+import { blockerStatuses } from "@/lib/bench/evidence/blockers";
+import { evidenceHeadline } from "@/lib/bench/evidence/headline";
+import { formatPercent, formatRateInterval } from "@/lib/bench/evidence/format";
+import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { PassRate } from "./status-badge";
 
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
@@ -23,8 +28,35 @@ function ShortRate({ rate }: { rate: number | null }) {
   return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
 }
 
-export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench: BenchDetail }) {
+const STATUS_TONE: Record<RegressionStatus, "red" | "amber" | "slate" | "green"> = { confirmed: "red", suspected: "amber", "flaky on baseline": "slate", cleared: "green", none: "slate" };
+const STATUS_TITLE: Record<RegressionStatus, string> = {
+  confirmed: "Passed on every reference trial; the candidate's failures are unlikely by chance (one-sided Fisher exact p ≤ 0.05)",
+  suspected: "Passed on every reference trial, but chance can explain the failure (too few trials): it blocks until a rerun confirms or clears it",
+  "flaky on baseline": "The reference's own trials of this check disagree",
+  cleared: "A rerun did not reproduce the failure",
+  none: "",
+};
+
+/** A regression's status as a badge (confirmed / suspected / …), with what it means on hover. */
+function RegressionStatusBadge({ status }: { status: RegressionStatus }) {
+  return (
+    <Badge tone={STATUS_TONE[status]} title={STATUS_TITLE[status]}>
+      {status}
+    </Badge>
+  );
+}
+
+/**
+ * The recommendation: the evidence sentence (when the statistics were computed), the headline, then
+ * each candidate's verdict with its blocking regressions and their status.
+ * @param evidence the bench's statistics from `benchEvidence` (null for a bench without a summary)
+ */
+export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recommendation; bench: BenchDetail; evidence?: CandidateEvidence[] | null }) {
   const sole = soleBaseline(rec.candidates);
+  const evOf = (id: number) => evidence?.find((e) => e.candidateId === id);
+  const statuses = new Map(rec.candidates.map((c) => [c.candidateId, blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? [])]));
+  const sentence = evidence ? evidenceHeadline(rec.candidates.map((c) => ({ label: c.label, isBaseline: c.isBaseline, comparisons: evOf(c.candidateId)?.comparisons ?? [], blockers: statuses.get(c.candidateId)! }))) : null;
+  const anySuspected = [...statuses.values()].some((l) => l.includes("suspected"));
   // A candidate that passed nothing is never presented as recommended (benches finished before
   // that rule may still have stored such a pick).
   const passedAny = (id: number) => (statsOf(bench.summary, id)?.passRate.passed ?? 0) > 0;
@@ -37,10 +69,18 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
   return (
     <section aria-label="Recommendation" className={`rounded-lg border p-4 ${tone}`}>
       <h2 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Recommendation</h2>
-      <p className="mt-1 text-base font-medium text-slate-900" data-testid="recommendation">
+      {sentence ? (
+        <p className="mt-1 text-base font-semibold text-slate-900" data-testid="evidence-headline">
+          {sentence}
+        </p>
+      ) : null}
+      <p className={sentence ? "mt-1 text-sm text-slate-800" : "mt-1 text-base font-medium text-slate-900"} data-testid="recommendation">
         {rec.headline}
       </p>
-      <p className="mt-3 text-xs text-slate-500">Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.</p>
+      <p className="mt-3 text-xs text-slate-500">
+        Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.
+        {anySuspected ? " A suspected regression blocks until a rerun confirms or clears it (with one trial per case chance cannot be ruled out: run more repeats)." : ""}
+      </p>
       <ul className="mt-1.5 flex flex-col gap-2">
         {rec.candidates.map((c) => (
           <li key={c.candidateId} className="text-sm">
@@ -61,7 +101,8 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
                   {c.blockers.slice(0, 200).map((b, i) => (
                     <li key={i}>
                       <code>{b.caseKey}</code> · {b.label}
-                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}
+                      {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}{" "}
+                      <RegressionStatusBadge status={statuses.get(c.candidateId)![i]} />
                     </li>
                   ))}
                   {c.blockers.length > 200 ? <li>… and {c.blockers.length - 200} more (export the results for all)</li> : null}
@@ -97,7 +138,7 @@ export function RecommendationCard({ rec, bench }: { rec: Recommendation; bench:
 }
 
 /** Per candidate: pass rate over scored checks with its denominator, unscored and error counts apart, tokens, cost, latency. */
-export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: CandidateStats[] }) {
+export function CandidatesTable({ bench, stats, evidence = null }: { bench: BenchDetail; stats: CandidateStats[]; evidence?: CandidateEvidence[] | null }) {
   const baselineId = bench.summary?.baselineCandidateId ?? (bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id : null);
   return (
     <section aria-label="Candidates" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -109,6 +150,11 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
             <th className="px-3 py-2 font-medium" title="A trial fully passes when a check of it passed and none failed or errored; trials with errors are counted apart">
               {bench.settings.repeats > 1 ? "Trials fully passed" : "Cases fully passed"}
             </th>
+            {evidence ? (
+              <th className="px-3 py-2 font-medium" title="Passing trials of scored trials; a trial passes when all its scored checks pass. Wilson score interval.">
+                Case pass rate · 95 % CI
+              </th>
+            ) : null}
             <th className="px-3 py-2 font-medium">Unscored</th>
             <th className="px-3 py-2 font-medium">Check errors</th>
             <th className="px-3 py-2 font-medium">Trials done / error / skipped</th>
@@ -140,6 +186,7 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
                     </span>
                   ) : null}
                 </td>
+                {evidence ? <CasePassRateCell rates={evidence.find((e) => e.candidateId === c.id)?.rates ?? null} /> : null}
                 <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
                 <td className="px-3 py-2 tabular-nums">
@@ -165,7 +212,35 @@ export function CandidatesTable({ bench, stats }: { bench: BenchDetail; stats: C
           })}
         </tbody>
       </table>
+      {evidence ? (
+        <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-600">
+          Pass rate means a case passes when all its scored checks pass; unscored and errored trials are left out. The interval is Wilson&apos;s 95 % score interval
+          {evidence.some((e) => e.rates.passAt !== null) ? " over trials: with repeats each trial counts, so it is narrower than the cases justify (pass@k and pass^k are per case)" : ""}.
+        </p>
+      ) : null}
     </section>
+  );
+}
+
+/** A candidate's case pass rate with its Wilson interval, and pass@k / pass^k with repeats. */
+function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null }) {
+  if (!rates) return <td className="px-3 py-2">{dash}</td>;
+  const r = rates.trialPassRate;
+  const kMax = rates.passAt ? Math.max(...Object.keys(rates.passAt).map(Number)) : 0;
+  return (
+    <td className="px-3 py-2 tabular-nums" data-testid="case-pass-rate">
+      {formatRateInterval(r)}
+      {r.scored ? (
+        <span className="ml-1 text-xs text-slate-500">
+          ({r.passed}/{r.scored})
+        </span>
+      ) : null}
+      {rates.passAt && rates.passHat && kMax > 1 ? (
+        <span className="block text-xs text-slate-500" title={`pass@${kMax}: a case passes in at least one of ${kMax} trials; pass^${kMax}: in all ${kMax}`}>
+          pass@{kMax} {formatPercent(rates.passAt[kMax])} · pass^{kMax} {formatPercent(rates.passHat[kMax])}
+        </span>
+      ) : null}
+    </td>
   );
 }
 

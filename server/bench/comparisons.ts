@@ -38,10 +38,11 @@ const NONE = new Map<number, CaseTally>();
 /**
  * The evidence of every candidate of bench `benchId`, in candidate order. Case tallies come from
  * the trials' count columns; checks are parsed only for the case revisions of broken checks.
+ * @param loaded the bench as the caller already read it (the results page), so its summary is not read and parsed twice
  * @returns null when the bench does not exist or has no summary yet (still running)
  */
-export async function benchEvidence(db: Db, benchId: number): Promise<CandidateEvidence[] | null> {
-  const bench = await getBench(db, benchId);
+export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetail): Promise<CandidateEvidence[] | null> {
+  const bench = loaded?.id === benchId ? loaded : await getBench(db, benchId);
   if (!bench?.summary) return null;
   const summary = bench.summary;
   const cases = benchCaseTallies(db, benchId);

@@ -9,7 +9,9 @@ import type { Regression } from "@/lib/bench/recommend";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
+import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
+import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
@@ -111,10 +113,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     const siblings = trial
       ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
+    // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
+    const evidence = ended ? await benchEvidence(db, id, bench) : null;
     main = (
       <div className="flex flex-col gap-4">
-        {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} /> : null}
-        <CandidatesTable bench={bench} stats={stats} />
+        {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
+        <EvidenceCharts bench={bench} evidence={evidence} />
+        <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>

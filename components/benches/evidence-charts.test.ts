@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import type { BenchDetail } from "@/db/queries/benches";
+import type { CandidateEvidence } from "@/server/bench/comparisons";
+import { candidateRates } from "@/lib/bench/stats/candidate-rates";
+import { compareCandidates } from "@/lib/bench/stats/paired";
+import { EvidenceCharts } from "./evidence-charts";
+
+// Wilson 75/200 = (0.311, 0.444) (the score-interval formula in python, z = 1.959964).
+// GSM8K recorded: 6b-finetuning solves 45 of 200, 6b-verification 75; b = 8, c = 38 (server/bench/comparisons.test.ts).
+const tallies = (passing: (i: number) => boolean) => new Map(Array.from({ length: 200 }, (_, i) => [i, { passed: passing(i) ? 1 : 0, scored: 1 }]));
+const base = tallies((i) => i < 45);
+const cand = tallies((i) => (i < 45 && i >= 8) || (i >= 45 && i < 83));
+const bench = {
+  candidates: [
+    { id: 1, label: "model-6b-finetuning" },
+    { id: 2, label: "model-6b-verification" },
+  ],
+  summary: { baselineCandidateId: 1 },
+} as unknown as BenchDetail;
+const evidence: CandidateEvidence[] = [
+  { candidateId: 1, rates: candidateRates(base.values()), comparisons: [], regressions: [] },
+  {
+    candidateId: 2,
+    rates: candidateRates(cand.values()),
+    comparisons: [{ against: "baseline", againstCandidate: "model-6b-finetuning", againstBenchId: 1, ...compareCandidates(cand, base) }],
+    regressions: [],
+  },
+];
+
+describe("the evidence charts", () => {
+  const html = renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence }));
+
+  it("draws each pass rate with its interval and says the figures in the text alternative", () => {
+    expect(html).toContain(
+      'aria-label="Case pass rate with 95 % interval: model-6b-finetuning (baseline) 22.5 % (17.3–28.8); model-6b-verification 37.5 % (31.1–44.4)"',
+    );
+    expect(html.match(/data-testid="pass-rate-mark"/g)).toHaveLength(2);
+  });
+
+  it("draws the comparison right of the dashed zero line, green, with its interval in the text alternative", () => {
+    expect(html).toContain("model-6b-verification vs model-6b-finetuning +15.0 (95 % CI +8.7 to +21.3, better)");
+    const zero = Number(/<line x1="([\d.]+)"[^>]*data-testid="zero-line"/.exec(html)?.[1]);
+    const square = /data-testid="forest-row">[^]*?<rect x="([\d.]+)"[^>]*fill="([^"]+)"/.exec(html);
+    expect(Number(square?.[1]) + 5).toBeGreaterThan(zero);
+    expect(square?.[2]).toBe("#059669");
+  });
+
+  it("draws nothing without evidence (a running bench)", () => {
+    expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: null }))).toBe("");
+  });
+
+  it("says that with repeats the pass-rate interval counts trials, and does not say so without", () => {
+    const repeated = new Map([
+      [1, { passed: 2, scored: 3 }],
+      [2, { passed: 3, scored: 3 }],
+    ]);
+    const withRepeats: CandidateEvidence[] = [{ candidateId: 1, rates: candidateRates(repeated.values()), comparisons: [], regressions: [] }];
+    expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: withRepeats }))).toContain(
+      "over trials: with repeats narrower than the cases justify",
+    );
+    expect(html).not.toContain("over trials");
+  });
+});

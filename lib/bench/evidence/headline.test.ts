@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import type { PairedComparison } from "@/lib/bench/stats/paired";
+import { evidenceHeadline, primaryComparison, type HeadlineCandidate, type LabelledComparison } from "./headline";
+
+const cmp = (o: Partial<PairedComparison> & Pick<LabelledComparison, "against" | "againstCandidate">): LabelledComparison => ({
+  n: 200,
+  regressions: 0,
+  fixes: 0,
+  delta: 0,
+  ci95: [0, 0],
+  pValue: 1,
+  test: "exact McNemar",
+  signTestPValue: null,
+  verdict: "inconclusive",
+  minDetectableEffect: 0.1,
+  unpaired: { candidate: 0, against: 0 },
+  ...o,
+});
+const base: HeadlineCandidate = { label: "6b-finetuning", isBaseline: true, comparisons: [], blockers: [] };
+
+describe("evidenceHeadline", () => {
+  it("says who beats whom by how much, with the interval, p and paired cases, and what blocks it (the issue's first example)", () => {
+    const cand: HeadlineCandidate = {
+      label: "175b-verification",
+      isBaseline: false,
+      comparisons: [cmp({ against: "baseline", againstCandidate: "6b-finetuning", delta: 0.325, ci95: [0.253, 0.397], pValue: 2e-12, verdict: "better" })],
+      blockers: ["suspected", "suspected", "confirmed", "suspected", "suspected"],
+    };
+    expect(evidenceHeadline([cand, base])).toBe(
+      "175b-verification beats 6b-finetuning by +32.5 points (95 % CI +25.3 to +39.7, p < 0.001, 200 paired cases); 5 regressions block it (1 confirmed, 4 suspected)",
+    );
+  });
+
+  it("says an inconclusive comparison cannot tell, and the smallest difference this bench could detect (the issue's second example)", () => {
+    const cand: HeadlineCandidate = {
+      label: "b",
+      isBaseline: false,
+      comparisons: [cmp({ against: "baseline", againstCandidate: "a", delta: -0.05, ci95: [-0.119, 0.019], pValue: 0.15, minDetectableEffect: 0.065 })],
+      blockers: [],
+    };
+    expect(evidenceHeadline([cand, { ...base, label: "a" }])).toBe(
+      "No detectable difference between b and a (−5.0 points, 95 % CI −11.9 to +1.9, p = 0.150, 200 paired cases): this bench can detect ≥ 7 points; add cases or repeats",
+    );
+  });
+
+  it("says a worse candidate is worse, with one regression in the singular", () => {
+    const cand: HeadlineCandidate = {
+      label: "b",
+      isBaseline: false,
+      comparisons: [cmp({ against: "baseline", againstCandidate: "a", n: 1, delta: -0.2, ci95: [-0.3, -0.1], pValue: 0.0012, verdict: "worse" })],
+      blockers: ["confirmed"],
+    };
+    expect(evidenceHeadline([base, cand])).toBe(
+      "b is worse than a by −20.0 points (95 % CI −30.0 to −10.0, p = 0.0012, 1 paired case); 1 regression blocks it (1 confirmed)",
+    );
+  });
+
+  it("takes the best-ranked non-baseline candidate against the baseline, even when it also has a last-bench comparison", () => {
+    const second: HeadlineCandidate = { label: "c", isBaseline: false, comparisons: [cmp({ against: "baseline", againstCandidate: "a" })], blockers: [] };
+    const first: HeadlineCandidate = {
+      label: "b",
+      isBaseline: false,
+      comparisons: [cmp({ against: "last", againstCandidate: "z" }), cmp({ against: "baseline", againstCandidate: "a" })],
+      blockers: [],
+    };
+    const p = primaryComparison([{ ...base, comparisons: [cmp({ against: "last", againstCandidate: "z" })] }, first, second]);
+    expect(p?.candidate.label).toBe("b");
+    expect(p?.comparison.againstCandidate).toBe("a");
+  });
+
+  it("falls back to the last bench for a sole candidate, names it, and is null when nothing was compared", () => {
+    const sole: HeadlineCandidate = {
+      ...base,
+      comparisons: [cmp({ against: "last", againstCandidate: "a", delta: 0, ci95: [0, 0], pValue: 1, minDetectableEffect: null, n: 3 })],
+    };
+    expect(evidenceHeadline([sole])).toBe(
+      "No detectable difference between 6b-finetuning and a (last bench) (0.0 points, 95 % CI 0.0 to 0.0, p = 1.000, 3 paired cases): too few cases to tell; add cases or repeats",
+    );
+    expect(evidenceHeadline([base])).toBeNull();
+  });
+
+  it("says so when the two share no scored case", () => {
+    const cand: HeadlineCandidate = {
+      label: "b",
+      isBaseline: false,
+      comparisons: [cmp({ against: "baseline", againstCandidate: "a", n: 0, delta: null, ci95: null, pValue: null })],
+      blockers: [],
+    };
+    expect(evidenceHeadline([base, cand])).toBe("b and a share no case both scored: nothing to compare");
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * A bench's result as a pull-request comment (`bench run --markdown PATH`, issue #16 §5): the
+ * evidence sentence, the recommendation, a table of every candidate's case pass rate and paired
+ * comparisons with their 95 % intervals, and the regressions that block, each with its status.
+ * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table.
+ */
+import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RateInterval } from "@/lib/bench/stats/wilson";
+import { formatPoints, formatPValue, formatRateInterval } from "./format";
+import type { LabelledComparison } from "./headline";
+
+/** One blocking regression as the comment lists it. */
+export interface MarkdownBlocker {
+  caseKey: string;
+  /** The check's label. */
+  label: string;
+  against: "baseline" | "last bench";
+  status: RegressionStatus;
+}
+
+/** What the comment is made of (the CLI's result, reduced). */
+export interface MarkdownBench {
+  benchId: number;
+  status: string;
+  /** The evidence sentence (see evidence/headline.ts), null when nothing was compared. */
+  headline: string | null;
+  /** The recommendation's own headline. */
+  recommendation: string;
+  candidates: {
+    label: string;
+    baseline: boolean;
+    casePassRate: RateInterval | null;
+    comparisons: readonly LabelledComparison[];
+    blockers: readonly MarkdownBlocker[];
+  }[];
+}
+
+/** Blocker rows listed at most: a GitHub comment holds 65,536 characters. */
+const MAX_BLOCKERS = 100;
+
+/**
+ * Text outside code, on one line: a "<" that could open a tag or comment becomes "&lt;" (a label "<!--" would
+ * hide the rest of the comment); "p < 0.001" stays as written.
+ */
+const text = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+
+/** Text for a table cell: "|" escaped, line breaks as spaces, no HTML. */
+const cell = (s: string) => text(s.replace(/\|/g, "\\|"));
+
+/** Text for a code span: "|" escaped (GitHub splits table cells first), line breaks as spaces. */
+const codeText = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/\|/g, "\\|");
+
+/** An inline code span that holds any text: fenced with more backticks than the text's longest run. */
+function code(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = longest ? " " : "";
+  return `${fence}${pad}${codeText(s)}${pad}${fence}`;
+}
+
+function statusCounts(blockers: readonly MarkdownBlocker[]): string {
+  if (blockers.length === 0) return "0";
+  const counts = new Map<string, number>();
+  for (const b of blockers) counts.set(b.status, (counts.get(b.status) ?? 0) + 1);
+  const order: RegressionStatus[] = ["confirmed", "suspected", "flaky on baseline", "cleared", "none"];
+  return `${blockers.length} (${order
+    .filter((s) => counts.has(s))
+    .map((s) => `${counts.get(s)} ${s}`)
+    .join(", ")})`;
+}
+
+function rate(r: RateInterval | null): string {
+  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored}` : "—";
+}
+
+/**
+ * The comment's Markdown.
+ * @param b the bench's result (see {@link MarkdownBench})
+ * @returns Markdown ending with a newline, under 65,536 characters for any number of blockers
+ */
+export function benchMarkdown(b: MarkdownBench): string {
+  const out: string[] = [`### Benchwork bench #${b.benchId} (${b.status})`, ""];
+  if (b.headline) out.push(`**${text(b.headline)}**`, "");
+  out.push(text(b.recommendation), "");
+  out.push(
+    "| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  );
+  for (const c of b.candidates) {
+    const name = cell(c.label + (c.baseline ? " (baseline)" : ""));
+    const blocking = statusCounts(c.blockers);
+    if (c.comparisons.length === 0) out.push(`| ${name} | ${rate(c.casePassRate)} | — | — | — | — | ${blocking} |`);
+    c.comparisons.forEach((x, i) => {
+      const vs = cell(x.against === "baseline" ? `baseline ${x.againstCandidate}` : `last bench ${x.againstCandidate}`);
+      const delta = x.delta === null ? "—" : `${formatPoints(x.delta)}${x.ci95 ? ` (${formatPoints(x.ci95[0])} to ${formatPoints(x.ci95[1])})` : ""}`;
+      const p = x.pValue === null ? "—" : `${formatPValue(x.pValue)} (${x.test}, ${x.n} paired case${x.n === 1 ? "" : "s"})`;
+      // The pass rate and blockers once per candidate: later comparisons of it leave them blank.
+      out.push(`| ${i === 0 ? name : ""} | ${i === 0 ? rate(c.casePassRate) : ""} | ${vs} | ${delta} | ${p} | ${x.verdict} | ${i === 0 ? blocking : ""} |`);
+    });
+  }
+  out.push(
+    "",
+    "A case passes when all its scored checks pass (unscored and errored trials are left out). Pass rates carry their Wilson 95 % interval; a suspected regression blocks until a rerun confirms or clears it.",
+  );
+  const blockers = b.candidates.flatMap((c) => c.blockers.map((x) => ({ candidate: c.label, ...x })));
+  if (blockers.length) {
+    out.push(
+      "",
+      "<details>",
+      `<summary>Blocking regressions (${blockers.length})</summary>`,
+      "",
+      "| Candidate | Case | Check | Against | Status |",
+      "| --- | --- | --- | --- | --- |",
+    );
+    for (const x of blockers.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | ${x.status} |`);
+    if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
+    out.push("", "</details>");
+  }
+  return out.join("\n") + "\n";
+}

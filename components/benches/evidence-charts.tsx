@@ -30,7 +30,7 @@ export function PassRateChart({ bench, evidence }: { bench: BenchDetail; evidenc
       : [];
   });
   if (rows.length === 0) return null;
-  // With repeats the interval counts trials, not cases (lib/bench/stats/candidate-rates.ts): say so.
+  // With repeats the interval is a cluster interval over cases (lib/bench/stats/candidate-rates.ts): say so.
   const repeated = evidence.some((e) => e.rates.passAt !== null);
   const x = linearScale([0, 1], PLOT);
   const h = TOP + rows.length * ROW + AXIS;
@@ -39,7 +39,7 @@ export function PassRateChart({ bench, evidence }: { bench: BenchDetail; evidenc
     <figure className="min-w-0">
       <figcaption className="text-xs font-medium text-slate-700">
         Case pass rate · 95 % interval
-        {repeated ? <span className="font-normal text-slate-500"> (over trials: with repeats narrower than the cases justify)</span> : null}
+        {repeated ? <span className="font-normal text-slate-500"> (over cases: repeats of a case are not independent)</span> : null}
       </figcaption>
       <svg viewBox={`0 0 ${W} ${h}`} className="mt-1 w-full" role="img" aria-label={alt} data-testid="pass-rate-chart" fontSize="12" fontFamily="inherit">
         {[0, 0.25, 0.5, 0.75, 1].map((t) => (

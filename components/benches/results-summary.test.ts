@@ -108,8 +108,8 @@ describe("the candidates table with the evidence", () => {
     const full = { ...detail, candidates: [{ id: 1, label: "a", kind: "recorded" }, { id: 2, label: "b", kind: "recorded" }], settings: { repeats: 1 }, baseline: { kind: "candidate", position: 0 } } as unknown as BenchDetail;
     const stats = detail.summary!.candidates.map((c) => c.stats);
     const evidence: CandidateEvidence[] = [
-      { candidateId: 1, rates: candidateRates([{ passed: 45, scored: 200 }]), comparisons: [], regressions: [] },
-      { candidateId: 2, rates: candidateRates([{ passed: 2, scored: 2 }]), comparisons: [], regressions: [] },
+      { candidateId: 1, rates: candidateRates(Array.from({ length: 200 }, (_, i) => ({ passed: i < 45 ? 1 : 0, scored: 1 }))), comparisons: [], regressions: [] },
+      { candidateId: 2, rates: candidateRates([{ passed: 1, scored: 1 }, { passed: 1, scored: 1 }]), comparisons: [], regressions: [] },
     ];
     const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats, evidence }));
     // Wilson 45/200: scipy binomtest(45, 200).proportion_ci("wilson") = (0.172624, 0.287659); 2/2 = (0.342380, 1.0).

@@ -26,13 +26,16 @@ describe("tallies and candidate rates", () => {
     expect(t.get(2)!.cases.get(7)).toEqual({ passed: 0, scored: 1 });
   });
 
-  it("give the Wilson interval and, with repeats, pass@k and pass^k", () => {
+  it("give the Wilson interval and, with repeats, a cluster interval, pass@k and pass^k", () => {
     const one = candidateRates([{ passed: 1, scored: 1 }, { passed: 0, scored: 1 }, { passed: 0, scored: 0 }]);
     expect(one).toMatchObject({ cases: 2, passAt: null, passHat: null, trialPassRate: { passed: 1, scored: 2, rate: 0.5 } });
     const rep = candidateRates([{ passed: 2, scored: 3 }, { passed: 0, scored: 3 }, { passed: 3, scored: 3 }]);
     expect(Object.keys(rep.passAt!)).toEqual(["1", "2", "3"]);
     expect(rep.passAt!["3"]).toBeCloseTo(2 / 3, 12);
     expect(rep.passHat!["3"]).toBeCloseTo(1 / 3, 12);
-    expect(rep.trialPassRate.ci95![0]).toBeCloseTo(wilsonInterval(5, 9).ci95![0], 12);
+    // With repeats the interval is over the 3 cases (candidate-rates.test.ts): p̂ = 5/9, SE = 0.29398,
+    // t(0.975, 2) = 4.302653 → half-width 1.265, clipped to [0, 1] (Wilson over 9 trials said [0.27, 0.81]).
+    expect(rep.trialPassRate.ci95).toEqual([0, 1]);
+    expect(wilsonInterval(5, 9).ci95![0]).toBeGreaterThan(0.2);
   });
 });

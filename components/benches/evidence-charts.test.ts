@@ -51,15 +51,15 @@ describe("the evidence charts", () => {
     expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: null }))).toBe("");
   });
 
-  it("says that with repeats the pass-rate interval counts trials, and does not say so without", () => {
+  it("says that with repeats the pass-rate interval is over cases, and does not say so without", () => {
     const repeated = new Map([
       [1, { passed: 2, scored: 3 }],
       [2, { passed: 3, scored: 3 }],
     ]);
     const withRepeats: CandidateEvidence[] = [{ candidateId: 1, rates: candidateRates(repeated.values()), comparisons: [], regressions: [] }];
     expect(renderToStaticMarkup(createElement(EvidenceCharts, { bench, evidence: withRepeats }))).toContain(
-      "over trials: with repeats narrower than the cases justify",
+      "over cases: repeats of a case are not independent",
     );
-    expect(html).not.toContain("over trials");
+    expect(html).not.toContain("repeats of a case");
   });
 });

@@ -187,7 +187,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const excludedBy: Record<string, number> = {};
   for (const m of manifest) if (m.reason) excludedBy[reasonKind(m.reason)] = (excludedBy[reasonKind(m.reason)] ?? 0) + 1;
   const warnings: string[] = [];
-  if (inc.length === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
+  const generatedFit = (settings.generation && settings.budget !== null ? Math.min(settings.generation.scenarios, settings.budget) : settings.generation?.scenarios) ?? 0;
+  if (inc.length === 0 && generatedFit === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
   if (modelCallsUpperBound) warnings.push(`Model calls, tokens and cost are upper bounds: a trial with tools makes up to ${maxSteps} model calls (the step limit), one per tool round.`);
   if (retainedJoined > 0 && retainedJoined > inc.length - retainedJoined)

@@ -120,4 +120,19 @@ describe("launching a bench that generates criteria and scenarios", () => {
     const plan = (await prepareBench(db, r, { env: { OPENAI_API_KEY: "sk-test" } })).plan;
     expect(plan.generation).toMatchObject({ model: "gpt", criteria: 1, scenarios: 1, scenariosIncluded: 1, calls: 3 });
   });
+
+  it("a bench of generated cases only: the selection names the cases generation is about to make", async () => {
+    const { db, agentId } = await withExplicitCases();
+    const { model } = answers();
+    const r = request(agentId, { selection: { kind: "source", source: "generated" }, budget: null, launchKey: "generated-only-1" });
+    const plan = (await prepareBench(db, r)).plan;
+    expect([plan.includedCount, plan.generation?.scenariosIncluded, plan.warnings.filter((w) => w.startsWith("No case is included"))]).toEqual([0, 2, []]);
+    const { id } = await launchFromRequest(db, r, { generator: { model: { model, modelLabel: "mock:gen" } } });
+    expect((await getManifest(db, id)).map((m) => [m.source, m.included])).toEqual([
+      ["generated", true],
+      ["generated", true],
+    ]);
+    // Without generation, the same selection is still a mistake.
+    await expect(prepareBench(db, { ...request(agentId, { selection: { kind: "source", source: "dataset" } }), generate: null })).rejects.toThrow(/No case of prompt agent matches source dataset/);
+  });
 });

@@ -141,7 +141,9 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
   // selection names its source, retained and generated included.
   const sel = r.selection;
   const named = (c: SuppliedCase) => (sel.kind === "source" ? c.source === sel.source : groupOf(c.source) === "explicit");
-  if (sel.kind !== "all" && !supplied.some(named)) {
+  // Generating scenarios for a bench of generated cases names the cases it is about to make.
+  const generatesNamed = sel.kind === "source" && sel.source === "generated" && (r.generate?.scenarios ?? 0) > 0;
+  if (sel.kind !== "all" && !generatesNamed && !supplied.some(named)) {
     const what = sel.kind === "tag" ? `tag ${sel.tag}` : sel.kind === "source" ? `source ${sel.source}` : `dataset ${sel.dataset}`;
     const msg = `No case of prompt ${prompt.name} matches ${what}${sel.kind === "source" && sel.source === "retained" && !includeRetained ? " (retained cases are left out: turn “include retained regression cases” on)" : ""}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
     throw new LibraryError("validation", msg, { selection: msg });

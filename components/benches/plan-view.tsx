@@ -50,6 +50,7 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
             {plan.generation.scenarios > 0 ? ` (${fmt(plan.generation.scenariosIncluded)} fit the case budget, after the cases above)` : ""}.
           </p>
           <p className="tabular-nums">
+            {plan.generation.scenarios > 0 ? "≤ " : ""}
             {fmt(plan.generation.calls)} generator call{plan.generation.calls === 1 ? "" : "s"} · ≈ {fmt(plan.generation.estimate.inputTokens)} input tokens · ≈ {fmt(plan.generation.estimate.outputTokens)} output tokens ·{" "}
             {plan.generation.estimate.costUsd === null ? "cost unknown (set prices on the Models page)" : `≈ $${plan.generation.estimate.costUsd.toFixed(4)}`}
           </p>

@@ -84,7 +84,7 @@ export interface BenchGenerationPlan {
   scenarios: number;
   /** Generated scenarios the case budget leaves room for (they join last); the rest are excluded "over budget". */
   scenariosIncluded: number;
-  /** Generator model calls: one for criteria, one for concepts and personas, one per persona (≤ 5). */
+  /** Generator model calls, at most: one for criteria, one for concepts and personas, one per persona (≤ 5; the model may name fewer). */
   calls: number;
   estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
   /** Trials the included generated scenarios add (at most: near-duplicates are dropped). */

@@ -52,7 +52,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   let main: React.ReactNode;
   // Criteria and cases generated at launch (issue 17): which run made them, shown with the manifest and the rubric.
   const g = bench.settings.generated;
-  const generatedNote = g ? ` Generated at launch by ${g.model} (run ${g.runId.slice(0, 8)}): ${g.criterionIds.length} criteria and ${g.caseIds.length} cases.` : "";
+  const generatedNote = g ? ` Generated at launch by ${g.model} (run ${g.runId.slice(0, 8)}): ${g.criterionIds.length} criteri${g.criterionIds.length === 1 ? "on" : "a"} and ${g.caseIds.length} case${g.caseIds.length === 1 ? "" : "s"}.` : "";
   if (view === "manifest") {
     const manifest = await getManifest(db, id);
     main = (

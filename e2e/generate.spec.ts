@@ -126,11 +126,11 @@ test.describe("Generated criteria and scenarios", () => {
     await page.goto("/systems/customer-support/benches");
     await page.getByRole("link", { name: "Generated at launch" }).first().click();
     await expect(page).toHaveURL(benchUrl);
-    await page.getByRole("link", { name: "Manifest" }).click();
+    await page.getByRole("tab", { name: "Manifest" }).click();
     const manifest = page.getByRole("region", { name: "Manifest" });
     await expect(manifest).toContainText(/Generated at launch by openai-compatible:scripted-1 \(run [0-9a-f]{8}\): \d criteri(on|a) and \d cases?\./);
     await expect(manifest.getByTestId("manifest-row").filter({ hasText: "generated · generated" }).filter({ hasText: "included" }).first()).toBeVisible();
-    await page.getByRole("link", { name: "Rubric" }).click();
+    await page.getByRole("tab", { name: "Rubric" }).click();
     const rubric = page.getByRole("region", { name: "Pinned rubric" });
     await expect(rubric.getByRole("listitem").filter({ hasText: "Keep the customer's tone calm" })).toContainText("generated");
 

@@ -77,6 +77,9 @@ function program(io: Io, result: { code: number }) {
     .option("--concurrency <n>", "trials at once (1-256)", "8")
     .option("--timeout <seconds>", "per-trial timeout", "60")
     .option("--judge <config>", "model configuration that judges the rubric's criteria")
+    .option("--generate-criteria <n>", "generate N criteria at launch (0-50), accepted into the library and pinned to the bench")
+    .option("--generate-scenarios <n>", "generate N scenarios at launch (0-50); they join after the explicit and retained cases")
+    .option("--generator <config>", "model configuration that generates (default: the first model candidate's, else the judge's)")
     .option("--json-output <path>", "write the results as JSON")
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);

@@ -107,8 +107,8 @@ test.describe("Generated criteria and scenarios", () => {
     await form.getByLabel("Include retained regression cases").uncheck();
     await form.getByLabel("Generate criteria and scenarios for this bench").check();
     await form.getByLabel("Generator model").selectOption({ label: "Scripted e2e model (openai-compatible:scripted-1)" });
-    await form.getByLabel("Criteria").fill("3");
-    await form.getByLabel("Scenarios").fill("3");
+    await form.getByLabel("Criteria to generate").fill("3");
+    await form.getByLabel("Scenarios to generate").fill("3");
     await form.getByLabel("Title (optional)").fill("Generated at launch");
     await form.getByRole("button", { name: "Plan" }).click();
     const generation = page.getByRole("region", { name: "Plan" }).getByTestId("plan-generation");

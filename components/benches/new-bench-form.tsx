@@ -358,7 +358,7 @@ export function NewBenchForm({
           ) : null}
           {generate ? (
             <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3">
-              <div className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,1fr)_110px_110px]">
+              <div className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,1fr)_130px_130px]">
                 <Field label="Generator model" htmlFor="nb-gen-model" error={errors["generate.modelConfigId"]}>
                   <select id="nb-gen-model" value={generator} onChange={(e) => touch(setGenerator)(e.target.value)} className={inputClass(errors["generate.modelConfigId"])}>
                     {generators.map((g) => (
@@ -368,10 +368,10 @@ export function NewBenchForm({
                     ))}
                   </select>
                 </Field>
-                <Field label="Criteria" htmlFor="nb-gen-criteria" error={errors["generate.criteria"]} hint={`0–${GENERATE_LIMIT}`}>
+                <Field label="Criteria to generate" htmlFor="nb-gen-criteria" error={errors["generate.criteria"]} hint={`0–${GENERATE_LIMIT}`}>
                   <input id="nb-gen-criteria" inputMode="numeric" value={genCriteria} onChange={(e) => touch(setGenCriteria)(e.target.value)} className={inputClass(errors["generate.criteria"])} />
                 </Field>
-                <Field label="Scenarios" htmlFor="nb-gen-scenarios" error={errors["generate.scenarios"]} hint={`0–${GENERATE_LIMIT}`}>
+                <Field label="Scenarios to generate" htmlFor="nb-gen-scenarios" error={errors["generate.scenarios"]} hint={`0–${GENERATE_LIMIT}`}>
                   <input id="nb-gen-scenarios" inputMode="numeric" value={genScenarios} onChange={(e) => touch(setGenScenarios)(e.target.value)} className={inputClass(errors["generate.scenarios"])} />
                 </Field>
               </div>

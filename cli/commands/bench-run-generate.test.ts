@@ -30,7 +30,11 @@ beforeAll(async () => {
       {
         name: "criteria",
         when: { systemIncludes: GEN, userTextIncludes: 'as {"criteria": [...]}' },
-        reply: { text: json({ criteria: [{ rule: "Greets by name", passes: "Uses the name", fails: "No name", priority: "primary", check: "judge", evaluator: null }] }) },
+        reply: {
+          text: json({
+            criteria: [{ rule: "Greets by name", passes: "Uses the name", fails: "No name", priority: "primary", check: "judge", evaluator: null }],
+          }),
+        },
       },
       {
         name: "concepts",
@@ -40,7 +44,9 @@ beforeAll(async () => {
       {
         name: "scenarios",
         when: { systemIncludes: GEN, userTextIncludes: "Persona: Solo" },
-        reply: { text: json({ scenarios: [{ input: "good morning!", expected: "Greets back", variables: [], tags: [], covers: "greeting", edgeCase: false }] }) },
+        reply: {
+          text: json({ scenarios: [{ input: "good morning!", expected: "Greets back", variables: [], tags: [], covers: "greeting", edgeCase: false }] }),
+        },
       },
       { name: "candidate", when: {}, reply: { text: "Hello" } },
     ],
@@ -53,7 +59,13 @@ beforeAll(async () => {
   promptId = await createPrompt(db, { systemId: "shop", name: "greeter", systemPrompt: "Greet the customer." });
   const brokenId = await createPrompt(db, { systemId: "shop", name: "broken", systemPrompt: "BROKEN prompt." });
   await addCases(db, [
-    { systemId: "shop", promptId, caseKey: "hi", source: "custom", content: { ...emptyCaseContent(), input: "hi", expected: "Hello", evaluators: [{ kind: "contains" }], recordedOutputs: { gold: "Hello" } } },
+    {
+      systemId: "shop",
+      promptId,
+      caseKey: "hi",
+      source: "custom",
+      content: { ...emptyCaseContent(), input: "hi", expected: "Hello", evaluators: [{ kind: "contains" }], recordedOutputs: { gold: "Hello" } },
+    },
     { systemId: "shop", promptId: brokenId, caseKey: "broken-hi", source: "custom", content: { ...emptyCaseContent(), input: "hi", expected: "Hello" } },
   ]);
   await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url });
@@ -76,7 +88,9 @@ describe("benchwork bench run --generate-criteria / --generate-scenarios", () =>
     const db = openDatabase(file);
     try {
       const run = (await listGenerationRuns(db, promptId))[0];
-      expect(io.stdout[0]).toBe(`generated 1 criterion and 1 scenario with openai-compatible:scripted-1 (run ${run.id}), accepted as generated items of the library`);
+      expect(io.stdout[0]).toBe(
+        `generated 1 criterion and 1 scenario with openai-compatible:scripted-1 (run ${run.id}), accepted as generated items of the library`,
+      );
       const bench = (await getBench(db, (await listBenches(db, "shop"))[0].id))!;
       expect(bench.rubric.map((c) => [c.rule, c.origin])).toEqual([["Greets by name", "generated"]]);
       const generated = (await listPromptCases(db, promptId)).find((c) => c.source === "generated")!;

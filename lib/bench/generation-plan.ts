@@ -40,5 +40,14 @@ export function planGeneration(
   const trials = scenariosIncluded * ctx.candidates * ctx.repeats;
   // A judge scores every criterion on every trial: the new criteria on all trials, the old ones on the new trials.
   const judgeCalls = ctx.judged ? req.criteria * (ctx.includedCount * ctx.candidates * ctx.repeats + trials) + ctx.criteriaCount * trials : 0;
-  return { model: req.model.name, criteria: req.criteria, scenarios: req.scenarios, scenariosIncluded, calls, estimate: { inputTokens, outputTokens, costUsd }, trials, judgeCalls };
+  return {
+    model: req.model.name,
+    criteria: req.criteria,
+    scenarios: req.scenarios,
+    scenariosIncluded,
+    calls,
+    estimate: { inputTokens, outputTokens, costUsd },
+    trials,
+    judgeCalls,
+  };
 }

@@ -36,14 +36,17 @@ const answers = () =>
   scriptedGenerator({
     criteria: JSON.stringify({ criteria: [criterionItem("Ask for the order number first")] }),
     concepts: JSON.stringify({ concepts: [], personas: [{ name: "Solo", description: "one" }] }),
-    scenarios: JSON.stringify({ scenarios: [scenarioItem("My kettle never came", { variables: customer }), scenarioItem("Refund my broken toaster", { variables: customer })] }),
+    scenarios: JSON.stringify({
+      scenarios: [scenarioItem("My kettle never came", { variables: customer }), scenarioItem("Refund my broken toaster", { variables: customer })],
+    }),
   });
 
 async function withExplicitCases() {
   const t = await makeTestDb();
   // The saved generator configuration (a local server needs no key); the tests pass the mock model in its place.
   await createModelConfig(t.db, { name: "local", provider: "openai-compatible", modelId: "qwen", baseUrl: "http://127.0.0.1:9/v1" });
-  for (const i of [1, 2]) await addCase(t.db, { systemId: "acme", promptId: t.agentId, source: "custom", content: content(`Explicit question ${i}`, "x", { variables: customer }) });
+  for (const i of [1, 2])
+    await addCase(t.db, { systemId: "acme", promptId: t.agentId, source: "custom", content: content(`Explicit question ${i}`, "x", { variables: customer }) });
   return t;
 }
 
@@ -113,7 +116,10 @@ describe("launching a bench that generates criteria and scenarios", () => {
     const gpt = await createModelConfig(db, { name: "gpt", provider: "openai", modelId: "gpt-x" });
     const r = request(agentId, { generate: { modelConfigId: gpt, criteria: 1, scenarios: 1 } });
     const e = await prepareBench(db, r, { env: {} }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ code: "not_allowed", fieldErrors: { "generate.modelConfigId": `Set OPENAI_API_KEY in the server's environment (the key of model configuration "gpt").` } });
+    expect(e).toMatchObject({
+      code: "not_allowed",
+      fieldErrors: { "generate.modelConfigId": `Set OPENAI_API_KEY in the server's environment (the key of model configuration "gpt").` },
+    });
     await expect(launchFromRequest(db, r, { env: {} })).rejects.toThrow(/OPENAI_API_KEY/);
     expect(await listGenerationRuns(db, agentId)).toEqual([]);
     // With the key, the plan says what generation adds.
@@ -133,6 +139,8 @@ describe("launching a bench that generates criteria and scenarios", () => {
       ["generated", true],
     ]);
     // Without generation, the same selection is still a mistake.
-    await expect(prepareBench(db, { ...request(agentId, { selection: { kind: "source", source: "dataset" } }), generate: null })).rejects.toThrow(/No case of prompt agent matches source dataset/);
+    await expect(prepareBench(db, { ...request(agentId, { selection: { kind: "source", source: "dataset" } }), generate: null })).rejects.toThrow(
+      /No case of prompt agent matches source dataset/,
+    );
   });
 });

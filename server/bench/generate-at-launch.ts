@@ -25,7 +25,11 @@ export type LaunchGenerator = { env: Record<string, string | undefined>; fetch?:
  * @throws GenerationFailed when the model's answer is unusable or its call fails (nothing stored);
  *   LibraryError as {@link generateWithModelConfig}
  */
-export async function generateForBench(db: Db, req: { systemId: string; promptId: number; generate: BenchGenerateRequest }, gen: LaunchGenerator): Promise<NonNullable<BenchSettings["generated"]>> {
+export async function generateForBench(
+  db: Db,
+  req: { systemId: string; promptId: number; generate: BenchGenerateRequest },
+  gen: LaunchGenerator,
+): Promise<NonNullable<BenchSettings["generated"]>> {
   const ask = { systemId: req.systemId, promptId: req.promptId, criteria: req.generate.criteria, scenarios: req.generate.scenarios };
   let out: GenerateOutcome;
   if (gen.model) {
@@ -39,7 +43,8 @@ export async function generateForBench(db: Db, req: { systemId: string; promptId
     try {
       out = await generateWithModelConfig(db, { ...ask, modelConfigId: req.generate.modelConfigId }, { env: gen.env, fetch: gen.fetch });
     } catch (e) {
-      if (e instanceof GenerationFailed) throw new GenerationFailed(e.code, `${e.message.replace(/ Nothing was stored\.$/, "")} Nothing was stored and no bench was launched.`);
+      if (e instanceof GenerationFailed)
+        throw new GenerationFailed(e.code, `${e.message.replace(/ Nothing was stored\.$/, "")} Nothing was stored and no bench was launched.`);
       throw e;
     }
   }
@@ -57,5 +62,13 @@ export async function generateForBench(db: Db, req: { systemId: string; promptId
       refused.push(`${p.kind === "criterion" ? p.content.rule : p.content.input}: ${e.fieldErrors?.rule ?? e.message}`);
     }
   }
-  return { runId: out.run.id, model: out.run.model, requested: { criteria: ask.criteria, scenarios: ask.scenarios }, criterionIds, caseIds, dropped: out.run.dropped.length, refused };
+  return {
+    runId: out.run.id,
+    model: out.run.model,
+    requested: { criteria: ask.criteria, scenarios: ask.scenarios },
+    criterionIds,
+    caseIds,
+    dropped: out.run.dropped.length,
+    refused,
+  };
 }

@@ -55,7 +55,7 @@ export const benchGenerateSchema = z
     criteria: wholeNumber("Criteria to generate", 0, GENERATE_LIMIT),
     scenarios: wholeNumber("Scenarios to generate", 0, GENERATE_LIMIT),
   })
-  .refine((g) => g.criteria + g.scenarios > 0, { path: ["scenarios"], message: "Generate at least one criterion or scenario (or untick generation)." });
+  .refine((g) => g.criteria + g.scenarios > 0, { path: ["scenarios"], message: "Ask for at least one criterion or scenario to generate." });
 export type BenchGenerateRequest = z.infer<typeof benchGenerateSchema>;
 
 /** A bench launch request. Numbers: budget in cases (null = all), timeout in seconds. */

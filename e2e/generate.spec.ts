@@ -94,4 +94,66 @@ test.describe("Generated criteria and scenarios", () => {
     await expect(copy).not.toContainText("Generated cases are read-only.");
     await expect(copy.getByLabel("Input")).toHaveValue("kettle broke on day 2, refund pls");
   });
+
+  test("New bench generates criteria and scenarios at launch; the bench pins them and History shows them", async ({ page }) => {
+    await addModel(page, { name: "Scripted e2e model", provider: "openai-compatible", modelId: "scripted-1", baseUrl: MODEL_URL });
+    await page.goto("/systems/customer-support/benches/new?prompt=support-agent");
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByLabel("Candidate 1 model").selectOption({ label: "Scripted e2e model (openai-compatible scripted-1)" });
+    // Only generated cases: the explicit and retained ones are benched elsewhere.
+    await form.getByLabel("Case selection").selectOption("source");
+    await form.getByLabel("Source").selectOption("generated");
+    await form.getByLabel("Include retained regression cases").uncheck();
+    await form.getByLabel("Generate criteria and scenarios for this bench").check();
+    await form.getByLabel("Generator model").selectOption({ label: "Scripted e2e model (openai-compatible:scripted-1)" });
+    await form.getByLabel("Criteria to generate").fill("3");
+    await form.getByLabel("Scenarios to generate").fill("3");
+    await form.getByLabel("Title (optional)").fill("Generated at launch");
+    await form.getByRole("button", { name: "Plan" }).click();
+    const generation = page.getByRole("region", { name: "Plan" }).getByTestId("plan-generation");
+    await expect(generation).toContainText("Generated at launch by Scripted e2e model: 3 criteria and 3 scenarios (3 fit the case budget, after the cases above).");
+    // Criteria, concepts and personas, one call per persona (at most 3 for 3 scenarios).
+    await expect(generation).toContainText("≤ 5 generator calls");
+    await expect(generation).toContainText("cost unknown (set prices on the Models page)");
+
+    await form.getByRole("button", { name: "Launch" }).click();
+    await expect(page).toHaveURL(/\/benches\/\d+$/);
+    await expect(page.getByRole("region", { name: "Progress" }).getByText(/^(finished|cancelled)$/)).toHaveText("finished", { timeout: 60_000 });
+    const benchUrl = page.url();
+
+    // History: the bench's manifest and pinned rubric show the generated items as they were.
+    await page.goto("/systems/customer-support/benches");
+    await page.getByRole("link", { name: "Generated at launch" }).first().click();
+    await expect(page).toHaveURL(benchUrl);
+    await page.getByRole("tab", { name: "Manifest" }).click();
+    const manifest = page.getByRole("region", { name: "Manifest" });
+    await expect(manifest).toContainText(/Generated at launch by openai-compatible:scripted-1 \(run [0-9a-f]{8}\): \d criteri(on|a) and \d cases?\./);
+    await expect(manifest.getByTestId("manifest-row").filter({ hasText: "generated · generated" }).filter({ hasText: "included" }).first()).toBeVisible();
+    await page.getByRole("tab", { name: "Rubric" }).click();
+    const rubric = page.getByRole("region", { name: "Pinned rubric" });
+    await expect(rubric.getByRole("listitem").filter({ hasText: "Keep the customer's tone calm" })).toContainText("generated");
+
+    // The library has the generated case (read-only, origin generated); pause it so later benches of the prompt leave it out.
+    await page.goto("/systems/customer-support/library?source=generated");
+    const parcel = page.locator("tbody tr", { hasText: "WHERE IS MY PARCEL, THIRD TIME ASKING" });
+    await expect(parcel).toHaveCount(1);
+    await parcel.click();
+    const panel = page.getByRole("complementary", { name: /^Edit case / });
+    await expect(panel).toContainText("Generated cases are read-only.");
+    await panel.getByRole("button", { name: "Pause", exact: true }).click();
+    await expect(page.getByText(/^Paused .+: it stays in the library but out of future benches$/)).toBeVisible();
+  });
+
+  test("New bench without a usable generator model explains what to configure", async ({ page }) => {
+    await addModel(page, { name: "OpenAI without key", provider: "openai", modelId: "gpt-4o-mini" });
+    await page.goto("/systems/customer-support/benches/new?prompt=support-agent");
+    const form = page.locator("form").filter({ hasText: "New bench" });
+    await form.getByLabel("Generate criteria and scenarios for this bench").check();
+    await form.getByLabel("Generator model").selectOption({ label: "OpenAI without key (openai:gpt-4o-mini) — needs setup" });
+    await expect(form.getByRole("status")).toHaveText(`Set OPENAI_API_KEY in the server's environment (the key of model configuration "OpenAI without key").`);
+    await form.getByRole("button", { name: "Add model candidate" }).click();
+    await form.getByRole("button", { name: "Plan" }).click();
+    await expect(form.getByRole("alert")).toContainText("The generator model cannot run: Set OPENAI_API_KEY");
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
- *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--json-output PATH] [--markdown PATH]
- *   [--fail-on inconclusive]`
+ *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
+ *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
  * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
- * candidate is blocked by a regression or every trial errored, or with `--fail-on inconclusive` when
- * the primary comparison (see lib/bench/evidence/headline.ts) is inconclusive; 2 on a usage error.
+ * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
+ * (then nothing is stored), or with `--fail-on inconclusive` when the primary comparison (see
+ * lib/bench/evidence/headline.ts) is inconclusive; 2 on a usage error.
  */
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
@@ -26,6 +27,7 @@ import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
+import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
 import { blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
@@ -45,6 +47,11 @@ export interface BenchRunOptions {
   concurrency?: string;
   timeout?: string;
   judge?: string;
+  /** `--generate-criteria N` / `--generate-scenarios M`: generate at launch (issue 17). */
+  generateCriteria?: string;
+  generateScenarios?: string;
+  /** `--generator CONFIG`: the generator model (default: the first model candidate's, else the judge's). */
+  generator?: string;
   jsonOutput?: string;
   /** Where to write the pull-request comment (Markdown). */
   markdown?: string;
@@ -144,6 +151,17 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     if (!j) throw usage(`--judge: no model configuration named "${o.judge}"`);
     judgeModelConfigId = Number(j.id);
   }
+  let generate: { modelConfigId: number; criteria: string; scenarios: string } | null = null;
+  if (o.generateCriteria !== undefined || o.generateScenarios !== undefined) {
+    let generatorId: number | null = null;
+    if (o.generator) {
+      const g = await getModelConfigByName(db, o.generator);
+      if (!g) throw usage(`--generator: no model configuration named "${o.generator}"`);
+      generatorId = Number(g.id);
+    } else generatorId = candidates.find((c) => c.kind === "model")?.modelConfigId ?? judgeModelConfigId;
+    if (generatorId === null) throw usage("--generate-criteria/--generate-scenarios need a generator model: give --generator CONFIG (a model configuration of the app)");
+    generate = { modelConfigId: generatorId, criteria: o.generateCriteria ?? "0", scenarios: o.generateScenarios ?? "0" };
+  }
   if (o.baseline !== undefined && !["last", "none"].includes(o.baseline) && !/^\d+$/.test(o.baseline))
     throw usage(`--baseline must be a candidate's index (0 for the first --candidate), last or none (got "${o.baseline}")`);
   const parsed = benchRequestSchema.safeParse({
@@ -160,6 +178,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     maxSteps: 5,
     judgeModelConfigId,
     launchKey: `cli-${randomUUID()}`,
+    generate,
   });
   if (!parsed.success) {
     const i = parsed.error.issues[0];
@@ -167,12 +186,19 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   }
   let launched;
   try {
-    launched = await launchFromRequest(db, parsed.data);
+    launched = await launchFromRequest(db, parsed.data, { env: process.env });
   } catch (e) {
     if (e instanceof LibraryError) throw usage(e.message);
+    // The generator's answer was unusable or its call failed: nothing stored, no bench.
+    if (e instanceof GenerationFailed) throw new CliError(e.message, 1);
     throw e;
   }
   const { id, plan } = launched;
+  const g = parsed.data.generate ? (await getBench(db, id))?.settings.generated : undefined;
+  if (g) {
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    io.out(`generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`);
+  }
   io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import type { BenchPlan } from "@/lib/bench/types";
-import { BENCH_LIMITS, type BaselineRequest, type CandidateRequest } from "@/lib/bench/request";
+import { BENCH_LIMITS, GENERATE_LIMIT, type BaselineRequest, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { launchBenchAction, planBenchAction } from "@/app/systems/[systemId]/benches/actions";
 import { Button } from "@/components/ui/button";
@@ -28,6 +28,7 @@ export function NewBenchForm({
   datasets,
   criteria,
   promptChange = false,
+  generators = [],
 }: {
   systemId: string;
   prompts: { id: number; name: string }[];
@@ -40,6 +41,8 @@ export function NewBenchForm({
   criteria: { rule: string; priority: string }[];
   /** Open with the prompt-change default (current vs previous revision on one model, baseline = previous). */
   promptChange?: boolean;
+  /** Saved model configurations as generator models: `missing` is the setting one needs before it can generate (null = ready). */
+  generators?: { id: number; name: string; label: string; missing: string | null }[];
 }) {
   const router = useRouter();
   const [launchKey] = useState(() => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`));
@@ -55,6 +58,12 @@ export function NewBenchForm({
   const [timeoutSeconds, setTimeoutSeconds] = useState("60");
   const [judge, setJudge] = useState("");
   const [title, setTitle] = useState("");
+  const [generate, setGenerate] = useState(false);
+  const [generator, setGenerator] = useState(() => String((generators.find((g) => !g.missing) ?? generators[0])?.id ?? ""));
+  const [genCriteria, setGenCriteria] = useState("3");
+  const [genScenarios, setGenScenarios] = useState("5");
+  const chosenGenerator = generators.find((g) => String(g.id) === generator);
+  const ready = generators.some((g) => !g.missing);
   const [plan, setPlan] = useState<BenchPlan | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -63,8 +72,24 @@ export function NewBenchForm({
   const current = prompt.revisions[0];
 
   const request = useMemo(
-    () => ({ systemId, promptId: prompt.id, title, candidates, baseline, selection, includeRetained, budget, repeats, concurrency, timeoutSeconds, maxSteps: 5, judgeModelConfigId: judge, launchKey }),
-    [systemId, prompt.id, title, candidates, baseline, selection, includeRetained, budget, repeats, concurrency, timeoutSeconds, judge, launchKey],
+    () => ({
+      systemId,
+      promptId: prompt.id,
+      title,
+      candidates,
+      baseline,
+      selection,
+      includeRetained,
+      budget,
+      repeats,
+      concurrency,
+      timeoutSeconds,
+      maxSteps: 5,
+      judgeModelConfigId: judge,
+      launchKey,
+      generate: generate ? { modelConfigId: generator, criteria: genCriteria, scenarios: genScenarios } : null,
+    }),
+    [systemId, prompt.id, title, candidates, baseline, selection, includeRetained, budget, repeats, concurrency, timeoutSeconds, judge, launchKey, generate, generator, genCriteria, genScenarios],
   );
 
   const fail = (e: { message: string; fieldErrors?: Record<string, string> }) => {
@@ -317,6 +342,50 @@ export function NewBenchForm({
             ))}
           </select>
         </Field>
+        <fieldset className="flex flex-col gap-2" aria-label="Generate criteria and scenarios">
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="checkbox" checked={generate} disabled={!generators.length} onChange={(e) => touch(setGenerate)(e.target.checked)} className="size-4 rounded border-slate-300" />
+            Generate criteria and scenarios for this bench
+          </label>
+          {!generators.length ? (
+            <p className="text-xs text-slate-600" data-testid="generate-setup">
+              No model configuration yet: add one on the Models page (with the name of its key&apos;s environment variable, set in the server&apos;s environment) to generate criteria and scenarios.
+            </p>
+          ) : !ready ? (
+            <p className="text-xs text-slate-600" data-testid="generate-setup">
+              No generator model can run yet: {generators[0].missing}
+            </p>
+          ) : null}
+          {generate ? (
+            <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3">
+              <div className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,1fr)_130px_130px]">
+                <Field label="Generator model" htmlFor="nb-gen-model" error={errors["generate.modelConfigId"]}>
+                  <select id="nb-gen-model" value={generator} onChange={(e) => touch(setGenerator)(e.target.value)} className={inputClass(errors["generate.modelConfigId"])}>
+                    {generators.map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name} ({g.label}){g.missing ? " — needs setup" : ""}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                <Field label="Criteria to generate" htmlFor="nb-gen-criteria" error={errors["generate.criteria"]} hint={`0–${GENERATE_LIMIT}`}>
+                  <input id="nb-gen-criteria" inputMode="numeric" value={genCriteria} onChange={(e) => touch(setGenCriteria)(e.target.value)} className={inputClass(errors["generate.criteria"])} />
+                </Field>
+                <Field label="Scenarios to generate" htmlFor="nb-gen-scenarios" error={errors["generate.scenarios"]} hint={`0–${GENERATE_LIMIT}`}>
+                  <input id="nb-gen-scenarios" inputMode="numeric" value={genScenarios} onChange={(e) => touch(setGenScenarios)(e.target.value)} className={inputClass(errors["generate.scenarios"])} />
+                </Field>
+              </div>
+              {chosenGenerator?.missing && !errors["generate.modelConfigId"] ? (
+                <p role="status" className="text-xs text-amber-800">
+                  {chosenGenerator.missing}
+                </p>
+              ) : null}
+              <p className="text-xs text-slate-500">
+                Generated at launch: they join the library as generated criteria and cases (read-only with Customize) and this bench pins them — the criteria in its rubric, the cases after the explicit and retained ones, within the case budget.
+              </p>
+            </div>
+          ) : null}
+        </fieldset>
         <Field label="Title (optional)" htmlFor="nb-title">
           <input id="nb-title" value={title} onChange={(e) => setTitle(e.target.value)} className={inputClass()} placeholder="defaults to the candidates" />
         </Field>
@@ -325,7 +394,7 @@ export function NewBenchForm({
             {pending && !launching ? "Planning…" : "Plan"}
           </Button>
           <Button variant="primary" onClick={doLaunch} disabled={pending || launching || candidates.length === 0}>
-            {launching ? "Launching…" : "Launch"}
+            {launching ? (generate ? "Generating and launching…" : "Launching…") : "Launch"}
           </Button>
         </div>
       </form>

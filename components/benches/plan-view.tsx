@@ -43,6 +43,22 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
           </dd>
         </div>
       </dl>
+      {plan.generation ? (
+        <div className="rounded-md border border-violet-200 bg-violet-50 p-3 text-sm text-violet-950" data-testid="plan-generation">
+          <p className="font-medium">
+            Generated at launch by {plan.generation.model}: {fmt(plan.generation.criteria)} criteri{plan.generation.criteria === 1 ? "on" : "a"} and {fmt(plan.generation.scenarios)} scenario{plan.generation.scenarios === 1 ? "" : "s"}
+            {plan.generation.scenarios > 0 ? ` (${fmt(plan.generation.scenariosIncluded)} fit the case budget, after the cases above)` : ""}.
+          </p>
+          <p className="tabular-nums">
+            {plan.generation.scenarios > 0 ? "≤ " : ""}
+            {fmt(plan.generation.calls)} generator call{plan.generation.calls === 1 ? "" : "s"} · ≈ {fmt(plan.generation.estimate.inputTokens)} input tokens · ≈ {fmt(plan.generation.estimate.outputTokens)} output tokens ·{" "}
+            {plan.generation.estimate.costUsd === null ? "cost unknown (set prices on the Models page)" : `≈ $${plan.generation.estimate.costUsd.toFixed(4)}`}
+          </p>
+          <p className="text-xs text-violet-800">
+            They add up to {fmt(plan.generation.trials)} trial{plan.generation.trials === 1 ? "" : "s"} and {fmt(plan.generation.judgeCalls)} judge call{plan.generation.judgeCalls === 1 ? "" : "s"} to the figures above (fewer when near-duplicates are dropped).
+          </p>
+        </div>
+      ) : null}
       <p className="text-sm text-slate-600" data-testid="retained-joined">
         {!includeRetained ? "Retained regression cases are left out." : plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
       </p>

@@ -25,6 +25,12 @@ export interface BenchSettings {
   maxSteps: number;
   /** The prompt's default checks at launch (evaluator specs), inherited by cases without their own (issue 15). */
   defaultChecks?: unknown[];
+  /**
+   * Criteria and scenarios generated at launch (issue 17): the generation run (its proposals were
+   * accepted as generated items of the library), the generator model, what was asked for, and the
+   * criterion and case ids it made — the manifest and pinned rubric hold them as they were.
+   */
+  generated?: { runId: string; model: string; requested: { criteria: number; scenarios: number }; criterionIds: number[]; caseIds: number[]; dropped: number; refused: string[] };
 }
 
 /** Where regressions are measured against. */
@@ -92,6 +98,11 @@ export interface LaunchInput {
   plan: BenchPlan;
   /** caseId → whether each recorded candidate (by name) has an output for it. */
   hasRecording: (caseId: number, recordedName: string) => boolean;
+}
+
+/** The id of the bench launched with `launchKey`, or null. */
+export async function benchIdByLaunchKey(db: Db, launchKey: string): Promise<number | null> {
+  return db.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, launchKey)).get()?.id ?? null;
 }
 
 /**

@@ -42,6 +42,22 @@ function wholeNumber(label: string, min: number, max: number) {
 /** Limits of the form (also stated on the page). */
 export const BENCH_LIMITS = { candidates: 8, repeats: 10, concurrency: 256, timeoutSeconds: 600, maxSteps: 10, budget: 100_000 } as const;
 
+/** Most criteria / scenarios one bench may generate (the generator's batch limit). */
+export const GENERATE_LIMIT = 50;
+
+/**
+ * "Generate criteria and scenarios for this bench" (issue 17): the generator model (a saved model
+ * configuration) and how many of each; at least one count above 0.
+ */
+export const benchGenerateSchema = z
+  .object({
+    modelConfigId: z.coerce.number({ error: "Choose a generator model." }).int({ error: "Choose a generator model." }).positive({ error: "Choose a generator model." }),
+    criteria: wholeNumber("Criteria to generate", 0, GENERATE_LIMIT),
+    scenarios: wholeNumber("Scenarios to generate", 0, GENERATE_LIMIT),
+  })
+  .refine((g) => g.criteria + g.scenarios > 0, { path: ["scenarios"], message: "Ask for at least one criterion or scenario to generate." });
+export type BenchGenerateRequest = z.infer<typeof benchGenerateSchema>;
+
 /** A bench launch request. Numbers: budget in cases (null = all), timeout in seconds. */
 export const benchRequestSchema = z
   .object({
@@ -71,6 +87,8 @@ export const benchRequestSchema = z
     maxSteps: z.coerce.number().int().min(1).max(BENCH_LIMITS.maxSteps).default(5),
     judgeModelConfigId: z.preprocess((v) => (v === "" || v === undefined ? null : v), z.coerce.number().int().positive().nullable()),
     launchKey: z.string().min(8).max(100),
+    /** Generate criteria and scenarios at launch (absent or null = none). */
+    generate: benchGenerateSchema.nullable().optional(),
   })
   .superRefine((r, ctx) => {
     if (r.baseline.kind === "candidate" && r.candidates.length > 0 && r.baseline.index >= r.candidates.length) {

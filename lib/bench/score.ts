@@ -17,6 +17,8 @@ export interface RubricCriterion {
   passes: string;
   fails: string;
   priority: "primary" | "secondary";
+  /** `generated` for a criterion the generator wrote (absent for a custom one and in older benches). */
+  origin?: "custom" | "generated";
 }
 
 /** Identity of one check of a case, stable across candidates and benches of the same case revision. */

@@ -51,6 +51,11 @@ export interface PlanSettings {
   maxSteps?: number;
   /** The prompt's default checks, which every case without an evaluator of its own inherits (issue 15). */
   defaultCheckCount?: number;
+  /**
+   * Criteria and scenarios to generate at launch (issue 17): counts, the generator model (name and
+   * prices) and `promptTokens`, the estimated tokens of the prompt revision the generator reads.
+   */
+  generation?: { criteria: number; scenarios: number; model: { name: string; inputPricePerMTok?: number; outputPricePerMTok?: number }; promptTokens: number };
 }
 
 /** One manifest line: every supplied case, included or excluded with the reason. */
@@ -66,6 +71,26 @@ export interface ManifestEntry {
   reason: string | null;
   /** A remark on an included case (e.g. history that cannot be replayed: its checks stay unscored). */
   note: string | null;
+}
+
+/**
+ * What a bench's generation adds (issue 17): items asked for, the generator's calls and estimate,
+ * the generated scenarios that fit the budget, and at most how many trials and judge calls they add.
+ */
+export interface BenchGenerationPlan {
+  /** The generator model configuration's name. */
+  model: string;
+  criteria: number;
+  scenarios: number;
+  /** Generated scenarios the case budget leaves room for (they join last); the rest are excluded "over budget". */
+  scenariosIncluded: number;
+  /** Generator model calls, at most: one for criteria, one for concepts and personas, one per persona (≤ 5; the model may name fewer). */
+  calls: number;
+  estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  /** Trials the included generated scenarios add (at most: near-duplicates are dropped). */
+  trials: number;
+  /** Judge calls the generated criteria and scenarios add (0 without a judge). */
+  judgeCalls: number;
 }
 
 /** The plan shown before anything runs. Token and cost figures are estimates (see plan.ts). */
@@ -96,6 +121,8 @@ export interface BenchPlan {
    * criterion in the rubric), with the first few case IDs; absent when every included case has one.
    */
   unchecked?: { count: number; caseKeys: string[] };
+  /** What generating criteria and scenarios at launch adds; absent when the bench generates nothing. */
+  generation?: BenchGenerationPlan;
 }
 
 /** A check outcome stored with a trial. `key` identifies the same check across candidates and benches. */

@@ -8,15 +8,20 @@ import { listPromptCases } from "@/db/queries/cases";
 import { activeRubric } from "@/db/queries/criteria";
 import { getModelConfig } from "@/db/queries/models";
 import { getPrompt } from "@/db/queries/systems";
-import { launchBench, type BaselineSetting, type BenchSettings } from "@/db/queries/benches";
+import { benchIdByLaunchKey, launchBench, type BaselineSetting, type BenchSettings } from "@/db/queries/benches";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
-import { groupOf, planBench, selects } from "@/lib/bench/plan";
+import { estimateTokens, groupOf, planBench, selects } from "@/lib/bench/plan";
 import type { RubricCriterion } from "@/lib/bench/score";
-import type { BenchPlan, CandidateSpec, SuppliedCase } from "@/lib/bench/types";
+import type { BenchPlan, CandidateSpec, PlanSettings, SuppliedCase } from "@/lib/bench/types";
 import type { BenchRequest } from "@/lib/bench/request";
 import { LibraryError } from "@/lib/library/errors";
 import type { ModelConfig } from "@/lib/runtime/model-config";
+import { generatorModelChoices } from "@/server/generate/with-config";
+import { generateForBench, type LaunchGenerator } from "./generate-at-launch";
+
+/** The server's environment, for the generator model's key (never read here from `process.env`). */
+type Env = Record<string, string | undefined>;
 
 /** What planning produced, ready to launch. */
 export interface PreparedBench {
@@ -45,10 +50,31 @@ export function rubricHash(rubric: RubricCriterion[]): string {
 }
 
 /**
- * Resolves a request against the store and plans it (nothing is written).
- * @throws LibraryError naming the field for an unknown prompt, model configuration or prompt revision
+ * What the plan needs to know of a bench's generation: the generator model must exist and be
+ * usable now (its key set), and the prompt must have a revision for it to read.
+ * @throws LibraryError `validation` / `not_allowed` naming `generate.modelConfigId` and the missing setting
  */
-export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBench> {
+async function generationSettings(db: Db, g: NonNullable<BenchRequest["generate"]>, revision: { systemPrompt: string; tools: unknown } | null, promptName: string, env: Env): Promise<PlanSettings["generation"]> {
+  const config = await getModelConfig(db, g.modelConfigId);
+  if (!config) throw new LibraryError("validation", `Generator model configuration #${g.modelConfigId} does not exist; choose another generator model.`, { "generate.modelConfigId": "Unknown model configuration." });
+  const choice = (await generatorModelChoices(db, env)).find((c) => c.id === g.modelConfigId);
+  if (choice?.missing) throw new LibraryError("not_allowed", `The generator model cannot run: ${choice.missing}`, { "generate.modelConfigId": choice.missing });
+  if (!revision) throw new LibraryError("validation", `Prompt "${promptName}" has no revision yet: write its system prompt before generating for it.`, { "generate.modelConfigId": "The prompt has no revision to generate from." });
+  return {
+    criteria: g.criteria,
+    scenarios: g.scenarios,
+    model: { name: config.name, inputPricePerMTok: config.inputPricePerMTok, outputPricePerMTok: config.outputPricePerMTok },
+    promptTokens: estimateTokens(revision.systemPrompt) + estimateTokens(JSON.stringify(revision.tools)),
+  };
+}
+
+/**
+ * Resolves a request against the store and plans it (nothing is written).
+ * @param o.env the server's environment, read only for the generator model's key (default: none set)
+ * @throws LibraryError naming the field for an unknown prompt, model configuration or prompt
+ *   revision, or a generator model that cannot run (the message says which setting is missing)
+ */
+export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {}): Promise<PreparedBench> {
   const prompt = await getPrompt(db, r.promptId);
   if (!prompt || prompt.systemId !== r.systemId) throw new LibraryError("validation", `Prompt #${r.promptId} does not exist in system "${r.systemId}".`, { promptId: "Unknown prompt." });
   const candidates: PreparedBench["candidates"] = [];
@@ -88,6 +114,7 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
     passes: c.passes,
     fails: c.fails,
     priority: c.priority,
+    ...(c.origin === "generated" ? { origin: "generated" as const } : {}),
   }));
   const all = await listPromptCases(db, prompt.id);
   // A map, not a search per case: a prompt may hold 100,000 cases.
@@ -114,7 +141,9 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
   // selection names its source, retained and generated included.
   const sel = r.selection;
   const named = (c: SuppliedCase) => (sel.kind === "source" ? c.source === sel.source : groupOf(c.source) === "explicit");
-  if (sel.kind !== "all" && !supplied.some(named)) {
+  // Generating scenarios for a bench of generated cases names the cases it is about to make.
+  const generatesNamed = sel.kind === "source" && sel.source === "generated" && (r.generate?.scenarios ?? 0) > 0;
+  if (sel.kind !== "all" && !generatesNamed && !supplied.some(named)) {
     const what = sel.kind === "tag" ? `tag ${sel.tag}` : sel.kind === "source" ? `source ${sel.source}` : `dataset ${sel.dataset}`;
     const msg = `No case of prompt ${prompt.name} matches ${what}${sel.kind === "source" && sel.source === "retained" && !includeRetained ? " (retained cases are left out: turn “include retained regression cases” on)" : ""}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
     throw new LibraryError("validation", msg, { selection: msg });
@@ -124,21 +153,54 @@ export async function prepareBench(db: Db, r: BenchRequest): Promise<PreparedBen
   const defaultChecks = await getPromptDefaultChecks(db, prompt.id);
   if (defaultChecks.length > 0) settings.defaultChecks = defaultChecks;
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
+  const generation = r.generate ? await generationSettings(db, r.generate, prompt.revision, prompt.name, o.env ?? {}) : undefined;
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps, defaultCheckCount: defaultChecks.length },
+    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps, defaultCheckCount: defaultChecks.length, ...(generation ? { generation } : {}) },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };
 }
 
+/** Launches in progress by launch key: a double-clicked Launch that generates waits for the first instead of generating twice. */
+const launching = new Map<string, Promise<{ id: number; created: boolean; plan: BenchPlan }>>();
+
 /**
  * Plans and launches: ONE transaction stores the bench, its pinned rubric, candidates, manifest
- * and queued trials. A repeated `launchKey` returns the first bench.
+ * and queued trials. A repeated `launchKey` returns the first bench. With `r.generate`, the
+ * request is planned first (so a bad request or a generator model without its key costs no call),
+ * then one batch is generated and accepted into the library (see generate-at-launch.ts), then the
+ * bench is planned again with the generated items and launched; the bench's settings record the
+ * generation run. Generated items stay in the library when the launch itself is then refused.
+ * @param o.env the server's environment (the generator model's key); `o.generator` overrides how
+ *   the generator model is reached (tests pass a mock model)
+ * @throws LibraryError as {@link prepareBench}, `validation` when nothing would run;
+ *   GenerationFailed when the generator's answer is unusable (nothing stored, no bench)
  */
-export async function launchFromRequest(db: Db, r: BenchRequest): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
-  const p = await prepareBench(db, r);
+export async function launchFromRequest(db: Db, r: BenchRequest, o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator } = {}): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
+  if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o));
+  const running = launching.get(r.launchKey);
+  if (running) return running;
+  const work = (async () => {
+    const first = await benchIdByLaunchKey(db, r.launchKey);
+    const pre = await prepareBench(db, r, o);
+    if (first !== null) return { id: first, created: false, plan: pre.plan };
+    if (pre.plan.includedCount === 0 && !pre.plan.generation?.scenariosIncluded) throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (pre.plan.warnings[0] ?? ""));
+    const generated = await generateForBench(db, { systemId: r.systemId, promptId: r.promptId, generate: r.generate! }, o.generator ?? { env: o.env ?? {} });
+    const p = await prepareBench(db, { ...r, generate: null }, o);
+    p.settings.generated = generated;
+    return launchPrepared(db, r, p);
+  })();
+  launching.set(r.launchKey, work);
+  try {
+    return await work;
+  } finally {
+    launching.delete(r.launchKey);
+  }
+}
+
+async function launchPrepared(db: Db, r: BenchRequest, p: PreparedBench): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
   const bySupplied = new Map(p.supplied.map((c) => [c.caseId, c]));
   const title = r.title?.trim() || `${p.promptName}: ${p.candidates.map((c) => c.spec.label).join(" vs ")}`.slice(0, 200);
   const launched = await launchBench(db, {

@@ -13,15 +13,19 @@ import { wakeInServerWorker } from "@/server/in-server-worker";
 
 /** Plan: the manifest, call counts and estimates, before anything runs. */
 export async function planBenchAction(input: unknown): Promise<ActionResult<BenchPlan>> {
-  return runAction(benchRequestSchema, input, async (r) => (await prepareBench(getDb(), r)).plan);
+  return runAction(benchRequestSchema, input, async (r) => (await prepareBench(getDb(), r, { env: process.env })).plan);
 }
 
-/** Launch: stores the bench and its queued trials in one transaction; returns the bench id. */
+/**
+ * Launch: stores the bench and its queued trials in one transaction; returns the bench id. With
+ * generation ticked, the generator runs first (its key from the server's environment).
+ */
 export async function launchBenchAction(input: unknown): Promise<ActionResult<{ id: number }>> {
   return runAction(benchRequestSchema, input, async (r) => {
-    const { id } = await launchFromRequest(getDb(), r);
+    const { id } = await launchFromRequest(getDb(), r, { env: process.env });
     wakeInServerWorker();
     revalidatePath(`/systems/${r.systemId}/benches`);
+    if (r.generate) revalidatePath(`/systems/${r.systemId}/library`);
     return { id };
   });
 }

@@ -52,12 +52,15 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {})) for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
 
   let main: React.ReactNode;
+  // Criteria and cases generated at launch (issue 17): which run made them, shown with the manifest and the rubric.
+  const g = bench.settings.generated;
+  const generatedNote = g ? ` Generated at launch by ${g.model} (run ${g.runId.slice(0, 8)}): ${g.criterionIds.length} criteri${g.criterionIds.length === 1 ? "on" : "a"} and ${g.caseIds.length} case${g.caseIds.length === 1 ? "" : "s"}.` : "";
   if (view === "manifest") {
     const manifest = await getManifest(db, id);
     main = (
       <section aria-label="Manifest" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <p className="border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600">
-          Every supplied case as pinned at launch: {manifest.filter((m) => m.included).length} included, {manifest.filter((m) => !m.included).length} excluded.
+          Every supplied case as pinned at launch: {manifest.filter((m) => m.included).length} included, {manifest.filter((m) => !m.included).length} excluded.{generatedNote}
         </p>
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs text-slate-600">
@@ -89,13 +92,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     main = (
       <section aria-label="Pinned rubric" className="rounded-lg border border-slate-200 bg-white p-4">
         <p className="text-sm text-slate-600">
-          The rubric as it was when the bench launched ({bench.rubric.length} criteria, hash <code className="text-xs">{bench.rubricHash.slice(0, 16)}</code>). Judge: {bench.judge ? `${bench.judge.name} (${bench.judge.provider} ${bench.judge.modelId})` : "none — criteria unscored"}.
+          The rubric as it was when the bench launched ({bench.rubric.length} criteria, hash <code className="text-xs">{bench.rubricHash.slice(0, 16)}</code>). Judge: {bench.judge ? `${bench.judge.name} (${bench.judge.provider} ${bench.judge.modelId})` : "none — criteria unscored"}.{generatedNote}
         </p>
         <ul className="mt-3 flex flex-col gap-2">
           {bench.rubric.map((c) => (
             <li key={c.revisionId} className="rounded-md border border-slate-200 p-3 text-sm">
               <div className="font-medium">
-                {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge>
+                {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge> {c.origin === "generated" ? <Badge>generated</Badge> : null}
               </div>
               <p className="mt-1 text-slate-700">Passes: {c.passes}</p>
               <p className="text-slate-700">Fails: {c.fails}</p>

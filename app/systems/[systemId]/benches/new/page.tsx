@@ -6,6 +6,7 @@ import { promptDatasets, promptTags, recordedNames } from "@/db/queries/prompt-f
 import { listPrompts } from "@/db/queries/systems";
 import { activeRubric } from "@/db/queries/criteria";
 import { NewBenchForm } from "@/components/benches/new-bench-form";
+import { generatorModelChoices } from "@/server/generate/with-config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New bench" };
@@ -20,6 +21,8 @@ export default async function NewBenchPage({ params, searchParams }: { params: P
   const models = (await listModelConfigs(db)).map((m) => ({ id: Number(m.id), name: m.name, provider: m.provider, modelId: m.modelId }));
   const revisions = (await listPromptRevisions(db, prompt.id)).map((r) => ({ id: r.id, number: r.number, message: r.message }));
   const rubric = await activeRubric(db, prompt.id);
+  // Which configurations can generate now, and the setting each one that cannot is missing (no key value leaves the server).
+  const generators = await generatorModelChoices(db, process.env);
   return (
     <NewBenchForm
       key={prompt.id}
@@ -32,6 +35,7 @@ export default async function NewBenchPage({ params, searchParams }: { params: P
       datasets={promptDatasets(db, prompt.id)}
       criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
       promptChange={sp.change === "1"}
+      generators={generators}
     />
   );
 }

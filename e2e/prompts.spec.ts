@@ -148,3 +148,18 @@ test("a huge edit is refused on the form, the editor and its text stay (a server
   await expect(page.getByRole("textbox", { name: "Tools (JSON)" })).toHaveValue(tools);
   expect(pageErrors).toEqual([]);
 });
+
+test("the Prompt page lists and edits the prompt's default checks", async ({ page }) => {
+  await page.goto("/systems/customer-support/prompts/intent-router");
+  const checks = page.getByRole("region", { name: "Default checks of intent-router" });
+  await expect(checks).toContainText("No evaluators");
+  await checks.getByLabel("Evaluator kind to add").selectOption({ label: "Exact match" });
+  await checks.getByRole("button", { name: "Add evaluator" }).click();
+  await checks.getByRole("button", { name: "Save default checks" }).click();
+  await expect(page.getByText("Saved the default checks of intent-router").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Default checks of intent-router" })).not.toContainText("No evaluators");
+  // The same list as the Criteria tab's editor.
+  await page.goto("/systems/customer-support/library/criteria?prompt=intent-router");
+  await expect(page.getByRole("region", { name: "Default checks of intent-router" })).not.toContainText("No evaluators");
+});

@@ -123,13 +123,11 @@ test.describe("Checks that come with the data", () => {
     // A third dataset, saved without any check, into a prompt of its own.
     const name = `bare-${tag}`;
     await page.goto(`${SYSTEM}/datasets/upload`);
-    await page
-      .locator("#upload-file")
-      .setInputFiles({
-        name: `${name}.csv`,
-        mimeType: "text/csv",
-        buffer: Buffer.from("id,question,expected,model_a_answer\nb-1,Capital of Chile?,Santiago,Santiago\n"),
-      });
+    await page.locator("#upload-file").setInputFiles({
+      name: `${name}.csv`,
+      mimeType: "text/csv",
+      buffer: Buffer.from("id,question,expected,model_a_answer\nb-1,Capital of Chile?,Santiago,Santiago\n"),
+    });
     await page.getByRole("button", { name: "Upload and map columns" }).click();
     await page
       .getByRole("region", { name: "Checks with the data" })
@@ -221,5 +219,23 @@ test.describe("Checks that come with the data", () => {
     await expect(use.getByRole("status").filter({ hasText: "geo-world" })).toContainText(
       "Added 1 golden case to geo-world; 3 existing cases got a new revision.",
     );
+  });
+
+  test("Map and preview names the rows a ticked check cannot use (an expected result that is not a regular expression) before saving", async ({ page }) => {
+    const name = `patterns-${tag}`;
+    await page.goto(`${SYSTEM}/datasets/upload`);
+    const csv = "id,question,expected,model_a_answer\np-1,Say hello,^hel+o$,hello\np-2,Say hey,[unclosed,hey\n";
+    await page.locator("#upload-file").setInputFiles({ name: `${name}.csv`, mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload and map columns" }).click();
+    const checks = page.getByRole("region", { name: "Checks with the data" });
+    await checks.getByRole("checkbox", { name: /Exact match/ }).uncheck();
+    await expect(checks.getByRole("alert")).toHaveCount(0);
+    await checks.getByRole("checkbox", { name: /as a regular expression/ }).check();
+    const alert = checks.getByRole("alert");
+    await expect(alert).toContainText("Row 2: the regex check cannot be made from this row: pattern is not a valid regular expression");
+    await expect(alert).not.toContainText("Row 1");
+    // Unticking the check clears it.
+    await checks.getByRole("checkbox", { name: /as a regular expression/ }).uncheck();
+    await expect(checks.getByRole("alert")).toHaveCount(0);
   });
 });

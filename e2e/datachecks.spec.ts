@@ -20,9 +20,13 @@ test.beforeAll(() => {
     db.transaction(() => {
       db.prepare("INSERT INTO systems (id, name, description, created_at) VALUES (?, ?, '', ?)").run(SYSTEM_ID, `Capitals ${tag}`, now);
       for (const name of ["geo-europe", "geo-world"]) {
-        const promptId = Number(db.prepare("INSERT INTO prompts (system_id, name, description, created_at) VALUES (?, ?, '', ?)").run(SYSTEM_ID, name, now).lastInsertRowid);
+        const promptId = Number(
+          db.prepare("INSERT INTO prompts (system_id, name, description, created_at) VALUES (?, ?, '', ?)").run(SYSTEM_ID, name, now).lastInsertRowid,
+        );
         const rev = db
-          .prepare("INSERT INTO prompt_revisions (prompt_id, number, system_prompt, model_settings, tools, created_at) VALUES (?, 1, 'Answer with the capital city only.', '{}', '[]', ?)")
+          .prepare(
+            "INSERT INTO prompt_revisions (prompt_id, number, system_prompt, model_settings, tools, created_at) VALUES (?, 1, 'Answer with the capital city only.', '{}', '[]', ?)",
+          )
           .run(promptId, now).lastInsertRowid;
         db.prepare("UPDATE prompts SET current_revision_id = ? WHERE id = ?").run(rev, promptId);
       }
@@ -33,8 +37,18 @@ test.beforeAll(() => {
 });
 
 // Same case IDs in both files; the recorded answers differ in letter case and spelling.
-const EUROPE = ["id,question,expected,model_a_answer,model_b_answer", "cap-01,Capital of France?,Paris,Paris,paris", "cap-02,Capital of Spain?,Madrid,Madrid,Madrid", "cap-03,Capital of Italy?,Rome,Rome,Roma"].join("\n");
-const WORLD = ["id,question,expected,model_a_answer,model_b_answer", "cap-01,Capital of Japan?,Tokyo,Tokyo,Tokyo", "cap-02,Capital of Peru?,Lima,lima,Lima", "cap-03,Capital of Kenya?,Nairobi,Nairobi,Nairobi"].join("\n");
+const EUROPE = [
+  "id,question,expected,model_a_answer,model_b_answer",
+  "cap-01,Capital of France?,Paris,Paris,paris",
+  "cap-02,Capital of Spain?,Madrid,Madrid,Madrid",
+  "cap-03,Capital of Italy?,Rome,Rome,Roma",
+].join("\n");
+const WORLD = [
+  "id,question,expected,model_a_answer,model_b_answer",
+  "cap-01,Capital of Japan?,Tokyo,Tokyo,Tokyo",
+  "cap-02,Capital of Peru?,Lima,lima,Lima",
+  "cap-03,Capital of Kenya?,Nairobi,Nairobi,Nairobi",
+].join("\n");
 
 /** Upload → Map (confirm the proposed exact check) → Save → Use for `prompt`. */
 async function importFor(page: Page, name: string, csv: string, prompt: string) {
@@ -79,7 +93,9 @@ async function benchRecorded(page: Page, prompt: string) {
 }
 
 test.describe("Checks that come with the data", () => {
-  test("two recorded-answer CSVs with the same case IDs go into two prompts, the proposed exact check is confirmed, and each prompt is benched without touching a case", async ({ page }) => {
+  test("two recorded-answer CSVs with the same case IDs go into two prompts, the proposed exact check is confirmed, and each prompt is benched without touching a case", async ({
+    page,
+  }) => {
     await importFor(page, `europe-${tag}`, EUROPE, "geo-europe");
     await importFor(page, `world-${tag}`, WORLD, "geo-world");
 
@@ -101,13 +117,22 @@ test.describe("Checks that come with the data", () => {
     await expect(rows.filter({ hasText: "model-b" })).toContainText("100.0% (3/3)");
   });
 
-  test("a case with no check: the Plan says so, one click makes the exact comparison the prompt's default, and the case panel says the case inherits it", async ({ page }) => {
+  test("a case with no check: the Plan says so, one click makes the exact comparison the prompt's default, and the case panel says the case inherits it", async ({
+    page,
+  }) => {
     // A third dataset, saved without any check, into a prompt of its own.
     const name = `bare-${tag}`;
     await page.goto(`${SYSTEM}/datasets/upload`);
-    await page.locator("#upload-file").setInputFiles({ name: `${name}.csv`, mimeType: "text/csv", buffer: Buffer.from("id,question,expected,model_a_answer\nb-1,Capital of Chile?,Santiago,Santiago\n") });
+    await page.locator("#upload-file").setInputFiles({
+      name: `${name}.csv`,
+      mimeType: "text/csv",
+      buffer: Buffer.from("id,question,expected,model_a_answer\nb-1,Capital of Chile?,Santiago,Santiago\n"),
+    });
     await page.getByRole("button", { name: "Upload and map columns" }).click();
-    await page.getByRole("region", { name: "Checks with the data" }).getByRole("checkbox", { name: /Exact match/ }).uncheck();
+    await page
+      .getByRole("region", { name: "Checks with the data" })
+      .getByRole("checkbox", { name: /Exact match/ })
+      .uncheck();
     await page.getByRole("button", { name: "Save version 1" }).click();
     await expect(page.getByRole("heading", { name: `${name} · version 1` })).toBeVisible();
     const use = page.getByRole("complementary", { name: "Use a dataset" });
@@ -171,5 +196,46 @@ test.describe("Checks that come with the data", () => {
     await page.goto(`${SYSTEM}/library?prompt=geo-europe&q=${name}-cap-01`);
     await expect(page.locator("tbody tr")).toHaveCount(1);
     await expect(page.locator("tbody tr")).toContainText(`${name}-cap-01`);
+  });
+
+  test("a new version of the same dataset: Use a dataset makes new revisions of the cases it changed and says so", async ({ page }) => {
+    // geo-world's cases came from world-<tag> version 1 (the first test); version 2 corrects cap-02's recorded answer and adds cap-04.
+    const name = `world-${tag}`;
+    const v2 = [
+      WORLD.replace("cap-02,Capital of Peru?,Lima,lima,Lima", "cap-02,Capital of Peru?,Lima,Lima,Lima"),
+      "cap-04,Capital of Chile?,Santiago,Santiago,Santiago",
+    ].join("\n");
+    await page.goto(`${SYSTEM}/datasets/upload`);
+    await page.locator("#upload-file").setInputFiles({ name: `${name}.csv`, mimeType: "text/csv", buffer: Buffer.from(v2) });
+    await page.getByRole("button", { name: "Upload and map columns" }).click();
+    await page.getByLabel("Dataset name").fill(name);
+    await page.getByRole("button", { name: "Save version 2" }).click();
+    await expect(page.getByRole("heading", { name: `${name} · version 2` })).toBeVisible();
+    const use = page.getByRole("complementary", { name: "Use a dataset" });
+    await use.getByLabel("Target prompt").selectOption({ label: "geo-world" });
+    await use.getByRole("radio", { name: "Make new revisions of the existing cases" }).check();
+    await use.getByRole("button", { name: "Add golden cases" }).click();
+    // The lasting status (not only the toast) counts the revised and unchanged cases beside the added one.
+    await expect(use.getByRole("status").filter({ hasText: "geo-world" })).toContainText(
+      "Added 1 golden case to geo-world; 3 existing cases got a new revision.",
+    );
+  });
+
+  test("Map and preview names the rows a ticked check cannot use (an expected result that is not a regular expression) before saving", async ({ page }) => {
+    const name = `patterns-${tag}`;
+    await page.goto(`${SYSTEM}/datasets/upload`);
+    const csv = "id,question,expected,model_a_answer\np-1,Say hello,^hel+o$,hello\np-2,Say hey,[unclosed,hey\n";
+    await page.locator("#upload-file").setInputFiles({ name: `${name}.csv`, mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload and map columns" }).click();
+    const checks = page.getByRole("region", { name: "Checks with the data" });
+    await checks.getByRole("checkbox", { name: /Exact match/ }).uncheck();
+    await expect(checks.getByRole("alert")).toHaveCount(0);
+    await checks.getByRole("checkbox", { name: /as a regular expression/ }).check();
+    const alert = checks.getByRole("alert");
+    await expect(alert).toContainText("Row 2: the regex check cannot be made from this row: pattern is not a valid regular expression");
+    await expect(alert).not.toContainText("Row 1");
+    // Unticking the check clears it.
+    await checks.getByRole("checkbox", { name: /as a regular expression/ }).uncheck();
+    await expect(checks.getByRole("alert")).toHaveCount(0);
   });
 });

@@ -20,7 +20,10 @@ async function addScriptedModel(page: Page) {
   await expect(page.getByTestId("model-row").filter({ hasText: MODEL })).toBeVisible();
 }
 
-test("a prompt change: edit with a message, missing variables before saving, stale-save conflict, diff, bench r1 vs r2", async ({ page, context }, testInfo) => {
+test("a prompt change: edit with a message, missing variables before saving, stale-save conflict, diff, bench r1 vs r2", async ({
+  page,
+  context,
+}, testInfo) => {
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await addScriptedModel(page);
@@ -122,4 +125,43 @@ test("a prompt change: edit with a message, missing variables before saving, sta
   await expect(page.getByRole("textbox", { name: "System prompt template" })).toHaveValue(r1);
   await expect(page.getByText("Saving makes r3, a new revision based on r2, with the fields of r1.")).toBeVisible();
   expect(pageErrors).toEqual([]);
+});
+
+test("a huge edit is refused on the form, the editor and its text stay (a server action's body is capped at 1 MB)", async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.goto("/systems/customer-support/prompts/intent-router/edit");
+  const template = page.getByRole("textbox", { name: "System prompt template" });
+  const r = await template.inputValue();
+  // A pasted 2 MB document: over the template's limit and over the action's body limit.
+  const huge = "Few-shot example. ".repeat(120_000);
+  await template.fill(huge);
+  await page.getByLabel("Why this change").fill("paste the whole handbook");
+  await page.getByRole("button", { name: /^Save r\d+$/ }).click();
+  await expect(page.getByText("The system prompt is too long: the limit is 100,000 characters.")).toBeVisible();
+  await expect(template).toHaveValue(huge);
+
+  // Within every field's limit yet over 1 MB as sent (non-ASCII tools): refused with a message, text kept.
+  await template.fill(r);
+  const tools = JSON.stringify([{ name: "lookup", description: "€".repeat(400_000), inputSchema: { type: "object", properties: {} } }]);
+  await page.getByRole("textbox", { name: "Tools (JSON)" }).fill(tools);
+  await page.getByRole("button", { name: /^Save r\d+$/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Nothing was saved" })).toContainText("too large");
+  await expect(page.getByRole("textbox", { name: "Tools (JSON)" })).toHaveValue(tools);
+  expect(pageErrors).toEqual([]);
+});
+
+test("the Prompt page lists and edits the prompt's default checks", async ({ page }) => {
+  await page.goto("/systems/customer-support/prompts/intent-router");
+  const checks = page.getByRole("region", { name: "Default checks of intent-router" });
+  await expect(checks).toContainText("No evaluators");
+  await checks.getByLabel("Evaluator kind to add").selectOption({ label: "Exact match" });
+  await checks.getByRole("button", { name: "Add evaluator" }).click();
+  await checks.getByRole("button", { name: "Save default checks" }).click();
+  await expect(page.getByText("Saved the default checks of intent-router").first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Default checks of intent-router" })).not.toContainText("No evaluators");
+  // The same list as the Criteria tab's editor.
+  await page.goto("/systems/customer-support/library/criteria?prompt=intent-router");
+  await expect(page.getByRole("region", { name: "Default checks of intent-router" })).not.toContainText("No evaluators");
 });

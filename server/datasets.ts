@@ -4,7 +4,14 @@
  * rows against the system's prompt templates, and save one immutable version.
  */
 import type { Db } from "@/db/client";
-import { datasetRedactionSettings, saveAndUseDatasetVersion, saveDatasetVersion, type SavedVersion, type SaveVersionInput, type UseResult } from "@/db/queries/datasets";
+import {
+  datasetRedactionSettings,
+  saveAndUseDatasetVersion,
+  saveDatasetVersion,
+  type SavedVersion,
+  type SaveVersionInput,
+  type UseResult,
+} from "@/db/queries/datasets";
 import type { CollisionChoice } from "@/lib/datasets/collisions";
 import { getSystem, listPrompts } from "@/db/queries/systems";
 import { proposedChecks, type DatasetCheck } from "@/lib/datasets/checks";
@@ -80,9 +87,16 @@ export interface ImportRequest {
  *   adoptDatasetVersion throws (`conflict` for case IDs the prompt already uses, naming the choices).
  *   Nothing is stored when it throws.
  */
-export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping; used?: UseResult }> {
+export async function importDataset(
+  db: Db,
+  req: ImportRequest,
+): Promise<{ saved: SavedVersion; table: ImportTable; mapping: ColumnMapping; used?: UseResult }> {
   if (!(await getSystem(db, req.systemId))) throw new LibraryError("not_found", `System "${req.systemId}" does not exist.`);
-  const vars = await systemTemplateVariables(db, req.systemId);
+  // With --use the target prompt is known: its variables, not every prompt's (a warning about
+  // another prompt's {{variable}} would be wrong for this one). A prompt of another system is
+  // refused by the use itself.
+  const target = req.use ? (await listPrompts(db, req.systemId)).find((p) => p.id === req.use!.promptId) : undefined;
+  const vars = target ? templateVariables(target.revision?.systemPrompt ?? "") : await systemTemplateVariables(db, req.systemId);
   const parsed = await parseBounded(req.bytes, req.fileName, { sheet: req.sheet, limits: req.limits }, req.bounds);
   if (parsed.needsSheet) {
     const names = (parsed.sheets ?? []).map((s) => `"${s.name}"${s.hidden ? " (hidden)" : ""}`).join(", ");
@@ -94,7 +108,10 @@ export async function importDataset(db: Db, req: ImportRequest): Promise<{ saved
     const prepared = prepareVersion(table, { mapping, corrections: req.corrections, excludedRows: req.excludedRows, templateVariables: vars });
     if (prepared.blockedRows.length > 0) {
       const blocking = prepared.problems.filter((p) => p.severity === "error" && p.row !== undefined && prepared.blockedRows.includes(p.row));
-      const first = blocking.slice(0, 3).map((p) => `${problemPlace(p)}: ${p.message}`).join("; ");
+      const first = blocking
+        .slice(0, 3)
+        .map((p) => `${problemPlace(p)}: ${p.message}`)
+        .join("; ");
       throw new DatasetError(
         "blocked_rows",
         `${prepared.blockedRows.length} row(s) of ${req.fileName} cannot become cases (${first}${blocking.length > 3 ? "; …" : ""}). Correct or exclude them, then import again.`,

@@ -4,6 +4,7 @@
  */
 import type { Db } from "@/db/client";
 import { listPromptCases } from "@/db/queries/cases";
+import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 import { listPromptRevisions, savePromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
 import { getPrompt, listPrompts, type PromptWithRevision } from "@/db/queries/systems";
 import { LibraryError } from "@/lib/library/errors";
@@ -29,10 +30,15 @@ export async function reviewPromptEdit(db: Db, systemId: string, edit: PromptEdi
     // Let the query word the conflict, so review and save say the same thing; it throws before writing.
     await savePromptRevision(db, p.id, edit.baseRevisionId, edit);
   }
-  const active = (await listPromptCases(db, p.id)).filter((c) => c.status === "active").map((c) => ({ caseKey: c.caseKey, variables: c.content.variables ?? [] }));
+  const active = (await listPromptCases(db, p.id))
+    .filter((c) => c.status === "active")
+    .map((c) => ({ caseKey: c.caseKey, variables: c.content.variables ?? [] }));
   const missing = variablesMissingFromCases(edit.systemPrompt, p.revision.systemPrompt, active);
   if (diffPromptRevisions(p.revision, edit).same) {
-    throw new LibraryError("unchanged", `Nothing changed since r${p.revision.number}: the template, model settings and tools are the same. No new revision was made.`);
+    throw new LibraryError(
+      "unchanged",
+      `Nothing changed since r${p.revision.number}: the template, model settings and tools are the same. No new revision was made.`,
+    );
   }
   return { missing };
 }
@@ -48,11 +54,13 @@ export async function savePromptEdit(db: Db, systemId: string, edit: PromptEdit)
   return { ...saved, promptName: p.name };
 }
 
-/** What the Prompt pages show: the prompt, its current revision and every revision, newest first. */
+/** What the Prompt pages show: the prompt, its current revision and every revision, newest first, and its default checks. */
 export interface PromptPageData {
   prompt: PromptWithRevision & { revision: NonNullable<PromptWithRevision["revision"]> };
   revisions: PromptRevision[];
   current: PromptRevision;
+  /** Evaluator specs every case of the prompt without a check of its own inherits. */
+  defaultChecks: unknown[];
 }
 
 /**
@@ -64,5 +72,5 @@ export async function promptPageData(db: Db, systemId: string, name: string): Pr
   if (!p?.revision) return null;
   const revisions = await listPromptRevisions(db, p.id);
   const current = revisions.find((r) => r.id === p.revision!.id)!;
-  return { prompt: p as PromptPageData["prompt"], revisions, current };
+  return { prompt: p as PromptPageData["prompt"], revisions, current, defaultChecks: await getPromptDefaultChecks(db, p.id) };
 }

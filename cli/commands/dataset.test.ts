@@ -13,19 +13,57 @@ const BLOCKED = "question,answer,model_6b_output\nWhere is my order?,Ask for the
 const dir = tempFiles({
   "good.csv": GOOD,
   "blocked.csv": BLOCKED,
-  "broken.json": "[{\"question\": \"a\", ",
-  "mapping.json": [{ column: "question", role: "input" }, { column: "answer", role: "expected" }, { column: "model_6b_output", role: "actual_output", candidate: "model-6b" }],
-  "fix.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "2": { answer: "Yes" } } },
-  "exclude.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], excludedRows: [2] },
+  "broken.json": '[{"question": "a", ',
+  "mapping.json": [
+    { column: "question", role: "input" },
+    { column: "answer", role: "expected" },
+    { column: "model_6b_output", role: "actual_output", candidate: "model-6b" },
+  ],
+  "fix.json": {
+    mapping: [
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+    ],
+    corrections: { "2": { answer: "Yes" } },
+  },
+  "exclude.json": {
+    mapping: [
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+    ],
+    excludedRows: [2],
+  },
   "bad-mapping.json": "{ nope",
   "bad-role.json": [{ column: "question", role: "prompt" }],
-  "unknown-column.json": [{ column: "nope", role: "input" }, { column: "answer", role: "expected" }],
-  "bad-correction.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], corrections: { "9": { answer: "x" } } },
+  "unknown-column.json": [
+    { column: "nope", role: "input" },
+    { column: "answer", role: "expected" },
+  ],
+  "bad-correction.json": {
+    mapping: [
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+    ],
+    corrections: { "9": { answer: "x" } },
+  },
   "no-roles.csv": "alpha,beta\n1,2\n",
   "contact.csv": "question,answer\nHow do I delete my data? I am ann@example.com,Contact privacy@northwind.example\n",
-  "keep.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: true, keep: ["*@northwind.example"] } },
-  "off.json": { mapping: [{ column: "question", role: "input" }, { column: "answer", role: "expected" }], redaction: { enabled: false, keep: [] } },
-  "titled.csv": "Customer FAQ export,,\n,,\nquestion,answer,tier\nWhere is my order?,Ask for the order number,gold\nCan I return it?,Yes within 30 days,silver\n",
+  "keep.json": {
+    mapping: [
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+    ],
+    redaction: { enabled: true, keep: ["*@northwind.example"] },
+  },
+  "off.json": {
+    mapping: [
+      { column: "question", role: "input" },
+      { column: "answer", role: "expected" },
+    ],
+    redaction: { enabled: false, keep: [] },
+  },
+  "titled.csv":
+    "Customer FAQ export,,\n,,\nquestion,answer,tier\nWhere is my order?,Ask for the order number,gold\nCan I return it?,Yes within 30 days,silver\n",
 });
 const f = (n: string) => path.join(dir, n);
 for (const x of ["multi-sheet.xlsx", "zip-bomb.xlsx", "not-a-zip.xlsx", "one-visible.xlsx"]) copyFileSync(`lib/import/fixtures/xlsx/${x}`, f(x));
@@ -66,7 +104,18 @@ describe("benchwork dataset inspect", () => {
     const r = await run(["dataset", "inspect", f("good.csv"), "--json"]);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.out);
-    expect(Object.keys(o)).toEqual(["format", "encoding", "delimiter", "headerRow", "headerDetected", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(Object.keys(o)).toEqual([
+      "format",
+      "encoding",
+      "delimiter",
+      "headerRow",
+      "headerDetected",
+      "columns",
+      "rowCount",
+      "rows",
+      "problems",
+      "suggestedMapping",
+    ]);
     expect(o).toMatchObject({ headerRow: 1, headerDetected: false });
     expect(o).toMatchObject({ format: "csv", encoding: "utf-8", delimiter: ",", columns: ["question", "answer", "notes"], rowCount: 2 });
     expect(o.rows).toEqual([
@@ -85,7 +134,14 @@ describe("benchwork dataset inspect", () => {
     const json = await run(["dataset", "inspect", f("blocked.csv"), "--json"]);
     expect(json.code).toBe(1);
     const o = JSON.parse(json.out);
-    expect(o.problems).toContainEqual({ severity: "error", code: "missing_expected", row: 2, line: 3, column: "answer", message: "Row 2 has no expected result." });
+    expect(o.problems).toContainEqual({
+      severity: "error",
+      code: "missing_expected",
+      row: 2,
+      line: 3,
+      column: "answer",
+      message: "Row 2 has no expected result.",
+    });
     expect(o.suggestedMapping).toContainEqual({ column: "model_6b_output", role: "actual_output", candidate: "model-6b" });
     const text = await run(["dataset", "inspect", f("blocked.csv")]);
     expect(text.code).toBe(1);
@@ -129,7 +185,12 @@ describe("benchwork dataset inspect", () => {
 
   it("exits 2 on usage errors: missing file, unknown sheet, unknown option", async () => {
     expect((await run(["dataset", "inspect", f("missing.csv")])).err).toMatch(/missing\.csv: cannot be read \(ENOENT\)/);
-    for (const argv of [["dataset", "inspect", f("missing.csv")], ["dataset", "inspect", f("multi-sheet.xlsx"), "--sheet", "Nope"], ["dataset", "inspect"], ["dataset", "inspect", f("good.csv"), "--frob"]]) {
+    for (const argv of [
+      ["dataset", "inspect", f("missing.csv")],
+      ["dataset", "inspect", f("multi-sheet.xlsx"), "--sheet", "Nope"],
+      ["dataset", "inspect"],
+      ["dataset", "inspect", f("good.csv"), "--frob"],
+    ]) {
       expect((await run(argv)).code, argv.join(" ")).toBe(2);
     }
   });
@@ -154,7 +215,9 @@ describe("benchwork dataset import", () => {
 
   it("uses a mapping file, with corrections or excluded rows", async () => {
     expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("fix.json")])).code).toBe(0);
-    expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("exclude.json")])).out).toMatch(/version 2 .*2 row\(s\), 1 excluded/);
+    expect((await run(["dataset", "import", f("blocked.csv"), "--system", "acme", "--name", "fixed", "--mapping", f("exclude.json")])).out).toMatch(
+      /version 2 .*2 row\(s\), 1 excluded/,
+    );
   });
 
   it("finds the header below a title and a blank line, or takes the one given with --header-row", async () => {
@@ -230,8 +293,14 @@ describe("benchwork dataset import", () => {
       [["dataset", "import", f("missing.csv"), "--system", "acme", "--name", "x"], /missing\.csv: cannot be read/],
       [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-mapping.json")], /bad-mapping\.json: not valid JSON/],
       [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("missing.json")], /missing\.json: cannot be read/],
-      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-role.json")], /bad-role\.json: mapping\.0\.role: Invalid option/],
-      [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("unknown-column.json")], /column "nope", which the file does not have/],
+      [
+        ["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-role.json")],
+        /bad-role\.json: mapping\.0\.role: Invalid option/,
+      ],
+      [
+        ["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("unknown-column.json")],
+        /column "nope", which the file does not have/,
+      ],
       [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "x", "--mapping", f("bad-correction.json")], /row 9, but the file has rows 1–2/],
       [["dataset", "import", f("multi-sheet.xlsx"), "--system", "acme", "--name", "x"], /several worksheets .*Pass --sheet NAME/],
       [["dataset", "import", f("good.csv"), "--system", "acme", "--name", "  "], /Dataset name is required/],
@@ -246,10 +315,13 @@ describe("benchwork dataset import", () => {
   });
 });
 
-
 describe("benchwork dataset import --use (issue 15)", () => {
-  const CAPS = "id,question,expected,model_a_answer,model_b_answer\ncap-01,Capital of France?,Paris,Paris,paris\ncap-02,Capital of Spain?,Madrid,Madrid,Madrid\n";
-  const caps = path.join(tempFiles({ "caps.csv": CAPS, "caps2.csv": CAPS.replace("Madrid,Madrid,Madrid", "Madrid,Madrid,Barcelona") + "cap-03,Capital of Italy?,Rome,Rome,Rome\n" }), "caps.csv");
+  const CAPS =
+    "id,question,expected,model_a_answer,model_b_answer\ncap-01,Capital of France?,Paris,Paris,paris\ncap-02,Capital of Spain?,Madrid,Madrid,Madrid\n";
+  const caps = path.join(
+    tempFiles({ "caps.csv": CAPS, "caps2.csv": CAPS.replace("Madrid,Madrid,Madrid", "Madrid,Madrid,Barcelona") + "cap-03,Capital of Italy?,Rome,Rome,Rome\n" }),
+    "caps.csv",
+  );
   const caps2 = path.join(path.dirname(caps), "caps2.csv");
 
   async function casesOf(promptName: string) {
@@ -258,7 +330,12 @@ describe("benchwork dataset import --use (issue 15)", () => {
       const { listPrompts } = await import("@/db/queries/systems");
       const { listPromptCases } = await import("@/db/queries/cases");
       const p = (await listPrompts(db, "acme")).find((x) => x.name === promptName)!;
-      return (await listPromptCases(db, p.id)).map((c) => ({ key: c.caseKey, evaluators: c.content.evaluators, expected: c.content.expected, origin: c.origin }));
+      return (await listPromptCases(db, p.id)).map((c) => ({
+        key: c.caseKey,
+        evaluators: c.content.evaluators,
+        expected: c.content.expected,
+        origin: c.origin,
+      }));
     } finally {
       db.$client.close();
     }
@@ -268,7 +345,7 @@ describe("benchwork dataset import --use (issue 15)", () => {
     const r = await run(["dataset", "import", caps, "--system", "acme", "--name", "capitals", "--use", "agent"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect(r.out).toContain('Checks: Exact match with the expected result (case-sensitive).');
+    expect(r.out).toContain("Checks: Exact match with the expected result (case-sensitive).");
     expect(r.out).toContain("Added 2 golden case(s) to agent.");
     expect(await casesOf("agent")).toEqual([
       expect.objectContaining({ key: "cap-01", evaluators: [{ kind: "exact" }] }),
@@ -283,7 +360,21 @@ describe("benchwork dataset import --use (issue 15)", () => {
     expect(refused.err).toContain("row 1 (“cap-01”)");
     // Nothing was saved: the version and the cases are as before.
     expect(await datasetVersions("capitals")).toEqual([1]);
-    const r = await run(["dataset", "import", caps2, "--system", "acme", "--name", "capitals", "--use", "agent", "--checks", "exact,contains", "--on-collision", "revise"]);
+    const r = await run([
+      "dataset",
+      "import",
+      caps2,
+      "--system",
+      "acme",
+      "--name",
+      "capitals",
+      "--use",
+      "agent",
+      "--checks",
+      "exact,contains",
+      "--on-collision",
+      "revise",
+    ]);
     expect(r.err).toBe("");
     expect(r.out).toContain("Added 1 golden case(s) to agent; 2 existing case(s) got a new revision.");
     const after = await casesOf("agent");
@@ -304,5 +395,24 @@ describe("benchwork dataset import --use (issue 15)", () => {
     expect(await datasetVersions("nope1")).toEqual([]);
     expect(await datasetVersions("nope2")).toEqual([]);
     expect(await datasetVersions("nope3")).toEqual([]);
+  });
+
+  it("checks the rows against the target prompt's template variables only, not those of the system's other prompts", async () => {
+    const db = openDatabase(dbFile);
+    try {
+      await createPrompt(db, { systemId: "acme", name: "greeter", systemPrompt: "Greet {{customer}} warmly." });
+      await createPrompt(db, { systemId: "acme", name: "router", systemPrompt: "Label the message." });
+    } finally {
+      db.$client.close();
+    }
+    const r = await run(["dataset", "import", caps, "--system", "acme", "--name", "router-caps", "--use", "router"]);
+    expect(r.err).toBe("");
+    expect(r.out).toContain("Added 2 golden case(s) to router.");
+    // router's template has no variable: no warning about greeter's {{customer}}.
+    expect(r.out).not.toContain("{{customer}}");
+    expect(r.out).not.toContain("warning");
+    // Without --use the target is not known: every prompt's variables count (issue 3).
+    const plain = await run(["dataset", "import", caps, "--system", "acme", "--name", "any-caps"]);
+    expect(plain.out).toContain("The prompt template uses {{customer}} but no column is mapped to it");
   });
 });

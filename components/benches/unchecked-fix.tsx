@@ -18,7 +18,7 @@ export function UncheckedFix({
   promptName,
   onFixed,
 }: {
-  unchecked: { count: number; caseKeys: string[] };
+  unchecked: { count: number; caseKeys: string[]; criteriaUnjudged?: boolean };
   systemId: string;
   promptId: number;
   promptName: string;
@@ -35,16 +35,25 @@ export function UncheckedFix({
     });
   const more = unchecked.count > unchecked.caseKeys.length ? ", …" : "";
   return (
-    <div role="alert" aria-label="Cases without a check" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+    <div
+      role="alert"
+      aria-label="Cases without a check"
+      className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+    >
       <p>
-        {unchecked.count === 1 ? "1 included case has" : `${unchecked.count.toLocaleString("en-US")} included cases have`} no check and {promptName} has no criterion ({unchecked.caseKeys.join(", ")}
-        {more}): nothing would be scored.
+        {unchecked.count === 1 ? "1 included case has" : `${unchecked.count.toLocaleString("en-US")} included cases have`} no check and{" "}
+        {unchecked.criteriaUnjudged ? <>no judge model is chosen for {promptName}&apos;s criteria</> : <>{promptName} has no criterion</>} (
+        {unchecked.caseKeys.join(", ")}
+        {more}): nothing would be scored{unchecked.criteriaUnjudged ? " (or choose a judge model for criteria)" : ""}.
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Button size="sm" variant="primary" onClick={fix} disabled={pending}>
           {pending ? "Adding…" : "Compare with the expected result (exact) for every case"}
         </Button>
-        <Link href={`/systems/${systemId}/library/criteria?prompt=${encodeURIComponent(promptName)}#default-checks-title`} className="text-xs font-medium text-indigo-700 hover:underline">
+        <Link
+          href={`/systems/${systemId}/library/criteria?prompt=${encodeURIComponent(promptName)}#default-checks-title`}
+          className="text-xs font-medium text-indigo-700 hover:underline"
+        >
           Choose other default checks
         </Link>
       </div>

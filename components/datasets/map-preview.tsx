@@ -18,6 +18,7 @@ import { RedactionSettingsForm } from "./redaction-settings";
 import { RedactionView } from "./redaction-view";
 import { SavePanel } from "./save-panel";
 import { ChecksPicker } from "./checks-picker";
+import { rowsChecksCannotUse } from "@/lib/datasets/check-rows";
 import { proposeChecks, type DatasetCheck, type DatasetCheckKind } from "@/lib/datasets/checks";
 import { Section } from "./section";
 
@@ -35,7 +36,8 @@ function columnSamples(table: ImportTable): string[][] {
 
 /** The assignment of a column after its role changed, with a default name when the role needs one. */
 function withRole(a: ColumnAssignment, role: ColumnRole, templateVariables: readonly string[]): ColumnAssignment {
-  if (role === "actual_output") return { column: a.column, role, candidate: a.candidate || outputCandidateName(a.column) || normalizeName(a.column).replace(/_/g, "-") || "recorded" };
+  if (role === "actual_output")
+    return { column: a.column, role, candidate: a.candidate || outputCandidateName(a.column) || normalizeName(a.column).replace(/_/g, "-") || "recorded" };
   if (role === "variable") {
     const n = normalizeName(a.column).replace(/^(var|variable)_/, "");
     return { column: a.column, role, variable: a.variable || templateVariables.find((v) => normalizeName(v) === n) || n || a.column };
@@ -118,12 +120,33 @@ export function MapPreview({
     return new Set([...base].filter((k) => offered.has(k)));
   }, [checkOptions, pickedChecks]);
   const checks: DatasetCheck[] = checkOptions.filter((o) => chosenChecks.has(o.check.kind)).map((o) => o.check);
+  // Rows the ticked checks cannot use: Use a dataset would refuse them, so name them now.
+  const drafts = analysis.result.drafts;
+  const checkProblems = useMemo(
+    () =>
+      rowsChecksCannotUse(
+        checkOptions.filter((o) => chosenChecks.has(o.check.kind)).map((o) => o.check),
+        drafts.map((d) => ({ row: d.rowNumber, expected: d.content.expected, expectedToolNames: d.expectedToolNames })),
+      ),
+    [chosenChecks, checkOptions, drafts],
+  );
 
   const save = () =>
     startTransition(async () => {
       setError(null);
       setNameError(undefined);
-      const r = await saveDatasetAction({ systemId, uploadId, sheet: sheet ?? undefined, headerRow, name, mapping: choices.mapping, corrections: choices.corrections, excludedRows: choices.excludedRows, redaction, checks });
+      const r = await saveDatasetAction({
+        systemId,
+        uploadId,
+        sheet: sheet ?? undefined,
+        headerRow,
+        name,
+        mapping: choices.mapping,
+        corrections: choices.corrections,
+        excludedRows: choices.excludedRows,
+        redaction,
+        checks,
+      });
       if (r.ok) {
         toast(`Saved ${name.trim()} version ${r.data.version}`);
         router.push(r.data.href);
@@ -155,12 +178,7 @@ export function MapPreview({
           description={
             <>
               Roles are suggested from the column names; change any of them. Columns without a role are kept as extra columns.
-              {templateVariables.length > 0 ? (
-                <>
-                  {" "}
-                  The prompt templates use {templateVariables.map((v) => `{{${v}}}`).join(", ")}.
-                </>
-              ) : null}
+              {templateVariables.length > 0 ? <> The prompt templates use {templateVariables.map((v) => `{{${v}}}`).join(", ")}.</> : null}
             </>
           }
         >
@@ -192,6 +210,7 @@ export function MapPreview({
         >
           <ChecksPicker
             options={checkOptions}
+            problems={checkProblems}
             chosen={chosenChecks}
             onToggle={(kind, on) => {
               const next = new Set(chosenChecks);
@@ -227,8 +246,15 @@ export function MapPreview({
             excludedRows={choices.excludedRows}
             blockedByMapping={analysis.mappingProblems.some((p) => p.code === "no_input_column" || p.code === "no_expected_column")}
             onEdit={(row, column, value) => setChoices((c) => ({ ...c, corrections: withCorrection(table, c.corrections, row, column, value) }))}
-            onExclude={(row, on) => setChoices((c) => ({ ...c, excludedRows: on ? [...new Set([...c.excludedRows, row])].sort((a, b) => a - b) : c.excludedRows.filter((r) => r !== row) }))}
-            onExcludeBlocked={() => setChoices((c) => ({ ...c, excludedRows: [...new Set([...c.excludedRows, ...analysis.result.blockedRows])].sort((a, b) => a - b) }))}
+            onExclude={(row, on) =>
+              setChoices((c) => ({
+                ...c,
+                excludedRows: on ? [...new Set([...c.excludedRows, row])].sort((a, b) => a - b) : c.excludedRows.filter((r) => r !== row),
+              }))
+            }
+            onExcludeBlocked={() =>
+              setChoices((c) => ({ ...c, excludedRows: [...new Set([...c.excludedRows, ...analysis.result.blockedRows])].sort((a, b) => a - b) }))
+            }
           />
         </Section>
 

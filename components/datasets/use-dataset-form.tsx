@@ -59,7 +59,7 @@ export function UseDatasetForm({
   const toast = useToast();
   const [promptId, setPromptId] = useState<string>(options.length === 1 ? String(options[0].promptId) : "");
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<{ added: number; promptName: string; href: string } | null>(null);
+  const [done, setDone] = useState<{ added: number; promptName: string; href: string; more: string } | null>(null);
   const [pending, startTransition] = useTransition();
   const [onCollision, setOnCollision] = useState<CollisionChoice | "">("");
   const option = options.find((o) => String(o.promptId) === promptId);
@@ -83,8 +83,15 @@ export function UseDatasetForm({
       setError(null);
       const r = await adoptDatasetAction({ systemId, datasetId, version, promptId, onCollision: choice });
       if (r.ok) {
-        setDone({ added: r.data.added, promptName: r.data.promptName, href: r.data.libraryHref });
         const more = [r.data.skipped ? `${r.data.skipped} skipped` : "", r.data.revised ? `${r.data.revised} revised` : ""].filter(Boolean).join(", ");
+        // The lasting status says what the collision choice did (the toast fades): revised and unchanged cases are not "added".
+        const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+        const lasting = [
+          r.data.skipped ? `${count(r.data.skipped, "row was", "rows were")} skipped (case ID taken)` : "",
+          r.data.revised ? `${count(r.data.revised, "existing case", "existing cases")} got a new revision` : "",
+          r.data.unchanged ? `${count(r.data.unchanged, "existing case was", "existing cases were")} already the same` : "",
+        ].filter(Boolean);
+        setDone({ added: r.data.added, promptName: r.data.promptName, href: r.data.libraryHref, more: lasting.length ? `; ${lasting.join("; ")}` : "" });
         toast(`Added ${r.data.added.toLocaleString("en-US")} golden case${r.data.added === 1 ? "" : "s"} to ${r.data.promptName}${more ? ` (${more})` : ""}`);
         router.refresh();
       } else setError(r.error.message);
@@ -94,7 +101,10 @@ export function UseDatasetForm({
     <aside aria-label="Use a dataset" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <div>
         <h2 className="text-base font-semibold">Use a dataset</h2>
-        <p className="mt-0.5 text-xs text-slate-500">Copies this version&apos;s rows into a prompt&apos;s library as golden cases (source “dataset”). Recorded outputs travel with each case. No evaluation starts.</p>
+        <p className="mt-0.5 text-xs text-slate-500">
+          Copies this version&apos;s rows into a prompt&apos;s library as golden cases (source “dataset”). Recorded outputs travel with each case. No evaluation
+          starts.
+        </p>
       </div>
       <Field label="Target prompt" htmlFor="use-prompt">
         <select
@@ -121,7 +131,10 @@ export function UseDatasetForm({
             <p className="text-slate-800" aria-live="polite">
               Will add <strong>{adding.toLocaleString("en-US")}</strong> golden case{adding === 1 ? "" : "s"} to <strong>{option.promptName}</strong>
               {choice === "skip" && option.conflictCount ? `, skipping ${option.conflictCount} row${option.conflictCount === 1 ? "" : "s"}` : ""}
-              {choice === "revise" && option.conflictCount ? `, and make new revisions of ${option.conflictCount} existing case${option.conflictCount === 1 ? "" : "s"}` : ""}.
+              {choice === "revise" && option.conflictCount
+                ? `, and make new revisions of ${option.conflictCount} existing case${option.conflictCount === 1 ? "" : "s"}`
+                : ""}
+              .
             </p>
           )}
           {option.blockedCount > 0 ? (
@@ -135,7 +148,9 @@ export function UseDatasetForm({
                     {b.problems.map((p) => (p.message.startsWith(`Row ${b.row}`) ? p.message : `Row ${b.row}: ${p.message}`)).join(" ")}
                   </li>
                 ))}
-                {option.blockedCount > option.blocked.length ? <li className="text-xs text-amber-900">… and {option.blockedCount - option.blocked.length} more.</li> : null}
+                {option.blockedCount > option.blocked.length ? (
+                  <li className="text-xs text-amber-900">… and {option.blockedCount - option.blocked.length} more.</li>
+                ) : null}
               </ul>
               <div className="mt-2">{correct}</div>
             </div>
@@ -160,12 +175,17 @@ export function UseDatasetForm({
             </fieldset>
           ) : null}
           <p className="text-xs text-slate-600">
-            {option.checks.length > 0 ? <>Checks every case gets: {option.checks.join("; ")}.</> : <>This version has no checks: cases get the prompt&apos;s default checks, or none.</>}
+            {option.checks.length > 0 ? (
+              <>Checks every case gets: {option.checks.join("; ")}.</>
+            ) : (
+              <>This version has no checks: cases get the prompt&apos;s default checks, or none.</>
+            )}
           </p>
           {option.warningCount > 0 ? (
             <details className="text-xs">
               <summary className="cursor-pointer text-slate-700">
-                {option.warningCount} warning{option.warningCount === 1 ? "" : "s"} for {option.promptName} (e.g. template variables a row lacks; nothing is invented)
+                {option.warningCount} warning{option.warningCount === 1 ? "" : "s"} for {option.promptName} (e.g. template variables a row lacks; nothing is
+                invented)
               </summary>
               <ul className="mt-1 flex flex-col gap-1">
                 {option.warnings.map((w, i) => (
@@ -195,14 +215,19 @@ export function UseDatasetForm({
       ) : null}
       {done ? (
         <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-          Added {done.added.toLocaleString("en-US")} golden case{done.added === 1 ? "" : "s"} to {done.promptName}.{" "}
+          Added {done.added.toLocaleString("en-US")} golden case{done.added === 1 ? "" : "s"} to {done.promptName}
+          {done.more}.{" "}
           <Link href={done.href} className="font-medium underline">
             Open them in the library
           </Link>
         </div>
       ) : null}
       <Button variant="primary" onClick={add} disabled={!option || Boolean(refusal) || pending}>
-        {pending ? "Adding…" : option && !refusal && choice !== "revise" && !option.conflictCount ? `Add ${option.willAdd.toLocaleString("en-US")} golden case${option.willAdd === 1 ? "" : "s"}` : "Add golden cases"}
+        {pending
+          ? "Adding…"
+          : option && !refusal && choice !== "revise" && !option.conflictCount
+            ? `Add ${option.willAdd.toLocaleString("en-US")} golden case${option.willAdd === 1 ? "" : "s"}`
+            : "Add golden cases"}
       </Button>
     </aside>
   );

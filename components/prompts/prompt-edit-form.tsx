@@ -6,7 +6,7 @@ import { useMemo, useRef, useState, useTransition } from "react";
 import { reviewPromptEditAction, savePromptEditAction } from "@/app/systems/[systemId]/prompts/actions";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import { PROMPT_EDIT_LIMITS } from "@/lib/prompts/edit";
+import { oversizedFields, PROMPT_EDIT_LIMITS } from "@/lib/prompts/edit";
 import type { MissingVariable } from "@/lib/prompts/variables";
 import { templateVariables } from "@/lib/runtime/template";
 
@@ -63,17 +63,40 @@ export function PromptEditForm({
   };
   const refuse = (e: { code: string; message: string; fieldErrors?: Record<string, string> }) => {
     setErrors(e.fieldErrors ?? {});
-    setAlert({ code: e.code, message: e.fieldErrors && Object.keys(e.fieldErrors).length ? "Some fields need attention: see the messages below them. Nothing was saved." : e.message });
+    setAlert({
+      code: e.code,
+      message: e.fieldErrors && Object.keys(e.fieldErrors).length ? "Some fields need attention: see the messages below them. Nothing was saved." : e.message,
+    });
     requestAnimationFrame(() => alertRef.current?.focus());
   };
-  const save = () =>
+  /**
+   * Runs `work` unless a field is over its limit (refused here: a server action's body is capped at
+   * 1 MB, so a pasted document would fail the request instead of getting its message). A request
+   * that fails all the same (too large as sent, server unreachable) is refused in the form: thrown,
+   * it would replace the editor with the error page and lose the user's text.
+   */
+  const guarded = (work: () => Promise<void>) =>
     start(async () => {
+      const big = oversizedFields(v);
+      if (Object.keys(big).length) return refuse({ code: "validation", message: "", fieldErrors: big });
+      try {
+        await work();
+      } catch {
+        refuse({
+          code: "request_failed",
+          message:
+            "The server did not take this edit (too large as sent — a save carries at most 1 MB — or the server could not be reached). Nothing was saved; your edits are still in the form.",
+        });
+      }
+    });
+  const save = () =>
+    guarded(async () => {
       const r = await savePromptEditAction(systemId, input);
       if (!r.ok) return refuse(r.error);
       router.push(`${home}/diff?from=${base.number}&to=${r.data.number}&saved=1`);
     });
   const review = () =>
-    start(async () => {
+    guarded(async () => {
       setAlert(null);
       const r = await reviewPromptEditAction(systemId, input);
       if (!r.ok) return refuse(r.error);
@@ -110,7 +133,10 @@ export function PromptEditForm({
       </p>
       <div ref={alertRef} tabIndex={-1} className="outline-none">
         {alert ? (
-          <div role="alert" className={`rounded-md border px-3 py-2 text-sm ${alert.code === "unchanged" ? "border-slate-300 bg-slate-50 text-slate-800" : "border-red-300 bg-red-50 text-red-800"}`}>
+          <div
+            role="alert"
+            className={`rounded-md border px-3 py-2 text-sm ${alert.code === "unchanged" ? "border-slate-300 bg-slate-50 text-slate-800" : "border-red-300 bg-red-50 text-red-800"}`}
+          >
             <p>{alert.message}</p>
             {alert.code === "conflict" ? (
               <p className="mt-1">
@@ -122,8 +148,14 @@ export function PromptEditForm({
           </div>
         ) : null}
         {missing ? (
-          <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="missing-variables">
-            <p className="font-medium">Some active cases lack a variable this template needs. Benches will exclude them with &quot;missing variable&quot; until they get one:</p>
+          <div
+            role="alert"
+            className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            data-testid="missing-variables"
+          >
+            <p className="font-medium">
+              Some active cases lack a variable this template needs. Benches will exclude them with &quot;missing variable&quot; until they get one:
+            </p>
             <ul className="list-disc pl-5">
               {missing.map((m) => (
                 <li key={m.name}>
@@ -145,8 +177,21 @@ export function PromptEditForm({
         ) : null}
       </div>
 
-      <Field label="System prompt template" htmlFor="pe-system" error={errors.systemPrompt} hint={`{{name}} is filled from each case's variables. Up to ${PROMPT_EDIT_LIMITS.systemPrompt.toLocaleString("en-US")} characters.`}>
-        <textarea ref={templateRef} id="pe-system" value={v.systemPrompt} onChange={set("systemPrompt")} rows={10} className={`${inputClass(errors.systemPrompt)} font-mono`} aria-describedby="pe-vars" />
+      <Field
+        label="System prompt template"
+        htmlFor="pe-system"
+        error={errors.systemPrompt}
+        hint={`{{name}} is filled from each case's variables. Up to ${PROMPT_EDIT_LIMITS.systemPrompt.toLocaleString("en-US")} characters.`}
+      >
+        <textarea
+          ref={templateRef}
+          id="pe-system"
+          value={v.systemPrompt}
+          onChange={set("systemPrompt")}
+          rows={10}
+          className={`${inputClass(errors.systemPrompt)} font-mono`}
+          aria-describedby="pe-vars"
+        />
       </Field>
       <p id="pe-vars" className="-mt-3 text-xs text-slate-600" data-testid="edit-variables">
         {vars.length ? (
@@ -167,7 +212,9 @@ export function PromptEditForm({
 
       <fieldset className="flex flex-col gap-3">
         <legend className="text-sm font-medium text-slate-800">Model settings</legend>
-        <p className="text-xs text-slate-500">These win over the model configuration&apos;s defaults. Leave a field empty to use the configuration&apos;s value (or the provider&apos;s default).</p>
+        <p className="text-xs text-slate-500">
+          These win over the model configuration&apos;s defaults. Leave a field empty to use the configuration&apos;s value (or the provider&apos;s default).
+        </p>
         <div className="grid grid-cols-3 gap-3">
           <Field label="Temperature" htmlFor="pe-temp" error={errors.temperature} hint="0–2">
             <input id="pe-temp" inputMode="decimal" value={v.temperature} onChange={set("temperature")} className={inputClass(errors.temperature)} />
@@ -182,17 +229,47 @@ export function PromptEditForm({
         <Field label="Stop sequences" htmlFor="pe-stop" error={errors.stopSequences} hint="One per line, at most 16.">
           <textarea id="pe-stop" value={v.stopSequences} onChange={set("stopSequences")} rows={2} className={`${inputClass(errors.stopSequences)} font-mono`} />
         </Field>
-        <Field label="Provider options (JSON)" htmlFor="pe-provider" error={errors.providerOptions} hint='Keyed by provider, e.g. {"openai": {"reasoningEffort": "low"}}; empty for none.'>
-          <textarea id="pe-provider" value={v.providerOptions} onChange={set("providerOptions")} rows={2} className={`${inputClass(errors.providerOptions)} font-mono`} />
+        <Field
+          label="Provider options (JSON)"
+          htmlFor="pe-provider"
+          error={errors.providerOptions}
+          hint='Keyed by provider, e.g. {"openai": {"reasoningEffort": "low"}}; empty for none.'
+        >
+          <textarea
+            id="pe-provider"
+            value={v.providerOptions}
+            onChange={set("providerOptions")}
+            rows={2}
+            className={`${inputClass(errors.providerOptions)} font-mono`}
+          />
         </Field>
       </fieldset>
 
       <Field label="Tools (JSON)" htmlFor="pe-tools" error={errors.tools} hint="A list of {name, description, inputSchema, fixtures}; [] for none.">
-        <textarea id="pe-tools" value={v.tools} onChange={set("tools")} rows={12} className={`${inputClass(errors.tools)} font-mono text-xs`} spellCheck={false} />
+        <textarea
+          id="pe-tools"
+          value={v.tools}
+          onChange={set("tools")}
+          rows={12}
+          className={`${inputClass(errors.tools)} font-mono text-xs`}
+          spellCheck={false}
+        />
       </Field>
 
-      <Field label="Why this change" htmlFor="pe-message" error={errors.message} hint={`Shown in the history and on bench results, e.g. "tighten refund wording". Up to ${PROMPT_EDIT_LIMITS.message} characters.`}>
-        <input id="pe-message" value={v.message} onChange={set("message")} maxLength={PROMPT_EDIT_LIMITS.message} className={inputClass(errors.message)} aria-invalid={errors.message ? true : undefined} />
+      <Field
+        label="Why this change"
+        htmlFor="pe-message"
+        error={errors.message}
+        hint={`Shown in the history and on bench results, e.g. "tighten refund wording". Up to ${PROMPT_EDIT_LIMITS.message} characters.`}
+      >
+        <input
+          id="pe-message"
+          value={v.message}
+          onChange={set("message")}
+          maxLength={PROMPT_EDIT_LIMITS.message}
+          className={inputClass(errors.message)}
+          aria-invalid={errors.message ? true : undefined}
+        />
       </Field>
 
       <div className="flex items-center gap-2">

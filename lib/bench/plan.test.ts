@@ -72,7 +72,16 @@ describe("planBench", () => {
 
   it("never drops a case whose history cannot be replayed: included with a note", () => {
     const plan = planBench(
-      [supplied({ content: { history: [{ role: "user", content: "hi" }, { role: "tool", content: "{}" }] } })],
+      [
+        supplied({
+          content: {
+            history: [
+              { role: "user", content: "hi" },
+              { role: "tool", content: "{}" },
+            ],
+          },
+        }),
+      ],
       [model()],
       settings,
     );
@@ -81,7 +90,15 @@ describe("planBench", () => {
   });
 
   it("skips a retained copy when its original case is included", () => {
-    const plan = planBench([supplied({ caseId: 1 }), supplied({ caseId: 2, source: "retained", retainedFromCaseId: 1 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 99 })], [recorded("a")], settings);
+    const plan = planBench(
+      [
+        supplied({ caseId: 1 }),
+        supplied({ caseId: 2, source: "retained", retainedFromCaseId: 1 }),
+        supplied({ caseId: 3, source: "retained", retainedFromCaseId: 99 }),
+      ],
+      [recorded("a")],
+      settings,
+    );
     expect(plan.manifest.map((m) => [m.caseId, m.included, m.reason])).toEqual([
       [1, true, null],
       [2, false, "duplicate (its original case is already included)"],
@@ -109,7 +126,11 @@ describe("planBench", () => {
     ]);
     expect(plan.excludedBy).toEqual({ "replaced by its correction": 1, duplicate: 1 });
     // A paused correction replaces nothing: the original runs.
-    const paused = planBench([supplied({ caseId: 1 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 1, userCorrected: true, status: "paused" })], [recorded("a")], settings);
+    const paused = planBench(
+      [supplied({ caseId: 1 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 1, userCorrected: true, status: "paused" })],
+      [recorded("a")],
+      settings,
+    );
     expect(paused.manifest.map((m) => [m.caseId, m.included, m.reason])).toEqual([
       [1, true, null],
       [3, false, "paused"],
@@ -117,10 +138,16 @@ describe("planBench", () => {
   });
 
   it("counts the retained cases that joined the selection, and warns when they outnumber it", () => {
-    const cases = [supplied({ caseId: 1 }), supplied({ caseId: 2, source: "retained", retainedFromCaseId: 50 }), supplied({ caseId: 3, source: "retained", retainedFromCaseId: 51 })];
+    const cases = [
+      supplied({ caseId: 1 }),
+      supplied({ caseId: 2, source: "retained", retainedFromCaseId: 50 }),
+      supplied({ caseId: 3, source: "retained", retainedFromCaseId: 51 }),
+    ];
     const plan = planBench(cases, [recorded("a")], settings);
     expect(plan.retainedJoined).toBe(2);
-    expect(plan.warnings).toContain("2 of the 3 included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.");
+    expect(plan.warnings).toContain(
+      "2 of the 3 included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.",
+    );
     const fewer = planBench([...cases, supplied({ caseId: 4 }), supplied({ caseId: 5 })], [recorded("a")], settings);
     expect(fewer.retainedJoined).toBe(2);
     expect(fewer.warnings.some((w) => /retained/.test(w))).toBe(false);
@@ -145,14 +172,19 @@ describe("planBench", () => {
 
   it("with tools a trial makes up to the step limit of model calls: the estimate is that upper bound, and says so (it counted one call per trial)", () => {
     const tool = { name: "get_order", description: "Look up an order", inputSchema: { type: "object" } };
-    const agent: CandidateSpec = { ...(model("z".repeat(40)) as Extract<CandidateSpec, { kind: "model" }>), promptRevision: { id: 1, number: 1, systemPrompt: "z".repeat(40), tools: [tool] } };
+    const agent: CandidateSpec = {
+      ...(model("z".repeat(40)) as Extract<CandidateSpec, { kind: "model" }>),
+      promptRevision: { id: 1, number: 1, systemPrompt: "z".repeat(40), tools: [tool] },
+    };
     // One case may call the tool; the other exposes no tool, so it answers in one call.
     const cases = [supplied({ content: { input: "y".repeat(40) } }), supplied({ content: { input: "y".repeat(40), tools: [] } })];
     const plan = planBench(cases, [agent], { ...settings, repeats: 2, maxSteps: 5 });
     expect(plan.modelCalls).toBe(2 * 5 + 2 * 1);
     expect(plan.modelCallsUpperBound).toBe(true);
     expect(plan.estimate.outputTokens).toBe(12 * 100);
-    expect(plan.warnings).toContain("Model calls, tokens and cost are upper bounds: a trial with tools makes up to 5 model calls (the step limit), one per tool round.");
+    expect(plan.warnings).toContain(
+      "Model calls, tokens and cost are upper bounds: a trial with tools makes up to 5 model calls (the step limit), one per tool round.",
+    );
     const plain = planBench(cases, [model("z".repeat(40))], { ...settings, repeats: 2, maxSteps: 5 });
     expect(plain.modelCalls).toBe(4);
     expect(plain.modelCallsUpperBound).toBe(false);
@@ -178,16 +210,32 @@ describe("planBench", () => {
 
 describe("planBench: cases without a check (issue 15)", () => {
   it("says so when included cases have no check, no prompt default check and the rubric has no criterion", () => {
-    const cases = [supplied({ caseKey: "cap-01" }), supplied({ caseKey: "cap-02", content: { evaluators: [{ kind: "exact" }] } }), supplied({ caseKey: "cap-03" })];
+    const cases = [
+      supplied({ caseKey: "cap-01" }),
+      supplied({ caseKey: "cap-02", content: { evaluators: [{ kind: "exact" }] } }),
+      supplied({ caseKey: "cap-03" }),
+    ];
     const plan = planBench(cases, [recorded("a")], settings);
-    expect(plan.unchecked).toEqual({ count: 2, caseKeys: ["cap-01", "cap-03"] });
+    expect(plan.unchecked).toEqual({ count: 2, caseKeys: ["cap-01", "cap-03"], criteriaUnjudged: false });
     expect(plan.warnings).toContain("2 included cases have no check and the prompt has no criterion: their trials would end “no check was scored”.");
   });
 
-  it("does not warn when the prompt has default checks or a criterion", () => {
+  it("does not warn when the prompt has default checks, or a criterion with a judge model to score it", () => {
     const cases = [supplied({ caseKey: "cap-01" })];
+    const judge = { name: "judge", provider: "openai" as const, modelId: "j" };
     expect(planBench(cases, [recorded("a")], { ...settings, defaultCheckCount: 1 }).unchecked).toBeUndefined();
-    expect(planBench(cases, [recorded("a")], { ...settings, criteriaCount: 1 }).unchecked).toBeUndefined();
+    expect(planBench(cases, [recorded("a")], { ...settings, criteriaCount: 1, judge }).unchecked).toBeUndefined();
+  });
+
+  it("warns when the prompt's criteria have no judge model: they would be unscored, so nothing would be scored", () => {
+    // The demo's prompts all have criteria: a recorded dataset benched without a judge scored nothing, unwarned.
+    const cases = [supplied({ caseKey: "nc-01" }), supplied({ caseKey: "nc-02" })];
+    const plan = planBench(cases, [recorded("a")], { ...settings, criteriaCount: 1, judge: null });
+    expect(plan.unchecked).toEqual({ count: 2, caseKeys: ["nc-01", "nc-02"], criteriaUnjudged: true });
+    expect(plan.warnings).toContain(
+      "2 included cases have no check and no judge model is chosen for the prompt's criteria: their trials would end “no check was scored”.",
+    );
+    expect(planBench(cases, [recorded("a")], settings).unchecked).toEqual({ count: 2, caseKeys: ["nc-01", "nc-02"], criteriaUnjudged: false });
   });
 });
 

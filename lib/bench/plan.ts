@@ -26,7 +26,12 @@ const GROUP_ORDER: Record<CaseGroup, number> = { explicit: 0, retained: 1, gener
  * ones unless `includeRetained` is false (they follow the explicit ones).
  * @param o.includeRetained retained regression cases join the selection (default true)
  */
-export function selects(selection: CaseSelection, c: SuppliedCase, datasetOf: (c: SuppliedCase) => string | null, o: { includeRetained?: boolean } = {}): boolean {
+export function selects(
+  selection: CaseSelection,
+  c: SuppliedCase,
+  datasetOf: (c: SuppliedCase) => string | null,
+  o: { includeRetained?: boolean } = {},
+): boolean {
   if (c.source === "retained" && o.includeRetained === false) return false;
   if (groupOf(c.source) !== "explicit") return true;
   switch (selection.kind) {
@@ -58,7 +63,10 @@ function exclusionReason(c: SuppliedCase, required: string[]): string | null {
 
 /** The kind of a reason, for counts: "missing variable `x`" → "missing variable". */
 export function reasonKind(reason: string): string {
-  return reason.replace(/ `.*$/, "").replace(/ \(.*\)$/, "").replace(/ of .*$/, "");
+  return reason
+    .replace(/ `.*$/, "")
+    .replace(/ \(.*\)$/, "")
+    .replace(/ of .*$/, "");
 }
 
 /**
@@ -78,7 +86,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const correctionOf = new Map<number, SuppliedCase>();
   for (const c of [...supplied].sort((a, b) => a.caseId - b.caseId)) {
     const from = c.retainedFromCaseId;
-    if (c.source === "retained" && c.userCorrected && from != null && suppliedIds.has(from) && !correctionOf.has(from) && !exclusionReason(c, required)) correctionOf.set(from, c);
+    if (c.source === "retained" && c.userCorrected && from != null && suppliedIds.has(from) && !correctionOf.has(from) && !exclusionReason(c, required))
+      correctionOf.set(from, c);
   }
   const replaces = new Map([...correctionOf].map(([from, c]) => [c.caseId, from]));
   // A correction takes its original's place in the order, so the budget never cuts one for the other.
@@ -106,7 +115,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     let note: string | null = null;
     if (!reason) {
       const bad = c.content.history.map((t) => unreplayableReason(t)).filter((r): r is string => r !== null);
-      if (bad.length && modelCandidates.length) note = `history has ${bad.length} turn${bad.length > 1 ? "s" : ""} the runtime cannot replay (${bad[0]}): model candidates' checks stay unscored`;
+      if (bad.length && modelCandidates.length)
+        note = `history has ${bad.length} turn${bad.length > 1 ? "s" : ""} the runtime cannot replay (${bad[0]}): model candidates' checks stay unscored`;
       included++;
       includedCaseIds.add(c.caseId);
     }
@@ -131,14 +141,16 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   // A trial that exposes tools makes a model call per tool round, up to the step limit: counted at
   // that limit (an upper bound); one without tools makes one call.
   const maxSteps = Math.max(1, settings.maxSteps ?? DEFAULT_MAX_STEPS);
-  const stepsOf = (cand: Extract<CandidateSpec, { kind: "model" }>, k: SuppliedCase) => (exposedTools(cand.promptRevision.tools, k.content).length ? maxSteps : 1);
+  const stepsOf = (cand: Extract<CandidateSpec, { kind: "model" }>, k: SuppliedCase) =>
+    exposedTools(cand.promptRevision.tools, k.content).length ? maxSteps : 1;
   let modelCalls = 0;
   let modelCallsUpperBound = false;
   const missingRecordings = candidates
     .filter((c): c is Extract<CandidateSpec, { kind: "recorded" }> => c.kind === "recorded")
     .map((c) => ({
       candidate: c.label,
-      count: inc.filter((k) => !(c.recordedName in k.content.recordedOutputs) && !(c.recordedName in (k.content.recordedToolCalls ?? {}))).length * settings.repeats,
+      count:
+        inc.filter((k) => !(c.recordedName in k.content.recordedOutputs) && !(c.recordedName in (k.content.recordedToolCalls ?? {}))).length * settings.repeats,
     }))
     .filter((m) => m.count > 0);
   const scoredTrials = trialCount - missingRecordings.reduce((a, m) => a + m.count, 0);
@@ -190,17 +202,30 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const generatedFit = (settings.generation && settings.budget !== null ? Math.min(settings.generation.scenarios, settings.budget) : settings.generation?.scenarios) ?? 0;
   if (inc.length === 0 && generatedFit === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
-  if (modelCallsUpperBound) warnings.push(`Model calls, tokens and cost are upper bounds: a trial with tools makes up to ${maxSteps} model calls (the step limit), one per tool round.`);
+  if (modelCallsUpperBound)
+    warnings.push(
+      `Model calls, tokens and cost are upper bounds: a trial with tools makes up to ${maxSteps} model calls (the step limit), one per tool round.`,
+    );
   if (retainedJoined > 0 && retainedJoined > inc.length - retainedJoined)
     warnings.push(
       `${retainedJoined} of the ${inc.length} included cases are retained regression cases from earlier benches, not from your selection: they can decide the recommendation on their own. Turn off “include retained regression cases” to run only the selection.`,
     );
-  if (settings.criteriaCount > 0 && !settings.judge) warnings.push(settings.criteriaCount === 1 ? "No judge model: the criterion of the rubric will be unscored." : `No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`);
+  if (settings.criteriaCount > 0 && !settings.judge)
+    warnings.push(
+      settings.criteriaCount === 1
+        ? "No judge model: the criterion of the rubric will be unscored."
+        : `No judge model: the ${settings.criteriaCount} criteria of the rubric will be unscored.`,
+    );
   // A case with nothing to score ends "no check was scored": say so before launch (issue 15).
-  const hasShared = settings.criteriaCount > 0 || (settings.defaultCheckCount ?? 0) > 0;
+  // Criteria count only with a judge model: without one they are unscored, which scores nothing.
+  const criteriaUnjudged = settings.criteriaCount > 0 && !settings.judge;
+  const hasShared = (settings.criteriaCount > 0 && !criteriaUnjudged) || (settings.defaultCheckCount ?? 0) > 0;
   const unchecked = hasShared ? [] : inc.filter((k) => k.content.evaluators.length === 0);
   if (unchecked.length > 0) {
-    warnings.push(`${unchecked.length === 1 ? "1 included case has" : `${unchecked.length} included cases have`} no check and the prompt has no criterion: their trials would end “no check was scored”.`);
+    const why = criteriaUnjudged ? "no judge model is chosen for the prompt's criteria" : "the prompt has no criterion";
+    warnings.push(
+      `${unchecked.length === 1 ? "1 included case has" : `${unchecked.length} included cases have`} no check and ${why}: their trials would end “no check was scored”.`,
+    );
   }
   for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
   const g = settings.generation;
@@ -226,7 +251,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     missingRecordings,
     estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },
     warnings,
-    ...(unchecked.length > 0 ? { unchecked: { count: unchecked.length, caseKeys: unchecked.slice(0, 5).map((k) => k.caseKey) } } : {}),
+    ...(unchecked.length > 0 ? { unchecked: { count: unchecked.length, caseKeys: unchecked.slice(0, 5).map((k) => k.caseKey), criteriaUnjudged } } : {}),
     ...(generation ? { generation } : {}),
   };
 }

@@ -34,8 +34,7 @@ export interface PinnedPromptRevision {
 
 /** What a bench compares: a prompt revision × model configuration, or a recorded-output column. */
 export type CandidateSpec =
-  | { kind: "model"; label: string; model: ModelConfig; promptRevision: PinnedPromptRevision }
-  | { kind: "recorded"; label: string; recordedName: string };
+  { kind: "model"; label: string; model: ModelConfig; promptRevision: PinnedPromptRevision } | { kind: "recorded"; label: string; recordedName: string };
 
 /** Which cases of the prompt a bench takes. */
 export type CaseSelection = { kind: "all" } | { kind: "tag"; tag: string } | { kind: "source"; source: CaseSource } | { kind: "dataset"; dataset: string };
@@ -118,9 +117,10 @@ export interface BenchPlan {
   warnings: string[];
   /**
    * Included cases that would get no check at all (no evaluator, no prompt default check, no
-   * criterion in the rubric), with the first few case IDs; absent when every included case has one.
+   * criterion in the rubric — or criteria but no judge model to score them: `criteriaUnjudged`),
+   * with the first few case IDs; absent when every included case has one.
    */
-  unchecked?: { count: number; caseKeys: string[] };
+  unchecked?: { count: number; caseKeys: string[]; criteriaUnjudged: boolean };
   /** What generating criteria and scenarios at launch adds; absent when the bench generates nothing. */
   generation?: BenchGenerationPlan;
 }

@@ -20,7 +20,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @returns the problem in words naming the item, or null
  */
 export function toolsProblem(tools: unknown): string | null {
-  if (!Array.isArray(tools)) return 'Tools must be a JSON list, e.g. [{"name": "get_order", "description": "…", "inputSchema": {"type": "object", "properties": {}}}] (or [] for none).';
+  if (!Array.isArray(tools))
+    return 'Tools must be a JSON list, e.g. [{"name": "get_order", "description": "…", "inputSchema": {"type": "object", "properties": {}}}] (or [] for none).';
   if (tools.length > PROMPT_EDIT_LIMITS.tools) return `At most ${PROMPT_EDIT_LIMITS.tools} tools.`;
   const seen = new Set<string>();
   for (const [i, t] of tools.entries()) {
@@ -32,12 +33,17 @@ export function toolsProblem(tools: unknown): string | null {
     if (seen.has(name)) return `${named}: another tool has the same name.`;
     seen.add(name);
     if (typeof description !== "string") return `${named}: description must be text.`;
-    if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema)) return `${named}: inputSchema must be a JSON-schema object, e.g. {"type": "object", "properties": {}}.`;
+    if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema))
+      return `${named}: inputSchema must be a JSON-schema object, e.g. {"type": "object", "properties": {}}.`;
     if ((inputSchema as { type?: unknown }).type !== "object") return `${named}: inputSchema must have "type": "object" (tool inputs are objects).`;
     if (fixtures !== undefined) {
       if (!fixtures || typeof fixtures !== "object" || Array.isArray(fixtures)) return `${named}: fixtures must be an object with byArguments and/or default.`;
       const by = (fixtures as { byArguments?: unknown }).byArguments;
-      if (by !== undefined && (!Array.isArray(by) || by.some((b) => !b || typeof b !== "object" || !(b as { when?: unknown }).when || typeof (b as { when?: unknown }).when !== "object")))
+      if (
+        by !== undefined &&
+        (!Array.isArray(by) ||
+          by.some((b) => !b || typeof b !== "object" || !(b as { when?: unknown }).when || typeof (b as { when?: unknown }).when !== "object"))
+      )
         return `${named}: fixtures.byArguments must be a list of {"when": {…}, "result": …}.`;
     }
     const extra = Object.keys(rest);
@@ -46,9 +52,41 @@ export function toolsProblem(tools: unknown): string | null {
   return null;
 }
 
+/** Most characters of each text field of the edit form, with the label its refusal names. */
+const FIELD_LIMITS = {
+  systemPrompt: [PROMPT_EDIT_LIMITS.systemPrompt, "The system prompt"],
+  temperature: [50, "Temperature"],
+  maxOutputTokens: [50, "Max output tokens"],
+  topP: [50, "Top P"],
+  stopSequences: [10_000, "Stop sequences"],
+  providerOptions: [20_000, "Provider options"],
+  tools: [PROMPT_EDIT_LIMITS.toolsJson, "Tools"],
+  message: [1_000, "The message"],
+} as const satisfies Record<string, readonly [number, string]>;
+
+const tooLong = (max: number, label: string) => `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.`;
+
+/**
+ * The edit form's fields that are over their limit, as field errors worded as the server's.
+ * The form checks this before sending: a server action's body is capped at 1 MB, and a pasted
+ * document over it would otherwise fail the request instead of getting its message.
+ * @param values the form's text fields (missing ones count as empty)
+ * @returns field name → message; empty when every field fits
+ */
+export function oversizedFields(values: Partial<Record<keyof typeof FIELD_LIMITS, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, [max, label]] of Object.entries(FIELD_LIMITS)) {
+    if ((values[key as keyof typeof FIELD_LIMITS] ?? "").length > max) out[key] = tooLong(max, label);
+  }
+  return out;
+}
+
 /** A form field as text; left out = "". */
 const field = (max: number, label: string) =>
-  z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: `${label} must be text.` }).max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` }));
+  z.preprocess(
+    (v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v),
+    z.string({ error: `${label} must be text.` }).max(max, { error: tooLong(max, label) }),
+  );
 
 /**
  * Edit prompt: the fields of the form, as sent (text). Every field is checked in one pass, so the
@@ -58,17 +96,17 @@ export const promptEditSchema = z
   .object({
     promptId: z.coerce.number().int().positive(),
     baseRevisionId: z.coerce.number().int().positive(),
-    systemPrompt: field(PROMPT_EDIT_LIMITS.systemPrompt, "The system prompt"),
-    temperature: field(50, "Temperature"),
-    maxOutputTokens: field(50, "Max output tokens"),
-    topP: field(50, "Top P"),
+    systemPrompt: field(...FIELD_LIMITS.systemPrompt),
+    temperature: field(...FIELD_LIMITS.temperature),
+    maxOutputTokens: field(...FIELD_LIMITS.maxOutputTokens),
+    topP: field(...FIELD_LIMITS.topP),
     /** One stop sequence per line; blank lines are ignored. */
-    stopSequences: field(10_000, "Stop sequences"),
+    stopSequences: field(...FIELD_LIMITS.stopSequences),
     /** JSON keyed by provider; "" = none. */
-    providerOptions: field(20_000, "Provider options"),
+    providerOptions: field(...FIELD_LIMITS.providerOptions),
     /** A JSON list of tools; "" = none. */
-    tools: field(PROMPT_EDIT_LIMITS.toolsJson, "Tools"),
-    message: field(1_000, "The message"),
+    tools: field(...FIELD_LIMITS.tools),
+    message: field(...FIELD_LIMITS.message),
   })
   .transform((f, ctx) => {
     let problems = 0;

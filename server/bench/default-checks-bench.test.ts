@@ -38,13 +38,31 @@ describe("a prompt's default checks (issue 15)", () => {
   it("the Plan warns about cases without any check; with a default check they inherit it and the bench scores them", async () => {
     const { db, routerId } = await makeTestDb();
     const rec = (answer: string) => ({ recordedOutputs: { "model-a": answer } });
-    await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "cap-01", source: "dataset", content: content("Capital of France?", "Paris", rec("Paris")) });
-    await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "cap-02", source: "dataset", content: content("Capital of Spain?", "Madrid", rec("madrid")) });
+    await addCase(db, {
+      systemId: "acme",
+      promptId: routerId,
+      caseKey: "cap-01",
+      source: "dataset",
+      content: content("Capital of France?", "Paris", rec("Paris")),
+    });
+    await addCase(db, {
+      systemId: "acme",
+      promptId: routerId,
+      caseKey: "cap-02",
+      source: "dataset",
+      content: content("Capital of Spain?", "Madrid", rec("madrid")),
+    });
     // Its own check wins over the default: contains "Rom" passes although exact would fail.
-    await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "cap-03", source: "custom", content: content("Capital of Italy?", "Rome", { ...rec("Rome!"), evaluators: [{ kind: "contains", expected: "Rom" }] }) });
+    await addCase(db, {
+      systemId: "acme",
+      promptId: routerId,
+      caseKey: "cap-03",
+      source: "custom",
+      content: content("Capital of Italy?", "Rome", { ...rec("Rome!"), evaluators: [{ kind: "contains", expected: "Rom" }] }),
+    });
 
     const before = await prepareBench(db, request(routerId, "k0"));
-    expect(before.plan.unchecked).toEqual({ count: 2, caseKeys: ["cap-01", "cap-02"] });
+    expect(before.plan.unchecked).toEqual({ count: 2, caseKeys: ["cap-01", "cap-02"], criteriaUnjudged: false });
 
     await savePromptDefaultChecks(db, "acme", routerId, [{ kind: "exact" }]);
     const { id, plan } = await launchFromRequest(db, request(routerId, "k1"));
@@ -54,7 +72,9 @@ describe("a prompt's default checks (issue 15)", () => {
     const bench = await runToEnd(db, id);
     expect(bench.settings.defaultChecks).toEqual([{ kind: "exact" }]);
     const rows = db.$client
-      .prepare("SELECT bc.case_key AS caseKey, t.passed_checks AS passed, t.failed_checks AS failed, t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id ORDER BY bc.case_key")
+      .prepare(
+        "SELECT bc.case_key AS caseKey, t.passed_checks AS passed, t.failed_checks AS failed, t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id ORDER BY bc.case_key",
+      )
       .all() as { caseKey: string; passed: number; failed: number; checks: string }[];
     expect(rows.map((r) => [r.caseKey, r.passed, r.failed, (JSON.parse(r.checks) as { key: string }[]).map((c) => c.key)])).toEqual([
       ["cap-01", 1, 0, ["p0:exact"]],

@@ -27,7 +27,8 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
   return runAction(saveDatasetSchema, input, async (v) => {
     const db = getDb();
     const upload = await getUpload(db, v.systemId, v.uploadId);
-    if (!upload) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
+    if (!upload)
+      throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
     try {
       const { saved } = await importDataset(db, {
         systemId: v.systemId,
@@ -60,9 +61,17 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
 /** Use a dataset: "Add golden cases" of one version to one prompt's library. */
 export async function adoptDatasetAction(
   input: unknown,
-): Promise<ActionResult<{ added: number; skipped: number; revised: number; promptName: string; blockedRows: number[]; libraryHref: string }>> {
+): Promise<
+  ActionResult<{ added: number; skipped: number; revised: number; unchanged: number; promptName: string; blockedRows: number[]; libraryHref: string }>
+> {
   return runAction(useDatasetSchema, input, async (v) => {
-    const r = await adoptDatasetVersion(getDb(), { systemId: v.systemId, datasetId: v.datasetId, version: v.version, promptId: v.promptId, onCollision: v.onCollision });
+    const r = await adoptDatasetVersion(getDb(), {
+      systemId: v.systemId,
+      datasetId: v.datasetId,
+      version: v.version,
+      promptId: v.promptId,
+      onCollision: v.onCollision,
+    });
     revalidatePath(`/systems/${v.systemId}/library`, "layout");
     revalidatePath(datasetsPath(v.systemId), "layout");
     revalidatePath("/");
@@ -70,6 +79,7 @@ export async function adoptDatasetAction(
       added: r.added,
       skipped: r.skipped,
       revised: r.revised,
+      unchanged: r.unchanged,
       promptName: r.promptName,
       blockedRows: r.blockedRows,
       libraryHref: `/systems/${v.systemId}/library?source=dataset&prompt=${encodeURIComponent(r.promptName)}`,
@@ -92,7 +102,12 @@ export async function correctVersionAction(input: unknown): Promise<ActionResult
   if (!file) return { ok: false, error: { code: "not_found", message: `Dataset #${datasetId} has no version ${version}.` } };
   let uploadId: number;
   try {
-    uploadId = await storeUpload(db, { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet }, uploadQuotaFromEnv(), Date.now());
+    uploadId = await storeUpload(
+      db,
+      { systemId, fileName: file.fileName, bytes: new Uint8Array(file.fileBytes), sheet: file.sheet },
+      uploadQuotaFromEnv(),
+      Date.now(),
+    );
   } catch (e) {
     return failure(e); // over the system's quota of unsaved uploads
   }

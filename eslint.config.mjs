@@ -13,7 +13,10 @@ const config = [
       // Control characters in a regex are a mistake unless said so (the few deliberate ones carry a disable comment).
       "no-control-regex": "error",
       // A leading underscore marks a value left out on purpose (destructuring to omit a field).
-      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "warn",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
     },
   },
   {

@@ -10,7 +10,9 @@ export default async function HomePage() {
     <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-xl font-semibold">Systems</h1>
-        <p className="mt-1 text-sm text-slate-600">Each system keeps a test library of cases and criteria per prompt. Open one to browse, edit and add cases.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Each system keeps a test library of cases and criteria per prompt. Open one to browse, edit and add cases.
+        </p>
       </div>
       {systems.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">

@@ -25,7 +25,11 @@ if (args.includes("--suite")) {
     [0, 1],
     [50, 64],
   ]) {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "bench/cli.ts", "--cases", arg("cases", "10000"), "--latency", String(latency), "--concurrency", String(conc)], { stdio: "inherit" });
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "bench/cli.ts", "--cases", arg("cases", "10000"), "--latency", String(latency), "--concurrency", String(conc)],
+      { stdio: "inherit" },
+    );
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
   process.exit(0);
@@ -45,13 +49,20 @@ writeFileSync(
   path.join(REPO, "benchmark.config.ts"),
   `export default { protocolVersion: 1, title: "CLI load", version: "1.0.0", license: "MIT", evals: ["evals/load.ts"] };\n`,
 );
-writeFileSync(path.join(REPO, "evals/load.ts"), `export default { id: "load", systemPrompt: "Answer briefly.", evaluate: { kind: "contains" }, cases: "./load.csv" };\n`);
+writeFileSync(
+  path.join(REPO, "evals/load.ts"),
+  `export default { id: "load", systemPrompt: "Answer briefly.", evaluate: { kind: "contains" }, cases: "./load.csv" };\n`,
+);
 const rows = ["id,prompt,expected"];
 for (let i = 0; i < CASES; i++) rows.push(`load-${i},Question number ${i}: what is the answer?,Scripted answer`);
 writeFileSync(path.join(REPO, "evals/load.csv"), rows.join("\n") + "\n");
 
 // The model server, in its own process (default reply "Scripted answer.").
-const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT), "--latency", String(LATENCY)], { stdio: ["ignore", "pipe", "inherit"] });
+const server: ChildProcess = spawn(
+  process.execPath,
+  ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT), "--latency", String(LATENCY)],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 await new Promise<void>((resolve, reject) => {
   server.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
   server.on("exit", (c) => reject(new Error(`model server exited ${c}`)));
@@ -84,7 +95,20 @@ if (compiled.code !== 0) {
   process.exit(1);
 }
 const resultsFile = path.join(OUT, "results.json");
-const run = await cli(["run", REPO, "--provider", "openai-compatible", "--base-url", `http://127.0.0.1:${PORT}/v1`, "--model-id", "scripted-1", "--concurrency", String(CONCURRENCY), "--json-output", resultsFile]);
+const run = await cli([
+  "run",
+  REPO,
+  "--provider",
+  "openai-compatible",
+  "--base-url",
+  `http://127.0.0.1:${PORT}/v1`,
+  "--model-id",
+  "scripted-1",
+  "--concurrency",
+  String(CONCURRENCY),
+  "--json-output",
+  resultsFile,
+]);
 const summary = /(\d+) passed, (\d+) failed.* of (\d+) in ([\d.]+) s — (PASS|FAIL)/.exec(run.stdout);
 const json = JSON.parse(readFileSync(resultsFile, "utf8")) as { summary: { total: number; passed: number; durationSeconds: number } };
 const runPhase = json.summary.durationSeconds;
@@ -92,8 +116,12 @@ const runPhase = json.summary.durationSeconds;
 console.log(`\n== benchwork run: ${CASES.toLocaleString("en-US")} CSV cases, contains check, latency ${LATENCY} ms, --concurrency ${CONCURRENCY} ==`);
 console.log(`result: exit ${run.code}, ${json.summary.passed} of ${json.summary.total} passed (${summary?.[5] ?? "?"})`);
 console.log(`compile (process start → exit): ${(compiled.ms / 1000).toFixed(2)} s, peak RSS ${(compiled.maxRssKb / 1024).toFixed(0)} MB`);
-console.log(`run (process start → exit, incl. load, compile, JSON output): ${(run.ms / 1000).toFixed(2)} s → ${(CASES / (run.ms / 1000)).toFixed(0)} cases/s end to end`);
-console.log(`run phase (first case → last case, as reported): ${runPhase.toFixed(2)} s → ${(CASES / runPhase).toFixed(0)} cases/s (target ≥ 2,000 at 0 ms latency)`);
+console.log(
+  `run (process start → exit, incl. load, compile, JSON output): ${(run.ms / 1000).toFixed(2)} s → ${(CASES / (run.ms / 1000)).toFixed(0)} cases/s end to end`,
+);
+console.log(
+  `run phase (first case → last case, as reported): ${runPhase.toFixed(2)} s → ${(CASES / runPhase).toFixed(0)} cases/s (target ≥ 2,000 at 0 ms latency)`,
+);
 if (LATENCY > 0) {
   const ideal = (CASES * LATENCY) / CONCURRENCY / 1000;
   console.log(`ideal run phase (cases × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runPhase / ideal).toFixed(3)}`);

@@ -43,7 +43,8 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = "the return window for unopened items is thirty days from delivery and refunds go back to the original payment method within five business days".split(" ");
+const WORDS =
+  "the return window for unopened items is thirty days from delivery and refunds go back to the original payment method within five business days".split(" ");
 function sentence(rand: () => number, words: number): string {
   const out: string[] = [];
   for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)]);
@@ -119,10 +120,7 @@ function gsm8kJobs(): Job[] {
 }
 
 function toolCallJobs(): Job[] {
-  const rows = [
-    ...readJsonl("bfcl_v4_simple75_parallel25.jsonl"),
-    ...readJsonl("recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl"),
-  ];
+  const rows = [...readJsonl("bfcl_v4_simple75_parallel25.jsonl"), ...readJsonl("recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl")];
   const rand = rng(3);
   const variants: Array<{ spec: unknown; calls: Array<{ name: string; arguments: Record<string, unknown> }> }> = [];
   for (const row of rows) {
@@ -209,8 +207,14 @@ async function main() {
         Math.max(r.perSecond, r.perCpuSecond) >= r.target ? (r.perSecond >= r.target ? "met" : "met (CPU time)") : "MISSED"
       }`,
     );
-  console.log(`${coldRow.name.padEnd(18)} ${fmt(coldRow.perSecond)}       ${fmt(coldRow.perCpuSecond)}   (informational: a new spec object per trial, so every check also validates and compiles it)`);
-  console.log(`load average while running: ${loadavg().map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} CPUs (CPU-time rates are robust to other jobs; wall rates are not)`);
+  console.log(
+    `${coldRow.name.padEnd(18)} ${fmt(coldRow.perSecond)}       ${fmt(coldRow.perCpuSecond)}   (informational: a new spec object per trial, so every check also validates and compiles it)`,
+  );
+  console.log(
+    `load average while running: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")} on ${cpus().length} CPUs (CPU-time rates are robust to other jobs; wall rates are not)`,
+  );
   console.log("\ncustom evaluator sandbox (QuickJS, fresh context per call; 1,000 calls after 300 warm-up)");
   console.log("host         create ms   cold start ms   median ms   p95 ms   max ms   result (median < 2 ms)");
   for (const isolation of ["worker", "in-process"] as const) {

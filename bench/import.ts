@@ -139,7 +139,10 @@ function makeRows(n: number): Record<string, string>[] {
 /** Parent only. SheetJS and TypeScript are loaded lazily so that the measured child never loads them. */
 async function generate(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  for (const [file, size] of [["xlsx-sst-62mb.xlsx", 62 * MB], ["xlsx-sst-15mb.xlsx", 15.5 * MB]] as const) {
+  for (const [file, size] of [
+    ["xlsx-sst-62mb.xlsx", 62 * MB],
+    ["xlsx-sst-15mb.xlsx", 15.5 * MB],
+  ] as const) {
     if (existsSync(OUT + file)) continue;
     const { sharedStringsBomb } = await import("../lib/import/fixtures/hostile-xlsx");
     writeFileSync(OUT + file, sharedStringsBomb(size));
@@ -166,11 +169,7 @@ async function generate(): Promise<void> {
 
 async function compileForChild(): Promise<string> {
   const ts = (await import("typescript")).default;
-  const sources = [
-    join(ROOT, "bench/import.ts"),
-    join(ROOT, "lib/library/case-content.ts"),
-    ...listTs(join(ROOT, "lib/import")),
-  ];
+  const sources = [join(ROOT, "bench/import.ts"), join(ROOT, "lib/library/case-content.ts"), ...listTs(join(ROOT, "lib/import"))];
   for (const file of sources) {
     const out = join(BUILD, relative(ROOT, file)).replace(/\.ts$/, ".js");
     const js = ts.transpileModule(readFileSync(file, "utf8"), {
@@ -268,7 +267,9 @@ async function main(): Promise<void> {
   let failed = false;
   const lines: string[] = [];
   lines.push(
-    ["case", "file MB", "rows", "parse s", "preview s", "total s (run 1)", "total s (median)", "cpu s (median)", "target s", "peak RSS MB", "result"].join(" | "),
+    ["case", "file MB", "rows", "parse s", "preview s", "total s (run 1)", "total s (median)", "cpu s (median)", "target s", "peak RSS MB", "result"].join(
+      " | ",
+    ),
   );
   for (const c of selected) {
     const runs: (RunResult & { rows: number; columns: number; drafts: number; redacted: number; maxRssMb: number })[] = [];
@@ -302,9 +303,16 @@ async function main(): Promise<void> {
       ].join(" | "),
     );
     if (median.refused) lines.push(`  (refused: ${median.refused})`);
-    else lines.push(`  (${median.columns} columns, ${median.drafts} case drafts, ${median.redacted} cells with personal data redacted${c.refuse ? "; accepted, but it should have been refused" : ""})`);
+    else
+      lines.push(
+        `  (${median.columns} columns, ${median.drafts} case drafts, ${median.redacted} cells with personal data redacted${c.refuse ? "; accepted, but it should have been refused" : ""})`,
+      );
   }
-  console.log(`node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
+  console.log(
+    `node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")} on ${cpus().length} CPUs`,
+  );
   console.log(lines.join("\n"));
   console.log(`targets: total time per case as listed (median of ${RUNS} runs), peak RSS < ${RSS_TARGET_MB} MB per case; hostile cases must be refused`);
   process.exitCode = failed ? 1 : 0;

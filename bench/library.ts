@@ -89,7 +89,10 @@ const buildOk = existsSync(".next/BUILD_ID");
 if (!buildOk) {
   console.log("\nhttp: skipped (no production build; run `npm run build` first)");
 } else {
-  const server = spawn("node_modules/.bin/next", ["start", "--hostname", "127.0.0.1", "-p", String(PORT)], { env: { ...process.env, BENCHWORK_DB: DB, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "ignore", "inherit"] });
+  const server = spawn("node_modules/.bin/next", ["start", "--hostname", "127.0.0.1", "-p", String(PORT)], {
+    env: { ...process.env, BENCHWORK_DB: DB, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = `http://127.0.0.1:${PORT}`;
   const stop = () => server.kill();
   process.on("exit", stop);

@@ -34,7 +34,7 @@ const runs = Number(args[args.indexOf("--runs") + 1] ?? 20) || 20;
 /** Synthetic trials: candidate i fails each check with probability 0.1 + 0.03·i (fixed seed). */
 function synthetic(candidates: number, cases: number, repeats: number): TrialFacts[] {
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const out: TrialFacts[] = [];
   for (let cand = 1; cand <= candidates; cand++)
     for (let cs = 0; cs < cases; cs++)
@@ -45,7 +45,12 @@ function synthetic(candidates: number, cases: number, repeats: number): TrialFac
           caseKey: `case-${cs}`,
           repeat: r,
           status: "done",
-          checks: ["e0:contains", "e1:exact", "c:12"].map((key) => ({ key, kind: "contains", label: key, verdict: rnd() < 0.1 + 0.03 * cand ? ("failed" as const) : ("passed" as const) })),
+          checks: ["e0:contains", "e1:exact", "c:12"].map((key) => ({
+            key,
+            kind: "contains",
+            label: key,
+            verdict: rnd() < 0.1 + 0.03 * cand ? ("failed" as const) : ("passed" as const),
+          })),
           inputTokens: 100,
           outputTokens: 50,
           costUsd: null,
@@ -81,7 +86,11 @@ function cpuMs(since: NodeJS.CpuUsage): string {
 
 async function main() {
   // The machine is often shared: the load says how far the figures are from an idle one.
-  console.log(`${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   for (const [candidates, cases, repeats] of [
     [4, 1_000, 5],
     [2, 10_000, 1],
@@ -90,7 +99,9 @@ async function main() {
     await timeMany(3, () => computeAll(trials, candidates));
     const cpu = process.cpuUsage();
     const ms = await timeMany(runs, () => computeAll(trials, candidates));
-    console.log(`pure core, ${trials.length} trials (${candidates} candidates × ${cases} cases × ${repeats} repeats, 3 checks each): ${describeTimes(ms)}; ${cpuMs(cpu)}`);
+    console.log(
+      `pure core, ${trials.length} trials (${candidates} candidates × ${cases} cases × ${repeats} repeats, 3 checks each): ${describeTimes(ms)}; ${cpuMs(cpu)}`,
+    );
   }
 
   const db = openMemoryDatabase();
@@ -99,7 +110,10 @@ async function main() {
   const { id, plan } = await launchFromRequest(db, {
     systemId: "grade-school-math",
     promptId: solver.id,
-    candidates: ["model-6b-finetuning", "model-6b-verification", "model-175b-finetuning", "model-175b-verification"].map((n) => ({ kind: "recorded" as const, recordedName: n })),
+    candidates: ["model-6b-finetuning", "model-6b-verification", "model-175b-finetuning", "model-175b-verification"].map((n) => ({
+      kind: "recorded" as const,
+      recordedName: n,
+    })),
     baseline: { kind: "candidate", index: 0 },
     selection: { kind: "all" },
     budget: null,
@@ -127,7 +141,8 @@ async function main() {
   await time(`GSM8K ${plan.trialCount} trials as run`);
   // The demo cannot run more (8 candidates would need 8 recorded columns, 10 repeats is the cap):
   // copies of the finished trials as repeats 11–20 and 21–25 make it 20,000 stored trials.
-  const cols = "bench_id, candidate_id, bench_case_id, status, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finish_reason, output, record, checks, passed_checks, failed_checks, unscored_checks, error_checks, error";
+  const cols =
+    "bench_id, candidate_id, bench_case_id, status, attempts, latency_ms, input_tokens, output_tokens, cost_usd, finish_reason, output, record, checks, passed_checks, failed_checks, unscored_checks, error_checks, error";
   db.$client.prepare(`INSERT INTO trials (${cols}, repeat) SELECT ${cols}, repeat + 10 FROM trials WHERE bench_id = ?`).run(id);
   db.$client.prepare(`INSERT INTO trials (${cols}, repeat) SELECT ${cols}, repeat + 20 FROM trials WHERE bench_id = ? AND repeat <= 5`).run(id);
   await time("the same bench with copied repeats");

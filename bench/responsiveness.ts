@@ -19,7 +19,9 @@ import { describeTimes, timeMany } from "./stats";
 const args = process.argv.slice(2);
 const base = args[args.indexOf("--server") + 1] ?? "http://127.0.0.1:3000";
 const PORT = 4700;
-const server = spawn(process.execPath, ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT)], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(process.execPath, ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT)], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 await new Promise((r) => server.stdout!.once("data", r));
 process.on("exit", () => server.kill());
 
@@ -28,9 +30,31 @@ migrateDatabase(db);
 const sys = `load-${Date.now()}`;
 if (!(await getSystem(db, sys))) await createSystem(db, { id: sys, name: "Responsiveness load" });
 const promptId = await createPrompt(db, { systemId: sys, name: "p", systemPrompt: "Answer." });
-await addCases(db, Array.from({ length: 5000 }, (_, i) => ({ systemId: sys, promptId, caseKey: `${sys}-${i}`, source: "custom" as const, content: { ...emptyCaseContent(), input: `Question ${i}?`, expected: "Scripted answer", evaluators: [{ kind: "contains" }] } })));
+await addCases(
+  db,
+  Array.from({ length: 5000 }, (_, i) => ({
+    systemId: sys,
+    promptId,
+    caseKey: `${sys}-${i}`,
+    source: "custom" as const,
+    content: { ...emptyCaseContent(), input: `Question ${i}?`, expected: "Scripted answer", evaluators: [{ kind: "contains" }] },
+  })),
+);
 const model = await createModelConfig(db, { name: `loopback ${sys}`, provider: "openai-compatible", modelId: "m", baseUrl: `http://127.0.0.1:${PORT}/v1` });
-const { id } = await launchFromRequest(db, { systemId: sys, promptId, candidates: [{ kind: "model", modelConfigId: model }], baseline: { kind: "none" }, selection: { kind: "all" }, budget: null, repeats: 4, concurrency: 64, timeoutSeconds: 60, maxSteps: 1, judgeModelConfigId: null, launchKey: `resp-${sys}` });
+const { id } = await launchFromRequest(db, {
+  systemId: sys,
+  promptId,
+  candidates: [{ kind: "model", modelConfigId: model }],
+  baseline: { kind: "none" },
+  selection: { kind: "all" },
+  budget: null,
+  repeats: 4,
+  concurrency: 64,
+  timeoutSeconds: 60,
+  maxSteps: 1,
+  judgeModelConfigId: null,
+  launchKey: `resp-${sys}`,
+});
 console.log(`bench #${id}: 20,000 trials launched; timing requests while the server's worker runs it`);
 const get = async (path: string) => {
   const r = await fetch(base + path);

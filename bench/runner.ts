@@ -38,7 +38,11 @@ if (args.includes("--suite")) {
     [20_000, 0, 64],
   ]) {
     for (let k = 0; k < repeat; k++) {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "bench/runner.ts", "--trials", String(trials), "--latency", String(latency), "--concurrency", String(conc), ...rest], { stdio: ["inherit", "pipe", "inherit"] });
+      const r = spawnSync(
+        process.execPath,
+        ["--import", "tsx", "bench/runner.ts", "--trials", String(trials), "--latency", String(latency), "--concurrency", String(conc), ...rest],
+        { stdio: ["inherit", "pipe", "inherit"] },
+      );
       const out = r.stdout.toString();
       process.stdout.write(out.replace(/^RESULT .*\n?/m, ""));
       if (r.status !== 0) process.exit(r.status ?? 1);
@@ -53,9 +57,12 @@ if (args.includes("--suite")) {
     [20_000, 0],
   ]) {
     const rs = results.filter((x) => x.trials === trials && x.latency === latency);
-    const f = (k: string, d = 0) => `${median(rs.map((x) => x[k])).toFixed(d)} [${Math.min(...rs.map((x) => x[k])).toFixed(d)}–${Math.max(...rs.map((x) => x[k])).toFixed(d)}]`;
+    const f = (k: string, d = 0) =>
+      `${median(rs.map((x) => x[k])).toFixed(d)} [${Math.min(...rs.map((x) => x[k])).toFixed(d)}–${Math.max(...rs.map((x) => x[k])).toFixed(d)}]`;
     const speed = latency > 0 ? `ratio ${f("ratio", 3)} (target ≤ 1.15)` : `${f("rate")} trials/s (target ≥ 2,000)`;
-    console.log(`${trials.toLocaleString("en-US")} @ ${latency} ms: ${speed}; peak RSS ${f("rssMb")} MB (< 300); ${f("bytesPerTrial")} bytes written per trial (≤ 5,120); matrix first page ${f("matrixMs", 1)} ms (< 200)`);
+    console.log(
+      `${trials.toLocaleString("en-US")} @ ${latency} ms: ${speed}; peak RSS ${f("rssMb")} MB (< 300); ${f("bytesPerTrial")} bytes written per trial (≤ 5,120); matrix first page ${f("matrixMs", 1)} ms (< 200)`,
+    );
   }
   process.exit(0);
 }
@@ -127,7 +134,11 @@ function peakRss(pid: number): number | null {
 }
 
 // The model server, in its own process.
-const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT), "--latency", String(LATENCY)], { stdio: ["ignore", "pipe", "inherit"] });
+const server: ChildProcess = spawn(
+  process.execPath,
+  ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", String(PORT), "--latency", String(LATENCY)],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 await new Promise<void>((resolve, reject) => {
   server.stdout!.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
   server.on("exit", (c) => reject(new Error(`model server exited ${c}`)));
@@ -157,7 +168,10 @@ const workerEnv = {
   BENCHWORK_PROVIDER_CONCURRENCY: String(Math.max(64, CONCURRENCY)),
   BENCHWORK_WORKER_POLL_MS: "50",
 };
-const profileFlags = [...(args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [])];
+const profileFlags = [
+  ...(args.includes("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${path.join(OUT, "prof")}`] : []),
+  ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+];
 const finishedWaiters = new Map<number, (v: unknown) => void>();
 const workers: ChildProcess[] = Array.from({ length: 1 + EXTRA_WORKERS }, () => {
   const w = spawn(process.execPath, [...profileFlags, ...command.args], { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
@@ -224,19 +238,27 @@ const wallLaunched = Date.now();
 const p = await waitFor(id);
 const tDone = performance.now();
 const wallDone = Date.now();
-if (process.env.BENCH_TIMELINE) { const b = db.$client.prepare("SELECT created_at c, started_at s, finished_at f FROM benches WHERE id = ?").get(id) as { c: number; s: number; f: number }; const t = db.$client.prepare("SELECT min(started_at) s, max(finished_at) f FROM trials WHERE bench_id = ?").get(id) as { s: number; f: number }; console.log(`timeline ms: launch ${wallLaunched - b.c} | claim +${b.s - wallLaunched} | first trial +${t.s - b.s} | trials ${t.f - t.s} | last trial → finalized ${b.f - t.f} (finished_at is set before the results are computed) | → runner saw it ${wallDone - t.f}`); }
+if (process.env.BENCH_TIMELINE) {
+  const b = db.$client.prepare("SELECT created_at c, started_at s, finished_at f FROM benches WHERE id = ?").get(id) as { c: number; s: number; f: number };
+  const t = db.$client.prepare("SELECT min(started_at) s, max(finished_at) f FROM trials WHERE bench_id = ?").get(id) as { s: number; f: number };
+  console.log(
+    `timeline ms: launch ${wallLaunched - b.c} | claim +${b.s - wallLaunched} | first trial +${t.s - b.s} | trials ${t.f - t.s} | last trial → finalized ${b.f - t.f} (finished_at is set before the results are computed) | → runner saw it ${wallDone - t.f}`,
+  );
+}
 db.$client.pragma("wal_checkpoint(TRUNCATE)");
 const diskAfter = [writtenBytes(), ...workers.map((w) => writtenBytes(w.pid!))];
 const peaks = workers.map((w) => peakRss(w.pid!));
 const cpuAfter = [...workers.map((w) => cpuSplitMs(w.pid!)), cpuSplitMs(server.pid!)];
 /** CPU ms process `i` used during the run (user, kernel), or null where /proc is unavailable. */
-const cpuUsed = (i: number) => (cpuBefore[i] && cpuAfter[i] ? { user: cpuAfter[i]!.user - cpuBefore[i]!.user, system: cpuAfter[i]!.system - cpuBefore[i]!.system } : null);
+const cpuUsed = (i: number) =>
+  cpuBefore[i] && cpuAfter[i] ? { user: cpuAfter[i]!.user - cpuBefore[i]!.user, system: cpuAfter[i]!.system - cpuBefore[i]!.system } : null;
 const used = cpuBefore.map((_, i) => cpuUsed(i));
 const serverCpuMs = used[workers.length] && used[workers.length]!.user + used[workers.length]!.system;
 const workerCpuMs = used.slice(0, workers.length).every((u) => u) ? used.slice(0, workers.length).reduce((sum, u) => sum + u!.user + u!.system, 0) : null;
 for (const w of workers) w.kill("SIGTERM");
 await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
-const written = diskBefore.every((b) => b !== null) && diskAfter.every((a) => a !== null) ? diskAfter.reduce((sum, a, i) => sum + a! - diskBefore[i]!, 0) : null;
+const written =
+  diskBefore.every((b) => b !== null) && diskAfter.every((a) => a !== null) ? diskAfter.reduce((sum, a, i) => sum + a! - diskBefore[i]!, 0) : null;
 const total = p.done + p.error + p.skipped;
 const runSeconds = (tDone - tLaunched) / 1000;
 const ideal = (TRIALS * LATENCY) / CONCURRENCY / 1000;
@@ -250,22 +272,34 @@ selectMatrix(matrixRows(db, id), { filter: "failures", sort: "failures", page: 1
 const matrixFilteredMs = performance.now() - m1;
 
 const dbBytes = statSync(file).size + (existsSync(file + "-wal") ? statSync(file + "-wal").size : 0);
-console.log(`\n== ${TRIALS.toLocaleString("en-US")} trials, latency ${LATENCY} ms, concurrency ${CONCURRENCY}, ${1 + EXTRA_WORKERS} worker process${EXTRA_WORKERS ? "es" : ""} ==`);
+console.log(
+  `\n== ${TRIALS.toLocaleString("en-US")} trials, latency ${LATENCY} ms, concurrency ${CONCURRENCY}, ${1 + EXTRA_WORKERS} worker process${EXTRA_WORKERS ? "es" : ""} ==`,
+);
 console.log(`trials: ${p.done} done, ${p.error} errors, ${p.skipped} skipped (of ${p.total})`);
 console.log(`launch (plan + store ${TRIALS} queued trials): ${((tLaunched - t0) / 1000).toFixed(2)} s`);
 console.log(`run (launch → finished, incl. finalize): ${runSeconds.toFixed(2)} s → ${(total / runSeconds).toFixed(0)} trials/s`);
 if (LATENCY > 0) console.log(`ideal (trials × latency / concurrency): ${ideal.toFixed(2)} s → ratio ${(runSeconds / ideal).toFixed(3)} (target ≤ 1.15)`);
 const threads = process.env.BENCHWORK_TRIAL_THREADS ?? "default";
-if (workerCpuMs !== null) console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
+if (workerCpuMs !== null)
+  console.log(`worker CPU: ${(workerCpuMs / 1000).toFixed(2)} s for the run, ${((workerCpuMs / total) * 1000).toFixed(0)} µs per trial (all threads)`);
 const perTrial = (ms: number) => ((ms / total) * 1000).toFixed(0);
-console.log(`CPU per trial in µs, user + kernel: ${used.map((u, i) => `${i === workers.length ? "model server" : `worker ${i + 1}`} ${u ? `${perTrial(u.user)} user + ${perTrial(u.system)} kernel` : "n/a"}`).join("; ")}`);
+console.log(
+  `CPU per trial in µs, user + kernel: ${used.map((u, i) => `${i === workers.length ? "model server" : `worker ${i + 1}`} ${u ? `${perTrial(u.user)} user + ${perTrial(u.system)} kernel` : "n/a"}`).join("; ")}`,
+);
 if (serverCpuMs !== null) console.log(`model server CPU: ${(serverCpuMs / 1000).toFixed(2)} s (${perTrial(serverCpuMs)} µs per request)`);
-console.log(`peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`);
+console.log(
+  `peak RSS per worker process (VmHWM, ${threads} trial threads): ${peaks.map((b) => (b === null ? "n/a" : `${(b / 1024 / 1024).toFixed(0)} MB`)).join(", ")} (target < 300 MB)`,
+);
 console.log(`database: ${(dbBytes / 1024 / 1024).toFixed(1)} MB (${(dbBytes / TRIALS).toFixed(0)} bytes per trial, cases included)`);
-if (written !== null) console.log(`disk written during launch + run (this process and the workers): ${(written / 1024 / 1024).toFixed(1)} MB (${(written / total).toFixed(0)} bytes per trial, target ≤ 5,120)`);
+if (written !== null)
+  console.log(
+    `disk written during launch + run (this process and the workers): ${(written / 1024 / 1024).toFixed(1)} MB (${(written / total).toFixed(0)} bytes per trial, target ≤ 5,120)`,
+  );
 console.log(`results matrix, first page: ${matrixMs.toFixed(1)} ms (failures filter, sorted: ${matrixFilteredMs.toFixed(1)} ms; target < 200 ms)`);
 // For --suite: one machine-readable line per run.
 const peakMb = Math.max(...peaks.map((b) => (b ?? 0) / 1024 / 1024));
-console.log(`RESULT ${JSON.stringify({ trials: TRIALS, latency: LATENCY, rate: total / runSeconds, ratio: ideal > 0 ? runSeconds / ideal : 0, rssMb: peakMb, cpuUsPerTrial: workerCpuMs === null ? NaN : (workerCpuMs / total) * 1000, bytesPerTrial: written === null ? NaN : written / total, matrixMs })}`);
+console.log(
+  `RESULT ${JSON.stringify({ trials: TRIALS, latency: LATENCY, rate: total / runSeconds, ratio: ideal > 0 ? runSeconds / ideal : 0, rssMb: peakMb, cpuUsPerTrial: workerCpuMs === null ? NaN : (workerCpuMs / total) * 1000, bytesPerTrial: written === null ? NaN : written / total, matrixMs })}`,
+);
 server.kill();
 process.exit(0);

@@ -55,8 +55,14 @@ function program(io: Io, result: { code: number }) {
     .option("--sheet <name>", "XLSX: the worksheet to read")
     .option("--header-row <n>", "line (CSV) or sheet row (XLSX) of the column names; 0 = the first non-empty row (default: detected)")
     .option("--use <prompt>", "also add the version's golden cases to this prompt's library (Use a dataset)")
-    .option("--checks <kinds>", "checks every case gets, comma-separated: exact, contains, answer_bank, gsm8k, regex, json, expected_tool_calls, or none (default: the proposed ones)")
-    .option("--on-collision <choice>", "case IDs the prompt already uses: skip, prefix (with the dataset's name) or revise (cases from an earlier version of this dataset)")
+    .option(
+      "--checks <kinds>",
+      "checks every case gets, comma-separated: exact, contains, answer_bank, gsm8k, regex, json, expected_tool_calls, or none (default: the proposed ones)",
+    )
+    .option(
+      "--on-collision <choice>",
+      "case IDs the prompt already uses: skip, prefix (with the dataset's name) or revise (cases from an earlier version of this dataset)",
+    )
     .option("--json", "print the saved version as JSON")
     .action(async (file: string, o) => {
       result.code = await datasetImportCommand(file, o, io);
@@ -69,7 +75,10 @@ function program(io: Io, result: { code: number }) {
     .requiredOption("--system <id>", "the system")
     .requiredOption("--prompt <name>", "the target prompt")
     .option("--candidate <spec>", "recorded:COLUMN or model:CONFIG[@REVISION] (REVISION: 3, r3, current or previous; repeatable)", collect, [])
-    .option("--baseline <index>", "0-based candidate index, or 'last'/'none' (no baseline candidate); the last bench of the prompt is always compared (default 0)")
+    .option(
+      "--baseline <index>",
+      "0-based candidate index, or 'last'/'none' (no baseline candidate); the last bench of the prompt is always compared (default 0)",
+    )
     .option("--cases <selection>", "all | tag:T | source:S | dataset:NAME", "all")
     .option("--no-retained", "leave out retained regression cases (cases that failed in earlier benches join the selection by default)")
     .option("--budget <n>", "at most N cases")

@@ -30,7 +30,18 @@ describe("migrations", () => {
       .all()
       .map((r) => (r as { name: string }).name);
     expect(tables).toEqual(
-      expect.arrayContaining(["__drizzle_migrations", "case_revisions", "case_search", "cases", "criteria", "criterion_revisions", "prompt_revisions", "prompts", "systems", "workspace_meta"]),
+      expect.arrayContaining([
+        "__drizzle_migrations",
+        "case_revisions",
+        "case_search",
+        "cases",
+        "criteria",
+        "criterion_revisions",
+        "prompt_revisions",
+        "prompts",
+        "systems",
+        "workspace_meta",
+      ]),
     );
     const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
     const sqlFiles = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql"));
@@ -60,10 +71,20 @@ describe("migrations", () => {
       await createSystem(db, { id: "acme", name: "Acme" });
       // The prompt as rows of that schema (today's createPrompt writes columns added later).
       const now = Date.now();
-      const promptId = Number(db.$client.prepare("INSERT INTO prompts (system_id, name, description, created_at) VALUES ('acme', 'agent', '', ?)").run(now).lastInsertRowid);
-      const revId = db.$client.prepare("INSERT INTO prompt_revisions (prompt_id, number, system_prompt, model_settings, tools, created_at) VALUES (?, 1, '', '{}', '[]', ?)").run(promptId, now).lastInsertRowid;
+      const promptId = Number(
+        db.$client.prepare("INSERT INTO prompts (system_id, name, description, created_at) VALUES ('acme', 'agent', '', ?)").run(now).lastInsertRowid,
+      );
+      const revId = db.$client
+        .prepare("INSERT INTO prompt_revisions (prompt_id, number, system_prompt, model_settings, tools, created_at) VALUES (?, 1, '', '{}', '[]', ?)")
+        .run(promptId, now).lastInsertRowid;
       db.$client.prepare("UPDATE prompts SET current_revision_id = ? WHERE id = ?").run(revId, promptId);
-      await addCase(db, { systemId: "acme", promptId, caseKey: "refund-late-kettle", source: "custom", content: content("Where is my parcel?", "Ask for the order number") });
+      await addCase(db, {
+        systemId: "acme",
+        promptId,
+        caseKey: "refund-late-kettle",
+        source: "custom",
+        content: content("Where is my parcel?", "Ask for the order number"),
+      });
       migrateDatabase(db);
       expect((await listCases(db, { systemId: "acme", q: "late-kettle" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-kettle"]);
       expect((await listCases(db, { systemId: "acme", q: "parcel" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-kettle"]);

@@ -84,7 +84,9 @@ export const cases = sqliteTable(
       .notNull()
       .references(() => prompts.id),
     source: text("source", { enum: ["custom", "dataset", "generated", "retained", "code"] }).notNull(),
-    status: text("status", { enum: ["active", "paused"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "paused"] })
+      .notNull()
+      .default("active"),
     userCorrected: integer("user_corrected", { mode: "boolean" }).notNull().default(false),
     currentRevisionId: integer("current_revision_id"),
     revisionNumber: integer("revision_number").notNull().default(1),
@@ -94,12 +96,24 @@ export const cases = sqliteTable(
     removedAt: integer("removed_at"),
   },
   (t) => [
-    uniqueIndex("cases_prompt_case_key_live").on(t.promptId, t.caseKey).where(sql`removed_at IS NULL`),
-    index("cases_system_updated").on(t.systemId, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
-    index("cases_system_source_updated").on(t.systemId, t.source, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
-    index("cases_system_status_updated").on(t.systemId, t.status, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
-    index("cases_system_prompt_updated").on(t.systemId, t.promptId, t.updatedAt, t.id).where(sql`removed_at IS NULL`),
-    index("cases_system_key").on(t.systemId, t.caseKey).where(sql`removed_at IS NULL`),
+    uniqueIndex("cases_prompt_case_key_live")
+      .on(t.promptId, t.caseKey)
+      .where(sql`removed_at IS NULL`),
+    index("cases_system_updated")
+      .on(t.systemId, t.updatedAt, t.id)
+      .where(sql`removed_at IS NULL`),
+    index("cases_system_source_updated")
+      .on(t.systemId, t.source, t.updatedAt, t.id)
+      .where(sql`removed_at IS NULL`),
+    index("cases_system_status_updated")
+      .on(t.systemId, t.status, t.updatedAt, t.id)
+      .where(sql`removed_at IS NULL`),
+    index("cases_system_prompt_updated")
+      .on(t.systemId, t.promptId, t.updatedAt, t.id)
+      .where(sql`removed_at IS NULL`),
+    index("cases_system_key")
+      .on(t.systemId, t.caseKey)
+      .where(sql`removed_at IS NULL`),
   ],
 );
 
@@ -138,7 +152,9 @@ export const criteria = sqliteTable(
       .notNull()
       .references(() => prompts.id),
     origin: text("origin", { enum: ["custom", "generated"] }).notNull(),
-    status: text("status", { enum: ["active", "paused"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "paused"] })
+      .notNull()
+      .default("active"),
     currentRevisionId: integer("current_revision_id"),
     revisionNumber: integer("revision_number").notNull().default(1),
     customizedFromId: integer("customized_from_id"),
@@ -222,7 +238,11 @@ export const benches = sqliteTable(
     summary: text("summary"),
     recommendation: text("recommendation"),
   },
-  (t) => [index("benches_system_created").on(t.systemId, t.createdAt), index("benches_prompt_created").on(t.promptId, t.createdAt), index("benches_status").on(t.status)],
+  (t) => [
+    index("benches_system_created").on(t.systemId, t.createdAt),
+    index("benches_prompt_created").on(t.promptId, t.createdAt),
+    index("benches_status").on(t.status),
+  ],
 );
 
 /** A candidate of a bench: a prompt revision × model configuration snapshot, or a recorded-output column. */
@@ -310,7 +330,9 @@ export const trials = sqliteTable(
   (t) => [
     uniqueIndex("trials_unique").on(t.benchId, t.candidateId, t.benchCaseId, t.repeat),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
-    index("trials_worker").on(t.workerId).where(sql`status = 'running'`),
+    index("trials_worker")
+      .on(t.workerId)
+      .where(sql`status = 'running'`),
   ],
 );
 
@@ -455,7 +477,9 @@ export const proposals = sqliteTable(
       .references(() => prompts.id),
     kind: text("kind", { enum: ["criterion", "scenario"] }).notNull(),
     position: integer("position").notNull(),
-    status: text("status", { enum: ["proposed", "accepted", "customized", "dismissed"] }).notNull().default("proposed"),
+    status: text("status", { enum: ["proposed", "accepted", "customized", "dismissed"] })
+      .notNull()
+      .default("proposed"),
     content: text("content").notNull(),
     criterionId: integer("criterion_id").references(() => criteria.id),
     caseId: integer("case_id").references(() => cases.id),

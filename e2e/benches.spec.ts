@@ -59,7 +59,11 @@ test.describe("Benches", () => {
     await expect(page.getByText("Pass rate means a case passes when all its scored checks pass")).toBeVisible();
     const charts = page.getByRole("region", { name: "Evidence charts" });
     await expect(charts.getByRole("img", { name: /^Case pass rate with 95 % interval: model-6b-finetuning \(baseline\) 22\.5 %/ })).toBeVisible();
-    await expect(charts.getByRole("img", { name: "Difference in case pass rate, points, with 95 % interval: model-175b-verification vs model-6b-finetuning +32.5 (95 % CI +25.3 to +39.7, better)" })).toBeVisible();
+    await expect(
+      charts.getByRole("img", {
+        name: "Difference in case pass rate, points, with 95 % interval: model-175b-verification vs model-6b-finetuning +32.5 (95 % CI +25.3 to +39.7, better)",
+      }),
+    ).toBeVisible();
     await expect(charts.getByTestId("forest-row")).toHaveCount(1);
     // Higher average, but it breaks problems the baseline solved: not recommended.
     await expect(page.getByTestId("recommendation")).toContainText("Keep the baseline model-6b-finetuning");
@@ -67,7 +71,12 @@ test.describe("Benches", () => {
     // Each blocking regression says its status: with one trial per case chance cannot be ruled out.
     const rec = page.getByRole("region", { name: "Recommendation" });
     await rec.getByText("Blocking regressions: 5 checks").click();
-    await expect(rec.locator("li").filter({ hasText: /^gsm8k/ }).filter({ hasText: "suspected" })).toHaveCount(5);
+    await expect(
+      rec
+        .locator("li")
+        .filter({ hasText: /^gsm8k/ })
+        .filter({ hasText: "suspected" }),
+    ).toHaveCount(5);
     await expect(rec).toContainText("A suspected regression blocks until a rerun confirms or clears it");
 
     await page.getByRole("link", { name: "Regressions only" }).click();
@@ -108,7 +117,9 @@ test.describe("Benches", () => {
     await expect(page).toHaveURL(new RegExp(`/compare\\?a=${a}&b=${b}`));
 
     // Each bench's kept baseline: the 6B model in #a, the 175B model in #b — and the page says so.
-    await expect(page.getByRole("note").filter({ hasText: "two different candidates" })).toContainText(`model-6b-finetuning in #${a} and model-175b-verification in #${b}`);
+    await expect(page.getByRole("note").filter({ hasText: "two different candidates" })).toContainText(
+      `model-6b-finetuning in #${a} and model-175b-verification in #${b}`,
+    );
     const summary = page.getByTestId("compare-summary");
     await expect(summary).toContainText("Pass rate 22.5% → 55.0% (+32.5 points)");
     const text = await summary.innerText();
@@ -127,7 +138,10 @@ test.describe("Benches", () => {
 
     await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "Regressed" }).click();
     await expect(rows).toHaveCount(regressed);
-    await rows.first().getByRole("link", { name: new RegExp(`in bench #${b}: failed`) }).click();
+    await rows
+      .first()
+      .getByRole("link", { name: new RegExp(`in bench #${b}: failed`) })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/benches/${b}\\?trial=\\d+#trial$`));
     await expect(page.getByRole("complementary", { name: "Trial" })).toContainText("failed");
     await expect(page.getByRole("complementary", { name: "Trial" })).toBeInViewport();
@@ -212,7 +226,10 @@ test.describe("Benches", () => {
     await form.getByRole("button", { name: "Launch" }).click();
     await waitFinished(page);
     await page.getByRole("link", { name: "Regressions only" }).click();
-    await page.getByRole("link", { name: /by model-175b-verification: failed, regressed/ }).first().click();
+    await page
+      .getByRole("link", { name: /by model-175b-verification: failed, regressed/ })
+      .first()
+      .click();
     const trial = page.getByRole("complementary", { name: "Trial" });
     await expect(trial.getByRole("note")).toContainText(/passed (for the baseline|in the last bench)/);
     await expect(trial.getByTestId("reference-output").first()).toContainText("Baseline · model-6b-finetuning");

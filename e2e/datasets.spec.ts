@@ -53,7 +53,7 @@ test.describe("Datasets", () => {
     const problems = page.getByRole("list", { name: "Rows with problems" });
     const row2 = problems.getByRole("listitem", { name: "Row 2" });
     await expect(row2).toContainText("Row 2 · line 3");
-    await expect(row2).toContainText('Row 2 has no expected result.');
+    await expect(row2).toContainText("Row 2 has no expected result.");
     await expect(row2.getByText("blocked")).toBeVisible();
 
     // Redaction preview before saving.
@@ -116,7 +116,11 @@ test.describe("Datasets", () => {
     const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
     const history = JSON.stringify([
       { role: "user", content: "Where is my order?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_order", arguments: '{"order_id":"A-1001"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "get_order", arguments: '{"order_id":"A-1001"}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: '{"status":"shipped"}' },
     ]);
     const csv = [
@@ -153,7 +157,10 @@ test.describe("Datasets", () => {
     await expect(redaction.getByTestId("redaction-kept")).toContainText("*@northwind.example · 1 value to keep");
     await expect(redaction).not.toContainText("Contact [EMAIL_2]");
     // Save counts the warnings the version will list, the title above the header among them (it said 0).
-    const warnings = page.getByRole("complementary", { name: "Save dataset version" }).locator("dt", { hasText: /^Warnings$/ }).locator("xpath=following-sibling::dd[1]");
+    const warnings = page
+      .getByRole("complementary", { name: "Save dataset version" })
+      .locator("dt", { hasText: /^Warnings$/ })
+      .locator("xpath=following-sibling::dd[1]");
     await expect(warnings).not.toHaveText("0");
     const warningCount = Number(await warnings.innerText());
     await page.getByRole("button", { name: "Save version 1" }).click();
@@ -227,7 +234,9 @@ test.describe("Datasets", () => {
     expect({ uploads: countRows("dataset_uploads"), versions: countRows("dataset_versions") }).toEqual(before);
   });
 
-  test("a workbook declaring a million rows opens with its two rows; one unpacking to 62 MB of shared strings is refused naming the part; unsaved uploads are listed", async ({ page }) => {
+  test("a workbook declaring a million rows opens with its two rows; one unpacking to 62 MB of shared strings is refused naming the part; unsaved uploads are listed", async ({
+    page,
+  }) => {
     const before = countRows("dataset_uploads");
     await uploadFile(page, "huge-dimension.xlsx", readFileSync("lib/import/fixtures/xlsx/huge-dimension.xlsx"));
     await expect(page.getByRole("heading", { name: "Map and preview: huge-dimension.xlsx" })).toBeVisible();

@@ -112,7 +112,9 @@ test.describe("Generated criteria and scenarios", () => {
     await form.getByLabel("Title (optional)").fill("Generated at launch");
     await form.getByRole("button", { name: "Plan" }).click();
     const generation = page.getByRole("region", { name: "Plan" }).getByTestId("plan-generation");
-    await expect(generation).toContainText("Generated at launch by Scripted e2e model: 3 criteria and 3 scenarios (3 fit the case budget, after the cases above).");
+    await expect(generation).toContainText(
+      "Generated at launch by Scripted e2e model: 3 criteria and 3 scenarios (3 fit the case budget, after the cases above).",
+    );
     // Criteria, concepts and personas, one call per persona (at most 3 for 3 scenarios).
     await expect(generation).toContainText("≤ 5 generator calls");
     await expect(generation).toContainText("cost unknown (set prices on the Models page)");

@@ -98,7 +98,10 @@ test.describe("Test library: cases", () => {
     await expect(panel.getByText("Revision 2 (current)")).toBeVisible();
     // A toast does not take the clicks meant for what is under it (the panel's revisions list).
     const box = (await toastText.boundingBox())!;
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("[role=status]") !== null, [box.x + box.width / 2, box.y + box.height / 2]);
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest("[role=status]") !== null,
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
     expect(hit).toBe(false);
 
     // Edit 2: expected result.
@@ -136,7 +139,10 @@ test.describe("Test library: cases", () => {
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(1);
     await expect(page.locator("tbody tr").filter({ hasText: "dataset" })).toHaveCount(0);
     // Scoped to the Source filters: the system nav also has a "Datasets" link.
-    await page.getByRole("group", { name: "Source" }).getByRole("link", { name: /^Dataset/ }).click();
+    await page
+      .getByRole("group", { name: "Source" })
+      .getByRole("link", { name: /^Dataset/ })
+      .click();
     await expect(page).toHaveURL(/source=dataset/);
     await expect(page.locator("tbody tr", { hasText: id })).toHaveCount(0);
 

@@ -108,7 +108,12 @@ test("a prompt change: edit with a message, missing variables before saving, sta
   const r2 = `${MODEL} · support-agent r2 · check refunds policy first`;
   // "…against the baseline" — or "the baseline or the last bench (#N, …)" when another spec benched this prompt first.
   await expect(page.getByTestId("recommendation")).toContainText(`Recommended: ${r2} (100.0% of 4 scored checks), with no regression against the baseline`);
-  await expect(page.getByTestId("candidate-row").filter({ hasText: `${MODEL} · support-agent r1` }).first()).toContainText("50.0% (2/4)");
+  await expect(
+    page
+      .getByTestId("candidate-row")
+      .filter({ hasText: `${MODEL} · support-agent r1` })
+      .first(),
+  ).toContainText("50.0% (2/4)");
   await page.screenshot({ path: testInfo.outputPath("results.png"), fullPage: true });
 
   // The trial of r2 shows the prompt it rendered: r2's template, filled.

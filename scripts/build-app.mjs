@@ -53,7 +53,9 @@ export async function buildApp(o = {}) {
   const env = { ...(o.env ?? process.env), BENCHWORK_BUILD_TYPECHECK: "0" };
   const started = now();
   // Measured on a shared 2-core machine: 0.5–1.5 min without the type-check (1–2.5 min with it).
-  log("benchwork: building the app (first start or sources changed) with next build, without type-checking (npm test does that); it takes about 1–2 minutes on 2 cores, and later starts reuse the build");
+  log(
+    "benchwork: building the app (first start or sources changed) with next build, without type-checking (npm test does that); it takes about 1–2 minutes on 2 cores, and later starts reuse the build",
+  );
   const stop = every(HEARTBEAT_MS, () => log(`benchwork: still building (${duration(now() - started)} so far)…`));
   let code;
   try {
@@ -61,6 +63,8 @@ export async function buildApp(o = {}) {
   } finally {
     stop();
   }
-  log(code === 0 ? `benchwork: build finished in ${duration(now() - started)}` : `benchwork: next build failed (exit ${code}) after ${duration(now() - started)}`);
+  log(
+    code === 0 ? `benchwork: build finished in ${duration(now() - started)}` : `benchwork: next build failed (exit ${code}) after ${duration(now() - started)}`,
+  );
   return code;
 }

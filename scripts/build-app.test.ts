@@ -72,7 +72,11 @@ describe("buildApp (npm start's build step)", () => {
     time.tick(1);
     expect(lines.at(-1)).toBe("benchwork: still building (30 s so far)…");
     time.tick(60_000);
-    expect(lines.slice(1)).toEqual(["benchwork: still building (30 s so far)…", "benchwork: still building (1 min so far)…", "benchwork: still building (1 min 30 s so far)…"]);
+    expect(lines.slice(1)).toEqual([
+      "benchwork: still building (30 s so far)…",
+      "benchwork: still building (1 min so far)…",
+      "benchwork: still building (1 min 30 s so far)…",
+    ]);
     build.finish(0);
     await done;
   });

@@ -6,7 +6,21 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const ROOTS = ["app", "components", "lib", "db", "server", "public", "instrumentation.ts", "instrumentation-client.ts", "proxy.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+const ROOTS = [
+  "app",
+  "components",
+  "lib",
+  "db",
+  "server",
+  "public",
+  "instrumentation.ts",
+  "instrumentation-client.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 const SKIP = new Set(["node_modules", ".next", "migrations", "data", "fixtures"]);
 const STAMP = path.join(".next", "benchwork-build-fingerprint");
 

@@ -27,7 +27,8 @@ function probe() {
  */
 function parsePort(name, value) {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number (1-65535), got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < 1 || n > 65535)
+    throw new Error(`${name} must be a port number (1-65535), got ${JSON.stringify(value)}`);
   return n;
 }
 

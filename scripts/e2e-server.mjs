@@ -18,7 +18,11 @@ const { appPort, modelPort } = await e2ePorts(process.env);
 if (!given) console.log(`e2e server: app on http://127.0.0.1:${appPort}/, scripted model server on http://127.0.0.1:${modelPort}/v1`);
 
 // The scripted OpenAI-compatible model server: live benches in e2e go over real HTTP to it.
-const models = spawn("node_modules/.bin/tsx", ["e2e/fixtures/scripted-model-server.ts", "--port", String(modelPort), "--script", "e2e/fixtures/model-scripts/e2e.json"], { stdio: "inherit" });
+const models = spawn(
+  "node_modules/.bin/tsx",
+  ["e2e/fixtures/scripted-model-server.ts", "--port", String(modelPort), "--script", "e2e/fixtures/model-scripts/e2e.json"],
+  { stdio: "inherit" },
+);
 
 // The key policy (README, "Model keys"): e2e/models.spec.ts saves a configuration whose key
 // variable is bound to the scripted server, so the key may go there and nowhere else.

@@ -19,7 +19,10 @@ describe("nextServerCommand (npm start / npm run dev)", () => {
   });
 
   it("does not warn for another loopback address", () => {
-    expect(nextServerCommand({ dev: false, env: { BENCHWORK_HOST: "::1" } })).toEqual({ args: ["start", "--hostname", "::1", "--port", "3000"], warning: null });
+    expect(nextServerCommand({ dev: false, env: { BENCHWORK_HOST: "::1" } })).toEqual({
+      args: ["start", "--hostname", "::1", "--port", "3000"],
+      warning: null,
+    });
     expect(nextServerCommand({ dev: false, env: { BENCHWORK_HOST: "localhost" } }).warning).toBeNull();
   });
 

@@ -10,13 +10,35 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Folders and files that hold the project's code, tests, scripts and settings. */
-const SCANNED = ["app", "bench", "cli", "components", "db", "e2e", "examples", "lib", "scripts", "server", ".ci", "package.json", "playwright.config.ts", "vitest.config.ts", "next.config.ts", "drizzle.config.ts", "instrumentation.ts", "postcss.config.mjs", "tsconfig.json"];
+const SCANNED = [
+  "app",
+  "bench",
+  "cli",
+  "components",
+  "db",
+  "e2e",
+  "examples",
+  "lib",
+  "scripts",
+  "server",
+  ".ci",
+  "package.json",
+  "playwright.config.ts",
+  "vitest.config.ts",
+  "next.config.ts",
+  "drizzle.config.ts",
+  "instrumentation.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 /** Generated or installed content, never written by hand. */
 const SKIPPED = new Set(["node_modules", ".next", ".artifacts", ".test-results", "test-results", ".git"]);
 /** Text files: these extensions, and extensionless scripts such as .ci/run. */
 const TEXT = /\.(ts|tsx|mts|mjs|cjs|js|json|jsonc|md|sh|yml|yaml|csv|jsonl|txt)$|^[^.]+$/;
 // Built from parts so this file does not name what it looks for.
-const MACHINE_PATH = new RegExp(["/" + "work/", "/" + "home/", "/" + "root/", "/" + "Users/", "C:" + "\\\\Users"].map((p) => p.replace(/[/\\]/g, "\\$&")).join("|"));
+const MACHINE_PATH = new RegExp(
+  ["/" + "work/", "/" + "home/", "/" + "root/", "/" + "Users/", "C:" + "\\\\Users"].map((p) => p.replace(/[/\\]/g, "\\$&")).join("|"),
+);
 
 function files(p: string, out: string[]): string[] {
   const st = statSync(p, { throwIfNoEntry: false });

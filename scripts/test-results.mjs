@@ -15,7 +15,8 @@ export const SUITES = ["typecheck", "lint", "unit", "e2e"];
 export function suitesToRun(arg) {
   if (!arg) return [...SUITES];
   const asked = arg.split(",").map((s) => s.trim());
-  for (const s of asked) if (!SUITES.includes(s)) throw new Error(`unknown test suite ${JSON.stringify(s)}: use typecheck, lint, unit or e2e (or a comma list)`);
+  for (const s of asked)
+    if (!SUITES.includes(s)) throw new Error(`unknown test suite ${JSON.stringify(s)}: use typecheck, lint, unit or e2e (or a comma list)`);
   return SUITES.filter((s) => asked.includes(s));
 }
 
@@ -58,7 +59,13 @@ export function prettierResult(code, output) {
     .map((l) => /^\[warn\] (.+)$/.exec(l)?.[1])
     .filter((f) => f !== undefined && !f.startsWith("Code style issues"));
   if (files.length === 0) return { passed: 0, failed: 1, notes: [`prettier --check exited with ${code} without naming a file`] };
-  return { passed: 0, failed: files.length, notes: [`prettier: ${files.length} file${files.length === 1 ? "" : "s"} not formatted (npm run format): ${files.slice(0, 10).join(", ")}${files.length > 10 ? ", …" : ""}`] };
+  return {
+    passed: 0,
+    failed: files.length,
+    notes: [
+      `prettier: ${files.length} file${files.length === 1 ? "" : "s"} not formatted (npm run format): ${files.slice(0, 10).join(", ")}${files.length > 10 ? ", …" : ""}`,
+    ],
+  };
 }
 
 /**

@@ -51,7 +51,13 @@ describe("eslintResult and prettierResult", () => {
     expect(eslintResult(0, [{ filePath: "/a.ts", messages: [] }])).toEqual({ passed: 1, failed: 0, notes: [] });
     const report = [
       { filePath: "/p/a.ts", messages: [{ line: 3, ruleId: "no-control-regex", message: "x" }] },
-      { filePath: "/p/b.tsx", messages: [{ line: 1, ruleId: "react-hooks/purity", message: "y" }, { line: 9, ruleId: null, message: "z" }] },
+      {
+        filePath: "/p/b.tsx",
+        messages: [
+          { line: 1, ruleId: "react-hooks/purity", message: "y" },
+          { line: 9, ruleId: null, message: "z" },
+        ],
+      },
     ];
     expect(eslintResult(1, report)).toEqual({ passed: 0, failed: 3, notes: ["eslint: 3 problems (npm run lint)"] });
     expect(eslintResult(2, null)).toEqual({ passed: 0, failed: 1, notes: ["eslint exited with 2 without a report"] });
@@ -61,6 +67,10 @@ describe("eslintResult and prettierResult", () => {
     expect(prettierResult(0, "Checking formatting...\nAll matched files use Prettier code style!\n")).toEqual({ passed: 1, failed: 0, notes: [] });
     const out = "Checking formatting...\n[warn] lib/a.ts\n[warn] app/b.tsx\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.\n";
     expect(prettierResult(1, out)).toEqual({ passed: 0, failed: 2, notes: ["prettier: 2 files not formatted (npm run format): lib/a.ts, app/b.tsx"] });
-    expect(prettierResult(2, "[error] No parser could be inferred")).toEqual({ passed: 0, failed: 1, notes: ["prettier --check exited with 2 without naming a file"] });
+    expect(prettierResult(2, "[error] No parser could be inferred")).toEqual({
+      passed: 0,
+      failed: 1,
+      notes: ["prettier --check exited with 2 without naming a file"],
+    });
   });
 });

@@ -53,7 +53,9 @@ if (suites.includes("lint")) {
   rmSync(out, { force: true });
   const code = run(bin("eslint"), [".", "--max-warnings", "0", "--format", "json", "--output-file", out]);
   const report = readJson(out);
-  if (Array.isArray(report)) for (const f of report) for (const m of f.messages ?? []) console.log(`${path.relative(".", f.filePath)}:${m.line ?? 0}: ${m.message} (${m.ruleId ?? "eslint"})`);
+  if (Array.isArray(report))
+    for (const f of report)
+      for (const m of f.messages ?? []) console.log(`${path.relative(".", f.filePath)}:${m.line ?? 0}: ${m.message} (${m.ruleId ?? "eslint"})`);
   results.push(eslintResult(code, report));
   const p = spawnSync(bin("prettier"), ["--check", "."], { env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const output = `${p.stdout ?? ""}${p.stderr ?? ""}`;

@@ -13,7 +13,8 @@ export { BULK_CHECKS, type BulkCheckName };
 export const BULK_MAX_CASES = 10_000;
 
 /** Which cases: ticked rows, or every case matching the Cases tab's filters. */
-export type BulkTarget = { kind: "ids"; caseIds: number[] } | { kind: "filter"; filter: Omit<CaseListQuery, "systemId" | "page" | "pageSize" | "sort" | "searchLimit"> };
+export type BulkTarget =
+  { kind: "ids"; caseIds: number[] } | { kind: "filter"; filter: Omit<CaseListQuery, "systemId" | "page" | "pageSize" | "sort" | "searchLimit"> };
 
 /** Result of {@link bulkCaseCheck}. */
 export interface BulkCheckResult {
@@ -42,7 +43,11 @@ export async function bulkCaseCheck(db: Db, r: { systemId: string; target: BulkT
   if (r.target.kind === "ids") ids = [...new Set(r.target.caseIds)];
   else {
     const page = await listCases(db, { ...r.target.filter, systemId: r.systemId, pageSize: BULK_MAX_CASES + 1, sort: "id-asc" });
-    if (page.truncated || page.total > BULK_MAX_CASES) throw new LibraryError("validation", `The filter matches more than ${BULK_MAX_CASES.toLocaleString("en-US")} cases; narrow it (one prompt, a source, a search) and apply again.`);
+    if (page.truncated || page.total > BULK_MAX_CASES)
+      throw new LibraryError(
+        "validation",
+        `The filter matches more than ${BULK_MAX_CASES.toLocaleString("en-US")} cases; narrow it (one prompt, a source, a search) and apply again.`,
+      );
     ids = page.rows.map((x) => x.id);
   }
   if (ids.length === 0) throw new LibraryError("validation", "No case is selected: tick rows, or choose every case that matches the filter.");

@@ -49,10 +49,16 @@ describe("nodeFetch", () => {
     let reached = 0;
     const other = http.createServer((_req, res) => (reached++, res.end("{}")));
     await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
-    const redirect = http.createServer((_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${(other.address() as AddressInfo).port}/steal` }).end());
+    const redirect = http.createServer((_req, res) =>
+      res.writeHead(307, { location: `http://127.0.0.1:${(other.address() as AddressInfo).port}/steal` }).end(),
+    );
     await new Promise<void>((r) => redirect.listen(0, "127.0.0.1", r));
     try {
-      const r = await nodeFetch(`http://127.0.0.1:${(redirect.address() as AddressInfo).port}/v1/chat/completions`, { method: "POST", headers: { "x-api-key": "sk-ant-secret" }, body: "{}" });
+      const r = await nodeFetch(`http://127.0.0.1:${(redirect.address() as AddressInfo).port}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "x-api-key": "sk-ant-secret" },
+        body: "{}",
+      });
       expect(r.status).toBe(307);
       expect(r.headers.get("location")).toMatch(/\/steal$/);
       expect(reached).toBe(0);

@@ -41,17 +41,22 @@ export const nodeFetch: typeof fetch = (input, init = {}) =>
     if (!agent) return reject(new TypeError(`nodeFetch: unsupported protocol ${url.protocol}`));
     const body = bodyOf(init.body);
     const headers = headerRecord(init.headers);
-    if (body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length")) headers["content-length"] = String(Buffer.byteLength(body));
-    const req = (url.protocol === "https:" ? https : http).request(url, { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", reject);
-      res.on("end", () => {
-        const status = res.statusCode ?? 502;
-        const bytes = status === 204 || status === 304 ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        resolve(new BufferedResponse(bytes, status, res.statusMessage ?? "", new BufferedHeaders(res.headers), url.href));
-      });
-    });
+    if (body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length"))
+      headers["content-length"] = String(Buffer.byteLength(body));
+    const req = (url.protocol === "https:" ? https : http).request(
+      url,
+      { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          const status = res.statusCode ?? 502;
+          const bytes = status === 204 || status === 304 ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+          resolve(new BufferedResponse(bytes, status, res.statusMessage ?? "", new BufferedHeaders(res.headers), url.href));
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -17,7 +17,10 @@ describe("importLimitsFromEnv", () => {
 
   it("ignores a value that is not a positive whole number, with a warning", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(importLimitsFromEnv({ BENCHWORK_IMPORT_MAX_BYTES: "4MB", BENCHWORK_IMPORT_MAX_ROWS: "0" })).toMatchObject({ maxBytes: 4 * 1024 * 1024, maxRows: 5000 });
+    expect(importLimitsFromEnv({ BENCHWORK_IMPORT_MAX_BYTES: "4MB", BENCHWORK_IMPORT_MAX_ROWS: "0" })).toMatchObject({
+      maxBytes: 4 * 1024 * 1024,
+      maxRows: 5000,
+    });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("BENCHWORK_IMPORT_MAX_BYTES"));
     warn.mockRestore();
   });

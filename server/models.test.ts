@@ -16,7 +16,13 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () =>
       res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "stop" }] }),
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "stop" }],
+        }),
       ),
     );
   });
@@ -38,26 +44,45 @@ function recordingEnv(values: Record<string, string>) {
   return { env, read };
 }
 
-const caught = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+const caught = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe("saving a model configuration applies the key policy", () => {
   it("refuses a key variable outside the rule with a field error on apiKeyEnv naming the rule; nothing is stored", async () => {
-    const e = await caught(addModelConfig(db, { name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: "https://attacker.example/v1", apiKeyEnv: "BENCHWORK_DB" }, {}));
+    const e = await caught(
+      addModelConfig(db, { name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: "https://attacker.example/v1", apiKeyEnv: "BENCHWORK_DB" }, {}),
+    );
     expect(e).toBeInstanceOf(LibraryError);
     expect((e as LibraryError).code).toBe("validation");
-    expect((e as LibraryError).fieldErrors?.apiKeyEnv).toMatch(/^BENCHWORK_DB is not an allowed API key variable: a key variable's name must end in _API_KEY .* or be listed in BENCHWORK_ALLOWED_KEY_VARS/);
+    expect((e as LibraryError).fieldErrors?.apiKeyEnv).toMatch(
+      /^BENCHWORK_DB is not an allowed API key variable: a key variable's name must end in _API_KEY .* or be listed in BENCHWORK_ALLOWED_KEY_VARS/,
+    );
     expect(await listModelConfigs(db)).toEqual([]);
   });
 
   it("refuses a base URL whose host is not allowed for the key, with a field error on baseUrl naming host and variable", async () => {
-    const e = await caught(addModelConfig(db, { name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: "https://attacker.example/v1", apiKeyEnv: "OPENAI_API_KEY" }, {}));
-    expect((e as LibraryError).fieldErrors?.baseUrl).toMatch(/^The key in OPENAI_API_KEY may not be sent to attacker\.example .*BENCHWORK_KEY_HOSTS="OPENAI_API_KEY=attacker\.example"/);
+    const e = await caught(
+      addModelConfig(
+        db,
+        { name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: "https://attacker.example/v1", apiKeyEnv: "OPENAI_API_KEY" },
+        {},
+      ),
+    );
+    expect((e as LibraryError).fieldErrors?.baseUrl).toMatch(
+      /^The key in OPENAI_API_KEY may not be sent to attacker\.example .*BENCHWORK_KEY_HOSTS="OPENAI_API_KEY=attacker\.example"/,
+    );
     expect(await listModelConfigs(db)).toEqual([]);
   });
 
   it("keeps the shape errors and adds the policy's (one message per field)", async () => {
     const e = await caught(addModelConfig(db, { name: "", provider: "openai", modelId: "gpt-4o", apiKeyEnv: "HOME" }, {}));
-    expect((e as LibraryError).fieldErrors).toEqual({ name: "Name is required", apiKeyEnv: expect.stringContaining("HOME is not an allowed API key variable") });
+    expect((e as LibraryError).fieldErrors).toEqual({
+      name: "Name is required",
+      apiKeyEnv: expect.stringContaining("HOME is not an allowed API key variable"),
+    });
   });
 
   it("stores allowed configurations: a provider default, a bound host, a keyless local server", async () => {
@@ -78,7 +103,13 @@ describe("saving a model configuration applies the key policy", () => {
 
 describe("Test connection of a configuration stored before the policy", () => {
   it("refuses a stored variable outside the rule without reading it or making any request", async () => {
-    const id = await createModelConfig(db, { name: "old", provider: "openai-compatible", modelId: "m", baseUrl: `http://${hostPort}/v1`, apiKeyEnv: "BENCHWORK_DB" });
+    const id = await createModelConfig(db, {
+      name: "old",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: `http://${hostPort}/v1`,
+      apiKeyEnv: "BENCHWORK_DB",
+    });
     const { env, read } = recordingEnv({ BENCHWORK_DB: "/srv/benchwork.db" });
     const r = await testModelConfig(db, id, env, nodeFetch);
     expect(r).toEqual({ ok: false, error: expect.stringMatching(/^BENCHWORK_DB is not an allowed API key variable/) });
@@ -94,9 +125,18 @@ describe("Test connection of a configuration stored before the policy", () => {
   });
 
   it("calls a bound host with its key, and a keyless server as before", async () => {
-    const bound = await createModelConfig(db, { name: "bound", provider: "openai-compatible", modelId: "m", baseUrl: `http://${hostPort}/v1`, apiKeyEnv: "LOCAL_API_KEY" });
+    const bound = await createModelConfig(db, {
+      name: "bound",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: `http://${hostPort}/v1`,
+      apiKeyEnv: "LOCAL_API_KEY",
+    });
     const keyless = await createModelConfig(db, { name: "keyless", provider: "openai-compatible", modelId: "m", baseUrl: `http://${hostPort}/v1` });
-    expect(await testModelConfig(db, bound, { LOCAL_API_KEY: "k", BENCHWORK_KEY_HOSTS: `LOCAL_API_KEY=http://${hostPort}` }, nodeFetch)).toMatchObject({ ok: true, text: "OK" });
+    expect(await testModelConfig(db, bound, { LOCAL_API_KEY: "k", BENCHWORK_KEY_HOSTS: `LOCAL_API_KEY=http://${hostPort}` }, nodeFetch)).toMatchObject({
+      ok: true,
+      text: "OK",
+    });
     expect(await testModelConfig(db, keyless, {}, nodeFetch)).toMatchObject({ ok: true, text: "OK" });
     expect(requests).toBe(2);
   });
@@ -110,13 +150,27 @@ describe("Test connection of a configuration stored before the policy", () => {
 describe("the Models page rows", () => {
   it("show set / not set only for allowed variables and never read a refused one", async () => {
     await createModelConfig(db, { name: "a GPT", provider: "openai", modelId: "gpt-4o-mini" });
-    await createModelConfig(db, { name: "b probe", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "AWS_SECRET_ACCESS_KEY" });
+    await createModelConfig(db, {
+      name: "b probe",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: "http://127.0.0.1:1/v1",
+      apiKeyEnv: "AWS_SECRET_ACCESS_KEY",
+    });
     await createModelConfig(db, { name: "c local", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1" });
     const { env, read } = recordingEnv({ OPENAI_API_KEY: "sk-x", AWS_SECRET_ACCESS_KEY: "aws" });
     const rows = await modelConfigRows(db, env);
     expect(rows.map((r) => [r.name, r.key])).toEqual([
       ["a GPT", { variable: "OPENAI_API_KEY", required: true, present: true }],
-      ["b probe", { variable: "AWS_SECRET_ACCESS_KEY", required: true, present: false, refused: { code: "key_variable_refused", message: expect.stringContaining("is not an allowed API key variable") } }],
+      [
+        "b probe",
+        {
+          variable: "AWS_SECRET_ACCESS_KEY",
+          required: true,
+          present: false,
+          refused: { code: "key_variable_refused", message: expect.stringContaining("is not an allowed API key variable") },
+        },
+      ],
       ["c local", { required: false, present: false }],
     ]);
     expect(read).not.toContain("AWS_SECRET_ACCESS_KEY");

@@ -31,7 +31,10 @@ export function validateModelConfigForSave(input: unknown, env: Env): ModelConfi
   const readable = typeof input === "object" && input !== null && !["_form", "provider", "apiKeyEnv", "baseUrl"].some((f) => fieldsWithIssues.has(f));
   if (parsed.ok || readable) {
     const candidate = parsed.ok ? parsed.config : (input as ModelConfig);
-    const use = decideKeyUse({ provider: candidate.provider, apiKeyEnv: blankToUndefined(candidate.apiKeyEnv), baseUrl: blankToUndefined(candidate.baseUrl) }, env);
+    const use = decideKeyUse(
+      { provider: candidate.provider, apiKeyEnv: blankToUndefined(candidate.apiKeyEnv), baseUrl: blankToUndefined(candidate.baseUrl) },
+      env,
+    );
     if (!use.ok) issues.push({ field: use.error.field, message: use.error.message });
   }
   if (parsed.ok && issues.length === 0) return parsed.config;

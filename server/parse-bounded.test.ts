@@ -42,7 +42,9 @@ describe("parseBounded", () => {
     expect(isImportError(long) && long.code).toBe("too_many_rows");
     const strings = await rejection(parseBounded(sharedStringsBomb(62 * 1024 * 1024), "strings.xlsx"));
     expect(isImportError(strings) && strings.code).toBe("part_too_large");
-    expect((strings as Error).message).toMatch(/^strings\.xlsx: its shared strings \(part xl\/sharedStrings\.xml\) unpack to 62\.0 MB; the limit is 16 MB per part\./);
+    expect((strings as Error).message).toMatch(
+      /^strings\.xlsx: its shared strings \(part xl\/sharedStrings\.xml\) unpack to 62\.0 MB; the limit is 16 MB per part\./,
+    );
   });
 
   it("reads a sheet that declares a million rows but holds two", async () => {
@@ -62,7 +64,9 @@ describe("parseBounded", () => {
 
   it("stops a parse that needs more memory than allowed", async () => {
     const rows = Array.from({ length: 40_000 }, (_, i) => `row ${i} ${"x".repeat(60)},${i}`).join("\n");
-    const e = await rejection(parseBounded(utf8(`a,b\n${rows}\n`), "fat.csv", { limits: { maxRows: 100_000, maxBytes: 64 * 1024 * 1024 } }, { maxOldGenerationSizeMb: 4 }));
+    const e = await rejection(
+      parseBounded(utf8(`a,b\n${rows}\n`), "fat.csv", { limits: { maxRows: 100_000, maxBytes: 64 * 1024 * 1024 } }, { maxOldGenerationSizeMb: 4 }),
+    );
     expect(e).toBeInstanceOf(DatasetError);
     expect((e as DatasetError).code).toBe("parse_memory");
     expect((e as Error).message).toMatch(/fat\.csv needed more memory than allowed \(4 MB\)/);

@@ -71,7 +71,14 @@ async function runWorker(op: "parse" | "inspect", bytes: Uint8Array, fileName: s
         void worker.terminate();
       };
       const timer = setTimeout(() => {
-        finish(() => reject(new DatasetError("parse_timeout", `${fileName} took too long to read (more than ${Math.round(timeoutMs / 1000)} s), so reading was stopped. Nothing was stored. Split the file into smaller ones or simplify it, then upload it again.`)));
+        finish(() =>
+          reject(
+            new DatasetError(
+              "parse_timeout",
+              `${fileName} took too long to read (more than ${Math.round(timeoutMs / 1000)} s), so reading was stopped. Nothing was stored. Split the file into smaller ones or simplify it, then upload it again.`,
+            ),
+          ),
+        );
       }, timeoutMs);
       worker.on("message", (m: WorkerReply) =>
         finish(() => {
@@ -81,22 +88,39 @@ async function runWorker(op: "parse" | "inspect", bytes: Uint8Array, fileName: s
             reject(new ImportError(e.code, e.fileName, e.message, { limit: e.limit, actual: e.actual }));
           } else {
             console.error(`import worker: ${m.error}`);
-            reject(new DatasetError("parse_failed", `${fileName} could not be read because of an error on the server (it is in the server log). Nothing was stored.`));
+            reject(
+              new DatasetError(
+                "parse_failed",
+                `${fileName} could not be read because of an error on the server (it is in the server log). Nothing was stored.`,
+              ),
+            );
           }
         }),
       );
       worker.on("error", (e: Error & { code?: string }) =>
         finish(() => {
           if (e.code === "ERR_WORKER_OUT_OF_MEMORY") {
-            reject(new DatasetError("parse_memory", `${fileName} needed more memory than allowed (${memoryMb} MB) while being read, so reading was stopped. Nothing was stored. Split the file into smaller ones, then upload it again.`));
+            reject(
+              new DatasetError(
+                "parse_memory",
+                `${fileName} needed more memory than allowed (${memoryMb} MB) while being read, so reading was stopped. Nothing was stored. Split the file into smaller ones, then upload it again.`,
+              ),
+            );
           } else {
             console.error("import worker:", e);
-            reject(new DatasetError("parse_failed", `${fileName} could not be read because of an error on the server (it is in the server log). Nothing was stored.`));
+            reject(
+              new DatasetError(
+                "parse_failed",
+                `${fileName} could not be read because of an error on the server (it is in the server log). Nothing was stored.`,
+              ),
+            );
           }
         }),
       );
       worker.on("exit", (code) =>
-        finish(() => reject(new DatasetError("parse_failed", `${fileName} could not be read: the reader stopped unexpectedly (exit ${code}). Nothing was stored.`))),
+        finish(() =>
+          reject(new DatasetError("parse_failed", `${fileName} could not be read: the reader stopped unexpectedly (exit ${code}). Nothing was stored.`)),
+        ),
       );
     });
   } finally {

@@ -14,13 +14,35 @@ beforeEach(async () => {
 });
 
 const edit = async (systemPrompt: string, o: { base?: number; message?: string } = {}) =>
-  promptEditSchema.parse({ promptId: agentId, baseRevisionId: o.base ?? (await getPrompt(db, agentId))!.revision!.id, systemPrompt, message: o.message ?? "why" });
+  promptEditSchema.parse({
+    promptId: agentId,
+    baseRevisionId: o.base ?? (await getPrompt(db, agentId))!.revision!.id,
+    systemPrompt,
+    message: o.message ?? "why",
+  });
 
 describe("reviewPromptEdit", () => {
   it("lists the variables some active cases lack (paused cases do not count) and stores nothing", async () => {
     const ids = await addCases(db, [
-      { systemId: "acme", promptId: agentId, caseKey: "with-both", source: "custom", content: content("q", "a", { variables: [{ name: "customer", value: "Ana" }, { name: "tier", value: "gold" }] }) },
-      { systemId: "acme", promptId: agentId, caseKey: "customer-only", source: "custom", content: content("q", "a", { variables: [{ name: "customer", value: "Ben" }] }) },
+      {
+        systemId: "acme",
+        promptId: agentId,
+        caseKey: "with-both",
+        source: "custom",
+        content: content("q", "a", {
+          variables: [
+            { name: "customer", value: "Ana" },
+            { name: "tier", value: "gold" },
+          ],
+        }),
+      },
+      {
+        systemId: "acme",
+        promptId: agentId,
+        caseKey: "customer-only",
+        source: "custom",
+        content: content("q", "a", { variables: [{ name: "customer", value: "Ben" }] }),
+      },
       { systemId: "acme", promptId: agentId, caseKey: "paused", source: "custom", content: content("q", "a") },
     ]);
     await setCaseStatus(db, ids[2].id, "paused");

@@ -162,7 +162,9 @@ describe("storeUpload", () => {
   it("refuses bytes over the system's byte quota, naming both sizes", async () => {
     const quota = { maxCount: 20, maxBytes: 3 * 1024 * 1024 };
     await storeUpload(db, { systemId: "acme", fileName: "a.csv", bytes: new Uint8Array(2 * 1024 * 1024) }, quota, t);
-    const refusal = await storeUpload(db, { systemId: "acme", fileName: "b.csv", bytes: new Uint8Array(1536 * 1024) }, quota, t + 90 * 60 * 1000).catch((e: unknown) => e);
+    const refusal = await storeUpload(db, { systemId: "acme", fileName: "b.csv", bytes: new Uint8Array(1536 * 1024) }, quota, t + 90 * 60 * 1000).catch(
+      (e: unknown) => e,
+    );
     expect(refusal).toBeInstanceOf(DatasetError);
     expect(refusal).toMatchObject({
       code: "upload_quota",

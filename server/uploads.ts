@@ -48,9 +48,7 @@ export interface UploadDeps {
 export const BODY_TIMEOUT_MS = 60_000;
 
 /** The route's answer: the accepted upload, or the HTTP status, code and message of the refusal. */
-export type UploadOutcome =
-  | { ok: true; data: UploadAccepted }
-  | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number };
+export type UploadOutcome = { ok: true; data: UploadAccepted } | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number };
 
 /** The server's gate, the limits and quota from the environment, and the real clock. */
 export function defaultUploadDeps(): UploadDeps {
@@ -83,7 +81,13 @@ export async function receiveUpload(db: Db, upload: IncomingUpload, deps: Upload
 
   const admission = deps.gate.tryEnter();
   if (!admission.ok) {
-    return { ok: false, status: admission.status, code: admission.reason === "busy" ? "busy" : "rate_limited", message: admission.message, retryAfterSeconds: admission.retryAfterSeconds };
+    return {
+      ok: false,
+      status: admission.status,
+      code: admission.reason === "busy" ? "busy" : "rate_limited",
+      message: admission.message,
+      retryAfterSeconds: admission.retryAfterSeconds,
+    };
   }
   try {
     const timeoutMs = deps.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
@@ -93,7 +97,12 @@ export async function receiveUpload(db: Db, upload: IncomingUpload, deps: Upload
     } catch (e) {
       if ((e as Error | undefined)?.name !== "TimeoutError") throw e;
       const seconds = Math.max(1, Math.round(timeoutMs / 1000));
-      return { ok: false, status: 408, code: "body_timeout", message: `${fileName} did not arrive within ${seconds} s, so the upload was stopped. Nothing was stored; check the connection and upload the file again.` };
+      return {
+        ok: false,
+        status: 408,
+        code: "body_timeout",
+        message: `${fileName} did not arrive within ${seconds} s, so the upload was stopped. Nothing was stored; check the connection and upload the file again.`,
+      };
     }
     if (!bytes) return tooLarge();
     if (bytes.byteLength === 0) return { ok: false, status: 400, code: "empty_file", message: `${fileName} is empty.` };
@@ -137,7 +146,12 @@ export async function receiveUpload(db: Db, upload: IncomingUpload, deps: Upload
  * @throws DatasetError `upload_quota` (nothing stored) naming the quota, what the system holds,
  *   what to do, and when the oldest upload expires
  */
-export async function storeUpload(db: Db, u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null }, quota: UploadQuota, now: number): Promise<number> {
+export async function storeUpload(
+  db: Db,
+  u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null },
+  quota: UploadQuota,
+  now: number,
+): Promise<number> {
   await deleteStaleUploads(db, now);
   const stored = await createUploadWithinQuota(db, { ...u, now }, quota);
   if (stored.ok) return stored.id;

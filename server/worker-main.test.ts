@@ -34,7 +34,10 @@ describe("npm run worker: stopping", () => {
   // `kill` of the npm process left the worker running (npm signals its shell, which did not pass it on).
   it("stops the worker when the npm process is told to stop", async () => {
     const db = path.join(mkdtempSync(path.join(tmpdir(), "benchwork-worker-stop-")), "w.db");
-    const npm = spawn("npm", ["run", "--silent", "worker"], { env: { ...process.env, BENCHWORK_DB: db, BENCHWORK_TRIAL_THREADS: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const npm = spawn("npm", ["run", "--silent", "worker"], {
+      env: { ...process.env, BENCHWORK_DB: db, BENCHWORK_TRIAL_THREADS: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const pid = await new Promise<number>((resolve, reject) => {
       let out = "";
       npm.stdout.on("data", (d: Buffer) => {

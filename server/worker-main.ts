@@ -14,7 +14,8 @@ import { startBenchWorker, trialThreadCount } from "./worker";
 function pollInterval(raw: string | undefined): number | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 10 || n > 60_000) throw new RangeError(`BENCHWORK_WORKER_POLL_MS: expected a whole number of ms from 10 to 60000, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 10 || n > 60_000)
+    throw new RangeError(`BENCHWORK_WORKER_POLL_MS: expected a whole number of ms from 10 to 60000, got "${raw}"`);
   return n;
 }
 

@@ -31,7 +31,10 @@ export function providerConcurrency(env: Record<string, string | undefined>): nu
  * Executors running trials on this thread. The executor code (ai SDK, providers, evaluators) is
  * loaded on first use, so a coordinator whose trials run on threads never holds it in memory.
  */
-function inlineExecutors(db: Db, o: { env: Record<string, string | undefined>; keepRecord?: boolean; retryBaseDelayMs?: number }): (benchId: number) => Promise<TrialExecutor> {
+function inlineExecutors(
+  db: Db,
+  o: { env: Record<string, string | undefined>; keepRecord?: boolean; retryBaseDelayMs?: number },
+): (benchId: number) => Promise<TrialExecutor> {
   let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
   return async (benchId) => {
     factory ??= Promise.all([import("./bench/executor"), import("@/lib/evaluators/sandbox"), import("./http-fetch")]).then(([e, s, h]) =>
@@ -77,13 +80,21 @@ export interface BenchWorkerHandle {
  */
 export function startBenchWorker(
   db: Db,
-  o: { env?: Record<string, string | undefined>; pollMs?: number; onBenchFinished?: (id: number) => void; keepRecord?: boolean; retryBaseDelayMs?: number; trialThreads?: number } = {},
+  o: {
+    env?: Record<string, string | undefined>;
+    pollMs?: number;
+    onBenchFinished?: (id: number) => void;
+    keepRecord?: boolean;
+    retryBaseDelayMs?: number;
+    trialThreads?: number;
+  } = {},
 ): BenchWorkerHandle {
   const env = o.env ?? process.env;
   const limit = providerConcurrency(env);
   const threads = o.trialThreads ?? trialThreadCount(env, db.$client.name);
   const inline = () => inlineExecutors(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
-  const pool = threads > 0 ? new TrialThreadPool({ size: threads, dbPath: db.$client.name, env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }) : null;
+  const pool =
+    threads > 0 ? new TrialThreadPool({ size: threads, dbPath: db.$client.name, env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }) : null;
   const executors = pool
     ? pool.prewarm().then(
         () => poolExecutorFactory(db, pool),

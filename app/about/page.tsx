@@ -28,12 +28,14 @@ export default function AboutPage() {
     <article className="flex max-w-3xl flex-col gap-5">
       <h1 className="text-xl font-semibold">About Benchwork</h1>
       <p className="text-sm text-slate-700">
-        Benchwork keeps a test library of cases and criteria for each prompt of an AI system, and runs benches that compare prompt revisions and models on them before you ship.
+        Benchwork keeps a test library of cases and criteria for each prompt of an AI system, and runs benches that compare prompt revisions and models on them
+        before you ship.
       </p>
       <section>
         <h2 className="text-base font-semibold">Data in the demo workspace</h2>
         <p className="mt-1 text-sm text-slate-700">
-          The demo workspace is built from excerpts of public evaluation datasets. The files are modified excerpts: rows were selected and re-serialised, and some columns were renamed or derived. The full licence texts are in the repository&apos;s <code>licenses/</code> folder.
+          The demo workspace is built from excerpts of public evaluation datasets. The files are modified excerpts: rows were selected and re-serialised, and
+          some columns were renamed or derived. The full licence texts are in the repository&apos;s <code>licenses/</code> folder.
         </p>
         <ul className="mt-3 flex flex-col gap-3">
           {DATA.map((d) => (

@@ -14,7 +14,8 @@ export default async function ModelsPage() {
       <div>
         <h1 className="text-xl font-semibold">Models</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Model configurations that benches run as candidates or use as judges: OpenAI, Anthropic, or any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio). API keys are read from the server&apos;s environment variables and are never stored, logged or sent to the browser.
+          Model configurations that benches run as candidates or use as judges: OpenAI, Anthropic, or any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
+          Studio). API keys are read from the server&apos;s environment variables and are never stored, logged or sent to the browser.
         </p>
       </div>
       <ModelsView rows={rows} />

@@ -33,8 +33,21 @@ beforeAll(async () => {
   migrateDatabase(db);
   await createSystem(db, { id: "shop", name: "Shop" });
   const promptId = await createPrompt(db, { systemId: "shop", name: "greeter", systemPrompt: "Greet the customer." });
-  await addCases(db, [{ systemId: "shop", promptId, caseKey: "hi", source: "custom", content: { ...emptyCaseContent(), input: "hi", expected: "Bonjour", evaluators: [{ kind: "contains" }] } }]);
-  await savePromptRevision(db, promptId, (await getPrompt(db, promptId))!.revision!.id, { systemPrompt: "Greet the customer. Answer in French.", modelSettings: {}, tools: [], message: "answer in French" });
+  await addCases(db, [
+    {
+      systemId: "shop",
+      promptId,
+      caseKey: "hi",
+      source: "custom",
+      content: { ...emptyCaseContent(), input: "hi", expected: "Bonjour", evaluators: [{ kind: "contains" }] },
+    },
+  ]);
+  await savePromptRevision(db, promptId, (await getPrompt(db, promptId))!.revision!.id, {
+    systemPrompt: "Greet the customer. Answer in French.",
+    modelSettings: {},
+    tools: [],
+    message: "answer in French",
+  });
   await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url });
   db.$client.close();
 });

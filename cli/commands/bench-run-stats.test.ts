@@ -30,7 +30,18 @@ afterAll(() => {
   else process.env.BENCHWORK_DB = saved;
 });
 
-const run = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-6b-verification"];
+const run = [
+  "bench",
+  "run",
+  "--system",
+  "grade-school-math",
+  "--prompt",
+  "solver",
+  "--candidate",
+  "recorded:model-6b-finetuning",
+  "--candidate",
+  "recorded:model-6b-verification",
+];
 
 describe("bench run --json-output statistics", () => {
   it("writes comparisons against the baseline and the last bench, Wilson intervals, pass@k with repeats and a status per regression", async () => {
@@ -44,7 +55,15 @@ describe("bench run --json-output statistics", () => {
     expect(base.casePassRate.ci95[0]).toBeCloseTo(0.1726236971508913, 9); // scipy Wilson 45/200
     expect(base.passAtK).toBeNull();
     expect(cand.comparisons).toHaveLength(1);
-    expect(cand.comparisons[0]).toMatchObject({ against: "baseline", againstCandidate: "model-6b-finetuning", n: 200, regressions: 8, fixes: 38, test: "exact McNemar", verdict: "better" });
+    expect(cand.comparisons[0]).toMatchObject({
+      against: "baseline",
+      againstCandidate: "model-6b-finetuning",
+      n: 200,
+      regressions: 8,
+      fixes: 38,
+      test: "exact McNemar",
+      verdict: "better",
+    });
     expect(cand.comparisons[0].delta).toBeCloseTo(0.15, 12);
     expect(cand.comparisons[0].pValue).toBeCloseTo(9.24769992138863e-6, 15);
     expect(cand.comparisons[0].ci95).toHaveLength(2);
@@ -63,13 +82,26 @@ describe("bench run --json-output statistics", () => {
     expect(base2.comparisons).toMatchObject([{ against: "last", n: 200, delta: 0, verdict: "inconclusive" }]);
     expect(cand2.passAtK).toMatchObject({ "1": 0.375, "3": 0.375 });
     expect(cand2.passHatK).toMatchObject({ "3": 0.375 });
-    expect(cand2.regressions.filter((x: { against: string }) => x.against === "baseline").map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(Array(8).fill("confirmed"));
+    expect(cand2.regressions.filter((x: { against: string }) => x.against === "baseline").map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(
+      Array(8).fill("confirmed"),
+    );
   }, 120_000);
 });
 
 describe("bench run --markdown and --fail-on inconclusive", () => {
   // 175b-finetuning (32.5 %) against 6b-verification (37.5 %): −5.0 points, the "no detectable difference" example.
-  const close = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-verification", "--candidate", "recorded:model-175b-finetuning"];
+  const close = [
+    "bench",
+    "run",
+    "--system",
+    "grade-school-math",
+    "--prompt",
+    "solver",
+    "--candidate",
+    "recorded:model-6b-verification",
+    "--candidate",
+    "recorded:model-175b-finetuning",
+  ];
 
   it("writes a pull-request comment with the evidence sentence, the table with intervals and the blocking regressions", async () => {
     const md = path.join(dir, "comment.md");
@@ -80,7 +112,9 @@ describe("bench run --markdown and --fail-on inconclusive", () => {
     expect(text).toMatch(/^### Benchwork bench #\d+ \(finished\)\n/);
     expect(text).toContain("**No detectable difference between model-175b-finetuning and model-6b-verification (−5.0 points, 95 % CI −11.9 to +1.9");
     expect(text).toContain("| model-6b-verification (baseline) | 37.5 % (95 % CI 31.1–44.4) 75/200 |");
-    expect(text).toMatch(/\| model-175b-finetuning \| 32\.5 % \(95 % CI 26\.4–39\.3\) 65\/200 \| baseline model-6b-verification \| −5\.0 \(−11\.9 to \+1\.9\) \| p = [\d.]+ \(exact McNemar, 200 paired cases\) \| inconclusive \| \d+ \(\d+ suspected\) \|/);
+    expect(text).toMatch(
+      /\| model-175b-finetuning \| 32\.5 % \(95 % CI 26\.4–39\.3\) 65\/200 \| baseline model-6b-verification \| −5\.0 \(−11\.9 to \+1\.9\) \| p = [\d.]+ \(exact McNemar, 200 paired cases\) \| inconclusive \| \d+ \(\d+ suspected\) \|/,
+    );
     expect(text).toContain("<summary>Blocking regressions (");
     expect(io.stdout.join("\n")).toContain("No detectable difference between model-175b-finetuning and model-6b-verification");
   }, 120_000);

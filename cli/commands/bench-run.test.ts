@@ -31,7 +31,10 @@ describe("benchwork bench run", () => {
   it("runs the recorded GSM8K bench, writes the JSON, and exits 1 when the best candidate is blocked by regressions", async () => {
     const io = captureIo();
     const out = path.join(dir, "out", "gsm8k.json");
-    const code = await main([...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out], io);
+    const code = await main(
+      [...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out],
+      io,
+    );
     expect(code).toBe(1);
     const r = JSON.parse(readFileSync(out, "utf8"));
     expect(r.schemaVersion).toBe(1);
@@ -57,12 +60,16 @@ describe("benchwork bench run", () => {
     const io = captureIo();
     const code = await main([...base, "--candidate", "recorded:model-175b-verification", "--baseline", "none", "--budget", "20"], io);
     expect(code).toBe(0);
-    expect(io.stdout.join("\n")).toMatch(/Recommended: model-175b-verification \(45\.0% of 20 scored checks\); it breaks no check that passed in the last bench \(#\d+, model-6b-finetuning\)/);
+    expect(io.stdout.join("\n")).toMatch(
+      /Recommended: model-175b-verification \(45\.0% of 20 scored checks\); it breaks no check that passed in the last bench \(#\d+, model-6b-finetuning\)/,
+    );
     // The weaker model after it breaks problems the last bench solved: with --baseline none this
     // exited 0 with "with no regression", compared with nothing.
     const broken = captureIo();
     expect(await main([...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "none", "--budget", "20"], broken)).toBe(1);
-    expect(broken.stdout.join("\n")).toMatch(/No candidate is recommended: every candidate that passed a check breaks a previously passing check \(model-6b-finetuning: [1-9]/);
+    expect(broken.stdout.join("\n")).toMatch(
+      /No candidate is recommended: every candidate that passed a check breaks a previously passing check \(model-6b-finetuning: [1-9]/,
+    );
   }, 60_000);
 
   it("runs only the retained regression cases with --cases source:retained", async () => {
@@ -98,8 +105,14 @@ describe("benchwork bench run", () => {
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "tag:none-such"], /No case of prompt solver matches tag none-such/],
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--cases", "dataset:nope"], /No case of prompt solver matches dataset nope/],
       // A mistyped recorded column used to run as 200 skipped trials and exit 0.
-      [[...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verificaton"], /no recorded outputs named "model-175b-verificaton" \(it has [^)]*model-175b-verification[^)]*\)/],
-      [[...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "foo"], /--baseline must be a candidate's index \(0 for the first --candidate\), last or none \(got "foo"\)/],
+      [
+        [...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verificaton"],
+        /no recorded outputs named "model-175b-verificaton" \(it has [^)]*model-175b-verification[^)]*\)/,
+      ],
+      [
+        [...base, "--candidate", "recorded:model-6b-finetuning", "--baseline", "foo"],
+        /--baseline must be a candidate's index \(0 for the first --candidate\), last or none \(got "foo"\)/,
+      ],
       [[...base, "--candidate", "model:scripted@1@2"], /write model:CONFIG or model:CONFIG@REVISION \(one @\)/],
       // An output file that cannot be written is found before the bench runs.
       [[...base, "--candidate", "recorded:model-6b-finetuning", "--json-output", "/proc/benchwork.json"], /--json-output \/proc\/benchwork.json: cannot write/],
@@ -159,11 +172,24 @@ describe("benchwork bench run from another directory", () => {
     const { spawn } = await import("node:child_process");
     const root = process.cwd();
     const out = path.join(dir, "elsewhere.json");
-    const child = spawn(process.execPath, [path.join(root, "cli/bin.mjs"), ...base, "--candidate", "recorded:model-6b-finetuning", "--candidate", "recorded:model-175b-verification", "--json-output", out], {
-      cwd: tmpdir(),
-      env: { ...process.env, BENCHWORK_DB: file, BENCHWORK_ROOT: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "cli/bin.mjs"),
+        ...base,
+        "--candidate",
+        "recorded:model-6b-finetuning",
+        "--candidate",
+        "recorded:model-175b-verification",
+        "--json-output",
+        out,
+      ],
+      {
+        cwd: tmpdir(),
+        env: { ...process.env, BENCHWORK_DB: file, BENCHWORK_ROOT: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((r) => child.on("exit", r));

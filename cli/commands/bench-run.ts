@@ -64,7 +64,8 @@ function parseCases(s: string | undefined) {
   const [kind, ...rest] = s.split(":");
   const value = rest.join(":");
   if (kind === "tag" && value) return { kind: "tag" as const, tag: value };
-  if (kind === "source" && (CASE_SOURCES as readonly string[]).includes(value)) return { kind: "source" as const, source: value as (typeof CASE_SOURCES)[number] };
+  if (kind === "source" && (CASE_SOURCES as readonly string[]).includes(value))
+    return { kind: "source" as const, source: value as (typeof CASE_SOURCES)[number] };
   if (kind === "dataset" && value) return { kind: "dataset" as const, dataset: value };
   throw usage(`--cases must be all, tag:TAG, source:${CASE_SOURCES.join("|")} or dataset:NAME (got "${s}")`);
 }
@@ -76,7 +77,8 @@ function parseCases(s: string | undefined) {
  */
 function openExisting(): Db {
   const file = databasePath();
-  if (file !== ":memory:" && !existsSync(file)) throw usage(`no database at ${path.resolve(file)}: create one with \`npm run db:seed\` (the demo workspace) or set BENCHWORK_DB to yours`);
+  if (file !== ":memory:" && !existsSync(file))
+    throw usage(`no database at ${path.resolve(file)}: create one with \`npm run db:seed\` (the demo workspace) or set BENCHWORK_DB to yours`);
   try {
     const db = openDatabase(file);
     migrateDatabase(db);
@@ -114,7 +116,9 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const system = await getSystem(db, o.system);
   if (!system) {
     const ids = (await listSystems(db)).map((x) => x.id);
-    throw usage(`--system: no system "${o.system}" in ${databasePath()} (${ids.length ? `it has ${ids.join(", ")}` : "it has none: `npm run db:seed` adds the demo workspace"})`);
+    throw usage(
+      `--system: no system "${o.system}" in ${databasePath()} (${ids.length ? `it has ${ids.join(", ")}` : "it has none: `npm run db:seed` adds the demo workspace"})`,
+    );
   }
   const prompts = await listPrompts(db, system.id);
   const prompt = prompts.find((p) => p.name === o.prompt);
@@ -128,7 +132,10 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     if (!m) throw usage(`--candidate "${spec}": write recorded:COLUMN or model:CONFIG[@REVISION]`);
     if (m[1] === "recorded") {
       // A mistyped column would otherwise run as a bench of skipped trials and pass.
-      if (!recorded.includes(m[2])) throw usage(`--candidate "${spec}": prompt ${prompt.name} has no recorded outputs named "${m[2]}" (it has ${recorded.length ? recorded.join(", ") : "none"})`);
+      if (!recorded.includes(m[2]))
+        throw usage(
+          `--candidate "${spec}": prompt ${prompt.name} has no recorded outputs named "${m[2]}" (it has ${recorded.length ? recorded.join(", ") : "none"})`,
+        );
       candidates.push({ kind: "recorded", recordedName: m[2] });
       continue;
     }
@@ -159,7 +166,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       if (!g) throw usage(`--generator: no model configuration named "${o.generator}"`);
       generatorId = Number(g.id);
     } else generatorId = candidates.find((c) => c.kind === "model")?.modelConfigId ?? judgeModelConfigId;
-    if (generatorId === null) throw usage("--generate-criteria/--generate-scenarios need a generator model: give --generator CONFIG (a model configuration of the app)");
+    if (generatorId === null)
+      throw usage("--generate-criteria/--generate-scenarios need a generator model: give --generator CONFIG (a model configuration of the app)");
     generate = { modelConfigId: generatorId, criteria: o.generateCriteria ?? "0", scenarios: o.generateScenarios ?? "0" };
   }
   if (o.baseline !== undefined && !["last", "none"].includes(o.baseline) && !/^\d+$/.test(o.baseline))
@@ -168,7 +176,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     systemId: system.id,
     promptId: prompt.id,
     candidates,
-    baseline: o.baseline === undefined ? { kind: "candidate", index: 0 } : o.baseline === "last" ? { kind: "last-bench" } : o.baseline === "none" ? { kind: "none" } : { kind: "candidate", index: Number(o.baseline) },
+    baseline:
+      o.baseline === undefined
+        ? { kind: "candidate", index: 0 }
+        : o.baseline === "last"
+          ? { kind: "last-bench" }
+          : o.baseline === "none"
+            ? { kind: "none" }
+            : { kind: "candidate", index: Number(o.baseline) },
     selection: parseCases(o.cases),
     includeRetained: o.retained !== false,
     budget: o.budget ?? null,
@@ -197,9 +212,13 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const g = parsed.data.generate ? (await getBench(db, id))?.settings.generated : undefined;
   if (g) {
     const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-    io.out(`generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`);
+    io.out(
+      `generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`,
+    );
   }
-  io.out(`bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`);
+  io.out(
+    `bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`,
+  );
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 
   const worker = startBenchWorker(db, { pollMs: 50 });
@@ -242,7 +261,13 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     schemaVersion: 1,
     benchId: id,
     status: bench.status,
-    manifest: { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy, retainedJoined: plan.retainedJoined, includeRetained: o.retained !== false },
+    manifest: {
+      included: plan.includedCount,
+      excluded: plan.excludedCount,
+      excludedBy: plan.excludedBy,
+      retainedJoined: plan.retainedJoined,
+      includeRetained: o.retained !== false,
+    },
     candidates: bench.candidates.map((c) => {
       const s = statsOf(bench.summary, c.id)!;
       const ev = evidence.find((e) => e.candidateId === c.id);
@@ -272,7 +297,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
       headline: rec.headline,
       lastBench: rec.lastBench ?? null,
-      ranking: rec.candidates.map((c) => ({ label: c.label, rank: c.rank, recommended: c.recommended, blockers: c.blockers.length, fixes: c.fixes?.length ?? 0, tradeoffs: c.tradeoffs })),
+      ranking: rec.candidates.map((c) => ({
+        label: c.label,
+        rank: c.rank,
+        recommended: c.recommended,
+        blockers: c.blockers.length,
+        fixes: c.fixes?.length ?? 0,
+        tradeoffs: c.tradeoffs,
+      })),
     },
   };
   io.out("");
@@ -289,7 +321,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const evOf = (id: number) => evidence.find((e) => e.candidateId === id);
   const ranked = rec.candidates.map((c) => {
     const statuses = blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? []);
-    return { candidateId: c.candidateId, label: c.label, isBaseline: c.isBaseline, comparisons: evOf(c.candidateId)?.comparisons ?? [], blockers: statuses, blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })) };
+    return {
+      candidateId: c.candidateId,
+      label: c.label,
+      isBaseline: c.isBaseline,
+      comparisons: evOf(c.candidateId)?.comparisons ?? [],
+      blockers: statuses,
+      blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })),
+    };
   });
   const primary = primaryComparison(ranked);
   const sentence = primary ? evidenceSentence(primary) : null;
@@ -303,7 +342,13 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       headline: sentence,
       recommendation: rec.headline,
       // Bench order in the table, as in the JSON and the page.
-      candidates: bench.candidates.map((c) => ({ label: c.label, baseline: bench.summary!.baselineCandidateId === c.id, casePassRate: evOf(c.id)?.rates.trialPassRate ?? null, comparisons: evOf(c.id)?.comparisons ?? [], blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [] })),
+      candidates: bench.candidates.map((c) => ({
+        label: c.label,
+        baseline: bench.summary!.baselineCandidateId === c.id,
+        casePassRate: evOf(c.id)?.rates.trialPassRate ?? null,
+        comparisons: evOf(c.id)?.comparisons ?? [],
+        blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
+      })),
     });
     writeTextFile(o.markdown, md);
   }
@@ -311,7 +356,11 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const allErrored = result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total);
   const bestBlocked = (rec.candidates[0]?.blockers.length ?? 0) > 0;
   if (o.failOn === "inconclusive" && (!primary || primary.comparison.verdict === "inconclusive")) {
-    io.err(primary ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)` : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)");
+    io.err(
+      primary
+        ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)`
+        : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)",
+    );
     return 1;
   }
   return allErrored || bestBlocked ? 1 : 0;

@@ -39,12 +39,38 @@ describe("benchwork compile", () => {
       prompt: "Find the return policy for unopened items.",
       systemPrompt: "You are a support agent. Look policies up with your tools before answering.",
       tools: ["lookup_policy"],
-      evaluators: [{ kind: "tool_call_syntax", version: 1, alternatives: [{ calls: [{ toolName: "lookup_policy", arguments: { topic: { required: true, acceptedValues: ["returns"] } }, extraArguments: "forbid" }], extraCalls: "forbid" }] }],
+      evaluators: [
+        {
+          kind: "tool_call_syntax",
+          version: 1,
+          alternatives: [
+            {
+              calls: [{ toolName: "lookup_policy", arguments: { topic: { required: true, acceptedValues: ["returns"] } }, extraArguments: "forbid" }],
+              extraCalls: "forbid",
+            },
+          ],
+        },
+      ],
       source: { module: "evals/policy-lookup.ts", file: "evals/policy-lookup.ts" },
     });
-    expect(release.cases.find((c) => c.id === "late-order")).toMatchObject({ data: { expectedOrderId: "order_456", expectedEligible: false }, evaluatorFunction: { module: "evals/refund-decision.ts", exportPath: "evaluate" }, hasSetup: true, hasTeardown: true, labels: ["tools", "edge"] });
-    expect(release.cases.find((c) => c.id === "policy-questions[3]")).toMatchObject({ expected: "one-year", evaluators: [{ kind: "contains", ignoreCase: true }], source: { file: "evals/policy-questions.csv", row: 4 } });
-    expect(release.cases.find((c) => c.id === "gsm8k-test-0019")).toMatchObject({ expected: "6", evaluators: [{ kind: "gsm8k" }], timeoutSeconds: 60, source: { file: "data/gsm8k-test-first20.jsonl", row: 20, line: 20 } });
+    expect(release.cases.find((c) => c.id === "late-order")).toMatchObject({
+      data: { expectedOrderId: "order_456", expectedEligible: false },
+      evaluatorFunction: { module: "evals/refund-decision.ts", exportPath: "evaluate" },
+      hasSetup: true,
+      hasTeardown: true,
+      labels: ["tools", "edge"],
+    });
+    expect(release.cases.find((c) => c.id === "policy-questions[3]")).toMatchObject({
+      expected: "one-year",
+      evaluators: [{ kind: "contains", ignoreCase: true }],
+      source: { file: "evals/policy-questions.csv", row: 4 },
+    });
+    expect(release.cases.find((c) => c.id === "gsm8k-test-0019")).toMatchObject({
+      expected: "6",
+      evaluators: [{ kind: "gsm8k" }],
+      timeoutSeconds: 60,
+      source: { file: "data/gsm8k-test-first20.jsonl", row: 20, line: 20 },
+    });
   }, 60_000);
 
   it("gives the same release, byte for byte, when compiled twice", async () => {
@@ -58,14 +84,21 @@ describe("benchwork compile", () => {
   it("exits 1 listing every problem with its file and row", async () => {
     const copy = copyExample();
     writeFileSync(path.join(copy, "evals/policy-questions.csv"), "id,prompt,expected\nunopened,a,b\nholiday,c,\n");
-    writeFileSync(path.join(copy, "evals/policy-lookup.ts"), `export default { id: "policy-lookup", prompt: "p", tools: ["refund_money"], evaluate: { kind: "non_empty" } };\n`);
+    writeFileSync(
+      path.join(copy, "evals/policy-lookup.ts"),
+      `export default { id: "policy-lookup", prompt: "p", tools: ["refund_money"], evaluate: { kind: "non_empty" } };\n`,
+    );
     writeFileSync(path.join(copy, "data/gsm8k-test-first20.jsonl"), '{"id":"unopened","prompt":"p","expected":"1"}\n');
     const r = await compile([copy, "--out", path.join(dir, "never.json")]);
     expect(r.code).toBe(1);
     expect(r.err).toContain("benchwork: the benchmark does not compile (3 problems):");
     expect(r.err).toContain('  evals/policy-lookup.ts: the eval: unknown tool "refund_money" (the tools modules define lookup_policy, get_order)');
-    expect(r.err).toContain('  evals/policy-questions.csv row 2 (line 3): case "holiday": evaluate.expected: expected is missing: set it on the evaluator or give the case an expected result');
-    expect(r.err).toContain('  data/gsm8k-test-first20.jsonl row 1 (line 1): duplicate case id "unopened": used by evals/policy-questions.csv row 1 and by data/gsm8k-test-first20.jsonl row 1');
+    expect(r.err).toContain(
+      '  evals/policy-questions.csv row 2 (line 3): case "holiday": evaluate.expected: expected is missing: set it on the evaluator or give the case an expected result',
+    );
+    expect(r.err).toContain(
+      '  data/gsm8k-test-first20.jsonl row 1 (line 1): duplicate case id "unopened": used by evals/policy-questions.csv row 1 and by data/gsm8k-test-first20.jsonl row 1',
+    );
   }, 60_000);
 
   it("exits 2 without a config", async () => {

@@ -29,7 +29,17 @@ export async function compileCommand(configArg: string | undefined, o: CompileOp
     throw new CliError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
   }
   if (o.json) {
-    io.out(JSON.stringify({ file: out, contentHash: release.contentHash, title: release.title, version: release.version, evals: release.evals.length, cases: release.cases.length, tools: release.tools.length }));
+    io.out(
+      JSON.stringify({
+        file: out,
+        contentHash: release.contentHash,
+        title: release.title,
+        version: release.version,
+        evals: release.evals.length,
+        cases: release.cases.length,
+        tools: release.tools.length,
+      }),
+    );
   } else {
     io.out(`compiled ${release.title} ${release.version}: ${release.cases.length} cases from ${release.evals.length} evals, ${release.tools.length} tools`);
     for (const e of release.evals) io.out(`  ${e.id} (${e.module}${e.dataFile ? `, ${e.dataFile}` : ""}): ${e.caseCount} case${e.caseCount === 1 ? "" : "s"}`);

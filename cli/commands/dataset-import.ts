@@ -54,7 +54,9 @@ function readMapping(file: string): MappingFile {
   const parsed = mappingFileSchema.safeParse(readJsonFile(file, "mapping"));
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw usage(`mapping ${file}: ${i.path.length ? i.path.join(".") + ": " : ""}${i.message}. Expected a list of { "column", "role", "candidate"?, "variable"? } or { "mapping": [...], "corrections"?, "excludedRows"?, "redaction"? }.`);
+    throw usage(
+      `mapping ${file}: ${i.path.length ? i.path.join(".") + ": " : ""}${i.message}. Expected a list of { "column", "role", "candidate"?, "variable"? } or { "mapping": [...], "corrections"?, "excludedRows"?, "redaction"? }.`,
+    );
   }
   return parsed.data;
 }
@@ -70,7 +72,8 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
     if (!parsed.ok) throw usage(parsed.message);
     checks = parsed.checks;
   }
-  if (o.onCollision !== undefined && !(COLLISION_CHOICES as readonly string[]).includes(o.onCollision)) throw usage(`--on-collision must be skip, prefix or revise (got "${o.onCollision}").`);
+  if (o.onCollision !== undefined && !(COLLISION_CHOICES as readonly string[]).includes(o.onCollision))
+    throw usage(`--on-collision must be skip, prefix or revise (got "${o.onCollision}").`);
   if (o.onCollision !== undefined && o.use === undefined) throw usage("--on-collision needs --use PROMPT.");
   const db = openDatabase();
   try {
@@ -122,8 +125,25 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
     }
     const { saved, used } = result;
     if (o.json) {
-      const out: Record<string, unknown> = { datasetId: saved.datasetId, name: saved.name, version: saved.version, rowCount: saved.rowCount, excludedRows: saved.excludedRows, redaction: saved.redaction, problems: saved.problems, checks: saved.checks };
-      if (used) out.used = { prompt: used.promptName, added: used.added, skipped: used.skipped, revised: used.revised, unchanged: used.unchanged, caseKeys: used.caseKeys };
+      const out: Record<string, unknown> = {
+        datasetId: saved.datasetId,
+        name: saved.name,
+        version: saved.version,
+        rowCount: saved.rowCount,
+        excludedRows: saved.excludedRows,
+        redaction: saved.redaction,
+        problems: saved.problems,
+        checks: saved.checks,
+      };
+      if (used)
+        out.used = {
+          prompt: used.promptName,
+          added: used.added,
+          skipped: used.skipped,
+          revised: used.revised,
+          unchanged: used.unchanged,
+          caseKeys: used.caseKeys,
+        };
       io.out(JSON.stringify(out, null, 2));
       return 0;
     }
@@ -135,9 +155,17 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
     else io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
     const kept = saved.redaction.kept ?? [];
     if (kept.length > 0) io.out(`Kept as written: ${kept.map((k) => `${k.entry} (${k.count})`).join(", ")}.`);
-    io.out(saved.checks.length ? `Checks: ${saved.checks.map((c) => DATASET_CHECK_LABEL[c.kind]).join("; ")}.` : "Checks: none (cases get the prompt's default checks, or none).");
+    io.out(
+      saved.checks.length
+        ? `Checks: ${saved.checks.map((c) => DATASET_CHECK_LABEL[c.kind]).join("; ")}.`
+        : "Checks: none (cases get the prompt's default checks, or none).",
+    );
     if (used) {
-      const more = [used.skipped ? `${used.skipped} row(s) skipped (case ID taken)` : "", used.revised ? `${used.revised} existing case(s) got a new revision` : "", used.unchanged ? `${used.unchanged} existing case(s) unchanged` : ""].filter(Boolean);
+      const more = [
+        used.skipped ? `${used.skipped} row(s) skipped (case ID taken)` : "",
+        used.revised ? `${used.revised} existing case(s) got a new revision` : "",
+        used.unchanged ? `${used.unchanged} existing case(s) unchanged` : "",
+      ].filter(Boolean);
       io.out(`Added ${used.added} golden case(s) to ${used.promptName}${more.length ? `; ${more.join("; ")}` : ""}.`);
     }
     printProblems(saved.problems, io.out);

@@ -82,7 +82,9 @@ export async function datasetInspectCommand(file: string, o: InspectCliOptions, 
   if (!r.needsSheet) {
     if (r.headerRow !== undefined) {
       const where = `${r.format === "xlsx" ? "sheet row" : "line"} ${r.headerRow}`;
-      io.out(`Header: ${where}${r.headerDetected ? ` (detected; ${r.format === "xlsx" ? "sheet rows" : "lines"} above it left out). --header-row 0 reads the first non-empty row as the header.` : ""}`);
+      io.out(
+        `Header: ${where}${r.headerDetected ? ` (detected; ${r.format === "xlsx" ? "sheet rows" : "lines"} above it left out). --header-row 0 reads the first non-empty row as the header.` : ""}`,
+      );
     }
     io.out(`${r.rowCount} data row(s), ${r.columns.length} column(s)`);
     io.out("Columns and suggested roles:");

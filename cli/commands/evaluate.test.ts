@@ -7,10 +7,16 @@ import { captureIo, tempFiles } from "../testing";
 
 describe("benchwork evaluate", () => {
   const dir = tempFiles({
-    "spec.json": [{ kind: "gsm8k", marker: "A:" }, { kind: "exact", expected: "A: 19" }, { kind: "custom", code: "function evaluate({ output }) { return { passed: output.endsWith('18'), score: 0.5, message: 'ends with 18' } }" }],
+    "spec.json": [
+      { kind: "gsm8k", marker: "A:" },
+      { kind: "exact", expected: "A: 19" },
+      { kind: "custom", code: "function evaluate({ output }) { return { passed: output.endsWith('18'), score: 0.5, message: 'ends with 18' } }" },
+    ],
     "one.json": { kind: "non_empty" },
     "trial.json": { output: "9 * 2 = 18\nA: 18", expected: "18" },
-    "tools.json": [{ kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "get_order", arguments: { orderId: { acceptedValues: ["order_123"] } } }] }] }],
+    "tools.json": [
+      { kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "get_order", arguments: { orderId: { acceptedValues: ["order_123"] } } }] }] },
+    ],
     "tool-trial.json": { output: "", toolCalls: [{ toolName: "get_order", input: '{"orderId":"order_123"}' }] },
     "bad-spec.json": [{ kind: "answer_bank", answers: [] }],
     "broken.json": "{ not json",
@@ -67,7 +73,13 @@ describe("benchwork evaluate", () => {
     const file = path.join(dir, "judge.db");
     const db = openDatabase(file);
     migrateDatabase(db);
-    await createModelConfig(db, { name: "old judge", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "BENCHWORK_DB" });
+    await createModelConfig(db, {
+      name: "old judge",
+      provider: "openai-compatible",
+      modelId: "m",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKeyEnv: "BENCHWORK_DB",
+    });
     db.$client.close();
     const saved = process.env.BENCHWORK_DB;
     process.env.BENCHWORK_DB = file;

@@ -105,14 +105,18 @@ describe("benchwork generate", () => {
 
   it("a missing API key is a usage error naming the variable, before anything is stored", async () => {
     const io = captureIo();
-    const e = await generateCommand({ system: "shop", prompt: "support", criteria: "1", provider: "openai", modelId: "gpt-x" }, io, {}).catch((x: unknown) => x);
+    const e = await generateCommand({ system: "shop", prompt: "support", criteria: "1", provider: "openai", modelId: "gpt-x" }, io, {}).catch(
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ exitCode: 2, message: expect.stringContaining("OPENAI_API_KEY") });
   });
 
   it("exits 1 and stores nothing when the model's answer is not JSON", async () => {
     const r = await generate(["--system", "shop", "--prompt", "broken", "--criteria", "2", ...model]);
     expect(r.code).toBe(1);
-    expect(r.err).toEqual([expect.stringMatching(/^benchwork: criteria: the model's answer is not JSON: "Sorry, I cannot produce JSON today\." Nothing was stored\.$/)]);
+    expect(r.err).toEqual([
+      expect.stringMatching(/^benchwork: criteria: the model's answer is not JSON: "Sorry, I cannot produce JSON today\." Nothing was stored\.$/),
+    ]);
     expect(await stored(brokenId)).toEqual({ runs: [], proposals: [] });
   });
 

@@ -52,7 +52,8 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
   const scenarios = count("--scenarios", o.scenarios);
   if (criteria + scenarios === 0) throw usage("nothing to generate: give --criteria N and/or --scenarios M (at least one above 0)");
   const inline = [o.provider, o.modelId, o.baseUrl, o.apiKeyEnv].some((v) => v !== undefined);
-  if (o.model === undefined && !inline) throw usage("no model: give --model NAME (a saved configuration) or --provider openai-compatible --base-url URL --model-id ID");
+  if (o.model === undefined && !inline)
+    throw usage("no model: give --model NAME (a saved configuration) or --provider openai-compatible --base-url URL --model-id ID");
   const choice = await chooseModels(o, {}, lookupModelConfig);
   if (!choice.ok) throw usage(choice.message);
   // The ai SDK logs "responseFormat is not supported" to stdout for servers without schema support,
@@ -115,10 +116,19 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
     for (const c of crit) io.out(`  criterion #${c.id} [${c.priority}, ${c.check.kind}] ${c.rule}`);
     for (const s of scen) io.out(`  scenario #${s.id} (${s.persona} / ${s.concept}${s.edgeCase ? ", edge case" : ""}) ${s.input}`);
     const dup = run.dropped.filter((d) => d.reason === "duplicate").length;
-    io.out(`  ${crit.length} criteria, ${scen.length} scenarios; dropped ${run.dropped.length} (${dup} near-duplicate${dup === 1 ? "" : "s"}, ${run.dropped.length - dup} invalid)`);
-    for (const d of run.dropped) io.out(d.reason === "duplicate" ? `    duplicate ${d.kind}: "${d.text}" ≈ "${d.duplicateOf}" (${d.of}, ${d.similarity})` : `    invalid, ${d.step} item ${d.item}: ${d.problem}`);
+    io.out(
+      `  ${crit.length} criteria, ${scen.length} scenarios; dropped ${run.dropped.length} (${dup} near-duplicate${dup === 1 ? "" : "s"}, ${run.dropped.length - dup} invalid)`,
+    );
+    for (const d of run.dropped)
+      io.out(
+        d.reason === "duplicate"
+          ? `    duplicate ${d.kind}: "${d.text}" ≈ "${d.duplicateOf}" (${d.of}, ${d.similarity})`
+          : `    invalid, ${d.step} item ${d.item}: ${d.problem}`,
+      );
     const div = (x: number | null) => (x === null ? "n/a" : x.toFixed(2));
-    io.out(`  diversity: criteria ${div(run.diversity.criteria)}, scenarios ${div(run.diversity.scenarios)}; ${run.usage.calls} calls, ${run.usage.inputTokens} input + ${run.usage.outputTokens} output tokens, ${run.durationMs} ms`);
+    io.out(
+      `  diversity: criteria ${div(run.diversity.criteria)}, scenarios ${div(run.diversity.scenarios)}; ${run.usage.calls} calls, ${run.usage.inputTokens} input + ${run.usage.outputTokens} output tokens, ${run.durationMs} ms`,
+    );
     return 0;
   } finally {
     process.off("SIGINT", onSigint);

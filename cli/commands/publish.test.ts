@@ -58,7 +58,12 @@ describe("benchwork publish", () => {
     expect(gsm[3]).toMatchObject({ caseKey: "gsm8k-test-0003", origin: { kind: "code", file: "data/gsm8k-test-first20.jsonl", row: 4 } });
     const holiday = await caseOf("holiday");
     expect(holiday).toMatchObject({ source: "code", promptName: "policy-questions", origin: { kind: "code", file: "evals/policy-questions.csv", row: 2 } });
-    expect(holiday!.content).toMatchObject({ input: "What is the holiday return window?", expected: "60 days", notes: "Policy questions\nHoliday purchases get longer", tools: ["lookup_policy"] });
+    expect(holiday!.content).toMatchObject({
+      input: "What is the holiday return window?",
+      expected: "60 days",
+      notes: "Policy questions\nHoliday purchases get longer",
+      tools: ["lookup_policy"],
+    });
     const late = await caseOf("late-order");
     expect(late!.content.notes).toMatch(/code evaluator: evals\/refund-decision.ts evaluate \(sha256 [0-9a-f]{12}\) runs only from the CLI/);
     expect(late!.content.data).toEqual({ expectedOrderId: "order_456", expectedEligible: false });
@@ -92,9 +97,15 @@ describe("benchwork publish", () => {
   it("revises a case whose evaluate function changed only through a helper constant it imports", async () => {
     const repo = mkdtempSync(path.join(tmpdir(), "benchwork-helper-"));
     mkdirSync(path.join(repo, "evals"));
-    writeFileSync(path.join(repo, "benchmark.config.ts"), `export default { protocolVersion: 1, title: "H", version: "1", license: "MIT", evals: ["evals/e.ts"] };\n`);
+    writeFileSync(
+      path.join(repo, "benchmark.config.ts"),
+      `export default { protocolVersion: 1, title: "H", version: "1", license: "MIT", evals: ["evals/e.ts"] };\n`,
+    );
     writeFileSync(path.join(repo, "evals/rules.ts"), `export const MIN_LENGTH = 3;\n`);
-    writeFileSync(path.join(repo, "evals/e.ts"), `import { MIN_LENGTH } from "./rules";\nexport default { id: "helper-hash-case", prompt: "p", evaluate: ({ output }: { output: string }) => output.length >= MIN_LENGTH };\n`);
+    writeFileSync(
+      path.join(repo, "evals/e.ts"),
+      `import { MIN_LENGTH } from "./rules";\nexport default { id: "helper-hash-case", prompt: "p", evaluate: ({ output }: { output: string }) => output.length >= MIN_LENGTH };\n`,
+    );
     expect((await publish([repo, "--system", "support"])).out).toContain("1 new, 0 revised, 0 unchanged");
     const before = (await caseOf("helper-hash-case"))!.content.notes;
     writeFileSync(path.join(repo, "evals/rules.ts"), `export const MIN_LENGTH = 30;\n`);

@@ -47,8 +47,11 @@ export async function publishCommand(configArg: string | undefined, o: PublishOp
     for (const w of report.warnings) io.out(`  note: ${w}`);
     if (report.disappeared.length) {
       const one = report.disappeared.length === 1;
-      io.out(`  ${report.disappeared.length} code case${one ? " is" : "s are"} no longer in the code (left as ${one ? "it is" : "they are"}; pause or keep ${one ? "it" : "them"} in the library):`);
-      for (const d of report.disappeared) io.out(`    ${d.caseKey} (prompt ${d.promptName}, ${d.status}${d.file ? `, was ${d.file}${d.row !== null ? ` row ${d.row}` : ""}` : ""})`);
+      io.out(
+        `  ${report.disappeared.length} code case${one ? " is" : "s are"} no longer in the code (left as ${one ? "it is" : "they are"}; pause or keep ${one ? "it" : "them"} in the library):`,
+      );
+      for (const d of report.disappeared)
+        io.out(`    ${d.caseKey} (prompt ${d.promptName}, ${d.status}${d.file ? `, was ${d.file}${d.row !== null ? ` row ${d.row}` : ""}` : ""})`);
     }
     return 0;
   } finally {

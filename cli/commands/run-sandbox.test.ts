@@ -25,7 +25,8 @@ function repo(files: Record<string, string>): string {
   return dir;
 }
 
-const config = (evals: string[]) => `export default { protocolVersion: 1, title: "Attacks", version: "1.0.0", license: "MIT", evals: ${JSON.stringify(evals)} };\n`;
+const config = (evals: string[]) =>
+  `export default { protocolVersion: 1, title: "Attacks", version: "1.0.0", license: "MIT", evals: ${JSON.stringify(evals)} };\n`;
 
 /** Every way a Node module could reach a built-in module at run time, without a static import. */
 const builtinHelper = `
@@ -75,10 +76,14 @@ export default {
 `.replace('"TARGET"', () => JSON.stringify(targetUrl)),
     });
     const out = path.join(dir, "results.json");
-    const child = spawn(process.execPath, ["cli/bin.mjs", "run", dir, "--provider", "openai-compatible", "--base-url", model.url, "--model-id", "scripted-1", "--json-output", out], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, BENCHWORK_FAKE_SECRET: SECRET },
-    });
+    const child = spawn(
+      process.execPath,
+      ["cli/bin.mjs", "run", dir, "--provider", "openai-compatible", "--base-url", model.url, "--model-id", "scripted-1", "--json-output", out],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, BENCHWORK_FAKE_SECRET: SECRET },
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -92,7 +97,9 @@ export default {
     for (const name of ["proc-environ", "process-env", "fetch-local", "child-process"]) {
       const r = byName.get(name)!;
       expect(r, name).toMatchObject({ passed: false, evaluatorPassed: null, timedOut: false });
-      expect(r.error, name).toMatch(/^evaluator: function: evaluator infrastructure failure: evals\/attacks\.ts cases\[\d\]\.evaluate: evaluate threw ReferenceError: /);
+      expect(r.error, name).toMatch(
+        /^evaluator: function: evaluator infrastructure failure: evals\/attacks\.ts cases\[\d\]\.evaluate: evaluate threw ReferenceError: /,
+      );
     }
     expect(byName.get("process-env")!.error).toMatch(/process/);
     expect(byName.get("fetch-local")!.error).toMatch(/fetch/);
@@ -108,7 +115,11 @@ export default {
     const out = path.join(dir, "results.json");
     const io = captureIo();
     // The evaluator's deadline (1.5 s here, 5 s by default) outlasts the case's 1 s timeout.
-    const code = await runCommand([dir], { provider: "openai-compatible", baseUrl: model.url, modelId: "scripted-1", jsonOutput: out, evaluatorTimeoutMs: 1_500 }, io);
+    const code = await runCommand(
+      [dir],
+      { provider: "openai-compatible", baseUrl: model.url, modelId: "scripted-1", jsonOutput: out, evaluatorTimeoutMs: 1_500 },
+      io,
+    );
     expect(code).toBe(1);
     const [r] = (JSON.parse(readFileSync(out, "utf8")) as SuiteResultJson).results;
     expect(r).toMatchObject({ name: "slow", timedOut: false, evaluatorPassed: null, passed: false, output: "hello" });

@@ -82,18 +82,48 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     const json = readJson<SuiteResultJson>(out);
     expect(json.schemaVersion).toBe(1);
     expect(json.summary).toMatchObject({ status: "PASS", total: 27, passed: 27, failed: 0, skipped: 0, timedOut: 0, errored: 0 });
-    expect(json.results.map((x) => x.name).slice(0, 7)).toEqual(["policy-lookup", "delivered-order", "late-order", "unopened", "holiday", "policy-questions[2]", "policy-questions[3]"]);
+    expect(json.results.map((x) => x.name).slice(0, 7)).toEqual([
+      "policy-lookup",
+      "delivered-order",
+      "late-order",
+      "unopened",
+      "holiday",
+      "policy-questions[2]",
+      "policy-questions[3]",
+    ]);
     const byName = new Map(json.results.map((x) => [x.name, x]));
-    expect(byName.get("policy-lookup")).toMatchObject({ tags: ["tools", "smoke"], toolsCalled: ["lookup_policy"], evaluatorPassed: true, judgePassed: null, reliabilityPassed: null, passed: true, output: "Unopened items may be returned within 30 days." });
-    expect(byName.get("delivered-order")).toMatchObject({ toolsCalled: ["get_order"], evaluatorPassed: true, evaluatorScore: 1, evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: true }, output: '{"orderId":"order_123","eligible":true}' });
+    expect(byName.get("policy-lookup")).toMatchObject({
+      tags: ["tools", "smoke"],
+      toolsCalled: ["lookup_policy"],
+      evaluatorPassed: true,
+      judgePassed: null,
+      reliabilityPassed: null,
+      passed: true,
+      output: "Unopened items may be returned within 30 days.",
+    });
+    expect(byName.get("delivered-order")).toMatchObject({
+      toolsCalled: ["get_order"],
+      evaluatorPassed: true,
+      evaluatorScore: 1,
+      evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: true },
+      output: '{"orderId":"order_123","eligible":true}',
+    });
     expect(byName.get("policy-lookup")!.evaluatorDetails).toBeNull();
-    expect(byName.get("policy-questions[2]")!.source).toEqual({ module: "evals/policy-questions.ts", file: "evals/policy-questions.csv", row: 3, line: 4, index: 2 });
+    expect(byName.get("policy-questions[2]")!.source).toEqual({
+      module: "evals/policy-questions.ts",
+      file: "evals/policy-questions.csv",
+      row: 3,
+      line: 4,
+      index: 2,
+    });
     expect(byName.get("gsm8k-test-0000")).toMatchObject({ evaluatorPassed: true, source: { file: "data/gsm8k-test-first20.jsonl", row: 1 } });
     expect(byName.get("holiday")!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   }, 60_000);
 
   it("exits 1 when one case fails (a scripted wrong answer), naming it and why", async () => {
-    server.setScript(script.rules.map((rule) => (rule.name === "late-order-answer" ? { ...rule, reply: { text: '{"orderId":"order_456","eligible":true}' } } : rule)));
+    server.setScript(
+      script.rules.map((rule) => (rule.name === "late-order-answer" ? { ...rule, reply: { text: '{"orderId":"order_456","eligible":true}' } } : rule)),
+    );
     const out = path.join(dir, "one-failure.json");
     const r = await run([EXAMPLE, ...model, "--json-output", out]);
     expect(r.code).toBe(1);
@@ -101,17 +131,33 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(r.out).toMatch(/26 passed, 1 failed of 27 .* — FAIL/);
     const json = readJson<SuiteResultJson>(out);
     expect(json.summary).toMatchObject({ status: "FAIL", total: 27, passed: 26, failed: 1 });
-    expect(json.results.find((x) => x.name === "late-order")).toMatchObject({ passed: false, evaluatorPassed: false, evaluatorScore: 0.5, evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: false }, error: null });
+    expect(json.results.find((x) => x.name === "late-order")).toMatchObject({
+      passed: false,
+      evaluatorPassed: false,
+      evaluatorScore: 0.5,
+      evaluatorDetails: { usedExpectedTool: true, answerIsCorrect: false },
+      error: null,
+    });
   }, 60_000);
 
   it("fails the reference's extraArguments: \"forbid\" check when the model sends an extra argument the tool's zod schema drops", async () => {
-    server.setScript(script.rules.map((rule) => (rule.name === "policy-lookup-call" ? { ...rule, reply: { toolCalls: [{ name: "lookup_policy", arguments: { topic: "returns", lang: "en" } }] } } : rule)));
+    server.setScript(
+      script.rules.map((rule) =>
+        rule.name === "policy-lookup-call" ? { ...rule, reply: { toolCalls: [{ name: "lookup_policy", arguments: { topic: "returns", lang: "en" } }] } } : rule,
+      ),
+    );
     const out = path.join(dir, "extra-argument.json");
     const r = await run([EXAMPLE, "--name", "policy-lookup", "-v", ...model, "--json-output", out]);
     expect(r.code).toBe(1);
     expect(r.out).toContain('    lookup_policy({"topic":"returns","lang":"en"}) (the tool received {"topic":"returns"}) → {"topic":"returns","policy":');
     expect(r.out).toMatch(/FAILED tool_call_syntax: .*lang/);
-    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({ name: "policy-lookup", evaluatorPassed: false, toolsCalled: ["lookup_policy"], passed: false, error: null });
+    expect(readJson<SuiteResultJson>(out).results[0]).toMatchObject({
+      name: "policy-lookup",
+      evaluatorPassed: false,
+      toolsCalled: ["lookup_policy"],
+      passed: false,
+      error: null,
+    });
   }, 60_000);
 
   it("runs one variant with FILE::EVAL[ID] (by id or position), and --name / --tag", async () => {
@@ -168,10 +214,19 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
       [[EXAMPLE, "evals/x.ts::x[", ...model], /is not a selector/],
       [[path.join(dir, "nowhere")], /no such file or folder/],
       [[EXAMPLE], /no model: give --model NAME/],
-      [[EXAMPLE, "--provider", "openai", "--model-id", "gpt-4o-mini", "--api-key-env", "BENCHWORK_TEST_UNSET_API_KEY"], /set the environment variable BENCHWORK_TEST_UNSET_API_KEY/],
+      [
+        [EXAMPLE, "--provider", "openai", "--model-id", "gpt-4o-mini", "--api-key-env", "BENCHWORK_TEST_UNSET_API_KEY"],
+        /set the environment variable BENCHWORK_TEST_UNSET_API_KEY/,
+      ],
       // The key policy: a variable outside the rule, and a key pointed at a host it is not bound to.
-      [[EXAMPLE, ...model, "--api-key-env", "BENCHWORK_DB"], /^benchwork: model: BENCHWORK_DB is not an allowed API key variable: a key variable's name must end in _API_KEY/m],
-      [[EXAMPLE, ...model, "--api-key-env", "OPENAI_API_KEY"], /^benchwork: model: The key in OPENAI_API_KEY may not be sent to http:\/\/127\.0\.0\.1:\d+ \(from the base URL\)/m],
+      [
+        [EXAMPLE, ...model, "--api-key-env", "BENCHWORK_DB"],
+        /^benchwork: model: BENCHWORK_DB is not an allowed API key variable: a key variable's name must end in _API_KEY/m,
+      ],
+      [
+        [EXAMPLE, ...model, "--api-key-env", "OPENAI_API_KEY"],
+        /^benchwork: model: The key in OPENAI_API_KEY may not be sent to http:\/\/127\.0\.0\.1:\d+ \(from the base URL\)/m,
+      ],
     ];
     delete process.env.BENCHWORK_TEST_UNSET_API_KEY;
     const before = server.requests.log.length;
@@ -185,11 +240,16 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
 
   it("exits 1 when the benchmark does not compile, listing the problems", async () => {
     const broken = mkdtempSync(path.join(tmpdir(), "benchwork-broken-"));
-    writeFileSync(path.join(broken, "benchmark.config.ts"), `export default { protocolVersion: 1, title: "B", version: "1", license: "MIT", evals: ["a.ts"] };\n`);
+    writeFileSync(
+      path.join(broken, "benchmark.config.ts"),
+      `export default { protocolVersion: 1, title: "B", version: "1", license: "MIT", evals: ["a.ts"] };\n`,
+    );
     writeFileSync(path.join(broken, "a.ts"), `export default { id: "a", prompt: "p" };\n`);
     const r = await run([broken, ...model]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain("benchwork: the benchmark does not compile (1 problem):\n  a.ts: the eval: has no checks: set evaluate, criteria or expectedToolCalls (on the case or its eval)");
+    expect(r.err).toContain(
+      "benchwork: the benchmark does not compile (1 problem):\n  a.ts: the eval: has no checks: set evaluate, criteria or expectedToolCalls (on the case or its eval)",
+    );
   }, 60_000);
 
   it("exits 1 when the JSON output cannot be written, after running and printing the summary", async () => {
@@ -213,7 +273,13 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
     expect(server.requests.count).toBe(before);
     const list = readJson<CaseListJson>(out);
     expect(list).toMatchObject({ schemaVersion: 1, total: 27 });
-    expect(list.cases[1]).toEqual({ name: "delivered-order", eval: "refund-decision", tags: ["tools"], tools: ["get_order"], source: { module: "evals/refund-decision.ts", file: "evals/refund-decision.ts", index: 0 } });
+    expect(list.cases[1]).toEqual({
+      name: "delivered-order",
+      eval: "refund-decision",
+      tags: ["tools"],
+      tools: ["get_order"],
+      source: { module: "evals/refund-decision.ts", file: "evals/refund-decision.ts", index: 0 },
+    });
   }, 60_000);
 
   it("-v prints each case's message, tool calls and response", async () => {
@@ -235,11 +301,17 @@ describe("benchwork run examples/support-tool-use (scripted OpenAI-compatible se
   }, 60_000);
 
   it("-v prints the evidence (details) an evaluate function returned", async () => {
-    server.setScript(script.rules.map((rule) => (rule.name === "late-order-answer" ? { ...rule, reply: { text: '{"orderId":"order_456","eligible":true}' } } : rule)));
+    server.setScript(
+      script.rules.map((rule) => (rule.name === "late-order-answer" ? { ...rule, reply: { text: '{"orderId":"order_456","eligible":true}' } } : rule)),
+    );
     const r = await run([EXAMPLE, "--name", "late-order", "-v", ...model]);
     expect(r.code).toBe(1);
     expect(r.out).toContain(
-      ["  Checks:", "    FAILED function: The answer or the supporting get_order call was incorrect.", '      details: {"usedExpectedTool":true,"answerIsCorrect":false}'].join("\n"),
+      [
+        "  Checks:",
+        "    FAILED function: The answer or the supporting get_order call was incorrect.",
+        '      details: {"usedExpectedTool":true,"answerIsCorrect":false}',
+      ].join("\n"),
     );
   }, 60_000);
 
@@ -264,7 +336,13 @@ export const tools = {
 `,
       "evals/waits.ts": `export default { id: "waits", prompt: "Wait for the slow tool.", tools: ["wait_forever"], timeoutSeconds: 1, evaluate: { kind: "non_empty" } };\n`,
     });
-    server.setScript([{ name: "hang", when: { userText: "Wait for the slow tool.", hasToolResult: false }, reply: { toolCalls: [{ name: "wait_forever", arguments: { ticket: "T-1" } }] } }]);
+    server.setScript([
+      {
+        name: "hang",
+        when: { userText: "Wait for the slow tool.", hasToolResult: false },
+        reply: { toolCalls: [{ name: "wait_forever", arguments: { ticket: "T-1" } }] },
+      },
+    ]);
     const out = path.join(dir, "never-returns.json");
     const r = await runProcess(["run", repo, ...model, "--json-output", out]);
     expect(r.code).toBe(1);
@@ -274,7 +352,10 @@ export const tools = {
   }, 120_000);
 
   it("judges a case's criteria with its own judgeModel, the others with the run model", async () => {
-    const judge = await startScriptedModelServer({ models: ["judge-2"], script: [{ name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Case judge.","verdict":"pass"}' } }] });
+    const judge = await startScriptedModelServer({
+      models: ["judge-2"],
+      script: [{ name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason":"Case judge.","verdict":"pass"}' } }],
+    });
     try {
       const repo = benchmarkRepo({
         "benchmark.config.ts": `export default { protocolVersion: 1, title: "Tone", version: "1", license: "MIT", evals: ["evals/tone.ts"] };\n`,
@@ -325,7 +406,11 @@ export const tools = {
     const io = captureIo();
     const out = path.join(dir, "cancelled.json");
     const start = server.requests.count;
-    const running = runCommand([EXAMPLE], { provider: "openai-compatible", baseUrl: server.url, modelId: "scripted-1", jsonOutput: out, signal: controller.signal }, io);
+    const running = runCommand(
+      [EXAMPLE],
+      { provider: "openai-compatible", baseUrl: server.url, modelId: "scripted-1", jsonOutput: out, signal: controller.signal },
+      io,
+    );
     await requestsReach(start + 1);
     controller.abort();
     expect(await running).toBe(1);

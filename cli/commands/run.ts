@@ -60,7 +60,11 @@ function positiveNumber(value: string | undefined, flag: string, integer: boolea
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)) || n > max) {
-    throw usage(integer ? `${flag} must be a whole number from 1 to ${max} (got "${value}")` : `${flag} must be a number of seconds above 0, at most ${max} (got "${value}")`);
+    throw usage(
+      integer
+        ? `${flag} must be a whole number from 1 to ${max} (got "${value}")`
+        : `${flag} must be a number of seconds above 0, at most ${max} (got "${value}")`,
+    );
   }
   return n;
 }
@@ -106,7 +110,8 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
     if (!v) throw usage(`"${t}" is not a selector: write FILE::EVAL, FILE::EVAL[ID] or FILE::EVAL[N] (N = position)`);
     variants.push(v);
   }
-  if (plain.length > 1) throw usage(`give at most one CONFIG (got ${plain.map((p) => `"${p}"`).join(", ")}); select cases with FILE::EVAL[ID], --name or --tag`);
+  if (plain.length > 1)
+    throw usage(`give at most one CONFIG (got ${plain.map((p) => `"${p}"`).join(", ")}); select cases with FILE::EVAL[ID], --name or --tag`);
 
   const b = await loadForCli(plain[0]);
   const { release } = b.compiled;
@@ -156,7 +161,9 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
   };
   process.on("SIGINT", onInt);
 
-  io.out(`running ${selected.length} case${selected.length === 1 ? "" : "s"} of ${release.title} ${release.version} on ${choice.model.modelId} (${choice.source})`);
+  io.out(
+    `running ${selected.length} case${selected.length === 1 ? "" : "s"} of ${release.title} ${release.version} on ${choice.model.modelId} (${choice.source})`,
+  );
   const started = performance.now();
   let done = 0;
   let passed = 0;
@@ -170,7 +177,12 @@ export async function runCommand(targets: string[], o: RunOptions, io: Io): Prom
     process.stdout.write(line === null ? "\r\x1b[K" : `\r\x1b[K${line}`);
   };
   const suite = await runSuite(selected, {
-    agent: createAgent({ model, tools: b.compiled.tools, ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}), ...(choice.model.maxOutputTokens !== undefined ? { maxOutputTokens: choice.model.maxOutputTokens } : {}) }),
+    agent: createAgent({
+      model,
+      tools: b.compiled.tools,
+      ...(choice.model.temperature !== undefined ? { temperature: choice.model.temperature } : {}),
+      ...(choice.model.maxOutputTokens !== undefined ? { maxOutputTokens: choice.model.maxOutputTokens } : {}),
+    }),
     checker: createChecker({ judgeModel, judgeModelOf: (c) => caseJudges.get(caseJudgeKey(c) ?? ""), ...(pool ? { functionEvaluator: pool.run } : {}) }),
     ...(timeout !== undefined ? { defaultTimeoutSeconds: timeout } : {}),
     concurrency,

@@ -13,7 +13,15 @@ describe("verbosePanels", () => {
       [
         {
           text: "",
-          toolCalls: [{ toolCallId: "c1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: '{"topic":"returns","lang":"en"}', parsedInput: { topic: "returns" } }],
+          toolCalls: [
+            {
+              toolCallId: "c1",
+              toolName: "lookup_policy",
+              input: { topic: "returns", lang: "en" },
+              rawInput: '{"topic":"returns","lang":"en"}',
+              parsedInput: { topic: "returns" },
+            },
+          ],
           toolResults: [{ toolCallId: "c1", toolName: "lookup_policy", output: { policy: "30 days" } }],
           finishReason: "tool-calls",
           usage,

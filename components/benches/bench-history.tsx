@@ -27,7 +27,11 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
         {prompts.length > 1 ? (
           <label className="flex items-center gap-2 text-sm text-slate-600">
             Prompt
-            <select value={prompt ?? ""} onChange={(e) => router.push(e.target.value ? `${base}?prompt=${encodeURIComponent(e.target.value)}` : base)} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm">
+            <select
+              value={prompt ?? ""}
+              onChange={(e) => router.push(e.target.value ? `${base}?prompt=${encodeURIComponent(e.target.value)}` : base)}
+              className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm"
+            >
               <option value="">All prompts</option>
               {prompts.map((p) => (
                 <option key={p}>{p}</option>
@@ -42,13 +46,19 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
         >
           Compare {picked.length}/2
         </Button>
-        <Link href={`${base}/new${prompt ? `?prompt=${encodeURIComponent(prompt)}` : ""}`} className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <Link
+          href={`${base}/new${prompt ? `?prompt=${encodeURIComponent(prompt)}` : ""}`}
+          className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
           New bench
         </Link>
       </div>
       <section aria-label="Bench history" className="rounded-lg border border-slate-200 bg-white">
         {benches.length === 0 ? (
-          <p className="p-6 text-sm text-slate-600">No bench has run yet. A bench compares candidates — prompt revisions × models, or recorded outputs — over this system&apos;s cases. Start one with New bench.</p>
+          <p className="p-6 text-sm text-slate-600">
+            No bench has run yet. A bench compares candidates — prompt revisions × models, or recorded outputs — over this system&apos;s cases. Start one with
+            New bench.
+          </p>
         ) : (
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
@@ -86,13 +96,19 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                         const recommended = c.recommended && !soleBaseline(b.candidates);
                         return (
                           <li key={c.id} className="flex gap-2">
-                            <span className={recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"}>
+                            <span
+                              className={
+                                recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"
+                              }
+                            >
                               {c.label}
                               {c.isBaseline ? " (baseline)" : ""}
                               {/* A cancelled bench's recommendation covers only the trials that finished. */}
                               {recommended ? (b.status === "finished" ? " ✓ recommended" : " recommended on the trials that finished") : ""}
                             </span>
-                            <span className="text-slate-500 tabular-nums">{c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}</span>
+                            <span className="text-slate-500 tabular-nums">
+                              {c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}
+                            </span>
                           </li>
                         );
                       })}

@@ -89,8 +89,12 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         <span className="font-medium tabular-nums" data-testid="progress-count">
           {finished.toLocaleString("en-US")} / {p.total.toLocaleString("en-US")} trials
         </span>
-        <span className="text-slate-600 tabular-nums" title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once.">
-          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped{p.running ? ` · ${p.running} claimed by workers` : ""}
+        <span
+          className="text-slate-600 tabular-nums"
+          title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once."
+        >
+          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped
+          {p.running ? ` · ${p.running} claimed by workers` : ""}
         </span>
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
@@ -113,7 +117,14 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           </span>
         ) : null}
       </div>
-      <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={p.total} aria-valuenow={finished} aria-label="Trials finished">
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={p.total}
+        aria-valuenow={finished}
+        aria-label="Trials finished"
+      >
         <div className={`h-full ${p.error ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`} style={{ width: `${(frac * 100).toFixed(1)}%` }} />
       </div>
     </section>

@@ -68,7 +68,13 @@ export function MatrixView({
         <span className="ml-auto flex items-center gap-1 text-xs text-slate-600">
           Sort:
           {sorts.map(([k, label]) => (
-            <Link key={k} scroll={false} href={href({ sort: k === "position" ? undefined : k, page: undefined })} aria-current={sort === k ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${sort === k ? "bg-slate-200 font-medium text-slate-900" : "hover:bg-slate-100"}`}>
+            <Link
+              key={k}
+              scroll={false}
+              href={href({ sort: k === "position" ? undefined : k, page: undefined })}
+              aria-current={sort === k ? "true" : undefined}
+              className={`rounded px-1.5 py-0.5 ${sort === k ? "bg-slate-200 font-medium text-slate-900" : "hover:bg-slate-100"}`}
+            >
               {label}
             </Link>
           ))}
@@ -104,14 +110,26 @@ export function MatrixView({
                   </td>
                   {candidates.map((c) => {
                     const cell = r.cells[c.id];
-                    if (!cell) return <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">—</td>;
+                    if (!cell)
+                      return (
+                        <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">
+                          —
+                        </td>
+                      );
                     const repeats = cell.trials > 1 && cell.scoredTrials ? ` ${cell.passedTrials}/${cell.scoredTrials}` : "";
                     // Errors beside a verdict (a judge that failed on some repeats): never hidden in "passed" or "failed".
-                    const errors = cell.errorTrials && cell.verdict !== "error" ? `${cell.errorTrials} error${cell.errorTrials > 1 ? "s" : ""}` : cell.verdict === "error" && cell.trials > 1 ? ` ${cell.errorTrials}/${cell.trials}` : "";
+                    const errors =
+                      cell.errorTrials && cell.verdict !== "error"
+                        ? `${cell.errorTrials} error${cell.errorTrials > 1 ? "s" : ""}`
+                        : cell.verdict === "error" && cell.trials > 1
+                          ? ` ${cell.errorTrials}/${cell.trials}`
+                          : "";
                     const text = cell.verdict === "error" ? `error${errors}` : `${cell.verdict}${repeats}`;
                     const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
                     const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
-                    const regressedTitle = regressed.map((g) => `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and fails now`).join("\n");
+                    const regressedTitle = regressed
+                      .map((g) => `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and fails now`)
+                      .join("\n");
                     const mark = regressed.length ? (
                       <span title={regressedTitle}>
                         <Badge tone="red">regressed</Badge>
@@ -121,7 +139,12 @@ export function MatrixView({
                     return (
                       <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label} className="inline-flex items-center gap-1 hover:opacity-80">
+                          <Link
+                            scroll={false}
+                            href={href({ trial: cell.firstTrialId })}
+                            aria-label={label}
+                            className="inline-flex items-center gap-1 hover:opacity-80"
+                          >
                             <Badge tone={TONE[cell.verdict]}>{text}</Badge>
                             {extra}
                             {mark}

@@ -8,7 +8,15 @@ import { UncheckedFix } from "./unchecked-fix";
 const GROUP_LABEL = { explicit: "explicit", retained: "retained (regression candidate)", generated: "generated" } as const;
 
 /** The plan before launch: counts, estimates, warnings, and the manifest (included in order, excluded with reasons). */
-export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPlan; includeRetained?: boolean; fix?: { systemId: string; promptId: number; promptName: string; onFixed: () => void } }) {
+export function PlanView({
+  plan,
+  includeRetained = true,
+  fix,
+}: {
+  plan: BenchPlan;
+  includeRetained?: boolean;
+  fix?: { systemId: string; promptId: number; promptName: string; onFixed: () => void };
+}) {
   const [show, setShow] = useState<"included" | "excluded">(plan.includedCount ? "included" : "excluded");
   const rows = plan.manifest.filter((m) => (show === "included" ? m.included : !m.included));
   const fmt = (n: number) => n.toLocaleString("en-US");
@@ -30,7 +38,10 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
         </div>
         <div>
           <dt className="text-xs text-slate-500">Model calls · judge calls</dt>
-          <dd className="text-lg font-semibold tabular-nums" title={plan.modelCallsUpperBound ? "At most: a trial with tools makes one model call per tool round, up to the step limit" : undefined}>
+          <dd
+            className="text-lg font-semibold tabular-nums"
+            title={plan.modelCallsUpperBound ? "At most: a trial with tools makes one model call per tool round, up to the step limit" : undefined}
+          >
             {plan.modelCallsUpperBound ? "≤ " : ""}
             {fmt(plan.modelCalls)} · {fmt(plan.judgeCalls)}
           </dd>
@@ -46,21 +57,28 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
       {plan.generation ? (
         <div className="rounded-md border border-violet-200 bg-violet-50 p-3 text-sm text-violet-950" data-testid="plan-generation">
           <p className="font-medium">
-            Generated at launch by {plan.generation.model}: {fmt(plan.generation.criteria)} criteri{plan.generation.criteria === 1 ? "on" : "a"} and {fmt(plan.generation.scenarios)} scenario{plan.generation.scenarios === 1 ? "" : "s"}
+            Generated at launch by {plan.generation.model}: {fmt(plan.generation.criteria)} criteri{plan.generation.criteria === 1 ? "on" : "a"} and{" "}
+            {fmt(plan.generation.scenarios)} scenario{plan.generation.scenarios === 1 ? "" : "s"}
             {plan.generation.scenarios > 0 ? ` (${fmt(plan.generation.scenariosIncluded)} fit the case budget, after the cases above)` : ""}.
           </p>
           <p className="tabular-nums">
             {plan.generation.scenarios > 0 ? "≤ " : ""}
-            {fmt(plan.generation.calls)} generator call{plan.generation.calls === 1 ? "" : "s"} · ≈ {fmt(plan.generation.estimate.inputTokens)} input tokens · ≈ {fmt(plan.generation.estimate.outputTokens)} output tokens ·{" "}
+            {fmt(plan.generation.calls)} generator call{plan.generation.calls === 1 ? "" : "s"} · ≈ {fmt(plan.generation.estimate.inputTokens)} input tokens · ≈{" "}
+            {fmt(plan.generation.estimate.outputTokens)} output tokens ·{" "}
             {plan.generation.estimate.costUsd === null ? "cost unknown (set prices on the Models page)" : `≈ $${plan.generation.estimate.costUsd.toFixed(4)}`}
           </p>
           <p className="text-xs text-violet-800">
-            They add up to {fmt(plan.generation.trials)} trial{plan.generation.trials === 1 ? "" : "s"} and {fmt(plan.generation.judgeCalls)} judge call{plan.generation.judgeCalls === 1 ? "" : "s"} to the figures above (fewer when near-duplicates are dropped).
+            They add up to {fmt(plan.generation.trials)} trial{plan.generation.trials === 1 ? "" : "s"} and {fmt(plan.generation.judgeCalls)} judge call
+            {plan.generation.judgeCalls === 1 ? "" : "s"} to the figures above (fewer when near-duplicates are dropped).
           </p>
         </div>
       ) : null}
       <p className="text-sm text-slate-600" data-testid="retained-joined">
-        {!includeRetained ? "Retained regression cases are left out." : plan.retainedJoined === 0 ? "No retained regression case joined the selection." : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
+        {!includeRetained
+          ? "Retained regression cases are left out."
+          : plan.retainedJoined === 0
+            ? "No retained regression case joined the selection."
+            : `${fmt(plan.retainedJoined)} retained regression case${plan.retainedJoined > 1 ? "s" : ""} (from earlier benches' failures) joined the selection.`}
       </p>
       {plan.warnings.length ? (
         <ul className="flex flex-col gap-1 rounded-md bg-amber-50 p-3 text-sm text-amber-900" role="status">
@@ -72,12 +90,23 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
       {plan.unchecked && fix ? <UncheckedFix unchecked={plan.unchecked} {...fix} /> : null}
       {Object.keys(plan.excludedBy).length ? (
         <p className="text-sm text-slate-600">
-          Excluded: {Object.entries(plan.excludedBy).map(([k, v]) => `${v} ${k}`).join(", ")}.
+          Excluded:{" "}
+          {Object.entries(plan.excludedBy)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(", ")}
+          .
         </p>
       ) : null}
       <div role="tablist" aria-label="Manifest" className="inline-flex w-fit rounded-md bg-slate-100 p-0.5 text-sm">
         {(["included", "excluded"] as const).map((k) => (
-          <button key={k} role="tab" aria-selected={show === k} type="button" onClick={() => setShow(k)} className={`rounded px-3 py-1 ${show === k ? "bg-white shadow-xs" : "text-slate-600"}`}>
+          <button
+            key={k}
+            role="tab"
+            aria-selected={show === k}
+            type="button"
+            onClick={() => setShow(k)}
+            className={`rounded px-3 py-1 ${show === k ? "bg-white shadow-xs" : "text-slate-600"}`}
+          >
             {k === "included" ? `Included (${fmt(plan.includedCount)})` : `Excluded (${fmt(plan.excludedCount)})`}
           </button>
         ))}
@@ -105,7 +134,9 @@ export function PlanView({ plan, includeRetained = true, fix }: { plan: BenchPla
             ))}
           </tbody>
         </table>
-        {rows.length > 500 ? <p className="p-2 text-xs text-slate-500">Showing the first 500 of {fmt(rows.length)}; the bench page lists the whole manifest.</p> : null}
+        {rows.length > 500 ? (
+          <p className="p-2 text-xs text-slate-500">Showing the first 500 of {fmt(rows.length)}; the bench page lists the whole manifest.</p>
+        ) : null}
         {rows.length === 0 ? <p className="p-3 text-sm text-slate-500">None.</p> : null}
       </div>
     </section>

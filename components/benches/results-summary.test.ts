@@ -10,7 +10,14 @@ import { candidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates } from "@/lib/bench/stats/paired";
 import { CandidatesTable, RecommendationCard } from "./results-summary";
 
-const check = (verdict: CheckRecord["verdict"]): CheckRecord => ({ key: "e0:exact", kind: "exact", label: "Exact match", verdict, score: verdict === "passed" ? 1 : 0, message: "" });
+const check = (verdict: CheckRecord["verdict"]): CheckRecord => ({
+  key: "e0:exact",
+  kind: "exact",
+  label: "Exact match",
+  verdict,
+  score: verdict === "passed" ? 1 : 0,
+  message: "",
+});
 const trial = (candidateId: number, caseNo: number, verdict: CheckRecord["verdict"]): TrialFacts => ({
   candidateId,
   caseRevisionId: caseNo,
@@ -30,7 +37,14 @@ function bench(verdicts: { a: CheckRecord["verdict"][]; b: CheckRecord["verdict"
   const stats = aggregateCandidates([1, 2], facts);
   const detail = {
     status: "finished",
-    summary: { candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })), baselineCandidateId: 1, referenceBenchId: null, referenceCandidateId: null, regressions: {}, retained: 0 },
+    summary: {
+      candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),
+      baselineCandidateId: 1,
+      referenceBenchId: null,
+      referenceCandidateId: null,
+      regressions: {},
+      retained: 0,
+    },
   } as unknown as BenchDetail;
   const rec = recommend(
     [
@@ -95,7 +109,9 @@ describe("the recommendation card with the evidence", () => {
     const html = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, evidence }));
     const sentence = /data-testid="evidence-headline"[^>]*>([^<]*)</.exec(html)?.[1];
     // Δ = (2 − 1)/3, SE = √(3 − 1/3)/3 = 0.544331, lo = 0.333333 − 1.959964·0.544331 = −0.733536; exact McNemar p of 1 in 3 at ½ = 1; Connor's MDE is floored at 6/3 → capped at 100 points.
-    expect(sentence).toBe("No detectable difference between b and a (+33.3 points, 95 % CI −73.4 to +100.0, p = 1.000, 3 paired cases): this bench can detect ≥ 100 points; add cases or repeats; 1 regression blocks it (1 suspected)");
+    expect(sentence).toBe(
+      "No detectable difference between b and a (+33.3 points, 95 % CI −73.4 to +100.0, p = 1.000, 3 paired cases): this bench can detect ≥ 100 points; add cases or repeats; 1 regression blocks it (1 suspected)",
+    );
     expect(html.indexOf("evidence-headline")).toBeLessThan(html.indexOf('data-testid="recommendation"'));
     expect(html).toMatch(/case-1<\/code>[^]*?suspected/);
     expect(html).toContain("A suspected regression blocks until a rerun confirms or clears it");
@@ -105,11 +121,32 @@ describe("the recommendation card with the evidence", () => {
 describe("the candidates table with the evidence", () => {
   it("shows each candidate's case pass rate with its Wilson 95 % interval and says what a passing case is", () => {
     const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
-    const full = { ...detail, candidates: [{ id: 1, label: "a", kind: "recorded" }, { id: 2, label: "b", kind: "recorded" }], settings: { repeats: 1 }, baseline: { kind: "candidate", position: 0 } } as unknown as BenchDetail;
+    const full = {
+      ...detail,
+      candidates: [
+        { id: 1, label: "a", kind: "recorded" },
+        { id: 2, label: "b", kind: "recorded" },
+      ],
+      settings: { repeats: 1 },
+      baseline: { kind: "candidate", position: 0 },
+    } as unknown as BenchDetail;
     const stats = detail.summary!.candidates.map((c) => c.stats);
     const evidence: CandidateEvidence[] = [
-      { candidateId: 1, rates: candidateRates(Array.from({ length: 200 }, (_, i) => ({ passed: i < 45 ? 1 : 0, scored: 1 }))), comparisons: [], regressions: [] },
-      { candidateId: 2, rates: candidateRates([{ passed: 1, scored: 1 }, { passed: 1, scored: 1 }]), comparisons: [], regressions: [] },
+      {
+        candidateId: 1,
+        rates: candidateRates(Array.from({ length: 200 }, (_, i) => ({ passed: i < 45 ? 1 : 0, scored: 1 }))),
+        comparisons: [],
+        regressions: [],
+      },
+      {
+        candidateId: 2,
+        rates: candidateRates([
+          { passed: 1, scored: 1 },
+          { passed: 1, scored: 1 },
+        ]),
+        comparisons: [],
+        regressions: [],
+      },
     ];
     const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats, evidence }));
     // Wilson 45/200: scipy binomtest(45, 200).proportion_ci("wilson") = (0.172624, 0.287659); 2/2 = (0.342380, 1.0).

@@ -28,7 +28,13 @@ function ShortRate({ rate }: { rate: number | null }) {
   return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
 }
 
-const STATUS_TONE: Record<RegressionStatus, "red" | "amber" | "slate" | "green"> = { confirmed: "red", suspected: "amber", "flaky on baseline": "slate", cleared: "green", none: "slate" };
+const STATUS_TONE: Record<RegressionStatus, "red" | "amber" | "slate" | "green"> = {
+  confirmed: "red",
+  suspected: "amber",
+  "flaky on baseline": "slate",
+  cleared: "green",
+  none: "slate",
+};
 const STATUS_TITLE: Record<RegressionStatus, string> = {
   confirmed: "Passed on every reference trial; the candidate's failures are unlikely by chance (one-sided Fisher exact p ≤ 0.05)",
   suspected: "Passed on every reference trial, but chance can explain the failure (too few trials): it blocks until a rerun confirms or clears it",
@@ -55,7 +61,16 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
   const sole = soleBaseline(rec.candidates);
   const evOf = (id: number) => evidence?.find((e) => e.candidateId === id);
   const statuses = new Map(rec.candidates.map((c) => [c.candidateId, blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? [])]));
-  const sentence = evidence ? evidenceHeadline(rec.candidates.map((c) => ({ label: c.label, isBaseline: c.isBaseline, comparisons: evOf(c.candidateId)?.comparisons ?? [], blockers: statuses.get(c.candidateId)! }))) : null;
+  const sentence = evidence
+    ? evidenceHeadline(
+        rec.candidates.map((c) => ({
+          label: c.label,
+          isBaseline: c.isBaseline,
+          comparisons: evOf(c.candidateId)?.comparisons ?? [],
+          blockers: statuses.get(c.candidateId)!,
+        })),
+      )
+    : null;
   const anySuspected = [...statuses.values()].some((l) => l.includes("suspected"));
   // A candidate that passed nothing is never presented as recommended (benches finished before
   // that rule may still have stored such a pick).
@@ -63,7 +78,11 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
   // Name what a change was measured against: the baseline candidate, or the last bench and its candidate.
   const baselineLabel = rec.candidates.find((c) => c.isBaseline)?.label;
   const against = (a: "baseline" | "last bench") =>
-    a === "baseline" ? `baseline${baselineLabel ? ` (${baselineLabel})` : ""}` : rec.lastBench ? `last bench #${rec.lastBench.benchId} (${rec.lastBench.candidateLabel})` : "last bench";
+    a === "baseline"
+      ? `baseline${baselineLabel ? ` (${baselineLabel})` : ""}`
+      : rec.lastBench
+        ? `last bench #${rec.lastBench.benchId} (${rec.lastBench.candidateLabel})`
+        : "last bench";
   const ok = rec.recommendedCandidateId !== null && passedAny(rec.recommendedCandidateId) && bench.status === "finished";
   const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
@@ -79,7 +98,9 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
       </p>
       <p className="mt-3 text-xs text-slate-500">
         Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.
-        {anySuspected ? " A suspected regression blocks until a rerun confirms or clears it (with one trial per case chance cannot be ruled out: run more repeats)." : ""}
+        {anySuspected
+          ? " A suspected regression blocks until a rerun confirms or clears it (with one trial per case chance cannot be ruled out: run more repeats)."
+          : ""}
       </p>
       <ul className="mt-1.5 flex flex-col gap-2">
         {rec.candidates.map((c) => (
@@ -89,13 +110,20 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
               <span className="font-medium">{c.label}</span>
               <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
-              {c.recommended && !sole && passedAny(c.candidateId) ? <Badge tone="green">recommended</Badge> : c.blockers.length ? <Badge tone="red">not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}</Badge> : null}
+              {c.recommended && !sole && passedAny(c.candidateId) ? (
+                <Badge tone="green">recommended</Badge>
+              ) : c.blockers.length ? (
+                <Badge tone="red">
+                  not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}
+                </Badge>
+              ) : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>
             {c.blockers.length ? (
               <details className="mt-1 ml-8">
                 <summary className="cursor-pointer text-xs text-slate-700">
-                  Blocking regressions: {c.blockers.length === 1 ? "a check that passed" : `${c.blockers.length} checks that passed`} {where(c.blockers, "for the baseline", "in the last bench")} and {c.blockers.length === 1 ? "fails" : "fail"} now
+                  Blocking regressions: {c.blockers.length === 1 ? "a check that passed" : `${c.blockers.length} checks that passed`}{" "}
+                  {where(c.blockers, "for the baseline", "in the last bench")} and {c.blockers.length === 1 ? "fails" : "fail"} now
                 </summary>
                 <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
                   {c.blockers.slice(0, 200).map((b, i) => (
@@ -112,7 +140,8 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
             {c.fixes?.length ? (
               <details className="mt-1 ml-8">
                 <summary className="cursor-pointer text-xs text-emerald-800">
-                  Fixes: {c.fixes.length === 1 ? "a check that failed" : `${c.fixes.length} checks that failed`} {where(c.fixes, "for the baseline", "in the last bench")} and {c.fixes.length === 1 ? "passes" : "pass"} now
+                  Fixes: {c.fixes.length === 1 ? "a check that failed" : `${c.fixes.length} checks that failed`}{" "}
+                  {where(c.fixes, "for the baseline", "in the last bench")} and {c.fixes.length === 1 ? "passes" : "pass"} now
                 </summary>
                 <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
                   {c.fixes.slice(0, 200).map((f, i) => (
@@ -130,7 +159,10 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
       </ul>
       {bench.summary?.retained ? (
         <p className="mt-3 text-xs text-slate-600">
-          {bench.summary.retained > 1 ? `${bench.summary.retained} failing cases were retained as regression candidates` : "1 failing case was retained as a regression candidate"} for the next bench (source “retained”: automatic, not human-validated).
+          {bench.summary.retained > 1
+            ? `${bench.summary.retained} failing cases were retained as regression candidates`
+            : "1 failing case was retained as a regression candidate"}{" "}
+          for the next bench (source “retained”: automatic, not human-validated).
         </p>
       ) : null}
     </section>
@@ -139,7 +171,9 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
 
 /** Per candidate: pass rate over scored checks with its denominator, unscored and error counts apart, tokens, cost, latency. */
 export function CandidatesTable({ bench, stats, evidence = null }: { bench: BenchDetail; stats: CandidateStats[]; evidence?: CandidateEvidence[] | null }) {
-  const baselineId = bench.summary?.baselineCandidateId ?? (bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id : null);
+  const baselineId =
+    bench.summary?.baselineCandidateId ??
+    (bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id : null);
   return (
     <section aria-label="Candidates" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="w-full text-left text-sm">
@@ -147,11 +181,17 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
           <tr>
             <th className="px-3 py-2 font-medium">Candidate</th>
             <th className="px-3 py-2 font-medium">Pass rate (scored checks)</th>
-            <th className="px-3 py-2 font-medium" title="A trial fully passes when a check of it passed and none failed or errored; trials with errors are counted apart">
+            <th
+              className="px-3 py-2 font-medium"
+              title="A trial fully passes when a check of it passed and none failed or errored; trials with errors are counted apart"
+            >
               {bench.settings.repeats > 1 ? "Trials fully passed" : "Cases fully passed"}
             </th>
             {evidence ? (
-              <th className="px-3 py-2 font-medium" title="Passing trials of scored trials; a trial passes when all its scored checks pass. Wilson score interval.">
+              <th
+                className="px-3 py-2 font-medium"
+                title="Passing trials of scored trials; a trial passes when all its scored checks pass. Wilson score interval."
+              >
                 Case pass rate · 95 % CI
               </th>
             ) : null}
@@ -172,7 +212,9 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
               <tr key={c.id} className="border-b border-slate-100 last:border-0" data-testid="candidate-row">
                 <td className="px-3 py-2">
                   <span className="font-medium">{c.label}</span> {c.id === baselineId ? <Badge>baseline</Badge> : null}
-                  <span className="block text-xs text-slate-500">{c.kind === "recorded" ? "recorded outputs" : `${c.modelConfig?.provider} · ${c.modelConfig?.modelId}`}</span>
+                  <span className="block text-xs text-slate-500">
+                    {c.kind === "recorded" ? "recorded outputs" : `${c.modelConfig?.provider} · ${c.modelConfig?.modelId}`}
+                  </span>
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.passRate.passed} scored={s.passRate.scored} />
@@ -180,7 +222,10 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
                   {s.trialsWithErrors ? (
-                    <span className="block text-xs text-amber-800" title="Trials that errored, or one of whose checks errored (a judge that failed): without a failed check they count neither as passed nor as failed">
+                    <span
+                      className="block text-xs text-amber-800"
+                      title="Trials that errored, or one of whose checks errored (a judge that failed): without a failed check they count neither as passed nor as failed"
+                    >
                       {s.trialsWithErrors} {bench.settings.repeats > 1 ? "trial" : "case"}
                       {s.trialsWithErrors > 1 ? "s" : ""} with errors
                     </span>
@@ -204,7 +249,9 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                 </td>
                 <td className="px-3 py-2 tabular-nums">
                   {recorded ? dash : fmtUsd(s.costUsd)}
-                  {s.judge ? <span className="block text-xs text-slate-500">judge: {s.judge.costUsd === null ? "no prices set" : fmtUsd(s.judge.costUsd)}</span> : null}
+                  {s.judge ? (
+                    <span className="block text-xs text-slate-500">judge: {s.judge.costUsd === null ? "no prices set" : fmtUsd(s.judge.costUsd)}</span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">{recorded ? dash : `${fmtMs(s.latencyMs.p50)} / ${fmtMs(s.latencyMs.p95)}`}</td>
               </tr>
@@ -272,9 +319,7 @@ export function ChecksTable({ bench, stats }: { bench: BenchDetail; stats: Candi
             <tr key={k} className="border-b border-slate-100 last:border-0">
               <td className="px-3 py-2">
                 <span className="text-slate-800">{v.label}</span>{" "}
-                <span className="text-xs text-slate-500">
-                  {v.kind === "judge" ? `criterion${v.priority ? `, ${v.priority}` : ""}` : v.kind}
-                </span>
+                <span className="text-xs text-slate-500">{v.kind === "judge" ? `criterion${v.priority ? `, ${v.priority}` : ""}` : v.kind}</span>
               </td>
               {bench.candidates.map((c) => {
                 const b = stats.find((s) => s.candidateId === c.id)?.byCheck[k];
@@ -313,7 +358,9 @@ export function ErrorsTable({ errors }: { errors: ErrorKindCount[] }) {
   return (
     <section aria-label="Errors" className="rounded-lg border border-amber-300 bg-amber-50/60">
       <h2 className="border-b border-amber-200 px-4 py-2.5 text-sm font-semibold">Errors by kind</h2>
-      <p className="px-4 pt-2 text-xs text-slate-600">Infrastructure failures, not model failures: those trials and checks count neither as passed nor as failed.</p>
+      <p className="px-4 pt-2 text-xs text-slate-600">
+        Infrastructure failures, not model failures: those trials and checks count neither as passed nor as failed.
+      </p>
       <table className="w-full text-left text-sm">
         <thead className="text-xs text-slate-600">
           <tr>

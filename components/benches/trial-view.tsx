@@ -22,7 +22,8 @@ const pre = "max-h-72 overflow-auto rounded-md bg-slate-50 p-2 font-mono text-xs
 
 function messageText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : JSON.stringify(p))).join("\n");
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === "object" && p && "text" in p ? String((p as { text: unknown }).text) : JSON.stringify(p))).join("\n");
   return JSON.stringify(content, null, 2);
 }
 
@@ -48,11 +49,30 @@ export function TrialView({
   lastBench?: LastBenchReference | null;
 }) {
   const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
-  const record = trial.record ? (JSON.parse(String(trial.record)) as { renderedMessages?: { role: string; content: unknown }[]; steps?: { text: string; toolCalls: { toolName: string; input: unknown }[]; toolResults: { toolName: string; output: unknown }[]; finishReason: string }[]; toolCalls?: unknown[]; attempts?: number; calls?: number; waitMs?: number; wallMs?: number }) : null;
+  const record = trial.record
+    ? (JSON.parse(String(trial.record)) as {
+        renderedMessages?: { role: string; content: unknown }[];
+        steps?: {
+          text: string;
+          toolCalls: { toolName: string; input: unknown }[];
+          toolResults: { toolName: string; output: unknown }[];
+          finishReason: string;
+        }[];
+        toolCalls?: unknown[];
+        attempts?: number;
+        calls?: number;
+        waitMs?: number;
+        wallMs?: number;
+      })
+    : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
   const checkErrors = checks.filter((c) => c.verdict === "error").length;
   return (
-    <aside id="trial" aria-label="Trial" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto">
+    <aside
+      id="trial"
+      aria-label="Trial"
+      className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto"
+    >
       <div className="flex items-start justify-between gap-2">
         <div>
           <h2 className="text-sm font-semibold">
@@ -72,9 +92,17 @@ export function TrialView({
                 · {String(trial.latency_ms)} ms{record?.calls && record.calls > 1 ? ` over ${record.calls} model calls` : ""}
               </span>
             ) : null}
-            {record?.waitMs && record.waitMs >= 1 ? <span title="Time the calls waited for a slot of the provider's concurrency limit">· waited {Math.round(record.waitMs)} ms for the provider</span> : null}
-            {record?.wallMs != null && trial.latency_ms != null && record.wallMs - Number(trial.latency_ms) >= 50 ? <span title="The whole trial, start to end">· {Math.round(record.wallMs)} ms in all</span> : null}
-            {record?.attempts && record.attempts > 1 ? <span title="Rate-limit and server errors and unreadable replies are retried with backoff; the latency is the last attempt's">· {record.attempts} attempts</span> : null}
+            {record?.waitMs && record.waitMs >= 1 ? (
+              <span title="Time the calls waited for a slot of the provider's concurrency limit">· waited {Math.round(record.waitMs)} ms for the provider</span>
+            ) : null}
+            {record?.wallMs != null && trial.latency_ms != null && record.wallMs - Number(trial.latency_ms) >= 50 ? (
+              <span title="The whole trial, start to end">· {Math.round(record.wallMs)} ms in all</span>
+            ) : null}
+            {record?.attempts && record.attempts > 1 ? (
+              <span title="Rate-limit and server errors and unreadable replies are retried with backoff; the latency is the last attempt's">
+                · {record.attempts} attempts
+              </span>
+            ) : null}
             {trial.input_tokens != null ? (
               <span>
                 · {String(trial.input_tokens)} in / {String(trial.output_tokens)} out tokens
@@ -111,15 +139,32 @@ export function TrialView({
         </p>
       ) : null}
       {trial.erasedAt ? <p className="text-sm text-amber-800">The case was removed; its saved details were erased. The scores stay.</p> : null}
-      <Block title="Checks">{checks.length ? <CheckResults results={checks.map((c) => ({ kind: c.kind, label: c.label + (c.priority ? ` (${c.priority})` : ""), verdict: c.verdict, score: c.score, message: c.message }))} /> : <p className="text-sm text-slate-500">No check ran.</p>}</Block>
+      <Block title="Checks">
+        {checks.length ? (
+          <CheckResults
+            results={checks.map((c) => ({
+              kind: c.kind,
+              label: c.label + (c.priority ? ` (${c.priority})` : ""),
+              verdict: c.verdict,
+              score: c.score,
+              message: c.message,
+            }))}
+          />
+        ) : (
+          <p className="text-sm text-slate-500">No check ran.</p>
+        )}
+      </Block>
       {regressed.length ? (
         <div role="note" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-          <p className="font-medium">Regressed: {regressed.length === 1 ? "this check passed before and fails here" : `${regressed.length} checks passed before and fail here`}</p>
+          <p className="font-medium">
+            Regressed: {regressed.length === 1 ? "this check passed before and fails here" : `${regressed.length} checks passed before and fail here`}
+          </p>
           <ul className="mt-1 list-disc pl-5 text-xs">
             {regressed.map((r, i) => (
               <li key={i}>
                 {r.label}
-                {r.priority ? ` (${r.priority})` : ""} — passed {r.against === "baseline" ? "for the baseline" : `in the last bench${lastBench ? ` (#${lastBench.benchId}, ${lastBench.candidateLabel})` : ""}`}
+                {r.priority ? ` (${r.priority})` : ""} — passed{" "}
+                {r.against === "baseline" ? "for the baseline" : `in the last bench${lastBench ? ` (#${lastBench.benchId}, ${lastBench.candidateLabel})` : ""}`}
                 {r.outcome === "mixed" ? "; fails in some repeats" : ""}
               </li>
             ))}
@@ -141,7 +186,9 @@ export function TrialView({
                     trial #{r.trialId}
                   </Link>
                   <span className="font-normal text-slate-500">
-                    {r.status === "done" ? `${r.verdicts.passed} passed · ${r.verdicts.failed} failed${r.verdicts.error ? ` · ${r.verdicts.error} error` : ""}` : r.status}
+                    {r.status === "done"
+                      ? `${r.verdicts.passed} passed · ${r.verdicts.failed} failed${r.verdicts.error ? ` · ${r.verdicts.error} error` : ""}`
+                      : r.status}
                   </span>
                 </p>
                 <pre className={pre}>{r.output == null ? (r.error ?? "—") : r.output || "(empty)"}</pre>
@@ -180,8 +227,7 @@ export function TrialView({
             {record.steps.flatMap((s, si) =>
               s.toolCalls.map((c, ci) => (
                 <li key={`${si}-${ci}`} className={pre}>
-                  <span className="font-semibold">→ {c.toolName}</span>({JSON.stringify(c.input)})
-                  {"\n"}← {JSON.stringify(s.toolResults[ci]?.output ?? null)}
+                  <span className="font-semibold">→ {c.toolName}</span>({JSON.stringify(c.input)}){"\n"}← {JSON.stringify(s.toolResults[ci]?.output ?? null)}
                 </li>
               )),
             )}

@@ -37,7 +37,11 @@ export function CorrectVersionButton({
       >
         {pending ? "Opening…" : label}
       </Button>
-      {error ? <span role="alert" className="text-xs text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

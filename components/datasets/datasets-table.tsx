@@ -37,7 +37,11 @@ export function DatasetsTable({ datasets, base }: { datasets: DatasetSummary[]; 
         </label>
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
           Sort
-          <select value={sort} onChange={(e) => setSort(e.target.value as Sort)} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm font-normal text-slate-900">
+          <select
+            value={sort}
+            onChange={(e) => setSort(e.target.value as Sort)}
+            className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm font-normal text-slate-900"
+          >
             <option value="newest">Newest version first</option>
             <option value="name">Name</option>
           </select>
@@ -86,7 +90,11 @@ export function DatasetsTable({ datasets, base }: { datasets: DatasetSummary[]; 
                       </th>
                     ) : null}
                     <td className="px-4 py-2.5">
-                      <Link href={`${base}/${d.id}/versions/${v.version}`} className="font-medium text-indigo-700 hover:underline" aria-label={`${d.name} version ${v.version}`}>
+                      <Link
+                        href={`${base}/${d.id}/versions/${v.version}`}
+                        className="font-medium text-indigo-700 hover:underline"
+                        aria-label={`${d.name} version ${v.version}`}
+                      >
                         v{v.version}
                       </Link>
                       {i === 0 ? <span className="ml-2 text-xs text-slate-500">latest</span> : null}
@@ -98,8 +106,16 @@ export function DatasetsTable({ datasets, base }: { datasets: DatasetSummary[]; 
                     </td>
                     <td className="px-4 py-2.5">
                       <span className="flex flex-wrap gap-1">
-                        {v.errorCount ? <Badge tone="red">{v.errorCount} error{v.errorCount === 1 ? "" : "s"}</Badge> : null}
-                        {v.warningCount ? <Badge tone="amber">{v.warningCount} warning{v.warningCount === 1 ? "" : "s"}</Badge> : null}
+                        {v.errorCount ? (
+                          <Badge tone="red">
+                            {v.errorCount} error{v.errorCount === 1 ? "" : "s"}
+                          </Badge>
+                        ) : null}
+                        {v.warningCount ? (
+                          <Badge tone="amber">
+                            {v.warningCount} warning{v.warningCount === 1 ? "" : "s"}
+                          </Badge>
+                        ) : null}
                         {!v.errorCount && !v.warningCount ? <span className="text-xs text-slate-500">none</span> : null}
                       </span>
                     </td>

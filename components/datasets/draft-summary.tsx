@@ -15,7 +15,8 @@ export function DraftDetails({ content }: { content: CaseContent }) {
     <ul className="flex flex-col gap-0.5">
       {chips.map((c, i) => (
         <li key={i} className="truncate text-xs" title={`${c.label}: ${c.value}`}>
-          <span className="font-mono text-slate-500">{c.label}</span> <span className="text-slate-700">{c.value.length > 80 ? `${c.value.slice(0, 79)}…` : c.value || "(empty)"}</span>
+          <span className="font-mono text-slate-500">{c.label}</span>{" "}
+          <span className="text-slate-700">{c.value.length > 80 ? `${c.value.slice(0, 79)}…` : c.value || "(empty)"}</span>
         </li>
       ))}
     </ul>

@@ -6,7 +6,8 @@ export function LimitsNote({ maxBytes, maxRows }: { maxBytes: number; maxRows: n
     <p className="text-xs text-slate-500">
       Up to <strong className="font-medium text-slate-700">{formatBytes(maxBytes)}</strong> and{" "}
       <strong className="font-medium text-slate-700">{formatCount(maxRows)} data rows</strong> per file. Set by{" "}
-      <code className="rounded bg-slate-100 px-1">BENCHWORK_IMPORT_MAX_BYTES</code> and <code className="rounded bg-slate-100 px-1">BENCHWORK_IMPORT_MAX_ROWS</code>.
+      <code className="rounded bg-slate-100 px-1">BENCHWORK_IMPORT_MAX_BYTES</code> and{" "}
+      <code className="rounded bg-slate-100 px-1">BENCHWORK_IMPORT_MAX_ROWS</code>.
     </p>
   );
 }

@@ -47,7 +47,9 @@ export function MappedRowsPreview({ drafts, showCaseId }: { drafts: CaseDraft[];
                   </span>
                 ) : null}
               </td>
-              {showCaseId ? <td className="px-4 py-2.5 font-mono text-xs break-all text-slate-700">{d.caseKey ?? <span className="text-slate-400">generated</span>}</td> : null}
+              {showCaseId ? (
+                <td className="px-4 py-2.5 font-mono text-xs break-all text-slate-700">{d.caseKey ?? <span className="text-slate-400">generated</span>}</td>
+              ) : null}
               <td className="px-4 py-2.5">
                 <span className="line-clamp-3 whitespace-pre-line text-slate-800">{d.content.input || <em className="text-red-700">missing</em>}</span>
               </td>

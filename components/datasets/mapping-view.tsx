@@ -21,7 +21,9 @@ export function MappingView({ mapping }: { mapping: ColumnMapping }) {
             <th scope="row" className="px-4 py-1.5 font-mono text-xs font-normal break-all text-slate-800">
               {a.column}
             </th>
-            <td className={`px-4 py-1.5 text-sm ${a.role === "extra" ? "text-slate-500" : "text-slate-900"}`}>{a.role === "extra" ? "extra column (kept)" : assignmentLabel(a)}</td>
+            <td className={`px-4 py-1.5 text-sm ${a.role === "extra" ? "text-slate-500" : "text-slate-900"}`}>
+              {a.role === "extra" ? "extra column (kept)" : assignmentLabel(a)}
+            </td>
           </tr>
         ))}
       </tbody>

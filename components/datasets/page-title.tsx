@@ -1,7 +1,17 @@
 import Link from "next/link";
 
 /** Title row of a Datasets page: optional back link, heading, optional actions on the right. */
-export function PageTitle({ title, back, children, actions }: { title: string; back?: { href: string; label: string }; children?: React.ReactNode; actions?: React.ReactNode }) {
+export function PageTitle({
+  title,
+  back,
+  children,
+  actions,
+}: {
+  title: string;
+  back?: { href: string; label: string };
+  children?: React.ReactNode;
+  actions?: React.ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-3">
       <div className="min-w-0">

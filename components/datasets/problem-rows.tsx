@@ -64,7 +64,9 @@ export function ProblemRows({
 
   if (rows.length === 0) {
     return blockedByMapping ? (
-      <p className="px-4 py-3 text-sm text-red-800">Every row is blocked until one column is the input and one the expected result. Fix the column roles above.</p>
+      <p className="px-4 py-3 text-sm text-red-800">
+        Every row is blocked until one column is the input and one the expected result. Fix the column roles above.
+      </p>
     ) : (
       <p className="px-4 py-3 text-sm text-slate-600">No row has a problem with this mapping.</p>
     );
@@ -105,7 +107,12 @@ export function ProblemRows({
                 <span className="text-sm font-semibold text-slate-900">{where}</span>
                 <Badge tone={STATUS[r.status].tone}>{STATUS[r.status].label}</Badge>
                 <label className="ml-auto inline-flex items-center gap-1.5 text-xs text-slate-700">
-                  <input type="checkbox" checked={excludedRows.includes(r.row)} onChange={(e) => onExclude(r.row, e.target.checked)} className="h-4 w-4 rounded border-slate-300" />
+                  <input
+                    type="checkbox"
+                    checked={excludedRows.includes(r.row)}
+                    onChange={(e) => onExclude(r.row, e.target.checked)}
+                    className="h-4 w-4 rounded border-slate-300"
+                  />
                   Exclude row {r.row}
                 </label>
               </div>

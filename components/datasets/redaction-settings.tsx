@@ -52,8 +52,8 @@ export function RedactionSettingsForm({
         />
       </label>
       <p className="text-xs text-slate-500">
-        One per line, at most {KEEP_LIST_MAX}: an exact value (any letter case; a phone number however it is spaced) or a pattern with <code>*</code> for any characters, such as{" "}
-        <code>*@northwind.example</code>. For known business contact data only: a customer&apos;s own data should be redacted.
+        One per line, at most {KEEP_LIST_MAX}: an exact value (any letter case; a phone number however it is spaced) or a pattern with <code>*</code> for any
+        characters, such as <code>*@northwind.example</code>. For known business contact data only: a customer&apos;s own data should be redacted.
       </p>
       {problems.map((p) => (
         <p key={p} role="alert" className="text-xs text-red-700">

@@ -48,7 +48,8 @@ export function RedactionView({
   if (report.settings && !report.settings.enabled) {
     return (
       <p className="px-4 py-3 text-sm text-amber-800" data-testid="redaction-off">
-        Redaction is off for this {saved ? "version" : "dataset"}: no value {saved ? "was" : "will be"} replaced; personal data {saved ? "is stored" : "will be stored"} as written.
+        Redaction is off for this {saved ? "version" : "dataset"}: no value {saved ? "was" : "will be"} replaced; personal data{" "}
+        {saved ? "is stored" : "will be stored"} as written.
       </p>
     );
   }
@@ -57,7 +58,8 @@ export function RedactionView({
     return (
       <div className="flex flex-col gap-2 px-4 py-3">
         <p className="text-sm text-slate-600">
-          No {kept.some((k) => k.count > 0) ? "other " : ""}e-mail addresses, phone numbers, card numbers, IBANs, IP addresses or national IDs were found{saved ? "" : " in any column"}.
+          No {kept.some((k) => k.count > 0) ? "other " : ""}e-mail addresses, phone numbers, card numbers, IBANs, IP addresses or national IDs were found
+          {saved ? "" : " in any column"}.
         </p>
         <KeptList kept={kept} saved={saved} />
       </div>
@@ -68,7 +70,8 @@ export function RedactionView({
       <KeptList kept={kept} saved={saved} />
       <p className="text-sm text-slate-700">
         {total.toLocaleString("en-US")} value{total === 1 ? "" : "s"} in {report.changedRows.toLocaleString("en-US")} row{report.changedRows === 1 ? "" : "s"}{" "}
-        {saved ? (total === 1 ? "was" : "were") : "will be"} replaced by placeholders such as <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
+        {saved ? (total === 1 ? "was" : "were") : "will be"} replaced by placeholders such as{" "}
+        <code className="rounded bg-slate-100 px-1 text-xs">[EMAIL_1]</code>, numbered per row (the same value in one row gets the same placeholder).
       </p>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Replacements per column and type</caption>

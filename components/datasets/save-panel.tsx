@@ -45,7 +45,11 @@ export function SavePanel({
 }) {
   const trimmed = name.trim();
   const match = existing.find((d) => d.name === trimmed);
-  const hint = !trimmed ? "Required." : match ? `This will be version ${match.latestVersion + 1} of “${match.name}”.` : `A new dataset “${trimmed}” (version 1).`;
+  const hint = !trimmed
+    ? "Required."
+    : match
+      ? `This will be version ${match.latestVersion + 1} of “${match.name}”.`
+      : `A new dataset “${trimmed}” (version 1).`;
   const n = (x: number) => x.toLocaleString("en-US");
   return (
     <aside aria-label="Save dataset version" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4">
@@ -103,7 +107,10 @@ export function SavePanel({
           Cancel upload
         </Button>
       </div>
-      <p className="text-xs text-slate-500">Saving stores the original file, the mapping, the redacted rows, the redaction report and the problems. It adds nothing to a library and starts no evaluation.</p>
+      <p className="text-xs text-slate-500">
+        Saving stores the original file, the mapping, the redacted rows, the redaction report and the problems. It adds nothing to a library and starts no
+        evaluation.
+      </p>
     </aside>
   );
 }

@@ -6,7 +6,15 @@ import { useRouter } from "next/navigation";
  * Worksheet choice of a workbook upload. Hidden sheets are listed and marked "(hidden)"; nothing is
  * chosen silently: with several visible sheets the user must pick one. Changing it reloads the step.
  */
-export function SheetPicker({ sheets, sheet, hrefFor }: { sheets: { name: string; hidden: boolean }[]; sheet: string | null; hrefFor: Record<string, string> }) {
+export function SheetPicker({
+  sheets,
+  sheet,
+  hrefFor,
+}: {
+  sheets: { name: string; hidden: boolean }[];
+  sheet: string | null;
+  hrefFor: Record<string, string>;
+}) {
   const router = useRouter();
   return (
     <label className="flex flex-col gap-1 text-sm font-medium text-slate-800">

@@ -16,7 +16,11 @@ export function ImportSteps({ current }: { current: 1 | 2 }) {
               {state === "done" ? "✓" : n}
             </span>
             <span className={state === "current" ? "font-medium text-slate-900" : "text-slate-500"}>{s}</span>
-            {n < steps.length ? <span aria-hidden className="text-slate-300">›</span> : null}
+            {n < steps.length ? (
+              <span aria-hidden className="text-slate-300">
+                ›
+              </span>
+            ) : null}
           </li>
         );
       })}

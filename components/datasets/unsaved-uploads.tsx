@@ -32,8 +32,8 @@ export function UnsavedUploads({
     <section aria-label="Unsaved uploads" className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
       <h2 className="text-sm font-semibold text-slate-900">Unsaved uploads</h2>
       <p className="mt-1 text-xs text-slate-500">
-        {formatCount(uploads.length)} of {formatCount(quota.maxCount)} uploads, {formatBytes(bytes)} of {formatBytes(quota.maxBytes)} per system. Each is deleted a day after upload unless you save it;
-        Cancel on its page deletes it now.
+        {formatCount(uploads.length)} of {formatCount(quota.maxCount)} uploads, {formatBytes(bytes)} of {formatBytes(quota.maxBytes)} per system. Each is
+        deleted a day after upload unless you save it; Cancel on its page deletes it now.
       </p>
       <ul className="mt-3 flex flex-col divide-y divide-slate-100">
         {uploads.map((u) => (

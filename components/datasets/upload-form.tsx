@@ -27,7 +27,9 @@ export function UploadForm({ systemId, maxBytes }: { systemId: string; maxBytes:
     setError(null);
     setFile(f);
     if (f && f.size > maxBytes) {
-      setError(`${f.name} is ${formatBytes(f.size)} (${formatCount(f.size)} bytes); the limit is ${formatBytes(maxBytes)} (${formatCount(maxBytes)} bytes). Split the file or remove rows, then upload it again.`);
+      setError(
+        `${f.name} is ${formatBytes(f.size)} (${formatCount(f.size)} bytes); the limit is ${formatBytes(maxBytes)} (${formatCount(maxBytes)} bytes). Split the file or remove rows, then upload it again.`,
+      );
     }
   };
 
@@ -76,7 +78,13 @@ export function UploadForm({ systemId, maxBytes }: { systemId: string; maxBytes:
         className={`flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed px-6 py-10 text-center ${dragging ? "border-indigo-400 bg-indigo-50" : "border-slate-300 bg-slate-50 hover:bg-slate-100"}`}
       >
         <span className="text-sm font-medium text-slate-800">{file ? file.name : "Choose a file or drop it here"}</span>
-        <span className="text-xs text-slate-500">{file ? (file.size < 1024 ? formatBytes(file.size) : `${formatBytes(file.size)} (${formatCount(file.size)} bytes)`) : "CSV or TSV, Excel workbook (.xlsx), JSON (an array of objects) or JSON Lines"}</span>
+        <span className="text-xs text-slate-500">
+          {file
+            ? file.size < 1024
+              ? formatBytes(file.size)
+              : `${formatBytes(file.size)} (${formatCount(file.size)} bytes)`
+            : "CSV or TSV, Excel workbook (.xlsx), JSON (an array of objects) or JSON Lines"}
+        </span>
         <input
           ref={input}
           id="upload-file"

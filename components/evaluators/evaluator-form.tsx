@@ -8,7 +8,18 @@ import { Button } from "@/components/ui/button";
 import { ToolCallSyntaxForm } from "./tool-call-form";
 
 /** Kinds a case can hold (judge criteria live in the Criteria tab, not on a case). */
-export const CASE_EVALUATOR_KINDS = ["non_empty", "exact", "contains", "answer_bank", "gsm8k", "regex", "json", "tool_call_syntax", "expected_tool_calls", "custom"] as const;
+export const CASE_EVALUATOR_KINDS = [
+  "non_empty",
+  "exact",
+  "contains",
+  "answer_bank",
+  "gsm8k",
+  "regex",
+  "json",
+  "tool_call_syntax",
+  "expected_tool_calls",
+  "custom",
+] as const;
 export type CaseEvaluatorKind = (typeof CASE_EVALUATOR_KINDS)[number];
 
 export const KIND_LABEL: Record<CaseEvaluatorKind, string> = EVALUATOR_KIND_LABEL;
@@ -27,7 +38,11 @@ export function newSpec(kind: CaseEvaluatorKind): EvaluatorSpec {
     case "regex":
       return { kind, pattern: "" };
     case "tool_call_syntax":
-      return { kind, version: 1, alternatives: [{ order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" }] };
+      return {
+        kind,
+        version: 1,
+        alternatives: [{ order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" }],
+      };
     case "expected_tool_calls":
       return { kind, names: [], allowAdditional: true };
     case "custom":
@@ -97,12 +112,25 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
   };
   const name = (
     <Field label="Label (optional)" htmlFor={`${uid}-name`}>
-      <input id={`${uid}-name`} value={(s.name as string) ?? ""} onChange={(e) => set("name", e.target.value || undefined)} className={inputClass()} placeholder="shown in results" />
+      <input
+        id={`${uid}-name`}
+        value={(s.name as string) ?? ""}
+        onChange={(e) => set("name", e.target.value || undefined)}
+        className={inputClass()}
+        placeholder="shown in results"
+      />
     </Field>
   );
   const expected = (hint: string) => (
     <Field label="Expected value" htmlFor={`${uid}-expected`} hint={hint}>
-      <textarea id={`${uid}-expected`} rows={2} value={(s.expected as string) ?? ""} onChange={(e) => set("expected", e.target.value === "" ? undefined : e.target.value)} className={inputClass()} placeholder="the case's expected result" />
+      <textarea
+        id={`${uid}-expected`}
+        rows={2}
+        value={(s.expected as string) ?? ""}
+        onChange={(e) => set("expected", e.target.value === "" ? undefined : e.target.value)}
+        className={inputClass()}
+        placeholder="the case's expected result"
+      />
     </Field>
   );
 
@@ -110,7 +138,9 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
     case "non_empty":
       return (
         <div className="flex flex-col gap-2">
-          <p className="text-xs text-slate-600">Fails when the output is empty or only whitespace or invisible characters. “0”, “false” and “.” count as non-empty.</p>
+          <p className="text-xs text-slate-600">
+            Fails when the output is empty or only whitespace or invisible characters. “0”, “false” and “.” count as non-empty.
+          </p>
           {name}
         </div>
       );
@@ -118,7 +148,11 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
     case "contains":
       return (
         <div className="flex flex-col gap-2.5">
-          {expected(spec.kind === "exact" ? "Empty: compare with the case's expected result. Case-sensitive." : "A literal, case-sensitive substring — never a regular expression. Empty: the case's expected result.")}
+          {expected(
+            spec.kind === "exact"
+              ? "Empty: compare with the case's expected result. Case-sensitive."
+              : "A literal, case-sensitive substring — never a regular expression. Empty: the case's expected result.",
+          )}
           <TextOptions spec={s} set={set} />
           {name}
         </div>
@@ -132,8 +166,28 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
             <p className="text-xs text-slate-500">The output must equal one of these. Each row is one answer, commas included.</p>
             {answers.map((a, i) => (
               <div key={i} className="flex gap-2">
-                <input aria-label={`Answer ${i + 1}`} value={a} onChange={(e) => set("answers", answers.map((x, j) => (j === i ? e.target.value : x)))} className={inputClass()} />
-                <Button size="sm" variant="ghost" aria-label={`Remove answer ${i + 1}`} onClick={() => set("answers", answers.filter((_, j) => j !== i))}>
+                <input
+                  aria-label={`Answer ${i + 1}`}
+                  value={a}
+                  onChange={(e) =>
+                    set(
+                      "answers",
+                      answers.map((x, j) => (j === i ? e.target.value : x)),
+                    )
+                  }
+                  className={inputClass()}
+                />
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove answer ${i + 1}`}
+                  onClick={() =>
+                    set(
+                      "answers",
+                      answers.filter((_, j) => j !== i),
+                    )
+                  }
+                >
                   ✕
                 </Button>
               </div>
@@ -155,10 +209,21 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
           {expected("A number (1,234 and 1234.00 are equal) or a worked solution ending in #### N. Empty: the case's expected result.")}
           <div className="grid grid-cols-2 gap-3">
             <Field label="Marker" htmlFor={`${uid}-marker`} hint="The final answer follows the last marker. Default ####.">
-              <input id={`${uid}-marker`} value={(s.marker as string) ?? ""} placeholder="####" onChange={(e) => set("marker", e.target.value || undefined)} className={`font-mono ${inputClass()}`} />
+              <input
+                id={`${uid}-marker`}
+                value={(s.marker as string) ?? ""}
+                placeholder="####"
+                onChange={(e) => set("marker", e.target.value || undefined)}
+                className={`font-mono ${inputClass()}`}
+              />
             </Field>
             <Field label="Extraction" htmlFor={`${uid}-mode`}>
-              <select id={`${uid}-mode`} value={(s.mode as string) ?? "strict"} onChange={(e) => set("mode", e.target.value === "strict" ? undefined : e.target.value)} className={inputClass()}>
+              <select
+                id={`${uid}-mode`}
+                value={(s.mode as string) ?? "strict"}
+                onChange={(e) => set("mode", e.target.value === "strict" ? undefined : e.target.value)}
+                className={inputClass()}
+              >
                 <option value="strict">strict: the number after the marker only</option>
                 <option value="flexible">flexible: else the last number in the output</option>
               </select>
@@ -172,10 +237,20 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
         <div className="flex flex-col gap-2.5">
           <div className="grid grid-cols-[1fr_6rem] gap-3">
             <Field label="Pattern" htmlFor={`${uid}-pattern`} hint="JavaScript regular expression syntax.">
-              <input id={`${uid}-pattern`} value={(s.pattern as string) ?? ""} onChange={(e) => set("pattern", e.target.value)} className={`font-mono ${inputClass()}`} />
+              <input
+                id={`${uid}-pattern`}
+                value={(s.pattern as string) ?? ""}
+                onChange={(e) => set("pattern", e.target.value)}
+                className={`font-mono ${inputClass()}`}
+              />
             </Field>
             <Field label="Flags" htmlFor={`${uid}-flags`} hint="i m s u v">
-              <input id={`${uid}-flags`} value={(s.flags as string) ?? ""} onChange={(e) => set("flags", e.target.value || undefined)} className={`font-mono ${inputClass()}`} />
+              <input
+                id={`${uid}-flags`}
+                value={(s.flags as string) ?? ""}
+                onChange={(e) => set("flags", e.target.value || undefined)}
+                className={`font-mono ${inputClass()}`}
+              />
             </Field>
           </div>
           {name}
@@ -185,14 +260,21 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
       return (
         <div className="flex flex-col gap-2.5">
           <JsonSchemaField spec={s} set={set} id={`${uid}-schema`} />
-          <Check label="Accept a ```json code fence around the output" checked={s.allowCodeFence === true} onChange={(v) => set("allowCodeFence", v || undefined)} />
+          <Check
+            label="Accept a ```json code fence around the output"
+            checked={s.allowCodeFence === true}
+            onChange={(v) => set("allowCodeFence", v || undefined)}
+          />
           {name}
         </div>
       );
     case "tool_call_syntax":
       return (
         <div className="flex flex-col gap-2.5">
-          <p className="text-xs text-slate-600">Passes when the observed tool calls match any alternative. Arguments sent as JSON text are parsed; key order never matters; numbers compare by value but never equal text; tool names are case-sensitive.</p>
+          <p className="text-xs text-slate-600">
+            Passes when the observed tool calls match any alternative. Arguments sent as JSON text are parsed; key order never matters; numbers compare by value
+            but never equal text; tool names are case-sensitive.
+          </p>
           <ToolCallSyntaxForm spec={spec as ToolCallSyntaxSpec} onChange={onChange} />
           {name}
         </div>
@@ -200,7 +282,11 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
     case "expected_tool_calls":
       return (
         <div className="flex flex-col gap-2.5">
-          <Field label="Tools that must fire" htmlFor={`${uid}-names`} hint="Tool names separated by commas or spaces; case-sensitive. Empty + no other tools = no tool may fire.">
+          <Field
+            label="Tools that must fire"
+            htmlFor={`${uid}-names`}
+            hint="Tool names separated by commas or spaces; case-sensitive. Empty + no other tools = no tool may fire."
+          >
             <input
               id={`${uid}-names`}
               defaultValue={((s.names as string[]) ?? []).join(", ")}
@@ -223,8 +309,19 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
     case "custom":
       return (
         <div className="flex flex-col gap-2.5">
-          <Field label="Code" htmlFor={`${uid}-code`} hint="Defines evaluate(trial). Runs in a sandbox: no network, files or secrets; 5-second deadline. A crash or a wrong result is an evaluator error, never a model failure.">
-            <textarea id={`${uid}-code`} rows={10} spellCheck={false} value={(s.code as string) ?? ""} onChange={(e) => set("code", e.target.value)} className={`font-mono text-xs ${inputClass()}`} />
+          <Field
+            label="Code"
+            htmlFor={`${uid}-code`}
+            hint="Defines evaluate(trial). Runs in a sandbox: no network, files or secrets; 5-second deadline. A crash or a wrong result is an evaluator error, never a model failure."
+          >
+            <textarea
+              id={`${uid}-code`}
+              rows={10}
+              spellCheck={false}
+              value={(s.code as string) ?? ""}
+              onChange={(e) => set("code", e.target.value)}
+              className={`font-mono text-xs ${inputClass()}`}
+            />
           </Field>
           {name}
         </div>

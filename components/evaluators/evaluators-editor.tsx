@@ -22,7 +22,9 @@ export function CheckResults({ results }: { results: TryResult[] }) {
           <div className="flex items-center gap-2">
             <Badge tone={VERDICT_TONE[r.verdict]}>{r.verdict}</Badge>
             <span className="font-medium text-slate-800">{r.label}</span>
-            <span className="ml-auto text-xs text-slate-500">{r.verdict === "passed" || r.verdict === "failed" ? `score ${r.score.toFixed(2)}` : "not scored"}</span>
+            <span className="ml-auto text-xs text-slate-500">
+              {r.verdict === "passed" || r.verdict === "failed" ? `score ${r.score.toFixed(2)}` : "not scored"}
+            </span>
           </div>
           {r.message ? <pre className="mt-1 font-mono text-xs whitespace-pre-wrap text-slate-700">{r.message}</pre> : null}
         </li>
@@ -105,11 +107,21 @@ export function EvaluatorsEditor({
                     ↓
                   </Button>
                   {editable ? (
-                    <Button size="sm" onClick={() => setOpen(open === i ? null : i)} aria-expanded={open === i} aria-label={`${open === i ? "Close" : "Edit"} evaluator ${i + 1}`}>
+                    <Button
+                      size="sm"
+                      onClick={() => setOpen(open === i ? null : i)}
+                      aria-expanded={open === i}
+                      aria-label={`${open === i ? "Close" : "Edit"} evaluator ${i + 1}`}
+                    >
                       {open === i ? "Close" : "Edit"}
                     </Button>
                   ) : null}
-                  <Button size="sm" variant="ghost" aria-label={`Remove evaluator ${i + 1}`} onClick={() => (onChange(specs.filter((_, j) => j !== i)), setOpen(null))}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Remove evaluator ${i + 1}`}
+                    onClick={() => (onChange(specs.filter((_, j) => j !== i)), setOpen(null))}
+                  >
                     ✕
                   </Button>
                 </span>
@@ -124,7 +136,12 @@ export function EvaluatorsEditor({
         })}
       </ol>
       <div className="flex items-center gap-2">
-        <select aria-label="Evaluator kind to add" value={adding} onChange={(e) => setAdding(e.target.value as CaseEvaluatorKind | "")} className="h-7 rounded border border-slate-300 bg-white px-1.5 text-xs">
+        <select
+          aria-label="Evaluator kind to add"
+          value={adding}
+          onChange={(e) => setAdding(e.target.value as CaseEvaluatorKind | "")}
+          className="h-7 rounded border border-slate-300 bg-white px-1.5 text-xs"
+        >
           <option value="">Choose a kind…</option>
           {CASE_EVALUATOR_KINDS.map((k) => (
             <option key={k} value={k}>
@@ -155,7 +172,14 @@ export function EvaluatorsEditor({
               <textarea id="try-output" rows={3} value={output} onChange={(e) => setOutput(e.target.value)} className={inputClass()} />
             </Field>
             <Field label="Tool calls (optional, JSON)" htmlFor="try-tools" hint='e.g. [{"toolName": "get_order", "input": {"orderId": "order_123"}}]'>
-              <textarea id="try-tools" rows={2} value={toolCalls} onChange={(e) => setToolCalls(e.target.value)} className={`font-mono text-xs ${inputClass()}`} spellCheck={false} />
+              <textarea
+                id="try-tools"
+                rows={2}
+                value={toolCalls}
+                onChange={(e) => setToolCalls(e.target.value)}
+                className={`font-mono text-xs ${inputClass()}`}
+                spellCheck={false}
+              />
             </Field>
             <div>
               <Button onClick={tryIt} disabled={pending}>

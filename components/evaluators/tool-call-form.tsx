@@ -49,9 +49,19 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
   return (
     <div className="rounded-md border border-slate-200 bg-white p-2.5" data-testid="expected-call">
       <div className="flex flex-wrap items-center gap-2">
-        <input aria-label={`${prefix} tool name`} value={call.toolName} placeholder="tool name" onChange={(e) => onChange({ ...call, toolName: e.target.value })} className={`w-48 font-mono ${inputClass()}`} />
+        <input
+          aria-label={`${prefix} tool name`}
+          value={call.toolName}
+          placeholder="tool name"
+          onChange={(e) => onChange({ ...call, toolName: e.target.value })}
+          className={`w-48 font-mono ${inputClass()}`}
+        />
         <label className="flex items-center gap-1.5 text-xs text-slate-700">
-          <input type="checkbox" checked={(call.extraArguments ?? "forbid") === "allow"} onChange={(e) => onChange({ ...call, extraArguments: e.target.checked ? "allow" : "forbid" })} />
+          <input
+            type="checkbox"
+            checked={(call.extraArguments ?? "forbid") === "allow"}
+            onChange={(e) => onChange({ ...call, extraArguments: e.target.checked ? "allow" : "forbid" })}
+          />
           allow other arguments
         </label>
         <Button size="sm" variant="ghost" className="ml-auto" aria-label={`Remove ${prefix}`} onClick={onRemove}>
@@ -91,12 +101,26 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
                   label={`${prefix} argument ${i + 1} accepted values`}
                   values={row.rule.acceptedValues}
                   onChange={(v) =>
-                    update(rows.map((r) => (r.key === row.key ? { ...r, rule: v === undefined ? (r.rule.required === undefined ? {} : { required: r.rule.required }) : { ...r.rule, acceptedValues: v } } : r)))
+                    update(
+                      rows.map((r) =>
+                        r.key === row.key
+                          ? {
+                              ...r,
+                              rule: v === undefined ? (r.rule.required === undefined ? {} : { required: r.rule.required }) : { ...r.rule, acceptedValues: v },
+                            }
+                          : r,
+                      ),
+                    )
                   }
                 />
               </td>
               <td className="pb-1.5">
-                <Button size="sm" variant="ghost" aria-label={`Remove ${prefix} argument ${i + 1}`} onClick={() => update(rows.filter((r) => r.key !== row.key))}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove ${prefix} argument ${i + 1}`}
+                  onClick={() => update(rows.filter((r) => r.key !== row.key))}
+                >
                   ✕
                 </Button>
               </td>
@@ -130,7 +154,11 @@ function CallEditor({ call, onChange, onRemove, prefix }: { call: ExpectedCall; 
 export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpec; onChange: (s: ToolCallSyntaxSpec) => void }) {
   // Stable React keys for alternatives and calls (parallel to the spec), so removing one never
   // hands its neighbour's local editing state to another.
-  const [keys, setKeys] = useState(() => spec.alternatives.map(() => ({ alt: nextRowKey++, calls: [] as number[] })).map((k, i) => ({ ...k, calls: spec.alternatives[i].calls.map(() => nextRowKey++) })));
+  const [keys, setKeys] = useState(() =>
+    spec.alternatives
+      .map(() => ({ alt: nextRowKey++, calls: [] as number[] }))
+      .map((k, i) => ({ ...k, calls: spec.alternatives[i].calls.map(() => nextRowKey++) })),
+  );
   const setAlt = (i: number, a: ToolCallAlternative) => onChange({ ...spec, alternatives: spec.alternatives.map((x, j) => (j === i ? a : x)) });
   const keyOfCall = (i: number, k: number) => keys[i]?.calls[k] ?? -(i * 1000 + k + 1);
   return (
@@ -144,13 +172,22 @@ export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpe
           <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-700">
             <label className="flex items-center gap-1.5">
               Order
-              <select aria-label={`Alternative ${i + 1} order`} value={alt.order ?? "unordered"} onChange={(e) => setAlt(i, { ...alt, order: e.target.value as "ordered" | "unordered" })} className="h-7 rounded border border-slate-300 bg-white px-1">
+              <select
+                aria-label={`Alternative ${i + 1} order`}
+                value={alt.order ?? "unordered"}
+                onChange={(e) => setAlt(i, { ...alt, order: e.target.value as "ordered" | "unordered" })}
+                className="h-7 rounded border border-slate-300 bg-white px-1"
+              >
                 <option value="unordered">any order</option>
                 <option value="ordered">in this order</option>
               </select>
             </label>
             <label className="flex items-center gap-1.5">
-              <input type="checkbox" checked={(alt.extraCalls ?? "forbid") === "allow"} onChange={(e) => setAlt(i, { ...alt, extraCalls: e.target.checked ? "allow" : "forbid" })} />
+              <input
+                type="checkbox"
+                checked={(alt.extraCalls ?? "forbid") === "allow"}
+                onChange={(e) => setAlt(i, { ...alt, extraCalls: e.target.checked ? "allow" : "forbid" })}
+              />
               allow other calls
             </label>
             {spec.alternatives.length > 1 ? (
@@ -198,7 +235,13 @@ export function ToolCallSyntaxForm({ spec, onChange }: { spec: ToolCallSyntaxSpe
           size="sm"
           onClick={() => {
             setKeys((ks) => [...ks, { alt: nextRowKey++, calls: [nextRowKey++] }]);
-            onChange({ ...spec, alternatives: [...spec.alternatives, { order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" }] });
+            onChange({
+              ...spec,
+              alternatives: [
+                ...spec.alternatives,
+                { order: "unordered", calls: [{ toolName: "", arguments: {}, extraArguments: "forbid" }], extraCalls: "forbid" },
+              ],
+            });
           }}
         >
           Add alternative

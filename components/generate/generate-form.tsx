@@ -44,7 +44,9 @@ export function GenerateForm({
   if (choices.length === 0) {
     return (
       <section aria-labelledby="generate-title" className="rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="generate-title" className="text-sm font-semibold">Generate</h2>
+        <h2 id="generate-title" className="text-sm font-semibold">
+          Generate
+        </h2>
         <p className="mt-2 text-sm text-slate-700">
           Generating needs a generator model, and no model is configured. Add one on the{" "}
           <Link href="/models" className="text-indigo-700 underline">
@@ -75,7 +77,9 @@ export function GenerateForm({
         body: JSON.stringify({ promptId, modelConfigId: chosen.id, criteria, scenarios }),
         signal: ac.signal,
       });
-      const r = (await res.json()) as { ok: true; data: { criteria: number; scenarios: number; dropped: number } } | { ok: false; error: { message: string; fieldErrors?: Record<string, string> } };
+      const r = (await res.json()) as
+        | { ok: true; data: { criteria: number; scenarios: number; dropped: number } }
+        | { ok: false; error: { message: string; fieldErrors?: Record<string, string> } };
       if (r.ok) {
         toast(`Proposed ${r.data.criteria} criteria and ${r.data.scenarios} scenarios (${r.data.dropped} dropped); review them below`);
         router.refresh();
@@ -91,7 +95,9 @@ export function GenerateForm({
 
   return (
     <form onSubmit={submit} aria-labelledby="generate-title" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id="generate-title" className="text-sm font-semibold">Generate</h2>
+      <h2 id="generate-title" className="text-sm font-semibold">
+        Generate
+      </h2>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
         <Field label="Generator model" htmlFor="gen-model" error={chosen?.missing ?? error?.fieldErrors?.modelConfigId}>
           <select id="gen-model" className={inputClass()} value={modelId ?? ""} onChange={(e) => setModelId(Number(e.target.value))} disabled={running}>
@@ -103,10 +109,28 @@ export function GenerateForm({
           </select>
         </Field>
         <Field label="Criteria" htmlFor="gen-criteria" hint="0–50" error={error?.fieldErrors?.criteria}>
-          <input id="gen-criteria" type="number" min={0} max={50} className={inputClass(error?.fieldErrors?.criteria)} value={criteria} onChange={(e) => setCriteria(e.target.value)} disabled={running} />
+          <input
+            id="gen-criteria"
+            type="number"
+            min={0}
+            max={50}
+            className={inputClass(error?.fieldErrors?.criteria)}
+            value={criteria}
+            onChange={(e) => setCriteria(e.target.value)}
+            disabled={running}
+          />
         </Field>
         <Field label="Scenarios" htmlFor="gen-scenarios" hint="0–50" error={error?.fieldErrors?.scenarios}>
-          <input id="gen-scenarios" type="number" min={0} max={50} className={inputClass(error?.fieldErrors?.scenarios)} value={scenarios} onChange={(e) => setScenarios(e.target.value)} disabled={running} />
+          <input
+            id="gen-scenarios"
+            type="number"
+            min={0}
+            max={50}
+            className={inputClass(error?.fieldErrors?.scenarios)}
+            value={scenarios}
+            onChange={(e) => setScenarios(e.target.value)}
+            disabled={running}
+          />
         </Field>
       </div>
       <div className="flex flex-wrap items-center gap-3">

@@ -24,14 +24,40 @@ const titleOf = (p: ProposalRow) => (p.kind === "criterion" ? p.content.rule : p
 
 function CheckBadge({ p }: { p: Extract<ProposalRow, { kind: "criterion" }> }) {
   const c = p.content.check;
-  if (c.kind === "static") return <Badge tone="green" title={JSON.stringify(c.evaluator)}>static: {c.evaluator.kind}</Badge>;
-  if (c.kind === "unobservable") return <Badge tone="amber" title={c.reason}>cannot be observed</Badge>;
-  return <Badge tone="violet" title={c.note}>judge</Badge>;
+  if (c.kind === "static")
+    return (
+      <Badge tone="green" title={JSON.stringify(c.evaluator)}>
+        static: {c.evaluator.kind}
+      </Badge>
+    );
+  if (c.kind === "unobservable")
+    return (
+      <Badge tone="amber" title={c.reason}>
+        cannot be observed
+      </Badge>
+    );
+  return (
+    <Badge tone="violet" title={c.note}>
+      judge
+    </Badge>
+  );
 }
 
-function Customizer({ p, onSave, onCancel, pending }: { p: ProposalRow; onSave: (edits: Record<string, string>) => void; onCancel: () => void; pending: boolean }) {
+function Customizer({
+  p,
+  onSave,
+  onCancel,
+  pending,
+}: {
+  p: ProposalRow;
+  onSave: (edits: Record<string, string>) => void;
+  onCancel: () => void;
+  pending: boolean;
+}) {
   const [v, setV] = useState<Record<string, string>>(
-    p.kind === "criterion" ? { rule: p.content.rule, passes: p.content.passes, fails: p.content.fails, priority: p.content.priority } : { input: p.content.input, expected: p.content.expected },
+    p.kind === "criterion"
+      ? { rule: p.content.rule, passes: p.content.passes, fails: p.content.fails, priority: p.content.priority }
+      : { input: p.content.input, expected: p.content.expected },
   );
   const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => setV({ ...v, [k]: e.target.value });
   const id = (k: string) => `customize-${p.id}-${k}`;
@@ -99,12 +125,22 @@ export function ProposalReview({ systemId, promptId, proposals }: { systemId: st
     if (i >= 0) items.current[i]?.focus();
   }, [proposals, focusIndex]);
 
-  const decide = (p: ProposalRow, index: number, run: () => Promise<{ ok: true; data: { status: string; caseKey?: string } } | { ok: false; error: { message: string } }>) =>
+  const decide = (
+    p: ProposalRow,
+    index: number,
+    run: () => Promise<{ ok: true; data: { status: string; caseKey?: string } } | { ok: false; error: { message: string } }>,
+  ) =>
     startTransition(async () => {
       const r = await run();
       if (r.ok) {
         const what = p.kind === "criterion" ? "criterion" : `case${r.data.caseKey ? ` ${r.data.caseKey}` : ""}`;
-        toast(r.data.status === "dismissed" ? `Dismissed “${titleOf(p)}”` : r.data.status === "accepted" ? `Accepted “${titleOf(p)}” as a generated ${what}` : `Saved “${titleOf(p)}” as a custom ${what}`);
+        toast(
+          r.data.status === "dismissed"
+            ? `Dismissed “${titleOf(p)}”`
+            : r.data.status === "accepted"
+              ? `Accepted “${titleOf(p)}” as a generated ${what}`
+              : `Saved “${titleOf(p)}” as a custom ${what}`,
+        );
         setCustomizing(null);
         setFocusIndex(index);
         router.refresh();
@@ -112,12 +148,16 @@ export function ProposalReview({ systemId, promptId, proposals }: { systemId: st
     });
   const accept = (p: ProposalRow, i: number) => decide(p, i, () => acceptProposalAction(systemId, { proposalId: p.id }));
   const dismiss = (p: ProposalRow, i: number) => decide(p, i, () => dismissProposalAction(systemId, { proposalId: p.id }));
-  const customize = (p: ProposalRow, i: number, edits: Record<string, string>) => decide(p, i, () => customizeProposalAction(systemId, { proposalId: p.id, edits }));
+  const customize = (p: ProposalRow, i: number, edits: Record<string, string>) =>
+    decide(p, i, () => customizeProposalAction(systemId, { proposalId: p.id, edits }));
   const all = (action: "accept" | "dismiss") =>
     startTransition(async () => {
       const r = await decideAllProposalsAction(systemId, { promptId, action });
       if (r.ok) {
-        toast(`${action === "accept" ? "Accepted" : "Dismissed"} ${r.data.decided} proposals${r.data.refused.length ? `; ${r.data.refused.length} refused: ${r.data.refused.join("; ")}` : ""}`, r.data.refused.length ? "error" : undefined);
+        toast(
+          `${action === "accept" ? "Accepted" : "Dismissed"} ${r.data.decided} proposals${r.data.refused.length ? `; ${r.data.refused.length} refused: ${r.data.refused.join("; ")}` : ""}`,
+          r.data.refused.length ? "error" : undefined,
+        );
         router.refresh();
       } else toast(r.error.message, "error");
     });
@@ -135,7 +175,9 @@ export function ProposalReview({ systemId, promptId, proposals }: { systemId: st
   };
 
   if (proposals.length === 0) {
-    return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">No proposals await review. Generate some above.</p>;
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">No proposals await review. Generate some above.</p>
+    );
   }
   return (
     <section aria-labelledby="proposals-title" className="rounded-lg border border-slate-200 bg-white">
@@ -214,7 +256,11 @@ export function ProposalReview({ systemId, promptId, proposals }: { systemId: st
                 {p.content.tags.length ? (
                   <>
                     <dt className="text-slate-500">Tags</dt>
-                    <dd className="flex flex-wrap gap-1">{p.content.tags.map((t) => <Badge key={t}>{t}</Badge>)}</dd>
+                    <dd className="flex flex-wrap gap-1">
+                      {p.content.tags.map((t) => (
+                        <Badge key={t}>{t}</Badge>
+                      ))}
+                    </dd>
                   </>
                 ) : null}
                 <dt className="text-slate-500">Why</dt>
@@ -226,7 +272,9 @@ export function ProposalReview({ systemId, promptId, proposals }: { systemId: st
             <p className="mt-1 text-xs text-slate-400">
               {p.model} · prompt revision #{p.promptRevisionId} · run {p.runId.slice(0, 8)}
             </p>
-            {customizing === p.id ? <Customizer p={p} pending={pending} onCancel={() => setCustomizing(null)} onSave={(edits) => customize(p, i, edits)} /> : null}
+            {customizing === p.id ? (
+              <Customizer p={p} pending={pending} onCancel={() => setCustomizing(null)} onSave={(edits) => customize(p, i, edits)} />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -71,7 +71,12 @@ export function AddCasePanel({
           </p>
         ) : null}
         {prompts.length > 1 ? (
-          <Field label="Target prompt" htmlFor="add-prompt" error={errors.promptId} hint="Cases are prompt-specific: an expectation for one agent is not a rule for every agent.">
+          <Field
+            label="Target prompt"
+            htmlFor="add-prompt"
+            error={errors.promptId}
+            hint="Cases are prompt-specific: an expectation for one agent is not a rule for every agent."
+          >
             <select id="add-prompt" value={promptId} onChange={(e) => setPromptId(e.target.value)} className={inputClass(errors.promptId)} required>
               <option value="">Choose a prompt…</option>
               {prompts.map((p) => (
@@ -82,7 +87,12 @@ export function AddCasePanel({
             </select>
           </Field>
         ) : null}
-        <Field label="Input" htmlFor="add-input" error={errors.input} hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}>
+        <Field
+          label="Input"
+          htmlFor="add-input"
+          error={errors.input}
+          hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}
+        >
           <textarea id="add-input" rows={5} value={input} onChange={(e) => setInput(e.target.value)} className={inputClass(errors.input)} autoFocus />
         </Field>
         <Field label="Expected result" htmlFor="add-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
@@ -92,11 +102,17 @@ export function AddCasePanel({
           <fieldset className="flex flex-col gap-2 rounded-md border border-slate-200 p-3">
             <legend className="px-1 text-sm font-medium text-slate-800">Prompt variables</legend>
             <p className="text-xs text-slate-500">
-              The prompt fills {needed.map((n) => `{{${n}}}`).join(", ")} from each case. A case without a value is left out of benches of model candidates (nothing is invented).
+              The prompt fills {needed.map((n) => `{{${n}}}`).join(", ")} from each case. A case without a value is left out of benches of model candidates
+              (nothing is invented).
             </p>
             {needed.map((n) => (
               <Field key={n} label={n} htmlFor={`add-var-${n}`}>
-                <input id={`add-var-${n}`} value={values[n] ?? ""} onChange={(e) => setValues((v) => ({ ...v, [n]: e.target.value }))} className={inputClass()} />
+                <input
+                  id={`add-var-${n}`}
+                  value={values[n] ?? ""}
+                  onChange={(e) => setValues((v) => ({ ...v, [n]: e.target.value }))}
+                  className={inputClass()}
+                />
               </Field>
             ))}
           </fieldset>

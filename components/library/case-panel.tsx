@@ -122,7 +122,9 @@ export function CasePanel({
     startTransition(async () => {
       const r = await removeCaseAction(systemId, { caseId: detail.id });
       if (r.ok) {
-        toast(`Removed ${detail.caseKey}${r.data.alsoRemoved.length ? ` and its retained cop${r.data.alsoRemoved.length === 1 ? "y" : "ies"} ${r.data.alsoRemoved.join(", ")}` : ""}`);
+        toast(
+          `Removed ${detail.caseKey}${r.data.alsoRemoved.length ? ` and its retained cop${r.data.alsoRemoved.length === 1 ? "y" : "ies"} ${r.data.alsoRemoved.join(", ")}` : ""}`,
+        );
         router.push(closeHref);
       } else setBanner({ tone: "error", text: r.error.message });
     });
@@ -163,7 +165,8 @@ export function CasePanel({
 
       {detail.source === "retained" && !detail.userCorrected ? (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
-          Saving replaces this retained case&apos;s future-use copy with your correction. Earlier scores do not change, and later automatic retention will not overwrite it.
+          Saving replaces this retained case&apos;s future-use copy with your correction. Earlier scores do not change, and later automatic retention will not
+          overwrite it.
         </p>
       ) : null}
 
@@ -177,7 +180,11 @@ export function CasePanel({
       ) : null}
 
       {banner ? (
-        <div ref={bannerRef} role="alert" className={`scroll-mt-4 rounded-md border px-3 py-2 text-sm ${banner.tone === "conflict" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}>
+        <div
+          ref={bannerRef}
+          role="alert"
+          className={`scroll-mt-4 rounded-md border px-3 py-2 text-sm ${banner.tone === "conflict" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}
+        >
           {banner.text}
           {banner.tone === "conflict" ? (
             <div className="mt-2">
@@ -189,16 +196,36 @@ export function CasePanel({
         </div>
       ) : null}
 
-      <Field label="Input" htmlFor="case-input" error={errors.input} hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}>
-        <textarea id="case-input" rows={5} value={fields.input} onChange={(e) => set("input", e.target.value)} className={inputClass(errors.input)} aria-invalid={Boolean(errors.input)} />
+      <Field
+        label="Input"
+        htmlFor="case-input"
+        error={errors.input}
+        hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}
+      >
+        <textarea
+          id="case-input"
+          rows={5}
+          value={fields.input}
+          onChange={(e) => set("input", e.target.value)}
+          className={inputClass(errors.input)}
+          aria-invalid={Boolean(errors.input)}
+        />
       </Field>
       <Field label="Expected result" htmlFor="case-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
-        <textarea id="case-expected" rows={3} value={fields.expected} onChange={(e) => set("expected", e.target.value)} className={inputClass(errors.expected)} aria-invalid={Boolean(errors.expected)} />
+        <textarea
+          id="case-expected"
+          rows={3}
+          value={fields.expected}
+          onChange={(e) => set("expected", e.target.value)}
+          className={inputClass(errors.expected)}
+          aria-invalid={Boolean(errors.expected)}
+        />
       </Field>
 
       {missingVariables.length ? (
         <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="missing-variables">
-          The prompt fills {missingVariables.map((v) => `{{${v}}}`).join(", ")} but this case has no value for {missingVariables.length > 1 ? "them" : "it"}: benches of model candidates leave it out until it does.{" "}
+          The prompt fills {missingVariables.map((v) => `{{${v}}}`).join(", ")} but this case has no value for {missingVariables.length > 1 ? "them" : "it"}:
+          benches of model candidates leave it out until it does.{" "}
           <button
             type="button"
             className="font-medium underline"
@@ -215,9 +242,7 @@ export function CasePanel({
       {(fields.evaluators ?? []).length === 0 ? (
         <p data-testid="inherited-checks" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-700">
           {promptDefaultChecks.length > 0 ? (
-            <>
-              No checks of its own: this case inherits the prompt&apos;s checks ({promptDefaultChecks.join("; ")}).
-            </>
+            <>No checks of its own: this case inherits the prompt&apos;s checks ({promptDefaultChecks.join("; ")}).</>
           ) : (
             <>No checks of its own, and the prompt has no default checks: only the prompt&apos;s criteria judge this case.</>
           )}
@@ -243,7 +268,12 @@ export function CasePanel({
           {detailsCount ? <span className="ml-2 text-xs font-normal text-slate-500">({detailsCount} filled)</span> : null}
         </summary>
         <div className="flex flex-col gap-5 border-t border-slate-200 p-3">
-          <Field label="Notes" htmlFor="case-notes" error={errors.notes} hint={`For people, not sent to the model. Up to ${LIMITS.notes.toLocaleString("en-US")} characters.`}>
+          <Field
+            label="Notes"
+            htmlFor="case-notes"
+            error={errors.notes}
+            hint={`For people, not sent to the model. Up to ${LIMITS.notes.toLocaleString("en-US")} characters.`}
+          >
             <textarea id="case-notes" rows={3} value={fields.notes} onChange={(e) => set("notes", e.target.value)} className={inputClass(errors.notes)} />
           </Field>
           <HistoryEditor turns={fields.history} onChange={(v) => set("history", v)} errors={errors} />
@@ -255,7 +285,14 @@ export function CasePanel({
             errors={errors}
             emptyText="No variables. They fill {{name}} placeholders of the prompt."
           />
-          <NameValueEditor legend="Context" field="context" rows={fields.context} onChange={(v) => set("context", v)} errors={errors} emptyText="No context rows." />
+          <NameValueEditor
+            legend="Context"
+            field="context"
+            rows={fields.context}
+            onChange={(v) => set("context", v)}
+            errors={errors}
+            emptyText="No context rows."
+          />
         </div>
       </details>
 
@@ -291,7 +328,12 @@ export function CasePanel({
               description={
                 <>
                   <p>The case leaves the library and will not run in future benches.</p>
-                  <p className="mt-2">Scores of earlier benches stay as they are, but the saved details of evaluations that used this case are erased: its input, expected result and history, the check messages that quote them, and recorded answers. Trials still waiting to run are skipped. Its automatic regression copies (retained cases you have not edited) are removed with it. This cannot be undone; to keep it out of benches without erasing anything, use Pause.</p>
+                  <p className="mt-2">
+                    Scores of earlier benches stay as they are, but the saved details of evaluations that used this case are erased: its input, expected result
+                    and history, the check messages that quote them, and recorded answers. Trials still waiting to run are skipped. Its automatic regression
+                    copies (retained cases you have not edited) are removed with it. This cannot be undone; to keep it out of benches without erasing anything,
+                    use Pause.
+                  </p>
                 </>
               }
               confirmLabel="Remove case"

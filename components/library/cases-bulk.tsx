@@ -25,7 +25,17 @@ const selectClass = "h-8 rounded-md border border-slate-300 bg-white px-2 text-s
  * the ticked rows or on every case matching the filter; the server makes the new revisions in one
  * transaction.
  */
-export function CasesWithBulk({ systemId, filter, total, table }: { systemId: string; filter: BulkFilter; total: number; table: Omit<React.ComponentProps<typeof CasesTable>, "selection"> & { rows: CaseListRow[] } }) {
+export function CasesWithBulk({
+  systemId,
+  filter,
+  total,
+  table,
+}: {
+  systemId: string;
+  filter: BulkFilter;
+  total: number;
+  table: Omit<React.ComponentProps<typeof CasesTable>, "selection"> & { rows: CaseListRow[] };
+}) {
   const router = useRouter();
   const toast = useToast();
   const [ids, setIds] = useState<Set<number>>(new Set());
@@ -50,7 +60,9 @@ export function CasesWithBulk({ systemId, filter, total, table }: { systemId: st
       const text = [
         `${op === "add" ? "Added" : "Removed"} “${BULK_CHECKS[check].label}” ${op === "add" ? "to" : "from"} ${revised} case${revised === 1 ? "" : "s"} (new revisions)`,
         unchanged ? `${unchanged} unchanged` : "",
-        noExpected.length ? `${noExpected.length} left out: no expected result (${noExpected.slice(0, 3).join(", ")}${noExpected.length > 3 ? ", …" : ""})` : "",
+        noExpected.length
+          ? `${noExpected.length} left out: no expected result (${noExpected.slice(0, 3).join(", ")}${noExpected.length > 3 ? ", …" : ""})`
+          : "",
       ]
         .filter(Boolean)
         .join("; ");
@@ -105,8 +117,9 @@ export function CasesWithBulk({ systemId, filter, total, table }: { systemId: st
           onToggleAll: (on) =>
             setIds((prev) => {
               const next = new Set(prev);
-              for (const r of table.rows) if (on) next.add(r.id);
-              else next.delete(r.id);
+              for (const r of table.rows)
+                if (on) next.add(r.id);
+                else next.delete(r.id);
               return next;
             }),
         }}

@@ -10,7 +10,19 @@ import { LocalTime } from "@/components/ui/local-time";
 
 const col = createColumnHelper<CaseListRow>();
 
-function SortLink({ label, asc, desc, sort, hrefs }: { label: string; asc: CaseSortValue; desc: CaseSortValue; sort: CaseSortValue; hrefs: Record<string, string> }) {
+function SortLink({
+  label,
+  asc,
+  desc,
+  sort,
+  hrefs,
+}: {
+  label: string;
+  asc: CaseSortValue;
+  desc: CaseSortValue;
+  sort: CaseSortValue;
+  hrefs: Record<string, string>;
+}) {
   const state = sort === asc ? "ascending" : sort === desc ? "descending" : undefined;
   const next = sort === desc ? asc : desc;
   return (
@@ -55,7 +67,9 @@ export function CasesTable({
       ? [
           col.display({
             id: "tick",
-            header: () => <input type="checkbox" aria-label="Tick every case on this page" checked={allTicked} onChange={(e) => selection.onToggleAll(e.target.checked)} />,
+            header: () => (
+              <input type="checkbox" aria-label="Tick every case on this page" checked={allTicked} onChange={(e) => selection.onToggleAll(e.target.checked)} />
+            ),
             cell: (c) => (
               <input
                 type="checkbox"
@@ -73,12 +87,19 @@ export function CasesTable({
     col.accessor("caseKey", {
       header: () => <SortLink label="Case ID" asc="id-asc" desc="id-desc" sort={sort} hrefs={hrefs.sort} />,
       cell: (c) => (
-        <Link href={hrefs.row[c.row.original.id]} title={c.getValue()} className="block truncate font-mono text-xs text-indigo-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+        <Link
+          href={hrefs.row[c.row.original.id]}
+          title={c.getValue()}
+          className="block truncate font-mono text-xs text-indigo-700 hover:underline"
+          onClick={(e) => e.stopPropagation()}
+        >
           {c.getValue()}
         </Link>
       ),
     }),
-    ...(showPrompt && !compact ? [col.accessor("promptName", { header: "Prompt", cell: (c) => <span className="text-xs text-slate-700">{c.getValue()}</span> })] : []),
+    ...(showPrompt && !compact
+      ? [col.accessor("promptName", { header: "Prompt", cell: (c) => <span className="text-xs text-slate-700">{c.getValue()}</span> })]
+      : []),
     col.accessor("source", {
       header: "Source",
       cell: (c) => (
@@ -94,19 +115,30 @@ export function CasesTable({
       header: "Status",
       cell: (c) => <Badge tone={c.getValue() === "active" ? "green" : "slate"}>{c.getValue()}</Badge>,
     }),
-    ...(compact ? [] : [col.accessor("updatedAt", {
-      header: () => <SortLink label="Last edit" asc="updated-asc" desc="updated-desc" sort={sort} hrefs={hrefs.sort} />,
-      cell: (c) => (
-        <span className="text-xs whitespace-nowrap text-slate-600">
-          <LocalTime ms={c.getValue()} compact />
-          <span className="block text-slate-400">rev {c.row.original.revisionNumber}</span>
-        </span>
-      ),
-    })]),
+    ...(compact
+      ? []
+      : [
+          col.accessor("updatedAt", {
+            header: () => <SortLink label="Last edit" asc="updated-asc" desc="updated-desc" sort={sort} hrefs={hrefs.sort} />,
+            cell: (c) => (
+              <span className="text-xs whitespace-nowrap text-slate-600">
+                <LocalTime ms={c.getValue()} compact />
+                <span className="block text-slate-400">rev {c.row.original.revisionNumber}</span>
+              </span>
+            ),
+          }),
+        ]),
   ];
   // TanStack Table is not memoizable by the React Compiler (which this app does not use).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true, getRowId: (r) => String(r.id) });
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+    getRowId: (r) => String(r.id),
+  });
 
   if (rows.length === 0) return <p className="p-8 text-center text-sm text-slate-600">{emptyText}</p>;
 

@@ -67,7 +67,12 @@ export function CasesToolbar({
           All cases <span className="text-xs opacity-75">{total.toLocaleString("en-US")}</span>
         </Link>
         {CASE_SOURCES.map((s) => (
-          <Link key={s} href={casesHref(base, state, { source: s })} className={pill(state.source === s)} aria-current={state.source === s ? "true" : undefined}>
+          <Link
+            key={s}
+            href={casesHref(base, state, { source: s })}
+            className={pill(state.source === s)}
+            aria-current={state.source === s ? "true" : undefined}
+          >
             {SOURCE_LABEL[s]} <span className="text-xs opacity-75">{(counts[s] ?? 0).toLocaleString("en-US")}</span>
           </Link>
         ))}
@@ -133,7 +138,8 @@ export function CasesToolbar({
               // The link goes away with the filters: keep the keyboard user's place in the toolbar.
               searchBox.current?.focus();
             }}
-            className="inline-flex h-9 items-center rounded-md px-2 text-sm text-indigo-700 hover:bg-indigo-50">
+            className="inline-flex h-9 items-center rounded-md px-2 text-sm text-indigo-700 hover:bg-indigo-50"
+          >
             Clear filters
           </Link>
         ) : null}
@@ -141,7 +147,10 @@ export function CasesToolbar({
           {pending ? "Loading…" : ""}
         </span>
         {exportHrefs ? (
-          <span className="ml-auto flex h-9 items-center gap-1 text-xs text-slate-600" title={state.prompt ? `Cases of ${state.prompt}` : "Cases of every prompt"}>
+          <span
+            className="ml-auto flex h-9 items-center gap-1 text-xs text-slate-600"
+            title={state.prompt ? `Cases of ${state.prompt}` : "Cases of every prompt"}
+          >
             Export
             <a href={exportHrefs.csv} download className="rounded px-1.5 py-1 font-medium text-indigo-700 hover:bg-indigo-50">
               CSV
@@ -152,16 +161,25 @@ export function CasesToolbar({
           </span>
         ) : null}
         {uploadHref ? (
-          <Link href={uploadHref} className={`${exportHrefs ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50`}>
+          <Link
+            href={uploadHref}
+            className={`${exportHrefs ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50`}
+          >
             Upload cases
           </Link>
         ) : null}
         {generateHref ? (
-          <Link href={generateHref} className="inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50">
+          <Link
+            href={generateHref}
+            className="inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
             Generate
           </Link>
         ) : null}
-        <Link href={addHref} className={`${exportHrefs || uploadHref || generateHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}>
+        <Link
+          href={addHref}
+          className={`${exportHrefs || uploadHref || generateHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}
+        >
           Add case
         </Link>
       </div>

@@ -39,18 +39,40 @@ function Table({
       </colgroup>
       <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
         <tr>
-          <th scope="col" className="px-3 py-2 font-medium">Rule</th>
-          {compact ? null : <th scope="col" className="px-3 py-2 font-medium">What passes</th>}
-          {compact ? null : <th scope="col" className="px-3 py-2 font-medium">What fails</th>}
-          <th scope="col" className="px-3 py-2 font-medium">Priority</th>
-          <th scope="col" className="px-3 py-2 font-medium">Origin</th>
-          <th scope="col" className="px-3 py-2 font-medium">Status</th>
-          <th scope="col" className="px-3 py-2 font-medium"><span className="sr-only">Actions</span></th>
+          <th scope="col" className="px-3 py-2 font-medium">
+            Rule
+          </th>
+          {compact ? null : (
+            <th scope="col" className="px-3 py-2 font-medium">
+              What passes
+            </th>
+          )}
+          {compact ? null : (
+            <th scope="col" className="px-3 py-2 font-medium">
+              What fails
+            </th>
+          )}
+          <th scope="col" className="px-3 py-2 font-medium">
+            Priority
+          </th>
+          <th scope="col" className="px-3 py-2 font-medium">
+            Origin
+          </th>
+          <th scope="col" className="px-3 py-2 font-medium">
+            Status
+          </th>
+          <th scope="col" className="px-3 py-2 font-medium">
+            <span className="sr-only">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.map((c) => (
-          <tr key={c.id} data-testid="criterion-row" className={`border-b border-slate-100 align-top last:border-0 ${c.id === selectedId ? "bg-indigo-50" : ""}`}>
+          <tr
+            key={c.id}
+            data-testid="criterion-row"
+            className={`border-b border-slate-100 align-top last:border-0 ${c.id === selectedId ? "bg-indigo-50" : ""}`}
+          >
             <td className="px-3 py-2.5 font-medium text-slate-900">
               {c.rule}
               <span className="mt-0.5 block text-xs font-normal text-slate-400">rev {c.revisionNumber}</span>
@@ -69,12 +91,20 @@ function Table({
             <td className="px-3 py-2.5">
               <span className="flex flex-wrap justify-end gap-1.5">
                 {c.origin === "custom" ? (
-                  <Link href={editHref[c.id]} className="inline-flex h-7 items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium hover:bg-slate-50" aria-label={`Edit criterion: ${c.rule}`}>
+                  <Link
+                    href={editHref[c.id]}
+                    className="inline-flex h-7 items-center rounded-md border border-slate-300 px-2.5 text-xs font-medium hover:bg-slate-50"
+                    aria-label={`Edit criterion: ${c.rule}`}
+                  >
                     Edit
                   </Link>
                 ) : (
                   <>
-                    <Link href={editHref[c.id]} className="inline-flex h-7 items-center rounded-md px-2 text-xs text-slate-700 hover:bg-slate-100" aria-label={`View criterion: ${c.rule}`}>
+                    <Link
+                      href={editHref[c.id]}
+                      className="inline-flex h-7 items-center rounded-md px-2 text-xs text-slate-700 hover:bg-slate-100"
+                      aria-label={`View criterion: ${c.rule}`}
+                    >
                       View
                     </Link>
                     <Button size="sm" onClick={() => onCustomize(c)} disabled={pending} aria-label={`Customize criterion: ${c.rule}`}>
@@ -82,7 +112,12 @@ function Table({
                     </Button>
                   </>
                 )}
-                <Button size="sm" onClick={() => onStatus(c)} disabled={pending} aria-label={`${c.status === "active" ? "Pause" : "Resume"} criterion: ${c.rule}`}>
+                <Button
+                  size="sm"
+                  onClick={() => onStatus(c)}
+                  disabled={pending}
+                  aria-label={`${c.status === "active" ? "Pause" : "Resume"} criterion: ${c.rule}`}
+                >
                   {c.status === "active" ? "Pause" : "Resume"}
                 </Button>
               </span>
@@ -148,7 +183,11 @@ export function CriteriaList({
         <h2 id="custom-criteria" className="border-b border-slate-200 px-4 py-2.5 text-sm font-semibold">
           Custom criteria <span className="font-normal text-slate-500">({custom.length})</span>
         </h2>
-        {custom.length ? <Table rows={custom} {...props} /> : <p className="p-4 text-sm text-slate-600">No custom criteria for {promptName} yet. Use Add criterion to state a rule, what passes and what fails.</p>}
+        {custom.length ? (
+          <Table rows={custom} {...props} />
+        ) : (
+          <p className="p-4 text-sm text-slate-600">No custom criteria for {promptName} yet. Use Add criterion to state a rule, what passes and what fails.</p>
+        )}
       </section>
       <section aria-labelledby="generated-criteria" className="rounded-lg border border-slate-200 bg-white">
         <h2 id="generated-criteria" className="border-b border-slate-200 px-4 py-2.5 text-sm font-semibold">
@@ -157,7 +196,9 @@ export function CriteriaList({
         {generated.length ? (
           <Table rows={generated} {...props} />
         ) : (
-          <p className="p-4 text-sm text-slate-600">No generated criteria for {promptName} yet: none has been generated for this prompt, so there are none to show.</p>
+          <p className="p-4 text-sm text-slate-600">
+            No generated criteria for {promptName} yet: none has been generated for this prompt, so there are none to show.
+          </p>
         )}
       </section>
     </div>

@@ -104,7 +104,8 @@ export function CriterionPanel({
         </div>
         {readOnly ? (
           <p className="rounded-md bg-violet-50 px-3 py-2 text-sm text-violet-900">
-            Generated criteria are records of a generated rubric and cannot be edited. Customize creates a custom criterion from it that you can edit, and pauses this one so the rule is not judged twice.
+            Generated criteria are records of a generated rubric and cannot be edited. Customize creates a custom criterion from it that you can edit, and
+            pauses this one so the rule is not judged twice.
           </p>
         ) : null}
         {shownRev ? (
@@ -116,7 +117,10 @@ export function CriterionPanel({
           </p>
         ) : null}
         {banner ? (
-          <div role="alert" className={`rounded-md border px-3 py-2 text-sm ${banner.conflict ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}>
+          <div
+            role="alert"
+            className={`rounded-md border px-3 py-2 text-sm ${banner.conflict ? "border-amber-300 bg-amber-50 text-amber-900" : "border-red-300 bg-red-50 text-red-800"}`}
+          >
             {banner.text}
             {banner.conflict ? (
               <div className="mt-2">
@@ -127,21 +131,55 @@ export function CriterionPanel({
             ) : null}
           </div>
         ) : null}
-        <Field label="Rule" htmlFor="crit-rule" error={errors.rule} hint={`One rule a reply must follow. Up to ${LIMITS.criterionRule.toLocaleString("en-US")} characters.`}>
-          <textarea id="crit-rule" rows={2} value={shown.rule} readOnly={readOnly || !!shownRev} onChange={(e) => setF({ ...f, rule: e.target.value })} className={inputClass(errors.rule)} autoFocus={!criterion} />
+        <Field
+          label="Rule"
+          htmlFor="crit-rule"
+          error={errors.rule}
+          hint={`One rule a reply must follow. Up to ${LIMITS.criterionRule.toLocaleString("en-US")} characters.`}
+        >
+          <textarea
+            id="crit-rule"
+            rows={2}
+            value={shown.rule}
+            readOnly={readOnly || !!shownRev}
+            onChange={(e) => setF({ ...f, rule: e.target.value })}
+            className={inputClass(errors.rule)}
+            autoFocus={!criterion}
+          />
         </Field>
         <Field label="What passes" htmlFor="crit-passes" error={errors.passes}>
-          <textarea id="crit-passes" rows={2} value={shown.passes} readOnly={readOnly || !!shownRev} onChange={(e) => setF({ ...f, passes: e.target.value })} className={inputClass(errors.passes)} />
+          <textarea
+            id="crit-passes"
+            rows={2}
+            value={shown.passes}
+            readOnly={readOnly || !!shownRev}
+            onChange={(e) => setF({ ...f, passes: e.target.value })}
+            className={inputClass(errors.passes)}
+          />
         </Field>
         <Field label="What fails" htmlFor="crit-fails" error={errors.fails}>
-          <textarea id="crit-fails" rows={2} value={shown.fails} readOnly={readOnly || !!shownRev} onChange={(e) => setF({ ...f, fails: e.target.value })} className={inputClass(errors.fails)} />
+          <textarea
+            id="crit-fails"
+            rows={2}
+            value={shown.fails}
+            readOnly={readOnly || !!shownRev}
+            onChange={(e) => setF({ ...f, fails: e.target.value })}
+            className={inputClass(errors.fails)}
+          />
         </Field>
         <fieldset className="flex flex-col gap-1">
           <legend className="text-sm font-medium text-slate-800">Priority</legend>
           <div className="flex gap-4 text-sm">
             {(["primary", "secondary"] as const).map((p) => (
               <label key={p} className="flex items-center gap-1.5">
-                <input type="radio" name="priority" value={p} checked={shown.priority === p} disabled={readOnly || !!shownRev} onChange={() => setF({ ...f, priority: p })} />
+                <input
+                  type="radio"
+                  name="priority"
+                  value={p}
+                  checked={shown.priority === p}
+                  disabled={readOnly || !!shownRev}
+                  onChange={() => setF({ ...f, priority: p })}
+                />
                 {p}
               </label>
             ))}

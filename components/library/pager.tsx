@@ -26,7 +26,8 @@ export function Pager({
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 text-sm text-slate-600">
       <span>
-        Showing {from.toLocaleString("en-US")}–{to.toLocaleString("en-US")} of {total.toLocaleString("en-US")} · page {page} of {pageCount.toLocaleString("en-US")}
+        Showing {from.toLocaleString("en-US")}–{to.toLocaleString("en-US")} of {total.toLocaleString("en-US")} · page {page} of{" "}
+        {pageCount.toLocaleString("en-US")}
       </span>
       <div className="flex items-center gap-1">
         {page > 1 ? (

@@ -11,7 +11,12 @@ export function RecordedView({ content }: { content: Pick<CaseContent, "recorded
   const names = [...new Set([...outputs.map(([n]) => n), ...Object.keys(toolCalls)])].sort();
   const extra = Object.entries(content.extra ?? {});
   if (names.length === 0 && extra.length === 0) return null;
-  const summary = [names.length ? `${names.length} recorded output${names.length > 1 ? "s" : ""}` : "", extra.length ? `${extra.length} other column${extra.length > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ");
+  const summary = [
+    names.length ? `${names.length} recorded output${names.length > 1 ? "s" : ""}` : "",
+    extra.length ? `${extra.length} other column${extra.length > 1 ? "s" : ""}` : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
   return (
     <details className="group rounded-md border border-slate-200" data-testid="recorded-view">
       <summary className="cursor-pointer list-none px-3 py-2 text-sm font-medium text-slate-800 select-none">
@@ -25,7 +30,11 @@ export function RecordedView({ content }: { content: Pick<CaseContent, "recorded
               Output of <code className="break-all">{name}</code>
             </dt>
             <dd className="mt-1">
-              {name in (content.recordedOutputs ?? {}) ? <pre className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-800">{content.recordedOutputs[name] || "(empty)"}</pre> : null}
+              {name in (content.recordedOutputs ?? {}) ? (
+                <pre className="max-h-48 overflow-auto rounded bg-slate-50 p-2 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-800">
+                  {content.recordedOutputs[name] || "(empty)"}
+                </pre>
+              ) : null}
               {toolCalls[name]?.length ? (
                 <ul className="mt-1 flex flex-col gap-0.5 text-xs text-slate-700">
                   {toolCalls[name].map((c, i) => (

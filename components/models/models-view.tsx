@@ -12,9 +12,22 @@ import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 
 type Row = ModelConfig & { id: string; key: KeyStatus };
-type Form = Record<"name" | "provider" | "modelId" | "baseUrl" | "apiKeyEnv" | "temperature" | "maxOutputTokens" | "inputPricePerMTok" | "outputPricePerMTok", string>;
+type Form = Record<
+  "name" | "provider" | "modelId" | "baseUrl" | "apiKeyEnv" | "temperature" | "maxOutputTokens" | "inputPricePerMTok" | "outputPricePerMTok",
+  string
+>;
 
-const EMPTY: Form = { name: "", provider: "openai-compatible", modelId: "", baseUrl: "", apiKeyEnv: "", temperature: "0", maxOutputTokens: "512", inputPricePerMTok: "", outputPricePerMTok: "" };
+const EMPTY: Form = {
+  name: "",
+  provider: "openai-compatible",
+  modelId: "",
+  baseUrl: "",
+  apiKeyEnv: "",
+  temperature: "0",
+  maxOutputTokens: "512",
+  inputPricePerMTok: "",
+  outputPricePerMTok: "",
+};
 
 function toForm(r: Row): Form {
   const s = (v: unknown) => (v === undefined || v === null ? "" : String(v));
@@ -33,7 +46,13 @@ function toForm(r: Row): Form {
 
 function toInput(f: Form) {
   const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
-  return { ...f, temperature: num(f.temperature), maxOutputTokens: num(f.maxOutputTokens), inputPricePerMTok: num(f.inputPricePerMTok), outputPricePerMTok: num(f.outputPricePerMTok) };
+  return {
+    ...f,
+    temperature: num(f.temperature),
+    maxOutputTokens: num(f.maxOutputTokens),
+    inputPricePerMTok: num(f.inputPricePerMTok),
+    outputPricePerMTok: num(f.outputPricePerMTok),
+  };
 }
 
 /** The Models page: the list, an add/edit form, delete, and Test connection per configuration. */
@@ -71,7 +90,11 @@ export function ModelsView({ rows }: { rows: Row[] }) {
     setTests((t) => ({ ...t, [row.id]: "running" }));
     startTransition(async () => {
       const r = await testModelConfigAction({ id: row.id });
-      const res = r.ok ? (r.data.ok ? { ok: true, text: `Answered “${r.data.text}” in ${Math.round(r.data.latencyMs ?? 0)} ms` } : { ok: false, text: r.data.error ?? "failed" }) : { ok: false, text: r.error.message };
+      const res = r.ok
+        ? r.data.ok
+          ? { ok: true, text: `Answered “${r.data.text}” in ${Math.round(r.data.latencyMs ?? 0)} ms` }
+          : { ok: false, text: r.data.error ?? "failed" }
+        : { ok: false, text: r.error.message };
       setTests((t) => ({ ...t, [row.id]: res }));
     });
   };
@@ -98,7 +121,9 @@ export function ModelsView({ rows }: { rows: Row[] }) {
           </Button>
         </div>
         {rows.length === 0 ? (
-          <p className="p-6 text-sm text-slate-600">No model configurations yet. Benches on recorded outputs need none; add one to run live models or a judge.</p>
+          <p className="p-6 text-sm text-slate-600">
+            No model configurations yet. Benches on recorded outputs need none; add one to run live models or a judge.
+          </p>
         ) : (
           <table className="w-full text-left text-sm">
             <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
@@ -108,7 +133,9 @@ export function ModelsView({ rows }: { rows: Row[] }) {
                 <th className="px-3 py-2 font-medium">Key</th>
                 <th className="px-3 py-2 font-medium">Settings</th>
                 <th className="px-3 py-2 font-medium">Prices (USD / M tokens)</th>
-                <th className="px-3 py-2 font-medium"><span className="sr-only">Actions</span></th>
+                <th className="px-3 py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -145,7 +172,9 @@ export function ModelsView({ rows }: { rows: Row[] }) {
                     <td className="px-3 py-2.5 text-xs text-slate-600">
                       temperature {r.temperature ?? "default"} · max {r.maxOutputTokens ?? "default"} tokens
                     </td>
-                    <td className="px-3 py-2.5 text-xs text-slate-600">{r.inputPricePerMTok !== undefined ? `${r.inputPricePerMTok} in / ${r.outputPricePerMTok ?? "?"} out` : "not set"}</td>
+                    <td className="px-3 py-2.5 text-xs text-slate-600">
+                      {r.inputPricePerMTok !== undefined ? `${r.inputPricePerMTok} in / ${r.outputPricePerMTok ?? "?"} out` : "not set"}
+                    </td>
                     <td className="px-3 py-2.5">
                       <div className="flex flex-wrap justify-end gap-1.5">
                         <Button size="sm" onClick={() => test(r)} disabled={t === "running"}>
@@ -189,7 +218,13 @@ export function ModelsView({ rows }: { rows: Row[] }) {
               </p>
             ) : null}
             <Field label="Name" htmlFor="m-name" error={errors.name}>
-              <input id="m-name" value={f.name} onChange={(e) => set("name", e.target.value)} className={inputClass(errors.name)} placeholder="e.g. Local Llama 3.1 8B" />
+              <input
+                id="m-name"
+                value={f.name}
+                onChange={(e) => set("name", e.target.value)}
+                className={inputClass(errors.name)}
+                placeholder="e.g. Local Llama 3.1 8B"
+              />
             </Field>
             <Field label="Provider" htmlFor="m-provider" error={errors.provider}>
               <select id="m-provider" value={f.provider} onChange={(e) => set("provider", e.target.value)} className={inputClass(errors.provider)}>
@@ -199,9 +234,20 @@ export function ModelsView({ rows }: { rows: Row[] }) {
               </select>
             </Field>
             <Field label="Model ID" htmlFor="m-model" error={errors.modelId}>
-              <input id="m-model" value={f.modelId} onChange={(e) => set("modelId", e.target.value)} className={`font-mono ${inputClass(errors.modelId)}`} placeholder="gpt-4o-mini, claude-sonnet-4-5, llama3.1:8b" />
+              <input
+                id="m-model"
+                value={f.modelId}
+                onChange={(e) => set("modelId", e.target.value)}
+                className={`font-mono ${inputClass(errors.modelId)}`}
+                placeholder="gpt-4o-mini, claude-sonnet-4-5, llama3.1:8b"
+              />
             </Field>
-            <Field label={f.provider === "openai-compatible" ? "Base URL" : "Base URL (optional)"} htmlFor="m-url" error={errors.baseUrl} hint="e.g. http://127.0.0.1:11434/v1 for Ollama">
+            <Field
+              label={f.provider === "openai-compatible" ? "Base URL" : "Base URL (optional)"}
+              htmlFor="m-url"
+              error={errors.baseUrl}
+              hint="e.g. http://127.0.0.1:11434/v1 for Ollama"
+            >
               <input id="m-url" value={f.baseUrl} onChange={(e) => set("baseUrl", e.target.value)} className={`font-mono ${inputClass(errors.baseUrl)}`} />
             </Field>
             <Field
@@ -210,20 +256,50 @@ export function ModelsView({ rows }: { rows: Row[] }) {
               error={errors.apiKeyEnv}
               hint={`The NAME of the server's environment variable holding the key, not the key; it must end in _API_KEY or be allowed by the operator. Default: ${f.provider === "openai" ? "OPENAI_API_KEY" : f.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "none (no key sent)"}.`}
             >
-              <input id="m-key" value={f.apiKeyEnv} onChange={(e) => set("apiKeyEnv", e.target.value)} className={`font-mono ${inputClass(errors.apiKeyEnv)}`} autoComplete="off" />
+              <input
+                id="m-key"
+                value={f.apiKeyEnv}
+                onChange={(e) => set("apiKeyEnv", e.target.value)}
+                className={`font-mono ${inputClass(errors.apiKeyEnv)}`}
+                autoComplete="off"
+              />
             </Field>
             <div className="grid grid-cols-2 gap-3">
               <Field label="Temperature" htmlFor="m-temp" error={errors.temperature} hint="0–2">
-                <input id="m-temp" inputMode="decimal" value={f.temperature} onChange={(e) => set("temperature", e.target.value)} className={inputClass(errors.temperature)} />
+                <input
+                  id="m-temp"
+                  inputMode="decimal"
+                  value={f.temperature}
+                  onChange={(e) => set("temperature", e.target.value)}
+                  className={inputClass(errors.temperature)}
+                />
               </Field>
               <Field label="Max output tokens" htmlFor="m-max" error={errors.maxOutputTokens}>
-                <input id="m-max" inputMode="numeric" value={f.maxOutputTokens} onChange={(e) => set("maxOutputTokens", e.target.value)} className={inputClass(errors.maxOutputTokens)} />
+                <input
+                  id="m-max"
+                  inputMode="numeric"
+                  value={f.maxOutputTokens}
+                  onChange={(e) => set("maxOutputTokens", e.target.value)}
+                  className={inputClass(errors.maxOutputTokens)}
+                />
               </Field>
               <Field label="Input price" htmlFor="m-pin" error={errors.inputPricePerMTok} hint="USD per million tokens">
-                <input id="m-pin" inputMode="decimal" value={f.inputPricePerMTok} onChange={(e) => set("inputPricePerMTok", e.target.value)} className={inputClass(errors.inputPricePerMTok)} />
+                <input
+                  id="m-pin"
+                  inputMode="decimal"
+                  value={f.inputPricePerMTok}
+                  onChange={(e) => set("inputPricePerMTok", e.target.value)}
+                  className={inputClass(errors.inputPricePerMTok)}
+                />
               </Field>
               <Field label="Output price" htmlFor="m-pout" error={errors.outputPricePerMTok} hint="USD per million tokens">
-                <input id="m-pout" inputMode="decimal" value={f.outputPricePerMTok} onChange={(e) => set("outputPricePerMTok", e.target.value)} className={inputClass(errors.outputPricePerMTok)} />
+                <input
+                  id="m-pout"
+                  inputMode="decimal"
+                  value={f.outputPricePerMTok}
+                  onChange={(e) => set("outputPricePerMTok", e.target.value)}
+                  className={inputClass(errors.outputPricePerMTok)}
+                />
               </Field>
             </div>
             <div className="flex gap-2">

@@ -35,7 +35,8 @@ export function DefaultChecksEditor({ systemId, promptId, promptName, checks }: 
           Default checks of {promptName}
         </h2>
         <p className="mt-0.5 text-xs text-slate-500">
-          Every case of {promptName} that has no check of its own inherits these (a bench pins them when it starts). Checks that compare with the expected result use each case&apos;s own.
+          Every case of {promptName} that has no check of its own inherits these (a bench pins them when it starts). Checks that compare with the expected
+          result use each case&apos;s own.
         </p>
       </div>
       <EvaluatorsEditor systemId={systemId} specs={specs} onChange={setSpecs} errors={{}} caseInput="" caseExpected="" />

@@ -15,13 +15,26 @@ export function PromptHeader({ systemId, data, title }: { systemId: string; data
           <Link href={`/systems/${systemId}/prompts`} className="hover:text-slate-800">
             Prompts
           </Link>{" "}
-          / {title ? <Link href={base} className="hover:text-slate-800">{prompt.name}</Link> : <span className="text-slate-700">{prompt.name}</span>}
-          {title ? <> / <span className="text-slate-700">{title}</span></> : null}
+          /{" "}
+          {title ? (
+            <Link href={base} className="hover:text-slate-800">
+              {prompt.name}
+            </Link>
+          ) : (
+            <span className="text-slate-700">{prompt.name}</span>
+          )}
+          {title ? (
+            <>
+              {" "}
+              / <span className="text-slate-700">{title}</span>
+            </>
+          ) : null}
         </nav>
         <h2 className="mt-1 font-mono text-lg font-semibold text-slate-900">{prompt.name}</h2>
         <p className="mt-1 text-sm text-slate-700" data-testid="current-revision">
           Current: <span className="font-mono font-semibold">r{current.number}</span>
-          {current.message ? <> · {current.message}</> : null} · saved <LocalTime ms={current.createdAt} /> · {revisions.length} revision{revisions.length === 1 ? "" : "s"}
+          {current.message ? <> · {current.message}</> : null} · saved <LocalTime ms={current.createdAt} /> · {revisions.length} revision
+          {revisions.length === 1 ? "" : "s"}
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -31,7 +44,10 @@ export function PromptHeader({ systemId, data, title }: { systemId: string; data
           </Link>
         ) : null}
         {revisions.length > 1 ? (
-          <Link href={`/systems/${systemId}/benches/new?prompt=${encodeURIComponent(prompt.name)}&change=1`} className={`${linkButton} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}>
+          <Link
+            href={`/systems/${systemId}/benches/new?prompt=${encodeURIComponent(prompt.name)}&change=1`}
+            className={`${linkButton} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
+          >
             Bench r{current.number} vs r{revisions[1].number}
           </Link>
         ) : null}

@@ -81,7 +81,9 @@ export function SettingsView({ settings }: { settings: Record<string, unknown> }
       {keys.map((k) => (
         <div key={k} className="contents">
           <dt className="text-slate-600">{settingLabel(k)}</dt>
-          <dd className={settings[k] === undefined ? "text-slate-400" : "font-mono text-slate-900"}>{settings[k] === undefined ? "model configuration's default" : settingText(settings[k])}</dd>
+          <dd className={settings[k] === undefined ? "text-slate-400" : "font-mono text-slate-900"}>
+            {settings[k] === undefined ? "model configuration's default" : settingText(settings[k])}
+          </dd>
         </div>
       ))}
     </dl>
@@ -102,8 +104,12 @@ export function ToolsView({ tools }: { tools: ToolDefinition[] }) {
             <pre className={`${pre} mt-1`}>{JSON.stringify(t.inputSchema, null, 2)}</pre>
           </details>
           <details className="mt-1 text-sm">
-            <summary className="cursor-pointer text-xs font-medium text-indigo-700">Fixtures {t.fixtures ? `(${(t.fixtures.byArguments?.length ?? 0) + (t.fixtures.default !== undefined ? 1 : 0)})` : "(none)"}</summary>
-            <pre className={`${pre} mt-1`}>{t.fixtures ? JSON.stringify(t.fixtures, null, 2) : "No fixtures: a call returns an error result, never a real side effect."}</pre>
+            <summary className="cursor-pointer text-xs font-medium text-indigo-700">
+              Fixtures {t.fixtures ? `(${(t.fixtures.byArguments?.length ?? 0) + (t.fixtures.default !== undefined ? 1 : 0)})` : "(none)"}
+            </summary>
+            <pre className={`${pre} mt-1`}>
+              {t.fixtures ? JSON.stringify(t.fixtures, null, 2) : "No fixtures: a call returns an error result, never a real side effect."}
+            </pre>
           </details>
         </li>
       ))}

@@ -6,9 +6,28 @@ export function RevisionDiffView({ diff, fromLabel, toLabel }: { diff: PromptRev
   const templateChanged = diff.template.some((p) => p.kind !== "same");
   return (
     <div className="flex flex-col gap-5" data-testid="revision-diff">
-      {diff.same ? <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">{fromLabel} and {toLabel} have the same template, model settings and tools.</p> : null}
-      <Section title="System prompt template" hint={templateChanged ? <>Word diff: <del className="bg-red-100 text-red-800">removed in {toLabel}</del> · <ins className="bg-emerald-100 text-emerald-900 no-underline">added in {toLabel}</ins></> : "Unchanged."}>
-        <pre className="rounded-md border border-slate-200 bg-white p-3 font-mono text-[13px] leading-relaxed whitespace-pre-wrap break-words text-slate-900" data-testid="template-diff">
+      {diff.same ? (
+        <p className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+          {fromLabel} and {toLabel} have the same template, model settings and tools.
+        </p>
+      ) : null}
+      <Section
+        title="System prompt template"
+        hint={
+          templateChanged ? (
+            <>
+              Word diff: <del className="bg-red-100 text-red-800">removed in {toLabel}</del> ·{" "}
+              <ins className="bg-emerald-100 text-emerald-900 no-underline">added in {toLabel}</ins>
+            </>
+          ) : (
+            "Unchanged."
+          )
+        }
+      >
+        <pre
+          className="rounded-md border border-slate-200 bg-white p-3 font-mono text-[13px] leading-relaxed whitespace-pre-wrap break-words text-slate-900"
+          data-testid="template-diff"
+        >
           {diff.template.map((p, i) =>
             p.kind === "added" ? (
               <ins key={i} className="rounded-sm bg-emerald-100 text-emerald-900 no-underline" aria-label={`added: ${p.text}`}>
@@ -54,7 +73,13 @@ export function RevisionDiffView({ diff, fromLabel, toLabel }: { diff: PromptRev
             {diff.tools.map((t) => (
               <li key={t.name}>
                 <code className="font-mono">{t.name}</code>{" "}
-                {t.change === "added" ? <span className="text-emerald-800">added</span> : t.change === "removed" ? <span className="text-red-800">removed</span> : <span className="text-amber-800">changed: {t.fields.join(", ")}</span>}
+                {t.change === "added" ? (
+                  <span className="text-emerald-800">added</span>
+                ) : t.change === "removed" ? (
+                  <span className="text-red-800">removed</span>
+                ) : (
+                  <span className="text-amber-800">changed: {t.fields.join(", ")}</span>
+                )}
               </li>
             ))}
           </ul>

@@ -7,7 +7,17 @@ import { Badge } from "@/components/ui/badge";
  * The revision history of a prompt: number, date, message; each opens read-only, each but the first
  * has a diff against the one before it, and any two can be compared.
  */
-export function RevisionHistory({ base, revisions, currentId, selected }: { base: string; revisions: PromptRevision[]; currentId: number; selected?: { from?: number; to?: number } }) {
+export function RevisionHistory({
+  base,
+  revisions,
+  currentId,
+  selected,
+}: {
+  base: string;
+  revisions: PromptRevision[];
+  currentId: number;
+  selected?: { from?: number; to?: number };
+}) {
   const newest = revisions[0]?.number;
   const previous = revisions[1]?.number;
   return (
@@ -25,7 +35,11 @@ export function RevisionHistory({ base, revisions, currentId, selected }: { base
                 <LocalTime ms={r.createdAt} compact />
               </span>
               {r.number > 1 ? (
-                <Link href={`${base}/diff?from=${r.number - 1}&to=${r.number}`} className="ml-auto text-xs font-medium text-indigo-700 hover:underline" aria-label={`Diff r${r.number - 1} → r${r.number}`}>
+                <Link
+                  href={`${base}/diff?from=${r.number - 1}&to=${r.number}`}
+                  className="ml-auto text-xs font-medium text-indigo-700 hover:underline"
+                  aria-label={`Diff r${r.number - 1} → r${r.number}`}
+                >
                   diff vs r{r.number - 1}
                 </Link>
               ) : null}

@@ -10,16 +10,17 @@ const styles: Record<Variant, string> = {
 };
 
 /** A button in one of four styles; `size="sm"` for table rows and toolbars. */
-export const Button = forwardRef<HTMLButtonElement, React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }>(
-  function Button({ variant = "secondary", size = "md", className = "", type = "button", ...props }, ref) {
-    const pad = size === "sm" ? "h-7 px-2.5 text-xs" : "h-9 px-3.5 text-sm";
-    return (
-      <button
-        ref={ref}
-        type={type}
-        className={`inline-flex items-center justify-center gap-1.5 rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed ${pad} ${styles[variant]} ${className}`}
-        {...props}
-      />
-    );
-  },
-);
+export const Button = forwardRef<HTMLButtonElement, React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }>(function Button(
+  { variant = "secondary", size = "md", className = "", type = "button", ...props },
+  ref,
+) {
+  const pad = size === "sm" ? "h-7 px-2.5 text-xs" : "h-9 px-3.5 text-sm";
+  return (
+    <button
+      ref={ref}
+      type={type}
+      className={`inline-flex items-center justify-center gap-1.5 rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed ${pad} ${styles[variant]} ${className}`}
+      {...props}
+    />
+  );
+});

@@ -20,6 +20,9 @@ export function LocalTime({ ms, withTime = true, compact = false }: { ms: number
     ? compact
       ? d.toLocaleString(undefined, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }), hour: "2-digit", minute: "2-digit" })
       : d.toLocaleString(undefined, withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" })
-    : d.toISOString().slice(0, withTime ? 16 : 10).replace("T", " ") + (withTime ? " UTC" : "");
+    : d
+        .toISOString()
+        .slice(0, withTime ? 16 : 10)
+        .replace("T", " ") + (withTime ? " UTC" : "");
   return <time dateTime={d.toISOString()}>{text}</time>;
 }

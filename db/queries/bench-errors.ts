@@ -54,7 +54,13 @@ export function benchErrorBreakdown(db: Db, benchId: number, examples = 3): Erro
     return out;
   };
   return [
-    ...group("trial", trialRows.map((r) => ({ kind: trialErrorKind(r.message), message: r.message ?? "(no message)", n: r.n }))),
-    ...group("check", checkRows.map((r) => ({ kind: r.kind ?? "unknown", message: r.message ?? "(no message)", n: r.n }))),
+    ...group(
+      "trial",
+      trialRows.map((r) => ({ kind: trialErrorKind(r.message), message: r.message ?? "(no message)", n: r.n })),
+    ),
+    ...group(
+      "check",
+      checkRows.map((r) => ({ kind: r.kind ?? "unknown", message: r.message ?? "(no message)", n: r.n })),
+    ),
   ];
 }

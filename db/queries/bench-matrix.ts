@@ -26,14 +26,33 @@ export interface MatrixRow {
   cells: Record<number, CaseCell & { firstTrialId: number | null }>;
 }
 
-function cellOf(r: { total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }): CaseCell & { firstTrialId: number } {
-  return { verdict: cellVerdict(r), passedTrials: r.passed, scoredTrials: r.scored, errorTrials: r.errors, trials: r.total, failedChecks: r.failedChecks, firstTrialId: r.firstTrialId };
+function cellOf(r: {
+  total: number;
+  errors: number;
+  skipped: number;
+  pending: number;
+  scored: number;
+  passed: number;
+  failedChecks: number;
+  firstTrialId: number;
+}): CaseCell & { firstTrialId: number } {
+  return {
+    verdict: cellVerdict(r),
+    passedTrials: r.passed,
+    scoredTrials: r.scored,
+    errorTrials: r.errors,
+    trials: r.total,
+    failedChecks: r.failedChecks,
+    firstTrialId: r.firstTrialId,
+  };
 }
 
 /** Every row of the matrix, in manifest order. */
 export function matrixRows(db: Db, benchId: number): MatrixRow[] {
   const cases = db.$client
-    .prepare("SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position")
+    .prepare(
+      "SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position",
+    )
     .all(benchId) as { id: number; position: number; caseId: number; caseKey: string; rev: number; source: string }[];
   const cells = db.$client
     .prepare(
@@ -43,10 +62,29 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
               sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
        FROM trials WHERE bench_id = ? GROUP BY bench_case_id, candidate_id`,
     )
-    .all(benchId) as { bc: number; cand: number; total: number; errors: number; skipped: number; pending: number; scored: number; passed: number; failedChecks: number; firstTrialId: number }[];
+    .all(benchId) as {
+    bc: number;
+    cand: number;
+    total: number;
+    errors: number;
+    skipped: number;
+    pending: number;
+    scored: number;
+    passed: number;
+    failedChecks: number;
+    firstTrialId: number;
+  }[];
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
-    const row: MatrixRow = { benchCaseId: c.id, position: c.position, caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source, cells: {} };
+    const row: MatrixRow = {
+      benchCaseId: c.id,
+      position: c.position,
+      caseId: c.caseId,
+      caseKey: c.caseKey,
+      caseRevisionId: c.rev,
+      source: c.source,
+      cells: {},
+    };
     byCase.set(c.id, row);
     return row;
   });
@@ -73,7 +111,8 @@ export function selectMatrix(rows: MatrixRow[], o: { filter: MatrixFilter; sort:
   if (o.filter === "failures") list = list.filter((r) => Object.values(r.cells).some((c) => c.verdict === "failed" || c.verdict === "mixed"));
   else if (o.filter === "errors") list = list.filter((r) => Object.values(r.cells).some((c) => c.errorTrials > 0));
   else if (o.filter === "regressions") list = list.filter((r) => o.regressionCases.has(`${r.caseRevisionId}`));
-  else if (o.filter === "changed") list = list.filter((r) => new Set(Object.values(r.cells).map((c) => (c.verdict === "mixed" ? "failed" : c.verdict))).size > 1);
+  else if (o.filter === "changed")
+    list = list.filter((r) => new Set(Object.values(r.cells).map((c) => (c.verdict === "mixed" ? "failed" : c.verdict))).size > 1);
   if (o.sort === "case") list = [...list].sort((a, b) => a.caseKey.localeCompare(b.caseKey));
   else if (o.sort === "failures") {
     const f = (r: MatrixRow) => Object.values(r.cells).reduce((a, c) => a + c.failedChecks, 0);
@@ -104,7 +143,9 @@ export function getTrial(db: Db, trialId: number) {
  * @returns `{ id, repeat }` per trial (repeats count from 1)
  */
 export function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): { id: number; repeat: number }[] {
-  return db.$client.prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat").all(benchId, candidateId, benchCaseId) as { id: number; repeat: number }[];
+  return db.$client
+    .prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat")
+    .all(benchId, candidateId, benchCaseId) as { id: number; repeat: number }[];
 }
 
 /**
@@ -151,14 +192,32 @@ export interface ReferenceTrial {
  * bench's reference candidate's trial of the same case revision (from the bench summary).
  * @returns at most one of each, in that order; empty when the trial is not of this bench
  */
-export function referenceTrials(db: Db, bench: { id: number; summary: { baselineCandidateId: number | null; referenceBenchId: number | null; referenceCandidateId: number | null } | null }, trialId: number): ReferenceTrial[] {
+export function referenceTrials(
+  db: Db,
+  bench: { id: number; summary: { baselineCandidateId: number | null; referenceBenchId: number | null; referenceCandidateId: number | null } | null },
+  trialId: number,
+): ReferenceTrial[] {
   const t = db.$client
-    .prepare("SELECT t.candidate_id AS cand, t.bench_case_id AS bc, t.repeat AS rep, bc.case_revision_id AS rev FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ? AND t.bench_id = ?")
+    .prepare(
+      "SELECT t.candidate_id AS cand, t.bench_case_id AS bc, t.repeat AS rep, bc.case_revision_id AS rev FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ? AND t.bench_id = ?",
+    )
     .get(trialId, bench.id) as { cand: number; bc: number; rep: number; rev: number } | undefined;
   if (!t || !bench.summary) return [];
   const cols = `t.id AS trialId, t.bench_id AS benchId, c.label, t.status, t.output, t.error, t.checks,
                 t.passed_checks AS passed, t.failed_checks AS failed, t.unscored_checks AS unscored, t.error_checks AS errors`;
-  type Row = { trialId: number; benchId: number; label: string; status: string; output: string | null; error: string | null; checks: string | null; passed: number | null; failed: number | null; unscored: number | null; errors: number | null };
+  type Row = {
+    trialId: number;
+    benchId: number;
+    label: string;
+    status: string;
+    output: string | null;
+    error: string | null;
+    checks: string | null;
+    passed: number | null;
+    failed: number | null;
+    unscored: number | null;
+    errors: number | null;
+  };
   const shape = (role: ReferenceTrial["role"], r: Row): ReferenceTrial => ({
     role,
     benchId: r.benchId,
@@ -174,7 +233,9 @@ export function referenceTrials(db: Db, bench: { id: number; summary: { baseline
   const { baselineCandidateId: base, referenceBenchId: refBench, referenceCandidateId: refCand } = bench.summary;
   if (base !== null && base !== t.cand) {
     const r = db.$client
-      .prepare(`SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.candidate_id = ? AND t.bench_case_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`)
+      .prepare(
+        `SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.candidate_id = ? AND t.bench_case_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`,
+      )
       .get(bench.id, base, t.bc, t.rep) as Row | undefined;
     if (r) out.push(shape("baseline", r));
   }

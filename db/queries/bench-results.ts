@@ -5,7 +5,16 @@
  */
 import type { Db } from "../client";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
-import { findFixes, findRegressions, mergeRegressions, recommend, type Fix, type LastBenchReference, type Recommendation, type Regression } from "@/lib/bench/recommend";
+import {
+  findFixes,
+  findRegressions,
+  mergeRegressions,
+  recommend,
+  type Fix,
+  type LastBenchReference,
+  type Recommendation,
+  type Regression,
+} from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
@@ -41,7 +50,14 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
       };
       for (const r of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null }>) {
         const checks = r.checks
-          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({ key: share(c.key), label: share(c.label), kind: share(c.kind), verdict: c.verdict, ...(c.priority ? { priority: c.priority } : {}), ...(c.usage ? { usage: c.usage } : {}) }))
+          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({
+              key: share(c.key),
+              label: share(c.label),
+              kind: share(c.kind),
+              verdict: c.verdict,
+              ...(c.priority ? { priority: c.priority } : {}),
+              ...(c.usage ? { usage: c.usage } : {}),
+            }))
           : null;
         yield { ...r, caseKey: share(r.caseKey), checks };
       }
@@ -67,7 +83,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const bench = (await getBench(db, benchId))!;
   const ids = bench.candidates.map((c) => c.id);
   const stats = aggregateCandidates(ids, trialFacts(db, benchId));
-  const baselineCandidateId = bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
+  const baselineCandidateId =
+    bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
   // Each candidate's check outcomes take a pass over its trials: only read when compared.
   const outcomes = new Map<number, CheckOutcomes>();
   const outcomesOf = (id: number) => {
@@ -95,7 +112,10 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
     if (referenceCandidateId !== null) {
-      lastBench = { benchId: referenceBenchId, candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}` };
+      lastBench = {
+        benchId: referenceBenchId,
+        candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}`,
+      };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
       for (const id of ids) {
         regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
@@ -148,7 +168,13 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
     return {
       candidateId: id,
       trials: { total: n("total"), done: n("done"), error: n("error"), skipped: n("skipped"), pending: n("pending") },
-      checks: { scored: n("passedChecks") + n("failedChecks"), passed: n("passedChecks"), failed: n("failedChecks"), unscored: n("unscored"), error: n("errorChecks") },
+      checks: {
+        scored: n("passedChecks") + n("failedChecks"),
+        passed: n("passedChecks"),
+        failed: n("failedChecks"),
+        unscored: n("unscored"),
+        error: n("errorChecks"),
+      },
       passRate: rate(n("passedChecks"), n("passedChecks") + n("failedChecks")),
       trialPassRate: rate(n("passed"), n("scored")),
       trialsWithErrors: n("errors"),

@@ -46,7 +46,11 @@ export function benchCheckTallies(db: Db, benchId: number, candidateId: number, 
      WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))`,
   );
   const rows = function* () {
-    for (const r of stmt.iterate(benchId, candidateId, JSON.stringify([...caseRevisionIds])) as Iterable<{ candidateId: number; caseRevisionId: number; checks: string }>)
+    for (const r of stmt.iterate(benchId, candidateId, JSON.stringify([...caseRevisionIds])) as Iterable<{
+      candidateId: number;
+      caseRevisionId: number;
+      checks: string;
+    }>)
       yield { candidateId: r.candidateId, caseRevisionId: r.caseRevisionId, checks: JSON.parse(r.checks) as CheckRecord[] };
   };
   return benchTallies(rows()).get(candidateId)?.checks ?? new Map();

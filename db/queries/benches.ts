@@ -30,7 +30,15 @@ export interface BenchSettings {
    * accepted as generated items of the library), the generator model, what was asked for, and the
    * criterion and case ids it made — the manifest and pinned rubric hold them as they were.
    */
-  generated?: { runId: string; model: string; requested: { criteria: number; scenarios: number }; criterionIds: number[]; caseIds: number[]; dropped: number; refused: string[] };
+  generated?: {
+    runId: string;
+    model: string;
+    requested: { criteria: number; scenarios: number };
+    criterionIds: number[];
+    caseIds: number[];
+    dropped: number;
+    refused: string[];
+  };
 }
 
 /** Where regressions are measured against. */
@@ -135,30 +143,35 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
       })
       .returning({ id: benches.id })
       .get();
-    const candIds = b.candidates.map((c, position) =>
-      tx
-        .insert(benchCandidates)
-        .values({
-          benchId: id,
-          position,
-          kind: c.spec.kind,
-          label: c.spec.label,
-          modelConfigId: c.modelConfigId,
-          modelConfig: c.spec.kind === "model" ? JSON.stringify(c.spec.model) : null,
-          promptRevisionId: c.promptRevisionId,
-          recordedName: c.spec.kind === "recorded" ? c.spec.recordedName : null,
-        })
-        .returning({ id: benchCandidates.id })
-        .get().id,
+    const candIds = b.candidates.map(
+      (c, position) =>
+        tx
+          .insert(benchCandidates)
+          .values({
+            benchId: id,
+            position,
+            kind: c.spec.kind,
+            label: c.spec.label,
+            modelConfigId: c.modelConfigId,
+            modelConfig: c.spec.kind === "model" ? JSON.stringify(c.spec.model) : null,
+            promptRevisionId: c.promptRevisionId,
+            recordedName: c.spec.kind === "recorded" ? c.spec.recordedName : null,
+          })
+          .returning({ id: benchCandidates.id })
+          .get().id,
     );
     // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
     const client = db.$client;
     const insCase = client.prepare(
-      "INSERT INTO bench_cases (bench_id, position, case_id, case_revision_id, case_key, source, \"group\", included, reason, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      'INSERT INTO bench_cases (bench_id, position, case_id, case_revision_id, case_key, source, "group", included, reason, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const insTrial = client.prepare("INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    const insTrial = client.prepare(
+      "INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
     for (const m of b.plan.manifest) {
-      const bcId = Number(insCase.run(id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included ? 1 : 0, m.reason, m.note).lastInsertRowid);
+      const bcId = Number(
+        insCase.run(id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included ? 1 : 0, m.reason, m.note).lastInsertRowid,
+      );
       if (!m.included) continue;
       b.candidates.forEach((c, ci) => {
         const missing = c.spec.kind === "recorded" && !b.hasRecording(m.caseId, c.spec.recordedName);
@@ -242,19 +255,33 @@ export interface BenchProgress {
  */
 export function trialErrorReasons(db: Db, benchId: number, limit = 5): { message: string; trials: number }[] {
   return db.$client
-    .prepare("SELECT error AS message, count(*) AS trials FROM trials WHERE bench_id = ? AND status = 'error' GROUP BY error ORDER BY trials DESC, error LIMIT ?")
+    .prepare(
+      "SELECT error AS message, count(*) AS trials FROM trials WHERE bench_id = ? AND status = 'error' GROUP BY error ORDER BY trials DESC, error LIMIT ?",
+    )
     .all(benchId, limit) as { message: string; trials: number }[];
 }
 
 /** Trial counts per status of a bench (one indexed GROUP BY). */
 export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
   const b = db
-    .select({ status: benches.status, createdAt: benches.createdAt, startedAt: benches.startedAt, finishedAt: benches.finishedAt, cancel: benches.cancelRequestedAt, total: benches.trialCount })
+    .select({
+      status: benches.status,
+      createdAt: benches.createdAt,
+      startedAt: benches.startedAt,
+      finishedAt: benches.finishedAt,
+      cancel: benches.cancelRequestedAt,
+      total: benches.trialCount,
+    })
     .from(benches)
     .where(eq(benches.id, id))
     .get();
   if (!b) return null;
-  const rows = db.select({ status: trials.status, n: sql<number>`count(*)` }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status).all();
+  const rows = db
+    .select({ status: trials.status, n: sql<number>`count(*)` })
+    .from(trials)
+    .where(eq(trials.benchId, id))
+    .groupBy(trials.status)
+    .all();
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
   return {
     id,
@@ -280,7 +307,8 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
 export async function requestCancel(db: Db, id: number): Promise<void> {
   const b = db.select({ status: benches.status }).from(benches).where(eq(benches.id, id)).get();
   if (!b) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
-  if (b.status !== "queued" && b.status !== "running") throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
+  if (b.status !== "queued" && b.status !== "running")
+    throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
   db.update(benches)
     .set({ cancelRequestedAt: sql`coalesce(${benches.cancelRequestedAt}, ${Date.now()})` })
     .where(eq(benches.id, id))

@@ -1,7 +1,19 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../client";
 import { content, makeTestDb } from "../testing";
-import { addCase, addCases, canRemove, caseRevisionReader, findCaseByKey, getCase, getCaseRevision, listCases, removeCase, saveCaseRevision, setCaseStatus } from "./cases";
+import {
+  addCase,
+  addCases,
+  canRemove,
+  caseRevisionReader,
+  findCaseByKey,
+  getCase,
+  getCaseRevision,
+  listCases,
+  removeCase,
+  saveCaseRevision,
+  setCaseStatus,
+} from "./cases";
 import { LibraryError } from "@/lib/library/errors";
 import type { CaseFields } from "@/lib/library/forms";
 
@@ -36,7 +48,12 @@ beforeEach(async () => {
 
 describe("addCase", () => {
   it("stores revision 1 and generates a stable case ID from the prompt name", async () => {
-    const { id, caseKey } = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("Where is my order?", "Asks for the order number") });
+    const { id, caseKey } = await addCase(db, {
+      systemId: "acme",
+      promptId: agentId,
+      source: "custom",
+      content: content("Where is my order?", "Asks for the order number"),
+    });
     expect(caseKey).toMatch(/^agent-[0-9a-z]{8}$/);
     const c = (await getCase(db, id))!;
     expect(c.caseKey).toBe(caseKey);
@@ -48,7 +65,10 @@ describe("addCase", () => {
 
   it("keeps a chosen case ID exactly and refuses a duplicate in the same prompt's library, naming the holder", async () => {
     await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-1", source: "custom", content: content("a", "b") });
-    const err = await expectError(addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-1", source: "custom", content: content("c", "d") }), "duplicate_case_id");
+    const err = await expectError(
+      addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-1", source: "custom", content: content("c", "d") }),
+      "duplicate_case_id",
+    );
     expect(err.message).toContain('"refund-1"');
     expect(err.message).toContain('prompt "agent"');
     expect(err.message).toContain("Acme support");
@@ -64,7 +84,9 @@ describe("addCase", () => {
     expect((await findCaseByKey(db, "cap-01", agentId))!.id).toBe(a.id);
     // The database's own index agrees: a second live cap-01 in the same prompt cannot be written.
     expect(() =>
-      db.$client.prepare("INSERT INTO cases (case_key, system_id, prompt_id, source, created_at, updated_at) VALUES ('cap-01', 'acme', ?, 'custom', 0, 0)").run(agentId),
+      db.$client
+        .prepare("INSERT INTO cases (case_key, system_id, prompt_id, source, created_at, updated_at) VALUES ('cap-01', 'acme', ?, 'custom', 0, 0)")
+        .run(agentId),
     ).toThrow(/UNIQUE/);
   });
 
@@ -75,7 +97,10 @@ describe("addCase", () => {
 
   it("refuses malformed case IDs", async () => {
     await expectError(addCase(db, { systemId: "acme", promptId: agentId, caseKey: " padded", source: "custom", content: content("a", "b") }), "validation");
-    await expectError(addCase(db, { systemId: "acme", promptId: agentId, caseKey: "x".repeat(129), source: "custom", content: content("a", "b") }), "validation");
+    await expectError(
+      addCase(db, { systemId: "acme", promptId: agentId, caseKey: "x".repeat(129), source: "custom", content: content("a", "b") }),
+      "validation",
+    );
   });
 
   it("addCases is all or nothing", async () => {
@@ -95,7 +120,14 @@ describe("addCase", () => {
 describe("saveCaseRevision", () => {
   it("makes a new revision each save and never changes earlier ones", async () => {
     const { id } = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("v1", "e1") });
-    expect(await saveCaseRevision(db, id, 1, fields("v2", "e2", { notes: "n", history: [{ role: "user", content: "hi" }], variables: [{ name: "customer", value: "Ann" }] }))).toEqual({ revisionNumber: 2 });
+    expect(
+      await saveCaseRevision(
+        db,
+        id,
+        1,
+        fields("v2", "e2", { notes: "n", history: [{ role: "user", content: "hi" }], variables: [{ name: "customer", value: "Ann" }] }),
+      ),
+    ).toEqual({ revisionNumber: 2 });
     expect(await saveCaseRevision(db, id, 2, fields("v3", "e3"))).toEqual({ revisionNumber: 3 });
     const c = (await getCase(db, id))!;
     expect(c.revisions.map((r) => r.number)).toEqual([3, 2, 1]);
@@ -135,7 +167,13 @@ describe("saveCaseRevision", () => {
   });
 
   it("marks an edited retained case as corrected by the user", async () => {
-    const { id } = await addCase(db, { systemId: "acme", promptId: agentId, source: "retained", origin: { kind: "bench", benchId: 1 }, content: content("q", "a") });
+    const { id } = await addCase(db, {
+      systemId: "acme",
+      promptId: agentId,
+      source: "retained",
+      origin: { kind: "bench", benchId: 1 },
+      content: content("q", "a"),
+    });
     let c = (await getCase(db, id))!;
     expect(c.userCorrected).toBe(false);
     expect(canRemove(c)).toBe(false);
@@ -228,7 +266,13 @@ describe("listCases", () => {
   });
 
   it("searches case IDs too: a whole or partial ID, any letter case, and with words of the input", async () => {
-    await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "refund-late-KETTLE", source: "custom", content: content("Where is my parcel?", "Ask for the order number") });
+    await addCase(db, {
+      systemId: "acme",
+      promptId: agentId,
+      caseKey: "refund-late-KETTLE",
+      source: "custom",
+      content: content("Where is my parcel?", "Ask for the order number"),
+    });
     expect((await listCases(db, { systemId: "acme", q: "refund-late-kettle" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-KETTLE"]);
     expect((await listCases(db, { systemId: "acme", q: "LATE-KET" })).rows.map((r) => r.caseKey)).toEqual(["refund-late-KETTLE"]);
     expect((await listCases(db, { systemId: "acme", q: "c-07" })).rows.map((r) => r.caseKey)).toEqual(["c-07"]);
@@ -285,7 +329,12 @@ describe("case counters", () => {
 
 describe("caseRevisionReader", () => {
   it("reads each revision's content when first asked, keeps it, and gives undefined for a revision that is not stored", async () => {
-    const { id } = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("Where is my order?", "Asks for the order number") });
+    const { id } = await addCase(db, {
+      systemId: "acme",
+      promptId: agentId,
+      source: "custom",
+      content: content("Where is my order?", "Asks for the order number"),
+    });
     await saveCaseRevision(db, id, 1, fields("Where is my parcel?", "Asks for the tracking number"));
     const [rev1, rev2] = (db.$client.prepare("SELECT id FROM case_revisions WHERE case_id = ? ORDER BY number").all(id) as { id: number }[]).map((r) => r.id);
     const read = caseRevisionReader(db);

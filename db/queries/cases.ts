@@ -173,7 +173,13 @@ function countFromCounters(db: Db, q: CaseListQuery): number {
 export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage> {
   const pageSize = q.pageSize ?? CASES_PAGE_SIZE;
   const where = listConditions(q);
-  let total = q.q?.trim() ? (db.select({ n: sql<number>`count(*)` }).from(cases).where(where).get()?.n ?? 0) : countFromCounters(db, q);
+  let total = q.q?.trim()
+    ? (db
+        .select({ n: sql<number>`count(*)` })
+        .from(cases)
+        .where(where)
+        .get()?.n ?? 0)
+    : countFromCounters(db, q);
   const limit = q.searchLimit ?? SEARCH_MATCH_LIMIT;
   const truncated = Boolean(q.q?.trim()) && total > limit;
   if (truncated) total = limit;
@@ -208,7 +214,11 @@ export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage>
  * Finds the live case holding a case ID, or null. Case IDs are unique within a prompt's library:
  * with `promptId` the answer is that prompt's case; without it, the oldest live case holding the ID.
  */
-export async function findCaseByKey(db: Db, caseKey: string, promptId?: number): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
+export async function findCaseByKey(
+  db: Db,
+  caseKey: string,
+  promptId?: number,
+): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
   return (
     db
       .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
@@ -417,7 +427,8 @@ export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: stri
 function liveCase(tx: Tx, caseId: number) {
   const c = tx.select().from(cases).where(eq(cases.id, caseId)).get();
   if (!c) throw new LibraryError("not_found", `Case #${caseId} does not exist.`);
-  if (c.removedAt != null) throw new LibraryError("removed", `Case "${c.caseKey}" was removed on ${new Date(c.removedAt).toISOString().slice(0, 10)}; it can no longer be edited.`);
+  if (c.removedAt != null)
+    throw new LibraryError("removed", `Case "${c.caseKey}" was removed on ${new Date(c.removedAt).toISOString().slice(0, 10)}; it can no longer be edited.`);
   return c;
 }
 
@@ -527,13 +538,23 @@ export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: str
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (!canRemove(c)) {
-      throw new LibraryError("not_allowed", `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`);
+      throw new LibraryError(
+        "not_allowed",
+        `Case "${c.caseKey}" comes from ${c.source}; only custom or user-corrected cases can be removed. Pause it instead.`,
+      );
     }
     const now = Date.now();
     const copies = tx
       .select({ id: cases.id, caseKey: cases.caseKey })
       .from(cases)
-      .where(and(eq(cases.source, "retained"), eq(cases.userCorrected, false), isNull(cases.removedAt), sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`))
+      .where(
+        and(
+          eq(cases.source, "retained"),
+          eq(cases.userCorrected, false),
+          isNull(cases.removedAt),
+          sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`,
+        ),
+      )
       .orderBy(asc(cases.id))
       .all();
     for (const id of [caseId, ...copies.map((x) => x.id)]) {
@@ -663,7 +684,8 @@ export async function reviseCases(
     const out: BulkRevisionResult = { revised: [], unchanged: 0 };
     for (const id of caseIds) {
       const c = tx.select().from(cases).where(eq(cases.id, id)).get();
-      if (!c || c.systemId !== systemId || c.removedAt != null) throw new LibraryError("not_found", `Case #${id} is not a case of this system's library (it may have been removed). Nothing was changed.`);
+      if (!c || c.systemId !== systemId || c.removedAt != null)
+        throw new LibraryError("not_found", `Case #${id} is not a case of this system's library (it may have been removed). Nothing was changed.`);
       const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
       const before = decodeContent(cur.input, cur.expected, cur.details);
       const after = change(before, { caseId: id, caseKey: c.caseKey });
@@ -672,7 +694,11 @@ export async function reviseCases(
         continue;
       }
       const number = c.revisionNumber + 1;
-      const rev = tx.insert(caseRevisions).values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now }).returning({ id: caseRevisions.id }).get();
+      const rev = tx
+        .insert(caseRevisions)
+        .values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+        .returning({ id: caseRevisions.id })
+        .get();
       tx.update(cases)
         .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
         .where(eq(cases.id, id))

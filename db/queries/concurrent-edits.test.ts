@@ -31,7 +31,21 @@ const instant: TrialExecutor = {
   async run(t, _signal, _limits, started) {
     started();
     await new Promise((r) => setImmediate(r));
-    return { id: t.id, status: "done", startedAt: 1, finishedAt: 2, latencyMs: 0, inputTokens: 1, outputTokens: 1, costUsd: null, finishReason: "stop", output: "ok", record: null, checks: [], error: null };
+    return {
+      id: t.id,
+      status: "done",
+      startedAt: 1,
+      finishedAt: 2,
+      latencyMs: 0,
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: null,
+      finishReason: "stop",
+      output: "ok",
+      record: null,
+      checks: [],
+      error: null,
+    };
   },
 };
 
@@ -65,7 +79,13 @@ describe("case edits while a bench runs on the same file", () => {
     const promptId = await createPrompt(db, { systemId: "s", name: "p", systemPrompt: "Answer." });
     await addCases(
       db,
-      Array.from({ length: 20 }, (_, i) => ({ systemId: "s", promptId, caseKey: `bench-${i}`, source: "custom" as const, content: { ...emptyCaseContent(), input: `q${i}`, expected: "a" } })),
+      Array.from({ length: 20 }, (_, i) => ({
+        systemId: "s",
+        promptId,
+        caseKey: `bench-${i}`,
+        source: "custom" as const,
+        content: { ...emptyCaseContent(), input: `q${i}`, expected: "a" },
+      })),
     );
     const model = await createModelConfig(db, { name: "m", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1" });
     // The edits' cases join the prompt's library but not the benches below: those pin their cases.

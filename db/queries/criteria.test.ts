@@ -1,7 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../client";
 import { makeTestDb } from "../testing";
-import { activeRubric, addCriterion, customizeCriterion, editCriterion, getCriterion, listCriteria, listCriterionRevisions, setCriterionStatus } from "./criteria";
+import {
+  activeRubric,
+  addCriterion,
+  customizeCriterion,
+  editCriterion,
+  getCriterion,
+  listCriteria,
+  listCriterionRevisions,
+  setCriterionStatus,
+} from "./criteria";
 import { LibraryError } from "@/lib/library/errors";
 
 let db: Db;
@@ -39,7 +48,9 @@ describe("criteria", () => {
 
   it("refuses a rule that an active criterion of the same prompt already has (spacing and case aside)", async () => {
     const first = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
-    await expect(addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "  states the RETURN window\nin days " } })).rejects.toMatchObject({
+    await expect(
+      addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "  states the RETURN window\nin days " } }),
+    ).rejects.toMatchObject({
       code: "validation",
       fieldErrors: { rule: expect.stringContaining("“States the return window in days” already has this rule") },
     });
@@ -60,7 +71,9 @@ describe("criteria", () => {
 
   it("duplicate rules: invisible characters do not count, edits that keep the rule pass, Customize twice is refused", async () => {
     const first = await addCriterion(db, { systemId: "acme", promptId: agentId, fields: rule });
-    await expect(addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "States the return\u200b window in days\ufeff" } })).rejects.toMatchObject({
+    await expect(
+      addCriterion(db, { systemId: "acme", promptId: agentId, fields: { ...rule, rule: "States the return\u200b window in days\ufeff" } }),
+    ).rejects.toMatchObject({
       code: "validation",
       message: "This rule is already in the rubric.",
       fieldErrors: { rule: expect.stringContaining("“States the return window in days”") },
@@ -71,7 +84,9 @@ describe("criteria", () => {
     expect(await editCriterion(db, twin, 1, { ...rule, passes: "Says 30 days, in those words" })).toEqual({ revisionNumber: 2 });
     // Resuming says what to do.
     await setCriterionStatus(db, twin, "paused");
-    await expect(setCriterionStatus(db, twin, "active")).rejects.toThrow(/Not resumed: the active criterion “States the return window in days” has the same rule; pause it first/);
+    await expect(setCriterionStatus(db, twin, "active")).rejects.toThrow(
+      /Not resumed: the active criterion “States the return window in days” has the same rule; pause it first/,
+    );
     void first;
 
     const gen = await addCriterion(db, { systemId: "acme", promptId: routerId, origin: "generated", fields: { ...rule, rule: "Names the intent" } });

@@ -56,8 +56,12 @@ export async function listCriteria(db: Db, promptId: number): Promise<CriterionR
 /** One criterion, or null. */
 export async function getCriterion(db: Db, id: number): Promise<CriterionRow | null> {
   return (
-    db.select(rowColumns).from(criteria).innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId)).where(eq(criteria.id, id)).get() ??
-    null
+    db
+      .select(rowColumns)
+      .from(criteria)
+      .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
+      .where(eq(criteria.id, id))
+      .get() ?? null
   );
 }
 
@@ -121,7 +125,13 @@ export function addCriterionTx(tx: Tx, c: { systemId: string; promptId: number; 
  * A rule as compared for duplicates: Unicode-normalized (NFKC), invisible format characters such as
  * zero-width spaces removed, spacing collapsed, case folded. Punctuation still counts.
  */
-const ruleKey = (rule: string) => rule.normalize("NFKC").replace(/\p{Cf}/gu, "").trim().replace(/\s+/g, " ").toLowerCase();
+const ruleKey = (rule: string) =>
+  rule
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .trim()
+    .replace(/\s+/g, " ")
+    .toLowerCase();
 
 /** The active criterion of the prompt (other than `exceptId`) whose rule is `rule`, if any. */
 function activeTwinTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): { id: number; rule: string } | undefined {
@@ -180,7 +190,11 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
     if (c.status === "active" && ruleKey(fields.rule) !== ruleKey(cur.rule)) refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
     const now = Date.now();
     const number = c.revisionNumber + 1;
-    const rev = tx.insert(criterionRevisions).values({ criterionId: id, number, ...fields, createdAt: now }).returning({ id: criterionRevisions.id }).get();
+    const rev = tx
+      .insert(criterionRevisions)
+      .values({ criterionId: id, number, ...fields, createdAt: now })
+      .returning({ id: criterionRevisions.id })
+      .get();
     tx.update(criteria)
       .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now })
       .where(and(eq(criteria.id, id), eq(criteria.revisionNumber, baseRevision)))
@@ -219,7 +233,8 @@ export async function customizeCriterion(db: Db, generatedId: number): Promise<n
     if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
     const rev = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!)).get()!;
     const twin = activeTwinTx(tx, g.promptId, rev.rule, g.id);
-    if (twin) throw new LibraryError("not_allowed", `This criterion is already customized: the active criterion “${twin.rule}” has its rule. Edit that one instead.`);
+    if (twin)
+      throw new LibraryError("not_allowed", `This criterion is already customized: the active criterion “${twin.rule}” has its rule. Edit that one instead.`);
     const id = insertTx(tx, {
       systemId: g.systemId,
       promptId: g.promptId,

@@ -29,7 +29,13 @@ export interface DatasetUpload {
 export async function createUpload(db: Db, u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null; now?: number }): Promise<number> {
   const row = db
     .insert(datasetUploads)
-    .values({ systemId: u.systemId, fileName: u.fileName, fileBytes: Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.byteLength), sheet: u.sheet ?? null, createdAt: u.now ?? Date.now() })
+    .values({
+      systemId: u.systemId,
+      fileName: u.fileName,
+      fileBytes: Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.byteLength),
+      sheet: u.sheet ?? null,
+      createdAt: u.now ?? Date.now(),
+    })
     .returning({ id: datasetUploads.id })
     .get();
   return row.id;
@@ -78,14 +84,20 @@ export async function createUploadWithinQuota(
   quota: UploadQuota,
 ): Promise<{ ok: true; id: number } | { ok: false; usage: UploadUsage }> {
   return writeTransaction(db, (tx) => {
-      const usage = usageOf(tx, u.systemId);
-      if (usage.count + 1 > quota.maxCount || usage.bytes + u.bytes.byteLength > quota.maxBytes) return { ok: false as const, usage };
-      const row = tx
-        .insert(datasetUploads)
-        .values({ systemId: u.systemId, fileName: u.fileName, fileBytes: Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.byteLength), sheet: u.sheet ?? null, createdAt: u.now ?? Date.now() })
-        .returning({ id: datasetUploads.id })
-        .get();
-      return { ok: true as const, id: row.id };
+    const usage = usageOf(tx, u.systemId);
+    if (usage.count + 1 > quota.maxCount || usage.bytes + u.bytes.byteLength > quota.maxBytes) return { ok: false as const, usage };
+    const row = tx
+      .insert(datasetUploads)
+      .values({
+        systemId: u.systemId,
+        fileName: u.fileName,
+        fileBytes: Buffer.from(u.bytes.buffer, u.bytes.byteOffset, u.bytes.byteLength),
+        sheet: u.sheet ?? null,
+        createdAt: u.now ?? Date.now(),
+      })
+      .returning({ id: datasetUploads.id })
+      .get();
+    return { ok: true as const, id: row.id };
   });
 }
 
@@ -116,12 +128,23 @@ export async function listUploads(db: Db, systemId: string): Promise<UploadSumma
 
 /** One upload of a system, or null (unknown, expired and deleted, or of another system). */
 export async function getUpload(db: Db, systemId: string, id: number): Promise<DatasetUpload | null> {
-  return db.select().from(datasetUploads).where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(datasetUploads)
+      .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId)))
+      .get() ?? null
+  );
 }
 
 /** Deletes one upload (Cancel). Returns true when it existed. */
 export async function deleteUpload(db: Db, systemId: string, id: number): Promise<boolean> {
-  return db.delete(datasetUploads).where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId))).run().changes > 0;
+  return (
+    db
+      .delete(datasetUploads)
+      .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId)))
+      .run().changes > 0
+  );
 }
 
 /**
@@ -130,5 +153,8 @@ export async function deleteUpload(db: Db, systemId: string, id: number): Promis
  * @returns how many were deleted
  */
 export async function deleteStaleUploads(db: Db, now: number = Date.now()): Promise<number> {
-  return db.delete(datasetUploads).where(lte(datasetUploads.createdAt, now - UPLOAD_TTL_MS)).run().changes;
+  return db
+    .delete(datasetUploads)
+    .where(lte(datasetUploads.createdAt, now - UPLOAD_TTL_MS))
+    .run().changes;
 }

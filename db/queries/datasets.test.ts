@@ -28,7 +28,7 @@ let routerId: number;
 
 const CSV = [
   "question,answer,customer,model_6b_output,category,tags",
-  "Where is my order? Mail me at ann@example.com,Ask for the order number,Ann,It is on its way; I wrote to ann@example.com,orders,\"shipping, orders\"",
+  'Where is my order? Mail me at ann@example.com,Ask for the order number,Ann,It is on its way; I wrote to ann@example.com,orders,"shipping, orders"',
   "Can I return a toaster?,,Bob,Yes,returns,",
   "Where is my order? Mail me at ann@example.com,Ask for the order number,,Where?,orders,shipping",
 ].join("\n");
@@ -57,7 +57,11 @@ async function refused<E extends Error>(p: Promise<unknown>, type: new (...a: ne
   throw new Error("expected a refusal");
 }
 
-const count = (table: typeof cases | typeof datasets | typeof datasetVersions) => db.select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+const count = (table: typeof cases | typeof datasets | typeof datasetVersions) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(table)
+    .get()!.n;
 
 beforeEach(async () => {
   ({ db, agentId, routerId } = await makeTestDb());
@@ -144,7 +148,9 @@ describe("adoptDatasetVersion", () => {
     const saved = await saveDatasetVersion(db, await input(CSV));
     const plan = await planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(plan).toMatchObject({ promptName: "agent", willAdd: 2, conflicts: [], alreadyAdded: null });
-    expect(plan.blocked).toEqual([{ row: 2, problems: [expect.objectContaining({ code: "missing_expected", column: "answer", message: "Row 2 has no expected result." })] }]);
+    expect(plan.blocked).toEqual([
+      { row: 2, problems: [expect.objectContaining({ code: "missing_expected", column: "answer", message: "Row 2 has no expected result." })] },
+    ]);
     expect(plan.warnings).toContainEqual(expect.objectContaining({ code: "missing_variable", row: 3 }));
 
     const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
@@ -203,16 +209,23 @@ describe("adoptDatasetVersion", () => {
     const saved = await saveDatasetVersion(db, await input(text, { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
     const q = { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId };
     const preview = await planDatasetUse(db, q);
-    expect(preview.conflicts).toEqual([{ row: 2, caseKey: "c-2", fromEarlierVersion: false, message: 'Row 2: Case ID "c-2" is already used by a case of prompt "agent".' }]);
+    expect(preview.conflicts).toEqual([
+      { row: 2, caseKey: "c-2", fromEarlierVersion: false, message: 'Row 2: Case ID "c-2" is already used by a case of prompt "agent".' },
+    ]);
     expect(preview.collisionChoices).toEqual(["skip", "prefix"]);
     const e = await refused(adoptDatasetVersion(db, q), LibraryError);
-    expect(e.message).toMatch(/No case was added: 1 case ID\(s\) of this version are already used in this prompt's library: row 2 \(“c-2”\)\. Choose: skip those rows or prefix them/);
+    expect(e.message).toMatch(
+      /No case was added: 1 case ID\(s\) of this version are already used in this prompt's library: row 2 \(“c-2”\)\. Choose: skip those rows or prefix them/,
+    );
     expect(count(cases)).toBe(before);
   });
 
   it("the same case IDs can go into another prompt's library (case IDs are unique per prompt)", async () => {
     await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "c-2", source: "custom", content: content("x", "y") });
-    const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
+    const saved = await saveDatasetVersion(
+      db,
+      await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }),
+    );
     const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
     expect(r.caseKeys).toEqual(["c-1", "c-2"]);
   });
@@ -230,7 +243,10 @@ describe("adoptDatasetVersion", () => {
     expect(prefixed.caseKeys).toEqual(["other-c-1", "other-c-2"]);
     // revise is refused: these cases are not from an earlier version of "other".
     const saved3 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\n", { name: "third", mapping }));
-    const e = await refused(adoptDatasetVersion(db, { systemId: "acme", datasetId: saved3.datasetId, version: 1, promptId: agentId, onCollision: "revise" }), LibraryError);
+    const e = await refused(
+      adoptDatasetVersion(db, { systemId: "acme", datasetId: saved3.datasetId, version: 1, promptId: agentId, onCollision: "revise" }),
+      LibraryError,
+    );
     expect(e.message).toContain("New revisions are only made of cases from an earlier version of “third”");
   });
 
@@ -292,8 +308,12 @@ describe("adoptDatasetVersion", () => {
 
   it("refuses an unknown version or a prompt of another system", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV));
-    expect((await refused(planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 7, promptId: agentId }), LibraryError)).code).toBe("not_found");
-    expect((await refused(planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: 999 }), LibraryError)).code).toBe("validation");
+    expect((await refused(planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 7, promptId: agentId }), LibraryError)).code).toBe(
+      "not_found",
+    );
+    expect((await refused(planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: 999 }), LibraryError)).code).toBe(
+      "validation",
+    );
   });
 });
 
@@ -309,4 +329,3 @@ describe("dataset uploads", () => {
     expect(await getUpload(db, "acme", fresh)).not.toBeNull();
   });
 });
-

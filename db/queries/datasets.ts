@@ -81,10 +81,20 @@ export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promi
  * transaction: a refused use (a case ID collision without a choice, no row to add) saves nothing.
  * @throws what {@link saveDatasetVersion} and {@link adoptDatasetVersion} throw; nothing is written then
  */
-export async function saveAndUseDatasetVersion(db: Db, input: SaveVersionInput, use: { promptId: number; onCollision?: CollisionChoice }): Promise<{ saved: SavedVersion; used: UseResult }> {
+export async function saveAndUseDatasetVersion(
+  db: Db,
+  input: SaveVersionInput,
+  use: { promptId: number; onCollision?: CollisionChoice },
+): Promise<{ saved: SavedVersion; used: UseResult }> {
   return writeTransaction(db, () => {
     const saved = saveVersionSync(db, input);
-    const used = adoptSync(db, { systemId: input.systemId, datasetId: saved.datasetId, version: saved.version, promptId: use.promptId, onCollision: use.onCollision });
+    const used = adoptSync(db, {
+      systemId: input.systemId,
+      datasetId: saved.datasetId,
+      version: saved.version,
+      promptId: use.promptId,
+      onCollision: use.onCollision,
+    });
     return { saved, used };
   });
 }
@@ -107,58 +117,68 @@ function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
     redaction: input.redaction,
   });
   const now = input.now ?? Date.now();
-  return writeTransaction(
-    db,
-    (tx) => {
-      let datasetId = tx.select({ id: datasets.id }).from(datasets).where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name))).get()?.id;
-      datasetId ??= tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }).get().id;
-      const last = tx.select({ n: sql<number | null>`max(${datasetVersions.version})` }).from(datasetVersions).where(eq(datasetVersions.datasetId, datasetId)).get()?.n ?? 0;
-      const version = last + 1;
-      const t = input.table;
-      const { id: versionId } = tx
-        .insert(datasetVersions)
-        .values({
-          datasetId,
-          version,
-          fileName: input.fileName,
-          fileBytes: Buffer.from(input.fileBytes.buffer, input.fileBytes.byteOffset, input.fileBytes.byteLength),
-          format: t.format,
-          encoding: t.encoding,
-          delimiter: t.delimiter ?? null,
-          sheet: t.sheet ?? null,
-          headerRow: input.headerRow ?? 0,
-          columns: JSON.stringify(prepared.columns),
-          mapping: JSON.stringify(prepared.mapping),
-          rows: JSON.stringify(prepared.records),
-          rowCount: prepared.rowCount,
-          excludedRows: JSON.stringify(prepared.excludedRows),
-          corrections: JSON.stringify(prepared.corrections),
-          checks: JSON.stringify(input.checks ?? []),
-          redactionReport: JSON.stringify(prepared.redaction),
-          problems: JSON.stringify(prepared.problems),
-          createdAt: now,
-        })
-        .returning({ id: datasetVersions.id })
-        .get();
-      // Last: a second Save of the same upload (double click, two tabs) finds it gone and rolls back.
-      if (input.uploadId !== undefined) {
-        const gone = tx.delete(datasetUploads).where(and(eq(datasetUploads.id, input.uploadId), eq(datasetUploads.systemId, input.systemId))).run().changes === 0;
-        if (gone) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
-      }
-      return {
+  return writeTransaction(db, (tx) => {
+    let datasetId = tx
+      .select({ id: datasets.id })
+      .from(datasets)
+      .where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name)))
+      .get()?.id;
+    datasetId ??= tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }).get().id;
+    const last =
+      tx
+        .select({ n: sql<number | null>`max(${datasetVersions.version})` })
+        .from(datasetVersions)
+        .where(eq(datasetVersions.datasetId, datasetId))
+        .get()?.n ?? 0;
+    const version = last + 1;
+    const t = input.table;
+    const { id: versionId } = tx
+      .insert(datasetVersions)
+      .values({
         datasetId,
-        name,
         version,
-        versionId,
+        fileName: input.fileName,
+        fileBytes: Buffer.from(input.fileBytes.buffer, input.fileBytes.byteOffset, input.fileBytes.byteLength),
+        format: t.format,
+        encoding: t.encoding,
+        delimiter: t.delimiter ?? null,
+        sheet: t.sheet ?? null,
+        headerRow: input.headerRow ?? 0,
+        columns: JSON.stringify(prepared.columns),
+        mapping: JSON.stringify(prepared.mapping),
+        rows: JSON.stringify(prepared.records),
         rowCount: prepared.rowCount,
-        excludedRows: prepared.excludedRows,
-        blockedRows: prepared.blockedRows,
-        problems: prepared.problems,
-        redaction: prepared.redaction,
-        checks: input.checks ?? [],
-      };
-    },
-  );
+        excludedRows: JSON.stringify(prepared.excludedRows),
+        corrections: JSON.stringify(prepared.corrections),
+        checks: JSON.stringify(input.checks ?? []),
+        redactionReport: JSON.stringify(prepared.redaction),
+        problems: JSON.stringify(prepared.problems),
+        createdAt: now,
+      })
+      .returning({ id: datasetVersions.id })
+      .get();
+    // Last: a second Save of the same upload (double click, two tabs) finds it gone and rolls back.
+    if (input.uploadId !== undefined) {
+      const gone =
+        tx
+          .delete(datasetUploads)
+          .where(and(eq(datasetUploads.id, input.uploadId), eq(datasetUploads.systemId, input.systemId)))
+          .run().changes === 0;
+      if (gone) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
+    }
+    return {
+      datasetId,
+      name,
+      version,
+      versionId,
+      rowCount: prepared.rowCount,
+      excludedRows: prepared.excludedRows,
+      blockedRows: prepared.blockedRows,
+      problems: prepared.problems,
+      redaction: prepared.redaction,
+      checks: input.checks ?? [],
+    };
+  });
 }
 
 /** One version in the datasets list. */
@@ -263,7 +283,11 @@ export async function getDatasetVersion(db: Db, systemId: string, datasetId: num
 }
 
 function readVersion(db: Db, systemId: string, datasetId: number, version: number): DatasetVersionDetail | null {
-  const d = db.select().from(datasets).where(and(eq(datasets.id, datasetId), eq(datasets.systemId, systemId))).get();
+  const d = db
+    .select()
+    .from(datasets)
+    .where(and(eq(datasets.id, datasetId), eq(datasets.systemId, systemId)))
+    .get();
   if (!d) return null;
   const v = db
     .select({
@@ -342,7 +366,12 @@ export async function getDatasetVersionFile(
 }
 
 /** Which prompts' libraries hold cases from a dataset version, and how many (live cases). */
-export async function datasetVersionUsage(db: Db, systemId: string, datasetId: number, version: number): Promise<{ promptId: number; promptName: string; count: number; lastAddedAt: number }[]> {
+export async function datasetVersionUsage(
+  db: Db,
+  systemId: string,
+  datasetId: number,
+  version: number,
+): Promise<{ promptId: number; promptName: string; count: number; lastAddedAt: number }[]> {
   return usage(db, systemId, datasetId, version);
 }
 
@@ -403,7 +432,10 @@ function usedKeys(db: Db, promptId: number, keys: string[]): Map<string, Existin
         CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.datasetId') END AS datasetId,
         CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.version') END AS version
       FROM cases c
-      WHERE c.prompt_id = ${promptId} AND c.removed_at IS NULL AND c.case_key IN (${sql.join(chunk.map((k) => sql`${k}`), sql`, `)})`);
+      WHERE c.prompt_id = ${promptId} AND c.removed_at IS NULL AND c.case_key IN (${sql.join(
+        chunk.map((k) => sql`${k}`),
+        sql`, `,
+      )})`);
     for (const r of rows) {
       const e: ExistingCase = { caseId: r.id, caseKey: r.key };
       if (r.datasetId != null && r.version != null) e.dataset = { datasetId: r.datasetId, version: r.version };
@@ -450,7 +482,8 @@ function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Planned {
     fromEarlierVersion: c.fromEarlierVersion,
     message: `Row ${c.row}: Case ID "${c.caseKey}" is already used by a case of prompt "${prompt.name}"${c.fromEarlierVersion ? ` (from an earlier version of "${detail.datasetName}")` : ""}.`,
   }));
-  const collisionChoices: CollisionChoice[] = conflicts.length === 0 ? [] : conflicts.every((c) => c.fromEarlierVersion) ? ["skip", "prefix", "revise"] : ["skip", "prefix"];
+  const collisionChoices: CollisionChoice[] =
+    conflicts.length === 0 ? [] : conflicts.every((c) => c.fromEarlierVersion) ? ["skip", "prefix", "revise"] : ["skip", "prefix"];
   const mine = usage(db, q.systemId, q.datasetId, q.version).find((u) => u.promptId === q.promptId);
   return {
     detail,
@@ -523,7 +556,8 @@ export interface UseResult {
 
 /** The refusals of a planned use, checked again under the write lock. */
 function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
-  if (preview.mappingErrors.length > 0) return new LibraryError("validation", `This version cannot be used: ${preview.mappingErrors.map((p) => p.message).join(" ")}`);
+  if (preview.mappingErrors.length > 0)
+    return new LibraryError("validation", `This version cannot be used: ${preview.mappingErrors.map((p) => p.message).join(" ")}`);
   if (preview.alreadyAdded) {
     return new LibraryError(
       "conflict",
@@ -531,10 +565,16 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
     );
   }
   if (preview.collisionRefusals.length > 0) {
-    return new LibraryError("conflict", `No case was added: ${preview.collisionRefusals.slice(0, 3).join(" ")}${preview.collisionRefusals.length > 3 ? " …" : ""}`);
+    return new LibraryError(
+      "conflict",
+      `No case was added: ${preview.collisionRefusals.slice(0, 3).join(" ")}${preview.collisionRefusals.length > 3 ? " …" : ""}`,
+    );
   }
   if (drafts.length === 0 || drafts.length === preview.skipped) {
-    return new LibraryError("validation", `No row of version ${detail.version} can be added: every row is excluded or blocked. Correct the blocked rows in a new version.`);
+    return new LibraryError(
+      "validation",
+      `No row of version ${detail.version} can be added: every row is excluded or blocked. Correct the blocked rows in a new version.`,
+    );
   }
   return null;
 }
@@ -565,15 +605,27 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
     const { detail, drafts, collisions } = planned;
     const skipped = new Set(collisions.skipped);
     const now = Date.now();
-    const originOf = (row: number): CaseOrigin => ({ kind: "dataset", datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version, row });
+    const originOf = (row: number): CaseOrigin => ({
+      kind: "dataset",
+      datasetId: detail.datasetId,
+      datasetName: detail.datasetName,
+      version: detail.version,
+      row,
+    });
     // The version's checks travel with every case made from it (issue 15).
     const contentOf = (d: Planned["drafts"][number]) => {
-      const evaluators = [...d.content.evaluators, ...evaluatorsForRow(detail.checks, { expected: d.content.expected, expectedToolNames: d.expectedToolNames })];
+      const evaluators = [
+        ...d.content.evaluators,
+        ...evaluatorsForRow(detail.checks, { expected: d.content.expected, expectedToolNames: d.expectedToolNames }),
+      ];
       // A row the checks cannot use (an expected result that is not a valid regular expression, …) is named.
       const bad = validateEvaluatorSpecs(evaluators, { expected: d.content.expected })[0];
       if (bad) {
         const kind = String((evaluators[bad.index] as { kind?: unknown }).kind);
-        throw new LibraryError("validation", `Row ${d.rowNumber}: the ${kind} check cannot be made from this row: ${bad.message}. No case was added; choose other checks or correct the row in a new version.`);
+        throw new LibraryError(
+          "validation",
+          `Row ${d.rowNumber}: the ${kind} check cannot be made from this row: ${bad.message}. No case was added; choose other checks or correct the row in a new version.`,
+        );
       }
       return { ...d.content, evaluators };
     };
@@ -584,13 +636,20 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
       const c = tx.select().from(cases).where(eq(cases.id, existing.caseId)).get()!;
       const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
       const after = contentOf(d);
-      tx.update(cases).set({ origin: JSON.stringify(originOf(d.rowNumber)) }).where(eq(cases.id, c.id)).run();
+      tx.update(cases)
+        .set({ origin: JSON.stringify(originOf(d.rowNumber)) })
+        .where(eq(cases.id, c.id))
+        .run();
       if (sameContent(decodeContent(cur.input, cur.expected, cur.details), after)) {
         unchanged++;
         continue;
       }
       const number = c.revisionNumber + 1;
-      const rev = tx.insert(caseRevisions).values({ caseId: c.id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now }).returning({ id: caseRevisions.id }).get();
+      const rev = tx
+        .insert(caseRevisions)
+        .values({ caseId: c.id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+        .returning({ id: caseRevisions.id })
+        .get();
       tx.update(cases).set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now }).where(eq(cases.id, c.id)).run();
       revised++;
     }

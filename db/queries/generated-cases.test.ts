@@ -21,7 +21,9 @@ const generated = () =>
 describe("generated cases are read-only with Customize", () => {
   it("refuses to edit a generated case and says to use Customize", async () => {
     const g = await generated();
-    await expect(saveCaseRevision(db, g.id, 1, { input: "Changed", expected: "Asks for the order", notes: "", history: [], variables: [], context: [] })).rejects.toMatchObject({
+    await expect(
+      saveCaseRevision(db, g.id, 1, { input: "Changed", expected: "Asks for the order", notes: "", history: [], variables: [], context: [] }),
+    ).rejects.toMatchObject({
       code: "not_allowed",
       message: "Generated cases are read-only. Use Customize to make an editable copy.",
     });
@@ -35,7 +37,9 @@ describe("generated cases are read-only with Customize", () => {
     expect(c).toMatchObject({ source: "custom", status: "active", origin: { kind: "generated", fromCaseId: g.id, runId: "run-1" } });
     expect(c.content).toMatchObject({ input: "Kettle broke", expected: "Asks for the order", variables: [{ name: "customer", value: "Ada" }] });
     expect((await getCase(db, g.id))!.status).toBe("paused");
-    await expect(saveCaseRevision(db, copy.id, 1, { input: "Changed", expected: "Asks for the order", notes: "", history: [], variables: [], context: [] })).resolves.toEqual({ revisionNumber: 2 });
+    await expect(
+      saveCaseRevision(db, copy.id, 1, { input: "Changed", expected: "Asks for the order", notes: "", history: [], variables: [], context: [] }),
+    ).resolves.toEqual({ revisionNumber: 2 });
     await expect(customizeCase(db, g.id)).rejects.toThrow(`This case is already customized: ${copy.caseKey} is its editable copy.`);
   });
 

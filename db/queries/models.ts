@@ -68,7 +68,11 @@ function nameTaken(db: Db, name: string, exceptId?: number): boolean {
 export async function createModelConfig(db: Db, c: ModelConfig): Promise<number> {
   if (nameTaken(db, c.name)) throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
   const now = Date.now();
-  return db.insert(modelConfigs).values({ ...columns(c), createdAt: now, updatedAt: now }).returning({ id: modelConfigs.id }).get().id;
+  return db
+    .insert(modelConfigs)
+    .values({ ...columns(c), createdAt: now, updatedAt: now })
+    .returning({ id: modelConfigs.id })
+    .get().id;
 }
 
 /**
@@ -78,8 +82,12 @@ export async function createModelConfig(db: Db, c: ModelConfig): Promise<number>
  */
 export async function updateModelConfig(db: Db, id: number, c: ModelConfig): Promise<void> {
   if (!(await getModelConfig(db, id))) throw new LibraryError("not_found", `Model configuration #${id} does not exist.`);
-  if (nameTaken(db, c.name, id)) throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
-  db.update(modelConfigs).set({ ...columns(c), updatedAt: Date.now() }).where(eq(modelConfigs.id, id)).run();
+  if (nameTaken(db, c.name, id))
+    throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
+  db.update(modelConfigs)
+    .set({ ...columns(c), updatedAt: Date.now() })
+    .where(eq(modelConfigs.id, id))
+    .run();
 }
 
 /**

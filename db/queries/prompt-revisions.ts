@@ -40,7 +40,11 @@ export async function getPromptRevision(db: Db, id: number): Promise<PromptRevis
 
 /** One revision of a prompt by its number (r1 = 1), or null. */
 export async function getPromptRevisionByNumber(db: Db, promptId: number, number: number): Promise<PromptRevision | null> {
-  const r = db.select().from(promptRevisions).where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.number, number))).get();
+  const r = db
+    .select()
+    .from(promptRevisions)
+    .where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.number, number)))
+    .get();
   return r ? decode(r) : null;
 }
 
@@ -67,31 +71,61 @@ export interface PromptRevisionFields {
  *   `conflict` when the prompt moved past the base (nothing is saved, the caller keeps the user's
  *   text); `unchanged` when template, settings and tools equal the base's
  */
-export async function savePromptRevision(db: Db, promptId: number, baseRevisionId: number, fields: PromptRevisionFields): Promise<{ id: number; number: number }> {
+export async function savePromptRevision(
+  db: Db,
+  promptId: number,
+  baseRevisionId: number,
+  fields: PromptRevisionFields,
+): Promise<{ id: number; number: number }> {
   return writeTransaction(db, (tx) => {
     const p = tx.select().from(prompts).where(eq(prompts.id, promptId)).get();
     if (!p) throw new LibraryError("not_found", `Prompt #${promptId} does not exist.`);
     const message = fields.message.trim();
-    if (!message) throw new LibraryError("validation", "Say why you made this change (a short message).", { message: "Say why you made this change (a short message)." });
+    if (!message)
+      throw new LibraryError("validation", "Say why you made this change (a short message).", { message: "Say why you made this change (a short message)." });
     const current = p.currentRevisionId == null ? null : decode(tx.select().from(promptRevisions).where(eq(promptRevisions.id, p.currentRevisionId)).get()!);
     if (!current || current.id !== baseRevisionId) {
-      const base = tx.select({ number: promptRevisions.number }).from(promptRevisions).where(and(eq(promptRevisions.id, baseRevisionId), eq(promptRevisions.promptId, promptId))).get();
+      const base = tx
+        .select({ number: promptRevisions.number })
+        .from(promptRevisions)
+        .where(and(eq(promptRevisions.id, baseRevisionId), eq(promptRevisions.promptId, promptId)))
+        .get();
       throw new LibraryError(
         "conflict",
         `Prompt "${p.name}" was changed while you edited it: you started from ${base ? `r${base.number}` : `revision #${baseRevisionId}`}, it is now at ${current ? `r${current.number}${current.message ? ` ("${current.message}")` : ""}` : "no revision"}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
       );
     }
     if (diffPromptRevisions(current, fields).same) {
-      throw new LibraryError("unchanged", `Nothing changed since r${current.number}: the template, model settings and tools are the same. No new revision was made.`);
+      throw new LibraryError(
+        "unchanged",
+        `Nothing changed since r${current.number}: the template, model settings and tools are the same. No new revision was made.`,
+      );
     }
-    const last = tx.select({ n: max(promptRevisions.number) }).from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).get()?.n ?? 0;
+    const last =
+      tx
+        .select({ n: max(promptRevisions.number) })
+        .from(promptRevisions)
+        .where(eq(promptRevisions.promptId, promptId))
+        .get()?.n ?? 0;
     const rev = tx
       .insert(promptRevisions)
-      .values({ promptId, number: last + 1, systemPrompt: fields.systemPrompt, modelSettings: JSON.stringify(fields.modelSettings), tools: JSON.stringify(fields.tools), message, createdAt: Date.now() })
+      .values({
+        promptId,
+        number: last + 1,
+        systemPrompt: fields.systemPrompt,
+        modelSettings: JSON.stringify(fields.modelSettings),
+        tools: JSON.stringify(fields.tools),
+        message,
+        createdAt: Date.now(),
+      })
       .returning({ id: promptRevisions.id })
       .get();
     // Guarded by the base: a concurrent save that got here first leaves nothing to update.
-    const res = tx.update(prompts).set({ currentRevisionId: rev.id }).where(and(eq(prompts.id, promptId), eq(prompts.currentRevisionId, baseRevisionId))).run();
+    const res = tx
+      .update(prompts)
+      .set({ currentRevisionId: rev.id })
+      .where(and(eq(prompts.id, promptId), eq(prompts.currentRevisionId, baseRevisionId)))
+      .run();
     if (res.changes !== 1) throw new LibraryError("conflict", `Prompt "${p.name}" was changed while you edited it. Nothing was saved.`);
     return { id: rev.id, number: last + 1 };
   });

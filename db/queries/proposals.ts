@@ -67,7 +67,8 @@ const columns = {
   generatorRevision: generationRuns.generatorRevision,
 };
 
-const decode = (r: Omit<ProposalRow, "content" | "kind"> & { kind: "criterion" | "scenario"; content: string }): ProposalRow => ({ ...r, content: JSON.parse(r.content) }) as ProposalRow;
+const decode = (r: Omit<ProposalRow, "content" | "kind"> & { kind: "criterion" | "scenario"; content: string }): ProposalRow =>
+  ({ ...r, content: JSON.parse(r.content) }) as ProposalRow;
 
 /**
  * Stores a generated batch: the run and one proposal per kept criterion and scenario (status
@@ -134,7 +135,14 @@ export async function listProposals(db: Db, promptId: number, o: { status?: Prop
 /** Proposals by id (any prompt), in id order. */
 export async function proposalsByIds(db: Db, ids: number[]): Promise<ProposalRow[]> {
   if (ids.length === 0) return [];
-  return db.select(columns).from(proposals).innerJoin(generationRuns, eq(generationRuns.id, proposals.runId)).where(inArray(proposals.id, ids)).orderBy(asc(proposals.id)).all().map(decode);
+  return db
+    .select(columns)
+    .from(proposals)
+    .innerJoin(generationRuns, eq(generationRuns.id, proposals.runId))
+    .where(inArray(proposals.id, ids))
+    .orderBy(asc(proposals.id))
+    .all()
+    .map(decode);
 }
 
 /** One run, or null. */
@@ -146,7 +154,13 @@ export async function getGenerationRun(db: Db, runId: string): Promise<Generatio
 
 /** The most recent runs of a prompt, newest first (at most `limit`, default 5). */
 export async function listGenerationRuns(db: Db, promptId: number, limit = 5): Promise<GenerationRunRow[]> {
-  const ids = db.select({ id: generationRuns.id }).from(generationRuns).where(eq(generationRuns.promptId, promptId)).orderBy(desc(generationRuns.createdAt)).limit(limit).all();
+  const ids = db
+    .select({ id: generationRuns.id })
+    .from(generationRuns)
+    .where(eq(generationRuns.promptId, promptId))
+    .orderBy(desc(generationRuns.createdAt))
+    .limit(limit)
+    .all();
   const out: GenerationRunRow[] = [];
   for (const { id } of ids) out.push((await getGenerationRun(db, id))!);
   return out;

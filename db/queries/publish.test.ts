@@ -33,7 +33,10 @@ async function release(csv: string, extraInline: Record<string, unknown>[] = [])
         cases: [{ id: "lookup-returns", prompt: "Find the return policy.", criteria: "Cites the policy" }, ...extraInline],
       },
     },
-    { file: "evals/refunds.ts", value: { id: "refunds", systemPrompt: "Answer with the duration.", evaluate: { kind: "contains" }, labels: ["policy"], cases: "refunds.csv" } },
+    {
+      file: "evals/refunds.ts",
+      value: { id: "refunds", systemPrompt: "Answer with the duration.", evaluate: { kind: "contains" }, labels: ["policy"], cases: "refunds.csv" },
+    },
   ];
   const r = await compileBenchmark({
     configFile: "benchmark.config.ts",
@@ -82,7 +85,9 @@ describe("publishRelease", () => {
     const prompts = await listPrompts(db, "acme");
     const lookup = prompts.find((p) => p.name === "policy-lookup")!;
     expect(lookup.revision).toMatchObject({ number: 1, systemPrompt: "Look policies up first." });
-    expect(lookup.revision!.tools).toEqual([{ name: "lookup_policy", description: "Look up a policy.", inputSchema: expect.objectContaining({ type: "object", required: ["topic"] }) }]);
+    expect(lookup.revision!.tools).toEqual([
+      { name: "lookup_policy", description: "Look up a policy.", inputSchema: expect.objectContaining({ type: "object", required: ["topic"] }) },
+    ]);
 
     const holiday = await caseOf("holiday");
     expect(holiday).toMatchObject({ source: "code", status: "active", promptName: "refunds", revisionNumber: 1 });
@@ -100,13 +105,21 @@ describe("publishRelease", () => {
     const rel = await release(CSV_V1);
     await publishRelease(db, { systemId: "acme", release: rel });
     const again = await publishRelease(db, { systemId: "acme", release: rel });
-    expect(again).toMatchObject({ promptsCreated: [], created: [], revised: [], unchanged: ["lookup-returns", "unopened", "holiday", "refunds[2]"], disappeared: [] });
+    expect(again).toMatchObject({
+      promptsCreated: [],
+      created: [],
+      revised: [],
+      unchanged: ["lookup-returns", "unopened", "holiday", "refunds[2]"],
+      disappeared: [],
+    });
     expect((await caseOf("holiday")).revisionNumber).toBe(1);
   });
 
   it("makes new revisions only for changed cases, adds new ones, and lists (never pauses) cases that disappeared", async () => {
     await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
-    const v2 = await release("id,prompt,expected\nunopened,Unopened window?,thirty days\nholiday,Holiday window?,60 days\nwarranty,Warranty?,one year\n", [{ id: "lookup-shipping", prompt: "Find the shipping policy." }]);
+    const v2 = await release("id,prompt,expected\nunopened,Unopened window?,thirty days\nholiday,Holiday window?,60 days\nwarranty,Warranty?,one year\n", [
+      { id: "lookup-shipping", prompt: "Find the shipping policy." },
+    ]);
     const report = await publishRelease(db, { systemId: "acme", release: v2 });
     expect(report.created).toEqual(["lookup-shipping", "warranty"]);
     expect(report.revised).toEqual([{ caseKey: "unopened", revision: 2 }]);

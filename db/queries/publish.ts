@@ -91,7 +91,16 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
     const system = tx.select({ id: systems.id }).from(systems).where(eq(systems.id, systemId)).get();
     if (!system) throw new LibraryError("not_found", `System "${systemId}" does not exist. Create it in the app first, or choose another --system.`);
     const now = Date.now();
-    const report: PublishReport = { systemId, release: release.contentHash, promptsCreated: [], created: [], revised: [], unchanged: [], disappeared: [], warnings: [] };
+    const report: PublishReport = {
+      systemId,
+      release: release.contentHash,
+      promptsCreated: [],
+      created: [],
+      revised: [],
+      unchanged: [],
+      disappeared: [],
+      warnings: [],
+    };
 
     // Conflicts first: nothing is written when a case id belongs to something else.
     const conflicts: string[] = [];
@@ -111,7 +120,10 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       else if (blocking) conflicts.push(`"${c.id}" is used by a ${blocking.c.source} case of prompt "${blocking.promptName}"`);
     }
     if (conflicts.length > 0) {
-      throw new LibraryError("duplicate_case_id", `Case ids already taken in the library (nothing was published): ${conflicts.join("; ")}. Rename these cases in the code.`);
+      throw new LibraryError(
+        "duplicate_case_id",
+        `Case ids already taken in the library (nothing was published): ${conflicts.join("; ")}. Rename these cases in the code.`,
+      );
     }
 
     // Target prompts: existing ones as they are, missing ones created.
@@ -126,11 +138,18 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       if (row) {
         const have = new Set((JSON.parse(row.tools ?? "[]") as { name: string }[]).map((t) => t.name));
         const missing = p.tools.map((t) => t.name).filter((n) => !have.has(n));
-        if (missing.length) report.warnings.push(`prompt "${p.name}" has no definition of tool${missing.length === 1 ? "" : "s"} ${missing.join(", ")}; the app cannot expose ${missing.length === 1 ? "it" : "them"} to models`);
+        if (missing.length)
+          report.warnings.push(
+            `prompt "${p.name}" has no definition of tool${missing.length === 1 ? "" : "s"} ${missing.join(", ")}; the app cannot expose ${missing.length === 1 ? "it" : "them"} to models`,
+          );
         promptIds.set(p.name, { id: row.id, systemPrompt: row.systemPrompt ?? "", tools: have });
         continue;
       }
-      const { id } = tx.insert(prompts).values({ systemId, name: p.name, description: `Published from code: ${release.title} ${release.version}`, createdAt: now }).returning({ id: prompts.id }).get();
+      const { id } = tx
+        .insert(prompts)
+        .values({ systemId, name: p.name, description: `Published from code: ${release.title} ${release.version}`, createdAt: now })
+        .returning({ id: prompts.id })
+        .get();
       const rev = tx
         .insert(promptRevisions)
         .values({ promptId: id, number: 1, systemPrompt: p.systemPrompt, modelSettings: "{}", tools: JSON.stringify(p.tools), createdAt: now })
@@ -148,11 +167,28 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       const promptSystem = old ? (promptIds.get(old.promptName)?.systemPrompt ?? target.systemPrompt) : target.systemPrompt;
       const content = caseContentOf(c, promptSystem);
       const hash = libraryContentHash(content);
-      const origin: CodeOrigin = { kind: "code", file: c.source.file, ...(c.source.row !== undefined ? { row: c.source.row } : {}), release: release.contentHash, contentHash: hash, eval: c.evalId };
+      const origin: CodeOrigin = {
+        kind: "code",
+        file: c.source.file,
+        ...(c.source.row !== undefined ? { row: c.source.row } : {}),
+        release: release.contentHash,
+        contentHash: hash,
+        eval: c.evalId,
+      };
       if (!old) {
         const { id } = tx
           .insert(cases)
-          .values({ caseKey: c.id, systemId, promptId: target.id, source: "code", status: "active", origin: JSON.stringify(origin), revisionNumber: 1, createdAt: now, updatedAt: now })
+          .values({
+            caseKey: c.id,
+            systemId,
+            promptId: target.id,
+            source: "code",
+            status: "active",
+            origin: JSON.stringify(origin),
+            revisionNumber: 1,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning({ id: cases.id })
           .get();
         const revId = insertRevision(tx, id, 1, content, now);
@@ -160,23 +196,32 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
         report.created.push(c.id);
         continue;
       }
-      if (old.promptId !== target.id) report.warnings.push(`case "${c.id}" stays in prompt "${old.promptName}" (this publish targets "${targetName}"); cases do not move between prompts`);
+      if (old.promptId !== target.id)
+        report.warnings.push(`case "${c.id}" stays in prompt "${old.promptName}" (this publish targets "${targetName}"); cases do not move between prompts`);
       const before = parseOrigin(old.origin);
       const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, old.currentRevisionId!)).get()!;
       const current = decodeContent(cur.input, cur.expected, cur.details);
       const codeChanged = before?.contentHash === undefined ? true : before.contentHash !== hash;
       if (!codeChanged || sameContent(current, content)) {
-        tx.update(cases).set({ origin: JSON.stringify(origin) }).where(eq(cases.id, old.id)).run();
+        tx.update(cases)
+          .set({ origin: JSON.stringify(origin) })
+          .where(eq(cases.id, old.id))
+          .run();
         report.unchanged.push(c.id);
         continue;
       }
       if (before?.contentHash !== undefined && libraryContentHash(current) !== before.contentHash) {
-        report.warnings.push(`case "${c.id}" was edited in the library since it was last published; its code changed too, so the code's version is now revision ${old.revisionNumber + 1} (the edit stays in revision ${old.revisionNumber})`);
+        report.warnings.push(
+          `case "${c.id}" was edited in the library since it was last published; its code changed too, so the code's version is now revision ${old.revisionNumber + 1} (the edit stays in revision ${old.revisionNumber})`,
+        );
       }
       if (old.status === "paused") report.warnings.push(`case "${c.id}" is paused in the library; its new revision stays paused`);
       const number = old.revisionNumber + 1;
       const revId = insertRevision(tx, old.id, number, content, now);
-      tx.update(cases).set({ currentRevisionId: revId, revisionNumber: number, updatedAt: now, origin: JSON.stringify(origin) }).where(eq(cases.id, old.id)).run();
+      tx.update(cases)
+        .set({ currentRevisionId: revId, revisionNumber: number, updatedAt: now, origin: JSON.stringify(origin) })
+        .where(eq(cases.id, old.id))
+        .run();
       report.revised.push({ caseKey: c.id, revision: number });
     }
 

@@ -48,20 +48,39 @@ export function retainFailingCasesIn(db: Db, benchId: number, recommendation: Re
       const origin = JSON.stringify({ kind: "bench", benchId, fromCaseId: f.caseId, trialCaseRevisionId: f.revId });
       if (!copy) {
         let key = `${original.caseKey}~retained`;
-        if (tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${original.promptId} AND case_key = ${key} AND removed_at IS NULL`)) key = `${key}-${randomBytes(3).toString("hex")}`;
+        if (tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${original.promptId} AND case_key = ${key} AND removed_at IS NULL`))
+          key = `${key}-${randomBytes(3).toString("hex")}`;
         const { id } = tx
           .insert(cases)
-          .values({ caseKey: key, systemId: original.systemId, promptId: original.promptId, source: "retained", status: "active", origin, revisionNumber: 1, createdAt: now, updatedAt: now })
+          .values({
+            caseKey: key,
+            systemId: original.systemId,
+            promptId: original.promptId,
+            source: "retained",
+            status: "active",
+            origin,
+            revisionNumber: 1,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning({ id: cases.id })
           .get();
-        const r = tx.insert(caseRevisions).values({ caseId: id, number: 1, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now }).returning({ id: caseRevisions.id }).get();
+        const r = tx
+          .insert(caseRevisions)
+          .values({ caseId: id, number: 1, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now })
+          .returning({ id: caseRevisions.id })
+          .get();
         tx.update(cases).set({ currentRevisionId: r.id }).where(eq(cases.id, id)).run();
         changed++;
       } else if (!copy.userCorrected) {
         const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, copy.currentRevisionId!)).get()!;
         if (sameContent(decodeContent(cur.input, cur.expected, cur.details), content)) continue;
         const number = copy.revisionNumber + 1;
-        const r = tx.insert(caseRevisions).values({ caseId: copy.id, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now }).returning({ id: caseRevisions.id }).get();
+        const r = tx
+          .insert(caseRevisions)
+          .values({ caseId: copy.id, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now })
+          .returning({ id: caseRevisions.id })
+          .get();
         tx.update(cases).set({ currentRevisionId: r.id, revisionNumber: number, updatedAt: now, origin }).where(eq(cases.id, copy.id)).run();
         changed++;
       }

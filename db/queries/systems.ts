@@ -63,7 +63,9 @@ export async function getSystem(db: Db, id: string): Promise<{ id: string; name:
 export async function createSystem(db: Db, s: { id: string; name: string; description?: string }): Promise<void> {
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(s.id)) throw new LibraryError("validation", `System id "${s.id}" must be 1–64 lowercase letters, digits or dashes.`);
   if (await getSystem(db, s.id)) throw new LibraryError("validation", `A system with id "${s.id}" already exists.`);
-  db.insert(systems).values({ id: s.id, name: s.name, description: s.description ?? "", createdAt: Date.now() }).run();
+  db.insert(systems)
+    .values({ id: s.id, name: s.name, description: s.description ?? "", createdAt: Date.now() })
+    .run();
 }
 
 function decodePrompt(row: {
@@ -140,7 +142,11 @@ export async function createPrompt(
   p: { systemId: string; name: string; description?: string; systemPrompt: string; modelSettings?: ModelSettings; tools?: PromptTool[] },
 ): Promise<number> {
   return writeTransaction(db, (tx) => {
-    const existing = tx.select({ id: prompts.id }).from(prompts).where(and(eq(prompts.systemId, p.systemId), eq(prompts.name, p.name))).get();
+    const existing = tx
+      .select({ id: prompts.id })
+      .from(prompts)
+      .where(and(eq(prompts.systemId, p.systemId), eq(prompts.name, p.name)))
+      .get();
     if (existing) throw new LibraryError("validation", `System "${p.systemId}" already has a prompt named "${p.name}".`);
     const now = Date.now();
     const { id } = tx
@@ -170,10 +176,16 @@ export async function createPrompt(
  * and status filters when given (the search box is not applied: that would scan every case).
  * @returns source → count; sources without cases are left out
  */
-export async function caseCountsBySource(db: Db, systemId: string, within: { promptId?: number; status?: "active" | "paused" } = {}): Promise<Record<string, number>> {
+export async function caseCountsBySource(
+  db: Db,
+  systemId: string,
+  within: { promptId?: number; status?: "active" | "paused" } = {},
+): Promise<Record<string, number>> {
   // Read from the trigger-maintained counters (migration 0002), not a scan of every case.
   const prompt = within.promptId === undefined ? sql`` : sql` AND prompt_id = ${within.promptId}`;
   const status = within.status === undefined ? sql`` : sql` AND status = ${within.status}`;
-  const rows = db.all<{ source: string; n: number }>(sql`SELECT source, sum(n) AS n FROM case_counts WHERE system_id = ${systemId}${prompt}${status} GROUP BY source`);
+  const rows = db.all<{ source: string; n: number }>(
+    sql`SELECT source, sum(n) AS n FROM case_counts WHERE system_id = ${systemId}${prompt}${status} GROUP BY source`,
+  );
   return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.source, r.n]));
 }

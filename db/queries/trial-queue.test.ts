@@ -70,7 +70,12 @@ describe("SQLite trial queue", () => {
     const q = new SqliteTrialQueue(db);
     await q.registerWorker("w1", 1);
     const got = await q.claim(benchId, "w1", 3, 1000);
-    expect(await q.release("w1", got.slice(1).map((t) => t.id))).toBe(2);
+    expect(
+      await q.release(
+        "w1",
+        got.slice(1).map((t) => t.id),
+      ),
+    ).toBe(2);
     expect(await q.release("w2", [got[0].id])).toBe(0); // not its trial
     expect((await getBenchProgress(db, benchId))!).toMatchObject({ running: 1, queued: 9 });
     const again = await q.claim(benchId, "w1", 2, 1000);
@@ -120,7 +125,10 @@ describe("SQLite trial queue", () => {
     const q = new SqliteTrialQueue(db);
     await q.registerWorker("w1", 1);
     const [a, b, c] = await q.claim(benchId, "w1", 3, 0);
-    const attempts = () => (db.$client.prepare("SELECT attempts FROM trials WHERE id IN (?, ?, ?) ORDER BY id").all(a.id, b.id, c.id) as { attempts: number }[]).map((r) => r.attempts);
+    const attempts = () =>
+      (db.$client.prepare("SELECT attempts FROM trials WHERE id IN (?, ?, ?) ORDER BY id").all(a.id, b.id, c.id) as { attempts: number }[]).map(
+        (r) => r.attempts,
+      );
     expect(attempts()).toEqual([0, 0, 0]);
     // a started and still running; b started and ended in the same batch; c not started
     expect(await q.complete("w1", [outcome(b.id)], [a.id, b.id])).toBe(1);

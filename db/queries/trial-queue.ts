@@ -206,8 +206,13 @@ export class SqliteTrialQueue implements TrialQueue {
     // every moment, not only once everyone has looked again.
     // A worker not registered (or not live) yet waits for every other one.
     const me = workers.find((w) => w.id === workerId);
-    const waiting = workerId !== undefined && workers.some((w) => w.id !== workerId && (!me || (w.startedAt < me.startedAt && (w.settledAt ?? -1) < me.startedAt)));
-    if (workerId !== undefined) this.newestSeen.set(workerId, workers.reduce((m, w) => Math.max(m, w.startedAt), 0));
+    const waiting =
+      workerId !== undefined && workers.some((w) => w.id !== workerId && (!me || (w.startedAt < me.startedAt && (w.settledAt ?? -1) < me.startedAt)));
+    if (workerId !== undefined)
+      this.newestSeen.set(
+        workerId,
+        workers.reduce((m, w) => Math.max(m, w.startedAt), 0),
+      );
     return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
       benchId: r.id,
       // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
@@ -230,7 +235,15 @@ export class SqliteTrialQueue implements TrialQueue {
     const revs = this.revisions(benchId);
     // A plain literal, not `{ ...r, caseRevisionId }`: Node 20's V8 copies the hidden class of a
     // spread literal on every call, into the old generation (one per claimed trial; issue #5).
-    return rows.map((r) => ({ id: r.id, benchId: r.benchId, candidateId: r.candidateId, benchCaseId: r.benchCaseId, caseRevisionId: revs.get(r.benchCaseId)!, repeat: r.repeat, attempts: r.attempts }));
+    return rows.map((r) => ({
+      id: r.id,
+      benchId: r.benchId,
+      candidateId: r.candidateId,
+      benchCaseId: r.benchCaseId,
+      caseRevisionId: revs.get(r.benchCaseId)!,
+      repeat: r.repeat,
+      attempts: r.attempts,
+    }));
   }
 
   async release(workerId: string, trialIds: number[]): Promise<number> {

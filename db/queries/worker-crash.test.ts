@@ -27,7 +27,16 @@ async function benchOf(trials: number): Promise<{ db: Db; id: number }> {
   const db = openMemoryDatabase();
   await createSystem(db, { id: "s", name: "S" });
   const promptId = await createPrompt(db, { systemId: "s", name: "p", systemPrompt: "Answer." });
-  await addCases(db, Array.from({ length: trials }, (_, i) => ({ systemId: "s", promptId, caseKey: `c${i}`, source: "custom" as const, content: { ...emptyCaseContent(), input: `q${i}`, expected: "a" } })));
+  await addCases(
+    db,
+    Array.from({ length: trials }, (_, i) => ({
+      systemId: "s",
+      promptId,
+      caseKey: `c${i}`,
+      source: "custom" as const,
+      content: { ...emptyCaseContent(), input: `q${i}`, expected: "a" },
+    })),
+  );
   const model = await createModelConfig(db, { name: "m", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:9/v1" });
   const { id } = await launchFromRequest(db, {
     systemId: "s",
@@ -100,13 +109,41 @@ function executor(crashing: boolean): TrialExecutor & { startedHere: number } {
       if (crashing && e.startedHere >= limits.concurrency) {
         // Waits in the executor's own queue; never starts before the worker dies.
         await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
-        return { id: t.id, status: "skipped" as const, startedAt: 1, finishedAt: 2, latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: "stopped" };
+        return {
+          id: t.id,
+          status: "skipped" as const,
+          startedAt: 1,
+          finishedAt: 2,
+          latencyMs: null,
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+          finishReason: null,
+          output: null,
+          record: null,
+          checks: null,
+          error: "stopped",
+        };
       }
       e.startedHere++;
       calls.set(t.id, (calls.get(t.id) ?? 0) + 1);
       started?.();
       if (crashing) await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
-      return { id: t.id, status: "done" as const, startedAt: 1, finishedAt: 2, latencyMs: 1, inputTokens: 1, outputTokens: 1, costUsd: null, finishReason: "stop", output: "ok", record: null, checks: [], error: null };
+      return {
+        id: t.id,
+        status: "done" as const,
+        startedAt: 1,
+        finishedAt: 2,
+        latencyMs: 1,
+        inputTokens: 1,
+        outputTokens: 1,
+        costUsd: null,
+        finishReason: "stop",
+        output: "ok",
+        record: null,
+        checks: [],
+        error: null,
+      };
     },
   };
   return e;
@@ -141,19 +178,41 @@ describe("a crash loop of workers", () => {
       // It dies once its calls have started and the starts are stored (the worker writes them
       // within its flush interval); the trials it holds beyond them never started.
       await until(() => exec.startedHere === CONCURRENCY, `worker ${round} to start its calls`);
-      await until(() => [...calls].every(([trial, n]) => attempts(trial) >= n || (db.$client.prepare("SELECT status FROM trials WHERE id = ?").get(trial) as { status: string }).status === "error"), "the starts to be stored");
+      await until(
+        () =>
+          [...calls].every(
+            ([trial, n]) =>
+              attempts(trial) >= n || (db.$client.prepare("SELECT status FROM trials WHERE id = ?").get(trial) as { status: string }).status === "error",
+          ),
+        "the starts to be stored",
+      );
       m.kill();
       alive.delete(pid);
       held.push(m.maxHeld());
     }
     // Then a healthy worker runs whatever is left.
     alive.add(2000);
-    const healthy = startWorker({ queue: new SqliteTrialQueue(db), workerId: "healthy", pid: 2000, executorFor: async () => executor(false), isAlive, pollMs: 5, flushMs: 1 });
-    await until(() => (db.$client.prepare("SELECT status FROM benches WHERE id = ?").get(id) as { status: string }).status === "finished", "the bench to finish");
+    const healthy = startWorker({
+      queue: new SqliteTrialQueue(db),
+      workerId: "healthy",
+      pid: 2000,
+      executorFor: async () => executor(false),
+      isAlive,
+      pollMs: 5,
+      flushMs: 1,
+    });
+    await until(
+      () => (db.$client.prepare("SELECT status FROM benches WHERE id = ?").get(id) as { status: string }).status === "finished",
+      "the bench to finish",
+    );
     await healthy.stop(0);
     for (const stop of stoppers) await stop();
 
-    const rows = db.$client.prepare("SELECT id, status, error FROM trials WHERE bench_id = ? ORDER BY id").all(id) as { id: number; status: string; error: string | null }[];
+    const rows = db.$client.prepare("SELECT id, status, error FROM trials WHERE bench_id = ? ORDER BY id").all(id) as {
+      id: number;
+      status: string;
+      error: string | null;
+    }[];
     const givenUp = rows.filter((r) => r.status === "error");
     // No trial is given up unless its model call started the allowed number of times…
     expect(givenUp.map((r) => [r.id, calls.get(r.id) ?? 0])).toEqual(givenUp.map((r) => [r.id, MAX_ATTEMPTS]));

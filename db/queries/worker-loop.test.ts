@@ -48,7 +48,21 @@ function scripted(prefetch?: number) {
       seen.limits.push(limits);
       await new Promise((r) => setTimeout(r, 15));
       seen.handedOver--;
-      return { id: t.id, status: "done", startedAt: 1, finishedAt: 2, latencyMs: 15, inputTokens: 1, outputTokens: 1, costUsd: null, finishReason: "stop", output: "ok", record: null, checks: [], error: null };
+      return {
+        id: t.id,
+        status: "done",
+        startedAt: 1,
+        finishedAt: 2,
+        latencyMs: 15,
+        inputTokens: 1,
+        outputTokens: 1,
+        costUsd: null,
+        finishReason: "stop",
+        output: "ok",
+        record: null,
+        checks: [],
+        error: null,
+      };
     },
   };
   return { executor, seen };
@@ -59,7 +73,16 @@ async function runAll(concurrency: number, providerLimit: number, prefetch?: num
   const { executor, seen } = scripted(prefetch);
   let finished!: () => void;
   const finishedBench = new Promise<void>((r) => (finished = r));
-  const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w1", pid: process.pid, executorFor: async () => executor, providerLimit: () => providerLimit, isAlive: () => true, pollMs: 10, onBenchFinished: (b) => b === id && finished() });
+  const w = startWorker({
+    queue: new SqliteTrialQueue(db),
+    workerId: "w1",
+    pid: process.pid,
+    executorFor: async () => executor,
+    providerLimit: () => providerLimit,
+    isAlive: () => true,
+    pollMs: 10,
+    onBenchFinished: (b) => b === id && finished(),
+  });
   await finishedBench; // however long it takes (the test's timeout bounds it)
   await w.stop(500);
   expect((await getBench(db, id))!.status).toBe("finished");
@@ -116,7 +139,14 @@ describe("worker loop waiting", () => {
     process.on("warning", onWarning);
     const { db } = await bench(4, 12);
     const { executor } = scripted();
-    const w = startWorker({ queue: new SqliteTrialQueue(db), workerId: "w2", pid: process.pid, executorFor: async () => executor, isAlive: () => true, pollMs: 1_000 });
+    const w = startWorker({
+      queue: new SqliteTrialQueue(db),
+      workerId: "w2",
+      pid: process.pid,
+      executorFor: async () => executor,
+      isAlive: () => true,
+      pollMs: 1_000,
+    });
     for (let i = 0; i < 60; i++) {
       w.wake();
       await new Promise((r) => setImmediate(r));

@@ -134,7 +134,13 @@ function bfclContent(row: Row, recorded: boolean): CaseContent {
 function mappedContent(row: Row, spec: CaseFileSpec): CaseContent {
   const c: CaseContent = { ...emptyCaseContent(), input: str(row[spec.input!]), expected: str(row[spec.expected!]) };
   if (spec.notes) c.notes = str(row[spec.notes]);
-  if (spec.tags) c.tags = Array.isArray(row[spec.tags]) ? (row[spec.tags] as string[]) : str(row[spec.tags]).split(/[,;]/).map((t) => t.trim()).filter(Boolean);
+  if (spec.tags)
+    c.tags = Array.isArray(row[spec.tags])
+      ? (row[spec.tags] as string[])
+      : str(row[spec.tags])
+          .split(/[,;]/)
+          .map((t) => t.trim())
+          .filter(Boolean);
   if (spec.recordedOutputs) c.recordedOutputs = Object.fromEntries(Object.entries(spec.recordedOutputs).map(([name, col]) => [name, str(row[col])]));
   if (spec.extra) c.extra = Object.fromEntries(spec.extra.map((col) => [col, str(row[col])]));
   if (spec.variables) c.variables = Object.entries(spec.variables).map(([name, value]) => ({ name, value }));
@@ -193,7 +199,14 @@ export async function seedDemoWorkspace(db: Db, dir: string = DEMO_DATA_DIR): Pr
     for (const p of s.prompts) {
       const fixtures = p.toolFixtures ? (JSON.parse(readFileSync(path.join(dir, p.toolFixtures), "utf8")) as Record<string, ToolFixtures>) : {};
       const tools = p.tools.map((t) => ({ ...t, fixtures: fixtures[t.name] }));
-      const promptId = await createPrompt(db, { systemId: s.id, name: p.name, description: p.description, systemPrompt: p.systemPrompt, modelSettings: p.modelSettings, tools });
+      const promptId = await createPrompt(db, {
+        systemId: s.id,
+        name: p.name,
+        description: p.description,
+        systemPrompt: p.systemPrompt,
+        modelSettings: p.modelSettings,
+        tools,
+      });
       promptIds.set(p.name, promptId);
       const byKey = new Map<string, NewCase>();
       const all = p.cases.flatMap((f) => casesOf(dir, f, s.id, promptId, byKey));

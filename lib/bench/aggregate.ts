@@ -63,7 +63,10 @@ export interface CandidateStats {
  * The statistics of one candidate in a bench summary (`{ candidates: [{ candidateId, stats }] }`),
  * or null when the summary is missing (the bench has not ended) or does not list the candidate.
  */
-export function statsOf(summary: { candidates: readonly { candidateId: number; stats: CandidateStats }[] } | null | undefined, candidateId: number): CandidateStats | null {
+export function statsOf(
+  summary: { candidates: readonly { candidateId: number; stats: CandidateStats }[] } | null | undefined,
+  candidateId: number,
+): CandidateStats | null {
   return summary?.candidates.find((c) => c.candidateId === candidateId)?.stats ?? null;
 }
 
@@ -164,7 +167,15 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
     if (!t.checks) continue;
     for (const c of t.checks) {
       s.checks[c.verdict]++;
-      const b = (s.byCheck[c.key] ??= { label: c.label, kind: c.kind, ...(c.priority ? { priority: c.priority } : {}), passed: 0, failed: 0, unscored: 0, error: 0 });
+      const b = (s.byCheck[c.key] ??= {
+        label: c.label,
+        kind: c.kind,
+        ...(c.priority ? { priority: c.priority } : {}),
+        passed: 0,
+        failed: 0,
+        unscored: 0,
+        error: 0,
+      });
       if (b.label !== c.label) b.label = sharedLabel(b.label, c.label, c.kind);
       b[c.verdict]++;
       if (c.usage) {
@@ -191,22 +202,81 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
 export type CheckOutcome = "passed" | "failed" | "mixed" | "unscored" | "error";
 
 /** Per case revision and check key, the outcome across repeats: `passed` only when every scored repeat passed. */
-export function checkOutcomes(trials: Iterable<TrialFacts>, candidateId: number): Map<string, { outcome: CheckOutcome; passed: number; scored: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }> {
-  const acc = new Map<string, { passed: number; failed: number; unscored: number; error: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>();
+export function checkOutcomes(
+  trials: Iterable<TrialFacts>,
+  candidateId: number,
+): Map<
+  string,
+  {
+    outcome: CheckOutcome;
+    passed: number;
+    scored: number;
+    label: string;
+    priority?: "primary" | "secondary";
+    caseKey: string;
+    caseRevisionId: number;
+    key: string;
+  }
+> {
+  const acc = new Map<
+    string,
+    {
+      passed: number;
+      failed: number;
+      unscored: number;
+      error: number;
+      label: string;
+      priority?: "primary" | "secondary";
+      caseKey: string;
+      caseRevisionId: number;
+      key: string;
+    }
+  >();
   for (const t of trials) {
     if (t.candidateId !== candidateId || !t.checks) continue;
     for (const c of t.checks) {
       const k = `${t.caseRevisionId}|${c.key}`;
-      const a = acc.get(k) ?? { passed: 0, failed: 0, unscored: 0, error: 0, label: c.label, ...(c.priority ? { priority: c.priority } : {}), caseKey: t.caseKey, caseRevisionId: t.caseRevisionId, key: c.key };
+      const a = acc.get(k) ?? {
+        passed: 0,
+        failed: 0,
+        unscored: 0,
+        error: 0,
+        label: c.label,
+        ...(c.priority ? { priority: c.priority } : {}),
+        caseKey: t.caseKey,
+        caseRevisionId: t.caseRevisionId,
+        key: c.key,
+      };
       a[c.verdict]++;
       acc.set(k, a);
     }
   }
-  const out = new Map<string, { outcome: CheckOutcome; passed: number; scored: number; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>();
+  const out = new Map<
+    string,
+    {
+      outcome: CheckOutcome;
+      passed: number;
+      scored: number;
+      label: string;
+      priority?: "primary" | "secondary";
+      caseKey: string;
+      caseRevisionId: number;
+      key: string;
+    }
+  >();
   for (const [k, a] of acc) {
     const scored = a.passed + a.failed;
     const outcome: CheckOutcome = scored === 0 ? (a.error ? "error" : "unscored") : a.failed === 0 ? "passed" : a.passed === 0 ? "failed" : "mixed";
-    out.set(k, { outcome, passed: a.passed, scored, label: a.label, ...(a.priority ? { priority: a.priority } : {}), caseKey: a.caseKey, caseRevisionId: a.caseRevisionId, key: a.key });
+    out.set(k, {
+      outcome,
+      passed: a.passed,
+      scored,
+      label: a.label,
+      ...(a.priority ? { priority: a.priority } : {}),
+      caseKey: a.caseKey,
+      caseRevisionId: a.caseRevisionId,
+      key: a.key,
+    });
   }
   return out;
 }

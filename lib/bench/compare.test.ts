@@ -24,8 +24,18 @@ describe("verdictChange", () => {
 
 describe("compareBenches", () => {
   // Bench A: candidate 1; bench B: candidate 7.
-  const a = [row("case-2", 20, { 1: ["passed", 101] }), row("case-10", 100, { 1: ["failed", 102] }), row("case-1", 10, { 1: ["passed", 103] }), row("gone", 5, { 1: ["passed", 104] })];
-  const b = [row("case-1", 10, { 7: ["passed", 201] }), row("case-2", 21, { 7: ["failed", 202] }), row("case-10", 100, { 7: ["passed", 203] }), row("new", 6, { 7: ["error", 204] })];
+  const a = [
+    row("case-2", 20, { 1: ["passed", 101] }),
+    row("case-10", 100, { 1: ["failed", 102] }),
+    row("case-1", 10, { 1: ["passed", 103] }),
+    row("gone", 5, { 1: ["passed", 104] }),
+  ];
+  const b = [
+    row("case-1", 10, { 7: ["passed", 201] }),
+    row("case-2", 21, { 7: ["failed", 202] }),
+    row("case-10", 100, { 7: ["passed", 203] }),
+    row("new", 6, { 7: ["error", 204] }),
+  ];
 
   it("lists regressions, fixes, other changes, then unchanged cases, with the trials to open", () => {
     const { lines, counts } = compareBenches(a, b, 1, 7);
@@ -37,7 +47,16 @@ describe("compareBenches", () => {
       ["case-1", "same"],
     ]);
     expect(counts).toEqual({ regressed: 1, fixed: 1, changed: 2, same: 1 });
-    expect(lines[0]).toEqual({ caseKey: "case-2", before: "passed", after: "failed", beforeTrialId: 101, afterTrialId: 202, change: "regressed", revisionChanged: true, regressedChecks: [] });
+    expect(lines[0]).toEqual({
+      caseKey: "case-2",
+      before: "passed",
+      after: "failed",
+      beforeTrialId: 101,
+      afterTrialId: 202,
+      change: "regressed",
+      revisionChanged: true,
+      regressedChecks: [],
+    });
     expect(lines.find((l) => l.caseKey === "gone")).toMatchObject({ before: "passed", after: "absent", afterTrialId: null, revisionChanged: false });
   });
 
@@ -48,7 +67,10 @@ describe("compareBenches", () => {
     const failingBoth = [row("k", 1, { 1: ["failed", 1] })];
     const again = [row("k", 1, { 7: ["failed", 2] })];
     expect(compareBenches(failingBoth, again, 1, 7).lines[0].change).toBe("same");
-    expect(compareBenches(failingBoth, again, 1, 7, new Map([["k", ["Calls get_order", "Output is not empty"]]])).lines[0]).toMatchObject({ change: "regressed", regressedChecks: ["Calls get_order", "Output is not empty"] });
+    expect(compareBenches(failingBoth, again, 1, 7, new Map([["k", ["Calls get_order", "Output is not empty"]]])).lines[0]).toMatchObject({
+      change: "regressed",
+      regressedChecks: ["Calls get_order", "Output is not empty"],
+    });
   });
 
   it("reads the chosen candidate of each bench; a candidate with no trials is absent", () => {

@@ -90,7 +90,16 @@ export function compareBenches(
     const checks = regressedChecks.get(caseKey) ?? [];
     const change = checks.length ? "regressed" : verdictChange(before, after);
     counts[change]++;
-    lines.push({ caseKey, before, after, beforeTrialId: ca?.firstTrialId ?? null, afterTrialId: cb?.firstTrialId ?? null, change, revisionChanged: Boolean(ra && rb && ra.caseRevisionId !== rb.caseRevisionId), regressedChecks: checks });
+    lines.push({
+      caseKey,
+      before,
+      after,
+      beforeTrialId: ca?.firstTrialId ?? null,
+      afterTrialId: cb?.firstTrialId ?? null,
+      change,
+      revisionChanged: Boolean(ra && rb && ra.caseRevisionId !== rb.caseRevisionId),
+      regressedChecks: checks,
+    });
   }
   lines.sort((x, y) => ORDER[x.change] - ORDER[y.change] || x.caseKey.localeCompare(y.caseKey, "en", { numeric: true }));
   return { lines, counts };

@@ -241,10 +241,19 @@ describe("planBench: cases without a check (issue 15)", () => {
 
 describe("planBench with generation (issue 17)", () => {
   const generator = { name: "gen", inputPricePerMTok: 1, outputPricePerMTok: 2 };
-  const cases = () => [supplied({ caseId: 301, source: "generated" }), supplied({ caseId: 302, source: "retained" }), supplied({ caseId: 303 }), supplied({ caseId: 304 })];
+  const cases = () => [
+    supplied({ caseId: 301, source: "generated" }),
+    supplied({ caseId: 302, source: "retained" }),
+    supplied({ caseId: 303 }),
+    supplied({ caseId: 304 }),
+  ];
 
   it("generated scenarios take only the budget left after explicit, retained and earlier generated cases", () => {
-    const plan = planBench(cases(), [recorded("a"), recorded("b")], { ...settings, budget: 5, generation: { criteria: 2, scenarios: 3, model: generator, promptTokens: 100 } });
+    const plan = planBench(cases(), [recorded("a"), recorded("b")], {
+      ...settings,
+      budget: 5,
+      generation: { criteria: 2, scenarios: 3, model: generator, promptTokens: 100 },
+    });
     // explicit, then retained, then the prompt's earlier generated case: 4 cases, so 1 of 3 new ones fits.
     expect(plan.manifest.map((m) => m.caseId)).toEqual([303, 304, 302, 301]);
     expect(plan.generation).toMatchObject({ model: "gen", criteria: 2, scenarios: 3, scenariosIncluded: 1, trials: 2, judgeCalls: 0 });
@@ -263,13 +272,22 @@ describe("planBench with generation (issue 17)", () => {
     expect(g.estimate.outputTokens).toBe(4 * 100 + 250 + 8 * 120);
     expect(g.estimate.costUsd).toBeCloseTo((7 * 700 * 1 + (400 + 250 + 960) * 2) / 1e6, 10);
     // Only scenarios: no criteria call; unknown prices: unknown cost.
-    const s = planBench(cases(), [recorded("a")], { ...settings, generation: { criteria: 0, scenarios: 2, model: { name: "free" }, promptTokens: 0 } }).generation!;
+    const s = planBench(cases(), [recorded("a")], {
+      ...settings,
+      generation: { criteria: 0, scenarios: 2, model: { name: "free" }, promptTokens: 0 },
+    }).generation!;
     expect([s.calls, s.estimate.costUsd]).toEqual([3, null]);
   });
 
   it("with a judge, the generated criteria score every trial and the rubric scores the new trials", () => {
     const judge = { name: "j", provider: "openai" as const, modelId: "j" };
-    const g = planBench(cases(), [recorded("a")], { ...settings, criteriaCount: 1, judge, budget: 6, generation: { criteria: 2, scenarios: 5, model: generator, promptTokens: 0 } }).generation!;
+    const g = planBench(cases(), [recorded("a")], {
+      ...settings,
+      criteriaCount: 1,
+      judge,
+      budget: 6,
+      generation: { criteria: 2, scenarios: 5, model: generator, promptTokens: 0 },
+    }).generation!;
     expect(g.scenariosIncluded).toBe(2);
     // 4 old trials + 2 new: 2 new criteria × 6 trials, the 1 existing criterion × 2 new trials.
     expect(g.judgeCalls).toBe(2 * 6 + 1 * 2);

@@ -199,7 +199,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   const excludedBy: Record<string, number> = {};
   for (const m of manifest) if (m.reason) excludedBy[reasonKind(m.reason)] = (excludedBy[reasonKind(m.reason)] ?? 0) + 1;
   const warnings: string[] = [];
-  const generatedFit = (settings.generation && settings.budget !== null ? Math.min(settings.generation.scenarios, settings.budget) : settings.generation?.scenarios) ?? 0;
+  const generatedFit =
+    (settings.generation && settings.budget !== null ? Math.min(settings.generation.scenarios, settings.budget) : settings.generation?.scenarios) ?? 0;
   if (inc.length === 0 && generatedFit === 0) warnings.push("No case is included: nothing would run. Check the case selection, paused cases and the budget.");
   if (candidates.length === 0) warnings.push("Choose at least one candidate.");
   if (modelCallsUpperBound)
@@ -227,16 +228,28 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
       `${unchecked.length === 1 ? "1 included case has" : `${unchecked.length} included cases have`} no check and ${why}: their trials would end “no check was scored”.`,
     );
   }
-  for (const m of missingRecordings) warnings.push(`${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`);
+  for (const m of missingRecordings)
+    warnings.push(
+      `${m.count} trial${m.count > 1 ? "s" : ""} of recorded candidate “${m.candidate}” will be skipped: those cases have no recorded output for it.`,
+    );
   const g = settings.generation;
   const generation = g
-    ? planGeneration(g, { promptTokens: g.promptTokens, includedCount: inc.length, budget: settings.budget, candidates: candidates.length, repeats: settings.repeats, criteriaCount: settings.criteriaCount, judged: settings.judge !== null })
+    ? planGeneration(g, {
+        promptTokens: g.promptTokens,
+        includedCount: inc.length,
+        budget: settings.budget,
+        candidates: candidates.length,
+        repeats: settings.repeats,
+        criteriaCount: settings.criteriaCount,
+        judged: settings.judge !== null,
+      })
     : undefined;
   if (generation && generation.scenariosIncluded < generation.scenarios)
     warnings.push(
       `Only ${generation.scenariosIncluded} of the ${generation.scenarios} scenarios to generate fit the case budget (${settings.budget} cases): generated cases join after the explicit and retained ones, and the rest will be excluded “over budget”.`,
     );
-  if (generation && generation.criteria > 0 && !settings.judge) warnings.push(`No judge model: the ${generation.criteria === 1 ? "generated criterion" : `${generation.criteria} generated criteria`} will be unscored.`);
+  if (generation && generation.criteria > 0 && !settings.judge)
+    warnings.push(`No judge model: the ${generation.criteria === 1 ? "generated criterion" : `${generation.criteria} generated criteria`} will be unscored.`);
 
   return {
     manifest,

@@ -3,7 +3,16 @@ import { promptChangeCandidates } from "./prompt-change";
 
 describe("promptChangeCandidates", () => {
   it("is the previous revision (baseline) against the current one on the same model", () => {
-    expect(promptChangeCandidates([{ id: 9, number: 3 }, { id: 7, number: 2 }, { id: 1, number: 1 }], 4)).toEqual({
+    expect(
+      promptChangeCandidates(
+        [
+          { id: 9, number: 3 },
+          { id: 7, number: 2 },
+          { id: 1, number: 1 },
+        ],
+        4,
+      ),
+    ).toEqual({
       candidates: [
         { kind: "model", modelConfigId: 4, promptRevisionId: 7 },
         { kind: "model", modelConfigId: 4 },

@@ -10,7 +10,10 @@ import type { BaselineRequest, CandidateRequest } from "./request";
  * @returns candidates `[previous, current]` with baseline = candidate 0, or null when the prompt has
  *   one revision (nothing to compare)
  */
-export function promptChangeCandidates(revisions: readonly { id: number; number: number }[], modelConfigId: number): { candidates: CandidateRequest[]; baseline: BaselineRequest } | null {
+export function promptChangeCandidates(
+  revisions: readonly { id: number; number: number }[],
+  modelConfigId: number,
+): { candidates: CandidateRequest[]; baseline: BaselineRequest } | null {
   if (revisions.length < 2) return null;
   const [, previous] = revisions;
   return {

@@ -3,10 +3,30 @@ import { aggregateCandidates, caseCell, checkOutcomes, type TrialFacts } from ".
 import { findFixes, findRegressions, mergeRegressions, recommend, soleBaseline, type Regression } from "./recommend";
 import type { CheckRecord } from "./types";
 
-const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({ key, kind: key.startsWith("c") ? "judge" : "exact", label: key, verdict, score: verdict === "passed" ? 1 : 0, message: "", ...(priority ? { priority } : {}) });
+const check = (key: string, verdict: CheckRecord["verdict"], priority?: "primary" | "secondary"): CheckRecord => ({
+  key,
+  kind: key.startsWith("c") ? "judge" : "exact",
+  label: key,
+  verdict,
+  score: verdict === "passed" ? 1 : 0,
+  message: "",
+  ...(priority ? { priority } : {}),
+});
 
 function trial(candidateId: number, caseNo: number, checks: CheckRecord[] | null, o: Partial<TrialFacts> = {}): TrialFacts {
-  return { candidateId, caseRevisionId: caseNo, caseKey: `case-${caseNo}`, repeat: 1, status: "done", checks, inputTokens: 10, outputTokens: 5, costUsd: null, latencyMs: 100, ...o };
+  return {
+    candidateId,
+    caseRevisionId: caseNo,
+    caseKey: `case-${caseNo}`,
+    repeat: 1,
+    status: "done",
+    checks,
+    inputTokens: 10,
+    outputTokens: 5,
+    costUsd: null,
+    latencyMs: 100,
+    ...o,
+  };
 }
 
 describe("aggregation", () => {
@@ -32,20 +52,36 @@ describe("aggregation", () => {
   it("a check row summed over cases whose evaluator summaries differ is not labelled with one case's summary", () => {
     const tools = (caseNo: number, label: string, verdict: CheckRecord["verdict"]) =>
       trial(1, caseNo, [{ key: "e0:expected_tool_calls", kind: "expected_tool_calls", label, verdict, score: 0, message: "" }]);
-    const [named] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Uses the expected tools — Calls get_order, lookup_policy", "failed"), tools(3, "Uses the expected tools — Calls (no tools) and nothing else", "passed")]);
+    const [named] = aggregateCandidates(
+      [1],
+      [
+        tools(1, "Uses the expected tools — Calls lookup_policy", "passed"),
+        tools(2, "Uses the expected tools — Calls get_order, lookup_policy", "failed"),
+        tools(3, "Uses the expected tools — Calls (no tools) and nothing else", "passed"),
+      ],
+    );
     expect(named.byCheck["e0:expected_tool_calls"]).toMatchObject({ label: "Uses the expected tools (differs by case)", passed: 2, failed: 1 });
     const [unnamed] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls get_order", "passed")]);
     expect(unnamed.byCheck["e0:expected_tool_calls"].label).toBe("Expected tools fire (differs by case)");
     // Cases that name the evaluator differently ("Calls no tool" on a greeting): the kind's name.
-    const [mixedNames] = aggregateCandidates([1], [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Calls no tool — Calls (no tools) and nothing else", "passed")]);
+    const [mixedNames] = aggregateCandidates(
+      [1],
+      [tools(1, "Uses the expected tools — Calls lookup_policy", "passed"), tools(2, "Calls no tool — Calls (no tools) and nothing else", "passed")],
+    );
     expect(mixedNames.byCheck["e0:expected_tool_calls"].label).toBe("Expected tools fire (differs by case)");
     const [same] = aggregateCandidates([1], [tools(1, "Calls lookup_policy", "passed"), tools(2, "Calls lookup_policy", "failed")]);
     expect(same.byCheck["e0:expected_tool_calls"].label).toBe("Calls lookup_policy");
   });
 
   it("counts the judge's tokens and cost apart from the candidate's", () => {
-    const judged = (verdict: CheckRecord["verdict"], costUsd: number | null): CheckRecord => ({ ...check("c1", verdict), usage: { inputTokens: 300, outputTokens: 40, costUsd } });
-    const [s] = aggregateCandidates([1], [trial(1, 1, [check("e0", "passed"), judged("passed", 0.003)], { costUsd: 0.001 }), trial(1, 2, [judged("error", 0.002)], { costUsd: 0.001 })]);
+    const judged = (verdict: CheckRecord["verdict"], costUsd: number | null): CheckRecord => ({
+      ...check("c1", verdict),
+      usage: { inputTokens: 300, outputTokens: 40, costUsd },
+    });
+    const [s] = aggregateCandidates(
+      [1],
+      [trial(1, 1, [check("e0", "passed"), judged("passed", 0.003)], { costUsd: 0.001 }), trial(1, 2, [judged("error", 0.002)], { costUsd: 0.001 })],
+    );
     expect(s.tokens).toEqual({ input: 20, output: 10 });
     expect(s.costUsd).toBeCloseTo(0.002, 10);
     expect(s.judge!.checks).toBe(2);
@@ -58,7 +94,11 @@ describe("aggregation", () => {
   });
 
   it("a case's cell shows how many of its repeats passed", () => {
-    const cell = caseCell([trial(1, 1, [check("e0", "passed")], { repeat: 1 }), trial(1, 1, [check("e0", "failed")], { repeat: 2 }), trial(1, 1, [check("e0", "passed")], { repeat: 3 })]);
+    const cell = caseCell([
+      trial(1, 1, [check("e0", "passed")], { repeat: 1 }),
+      trial(1, 1, [check("e0", "failed")], { repeat: 2 }),
+      trial(1, 1, [check("e0", "passed")], { repeat: 3 }),
+    ]);
     expect(cell).toEqual({ verdict: "mixed", passedTrials: 2, scoredTrials: 3, errorTrials: 0, trials: 3, failedChecks: 1 });
     expect(caseCell([trial(1, 1, null, { status: "error" })]).verdict).toBe("error");
     expect(caseCell([trial(1, 1, [check("c1", "unscored")])]).verdict).toBe("unscored");
@@ -115,7 +155,15 @@ describe("regressions and recommendation", () => {
     ]);
     expect(findFixes(base, checkOutcomes(trials, 3), "baseline").map((f) => f.caseKey)).toEqual(["case-3"]);
     const fixes = new Map([[3, findFixes(base, checkOutcomes(trials, 3), "baseline")]]);
-    const rec = recommend([{ id: 1, label: "baseline", stats: stats[0] }, { id: 3, label: "C", stats: stats[2] }], 1, new Map(), { fixes });
+    const rec = recommend(
+      [
+        { id: 1, label: "baseline", stats: stats[0] },
+        { id: 3, label: "C", stats: stats[2] },
+      ],
+      1,
+      new Map(),
+      { fixes },
+    );
     expect(rec.candidates.find((c) => c.label === "C")!.fixes).toEqual([{ caseKey: "case-3", caseRevisionId: 3, key: "e0", label: "e0", against: "baseline" }]);
   });
 
@@ -175,7 +223,6 @@ describe("recommendation context", () => {
     );
   });
 
-
   it("recommends nothing when nothing passed, and says so (it headlined 'Recommended: … 0.0 %')", () => {
     const t: TrialFacts[] = [
       trial(1, 1, [check("e0", "failed")]),
@@ -204,7 +251,9 @@ describe("recommendation context", () => {
     expect(one.candidates[0].recommended).toBe(false);
     expect(one.headline).toBe("Nothing passed: every scored check failed (solo: 0 of 2). No candidate is recommended.");
     // Against the last bench only (no baseline), the same.
-    expect(recommend([{ id: 2, label: "b", stats: st[1] }], null, new Map()).headline).toBe("Nothing passed: every scored check failed (b: 0 of 2). No candidate is recommended.");
+    expect(recommend([{ id: 2, label: "b", stats: st[1] }], null, new Map()).headline).toBe(
+      "Nothing passed: every scored check failed (b: 0 of 2). No candidate is recommended.",
+    );
   });
 
   it("never recommends a candidate that passed nothing, even when every candidate that passed something is blocked", () => {
@@ -224,7 +273,9 @@ describe("recommendation context", () => {
       ["half", false],
       ["zero", false],
     ]);
-    expect(rec.headline).toBe("No candidate is recommended: every candidate that passed a check breaks a previously passing check (half: 1); the others passed none.");
+    expect(rec.headline).toBe(
+      "No candidate is recommended: every candidate that passed a check breaks a previously passing check (half: 1); the others passed none.",
+    );
   });
 
   it("says when the baseline had nothing scored, and when the bench was cancelled", () => {
@@ -261,11 +312,19 @@ describe("recommendation context", () => {
       "Recommended: a (100.0% of 1 scored checks), on pass rate alone: no regression check was possible (no baseline candidate and no earlier finished bench of this prompt to compare with).",
     );
     const lastBench = { benchId: 7, candidateLabel: "gpt-4o · agent r2" };
-    expect(recommend(cands, null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks), with no regression against the last bench (#7, gpt-4o · agent r2).");
-    expect(recommend([cands[0]], null, new Map(), { lastBench }).headline).toBe("Recommended: a (100.0% of 1 scored checks); it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
-    expect(recommend([cands[0]], null, new Map()).headline).toMatch(/^Recommended: a \(100\.0% of 1 scored checks\), on pass rate alone: no regression check was possible/);
+    expect(recommend(cands, null, new Map(), { lastBench }).headline).toBe(
+      "Recommended: a (100.0% of 1 scored checks), with no regression against the last bench (#7, gpt-4o · agent r2).",
+    );
+    expect(recommend([cands[0]], null, new Map(), { lastBench }).headline).toBe(
+      "Recommended: a (100.0% of 1 scored checks); it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).",
+    );
+    expect(recommend([cands[0]], null, new Map()).headline).toMatch(
+      /^Recommended: a \(100\.0% of 1 scored checks\), on pass rate alone: no regression check was possible/,
+    );
     // A lone baseline compared with the last bench was compared with something.
-    expect(recommend([cands[0]], 1, new Map(), { lastBench }).headline).toBe("Only one candidate, a (100.0% of 1 scored checks): it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).");
+    expect(recommend([cands[0]], 1, new Map(), { lastBench }).headline).toBe(
+      "Only one candidate, a (100.0% of 1 scored checks): it breaks no check that passed in the last bench (#7, gpt-4o · agent r2).",
+    );
   });
 
   it("lists errored trials as a trade-off, never as failures", () => {
@@ -283,7 +342,11 @@ describe("recommendation context", () => {
   });
 
   it("a candidate whose every trial errored has no token, cost or latency trade-off (it said -100% tokens)", () => {
-    const t: TrialFacts[] = [trial(1, 1, [check("e0", "passed")]), trial(2, 1, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null }), trial(2, 2, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null })];
+    const t: TrialFacts[] = [
+      trial(1, 1, [check("e0", "passed")]),
+      trial(2, 1, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null }),
+      trial(2, 2, null, { status: "error", inputTokens: null, outputTokens: null, latencyMs: null }),
+    ];
     const st = aggregateCandidates([1, 2], t);
     const rec = recommend(
       [
@@ -299,8 +362,18 @@ describe("recommendation context", () => {
 
 describe("regressions against the baseline and the last bench", () => {
   it("count a check that regressed against both once (it was counted twice from the third bench on)", () => {
-    const r = (caseRevisionId: number, key: string, against: Regression["against"]): Regression => ({ caseKey: `case-${caseRevisionId}`, caseRevisionId, key, label: key, against, outcome: "failed" });
-    const merged = mergeRegressions([r(1, "e0", "baseline"), r(2, "e0", "baseline")], [r(1, "e0", "last bench"), r(3, "e0", "last bench"), r(1, "c1", "last bench")]);
+    const r = (caseRevisionId: number, key: string, against: Regression["against"]): Regression => ({
+      caseKey: `case-${caseRevisionId}`,
+      caseRevisionId,
+      key,
+      label: key,
+      against,
+      outcome: "failed",
+    });
+    const merged = mergeRegressions(
+      [r(1, "e0", "baseline"), r(2, "e0", "baseline")],
+      [r(1, "e0", "last bench"), r(3, "e0", "last bench"), r(1, "c1", "last bench")],
+    );
     expect(merged.map((x) => [x.caseRevisionId, x.key, x.against])).toEqual([
       [1, "e0", "baseline"],
       [2, "e0", "baseline"],

@@ -41,7 +41,15 @@ export function findRegressions(reference: Outcomes, candidate: Outcomes, agains
     if (ref.outcome !== "passed") continue;
     const c = candidate.get(k);
     if (!c || (c.outcome !== "failed" && c.outcome !== "mixed")) continue;
-    out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against, outcome: c.outcome });
+    out.push({
+      caseKey: c.caseKey,
+      caseRevisionId: c.caseRevisionId,
+      key: c.key,
+      label: c.label,
+      ...(c.priority ? { priority: c.priority } : {}),
+      against,
+      outcome: c.outcome,
+    });
   }
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
 }
@@ -226,7 +234,8 @@ export function recommend(
   }
   for (const v of verdicts) {
     const s = stat(v.candidateId);
-    if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0)) v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
+    if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0))
+      v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
   }
   if (context.partial) headline = `Partial bench, cancelled after ${context.partial.finished} of ${context.partial.total} trials. ${headline}`;
   if (notes.length) headline = `${headline} ${notes.join(" ")}`;

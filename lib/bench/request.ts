@@ -51,7 +51,10 @@ export const GENERATE_LIMIT = 50;
  */
 export const benchGenerateSchema = z
   .object({
-    modelConfigId: z.coerce.number({ error: "Choose a generator model." }).int({ error: "Choose a generator model." }).positive({ error: "Choose a generator model." }),
+    modelConfigId: z.coerce
+      .number({ error: "Choose a generator model." })
+      .int({ error: "Choose a generator model." })
+      .positive({ error: "Choose a generator model." }),
     criteria: wholeNumber("Criteria to generate", 0, GENERATE_LIMIT),
     scenarios: wholeNumber("Scenarios to generate", 0, GENERATE_LIMIT),
   })

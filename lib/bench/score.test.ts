@@ -19,8 +19,21 @@ describe("judged criteria of a bench", () => {
     const slots = checkSlots(emptyCaseContent(), [criterion(rule)]);
     expect(slots.map((s) => [s.key, s.kind, s.label])).toEqual([["c7", "judge", rule]]);
     expect(validateEvaluatorSpecs(slots.map((s) => s.spec))).toEqual([]);
-    const [check] = await scoreTrial(slots, { output: "Certainly: refunds take 14 days." }, (specs, trial) => runChecks(specs, trial, { judge: { model: judge } }), null);
-    expect(check).toMatchObject({ key: "c7", kind: "judge", label: rule, verdict: "passed", message: "Judge: pass — The reply follows the rule.", criterionId: 7, priority: "primary" });
+    const [check] = await scoreTrial(
+      slots,
+      { output: "Certainly: refunds take 14 days." },
+      (specs, trial) => runChecks(specs, trial, { judge: { model: judge } }),
+      null,
+    );
+    expect(check).toMatchObject({
+      key: "c7",
+      kind: "judge",
+      label: rule,
+      verdict: "passed",
+      message: "Judge: pass — The reply follows the rule.",
+      criterionId: 7,
+      priority: "primary",
+    });
   });
 
   it("states the criterion form's limit wherever a judged rule is written (one constant)", () => {
@@ -30,7 +43,11 @@ describe("judged criteria of a bench", () => {
     );
     // A judge spec written on a case (the evaluator editor, a published code suite) is held to the same limit when saved.
     expect(validateEvaluatorSpecs([{ kind: "judge", criterion: { rule: tooLong } }])).toEqual([
-      { index: 0, field: "criterion.rule", message: `the criterion's rule is too long: the limit is ${LIMITS.criterionRule.toLocaleString("en-US")} characters (got ${(LIMITS.criterionRule + 1).toLocaleString("en-US")})` },
+      {
+        index: 0,
+        field: "criterion.rule",
+        message: `the criterion's rule is too long: the limit is ${LIMITS.criterionRule.toLocaleString("en-US")} characters (got ${(LIMITS.criterionRule + 1).toLocaleString("en-US")})`,
+      },
     ]);
     expect(validateEvaluatorSpecs([{ kind: "judge", criterion: { rule: "x".repeat(LIMITS.criterionRule) } }])).toEqual([]);
   });

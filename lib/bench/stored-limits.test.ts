@@ -64,8 +64,24 @@ describe("capOutcome", () => {
 
   it("caps the error, the output, each check's message, label and details, and the record", () => {
     const huge = "z".repeat(5_000_000);
-    const check: CheckRecord = { key: "c1", kind: "judge", label: huge, verdict: "failed", score: 0, message: huge, details: { judge: { prompt: huge, answer: "fail" } } };
-    const o = capOutcome(outcome({ status: "error", error: huge, output: huge, checks: [check], record: JSON.stringify({ renderedMessages: [{ role: "user", content: huge }], attempts: 2 }) }));
+    const check: CheckRecord = {
+      key: "c1",
+      kind: "judge",
+      label: huge,
+      verdict: "failed",
+      score: 0,
+      message: huge,
+      details: { judge: { prompt: huge, answer: "fail" } },
+    };
+    const o = capOutcome(
+      outcome({
+        status: "error",
+        error: huge,
+        output: huge,
+        checks: [check],
+        record: JSON.stringify({ renderedMessages: [{ role: "user", content: huge }], attempts: 2 }),
+      }),
+    );
     const marker = "… [truncated, 5,000,000 characters]";
     expect(o.error!.length).toBe(STORED_LIMITS.message + marker.length);
     expect(o.error!.endsWith(marker)).toBe(true);

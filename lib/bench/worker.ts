@@ -136,7 +136,21 @@ export function skippedOutcome(id: number, reason: string, now: number): TrialOu
  * `now` and started at `startedAt` (default `now`); times in ms since the epoch.
  */
 export function bareOutcome(id: number, status: "error" | "skipped", reason: string, now: number, startedAt = now): TrialOutcome {
-  return { id, status, startedAt, finishedAt: now, latencyMs: null, inputTokens: null, outputTokens: null, costUsd: null, finishReason: null, output: null, record: null, checks: null, error: reason };
+  return {
+    id,
+    status,
+    startedAt,
+    finishedAt: now,
+    latencyMs: null,
+    inputTokens: null,
+    outputTokens: null,
+    costUsd: null,
+    finishReason: null,
+    output: null,
+    record: null,
+    checks: null,
+    error: reason,
+  };
 }
 
 /** The worker itself could not run a trial: an `error` outcome whose message starts with `worker: `. */
@@ -222,7 +236,8 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : await exec.run(t, ctl.signal, limits, () => started.push(t.id));
         // A call cut short by the cancel is skipped, not an error. An executor that had not started the
         // trial yet (a thread's queue) says so itself: its outcome is already skipped and stays as it is.
-        if (ctl.signal.aborted && outcome.status === "error") outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
+        if (ctl.signal.aborted && outcome.status === "error")
+          outcome = { ...skippedOutcome(t.id, "cancelled while running", now()), startedAt: outcome.startedAt };
       } catch (e) {
         outcome = ctl.signal.aborted ? skippedOutcome(t.id, "cancelled before it ran", now()) : workerErrorOutcome(t.id, e, now());
       } finally {
@@ -247,7 +262,16 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
     if (t - lastPoll >= pollMs) {
       lastPoll = t;
       for (const r of await o.queue.runnableBenches(o.workerId)) {
-        const b = benches.get(r.benchId) ?? { benchId: r.benchId, concurrency: r.concurrency, draining: false, cancel: false, ready: [], inflight: new Map(), exhaustedAt: null, executor: null };
+        const b = benches.get(r.benchId) ?? {
+          benchId: r.benchId,
+          concurrency: r.concurrency,
+          draining: false,
+          cancel: false,
+          ready: [],
+          inflight: new Map(),
+          exhaustedAt: null,
+          executor: null,
+        };
         b.cancel = r.cancelRequested;
         if (r.concurrency < b.concurrency) b.draining = true;
         b.concurrency = r.concurrency;
@@ -271,7 +295,11 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           // A share of 0 (other workers hold the bench's whole concurrency): claim nothing, look again
           // at the next poll; trials claimed while this worker still had a share go back to the queue.
           bound = 0;
-          if (b.ready.length) await o.queue.release(o.workerId, b.ready.splice(0).map((r) => r.id));
+          if (b.ready.length)
+            await o.queue.release(
+              o.workerId,
+              b.ready.splice(0).map((r) => r.id),
+            );
           b.exhaustedAt ??= t;
         }
         if (b.draining && (b.executor.drained ? b.executor.drained(b.concurrency) : b.inflight.size <= b.concurrency)) b.draining = false;

@@ -45,7 +45,14 @@ describe("proposeChecks", () => {
 describe("evaluatorsForRow", () => {
   it("turns the dataset's checks into the row's evaluators", () => {
     const specs = evaluatorsForRow(
-      [{ kind: "exact" }, { kind: "contains", ignoreCase: true }, { kind: "answer_bank", separator: "|" }, { kind: "regex", flags: "i" }, { kind: "json" }, { kind: "expected_tool_calls" }],
+      [
+        { kind: "exact" },
+        { kind: "contains", ignoreCase: true },
+        { kind: "answer_bank", separator: "|" },
+        { kind: "regex", flags: "i" },
+        { kind: "json" },
+        { kind: "expected_tool_calls" },
+      ],
       { expected: "yes | y", expectedToolNames: ["lookup_order"] },
     );
     expect(specs).toEqual([

@@ -36,7 +36,13 @@ export const datasetCheckSchema = z.discriminatedUnion("kind", [
     ...textOptions,
   }),
   z.strictObject({ kind: z.literal("gsm8k"), mode: z.enum(["strict", "flexible"]).optional() }),
-  z.strictObject({ kind: z.literal("regex"), flags: z.string().regex(/^[imsuv]*$/, { error: "Regular-expression flags may only be i, m, s, u, v." }).optional() }),
+  z.strictObject({
+    kind: z.literal("regex"),
+    flags: z
+      .string()
+      .regex(/^[imsuv]*$/, { error: "Regular-expression flags may only be i, m, s, u, v." })
+      .optional(),
+  }),
   z.strictObject({ kind: z.literal("json") }),
   z.strictObject({ kind: z.literal("expected_tool_calls"), allowAdditional: z.boolean().optional() }),
 ]);
@@ -92,11 +98,21 @@ export function proposeChecks(mapping: ColumnMapping, sampleExpected: readonly s
     out.push({
       check: { kind: "exact" },
       proposed: exactProposed,
-      reason: recorded ? "The dataset has an expected result and recorded outputs: recorded answers are compared exactly and case-sensitively." : "The expected results are short answers.",
+      reason: recorded
+        ? "The dataset has an expected result and recorded outputs: recorded answers are compared exactly and case-sensitively."
+        : "The expected results are short answers.",
     });
     out.push({ check: { kind: "contains" }, proposed: false, reason: "For answers that may say more than the expected text." });
-    out.push({ check: { kind: "answer_bank", separator: "|" }, proposed: false, reason: "For expected results that list several accepted answers, such as “yes|y”." });
-    out.push({ check: { kind: "gsm8k" }, proposed: gsm8k, reason: gsm8k ? "The expected results end in “#### N” (GSM8K)." : "For math answers: the number after the last “####”." });
+    out.push({
+      check: { kind: "answer_bank", separator: "|" },
+      proposed: false,
+      reason: "For expected results that list several accepted answers, such as “yes|y”.",
+    });
+    out.push({
+      check: { kind: "gsm8k" },
+      proposed: gsm8k,
+      reason: gsm8k ? "The expected results end in “#### N” (GSM8K)." : "For math answers: the number after the last “####”.",
+    });
     out.push({ check: { kind: "regex" }, proposed: false, reason: "For expected results written as regular expressions." });
     out.push({ check: { kind: "json" }, proposed: false, reason: "For outputs that must be JSON." });
   }
@@ -135,7 +151,10 @@ export function evaluatorsForRow(checks: readonly DatasetCheck[], row: RowForChe
         out.push(withTextOptions({ kind: c.kind }, c));
         break;
       case "answer_bank": {
-        const answers = row.expected.split(c.separator ?? "|").map((a) => a.trim()).filter((a) => a !== "");
+        const answers = row.expected
+          .split(c.separator ?? "|")
+          .map((a) => a.trim())
+          .filter((a) => a !== "");
         out.push(withTextOptions({ kind: "answer_bank", answers }, c));
         break;
       }
@@ -150,7 +169,11 @@ export function evaluatorsForRow(checks: readonly DatasetCheck[], row: RowForChe
         break;
       case "expected_tool_calls":
         if (row.expectedToolNames && row.expectedToolNames.length > 0) {
-          out.push(c.allowAdditional === undefined ? { kind: "expected_tool_calls", names: row.expectedToolNames } : { kind: "expected_tool_calls", names: row.expectedToolNames, allowAdditional: c.allowAdditional });
+          out.push(
+            c.allowAdditional === undefined
+              ? { kind: "expected_tool_calls", names: row.expectedToolNames }
+              : { kind: "expected_tool_calls", names: row.expectedToolNames, allowAdditional: c.allowAdditional },
+          );
         }
         break;
     }

@@ -26,7 +26,15 @@ describe("resolveCollisions", () => {
   });
 
   it("skip leaves the colliding rows out", () => {
-    const plan = resolveCollisions(rows, new Map([["cap-01", fromV1(10, "cap-01")], ["cap-03", fromV1(12, "cap-03")]]), used, "skip");
+    const plan = resolveCollisions(
+      rows,
+      new Map([
+        ["cap-01", fromV1(10, "cap-01")],
+        ["cap-03", fromV1(12, "cap-03")],
+      ]),
+      used,
+      "skip",
+    );
     expect(plan.refusals).toEqual([]);
     expect(plan.skipped).toEqual([1, 3]);
   });
@@ -55,7 +63,15 @@ describe("resolveCollisions", () => {
   it("revise is refused for cases of another dataset or of the same or a later version", () => {
     const sameVersion: ExistingCase = { caseId: 10, caseKey: "cap-01", dataset: { datasetId: 7, version: 2 } };
     const otherSet: ExistingCase = { caseId: 11, caseKey: "cap-02", dataset: { datasetId: 8, version: 1 } };
-    const plan = resolveCollisions(rows, new Map([["cap-01", sameVersion], ["cap-02", otherSet]]), used, "revise");
+    const plan = resolveCollisions(
+      rows,
+      new Map([
+        ["cap-01", sameVersion],
+        ["cap-02", otherSet],
+      ]),
+      used,
+      "revise",
+    );
     expect(plan.revised.size).toBe(0);
     expect(plan.refusals[0]).toContain("row 1 (“cap-01”), row 2 (“cap-02”) collide with other cases");
   });

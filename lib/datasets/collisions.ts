@@ -63,7 +63,12 @@ export function prefixedKey(datasetName: string, caseKey: string): string {
  * @param used the version being used
  * @param choice the user's choice; undefined = none yet (a collision is then a refusal naming the choices)
  */
-export function resolveCollisions(rows: readonly KeyedRow[], existing: ReadonlyMap<string, ExistingCase>, used: UsedVersion, choice: CollisionChoice | undefined): CollisionPlan {
+export function resolveCollisions(
+  rows: readonly KeyedRow[],
+  existing: ReadonlyMap<string, ExistingCase>,
+  used: UsedVersion,
+  choice: CollisionChoice | undefined,
+): CollisionPlan {
   const plan: CollisionPlan = { collisions: [], skipped: [], renamed: new Map(), revised: new Map(), refusals: [] };
   const rowKeys = new Set(rows.map((r) => r.caseKey));
   for (const r of rows) {
@@ -73,12 +78,20 @@ export function resolveCollisions(rows: readonly KeyedRow[], existing: ReadonlyM
     plan.collisions.push({ row: r.row, caseKey: r.caseKey, existing: e, fromEarlierVersion });
   }
   if (plan.collisions.length === 0) return plan;
-  const list = (xs: { row: number; caseKey: string }[]) => `${xs.slice(0, 3).map((c) => `row ${c.row} (“${c.caseKey}”)`).join(", ")}${xs.length > 3 ? ` and ${xs.length - 3} more` : ""}`;
+  const list = (xs: { row: number; caseKey: string }[]) =>
+    `${xs
+      .slice(0, 3)
+      .map((c) => `row ${c.row} (“${c.caseKey}”)`)
+      .join(", ")}${xs.length > 3 ? ` and ${xs.length - 3} more` : ""}`;
   switch (choice) {
     case undefined: {
       const earlier = plan.collisions.every((c) => c.fromEarlierVersion);
-      const choices = earlier ? "skip those rows, prefix them with the dataset's name, or make new revisions of the existing cases" : "skip those rows or prefix them with the dataset's name";
-      plan.refusals.push(`${plan.collisions.length} case ID(s) of this version are already used in this prompt's library: ${list(plan.collisions)}. Choose: ${choices}.`);
+      const choices = earlier
+        ? "skip those rows, prefix them with the dataset's name, or make new revisions of the existing cases"
+        : "skip those rows or prefix them with the dataset's name";
+      plan.refusals.push(
+        `${plan.collisions.length} case ID(s) of this version are already used in this prompt's library: ${list(plan.collisions)}. Choose: ${choices}.`,
+      );
       break;
     }
     case "skip":

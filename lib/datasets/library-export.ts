@@ -66,7 +66,8 @@ export function libraryExportTable(list: readonly ExportCase[]): ExportTable {
     for (const [name, value] of Object.entries(k.extra)) setOwn(row, col(`extra:${name}`, name), value);
     if (k.evaluators.length > 0) row[col("evaluators", "evaluators")] = JSON.stringify(k.evaluators);
     if (k.data !== null && k.data !== undefined) row[col("data", "data")] = JSON.stringify(k.data);
-    if (k.recordedToolCalls && Object.keys(k.recordedToolCalls).length > 0) row[col("recorded_tool_calls", "recorded_tool_calls")] = JSON.stringify(k.recordedToolCalls);
+    if (k.recordedToolCalls && Object.keys(k.recordedToolCalls).length > 0)
+      row[col("recorded_tool_calls", "recorded_tool_calls")] = JSON.stringify(k.recordedToolCalls);
     return row;
   });
   return { columns, rows };

@@ -10,19 +10,32 @@ const table = (text: string) => parseFile(new TextEncoder().encode(text), "t.csv
 describe("prepareVersion", () => {
   it("applies corrections, then redacts every column, then maps the stored rows", async () => {
     const t = await table("q,a,extra\nMail ann@example.com,,call +44 20 7946 0958\nSame,b,ann@example.com\n");
-    const p = prepareVersion(t, { mapping: [{ column: "q", role: "input" }, { column: "a", role: "expected" }], corrections: { 1: { a: "Reply to ann@example.com", q: "Mail ann@example.com" } } });
+    const p = prepareVersion(t, {
+      mapping: [
+        { column: "q", role: "input" },
+        { column: "a", role: "expected" },
+      ],
+      corrections: { 1: { a: "Reply to ann@example.com", q: "Mail ann@example.com" } },
+    });
     expect(p.corrections).toEqual({ 1: { a: "Reply to ann@example.com" } });
     expect(p.records[0]).toEqual({ q: "Mail [EMAIL_1]", a: "Reply to [EMAIL_1]", extra: "call [PHONE_1]" });
     expect(p.records[1].extra).toBe("[EMAIL_1]");
     expect(p.blockedRows).toEqual([]);
-    expect(p.mapping).toEqual([{ column: "q", role: "input" }, { column: "a", role: "expected" }, { column: "extra", role: "extra" }]);
+    expect(p.mapping).toEqual([
+      { column: "q", role: "input" },
+      { column: "a", role: "expected" },
+      { column: "extra", role: "extra" },
+    ]);
     expect(p.redaction.totals).toMatchObject({ email: 3, phone: 1 });
     expect(p.redaction.preview[0]).toEqual({ row: 1, column: "q", after: "Mail [EMAIL_1]" });
   });
 
   it("applies the dataset's redaction settings and stores them with the report", async () => {
     const t = await table("q,a\nI am ann@example.com,Contact privacy@northwind.example\n");
-    const mapping = [{ column: "q", role: "input" as const }, { column: "a", role: "expected" as const }];
+    const mapping = [
+      { column: "q", role: "input" as const },
+      { column: "a", role: "expected" as const },
+    ];
     const kept = prepareVersion(t, { mapping, redaction: { enabled: true, keep: ["privacy@northwind.example"] } });
     expect(kept.records[0]).toEqual({ q: "I am [EMAIL_1]", a: "Contact privacy@northwind.example" });
     expect(kept.redaction.settings).toEqual({ enabled: true, keep: ["privacy@northwind.example"] });
@@ -37,7 +50,13 @@ describe("prepareVersion", () => {
 
   it("keeps blocked rows with their problems, and leaves excluded rows out of the problems", async () => {
     const t = await table("q,a\nx,\n,y\nz,w\n");
-    const p = prepareVersion(t, { mapping: [{ column: "q", role: "input" }, { column: "a", role: "expected" }], excludedRows: [2, 2] });
+    const p = prepareVersion(t, {
+      mapping: [
+        { column: "q", role: "input" },
+        { column: "a", role: "expected" },
+      ],
+      excludedRows: [2, 2],
+    });
     expect(p.blockedRows).toEqual([1]);
     expect(p.excludedRows).toEqual([2]);
     expect(p.problems.map((x) => [x.code, x.row, x.line])).toEqual([["missing_expected", 1, 2]]);
@@ -47,11 +66,27 @@ describe("prepareVersion", () => {
   it("refuses a mapping with errors and corrections of unknown rows or columns", async () => {
     const t = await table("q,a\nx,y\n");
     expect(() => prepareVersion(t, { mapping: [{ column: "q", role: "input" }] })).toThrow(DatasetError);
-    expect(() => prepareVersion(t, { mapping: [{ column: "q", role: "input" }, { column: "a", role: "expected" }], excludedRows: [5] })).toThrow(/Excluded row 5 does not exist/);
+    expect(() =>
+      prepareVersion(t, {
+        mapping: [
+          { column: "q", role: "input" },
+          { column: "a", role: "expected" },
+        ],
+        excludedRows: [5],
+      }),
+    ).toThrow(/Excluded row 5 does not exist/);
   });
 
   it("completes a mapping in column order and trims names", () => {
-    expect(completeMapping(["a", "b", "c"], [{ column: "c", role: "actual_output", candidate: " m " }, { column: "a", role: "input", variable: "x" }])).toEqual([
+    expect(
+      completeMapping(
+        ["a", "b", "c"],
+        [
+          { column: "c", role: "actual_output", candidate: " m " },
+          { column: "a", role: "input", variable: "x" },
+        ],
+      ),
+    ).toEqual([
       { column: "a", role: "input" },
       { column: "b", role: "extra" },
       { column: "c", role: "actual_output", candidate: "m" },

@@ -115,7 +115,11 @@ export function prepareVersion(table: ImportTable, options: PrepareOptions): Pre
   if (keepProblems.length > 0) throw new DatasetError("invalid_redaction", keepProblems.join(" "));
 
   const kept = effectiveCorrections(table, corrections);
-  const { table: redacted, report } = redactTable(applyCorrections(table, kept), { previewLimit: options.previewLimit ?? 20, enabled: redaction.enabled, keep: redaction.keep });
+  const { table: redacted, report } = redactTable(applyCorrections(table, kept), {
+    previewLimit: options.previewLimit ?? 20,
+    enabled: redaction.enabled,
+    keep: redaction.keep,
+  });
   const mapping = completeMapping(table.columns, options.mapping);
   const mapped = applyMapping(redacted, mapping, { excludedRows: excluded, templateVariables: options.templateVariables });
   return {

@@ -42,7 +42,10 @@ describe("analysePreview", () => {
 
   it("previews the redaction with the chosen settings: a keep-list value stays, off replaces nothing", async () => {
     const t = await parseFile(new TextEncoder().encode("q,a\nI am ann@example.com,Contact privacy@northwind.example\n"), "t.csv");
-    const mapping = [{ column: "q", role: "input" as const }, { column: "a", role: "expected" as const }];
+    const mapping = [
+      { column: "q", role: "input" as const },
+      { column: "a", role: "expected" as const },
+    ];
     const kept = analysePreview(t, { mapping, corrections: {}, excludedRows: [], redaction: { enabled: true, keep: ["privacy@northwind.example"] } }, []);
     expect(kept.redaction.preview.map((p) => p.after)).toEqual(["I am [EMAIL_1]"]);
     expect(kept.redaction.kept).toEqual([{ entry: "privacy@northwind.example", count: 1 }]);

@@ -91,7 +91,13 @@ export function analysePreview(
     .map((row): ProblemRow => {
       const had = before.get(row) ?? [];
       const has = now.get(row) ?? [];
-      const status: ProblemRowStatus = excluded.has(row) ? "excluded" : blocked.has(row) ? "blocked" : had.some((p) => p.severity === "error") ? "fixed" : "warning";
+      const status: ProblemRowStatus = excluded.has(row)
+        ? "excluded"
+        : blocked.has(row)
+          ? "blocked"
+          : had.some((p) => p.severity === "error")
+            ? "fixed"
+            : "warning";
       const problems = status === "excluded" || status === "fixed" ? had : has.length > 0 ? has : had;
       const cols = new Set<string>();
       for (const p of [...had, ...has]) if (p.severity === "error" && p.column !== undefined && colIndex.has(p.column)) cols.add(p.column);
@@ -129,7 +135,13 @@ export function analysePreview(
  * @param column column name
  * @param value the new text
  */
-export function withCorrection(table: Pick<ImportTable, "columns" | "rows">, corrections: Corrections, row: number, column: string, value: string): Corrections {
+export function withCorrection(
+  table: Pick<ImportTable, "columns" | "rows">,
+  corrections: Corrections,
+  row: number,
+  column: string,
+  value: string,
+): Corrections {
   const original = table.rows[row - 1]?.[table.columns.indexOf(column)];
   const cells = { ...(corrections[row] ?? {}) };
   if (value === original) delete cells[column];

@@ -24,7 +24,10 @@ export const datasetNameSchema = z
 /** Corrections: data-row number → column → new text (each cell within the input-size limit). */
 export const correctionsSchema = z.record(
   z.string().regex(/^[1-9]\d{0,8}$/, { error: "A correction must name a data-row number." }),
-  z.record(z.string(), z.string().max(LIMITS.input, { error: `A corrected cell is too long: the limit is ${LIMITS.input.toLocaleString("en-US")} characters.` })),
+  z.record(
+    z.string(),
+    z.string().max(LIMITS.input, { error: `A corrected cell is too long: the limit is ${LIMITS.input.toLocaleString("en-US")} characters.` }),
+  ),
 );
 
 /** Excluded data-row numbers. */

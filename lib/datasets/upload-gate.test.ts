@@ -58,7 +58,8 @@ describe("UploadGate: uploads per minute (all clients together)", () => {
       reason: "rate",
       status: 429,
       retryAfterSeconds: 25,
-      message: "The server takes at most 3 uploads a minute (from everyone together), and 3 arrived in the last minute. Nothing was stored; upload the file again in 25 s.",
+      message:
+        "The server takes at most 3 uploads a minute (from everyone together), and 3 arrived in the last minute. Nothing was stored; upload the file again in 25 s.",
     });
     c.advance(24_499); // 59.999 s after the first: still inside its minute
     expect(gate.tryEnter()).toMatchObject({ ok: false, reason: "rate", retryAfterSeconds: 1 });

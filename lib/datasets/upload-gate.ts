@@ -26,8 +26,7 @@ export const BUSY_RETRY_AFTER_S = 5;
 
 /** The answer of {@link UploadGate.tryEnter}. `release` ends the upload's slot (idempotent). */
 export type Admission =
-  | { ok: true; release: () => void }
-  | { ok: false; reason: "busy" | "rate"; status: 503 | 429; retryAfterSeconds: number; message: string };
+  { ok: true; release: () => void } | { ok: false; reason: "busy" | "rate"; status: 503 | 429; retryAfterSeconds: number; message: string };
 
 /** Counts uploads in flight and admitted per minute; see the module comment. */
 export class UploadGate {

@@ -86,12 +86,24 @@ describe("custom evaluators", () => {
   it.each([
     ["throw", "function evaluate() { throw new Error('boom') }", "evaluator infrastructure failure: evaluate threw Error: boom"],
     ["timeout", "function evaluate() { for (;;) {} }", "evaluator infrastructure failure: timed out after 100 ms"],
-    ["string result", "function evaluate() { return 'yes' }", 'evaluator infrastructure failure: evaluate returned a string ("yes"); expected a boolean or an object'],
+    [
+      "string result",
+      "function evaluate() { return 'yes' }",
+      'evaluator infrastructure failure: evaluate returned a string ("yes"); expected a boolean or an object',
+    ],
     ["number result", "function evaluate() { return 1 }", "evaluator infrastructure failure: evaluate returned a number (1)"],
     ["undefined result", "function evaluate() {}", "evaluator infrastructure failure: evaluate returned nothing (undefined)"],
-    ["no passed", "function evaluate() { return { score: 1 } }", 'evaluator infrastructure failure: evaluate returned an object with keys "score" whose "passed" is missing'],
+    [
+      "no passed",
+      "function evaluate() { return { score: 1 } }",
+      'evaluator infrastructure failure: evaluate returned an object with keys "score" whose "passed" is missing',
+    ],
     ["passed not boolean", "function evaluate() { return { passed: 'true' } }", 'whose "passed" is a string ("true")'],
-    ["score out of range", "function evaluate() { return { passed: true, score: 2 } }", "evaluator infrastructure failure: evaluate returned score a number (2); the score must be a number from 0 to 1"],
+    [
+      "score out of range",
+      "function evaluate() { return { passed: true, score: 2 } }",
+      "evaluator infrastructure failure: evaluate returned score a number (2); the score must be a number from 0 to 1",
+    ],
     ["score not a number", "function evaluate() { return { passed: true, score: '1' } }", "the score must be a number from 0 to 1"],
     ["message not a string", "function evaluate() { return { passed: true, message: 5 } }", "the message must be a string"],
     ["array result", "function evaluate() { return [true] }", "evaluate returned an array"],
@@ -116,7 +128,9 @@ describe("custom evaluators", () => {
   it("cuts a huge message, returned or thrown, and says so (a 5 MB throw was kept whole)", async () => {
     const returned = interpretCustomResult({ passed: false, message: "m".repeat(5_000) }, {});
     expect(returned.message).toBe(`${"m".repeat(MAX_CUSTOM_MESSAGE)}… [truncated, 5,000 characters]`);
-    const thrown = await runCustomCheck({ kind: "custom", code: "function evaluate() { throw new Error('x'.repeat(5 * 1024 * 1024)) }" }, { output: "x" }, sb, { timeoutMs: 20_000 });
+    const thrown = await runCustomCheck({ kind: "custom", code: "function evaluate() { throw new Error('x'.repeat(5 * 1024 * 1024)) }" }, { output: "x" }, sb, {
+      timeoutMs: 20_000,
+    });
     expect(thrown.verdict).toBe("error");
     expect(thrown.message.length).toBeLessThan(MAX_CUSTOM_MESSAGE + 100);
     expect(thrown.message.slice(0, 60)).toBe("evaluator infrastructure failure: evaluate threw Error: xxxx");

@@ -57,7 +57,13 @@ function describeReturned(value: unknown): string {
   if (value === undefined) return "nothing (undefined)";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return `an object with keys ${Object.keys(value as object).slice(0, 6).map((k) => `"${k}"`).join(", ") || "(none)"}`;
+  if (typeof value === "object")
+    return `an object with keys ${
+      Object.keys(value as object)
+        .slice(0, 6)
+        .map((k) => `"${k}"`)
+        .join(", ") || "(none)"
+    }`;
   const s = JSON.stringify(value);
   return `${typeof value === "string" ? "a string" : `a ${typeof value}`} (${s.length > 40 ? s.slice(0, 39) + "…" : s})`;
 }
@@ -69,14 +75,16 @@ function describeReturned(value: unknown): string {
  */
 export function interpretCustomResult(value: unknown, extra: Record<string, unknown>): CheckResult {
   if (typeof value === "boolean")
-    return value
-      ? passed(KIND, "The custom evaluator returned true.", extra)
-      : failed(KIND, "The custom evaluator returned false.", extra);
+    return value ? passed(KIND, "The custom evaluator returned true.", extra) : failed(KIND, "The custom evaluator returned false.", extra);
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return infraError(KIND, `evaluate returned ${describeReturned(value)}; ${SHAPE}`, extra);
   const r = value as Record<string, unknown>;
   if (typeof r.passed !== "boolean")
-    return infraError(KIND, `evaluate returned ${describeReturned(value)} whose "passed" is ${r.passed === undefined ? "missing" : describeReturned(r.passed)}; ${SHAPE}`, extra);
+    return infraError(
+      KIND,
+      `evaluate returned ${describeReturned(value)} whose "passed" is ${r.passed === undefined ? "missing" : describeReturned(r.passed)}; ${SHAPE}`,
+      extra,
+    );
   let score = r.passed ? 1 : 0;
   if (r.score !== undefined && r.score !== null) {
     if (typeof r.score !== "number" || !Number.isFinite(r.score) || r.score < 0 || r.score > 1)
@@ -85,7 +93,12 @@ export function interpretCustomResult(value: unknown, extra: Record<string, unkn
   }
   if (r.message !== undefined && r.message !== null && typeof r.message !== "string")
     return infraError(KIND, `evaluate returned message ${describeReturned(r.message)}; the message must be a string`, extra);
-  const given = typeof r.message === "string" && r.message.trim() !== "" ? r.message : r.passed ? "The custom evaluator passed the trial." : "The custom evaluator failed the trial.";
+  const given =
+    typeof r.message === "string" && r.message.trim() !== ""
+      ? r.message
+      : r.passed
+        ? "The custom evaluator passed the trial."
+        : "The custom evaluator failed the trial.";
   const message = truncateText(given, MAX_CUSTOM_MESSAGE);
   const details: Record<string, unknown> = { ...extra };
   if (r.details !== undefined) {

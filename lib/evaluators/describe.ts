@@ -66,11 +66,22 @@ export function describeEvaluator(spec: EvaluatorSpec | unknown): string {
           return `Contains ${s.expected !== undefined ? quote(s.expected) : "the case's expected result"}${textOptions(s)}`;
         case "answer_bank": {
           const n = s.answers?.length ?? 0;
-          const first = (s.answers ?? []).slice(0, 2).map((a) => quote(a, 24)).join(", ");
+          const first = (s.answers ?? [])
+            .slice(0, 2)
+            .map((a) => quote(a, 24))
+            .join(", ");
           return `Equals one of ${n} answer${n === 1 ? "" : "s"}${n ? `: ${first}${n > 2 ? ", …" : ""}` : ""}${textOptions(s)}`;
         }
         case "gsm8k":
-          return `GSM8K answer = ${s.expected !== undefined ? s.expected.trim().split("\n").pop()?.replace(/^####\s*/, "") : "the case's expected result"} (marker ${quote(s.marker ?? SPEC_DEFAULTS.gsm8kMarker, 12)}, ${s.mode ?? SPEC_DEFAULTS.gsm8kMode})`;
+          return `GSM8K answer = ${
+            s.expected !== undefined
+              ? s.expected
+                  .trim()
+                  .split("\n")
+                  .pop()
+                  ?.replace(/^####\s*/, "")
+              : "the case's expected result"
+          } (marker ${quote(s.marker ?? SPEC_DEFAULTS.gsm8kMarker, 12)}, ${s.mode ?? SPEC_DEFAULTS.gsm8kMode})`;
         case "regex":
           return `Matches /${s.pattern.length > 50 ? s.pattern.slice(0, 49) + "…" : s.pattern}/${(s.flags ?? "").replace(/[gd]/g, "")}`;
         case "json":

@@ -30,7 +30,11 @@ describe("runChecks", () => {
       { kind: "non_empty" },
       { kind: "contains" },
       { kind: "exact" },
-      { kind: "tool_call_syntax", version: 1, alternatives: [{ calls: [{ toolName: "lookup_policy", arguments: { topic: { required: true, acceptedValues: ["returns"] } } }] }] },
+      {
+        kind: "tool_call_syntax",
+        version: 1,
+        alternatives: [{ calls: [{ toolName: "lookup_policy", arguments: { topic: { required: true, acceptedValues: ["returns"] } } }] }],
+      },
       { kind: "custom", code: "function evaluate({ normalizedToolCalls }) { return normalizedToolCalls[0].input.topic === 'returns' }" },
       { kind: "judge", criterion: { rule: "States the return window" } },
       { kind: "gsm8k", expected: "30", mode: "flexible" },
@@ -97,7 +101,14 @@ describe("runChecks", () => {
     const failing = async (): Promise<CustomEvaluatorSandbox> => {
       throw new Error("no threads left");
     };
-    const rs = await runChecks([{ kind: "custom", code: "function evaluate() { return true }" }, { kind: "custom", code: "function evaluate() { return false }" }], trial, { sandbox: failing });
+    const rs = await runChecks(
+      [
+        { kind: "custom", code: "function evaluate() { return true }" },
+        { kind: "custom", code: "function evaluate() { return false }" },
+      ],
+      trial,
+      { sandbox: failing },
+    );
     expect(rs.map((x) => [x.verdict, x.message])).toEqual([
       ["error", "evaluator infrastructure failure: the sandbox could not start: no threads left"],
       ["error", "evaluator infrastructure failure: the sandbox could not start: no threads left"],
@@ -113,8 +124,12 @@ describe("runChecks", () => {
     // One sandbox, as a trial thread shares one across its trials.
     const shared = await createSandbox({ isolation: "worker" });
     const events: string[] = [];
-    const hanging = runChecks([{ kind: "custom", code: "function evaluate() { for (;;) {} }" }], trial, { sandbox: shared, customTimeoutMs: 30_000 }).then((r) => (events.push("hanging trial scored"), r));
-    const [other] = await runChecks([{ kind: "custom", code: "function evaluate({ output }) { return output.includes('30 days') }" }], trial, { sandbox: shared });
+    const hanging = runChecks([{ kind: "custom", code: "function evaluate() { for (;;) {} }" }], trial, { sandbox: shared, customTimeoutMs: 30_000 }).then(
+      (r) => (events.push("hanging trial scored"), r),
+    );
+    const [other] = await runChecks([{ kind: "custom", code: "function evaluate({ output }) { return output.includes('30 days') }" }], trial, {
+      sandbox: shared,
+    });
     events.push("other trial scored");
     expect(other).toMatchObject({ verdict: "passed", message: "The custom evaluator returned true." });
     expect(events).toEqual(["other trial scored"]);

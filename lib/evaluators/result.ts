@@ -20,16 +20,12 @@ export function failed(kind: string, message: string, details?: Record<string, u
 
 /** An `unscored` result (score 0): the check cannot be observed on this trial; `reason` says why. */
 export function unscored(kind: string, reason: string, details?: Record<string, unknown>): CheckResult {
-  return details === undefined
-    ? { kind, verdict: "unscored", score: 0, message: reason }
-    : { kind, verdict: "unscored", score: 0, message: reason, details };
+  return details === undefined ? { kind, verdict: "unscored", score: 0, message: reason } : { kind, verdict: "unscored", score: 0, message: reason, details };
 }
 
 /** An `error` result (score 0) with the message as given. */
 export function errorResult(kind: string, message: string, details?: Record<string, unknown>): CheckResult {
-  return details === undefined
-    ? { kind, verdict: "error", score: 0, message }
-    : { kind, verdict: "error", score: 0, message, details };
+  return details === undefined ? { kind, verdict: "error", score: 0, message } : { kind, verdict: "error", score: 0, message, details };
 }
 
 /** An `error` result for a configuration mistake that reached a bench (prefixed with {@link CONFIG_ERROR_PREFIX}). */

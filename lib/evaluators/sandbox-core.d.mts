@@ -7,15 +7,7 @@ export declare const MAX_LOG_LINES: number;
 export declare const PRELUDE: string;
 
 /** Why a sandbox call failed. */
-export type SandboxFailure =
-  | "timeout"
-  | "memory"
-  | "compile"
-  | "crash"
-  | "missing-evaluate"
-  | "unserializable"
-  | "pending"
-  | "host";
+export type SandboxFailure = "timeout" | "memory" | "compile" | "crash" | "missing-evaluate" | "unserializable" | "pending" | "host";
 
 /** Outcome of one call, with its wall time in milliseconds. */
 export type CoreOutcome =
@@ -40,7 +32,4 @@ export interface CoreSandbox {
 }
 
 /** Creates a sandbox core with the given memory and stack caps (bytes). */
-export declare function createCoreSandbox(
-  quickjs: QuickJSWASMModule,
-  limits: { memoryLimitBytes: number; maxStackBytes: number },
-): CoreSandbox;
+export declare function createCoreSandbox(quickjs: QuickJSWASMModule, limits: { memoryLimitBytes: number; maxStackBytes: number }): CoreSandbox;

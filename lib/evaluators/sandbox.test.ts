@@ -11,13 +11,67 @@ const AMPLE = 30_000;
 
 /** The standard global names of QuickJS (ECMAScript built-ins only). */
 const ECMASCRIPT_GLOBALS = [
-  "Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError", "InternalError", "AggregateError",
-  "Array", "Object", "Function", "Iterator", "parseInt", "parseFloat", "isNaN", "isFinite", "decodeURI", "decodeURIComponent",
-  "encodeURI", "encodeURIComponent", "escape", "unescape", "Infinity", "NaN", "undefined", "eval", "Number", "Boolean", "String",
-  "Math", "Reflect", "Symbol", "globalThis", "BigInt", "Date", "RegExp", "JSON", "Proxy", "Map", "Set", "WeakMap", "WeakSet",
-  "ArrayBuffer", "SharedArrayBuffer", "Uint8ClampedArray", "Int8Array", "Uint8Array", "Int16Array", "Uint16Array", "Int32Array",
-  "Uint32Array", "BigInt64Array", "BigUint64Array", "Float16Array", "Float32Array", "Float64Array", "DataView", "Promise",
-  "WeakRef", "FinalizationRegistry",
+  "Error",
+  "EvalError",
+  "RangeError",
+  "ReferenceError",
+  "SyntaxError",
+  "TypeError",
+  "URIError",
+  "InternalError",
+  "AggregateError",
+  "Array",
+  "Object",
+  "Function",
+  "Iterator",
+  "parseInt",
+  "parseFloat",
+  "isNaN",
+  "isFinite",
+  "decodeURI",
+  "decodeURIComponent",
+  "encodeURI",
+  "encodeURIComponent",
+  "escape",
+  "unescape",
+  "Infinity",
+  "NaN",
+  "undefined",
+  "eval",
+  "Number",
+  "Boolean",
+  "String",
+  "Math",
+  "Reflect",
+  "Symbol",
+  "globalThis",
+  "BigInt",
+  "Date",
+  "RegExp",
+  "JSON",
+  "Proxy",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "Uint8ClampedArray",
+  "Int8Array",
+  "Uint8Array",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Float16Array",
+  "Float32Array",
+  "Float64Array",
+  "DataView",
+  "Promise",
+  "WeakRef",
+  "FinalizationRegistry",
 ];
 
 describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => {
@@ -41,7 +95,9 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
   });
 
   it("accepts const/arrow definitions and captures console output", async () => {
-    const r = await sb.run("const evaluate = ({ output }) => { console.log('len', output.length, { a: 1 }); console.warn('w'); return output.length > 2 }", { output: "abc" });
+    const r = await sb.run("const evaluate = ({ output }) => { console.log('len', output.length, { a: 1 }); console.warn('w'); return output.length > 2 }", {
+      output: "abc",
+    });
     expect(r).toMatchObject({ ok: true, value: true, logs: ['len 3 {"a":1}', "warn: w"] });
   });
 
@@ -71,7 +127,11 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
   });
 
   it("times out a top-level infinite loop", async () => {
-    expect(await sb.run("for (;;) {} function evaluate() { return true }", {}, { timeoutMs: T })).toMatchObject({ ok: false, failure: "timeout", message: `timed out after ${T} ms` });
+    expect(await sb.run("for (;;) {} function evaluate() { return true }", {}, { timeoutMs: T })).toMatchObject({
+      ok: false,
+      failure: "timeout",
+      message: `timed out after ${T} ms`,
+    });
   });
 
   it("lets a per-call deadline outlast the sandbox's", async () => {
@@ -80,7 +140,11 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
       // Busy for twice the sandbox's deadline: only the call's own (ample) deadline lets it finish.
       const r = await short.run(`function evaluate() { const t = Date.now(); while (Date.now() - t < ${2 * T}) {} return true }`, {}, { timeoutMs: AMPLE });
       expect(r).toMatchObject({ ok: true, value: true });
-      expect(await short.run("function evaluate() { while (true) {} }", {})).toMatchObject({ ok: false, failure: "timeout", message: `timed out after ${T} ms` });
+      expect(await short.run("function evaluate() { while (true) {} }", {})).toMatchObject({
+        ok: false,
+        failure: "timeout",
+        message: `timed out after ${T} ms`,
+      });
     } finally {
       await short.dispose();
     }
@@ -108,7 +172,11 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
       failure: "missing-evaluate",
       message: "the code does not define a function named evaluate (evaluate is not defined)",
     });
-    expect(await sb.run("var evaluate = 3", {})).toMatchObject({ ok: false, failure: "missing-evaluate", message: expect.stringContaining("evaluate is a number") });
+    expect(await sb.run("var evaluate = 3", {})).toMatchObject({
+      ok: false,
+      failure: "missing-evaluate",
+      message: expect.stringContaining("evaluate is a number"),
+    });
   });
 
   it("stops a memory blow-up at the memory cap", async () => {
@@ -124,7 +192,11 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
     ["typed arrays", "new Uint8Array(1024 * 1024)"],
     ["strings", "'x'.repeat(1024 * 1024) + i"],
   ])("keeps the sum of many allocations (%s), each under the cap, under the memory cap", async (_kind, alloc) => {
-    const r = await sb.run(`function evaluate() { const kept = []; for (let i = 0; i < 80; i++) kept.push(${alloc}); return kept.length }`, {}, { timeoutMs: 20_000 });
+    const r = await sb.run(
+      `function evaluate() { const kept = []; for (let i = 0; i < 80; i++) kept.push(${alloc}); return kept.length }`,
+      {},
+      { timeoutMs: 20_000 },
+    );
     expect(r).toMatchObject({ ok: false, failure: "memory" });
     // The sandbox serves the next call after the refusal.
     expect(await sb.run("function evaluate() { return 'x'.repeat(1024 * 1024).length }", {})).toMatchObject({ ok: true, value: 1024 * 1024 });
@@ -157,12 +229,36 @@ describe.each(["worker", "in-process"] as const)("sandbox (%s)", (isolation) => 
 
   it.each([
     ["process", "function evaluate() { return typeof process }", { ok: true, value: "undefined" }],
-    ["globalThis.process", "function evaluate() { return globalThis.process.env.HOME }", { ok: false, failure: "crash", message: expect.stringContaining("TypeError") }],
-    ["require", "function evaluate() { return require('fs').readFileSync('/etc/passwd', 'utf8') }", { ok: false, failure: "crash", message: "ReferenceError: 'require' is not defined" }],
-    ["fetch", "function evaluate() { return fetch('http://127.0.0.1:1/') }", { ok: false, failure: "crash", message: "ReferenceError: 'fetch' is not defined" }],
-    ["XMLHttpRequest / WebSocket", "function evaluate() { return [typeof XMLHttpRequest, typeof WebSocket, typeof navigator] }", { ok: true, value: ["undefined", "undefined", "undefined"] }],
-    ["dynamic import of fs", "async function evaluate() { const fs = await import('fs'); return fs.readFileSync('/etc/passwd', 'utf8') }", { ok: false, failure: "crash", message: expect.stringContaining("could not load module 'fs'") }],
-    ["quickjs std/os modules", "function evaluate() { return [typeof std, typeof os, typeof scriptArgs, typeof Deno, typeof Bun] }", { ok: true, value: ["undefined", "undefined", "undefined", "undefined", "undefined"] }],
+    [
+      "globalThis.process",
+      "function evaluate() { return globalThis.process.env.HOME }",
+      { ok: false, failure: "crash", message: expect.stringContaining("TypeError") },
+    ],
+    [
+      "require",
+      "function evaluate() { return require('fs').readFileSync('/etc/passwd', 'utf8') }",
+      { ok: false, failure: "crash", message: "ReferenceError: 'require' is not defined" },
+    ],
+    [
+      "fetch",
+      "function evaluate() { return fetch('http://127.0.0.1:1/') }",
+      { ok: false, failure: "crash", message: "ReferenceError: 'fetch' is not defined" },
+    ],
+    [
+      "XMLHttpRequest / WebSocket",
+      "function evaluate() { return [typeof XMLHttpRequest, typeof WebSocket, typeof navigator] }",
+      { ok: true, value: ["undefined", "undefined", "undefined"] },
+    ],
+    [
+      "dynamic import of fs",
+      "async function evaluate() { const fs = await import('fs'); return fs.readFileSync('/etc/passwd', 'utf8') }",
+      { ok: false, failure: "crash", message: expect.stringContaining("could not load module 'fs'") },
+    ],
+    [
+      "quickjs std/os modules",
+      "function evaluate() { return [typeof std, typeof os, typeof scriptArgs, typeof Deno, typeof Bun] }",
+      { ok: true, value: ["undefined", "undefined", "undefined", "undefined", "undefined"] },
+    ],
     [
       "anything beyond ECMAScript built-ins (only console and evaluate are added)",
       `function evaluate() {
@@ -210,7 +306,11 @@ describe("worker sandbox", () => {
     // A naive search of a 300,000-character needle in 3,000,000 characters: hours inside one call,
     // where QuickJS never consults its interrupt handler. The 2 s deadline only has to outlast the
     // thread's way into that call.
-    const r = await sb.run("function evaluate() { const h = 'a'.repeat(3000000); const n = 'a'.repeat(300000) + 'b'; return h.indexOf(n) }", {}, { timeoutMs: 2_000 });
+    const r = await sb.run(
+      "function evaluate() { const h = 'a'.repeat(3000000); const n = 'a'.repeat(300000) + 'b'; return h.indexOf(n) }",
+      {},
+      { timeoutMs: 2_000 },
+    );
     expect(r).toMatchObject({ ok: false, failure: "timeout", message: "timed out after 2000 ms (the sandbox thread was stopped)" });
     expect(await sb.run("function evaluate() { return 42 }", {})).toMatchObject({ ok: true, value: 42 });
     expect(sb.threadsStarted).toBe(before + 1);
@@ -262,7 +362,9 @@ describe("worker sandbox", () => {
 
   it("stops idle extra threads and keeps one", async () => {
     const box = await WorkerSandbox.create({ idleMs: 0 });
-    const results = await Promise.all([1, 2, 3].map((n) => box.run("function evaluate({ n }) { const t = Date.now(); while (Date.now() - t < 50) {} return n }", { n })));
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => box.run("function evaluate({ n }) { const t = Date.now(); while (Date.now() - t < 50) {} return n }", { n })),
+    );
     expect(results.map((r) => (r.ok ? r.value : null))).toEqual([1, 2, 3]);
     await vi.waitFor(() => expect(box.threadCount).toBe(1));
     expect(await box.run("function evaluate() { return 'still here' }", {})).toMatchObject({ ok: true, value: "still here" });

@@ -364,7 +364,13 @@ export class WorkerSandbox implements CustomEvaluatorSandbox {
       this.lanes.delete(lane);
       void worker.terminate();
       lane.job = null;
-      job.resolve({ ok: false, failure: "timeout", message: `timed out after ${job.timeoutMs} ms (the sandbox thread was stopped)`, logs: [], durationMs: performance.now() - started });
+      job.resolve({
+        ok: false,
+        failure: "timeout",
+        message: `timed out after ${job.timeoutMs} ms (the sandbox thread was stopped)`,
+        logs: [],
+        durationMs: performance.now() - started,
+      });
       this.pump();
     }, job.timeoutMs + grace);
     worker.postMessage({ id: job.id, code: job.code, input: job.input, timeoutMs: job.timeoutMs, probe: job.probe });

@@ -63,7 +63,10 @@ function zodProblems(error: z.ZodError, input: unknown): FieldProblem[] {
         const got = valueAt(input, issue.path);
         out.push({
           field,
-          message: got === undefined ? `${name} is required (${issue.expected})` : `${name} must be ${issue.expected === "array" ? "a list" : issue.expected === "object" ? "an object" : `a ${issue.expected}`} (got ${typeName(got)})`,
+          message:
+            got === undefined
+              ? `${name} is required (${issue.expected})`
+              : `${name} must be ${issue.expected === "array" ? "a list" : issue.expected === "object" ? "an object" : `a ${issue.expected}`} (got ${typeName(got)})`,
         });
         break;
       }
@@ -153,11 +156,17 @@ function writtenProblems(spec: EvaluatorSpec): FieldProblem[] {
   const c = spec.criterion;
   const problems: FieldProblem[] = [];
   if (c.rule.length > LIMITS.criterionRule)
-    problems.push({ field: "criterion.rule", message: `the criterion's rule is too long: the limit is ${count(LIMITS.criterionRule)} characters (got ${count(c.rule.length)})` });
+    problems.push({
+      field: "criterion.rule",
+      message: `the criterion's rule is too long: the limit is ${count(LIMITS.criterionRule)} characters (got ${count(c.rule.length)})`,
+    });
   for (const field of ["passes", "fails"] as const) {
     const v = c[field];
     if (v !== undefined && v.length > LIMITS.criterionPassFail)
-      problems.push({ field: `criterion.${field}`, message: `the criterion's "${field}" is too long: the limit is ${count(LIMITS.criterionPassFail)} characters (got ${count(v.length)})` });
+      problems.push({
+        field: `criterion.${field}`,
+        message: `the criterion's "${field}" is too long: the limit is ${count(LIMITS.criterionPassFail)} characters (got ${count(v.length)})`,
+      });
   }
   return problems;
 }

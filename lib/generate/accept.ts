@@ -16,7 +16,11 @@ export function criterionFieldsOf(p: CriterionProposal): CriterionFields {
  * The case content of a scenario proposal, with `edits` (from Customize) replacing input / expected.
  * @param provenance the run's id and generator model, written into the notes
  */
-export function caseContentOf(p: ScenarioProposal, provenance: { runId: string; model: string }, edits: { input?: string; expected?: string } = {}): CaseContent {
+export function caseContentOf(
+  p: ScenarioProposal,
+  provenance: { runId: string; model: string },
+  edits: { input?: string; expected?: string } = {},
+): CaseContent {
   return {
     ...emptyCaseContent(),
     input: edits.input ?? p.input,

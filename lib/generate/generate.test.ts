@@ -24,7 +24,15 @@ const input = (over: Partial<GenerateInput> = {}): GenerateInput => ({
 
 const deps = (model: MockLanguageModelV3) => ({ model, modelLabel: "mock:gen-mock", runId: "run-1" });
 
-const criterion = (rule: string, extra: Record<string, unknown> = {}) => ({ rule, passes: `does: ${rule}`, fails: `does not: ${rule}`, priority: "primary", check: "judge", evaluator: null, ...extra });
+const criterion = (rule: string, extra: Record<string, unknown> = {}) => ({
+  rule,
+  passes: `does: ${rule}`,
+  fails: `does not: ${rule}`,
+  priority: "primary",
+  check: "judge",
+  evaluator: null,
+  ...extra,
+});
 
 describe("generateProposals: criteria", () => {
   it("keeps valid criteria with provenance, validates static evaluators and drops near-duplicates with the count", async () => {
@@ -60,7 +68,9 @@ describe("generateProposals: criteria", () => {
   });
 
   it("keeps the items that validate from a partial batch and names the dropped ones", async () => {
-    const { model } = scripted({ criteria: JSON.stringify({ criteria: [criterion("Cite the policy"), { rule: "No priority", passes: "x", fails: "y", check: "judge" }, criterion("  ")] }) });
+    const { model } = scripted({
+      criteria: JSON.stringify({ criteria: [criterion("Cite the policy"), { rule: "No priority", passes: "x", fails: "y", check: "judge" }, criterion("  ")] }),
+    });
     const r = await generateProposals(input(), deps(model));
     expect(r.criteria.map((c) => c.rule)).toEqual(["Cite the policy"]);
     expect(r.dropped).toEqual([
@@ -89,7 +99,12 @@ describe("generateProposals: criteria", () => {
       doGenerate: async (options) => {
         formats.push(options.responseFormat?.type ?? "none");
         if (options.responseFormat?.type === "json")
-          throw new APICallError({ message: "response_format is not supported", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 400 });
+          throw new APICallError({
+            message: "response_format is not supported",
+            url: "http://127.0.0.1/v1/chat/completions",
+            requestBodyValues: {},
+            statusCode: 400,
+          });
         return textResult("Here you are:\n```json\n" + JSON.stringify({ criteria: [criterion("Cite the policy")] }) + "\n```", 10, 20);
       },
     });
@@ -132,7 +147,13 @@ describe("generateProposals: scenarios", () => {
       }),
       scenarios: (prompt) =>
         prompt.includes("Busy parent")
-          ? JSON.stringify({ scenarios: [scenario("Kettle not here yet, order 55"), scenario("where is my order 123??"), scenario("Cancel order 9", { edgeCase: true, tags: ["tool:lookup_order"] })] })
+          ? JSON.stringify({
+              scenarios: [
+                scenario("Kettle not here yet, order 55"),
+                scenario("where is my order 123??"),
+                scenario("Cancel order 9", { edgeCase: true, tags: ["tool:lookup_order"] }),
+              ],
+            })
           : JSON.stringify({ scenarios: [scenario("THIS IS THE THIRD TIME I ASK"), scenario("Refund now", { variables: [{ name: "shop", value: "x" }] })] }),
     });
     const r = await generateProposals(input({ criteria: 0, scenarios: 3 }), deps(model));
@@ -142,9 +163,33 @@ describe("generateProposals: scenarios", () => {
     expect(calls[2].prompt).toContain("Write 1 test scenarios");
     expect(r.personas.map((p) => p.name)).toEqual(["Busy parent", "Angry customer"]);
     expect(r.scenarios).toEqual([
-      { input: "Kettle not here yet, order 55", expected: "helps with: Kettle not here yet, order 55", variables: scenario("").variables, tags: [], concept: "orders", persona: "Busy parent", edgeCase: false },
-      { input: "Cancel order 9", expected: "helps with: Cancel order 9", variables: scenario("").variables, tags: ["tool:lookup_order", "edge-case"], concept: "orders", persona: "Busy parent", edgeCase: true },
-      { input: "THIS IS THE THIRD TIME I ASK", expected: "helps with: THIS IS THE THIRD TIME I ASK", variables: scenario("").variables, tags: [], concept: "orders", persona: "Angry customer", edgeCase: false },
+      {
+        input: "Kettle not here yet, order 55",
+        expected: "helps with: Kettle not here yet, order 55",
+        variables: scenario("").variables,
+        tags: [],
+        concept: "orders",
+        persona: "Busy parent",
+        edgeCase: false,
+      },
+      {
+        input: "Cancel order 9",
+        expected: "helps with: Cancel order 9",
+        variables: scenario("").variables,
+        tags: ["tool:lookup_order", "edge-case"],
+        concept: "orders",
+        persona: "Busy parent",
+        edgeCase: true,
+      },
+      {
+        input: "THIS IS THE THIRD TIME I ASK",
+        expected: "helps with: THIS IS THE THIRD TIME I ASK",
+        variables: scenario("").variables,
+        tags: [],
+        concept: "orders",
+        persona: "Angry customer",
+        edgeCase: false,
+      },
     ]);
     expect(r.dropped).toEqual([
       { reason: "invalid", step: 'scenarios for persona "Angry customer"', item: 2, problem: "variables: no value for {{language}}" },
@@ -169,7 +214,11 @@ describe("generateProposals: scenarios", () => {
     const { model } = scripted({
       concepts: JSON.stringify({ concepts: [], personas: [{ name: "Solo", description: "one" }] }),
       scenarios: JSON.stringify({
-        scenarios: [scenario("Fine one"), scenario("Too many variables", { variables: [...scenario("").variables, ...many] }), scenario("Too many tags", { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })],
+        scenarios: [
+          scenario("Fine one"),
+          scenario("Too many variables", { variables: [...scenario("").variables, ...many] }),
+          scenario("Too many tags", { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }),
+        ],
       }),
     });
     const r = await generateProposals(input({ criteria: 0, scenarios: 3 }), deps(model));
@@ -182,7 +231,9 @@ describe("generateProposals: scenarios", () => {
 
   it("fails when the personas answer has the wrong shape, naming the step", async () => {
     const { model } = scripted({ concepts: JSON.stringify({ concepts: "orders" }) });
-    await expect(generateProposals(input({ criteria: 0, scenarios: 2 }), deps(model))).rejects.toThrow(/concepts and personas: the model's answer has the wrong shape: concepts/);
+    await expect(generateProposals(input({ criteria: 0, scenarios: 2 }), deps(model))).rejects.toThrow(
+      /concepts and personas: the model's answer has the wrong shape: concepts/,
+    );
   });
 
   it("reports a cancelled call as cancelled", async () => {

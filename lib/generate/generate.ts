@@ -78,10 +78,25 @@ export async function generateProposals(input: GenerateInput, deps: GenerateDeps
   let criteria: CriterionProposal[] = [];
   if (input.criteria > 0) {
     const step = "criteria";
-    const answer = await structuredList(settings, step, "criteria", "criteria", criteriaAnswerSchema, criterionItemSchema, criteriaMessages(input.prompt, variables, input.criteria, input.existingRules));
+    const answer = await structuredList(
+      settings,
+      step,
+      "criteria",
+      "criteria",
+      criteriaAnswerSchema,
+      criterionItemSchema,
+      criteriaMessages(input.prompt, variables, input.criteria, input.existingRules),
+    );
     took(answer.usage);
     for (const d of answer.invalid) dropped.push({ reason: "invalid", step, ...d });
-    const proposals = answer.items.map((i) => ({ rule: i.rule, passes: i.passes, fails: i.fails, priority: i.priority, check: checkOf(i), reason: i.reason?.trim() ?? "" }));
+    const proposals = answer.items.map((i) => ({
+      rule: i.rule,
+      passes: i.passes,
+      fails: i.fails,
+      priority: i.priority,
+      check: checkOf(i),
+      reason: i.reason?.trim() ?? "",
+    }));
     const { kept, dropped: dups } = dropNearDuplicates(proposals, (c) => c.rule, input.existingRules, deps.duplicateThreshold);
     for (const d of dups) dropped.push({ reason: "duplicate", kind: "criterion", ...d });
     criteria = kept.slice(0, input.criteria);
@@ -122,12 +137,23 @@ export async function generateProposals(input: GenerateInput, deps: GenerateDeps
           return;
         }
         const tags = [...new Set([...s.tags.map((t) => t.trim()).filter(Boolean), ...(s.edgeCase ? ["edge-case"] : [])])];
-        all.push({ input: s.input, expected: s.expected, variables: s.variables.filter((v) => variables.includes(v.name)), tags, concept: s.covers, persona: persona.name, edgeCase: s.edgeCase });
+        all.push({
+          input: s.input,
+          expected: s.expected,
+          variables: s.variables.filter((v) => variables.includes(v.name)),
+          tags,
+          concept: s.covers,
+          persona: persona.name,
+          edgeCase: s.edgeCase,
+        });
       });
     }
     if (all.length === 0) {
       const first = dropped.find((d) => d.reason === "invalid" && d.step !== "criteria");
-      throw new GenerateError("wrong_shape", `scenarios: no proposed scenario is valid${first && first.reason === "invalid" ? `; ${first.step} item ${first.item}: ${first.problem}` : ""}.`);
+      throw new GenerateError(
+        "wrong_shape",
+        `scenarios: no proposed scenario is valid${first && first.reason === "invalid" ? `; ${first.step} item ${first.item}: ${first.problem}` : ""}.`,
+      );
     }
     const { kept, dropped: dups } = dropNearDuplicates(all, (s) => s.input, input.existingInputs, deps.duplicateThreshold);
     for (const d of dups) dropped.push({ reason: "duplicate", kind: "scenario", ...d });

@@ -77,7 +77,10 @@ export function scenariosMessages(
     prompt: [
       describePrompt(p, variables),
       "",
-      list("Concepts:", concepts.map((c) => `${c.name}: ${c.description}`)),
+      list(
+        "Concepts:",
+        concepts.map((c) => `${c.name}: ${c.description}`),
+      ),
       "",
       `Persona: ${persona.name}: ${persona.description}`,
       "",

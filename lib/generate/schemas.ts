@@ -9,7 +9,8 @@ import { z } from "zod";
 /** Longest text field of a proposal, in characters (a runaway model answer is refused, not stored). */
 export const MAX_FIELD_CHARS = 4_000;
 
-const text = (what: string) => z.string().trim().min(1, "must not be empty").max(MAX_FIELD_CHARS, `must be at most ${MAX_FIELD_CHARS} characters`).describe(what);
+const text = (what: string) =>
+  z.string().trim().min(1, "must not be empty").max(MAX_FIELD_CHARS, `must be at most ${MAX_FIELD_CHARS} characters`).describe(what);
 
 /** One proposed criterion as the model writes it. */
 export const criterionItemSchema = z.object({
@@ -19,13 +20,17 @@ export const criterionItemSchema = z.object({
   priority: z.enum(["primary", "secondary"]).describe("primary: breaking it makes the answer wrong; secondary: a quality preference."),
   check: z
     .enum(["static", "judge", "unobservable"])
-    .describe("static: a code evaluator can check it (give `evaluator`); judge: an LLM judge must read the answer; unobservable: the answer alone cannot show it."),
+    .describe(
+      "static: a code evaluator can check it (give `evaluator`); judge: an LLM judge must read the answer; unobservable: the answer alone cannot show it.",
+    ),
   evaluator: z
     .object({ kind: z.string() })
     .loose()
     .nullable()
     .optional()
-    .describe('For check "static": an evaluator spec, e.g. {"kind":"contains","expected":"…"}, {"kind":"regex","pattern":"…"}, {"kind":"json","schema":{…}}, {"kind":"expected_tool_calls","names":["…"]}. Otherwise null.'),
+    .describe(
+      'For check "static": an evaluator spec, e.g. {"kind":"contains","expected":"…"}, {"kind":"regex","pattern":"…"}, {"kind":"json","schema":{…}}, {"kind":"expected_tool_calls","names":["…"]}. Otherwise null.',
+    ),
   reason: z.string().max(MAX_FIELD_CHARS).optional().describe("Why this rule matters for this prompt, or why it cannot be observed."),
 });
 export type CriterionItem = z.infer<typeof criterionItemSchema>;

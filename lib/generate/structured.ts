@@ -60,7 +60,10 @@ async function callForObject(
   schema: z.ZodType,
   messages: { system: string; prompt: string },
 ): Promise<{ raw: unknown; usage: CallUsage }> {
-  const usage = (u: { inputTokens?: number; outputTokens?: number } | undefined): CallUsage => ({ inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0 });
+  const usage = (u: { inputTokens?: number; outputTokens?: number } | undefined): CallUsage => ({
+    inputTokens: u?.inputTokens ?? 0,
+    outputTokens: u?.outputTokens ?? 0,
+  });
   const fromText = (text: string, u: CallUsage) => {
     if (!text.trim()) throw new GenerateError("empty", `${step}: the model's answer was empty.`);
     const raw = safeJson(text) ?? extractJsonObject(text);
@@ -125,7 +128,8 @@ export async function structuredList<T>(
 ): Promise<ListAnswer<T>> {
   const { raw, usage } = await callForObject(settings, step, name, answerSchema, messages);
   const list = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>)[key] : undefined;
-  if (!Array.isArray(list)) throw new GenerateError("wrong_shape", `${step}: the model's answer has no "${key}" list (got ${clip(JSON.stringify(raw) ?? String(raw))}).`);
+  if (!Array.isArray(list))
+    throw new GenerateError("wrong_shape", `${step}: the model's answer has no "${key}" list (got ${clip(JSON.stringify(raw) ?? String(raw))}).`);
   if (list.length === 0) throw new GenerateError("empty", `${step}: the model proposed nothing (an empty "${key}" list).`);
   const items: T[] = [];
   const invalid: { item: number; problem: string }[] = [];

@@ -29,10 +29,7 @@ export interface GenerateInput {
 }
 
 /** How a proposed criterion can be checked. */
-export type ProposedCheck =
-  | { kind: "static"; evaluator: StaticSpec }
-  | { kind: "judge"; note?: string }
-  | { kind: "unobservable"; reason: string };
+export type ProposedCheck = { kind: "static"; evaluator: StaticSpec } | { kind: "judge"; note?: string } | { kind: "unobservable"; reason: string };
 
 /** A proposed criterion. */
 export interface CriterionProposal {
@@ -58,8 +55,7 @@ export interface ScenarioProposal {
 
 /** An item of the model's answer that did not validate, or a near-duplicate. */
 export type DroppedItem =
-  | { reason: "invalid"; step: string; item: number; problem: string }
-  | ({ reason: "duplicate"; kind: "criterion" | "scenario" } & DuplicateDrop);
+  { reason: "invalid"; step: string; item: number; problem: string } | ({ reason: "duplicate"; kind: "criterion" | "scenario" } & DuplicateDrop);
 
 /** Where a batch came from. */
 export interface GenerationProvenance {

@@ -21,7 +21,10 @@ describe("guardRequest: the Host (DNS rebinding)", () => {
         'Benchwork does not answer to the host "evil.example" (a page of another site may be trying to reach it through DNS rebinding). Open Benchwork at http://localhost or http://127.0.0.1 with its port, or add the name to BENCHWORK_ALLOWED_HOSTS.',
     });
     // A rebound page's write carries an Origin that matches its Host: the Host decides first.
-    expect(guardRequest(req({ method: "POST", host: "evil.example:3000", origin: "http://evil.example:3000" }), local)).toMatchObject({ ok: false, status: 421 });
+    expect(guardRequest(req({ method: "POST", host: "evil.example:3000", origin: "http://evil.example:3000" }), local)).toMatchObject({
+      ok: false,
+      status: 421,
+    });
     expect(guardRequest(req({ host: "192.168.1.20:3000" }), local)).toMatchObject({ ok: false, status: 421 });
     expect(guardRequest(req({ host: "localhost.evil.example" }), local)).toMatchObject({ ok: false, status: 421 });
   });
@@ -53,7 +56,8 @@ describe("guardRequest: the Origin of a state-changing request (CSRF)", () => {
       expect(guardRequest(post({ method, origin: "http://evil.example" }), local), method).toEqual({
         ok: false,
         status: 403,
-        reason: 'Cross-site request refused: Origin "http://evil.example" is not this server (Host "127.0.0.1:3000"). Benchwork accepts changes only from its own pages.',
+        reason:
+          'Cross-site request refused: Origin "http://evil.example" is not this server (Host "127.0.0.1:3000"). Benchwork accepts changes only from its own pages.',
       });
     }
   });
@@ -70,7 +74,8 @@ describe("guardRequest: the Origin of a state-changing request (CSRF)", () => {
     expect(guardRequest(post({ secFetchSite: "cross-site" }), local)).toEqual({
       ok: false,
       status: 403,
-      reason: 'Cross-site request refused: the browser marked it Sec-Fetch-Site "cross-site" and sent no Origin. Benchwork accepts changes only from its own pages.',
+      reason:
+        'Cross-site request refused: the browser marked it Sec-Fetch-Site "cross-site" and sent no Origin. Benchwork accepts changes only from its own pages.',
     });
     expect(guardRequest(post({ secFetchSite: "same-site" }), local)).toMatchObject({ ok: false, status: 403 });
   });

@@ -162,9 +162,21 @@ describe("CSV headers and rows", () => {
     expect(t.columns).toEqual(["question", "answer", "answer_3", "column_4", "answer_2", "answer_4", "column_7"]);
     expect(t.rows).toEqual([["q1", "a1", "a2", "x", "b", "c", "y"]]);
     expect(t.problems).toEqual([
-      { severity: "warning", code: "duplicate_header", line: 1, column: "answer_3", message: 'Header "answer" appears more than once; column 3 is stored as "answer_3".' },
+      {
+        severity: "warning",
+        code: "duplicate_header",
+        line: 1,
+        column: "answer_3",
+        message: 'Header "answer" appears more than once; column 3 is stored as "answer_3".',
+      },
       { severity: "warning", code: "empty_header", line: 1, column: "column_4", message: 'Column 4 has no header name; it is stored as "column_4".' },
-      { severity: "warning", code: "duplicate_header", line: 1, column: "answer_4", message: 'Header "answer" appears more than once; column 6 is stored as "answer_4".' },
+      {
+        severity: "warning",
+        code: "duplicate_header",
+        line: 1,
+        column: "answer_4",
+        message: 'Header "answer" appears more than once; column 6 is stored as "answer_4".',
+      },
       { severity: "warning", code: "empty_header", line: 1, column: "column_7", message: 'Column 7 has no header name; it is stored as "column_7".' },
     ]);
   });
@@ -188,7 +200,13 @@ describe("CSV headers and rows", () => {
         row: 3,
         message: 'Line 4 has 4 fields but the header has 3; the extra values are kept in "column_4". Check the delimiter and quoting of this line.',
       },
-      { severity: "warning", code: "ragged_row", line: 5, row: 4, message: "Line 5 has 5 fields but the header has 3; the extra fields are empty and were ignored." },
+      {
+        severity: "warning",
+        code: "ragged_row",
+        line: 5,
+        row: 4,
+        message: "Line 5 has 5 fields but the header has 3; the extra fields are empty and were ignored.",
+      },
     ]);
   });
 

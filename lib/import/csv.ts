@@ -269,12 +269,10 @@ export function detectDelimiter(text: string): CsvDelimiter {
 }
 
 function tooManyColumns(fileName: string, limit: number, actual: number): ImportError {
-  return new ImportError(
-    "too_many_columns",
-    fileName,
-    `${fileName} has ${formatCount(actual)} columns; the limit is ${formatCount(limit)} columns.`,
-    { limit, actual },
-  );
+  return new ImportError("too_many_columns", fileName, `${fileName} has ${formatCount(actual)} columns; the limit is ${formatCount(limit)} columns.`, {
+    limit,
+    actual,
+  });
 }
 
 /** Orders problems by line, then row (file-level problems first). Stable. */

@@ -50,12 +50,7 @@ export class ImportError extends Error {
    * @param message human text; should name the file and the limit
    * @param extra optional numbers: `limit` and `actual` (units depend on the code), and `cause`
    */
-  constructor(
-    code: ImportErrorCode,
-    fileName: string,
-    message: string,
-    extra: { limit?: number; actual?: number; cause?: unknown } = {},
-  ) {
+  constructor(code: ImportErrorCode, fileName: string, message: string, extra: { limit?: number; actual?: number; cause?: unknown } = {}) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = "ImportError";
     this.code = code;
@@ -79,10 +74,7 @@ export class ImportError extends Error {
 
 /** True when `e` is an {@link ImportError} (also across module copies, by name and code). */
 export function isImportError(e: unknown): e is ImportError {
-  return (
-    e instanceof ImportError ||
-    (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ImportError" && "code" in e)
-  );
+  return e instanceof ImportError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ImportError" && "code" in e);
 }
 
 /** Formats a count with thousands separators, e.g. `5000` → `"5,000"` (en-US, locale-independent). */

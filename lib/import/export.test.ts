@@ -15,7 +15,7 @@ describe("toCsv", () => {
   });
 
   it("escapes header names too, fills missing cells, honours column order and BOM", () => {
-    expect(toCsv([{ "=h": "1" }, { other: "2" }])).toBe("\"'=h\",other\r\n1,\r\n,2");
+    expect(toCsv([{ "=h": "1" }, { other: "2" }])).toBe('"\'=h",other\r\n1,\r\n,2');
     expect(toCsv([{ a: "1", b: "2" }], { columns: ["b", "a"], bom: true, newline: "\n" })).toBe("\uFEFFb,a\n2,1");
     expect(toCsv([{ a: null, b: undefined, c: 3, d: true }])).toBe("a,b,c,d\r\n,,3,true");
   });
@@ -40,7 +40,13 @@ describe("toJsonl", () => {
 
   it("round-trips through the importer", async () => {
     // Object.fromEntries makes "__proto__" an own key (an object literal would set the prototype).
-    const rows = [Object.fromEntries([["q", "=1+1"], ["__proto__", "p"], ["n", "12345678901234567890"]])];
+    const rows = [
+      Object.fromEntries([
+        ["q", "=1+1"],
+        ["__proto__", "p"],
+        ["n", "12345678901234567890"],
+      ]),
+    ];
     const text = toJsonl(rows);
     expect(text).toBe('{"q":"=1+1","__proto__":"p","n":"12345678901234567890"}\n');
     const t = await parseFile(utf8(text), "r.jsonl");

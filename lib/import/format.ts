@@ -41,14 +41,13 @@ export function detectFormat(bytes: Uint8Array, fileName: string): ImportFormat 
   if (ext && BY_EXTENSION[ext]) return BY_EXTENSION[ext];
   if (ext && REFUSED[ext]) throw new ImportError("unsupported_format", fileName, `${fileName}: ${REFUSED[ext]}.`);
   if (ext) {
-    throw new ImportError(
-      "unsupported_format",
-      fileName,
-      `${fileName} is not a supported file type; upload CSV, XLSX, JSON or JSONL.`,
-    );
+    throw new ImportError("unsupported_format", fileName, `${fileName} is not a supported file type; upload CSV, XLSX, JSON or JSONL.`);
   }
   if (looksLikeZip(bytes)) return "xlsx";
-  const head = new TextDecoder("utf-8").decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder("utf-8")
+    .decode(bytes.subarray(0, 4096))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   if (head.startsWith("[")) return "json";
   if (head.startsWith("{")) {
     const lines = head.split(/\r\n|\r|\n/).filter((l) => l.trim() !== "");

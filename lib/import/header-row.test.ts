@@ -8,9 +8,22 @@ import { parseFile } from "./parse";
 const limits = resolveLimits();
 
 /** A CSV exported from a spreadsheet: a title, a blank line (both padded with commas), then the header. */
-const EXPORTED = ["Customer FAQ export,,", ",,", "question,answer,tier", "Where is my order?,Ask for the number,gold", "Can I return it?,Within 30 days,silver", ""].join("\n");
+const EXPORTED = [
+  "Customer FAQ export,,",
+  ",,",
+  "question,answer,tier",
+  "Where is my order?,Ask for the number,gold",
+  "Can I return it?,Within 30 days,silver",
+  "",
+].join("\n");
 /** The same written by hand: the title and the blank line have no commas. */
-const HANDWRITTEN = ["Customer FAQ export", "", "question,answer,tier", "Where is my order?,Ask for the number,gold", "Can I return it?,Within 30 days,silver"].join("\n");
+const HANDWRITTEN = [
+  "Customer FAQ export",
+  "",
+  "question,answer,tier",
+  "Where is my order?,Ask for the number,gold",
+  "Can I return it?,Within 30 days,silver",
+].join("\n");
 
 describe("header row: a title and a blank line above the header", () => {
   it("the parser reads the title as the header and remembers where it was", async () => {
@@ -67,8 +80,12 @@ describe("header row: a title and a blank line above the header", () => {
     const t = await parseFile(utf8(EXPORTED), "faq.csv");
     expect(headerRowProblem(t, 3)).toBeNull();
     expect(headerRowProblem(t, 0)).toBeNull();
-    expect(headerRowProblem(t, 2)).toBe("Line 2 of faq.csv is not a row of its table (blank, or before the first row read); choose line 1 or one of lines 3–5.");
-    expect(headerRowProblem(t, 99)).toBe("Line 99 of faq.csv is not a row of its table (blank, or before the first row read); choose line 1 or one of lines 3–5.");
+    expect(headerRowProblem(t, 2)).toBe(
+      "Line 2 of faq.csv is not a row of its table (blank, or before the first row read); choose line 1 or one of lines 3–5.",
+    );
+    expect(headerRowProblem(t, 99)).toBe(
+      "Line 99 of faq.csv is not a row of its table (blank, or before the first row read); choose line 1 or one of lines 3–5.",
+    );
     const j = await parseFile(utf8('[{"q":"a"}]'), "x.json");
     expect(headerRowProblem(j, 2)).toBe("x.json is JSON: its keys are the column names, so it has no header row to choose.");
     expect(() => withHeaderRow(t, 2)).toThrow("Line 2 of faq.csv is not a row of its table");
@@ -88,7 +105,12 @@ describe("header row: a title and a blank line above the header", () => {
     expect(t.rows).toEqual([["Hi", "Hello"]]);
     expect(t.rowSources).toEqual([4]);
     expect(t.problems).toEqual([
-      { severity: "warning", code: "above_header", sheetRow: 1, message: 'Sheet rows 1–2 are above the header (sheet row 3) and were left out: "Customer FAQ export".' },
+      {
+        severity: "warning",
+        code: "above_header",
+        sheetRow: 1,
+        message: 'Sheet rows 1–2 are above the header (sheet row 3) and were left out: "Customer FAQ export".',
+      },
     ]);
   });
 });

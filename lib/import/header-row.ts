@@ -120,9 +120,20 @@ export function withHeaderRow(table: ImportTable, source: number): ImportTable {
   const leftOut = [...headerCellsAsRead(table), ...table.rows.slice(0, k).flatMap(nonBlank)].filter((c) => c.trim() !== "");
   const label = lineKind ? "Line" : "Sheet row";
   const span = source - 1 > oldStart ? `${label}s ${oldStart}–${source - 1} are` : `${label} ${oldStart} is`;
-  const quoted = leftOut.length === 0 ? "" : `: ${leftOut.slice(0, 5).map((c) => `"${c.length > 80 ? `${c.slice(0, 79)}…` : c}"`).join(", ")}${leftOut.length > 5 ? ", …" : ""}`;
+  const quoted =
+    leftOut.length === 0
+      ? ""
+      : `: ${leftOut
+          .slice(0, 5)
+          .map((c) => `"${c.length > 80 ? `${c.slice(0, 79)}…` : c}"`)
+          .join(", ")}${leftOut.length > 5 ? ", …" : ""}`;
   const problems: ImportProblem[] = [
-    { severity: "warning", code: "above_header", ...at(oldStart), message: `${span} above the header (${label.toLowerCase()} ${source}) and were left out${quoted}.` },
+    {
+      severity: "warning",
+      code: "above_header",
+      ...at(oldStart),
+      message: `${span} above the header (${label.toLowerCase()} ${source}) and were left out${quoted}.`,
+    },
     ...names.problems,
   ];
   for (const p of table.problems) {

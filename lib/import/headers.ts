@@ -19,11 +19,7 @@ export interface UniqueHeaders {
  * @param trim trim surrounding whitespace (true for CSV/XLSX headers; JSON keys are kept exactly)
  * @returns the stored column names (same length and order) and the rename warnings
  */
-export function uniqueHeaders(
-  names: readonly string[],
-  where: { line?: number; sheetRow?: number } = {},
-  trim = true,
-): UniqueHeaders {
+export function uniqueHeaders(names: readonly string[], where: { line?: number; sheetRow?: number } = {}, trim = true): UniqueHeaders {
   const trimmed = trim ? names.map((n) => n.trim()) : names.slice();
   // Reserve every name as written so that a generated suffix never takes a real header's name.
   const taken = new Set<string>(trimmed.filter((n) => n !== ""));

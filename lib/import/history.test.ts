@@ -7,7 +7,9 @@ import { suggestMapping } from "./suggest";
 
 describe("conversation history", () => {
   it("reads a JSON array of text turns as replayable", () => {
-    expect(parseHistory('[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!\\nHow can I help?"},{"role":"system","content":"Be brief."}]')).toEqual({
+    expect(
+      parseHistory('[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!\\nHow can I help?"},{"role":"system","content":"Be brief."}]'),
+    ).toEqual({
       turns: [
         { role: "user", content: "Hi", replayable: true },
         { role: "assistant", content: "Hello!\nHow can I help?", replayable: true },
@@ -24,10 +26,22 @@ describe("conversation history", () => {
     const cell = JSON.stringify([
       { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "c1", content: "42" },
-      { role: "user", content: [{ type: "text", text: "Look" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] },
-      { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Look" },
+          { type: "image_url", image_url: { url: "https://x/y.png" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
       { role: "narrator", content: "Meanwhile" },
-      { role: "function", name: "f", content: "{\"ok\":true}" },
+      { role: "function", name: "f", content: '{"ok":true}' },
       { role: "assistant", content: { text: "object content" } },
     ]);
     const { turns, error } = parseHistory(cell);
@@ -40,7 +54,13 @@ describe("conversation history", () => {
         note: "the turn contains tool calls",
         raw: '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}',
       },
-      { role: "tool", content: "42", replayable: false, note: "a tool turn cannot be replayed as text", raw: '{"role":"tool","tool_call_id":"c1","content":"42"}' },
+      {
+        role: "tool",
+        content: "42",
+        replayable: false,
+        note: "a tool turn cannot be replayed as text",
+        raw: '{"role":"tool","tool_call_id":"c1","content":"42"}',
+      },
       {
         role: "user",
         content: "Look",
@@ -56,8 +76,20 @@ describe("conversation history", () => {
         raw: '{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}',
       },
       { role: "user", content: "Meanwhile", replayable: false, note: 'unknown role "narrator"', raw: '{"role":"narrator","content":"Meanwhile"}' },
-      { role: "tool", content: '{"ok":true}', replayable: false, note: "a function turn cannot be replayed as text", raw: '{"role":"function","name":"f","content":"{\\"ok\\":true}"}' },
-      { role: "assistant", content: '{"text":"object content"}', replayable: false, note: "the content is not plain text", raw: '{"role":"assistant","content":{"text":"object content"}}' },
+      {
+        role: "tool",
+        content: '{"ok":true}',
+        replayable: false,
+        note: "a function turn cannot be replayed as text",
+        raw: '{"role":"function","name":"f","content":"{\\"ok\\":true}"}',
+      },
+      {
+        role: "assistant",
+        content: '{"text":"object content"}',
+        replayable: false,
+        note: "the content is not plain text",
+        raw: '{"role":"assistant","content":{"text":"object content"}}',
+      },
     ]);
   });
 

@@ -118,7 +118,10 @@ function turnFromObject(item: Extract<RawJson, { kind: "object" }>, roleText: st
   }
   const toolCalls = getMember(item, "tool_calls");
   const functionCall = getMember(item, "function_call");
-  if ((toolCalls && toolCalls.kind !== "null" && !(toolCalls.kind === "array" && toolCalls.items.length === 0)) || (functionCall && functionCall.kind !== "null")) {
+  if (
+    (toolCalls && toolCalls.kind !== "null" && !(toolCalls.kind === "array" && toolCalls.items.length === 0)) ||
+    (functionCall && functionCall.kind !== "null")
+  ) {
     reasons.push("the turn contains tool calls");
   }
   let text = "";

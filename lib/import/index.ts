@@ -15,16 +15,7 @@
  */
 export { ImportError, isImportError, formatBytes, formatCount, type ImportErrorCode } from "./errors";
 export { DEFAULT_LIMITS, resolveLimits, type ImportLimits } from "./limits";
-export type {
-  CsvDelimiter,
-  ImportFormat,
-  ImportProblem,
-  ImportTable,
-  ParseOptions,
-  ProblemSeverity,
-  SheetInfo,
-  TextEncodingName,
-} from "./types";
+export type { CsvDelimiter, ImportFormat, ImportProblem, ImportTable, ParseOptions, ProblemSeverity, SheetInfo, TextEncodingName } from "./types";
 export { parseFile } from "./parse";
 export { detectFormat } from "./format";
 export { decodeText, type DecodedText } from "./decode";
@@ -54,22 +45,8 @@ export { columnAssignmentSchema, columnMappingSchema } from "./mapping-schema";
 export { suggestMapping, normalizeName, outputCandidateName, type SuggestOptions } from "./suggest";
 export { PII_TYPES, PII_LABEL, findPii, type PiiMatch, type PiiType } from "./redact/detectors";
 export { RowRedactor, redactString, type PiiCounts } from "./redact/redact";
-export {
-  redactTable,
-  previewRedaction,
-  type RedactionOptions,
-  type RedactionPreviewCell,
-  type RedactionReport,
-} from "./redact/table";
-export {
-  DEFAULT_REDACTION,
-  KEEP_ENTRY_MAX,
-  KEEP_LIST_MAX,
-  KeepList,
-  keepListProblems,
-  parseKeepList,
-  type RedactionSettings,
-} from "./redact/settings";
+export { redactTable, previewRedaction, type RedactionOptions, type RedactionPreviewCell, type RedactionReport } from "./redact/table";
+export { DEFAULT_REDACTION, KEEP_ENTRY_MAX, KEEP_LIST_MAX, KeepList, keepListProblems, parseKeepList, type RedactionSettings } from "./redact/settings";
 export { detectHeaderRow, headerChoices, headerRowProblem, withHeaderRow, type HeaderChoice } from "./header-row";
 export { parseVariablesCell, type ParsedVariables } from "./variables-json";
 export { toCsv, toJsonl, tableRecords, FORMULA_START, type CsvExportOptions, type ExportRow } from "./export";

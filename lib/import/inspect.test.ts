@@ -5,7 +5,18 @@ import { inspect } from "./inspect";
 describe("inspect", () => {
   it("returns the CLI object for a CSV, with parse and mapping problems", async () => {
     const r = await inspect(fixture("csv/ragged.csv"), "ragged.csv");
-    expect(Object.keys(r)).toEqual(["format", "encoding", "delimiter", "headerRow", "headerDetected", "columns", "rowCount", "rows", "problems", "suggestedMapping"]);
+    expect(Object.keys(r)).toEqual([
+      "format",
+      "encoding",
+      "delimiter",
+      "headerRow",
+      "headerDetected",
+      "columns",
+      "rowCount",
+      "rows",
+      "problems",
+      "suggestedMapping",
+    ]);
     expect(r).toMatchObject({ headerRow: 1, headerDetected: false });
     expect(r).toMatchObject({ format: "csv", encoding: "utf-8", delimiter: ",", rowCount: 5 });
     expect(r.columns).toEqual(["question", "answer", "notes", "column_4"]);

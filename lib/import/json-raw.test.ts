@@ -3,7 +3,7 @@ import { JsonSyntaxError, lineColumnAt, parseRawJson, rawJsonToCell, stringifyRa
 
 describe("raw JSON scanner", () => {
   it("keeps number source text (exponents, big integers, trailing zeros, -0)", () => {
-    const node = parseRawJson('[1e5, 12345678901234567890, 1.50, -0, 2E-3, 0]');
+    const node = parseRawJson("[1e5, 12345678901234567890, 1.50, -0, 2E-3, 0]");
     expect(node.kind).toBe("array");
     if (node.kind !== "array") return;
     expect(node.items.map(rawJsonToCell)).toEqual(["1e5", "12345678901234567890", "1.50", "-0", "2E-3", "0"]);

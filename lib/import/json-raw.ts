@@ -309,14 +309,30 @@ class Scanner {
       out += s.slice(chunk, p);
       const e = s.charCodeAt(p + 1);
       switch (e) {
-        case 34: out += '"'; break;
-        case 92: out += "\\"; break;
-        case 47: out += "/"; break;
-        case 98: out += "\b"; break;
-        case 102: out += "\f"; break;
-        case 110: out += "\n"; break;
-        case 114: out += "\r"; break;
-        case 116: out += "\t"; break;
+        case 34:
+          out += '"';
+          break;
+        case 92:
+          out += "\\";
+          break;
+        case 47:
+          out += "/";
+          break;
+        case 98:
+          out += "\b";
+          break;
+        case 102:
+          out += "\f";
+          break;
+        case 110:
+          out += "\n";
+          break;
+        case 114:
+          out += "\r";
+          break;
+        case 116:
+          out += "\t";
+          break;
         case 117: {
           const hex = s.slice(p + 2, p + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new JsonSyntaxError("invalid \\u escape", p);

@@ -43,9 +43,7 @@ describe("JSON: array of objects", () => {
   });
 
   it("reports a syntax error with line and column", () => {
-    expect(() => json("json/invalid.json")).toThrow(
-      'invalid.json is not valid JSON: expected "," or "}" but found "\\"" at line 3, column 32.',
-    );
+    expect(() => json("json/invalid.json")).toThrow('invalid.json is not valid JSON: expected "," or "}" but found "\\"" at line 3, column 32.');
     try {
       json("json/invalid.json");
     } catch (e) {
@@ -55,7 +53,9 @@ describe("JSON: array of objects", () => {
 
   it("refuses JSON that is not an array of objects", () => {
     expect(() => json("json/scalar.json")).toThrow("scalar.json holds a string; expected an array of objects (one object per row).");
-    expect(() => parseJson(utf8("[1, 2]"), "nums.json", limits)).toThrow("nums.json must be an array of objects (one object per row), but its items are not objects.");
+    expect(() => parseJson(utf8("[1, 2]"), "nums.json", limits)).toThrow(
+      "nums.json must be an array of objects (one object per row), but its items are not objects.",
+    );
   });
 
   it("keeps the last value of a repeated key and names an empty key by position", () => {
@@ -64,7 +64,13 @@ describe("JSON: array of objects", () => {
     expect(t.rows).toEqual([["second", "no key name"]]);
     expect(t.problems).toEqual([
       { severity: "warning", code: "empty_header", column: "column_2", message: 'Column 2 has no header name; it is stored as "column_2".' },
-      { severity: "warning", code: "duplicate_key", line: 1, row: 1, message: 'Line 1: key "question" appears more than once in the object; the last value is kept.' },
+      {
+        severity: "warning",
+        code: "duplicate_key",
+        line: 1,
+        row: 1,
+        message: 'Line 1: key "question" appears more than once in the object; the last value is kept.',
+      },
     ]);
   });
 

@@ -109,7 +109,11 @@ function findRowArray(root: RawJson, fileName: string, jsonKey: string | undefin
     return (hit[1] as Extract<RawJson, { kind: "array" }>).items;
   }
   if (keys.length === 0) {
-    throw new ImportError("unsupported_shape", fileName, `${fileName} is an object without an array of objects; expected an array of objects (one object per row).`);
+    throw new ImportError(
+      "unsupported_shape",
+      fileName,
+      `${fileName} is an object without an array of objects; expected an array of objects (one object per row).`,
+    );
   }
   throw new ImportError(
     "unsupported_shape",

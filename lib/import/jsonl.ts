@@ -69,7 +69,11 @@ export function parseJsonlText(text: string, fileName: string, limits: ImportLim
     builder.add(node, lineNo);
   }
   if (builder.count === 0 && bad > 0) {
-    throw new ImportError("corrupt", fileName, `${fileName} has no line that is a JSON object (${bad} unreadable line${bad === 1 ? "" : "s"}); it is not JSON Lines.`);
+    throw new ImportError(
+      "corrupt",
+      fileName,
+      `${fileName} has no line that is a JSON object (${bad} unreadable line${bad === 1 ? "" : "s"}); it is not JSON Lines.`,
+    );
   }
   return builder.finish("jsonl", encoding, problems);
 }

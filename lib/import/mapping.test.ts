@@ -37,7 +37,20 @@ const FULL_MAPPING: ColumnMapping = [
 describe("applyMapping: where each role lands", () => {
   it("builds the case content from a fully mapped row", () => {
     const t = table(FULL_COLUMNS, [
-      [" c-1 ", "Weather in {{city}}?", "Sunny", "user: hi\nassistant: hello", "It is sunny", "", "Paris", "You are… Weather in Paris?", "checked", "weather, geo; weather", "geo;easy", "https://x"],
+      [
+        " c-1 ",
+        "Weather in {{city}}?",
+        "Sunny",
+        "user: hi\nassistant: hello",
+        "It is sunny",
+        "",
+        "Paris",
+        "You are… Weather in Paris?",
+        "checked",
+        "weather, geo; weather",
+        "geo;easy",
+        "https://x",
+      ],
     ]);
     const r = applyMapping(t, FULL_MAPPING, { templateVariables: ["city"] });
     expect(r.problems).toEqual([]);
@@ -67,10 +80,13 @@ describe("applyMapping: where each role lands", () => {
   });
 
   it("keeps unmapped columns as extra columns, unchanged, and never merges repeated rows", () => {
-    const t = table(["q", "a", "x", "y"], [
-      ["same", "1", "  keep spaces  ", ""],
-      ["same", "1", "  keep spaces  ", ""],
-    ]);
+    const t = table(
+      ["q", "a", "x", "y"],
+      [
+        ["same", "1", "  keep spaces  ", ""],
+        ["same", "1", "  keep spaces  ", ""],
+      ],
+    );
     const r = applyMapping(t, [
       { column: "q", role: "input" },
       { column: "a", role: "expected" },
@@ -100,13 +116,16 @@ describe("applyMapping: problems", () => {
     { column: "h", role: "history" },
     { column: "v", role: "variable", variable: "city" },
   ];
-  const t = table(["id", "q", "a", "h", "v"], [
-    ["1", "ok", "fine", "", "Paris"],
-    ["2", "  ", "fine", "", "Rome"],
-    ["3", "ok", "", "", ""],
-    ["1", "dup", "x", "", "Oslo"],
-    ["5", "bad history", "x", "[{\"role\":", "Bern"],
-  ]);
+  const t = table(
+    ["id", "q", "a", "h", "v"],
+    [
+      ["1", "ok", "fine", "", "Paris"],
+      ["2", "  ", "fine", "", "Rome"],
+      ["3", "ok", "", "", ""],
+      ["1", "dup", "x", "", "Oslo"],
+      ["5", "bad history", "x", '[{"role":', "Bern"],
+    ],
+  );
 
   it("flags missing input/expected and repeated IDs as errors that block the row; missing variables as warnings", () => {
     const r = applyMapping(t, mapping, { templateVariables: ["city", "country"] });
@@ -119,7 +138,14 @@ describe("applyMapping: problems", () => {
       { severity: "error", code: "missing_input", column: "q", row: 2, line: 3, message: "Row 2 has no input." },
       { severity: "error", code: "missing_expected", column: "a", row: 3, line: 4, message: "Row 3 has no expected result." },
       { severity: "warning", code: "missing_variable", column: "v", row: 3, line: 4, message: "Row 3 has no value for {{city}}; it is left unset." },
-      { severity: "error", code: "duplicate_case_id", column: "id", row: 4, line: 5, message: 'Row 4 repeats case ID "1" from row 1; case IDs must be unique.' },
+      {
+        severity: "error",
+        code: "duplicate_case_id",
+        column: "id",
+        row: 4,
+        line: 5,
+        message: 'Row 4 repeats case ID "1" from row 1; case IDs must be unique.',
+      },
       {
         severity: "error",
         code: "malformed_history",
@@ -156,13 +182,28 @@ describe("applyMapping: problems", () => {
   it("reports corrections for unknown rows or columns", () => {
     const r = applyMapping(t, mapping, { corrections: { 9: { q: "x" }, 1: { nope: "x" } } });
     expect(r.problems.slice(0, 2)).toEqual([
-      { severity: "error", code: "unknown_column", row: 1, column: "nope", message: 'A correction for row 1 names column "nope", which the table does not have.' },
+      {
+        severity: "error",
+        code: "unknown_column",
+        row: 1,
+        column: "nope",
+        message: 'A correction for row 1 names column "nope", which the table does not have.',
+      },
       { severity: "error", code: "unknown_row", message: "A correction names row 9, which the table does not have (rows 1–5)." },
     ]);
   });
 
   it("blocks every row, flagged once, when no input column is mapped", () => {
-    const r = applyMapping(table(["q", "a"], [["x", "y"], ["z", "w"]]), [{ column: "a", role: "expected" }]);
+    const r = applyMapping(
+      table(
+        ["q", "a"],
+        [
+          ["x", "y"],
+          ["z", "w"],
+        ],
+      ),
+      [{ column: "a", role: "expected" }],
+    );
     expect(r.problems).toEqual([{ severity: "error", code: "no_input_column", message: "No column is mapped to the input." }]);
     expect(r.blockedRows).toEqual([1, 2]);
     expect(r.drafts[0].content.extra).toEqual({ q: "x" });
@@ -171,16 +212,19 @@ describe("applyMapping: problems", () => {
 
 describe("validateMapping", () => {
   it("reports every rule it checks", () => {
-    const problems = validateMapping(["a", "b", "c", "d", "e", "f", "g"], [
-      { column: "a", role: "input" },
-      { column: "b", role: "input" },
-      { column: "c", role: "actual_output" },
-      { column: "d", role: "actual_output", candidate: "m" },
-      { column: "e", role: "actual_output", candidate: "m" },
-      { column: "f", role: "variable" },
-      { column: "a", role: "notes" },
-      { column: "zzz", role: "extra" },
-    ]);
+    const problems = validateMapping(
+      ["a", "b", "c", "d", "e", "f", "g"],
+      [
+        { column: "a", role: "input" },
+        { column: "b", role: "input" },
+        { column: "c", role: "actual_output" },
+        { column: "d", role: "actual_output", candidate: "m" },
+        { column: "e", role: "actual_output", candidate: "m" },
+        { column: "f", role: "variable" },
+        { column: "a", role: "notes" },
+        { column: "zzz", role: "extra" },
+      ],
+    );
     expect(problems.map((p) => [p.code, p.column ?? null])).toEqual([
       ["missing_candidate", "c"],
       ["duplicate_candidate", "e"],
@@ -296,7 +340,14 @@ describe("expected tool calls column", () => {
     const { applyMapping, splitToolNames } = await import("./mapping");
     expect(splitToolNames('["lookup_order", {"toolName": "refund"}, "lookup_order"]')).toEqual(["lookup_order", "refund"]);
     expect(splitToolNames("lookup_order; refund")).toEqual(["lookup_order", "refund"]);
-    const table = { format: "csv", encoding: "utf-8", columns: ["q", "a", "tools"], rows: [["Where is my order?", "On its way", "lookup_order"]], rowSources: [2], sourceKind: "line" } as unknown as Parameters<typeof applyMapping>[0];
+    const table = {
+      format: "csv",
+      encoding: "utf-8",
+      columns: ["q", "a", "tools"],
+      rows: [["Where is my order?", "On its way", "lookup_order"]],
+      rowSources: [2],
+      sourceKind: "line",
+    } as unknown as Parameters<typeof applyMapping>[0];
     const r = applyMapping(table, [
       { column: "q", role: "input" },
       { column: "a", role: "expected" },

@@ -109,11 +109,21 @@ export function validateMapping(columns: readonly string[], mapping: ColumnMappi
   const variables = new Map<string, string>();
   for (const a of mapping) {
     if (!known.has(a.column)) {
-      problems.push({ severity: "error", code: "unknown_column", column: a.column, message: `The mapping names column "${a.column}", which the file does not have.` });
+      problems.push({
+        severity: "error",
+        code: "unknown_column",
+        column: a.column,
+        message: `The mapping names column "${a.column}", which the file does not have.`,
+      });
       continue;
     }
     if (seenColumns.has(a.column)) {
-      problems.push({ severity: "error", code: "column_mapped_twice", column: a.column, message: `Column "${a.column}" has more than one role in the mapping.` });
+      problems.push({
+        severity: "error",
+        code: "column_mapped_twice",
+        column: a.column,
+        message: `Column "${a.column}" has more than one role in the mapping.`,
+      });
       continue;
     }
     seenColumns.add(a.column);
@@ -121,17 +131,37 @@ export function validateMapping(columns: readonly string[], mapping: ColumnMappi
     if (a.role === "actual_output") {
       const name = a.candidate?.trim() ?? "";
       if (name === "") {
-        problems.push({ severity: "error", code: "missing_candidate", column: a.column, message: `Column "${a.column}" holds actual outputs but has no candidate name.` });
+        problems.push({
+          severity: "error",
+          code: "missing_candidate",
+          column: a.column,
+          message: `Column "${a.column}" holds actual outputs but has no candidate name.`,
+        });
       } else if (candidates.has(name)) {
-        problems.push({ severity: "error", code: "duplicate_candidate", column: a.column, message: `Candidate "${name}" is used by both "${candidates.get(name)}" and "${a.column}"; each actual-output column needs its own candidate name.` });
+        problems.push({
+          severity: "error",
+          code: "duplicate_candidate",
+          column: a.column,
+          message: `Candidate "${name}" is used by both "${candidates.get(name)}" and "${a.column}"; each actual-output column needs its own candidate name.`,
+        });
       } else candidates.set(name, a.column);
     }
     if (a.role === "variable") {
       const name = a.variable?.trim() ?? "";
       if (name === "") {
-        problems.push({ severity: "error", code: "missing_variable_name", column: a.column, message: `Column "${a.column}" is a variable but has no variable name.` });
+        problems.push({
+          severity: "error",
+          code: "missing_variable_name",
+          column: a.column,
+          message: `Column "${a.column}" is a variable but has no variable name.`,
+        });
       } else if (variables.has(name)) {
-        problems.push({ severity: "error", code: "duplicate_variable", column: a.column, message: `Variable "${name}" is given by both "${variables.get(name)}" and "${a.column}".` });
+        problems.push({
+          severity: "error",
+          code: "duplicate_variable",
+          column: a.column,
+          message: `Variable "${name}" is given by both "${variables.get(name)}" and "${a.column}".`,
+        });
       } else variables.set(name, a.column);
     }
   }
@@ -195,8 +225,21 @@ export function splitToolNames(cell: string): string[] {
     try {
       const list = JSON.parse(text) as unknown;
       if (Array.isArray(list)) {
-        const names = list.map((x) => (typeof x === "string" ? x : x && typeof x === "object" ? ((x as { toolName?: unknown; name?: unknown }).toolName ?? (x as { name?: unknown }).name) : undefined));
-        return [...new Set(names.filter((n): n is string => typeof n === "string").map((n) => n.trim()).filter((n) => n !== ""))];
+        const names = list.map((x) =>
+          typeof x === "string"
+            ? x
+            : x && typeof x === "object"
+              ? ((x as { toolName?: unknown; name?: unknown }).toolName ?? (x as { name?: unknown }).name)
+              : undefined,
+        );
+        return [
+          ...new Set(
+            names
+              .filter((n): n is string => typeof n === "string")
+              .map((n) => n.trim())
+              .filter((n) => n !== ""),
+          ),
+        ];
       }
     } catch {
       // Not JSON: read it as a list of names.
@@ -278,7 +321,12 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
       const parsed = parseVariablesCell(cells[j]);
       if (parsed.error) {
         (malformed ??= []).push(j);
-        flag("error", "malformed_variables", j, `Row ${rowNumber}: column "${cols[j]}" is not a JSON object of variables (${parsed.error}); the cell is kept as an extra column.`);
+        flag(
+          "error",
+          "malformed_variables",
+          j,
+          `Row ${rowNumber}: column "${cols[j]}" is not a JSON object of variables (${parsed.error}); the cell is kept as an extra column.`,
+        );
         continue;
       }
       for (const v of parsed.variables) {
@@ -297,8 +345,7 @@ export function applyMapping(table: ImportTable, mapping: ColumnMapping, options
     }
     const context: NameValue[] = [];
     if (resolvedPrompt !== undefined && cells[resolvedPrompt] !== "") context.push({ name: "resolved_prompt", value: cells[resolvedPrompt] });
-    const tags =
-      plan.tags.length === 0 ? [] : splitTags(plan.tags.length === 1 ? cells[plan.tags[0]] : plan.tags.map((j) => cells[j]).join(","));
+    const tags = plan.tags.length === 0 ? [] : splitTags(plan.tags.length === 1 ? cells[plan.tags[0]] : plan.tags.map((j) => cells[j]).join(","));
     // The same few tags repeat on many rows: share one string per distinct tag.
     for (let k = 0; k < tags.length; k++) {
       const known = tagStrings.get(tags[k]);
@@ -414,11 +461,7 @@ function planColumns(columns: readonly string[], mapping: ColumnMapping): Column
  * Template variables and the column that should give each: its variable column, else the first
  * JSON-object column (whose keys vary by row). A variable no column can give is reported once.
  */
-function neededVariables(
-  plan: ColumnPlan,
-  templateVariables: readonly string[],
-  problems: ImportProblem[],
-): { name: string; index: number }[] {
+function neededVariables(plan: ColumnPlan, templateVariables: readonly string[], problems: ImportProblem[]): { name: string; index: number }[] {
   const out: { name: string; index: number }[] = [];
   for (const name of new Set(templateVariables.map((v) => v.trim()).filter((v) => v !== ""))) {
     const v = plan.variables.find((x) => x.name === name);

@@ -82,4 +82,3 @@ describe("suggestMapping", () => {
     expect(suggestMapping(["variables"], { sampleRows: [['{"a": "x"}'], ['{"a": x}']] })).toEqual([{ column: "variables", role: "variables_json" }]);
   });
 });
-

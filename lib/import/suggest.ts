@@ -48,11 +48,42 @@ type SingleRole = Exclude<ColumnRole, "actual_output" | "variable" | "variables_
 const EXACT: Record<SingleRole, Record<string, number>> = {
   input: { input: 10, question: 10, user_message: 10, prompt: 9, user_input: 9, query: 8, instruction: 8, text: 7, utterance: 7, message: 6, turn_1: 4 },
   expected: {
-    expected: 10, expected_output: 10, expected_answer: 10, expected_result: 10, expected_response: 10, reference_answer: 10, final_answer: 10,
-    ideal: 9, ideal_answer: 9, ideal_response: 9, ground_truth: 9, gold: 9, gold_answer: 9, gold_label: 9, best_answer: 9, correct_answer: 9,
-    answer: 8, reference: 8, target: 8, label: 7, correct_answers: 6, category: 5, intent: 5,
+    expected: 10,
+    expected_output: 10,
+    expected_answer: 10,
+    expected_result: 10,
+    expected_response: 10,
+    reference_answer: 10,
+    final_answer: 10,
+    ideal: 9,
+    ideal_answer: 9,
+    ideal_response: 9,
+    ground_truth: 9,
+    gold: 9,
+    gold_answer: 9,
+    gold_label: 9,
+    best_answer: 9,
+    correct_answer: 9,
+    answer: 8,
+    reference: 8,
+    target: 8,
+    label: 7,
+    correct_answers: 6,
+    category: 5,
+    intent: 5,
   },
-  history: { history: 10, messages: 10, conversation: 10, chat_history: 10, conversation_history: 10, message_history: 10, dialog: 8, dialogue: 8, transcript: 8, turns: 7 },
+  history: {
+    history: 10,
+    messages: 10,
+    conversation: 10,
+    chat_history: 10,
+    conversation_history: 10,
+    message_history: 10,
+    dialog: 8,
+    dialogue: 8,
+    transcript: 8,
+    turns: 7,
+  },
   case_id: { id: 10, case_id: 10, caseid: 10, case_key: 9, uid: 8, uuid: 8, example_id: 8, sample_id: 8 },
   tags: { tags: 10, tag: 9, labels: 9, keywords: 7 },
   notes: { notes: 10, note: 10, description: 9, comment: 9, comments: 9, remarks: 8 },
@@ -63,12 +94,74 @@ const EXACT: Record<SingleRole, Record<string, number>> = {
 const VARIABLE_OBJECT_NAMES = new Set(["variables", "vars", "template_variables", "prompt_variables", "variables_json"]);
 
 const MODEL_WORDS = new Set([
-  "gpt", "chatgpt", "llama", "claude", "mistral", "mixtral", "gemini", "gemma", "vicuna", "alpaca", "qwen", "phi", "falcon",
-  "palm", "bard", "davinci", "turbo", "opus", "sonnet", "haiku", "deepseek", "command", "cohere", "ada", "babbage", "curie",
-  "o1", "o3", "o4", "model", "llm", "koala", "dolly", "olmo", "granite", "nemotron", "grok", "glm", "chatglm", "baichuan",
+  "gpt",
+  "chatgpt",
+  "llama",
+  "claude",
+  "mistral",
+  "mixtral",
+  "gemini",
+  "gemma",
+  "vicuna",
+  "alpaca",
+  "qwen",
+  "phi",
+  "falcon",
+  "palm",
+  "bard",
+  "davinci",
+  "turbo",
+  "opus",
+  "sonnet",
+  "haiku",
+  "deepseek",
+  "command",
+  "cohere",
+  "ada",
+  "babbage",
+  "curie",
+  "o1",
+  "o3",
+  "o4",
+  "model",
+  "llm",
+  "koala",
+  "dolly",
+  "olmo",
+  "granite",
+  "nemotron",
+  "grok",
+  "glm",
+  "chatglm",
+  "baichuan",
 ]);
-const OUTPUT_WORDS = new Set(["output", "outputs", "answer", "answers", "response", "responses", "completion", "completions", "prediction", "predictions", "generation", "reply", "raw"]);
-const GENERIC_OUTPUTS = new Set(["output", "outputs", "actual_output", "actual", "response", "completion", "prediction", "model_output", "llm_output", "generated_output"]);
+const OUTPUT_WORDS = new Set([
+  "output",
+  "outputs",
+  "answer",
+  "answers",
+  "response",
+  "responses",
+  "completion",
+  "completions",
+  "prediction",
+  "predictions",
+  "generation",
+  "reply",
+  "raw",
+]);
+const GENERIC_OUTPUTS = new Set([
+  "output",
+  "outputs",
+  "actual_output",
+  "actual",
+  "response",
+  "completion",
+  "prediction",
+  "model_output",
+  "llm_output",
+  "generated_output",
+]);
 const NOT_OUTPUT_PREFIX = /^(expected|reference|gold|ideal|correct|incorrect|best|ground|target)(_|$)/;
 const SIZE_TOKEN = /^\d+(b|m|k)$/;
 
@@ -120,7 +213,8 @@ export function outputCandidateName(name: string): string | null {
   for (let i = 0; i < kept.length; i++) {
     const t = kept[i];
     const prev = parts[parts.length - 1];
-    const joinDigits = prev !== undefined && /^\d{1,2}$/.test(prev.split(".").pop()!) && /^\d$/.test(t) && /^\d{1,2}$/.test(kept[i - 1]) && kept[i - 2] !== "turn";
+    const joinDigits =
+      prev !== undefined && /^\d{1,2}$/.test(prev.split(".").pop()!) && /^\d$/.test(t) && /^\d{1,2}$/.test(kept[i - 1]) && kept[i - 2] !== "turn";
     const joinZeroSize = prev !== undefined && kept[i - 1] === "0" && SIZE_TOKEN.test(t);
     if (joinDigits || joinZeroSize) parts[parts.length - 1] = `${prev}.${t}`;
     else parts.push(t);
@@ -143,7 +237,8 @@ export function suggestMapping(columns: readonly string[], options: SuggestOptio
     if (!VARIABLE_OBJECT_NAMES.has(n)) return;
     const cells = (options.sampleRows ?? []).map((r) => r[i] ?? "").filter((c) => c.trim() !== "");
     // Written as objects: a cell with broken JSON still makes the column a variables column (its row is flagged).
-    if (cells.every((c) => c.trim().startsWith("{")) && (cells.length === 0 || cells.some((c) => !parseVariablesCell(c).error))) result[i] = { column: columns[i], role: "variables_json" };
+    if (cells.every((c) => c.trim().startsWith("{")) && (cells.length === 0 || cells.some((c) => !parseVariablesCell(c).error)))
+      result[i] = { column: columns[i], role: "variables_json" };
   });
 
   // Variables first: a column named like a template variable is that variable.

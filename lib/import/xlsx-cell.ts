@@ -95,8 +95,7 @@ export function serialToIso(serial: number, format: string, date1904: boolean): 
   const formatHasTime = /[hs]/.test(noAmPm) || noAmPm.length !== bare.length;
   const ms = Math.round(parts.u * 1000);
   const hasFraction = parts.H !== 0 || parts.M !== 0 || parts.S !== 0 || (ms > 0 && ms < 1000);
-  const time =
-    `${pad2(parts.H)}:${pad2(parts.M)}:${pad2(parts.S)}` + (ms > 0 && ms < 1000 ? `.${String(ms).padStart(3, "0")}` : "");
+  const time = `${pad2(parts.H)}:${pad2(parts.M)}:${pad2(parts.S)}` + (ms > 0 && ms < 1000 ? `.${String(ms).padStart(3, "0")}` : "");
   if (!formatHasDate && serial < 1) return time;
   const date = `${String(parts.y).padStart(4, "0")}-${pad2(parts.m)}-${pad2(parts.d)}`;
   return formatHasTime || hasFraction ? `${date}T${time}` : date;

@@ -131,7 +131,13 @@ describe("XLSX cells", () => {
     ]);
     expect(t.problems).toEqual([
       { severity: "warning", code: "empty_header", sheetRow: 1, column: "column_3", message: 'Column 3 has no header name; it is stored as "column_3".' },
-      { severity: "warning", code: "duplicate_header", sheetRow: 1, column: "question_2", message: 'Header "question" appears more than once; column 4 is stored as "question_2".' },
+      {
+        severity: "warning",
+        code: "duplicate_header",
+        sheetRow: 1,
+        column: "question_2",
+        message: 'Header "question" appears more than once; column 4 is stored as "question_2".',
+      },
       { severity: "warning", code: "merged_cells", sheetRow: 2, message: "Cells A2:A4 are merged; every cell of the range holds the value of A2." },
       { severity: "warning", code: "merged_cells", sheetRow: 5, message: "Cells B5:C5 are merged; every cell of the range holds the value of B5." },
     ]);
@@ -162,8 +168,13 @@ describe("XLSX limits and safety", () => {
     expect(t.problems).toEqual([]);
   });
 
-  it("reads 4 rows under <dimension ref=\"A1:AH1048576\"/>, as other tools write it", async () => {
-    const rows = [["id", "question", "answer"], ["c1", "q1", "a1"], ["c2", "q2", "a2"], ["c3", "q3", "a3"]].map((cells, i) => inlineRow(i + 1, cells));
+  it('reads 4 rows under <dimension ref="A1:AH1048576"/>, as other tools write it', async () => {
+    const rows = [
+      ["id", "question", "answer"],
+      ["c1", "q1", "a1"],
+      ["c2", "q2", "a2"],
+      ["c3", "q3", "a3"],
+    ].map((cells, i) => inlineRow(i + 1, cells));
     const t = await parseXlsx(rawWorkbook(rows.join(""), { dimension: "A1:AH1048576" }), "tool.xlsx", limits);
     expect(t.columns).toEqual(["id", "question", "answer"]);
     expect(t.rows).toEqual([
@@ -209,7 +220,11 @@ describe("XLSX limits and safety", () => {
   });
 
   it("fills a merged range only down to the last row that holds data", async () => {
-    const ws = XLSX.utils.aoa_to_sheet([["group", "question"], ["g", "q1"], [null, "q2"]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ["group", "question"],
+      ["g", "q1"],
+      [null, "q2"],
+    ]);
     ws["!merges"] = [XLSX.utils.decode_range("A2:A1048576")];
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, "S");
@@ -222,7 +237,11 @@ describe("XLSX limits and safety", () => {
   });
 
   it("refuses merged ranges that cover more cells than the row and column limits allow (they overlap)", async () => {
-    const ws = XLSX.utils.aoa_to_sheet([["a", "b", "c"], ["1", "2", "3"], ["4", "5", "6"]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ["a", "b", "c"],
+      ["1", "2", "3"],
+      ["4", "5", "6"],
+    ]);
     ws["!merges"] = Array.from({ length: 20 }, () => XLSX.utils.decode_range("A1:C3"));
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, "S");
@@ -234,7 +253,10 @@ describe("XLSX limits and safety", () => {
   });
 
   it("reads a formula without a saved value as an empty cell", async () => {
-    const ws = XLSX.utils.aoa_to_sheet([["q", "a"], ["x", null]]);
+    const ws = XLSX.utils.aoa_to_sheet([
+      ["q", "a"],
+      ["x", null],
+    ]);
     ws["B2"] = { t: "n", f: "1+1" } as XLSX.CellObject;
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, "S");

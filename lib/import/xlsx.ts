@@ -112,11 +112,7 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Imp
     });
   }
   if (chosen !== undefined && !names.includes(chosen)) {
-    throw new ImportError(
-      "sheet_not_found",
-      fileName,
-      `${fileName} has no sheet named "${chosen}"; its sheets are ${names.map((n) => `"${n}"`).join(", ")}.`,
-    );
+    throw new ImportError("sheet_not_found", fileName, `${fileName} has no sheet named "${chosen}"; its sheets are ${names.map((n) => `"${n}"`).join(", ")}.`);
   }
   const target = chosen ?? names[0];
   const book = readBook(bytes, fileName, { sheets: [target] });
@@ -289,7 +285,12 @@ function readGrid(book: XLSX.WorkBook, fileName: string, sheet: string, limits: 
       }
     }
     if (src.length > maxC && src.slice(maxC).some((c) => c && cellToText(c, date1904) !== "")) {
-      throw new ImportError("too_many_columns", fileName, `Sheet "${sheet}" of ${fileName} has more than ${formatCount(limits.maxColumns)} columns; the limit is ${formatCount(limits.maxColumns)} columns.`, { limit: limits.maxColumns });
+      throw new ImportError(
+        "too_many_columns",
+        fileName,
+        `Sheet "${sheet}" of ${fileName} has more than ${formatCount(limits.maxColumns)} columns; the limit is ${formatCount(limits.maxColumns)} columns.`,
+        { limit: limits.maxColumns },
+      );
     }
     if (any) {
       text[r] = out;

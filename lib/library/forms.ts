@@ -10,8 +10,7 @@ import { validateEvaluatorSpecs } from "../evaluators/validate";
 const text = (label: string, max: number) =>
   z.string({ error: `${label} must be text.` }).max(max, { error: `${label} is too long: the limit is ${max.toLocaleString("en-US")} characters.` });
 
-const required = (label: string, max: number) =>
-  text(label, max).refine((v) => v.trim().length > 0, { error: `${label} is required.` });
+const required = (label: string, max: number) => text(label, max).refine((v) => v.trim().length > 0, { error: `${label} is required.` });
 
 const turnSchema = z
   .object({
@@ -48,10 +47,16 @@ export const caseFieldsSchema = z
     input: required("Input", LIMITS.input),
     expected: required("Expected result", LIMITS.expected),
     notes: text("Notes", LIMITS.notes).default(""),
-    history: z.array(turnSchema).max(LIMITS.turns, { error: `At most ${LIMITS.turns} conversation turns.` }).default([]),
+    history: z
+      .array(turnSchema)
+      .max(LIMITS.turns, { error: `At most ${LIMITS.turns} conversation turns.` })
+      .default([]),
     variables: nameValueList("Variable").default([]),
     context: nameValueList("Context").default([]),
-    evaluators: z.array(z.unknown()).max(LIMITS.evaluators, { error: `At most ${LIMITS.evaluators} evaluators per case.` }).default([]),
+    evaluators: z
+      .array(z.unknown())
+      .max(LIMITS.evaluators, { error: `At most ${LIMITS.evaluators} evaluators per case.` })
+      .default([]),
   })
   .superRefine((f, ctx) => {
     // Configuration mistakes are reported when the case is saved, never later as model failures.
@@ -68,7 +73,10 @@ export const addCaseSchema = z.intersection(
   z.object({
     systemId: z.string().min(1),
     promptId: z.coerce.number({ error: "Choose the target prompt." }).int().positive({ error: "Choose the target prompt." }),
-    caseKey: z.string().max(LIMITS.caseId + 1).default(""),
+    caseKey: z
+      .string()
+      .max(LIMITS.caseId + 1)
+      .default(""),
   }),
 );
 export type AddCaseInput = z.infer<typeof addCaseSchema>;

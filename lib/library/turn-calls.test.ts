@@ -30,7 +30,13 @@ describe("turnToolActivity: what an imported tool turn did", () => {
   it("reads a legacy function_call, Anthropic tool_use parts and ai SDK tool-call parts", () => {
     const [legacy, anthropic, sdk, anthropicResult, sdkResult] = turnsOf([
       { role: "assistant", content: null, function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' } },
-      { role: "assistant", content: [{ type: "text", text: "Let me check." }, { type: "tool_use", id: "toolu_1", name: "get_order", input: { order_id: 7 } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Let me check." },
+          { type: "tool_use", id: "toolu_1", name: "get_order", input: { order_id: 7 } },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "tc1", toolName: "refund", input: { amount: 12.5 } }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "shipped" }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "tc1", toolName: "refund", output: { type: "json", value: { ok: true } } }] },

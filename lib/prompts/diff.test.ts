@@ -7,8 +7,16 @@ const tool = (name: string, description = "d") => ({ name, description, inputSch
 describe("diffPromptRevisions", () => {
   it("diffs the template word by word, and lists changed settings and tools", () => {
     const d = diffPromptRevisions(
-      { systemPrompt: "Be brief. Quote the policy.", modelSettings: { temperature: 0, maxOutputTokens: 400 }, tools: [tool("get_order"), tool("lookup_policy")] },
-      { systemPrompt: "Be brief. Check the refunds policy first.", modelSettings: { maxOutputTokens: 200, temperature: 0, stopSequences: ["END"] }, tools: [tool("get_order", "Look up an order"), tool("escalate")] },
+      {
+        systemPrompt: "Be brief. Quote the policy.",
+        modelSettings: { temperature: 0, maxOutputTokens: 400 },
+        tools: [tool("get_order"), tool("lookup_policy")],
+      },
+      {
+        systemPrompt: "Be brief. Check the refunds policy first.",
+        modelSettings: { maxOutputTokens: 200, temperature: 0, stopSequences: ["END"] },
+        tools: [tool("get_order", "Look up an order"), tool("escalate")],
+      },
     );
     expect(d.template.filter((p) => p.kind !== "same").map((p) => [p.kind, p.text])).toEqual([
       ["removed", "Quote"],
@@ -16,8 +24,18 @@ describe("diffPromptRevisions", () => {
       ["added", "refunds "],
       ["added", " first"],
     ]);
-    expect(d.template.filter((p) => p.kind !== "added").map((p) => p.text).join("")).toBe("Be brief. Quote the policy.");
-    expect(d.template.filter((p) => p.kind !== "removed").map((p) => p.text).join("")).toBe("Be brief. Check the refunds policy first.");
+    expect(
+      d.template
+        .filter((p) => p.kind !== "added")
+        .map((p) => p.text)
+        .join(""),
+    ).toBe("Be brief. Quote the policy.");
+    expect(
+      d.template
+        .filter((p) => p.kind !== "removed")
+        .map((p) => p.text)
+        .join(""),
+    ).toBe("Be brief. Check the refunds policy first.");
     expect(d.settings).toEqual([
       { key: "maxOutputTokens", from: 400, to: 200 },
       { key: "stopSequences", from: undefined, to: ["END"] },

@@ -44,7 +44,11 @@ export interface DiffSide {
 }
 
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x)) ?? "undefined";
+  return (
+    JSON.stringify(v, (_k, x: unknown) =>
+      x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    ) ?? "undefined"
+  );
 }
 
 /**
@@ -63,7 +67,9 @@ export function diffPromptRevisions(from: DiffSide, to: DiffSide): PromptRevisio
     const ib = order.indexOf(b);
     return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
   });
-  const settings = keys.filter((k) => canonical(from.modelSettings?.[k]) !== canonical(to.modelSettings?.[k])).map((k) => ({ key: k, from: from.modelSettings?.[k], to: to.modelSettings?.[k] }));
+  const settings = keys
+    .filter((k) => canonical(from.modelSettings?.[k]) !== canonical(to.modelSettings?.[k]))
+    .map((k) => ({ key: k, from: from.modelSettings?.[k], to: to.modelSettings?.[k] }));
   const toolsTo = new Map(to.tools.map((t) => [t.name, t]));
   const toolsFrom = new Map(from.tools.map((t) => [t.name, t]));
   const tools: ToolChange[] = [];

@@ -16,6 +16,8 @@ describe("resolveRevisionRef", () => {
   });
   it("says what exists when the revision does not", () => {
     expect(resolveRevisionRef("7", revs, 12)).toEqual({ error: "no revision 7 (it has r1, r2, r3; or write current or previous)" });
-    expect(resolveRevisionRef("previous", [{ id: 10, number: 1 }], 10)).toEqual({ error: "no revision before the current one r1 (it has r1): edit the prompt first, or name a revision" });
+    expect(resolveRevisionRef("previous", [{ id: 10, number: 1 }], 10)).toEqual({
+      error: "no revision before the current one r1 (it has r1): edit the prompt first, or name a revision",
+    });
   });
 });

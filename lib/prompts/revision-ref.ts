@@ -14,7 +14,12 @@ export const REVISION_WORDS = ["current", "previous"] as const;
  */
 export function resolveRevisionRef<R extends { id: number; number: number }>(ref: string, revisions: readonly R[], currentId: number): R | { error: string } {
   const sorted = [...revisions].sort((a, b) => b.number - a.number);
-  const have = `it has ${sorted.map((r) => `r${r.number}`).reverse().join(", ") || "none"}`;
+  const have = `it has ${
+    sorted
+      .map((r) => `r${r.number}`)
+      .reverse()
+      .join(", ") || "none"
+  }`;
   const current = sorted.find((r) => r.id === currentId);
   const word = ref.trim().toLowerCase();
   if (word === "current") return current ?? { error: `no current revision (${have})` };

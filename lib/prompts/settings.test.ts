@@ -3,7 +3,12 @@ import { effectiveCallSettings, promptModelSettingsSchema } from "./settings";
 
 describe("effectiveCallSettings (the revision wins over the configuration's defaults)", () => {
   it("takes every setting the revision gives, even when the configuration has its own", () => {
-    expect(effectiveCallSettings({ temperature: 0, maxOutputTokens: 400, stopSequences: ["END"], providerOptions: { openai: { reasoningEffort: "low" } } }, { temperature: 0.7, maxOutputTokens: 50 })).toEqual({
+    expect(
+      effectiveCallSettings(
+        { temperature: 0, maxOutputTokens: 400, stopSequences: ["END"], providerOptions: { openai: { reasoningEffort: "low" } } },
+        { temperature: 0.7, maxOutputTokens: 50 },
+      ),
+    ).toEqual({
       temperature: 0,
       maxOutputTokens: 400,
       stopSequences: ["END"],

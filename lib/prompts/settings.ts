@@ -16,19 +16,38 @@ export const SETTINGS_LIMITS = { maxOutputTokens: 200_000, stopSequences: 16, st
  */
 export const promptModelSettingsSchema = z
   .object({
-    temperature: z.number({ error: "Temperature must be a number from 0 to 2." }).min(0, { error: "Temperature must be a number from 0 to 2." }).max(2, { error: "Temperature must be a number from 0 to 2." }).optional(),
+    temperature: z
+      .number({ error: "Temperature must be a number from 0 to 2." })
+      .min(0, { error: "Temperature must be a number from 0 to 2." })
+      .max(2, { error: "Temperature must be a number from 0 to 2." })
+      .optional(),
     maxOutputTokens: z
       .number({ error: `Max output tokens must be a whole number from 1 to ${SETTINGS_LIMITS.maxOutputTokens.toLocaleString("en-US")}.` })
       .int({ error: `Max output tokens must be a whole number from 1 to ${SETTINGS_LIMITS.maxOutputTokens.toLocaleString("en-US")}.` })
       .min(1, { error: `Max output tokens must be a whole number from 1 to ${SETTINGS_LIMITS.maxOutputTokens.toLocaleString("en-US")}.` })
-      .max(SETTINGS_LIMITS.maxOutputTokens, { error: `Max output tokens must be a whole number from 1 to ${SETTINGS_LIMITS.maxOutputTokens.toLocaleString("en-US")}.` })
+      .max(SETTINGS_LIMITS.maxOutputTokens, {
+        error: `Max output tokens must be a whole number from 1 to ${SETTINGS_LIMITS.maxOutputTokens.toLocaleString("en-US")}.`,
+      })
       .optional(),
-    topP: z.number({ error: "Top P must be a number from 0 to 1." }).min(0, { error: "Top P must be a number from 0 to 1." }).max(1, { error: "Top P must be a number from 0 to 1." }).optional(),
+    topP: z
+      .number({ error: "Top P must be a number from 0 to 1." })
+      .min(0, { error: "Top P must be a number from 0 to 1." })
+      .max(1, { error: "Top P must be a number from 0 to 1." })
+      .optional(),
     stopSequences: z
-      .array(z.string().min(1, { error: "A stop sequence may not be empty." }).max(SETTINGS_LIMITS.stopSequence, { error: `A stop sequence is at most ${SETTINGS_LIMITS.stopSequence} characters.` }))
+      .array(
+        z
+          .string()
+          .min(1, { error: "A stop sequence may not be empty." })
+          .max(SETTINGS_LIMITS.stopSequence, { error: `A stop sequence is at most ${SETTINGS_LIMITS.stopSequence} characters.` }),
+      )
       .max(SETTINGS_LIMITS.stopSequences, { error: `At most ${SETTINGS_LIMITS.stopSequences} stop sequences.` })
       .optional(),
-    providerOptions: z.record(z.string(), z.record(z.string(), z.unknown()), { error: 'Provider options must be an object keyed by provider, e.g. {"openai": {"reasoningEffort": "low"}}.' }).optional(),
+    providerOptions: z
+      .record(z.string(), z.record(z.string(), z.unknown()), {
+        error: 'Provider options must be an object keyed by provider, e.g. {"openai": {"reasoningEffort": "low"}}.',
+      })
+      .optional(),
   })
   .strict();
 
@@ -62,7 +81,9 @@ export function effectiveCallSettings(prompt: Record<string, unknown> | undefine
   if (maxOutputTokens !== undefined) out.maxOutputTokens = maxOutputTokens;
   const topP = num(p.topP);
   if (topP !== undefined) out.topP = topP;
-  if (Array.isArray(p.stopSequences) && p.stopSequences.length && p.stopSequences.every((s) => typeof s === "string")) out.stopSequences = p.stopSequences as string[];
-  if (p.providerOptions && typeof p.providerOptions === "object" && !Array.isArray(p.providerOptions)) out.providerOptions = p.providerOptions as Record<string, Record<string, unknown>>;
+  if (Array.isArray(p.stopSequences) && p.stopSequences.length && p.stopSequences.every((s) => typeof s === "string"))
+    out.stopSequences = p.stopSequences as string[];
+  if (p.providerOptions && typeof p.providerOptions === "object" && !Array.isArray(p.providerOptions))
+    out.providerOptions = p.providerOptions as Record<string, Record<string, unknown>>;
   return out;
 }

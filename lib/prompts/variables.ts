@@ -23,7 +23,12 @@ export interface MissingVariable {
  * @param sample how many case IDs to name per variable (default 5)
  * @returns one entry per template variable that at least one case lacks, in template order
  */
-export function variablesMissingFromCases(template: string, baseTemplate: string, cases: readonly { caseKey: string; variables: readonly { name: string }[] }[], sample = 5): MissingVariable[] {
+export function variablesMissingFromCases(
+  template: string,
+  baseTemplate: string,
+  cases: readonly { caseKey: string; variables: readonly { name: string }[] }[],
+  sample = 5,
+): MissingVariable[] {
   const before = new Set(templateVariables(baseTemplate));
   const out: MissingVariable[] = [];
   for (const name of templateVariables(template)) {

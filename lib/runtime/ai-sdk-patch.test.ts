@@ -80,7 +80,9 @@ describe("the installed ai SDK carries patches/ai+6.0.326.patch", () => {
   });
 
   it("validates prompts the same way (a bad message is still refused)", async () => {
-    await expect(generateText({ model: model(), messages: [{ role: "user", content: 42 as unknown as string }], maxRetries: 0 })).rejects.toThrow(/Invalid prompt/);
+    await expect(generateText({ model: model(), messages: [{ role: "user", content: 42 as unknown as string }], maxRetries: 0 })).rejects.toThrow(
+      /Invalid prompt/,
+    );
     const r = await generateText({ model: model(), messages: [{ role: "user", content: "2+2?" }], maxRetries: 0 });
     expect(r.text).toBe("4");
   });

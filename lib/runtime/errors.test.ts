@@ -18,8 +18,14 @@ describe("classifyError", () => {
       status: 200,
       message: "invalid response from the model server: Invalid JSON response",
     });
-    expect(classifyError(new JSONParseError({ text: "{oops", cause: new SyntaxError("Unexpected end") }))).toMatchObject({ kind: "bad_response", retryable: true });
-    expect(classifyError(Object.assign(new Error("Empty response body"), { name: "AI_EmptyResponseBodyError" }))).toMatchObject({ kind: "bad_response", retryable: true });
+    expect(classifyError(new JSONParseError({ text: "{oops", cause: new SyntaxError("Unexpected end") }))).toMatchObject({
+      kind: "bad_response",
+      retryable: true,
+    });
+    expect(classifyError(Object.assign(new Error("Empty response body"), { name: "AI_EmptyResponseBodyError" }))).toMatchObject({
+      kind: "bad_response",
+      retryable: true,
+    });
   });
 
   it("does not retry a well-formed answer of the wrong shape (the server speaks another protocol: trying again gives the same)", () => {
@@ -107,7 +113,15 @@ describe("retryAfterMsFromHeaders", () => {
 
 describe("describeTrialError", () => {
   it("says the kind, the HTTP status when there was one, and the provider's message (trials and Test connection alike)", () => {
-    const e = classifyError(new APICallError({ message: "Rate limit reached for requests", url: "http://x/v1/chat/completions", requestBodyValues: {}, statusCode: 429, isRetryable: true }));
+    const e = classifyError(
+      new APICallError({
+        message: "Rate limit reached for requests",
+        url: "http://x/v1/chat/completions",
+        requestBodyValues: {},
+        statusCode: 429,
+        isRetryable: true,
+      }),
+    );
     expect(describeTrialError(e)).toBe("rate_limit (HTTP 429): Rate limit reached for requests");
     expect(describeTrialError({ kind: "network", message: "connect ECONNREFUSED 127.0.0.1:9" })).toBe("network: connect ECONNREFUSED 127.0.0.1:9");
   });

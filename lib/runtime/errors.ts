@@ -6,17 +6,7 @@
 import { APICallError, AISDKError, RetryError } from "ai";
 
 /** Kinds of trial errors. */
-export const TRIAL_ERROR_KINDS = [
-  "timeout",
-  "aborted",
-  "rate_limit",
-  "server",
-  "bad_response",
-  "not_found",
-  "auth",
-  "network",
-  "other",
-] as const;
+export const TRIAL_ERROR_KINDS = ["timeout", "aborted", "rate_limit", "server", "bad_response", "not_found", "auth", "network", "other"] as const;
 export type TrialErrorKind = (typeof TRIAL_ERROR_KINDS)[number];
 
 /**
@@ -218,7 +208,12 @@ export function classifyError(e: unknown, ctx: ClassifyContext = {}): TrialError
     const ok = status !== undefined && status >= 200 && status < 300;
     if ((ok || status === undefined) && (isBadResponseCause(e.cause) || /invalid json response/i.test(e.message))) {
       const retryable = !isNamed(e.cause, "AI_TypeValidationError");
-      return { kind: "bad_response", retryable, ...(status !== undefined ? { status } : {}), message: cleanMessage(`invalid response from the model server: ${e.message}`) };
+      return {
+        kind: "bad_response",
+        retryable,
+        ...(status !== undefined ? { status } : {}),
+        message: cleanMessage(`invalid response from the model server: ${e.message}`),
+      };
     }
     if (status !== undefined && !ok) return fromStatus(status, e.message, e.responseHeaders);
     if (status === undefined && (e.isRetryable || networkCode(e) !== undefined)) {
@@ -236,17 +231,12 @@ export function classifyError(e: unknown, ctx: ClassifyContext = {}): TrialError
   if (isNamed(e, "MissingApiKeyError", "KeyPolicyError", "AI_LoadAPIKeyError")) {
     return { kind: "auth", retryable: false, message: cleanMessage(messageOf(e)) };
   }
-  if (
-    isNamed(
-      e,
-      "AI_InvalidResponseDataError",
-      "AI_EmptyResponseBodyError",
-      "AI_NoContentGeneratedError",
-      "AI_JSONParseError",
-      "AI_TypeValidationError",
-    )
-  ) {
-    return { kind: "bad_response", retryable: isNamed(e, ...UNREADABLE_REPLY), message: cleanMessage(`invalid response from the model server: ${messageOf(e)}`) };
+  if (isNamed(e, "AI_InvalidResponseDataError", "AI_EmptyResponseBodyError", "AI_NoContentGeneratedError", "AI_JSONParseError", "AI_TypeValidationError")) {
+    return {
+      kind: "bad_response",
+      retryable: isNamed(e, ...UNREADABLE_REPLY),
+      message: cleanMessage(`invalid response from the model server: ${messageOf(e)}`),
+    };
   }
   const code = networkCode(e);
   if (code !== undefined || (e instanceof TypeError && /fetch failed|failed to fetch/i.test(e.message))) {

@@ -20,15 +20,7 @@ export {
   type FixtureSource,
   type ToolResultEvent,
 } from "./tools";
-export {
-  classifyError,
-  redactSecrets,
-  retryAfterMsFromHeaders,
-  TRIAL_ERROR_KINDS,
-  type ClassifyContext,
-  type TrialError,
-  type TrialErrorKind,
-} from "./errors";
+export { classifyError, redactSecrets, retryAfterMsFromHeaders, TRIAL_ERROR_KINDS, type ClassifyContext, type TrialError, type TrialErrorKind } from "./errors";
 export { tapToolCalls, argumentsAsSent, type RawToolCall, type ToolCallTap } from "./tool-call-tap";
 export { withRetries, retryDelayMs, defaultSleep, type RetryOptions, type RetryInfo } from "./retry";
 export {
@@ -45,20 +37,8 @@ export {
   type NormalizedToolCall,
 } from "./trial-record";
 export { runModelTrial, runModelTrialWithRetries, DEFAULT_MAX_STEPS, type RunModelTrialInput } from "./run-trial";
-export {
-  recordedTrial,
-  recordedCandidateNames,
-  isMissingRecording,
-  type MissingRecording,
-  type RecordedCandidate,
-} from "./recorded";
-export {
-  createModel,
-  testConnection,
-  MissingApiKeyError,
-  type ConnectionResult,
-  type FetchImpl,
-} from "./providers";
+export { recordedTrial, recordedCandidateNames, isMissingRecording, type MissingRecording, type RecordedCandidate } from "./recorded";
+export { createModel, testConnection, MissingApiKeyError, type ConnectionResult, type FetchImpl } from "./providers";
 export {
   MODEL_PROVIDERS,
   DEFAULT_API_KEY_ENV,

@@ -20,7 +20,8 @@ export function structuredOutputModel(model: LanguageModel, config: Pick<ModelCo
     model,
     middleware: {
       specificationVersion: "v3",
-      transformParams: async ({ params }) => (params.responseFormat?.type === "json" && params.responseFormat.schema ? { ...params, responseFormat: { type: "json" } } : params),
+      transformParams: async ({ params }) =>
+        params.responseFormat?.type === "json" && params.responseFormat.schema ? { ...params, responseFormat: { type: "json" } } : params,
     },
   });
 }

@@ -38,8 +38,20 @@ function recordingEnv(values: Record<string, string>) {
 describe("key variable names", () => {
   it("allows names ending in _API_KEY and refuses every other name by default", () => {
     const policy = policyOf({});
-    for (const name of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOGETHER_API_KEY", "X_API_KEY", "TEAM2_OPENAI_API_KEY"]) expect(isAllowedKeyVariable(name, policy), name).toBe(true);
-    for (const name of ["BENCHWORK_DB", "HOME", "PATH", "OPENAI_KEY", "API_KEY", "_API_KEY", "1X_API_KEY", "MY_API_KEY_2", "openai_api_key", "AWS_SECRET_ACCESS_KEY"]) {
+    for (const name of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOGETHER_API_KEY", "X_API_KEY", "TEAM2_OPENAI_API_KEY"])
+      expect(isAllowedKeyVariable(name, policy), name).toBe(true);
+    for (const name of [
+      "BENCHWORK_DB",
+      "HOME",
+      "PATH",
+      "OPENAI_KEY",
+      "API_KEY",
+      "_API_KEY",
+      "1X_API_KEY",
+      "MY_API_KEY_2",
+      "openai_api_key",
+      "AWS_SECRET_ACCESS_KEY",
+    ]) {
       expect(isAllowedKeyVariable(name, policy), name).toBe(false);
     }
   });
@@ -61,7 +73,9 @@ describe("key variable names", () => {
 
 describe("BENCHWORK_KEY_HOSTS", () => {
   it("binds variables to hosts: VAR=host[:port],…;VAR=… (no scheme means https)", () => {
-    const policy = policyOf({ [KEY_HOSTS_ENV]: " OPENAI_API_KEY = api.openai.com, my-proxy.internal:8443 ; TOGETHER_API_KEY=API.Together.XYZ;LOCAL_API_KEY=http://127.0.0.1:4010;" });
+    const policy = policyOf({
+      [KEY_HOSTS_ENV]: " OPENAI_API_KEY = api.openai.com, my-proxy.internal:8443 ; TOGETHER_API_KEY=API.Together.XYZ;LOCAL_API_KEY=http://127.0.0.1:4010;",
+    });
     expect(policy.bindings.get("OPENAI_API_KEY")).toEqual([
       { protocol: "https:", hostname: "api.openai.com", port: 443 },
       { protocol: "https:", hostname: "my-proxy.internal", port: 8443 },
@@ -78,10 +92,19 @@ describe("BENCHWORK_KEY_HOSTS", () => {
   it("names the entry and what is wrong for each malformed part", () => {
     const cases: [string, string][] = [
       ["OPENAI_API_KEY", 'BENCHWORK_KEY_HOSTS: entry 1 "OPENAI_API_KEY" has no "=": write VAR=host[:port],… and separate variables with ";"'],
-      ["openai=api.openai.com", 'BENCHWORK_KEY_HOSTS: entry 1: "openai" is not an environment variable name (capital letters, digits and _, not starting with a digit)'],
-      ["X_API_KEY=", 'BENCHWORK_KEY_HOSTS: entry 1 binds X_API_KEY to no host'],
-      ["X_API_KEY=proxy.example/v1", 'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "proxy.example/v1" must be only a host and port, without path, query or user (e.g. my-proxy.internal:8443)'],
-      ["X_API_KEY=user@proxy.example", 'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "user@proxy.example" must be only a host and port, without path, query or user (e.g. my-proxy.internal:8443)'],
+      [
+        "openai=api.openai.com",
+        'BENCHWORK_KEY_HOSTS: entry 1: "openai" is not an environment variable name (capital letters, digits and _, not starting with a digit)',
+      ],
+      ["X_API_KEY=", "BENCHWORK_KEY_HOSTS: entry 1 binds X_API_KEY to no host"],
+      [
+        "X_API_KEY=proxy.example/v1",
+        'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "proxy.example/v1" must be only a host and port, without path, query or user (e.g. my-proxy.internal:8443)',
+      ],
+      [
+        "X_API_KEY=user@proxy.example",
+        'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "user@proxy.example" must be only a host and port, without path, query or user (e.g. my-proxy.internal:8443)',
+      ],
       ["X_API_KEY=ftp://proxy.example", 'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "ftp://proxy.example" has a scheme other than http:// or https://'],
       ["X_API_KEY=*.example.com", 'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "*.example.com" is not a host name (wildcards are not supported: list each host)'],
       ["X_API_KEY=proxy.example:99999", 'BENCHWORK_KEY_HOSTS: entry 1 (X_API_KEY): "proxy.example:99999" is not a host[:port]'],
@@ -128,8 +151,14 @@ describe("decideKeyUse", () => {
 
   it("sends a key to the hosts the operator bound its variable to, and only those (port included)", () => {
     expect(decideKeyUse({ provider: "openai", baseUrl: "https://my-proxy.internal:8443/v1" }, bound)).toMatchObject({ ok: true, variable: "OPENAI_API_KEY" });
-    expect(decideKeyUse({ provider: "openai", baseUrl: "https://my-proxy.internal/v1" }, bound)).toMatchObject({ ok: false, error: { code: "key_host_refused" } });
-    expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "https://api.together.xyz/v1", apiKeyEnv: "TOGETHER_API_KEY" }, bound)).toMatchObject({ ok: true, variable: "TOGETHER_API_KEY" });
+    expect(decideKeyUse({ provider: "openai", baseUrl: "https://my-proxy.internal/v1" }, bound)).toMatchObject({
+      ok: false,
+      error: { code: "key_host_refused" },
+    });
+    expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "https://api.together.xyz/v1", apiKeyEnv: "TOGETHER_API_KEY" }, bound)).toMatchObject({
+      ok: true,
+      variable: "TOGETHER_API_KEY",
+    });
     expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:4010/v1", apiKeyEnv: "LOCAL_API_KEY" }, bound)).toMatchObject({ ok: true });
     const other = decideKeyUse({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:4011/v1", apiKeyEnv: "LOCAL_API_KEY" }, bound);
     expect(other).toMatchObject({ ok: false, error: { code: "key_host_refused" } });
@@ -144,7 +173,11 @@ describe("decideKeyUse", () => {
 
   it("leaves configurations without a key alone (local servers)", () => {
     expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1" }, {})).toEqual({ ok: true, variable: undefined, origins: [] });
-    expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1" }, { [KEY_HOSTS_ENV]: "broken" })).toEqual({ ok: true, variable: undefined, origins: [] });
+    expect(decideKeyUse({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1" }, { [KEY_HOSTS_ENV]: "broken" })).toEqual({
+      ok: true,
+      variable: undefined,
+      origins: [],
+    });
   });
 
   it("refuses a variable name outside the rule, naming the rule, before looking at the host", () => {
@@ -161,21 +194,33 @@ describe("decideKeyUse", () => {
   it("refuses every key while the policy variables are malformed, saying which", () => {
     const r = decideKeyUse({ provider: "openai" }, { [KEY_HOSTS_ENV]: "OPENAI_API_KEY" });
     expect(r).toMatchObject({ ok: false, error: { code: "key_policy_invalid", field: "apiKeyEnv" } });
-    if (!r.ok) expect(r.error.message).toMatch(/^No API key is sent while the server's key settings are invalid: BENCHWORK_KEY_HOSTS: entry 1 "OPENAI_API_KEY" has no "="/);
+    if (!r.ok)
+      expect(r.error.message).toMatch(
+        /^No API key is sent while the server's key settings are invalid: BENCHWORK_KEY_HOSTS: entry 1 "OPENAI_API_KEY" has no "="/,
+      );
   });
 });
 
 describe("apiKeyStatus", () => {
   it("says whether an allowed variable is set, never its value", () => {
     expect(apiKeyStatus({ provider: "openai" }, { OPENAI_API_KEY: "sk-x" })).toEqual({ variable: "OPENAI_API_KEY", required: true, present: true });
-    expect(apiKeyStatus({ provider: "anthropic", apiKeyEnv: "A_API_KEY" }, { A_API_KEY: "  " })).toEqual({ variable: "A_API_KEY", required: true, present: false });
+    expect(apiKeyStatus({ provider: "anthropic", apiKeyEnv: "A_API_KEY" }, { A_API_KEY: "  " })).toEqual({
+      variable: "A_API_KEY",
+      required: true,
+      present: false,
+    });
     expect(apiKeyStatus({ provider: "openai-compatible", baseUrl: "http://127.0.0.1:1/v1" }, {})).toEqual({ required: false, present: false });
   });
 
   it("never reads a refused variable, so the page cannot tell whether it exists", () => {
     const { env, read } = recordingEnv({ BENCHWORK_DB: "/secret/place.db" });
     const status = apiKeyStatus({ provider: "openai-compatible", baseUrl: "https://attacker.example/v1", apiKeyEnv: "BENCHWORK_DB" }, env);
-    expect(status).toEqual({ variable: "BENCHWORK_DB", required: true, present: false, refused: { code: "key_variable_refused", message: expect.stringContaining("BENCHWORK_DB is not an allowed API key variable") } });
+    expect(status).toEqual({
+      variable: "BENCHWORK_DB",
+      required: true,
+      present: false,
+      refused: { code: "key_variable_refused", message: expect.stringContaining("BENCHWORK_DB is not an allowed API key variable") },
+    });
     expect(read).not.toContain("BENCHWORK_DB");
   });
 

@@ -84,7 +84,14 @@ function parseHostEntry(entry: string): KeyOrigin | string {
   } catch {
     return `"${entry}" is not a host[:port]`;
   }
-  if (url.username || url.password || (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || /[/?#@]/.test(entry.slice(scheme ? scheme[0].length : 0))) {
+  if (
+    url.username ||
+    url.password ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search ||
+    url.hash ||
+    /[/?#@]/.test(entry.slice(scheme ? scheme[0].length : 0))
+  ) {
     return `"${entry}" must be only a host and port, without path, query or user (e.g. my-proxy.internal:8443)`;
   }
   if (!HOST_NAME.test(url.hostname)) return `"${entry}" is not a host name (wildcards are not supported: list each host)`;
@@ -165,7 +172,14 @@ export function decideKeyUse(config: Pick<ModelConfig, "provider" | "apiKeyEnv" 
   if (variable === undefined) return { ok: true, variable: undefined, origins: [] };
   const parsed = parseKeyPolicy(env);
   if (!parsed.ok) {
-    return { ok: false, error: new KeyPolicyError("key_policy_invalid", "apiKeyEnv", `No API key is sent while the server's key settings are invalid: ${parsed.problems.join("; ")}.`) };
+    return {
+      ok: false,
+      error: new KeyPolicyError(
+        "key_policy_invalid",
+        "apiKeyEnv",
+        `No API key is sent while the server's key settings are invalid: ${parsed.problems.join("; ")}.`,
+      ),
+    };
   }
   const { policy } = parsed;
   if (!isAllowedKeyVariable(variable, policy)) {
@@ -220,7 +234,8 @@ export function apiKeyStatus(config: Pick<ModelConfig, "provider" | "apiKeyEnv" 
   const variable = apiKeyVariable(config);
   if (variable === undefined) return { required: false, present: false };
   const use = decideKeyUse(config, env);
-  if (!use.ok && use.error.code !== "key_host_refused") return { variable, required: true, present: false, refused: { code: use.error.code, message: use.error.message } };
+  if (!use.ok && use.error.code !== "key_host_refused")
+    return { variable, required: true, present: false, refused: { code: use.error.code, message: use.error.message } };
   const value = env[variable];
   const present = typeof value === "string" && value.trim() !== "";
   return { variable, required: true, present, ...(use.ok ? {} : { refused: { code: use.error.code, message: use.error.message } }) };

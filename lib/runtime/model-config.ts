@@ -81,11 +81,7 @@ const price = (label: string) =>
 export const modelConfigSchema = z
   .object({
     id: z.preprocess(blankToUndefined, z.string().optional()),
-    name: z
-      .string({ error: "Name is required" })
-      .trim()
-      .min(1, { error: "Name is required" })
-      .max(120, { error: "Name is too long (at most 120 characters)" }),
+    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required" }).max(120, { error: "Name is too long (at most 120 characters)" }),
     provider: z.enum(MODEL_PROVIDERS, { error: 'Provider must be "openai", "anthropic" or "openai-compatible"' }),
     modelId: z
       .string({ error: "Model ID is required (e.g. gpt-4o-mini)" })
@@ -94,11 +90,7 @@ export const modelConfigSchema = z
       .max(200, { error: "Model ID is too long (at most 200 characters)" }),
     baseUrl: z.preprocess(
       blankToUndefined,
-      z
-        .string()
-        .trim()
-        .refine(isHttpUrl, { error: "Base URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1" })
-        .optional(),
+      z.string().trim().refine(isHttpUrl, { error: "Base URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1" }).optional(),
     ),
     apiKeyEnv: z.preprocess(
       blankToUndefined,

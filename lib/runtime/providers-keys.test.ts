@@ -76,7 +76,10 @@ describe("createModel refuses before any request", () => {
 
   it("an allowed key is refused for a host not bound to it; the server sees nothing", async () => {
     const before = target.requests.length;
-    const r = await tryConnection({ name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: target.url, apiKeyEnv: "OPENAI_API_KEY" }, { OPENAI_API_KEY: "sk-real" });
+    const r = await tryConnection(
+      { name: "exfil", provider: "openai-compatible", modelId: "m", baseUrl: target.url, apiKeyEnv: "OPENAI_API_KEY" },
+      { OPENAI_API_KEY: "sk-real" },
+    );
     expect(r.thrown).toBeInstanceOf(KeyPolicyError);
     expect(r.thrown?.message).toContain(`may not be sent to http://${target.hostPort} (from the base URL)`);
     expect(r.thrown?.message).toContain(`BENCHWORK_KEY_HOSTS="OPENAI_API_KEY=http://${target.hostPort}"`);

@@ -117,11 +117,14 @@ describe("createModel", () => {
     expect(caught).toMatchObject({ variable: "OPENAI_API_KEY", provider: "openai", code: "missing_api_key" });
     expect((caught as Error).message).toBe('No API key for model "GPT": set the environment variable OPENAI_API_KEY (openai).');
 
-    expect(() => createModel({ name: "Claude", provider: "anthropic", modelId: "claude-x", apiKeyEnv: "TEAM_ANTHROPIC_API_KEY" }, { TEAM_ANTHROPIC_API_KEY: "  " })).toThrow(
-      /TEAM_ANTHROPIC_API_KEY/,
-    );
     expect(() =>
-      createModel({ name: "Local", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "VLLM_API_KEY" }, { BENCHWORK_KEY_HOSTS: "VLLM_API_KEY=http://127.0.0.1:1" }),
+      createModel({ name: "Claude", provider: "anthropic", modelId: "claude-x", apiKeyEnv: "TEAM_ANTHROPIC_API_KEY" }, { TEAM_ANTHROPIC_API_KEY: "  " }),
+    ).toThrow(/TEAM_ANTHROPIC_API_KEY/);
+    expect(() =>
+      createModel(
+        { name: "Local", provider: "openai-compatible", modelId: "m", baseUrl: "http://127.0.0.1:1/v1", apiKeyEnv: "VLLM_API_KEY" },
+        { BENCHWORK_KEY_HOSTS: "VLLM_API_KEY=http://127.0.0.1:1" },
+      ),
     ).toThrow(MissingApiKeyError);
   });
 
@@ -135,7 +138,11 @@ describe("createModel", () => {
     const { fetchImpl, calls } = fakeFetch(() =>
       json(401, { error: { message: `Incorrect API key provided: ${secret}.`, type: "invalid_request_error", code: "invalid_api_key" } }),
     );
-    const model = createModel({ name: "GPT", provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "MY_OPENAI_API_KEY" }, { MY_OPENAI_API_KEY: secret }, fetchImpl);
+    const model = createModel(
+      { name: "GPT", provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "MY_OPENAI_API_KEY" },
+      { MY_OPENAI_API_KEY: secret },
+      fetchImpl,
+    );
     expect(JSON.stringify(model)).not.toContain(secret);
     const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "hi" }], timeoutMs: 5000 });
     expect(calls[0].url).toBe("https://api.openai.com/v1/chat/completions");
@@ -163,20 +170,25 @@ describe("createModel", () => {
     );
     const model = createModel({ name: "Claude", provider: "anthropic", modelId: "claude-x" }, { ANTHROPIC_API_KEY: secret }, fetchImpl);
     expect(JSON.stringify(model)).not.toContain(secret);
-    const result = await testConnection(model, { now: (() => { let t = 0; return () => (t += 40); })() });
+    const result = await testConnection(model, {
+      now: (() => {
+        let t = 0;
+        return () => (t += 40);
+      })(),
+    });
     expect(result).toEqual({ ok: true, text: "OK", latencyMs: 40 });
     expect(calls[0].url).toBe("https://api.anthropic.com/v1/messages");
     expect(calls[0].headers["x-api-key"]).toBe(secret);
-    expect(calls[0].body).toMatchObject({ model: "claude-x", max_tokens: 5, messages: [{ role: "user", content: [{ type: "text", text: "Reply with the word OK." }] }] });
+    expect(calls[0].body).toMatchObject({
+      model: "claude-x",
+      max_tokens: 5,
+      messages: [{ role: "user", content: [{ type: "text", text: "Reply with the word OK." }] }],
+    });
   });
 
   it("calls an OpenAI-compatible server without a key when no variable is configured", async () => {
     const { fetchImpl, calls } = fakeFetch(() => json(200, chatCompletion("OK")));
-    const model = createModel(
-      { name: "Ollama", provider: "openai-compatible", modelId: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1/" },
-      {},
-      fetchImpl,
-    );
+    const model = createModel({ name: "Ollama", provider: "openai-compatible", modelId: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1/" }, {}, fetchImpl);
     const result = await testConnection(model);
     expect(result).toMatchObject({ ok: true, text: "OK" });
     expect(calls[0].url).toBe("http://127.0.0.1:11434/v1/chat/completions");

@@ -48,7 +48,9 @@ function keyBoundFetch(base: FetchImpl | undefined, origins: readonly KeyOrigin[
   return (input, init) => {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
     if (!keyOriginAllowed(url, origins)) {
-      return Promise.reject(new KeyPolicyError("key_host_refused", "baseUrl", `The key in ${variable} may not be sent to ${url.host}; the request was not made.`));
+      return Promise.reject(
+        new KeyPolicyError("key_host_refused", "baseUrl", `The key in ${variable} may not be sent to ${url.host}; the request was not made.`),
+      );
     }
     return (base ?? globalThis.fetch)(input, { ...init, redirect: "manual" });
   };

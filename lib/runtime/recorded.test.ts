@@ -27,7 +27,12 @@ describe("recordedTrial", () => {
     const r = recordedTrial(
       content({
         recordedOutputs: { v1: "Delivered." },
-        recordedToolCalls: { v1: [{ toolName: "get_order", input: { orderId: "o-1" } }, { toolName: "refund", input: '{"amount": 5}' }] },
+        recordedToolCalls: {
+          v1: [
+            { toolName: "get_order", input: { orderId: "o-1" } },
+            { toolName: "refund", input: '{"amount": 5}' },
+          ],
+        },
       }),
       "v1",
     ) as TrialRecord;
@@ -42,7 +47,7 @@ describe("recordedTrial", () => {
     expect(r.steps[0].toolCalls).toHaveLength(2);
   });
 
-  it("accepts recorded tool calls without a recorded output (output \"\")", () => {
+  it('accepts recorded tool calls without a recorded output (output "")', () => {
     const r = recordedTrial(content({ recordedToolCalls: { bfcl: [{ toolName: "calc", input: { x: 1 } }] } }), "bfcl") as TrialRecord;
     expect(r.output).toBe("");
     expect(r.toolCalls).toHaveLength(1);

@@ -29,10 +29,7 @@ function has(obj: Record<string, unknown> | undefined, key: string): boolean {
  * @returns the record, or `{ missing: true, reason }` when the case has neither a recorded output
  *   nor recorded tool calls for that candidate
  */
-export function recordedTrial(
-  content: Pick<CaseContent, "recordedOutputs" | "recordedToolCalls">,
-  candidateName: string,
-): TrialRecord | MissingRecording {
+export function recordedTrial(content: Pick<CaseContent, "recordedOutputs" | "recordedToolCalls">, candidateName: string): TrialRecord | MissingRecording {
   const hasOutput = has(content.recordedOutputs, candidateName);
   const hasCalls = has(content.recordedToolCalls, candidateName);
   if (!hasOutput && !hasCalls) {
@@ -71,9 +68,7 @@ export interface RecordedCandidate {
  * and `recordedToolCalls`, in order of first appearance, with how many cases have each (a case is
  * counted once per name).
  */
-export function recordedCandidateNames(
-  contents: readonly Pick<CaseContent, "recordedOutputs" | "recordedToolCalls">[],
-): RecordedCandidate[] {
+export function recordedCandidateNames(contents: readonly Pick<CaseContent, "recordedOutputs" | "recordedToolCalls">[]): RecordedCandidate[] {
   const counts = new Map<string, number>();
   for (const content of contents) {
     const names = new Set([...Object.keys(content.recordedOutputs ?? {}), ...Object.keys(content.recordedToolCalls ?? {})]);

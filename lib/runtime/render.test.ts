@@ -27,7 +27,13 @@ describe("templateVariables", () => {
 
 describe("fillTemplate", () => {
   it("substitutes in a single pass: a value containing a placeholder is not expanded again", () => {
-    const r = fillTemplate("A={{a}} B={{b}}", new Map([["a", "{{b}}"], ["b", "2"]]));
+    const r = fillTemplate(
+      "A={{a}} B={{b}}",
+      new Map([
+        ["a", "{{b}}"],
+        ["b", "2"],
+      ]),
+    );
     expect(r.text).toBe("A={{b}} B=2");
     expect(r.missingVariables).toEqual([]);
   });
@@ -45,7 +51,13 @@ describe("renderPrompt", () => {
   it("fills variables from the case and sends the input as the only user message", () => {
     const r = renderPrompt({
       systemPrompt: "You help {{ customer }} with order {{order_id}}.",
-      content: content({ input: "Where is my order?", variables: [{ name: "customer", value: "Ada" }, { name: "order_id", value: "o-42" }] }),
+      content: content({
+        input: "Where is my order?",
+        variables: [
+          { name: "customer", value: "Ada" },
+          { name: "order_id", value: "o-42" },
+        ],
+      }),
     });
     expect(r.system).toBe("You help Ada with order o-42.");
     expect(r.messages).toEqual([{ role: "user", content: "Where is my order?" }]);
@@ -138,7 +150,13 @@ describe("renderPrompt", () => {
   it("uses the first value when a variable name is repeated", () => {
     const r = renderPrompt({
       systemPrompt: "{{a}}",
-      content: content({ input: "q", variables: [{ name: "a", value: "first" }, { name: "a", value: "second" }] }),
+      content: content({
+        input: "q",
+        variables: [
+          { name: "a", value: "first" },
+          { name: "a", value: "second" },
+        ],
+      }),
     });
     expect(r.system).toBe("first");
   });

@@ -8,7 +8,6 @@ import { mockUsage as usage, textResult } from "./test-support/mock-model";
 type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 type LanguageModelV3CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
 
-
 function toolCallResult(calls: { id: string; name: string; input: string }[], input = 20, output = 8): LanguageModelV3GenerateResult {
   return {
     content: calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: c.input })),
@@ -128,7 +127,11 @@ describe("runModelTrial", () => {
   it("records the arguments exactly as the model sent them (raw text) beside the parsed ones", async () => {
     const sent = '{ "orderId": "order_123", "lang": "en" }';
     const model = new MockLanguageModelV3({
-      doGenerate: [toolCallResult([{ id: "c1", name: "get_order", input: sent }]), toolCallResult([{ id: "c1", name: "get_order", input: "" }]), textResult("Delivered.")],
+      doGenerate: [
+        toolCallResult([{ id: "c1", name: "get_order", input: sent }]),
+        toolCallResult([{ id: "c1", name: "get_order", input: "" }]),
+        textResult("Delivered."),
+      ],
     });
     const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "order_123?" }], tools: [getOrder], timeoutMs: 5000 });
     // A provider that reuses call ids across steps still gets each step's own text.
@@ -222,7 +225,12 @@ describe("runModelTrial", () => {
       doGenerate: async () => {
         t += 36;
         return ++calls === 1
-          ? { content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: '{"orderId":"o1"}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(5, 5), warnings: [] }
+          ? {
+              content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: '{"orderId":"o1"}' }],
+              finishReason: { unified: "tool-calls", raw: "tool_calls" },
+              usage: usage(5, 5),
+              warnings: [],
+            }
           : textResult("Delivered.");
       },
     });
@@ -234,7 +242,14 @@ describe("runModelTrial", () => {
       },
       release: () => void held.push("release"),
     };
-    const tools: ToolDefinition[] = [{ name: "get_order", description: "Look up an order", inputSchema: { type: "object", properties: { orderId: { type: "string" } } }, fixtures: { default: { status: "delivered" } } }];
+    const tools: ToolDefinition[] = [
+      {
+        name: "get_order",
+        description: "Look up an order",
+        inputSchema: { type: "object", properties: { orderId: { type: "string" } } },
+        fixtures: { default: { status: "delivered" } },
+      },
+    ];
     const record = await runModelTrial({ model, system: "", messages: [{ role: "user", content: "Where is o1?" }], tools, timeoutMs: 5000, now, slot });
     expect(record.output).toBe("Delivered.");
     expect(record.latencyMs).toBe(72);
@@ -284,7 +299,14 @@ describe("runModelTrial", () => {
         return textResult("done");
       },
     });
-    const pending = runModelTrial({ model, system: "", messages: [{ role: "user", content: "q" }], timeoutMs: 60_000, slot, onModelCall: () => events.push("call starts") });
+    const pending = runModelTrial({
+      model,
+      system: "",
+      messages: [{ role: "user", content: "q" }],
+      timeoutMs: 60_000,
+      slot,
+      onModelCall: () => events.push("call starts"),
+    });
     // The trial waits for its slot: its model call has not started (a worker that dies now spent nothing).
     for (let i = 0; i < 20 && events.length === 0; i++) await new Promise((r) => setImmediate(r));
     expect(events).toEqual(["slot asked"]);

@@ -69,9 +69,7 @@ export interface RunModelTrialInput {
  */
 export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRecord> {
   const now = input.now ?? (() => performance.now());
-  const renderedMessages: ModelMessage[] = input.system
-    ? [{ role: "system", content: input.system }, ...input.messages]
-    : [...input.messages];
+  const renderedMessages: ModelMessage[] = input.system ? [{ role: "system", content: input.system }, ...input.messages] : [...input.messages];
   const started = now();
   const steps: TrialStep[] = [];
   const warnings = new Set<string>();

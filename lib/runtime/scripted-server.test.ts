@@ -186,7 +186,10 @@ describe("scripted model server + openai-compatible provider", () => {
       server.setScript(script(first));
       server.requests.reset();
       const waits: number[] = [];
-      const record = await runModelTrialWithRetries({ model: model(), system: "", messages: ask("q"), timeoutMs: 5000 }, { random: () => 0.5, sleep: async (ms) => void waits.push(ms) });
+      const record = await runModelTrialWithRetries(
+        { model: model(), system: "", messages: ask("q"), timeoutMs: 5000 },
+        { random: () => 0.5, sleep: async (ms) => void waits.push(ms) },
+      );
       return { record, waits, log: server.requests.log.map((r) => [r.rule, r.status]) };
     };
     const malformed = await run({ name: "broken", times: 1, malformed: true });
@@ -207,7 +210,10 @@ describe("scripted model server + openai-compatible provider", () => {
   it("gives up on a provider that only answers malformed JSON after the retries, with bad_response", async () => {
     server.setScript([{ name: "broken", malformed: true }]);
     const waits: number[] = [];
-    const record = await runModelTrialWithRetries({ model: model(), system: "", messages: ask("q"), timeoutMs: 5000 }, { retries: 2, random: () => 0, sleep: async (ms) => void waits.push(ms) });
+    const record = await runModelTrialWithRetries(
+      { model: model(), system: "", messages: ask("q"), timeoutMs: 5000 },
+      { retries: 2, random: () => 0, sleep: async (ms) => void waits.push(ms) },
+    );
     expect(record.error).toMatchObject({ kind: "bad_response", status: 200 });
     expect(record.attempts).toBe(3);
     expect(waits).toEqual([250, 500]);
@@ -265,10 +271,13 @@ describe("scripted model server + openai-compatible provider", () => {
       );
       expect(await testConnection(withKey)).toMatchObject({ ok: true, text: "Scripted answer." });
       // The "openai" provider with a base URL (a proxy) speaks the same Chat Completions protocol.
-      const viaOpenAI = createModel({ name: "Proxy", provider: "openai", baseUrl: locked.url, modelId: "gpt-4o-mini" }, {
-        OPENAI_API_KEY: "local-secret-key",
-        BENCHWORK_KEY_HOSTS: `OPENAI_API_KEY=${new URL(locked.url).origin}`,
-      });
+      const viaOpenAI = createModel(
+        { name: "Proxy", provider: "openai", baseUrl: locked.url, modelId: "gpt-4o-mini" },
+        {
+          OPENAI_API_KEY: "local-secret-key",
+          BENCHWORK_KEY_HOSTS: `OPENAI_API_KEY=${new URL(locked.url).origin}`,
+        },
+      );
       expect(await testConnection(viaOpenAI)).toMatchObject({ ok: true, text: "Scripted answer." });
       expect((locked.requests.log.at(-1)?.body as { model: string }).model).toBe("gpt-4o-mini");
     } finally {
@@ -299,7 +308,10 @@ describe("scripted model server + openai-compatible provider", () => {
 
   it("holds its answers after the first N until release(), so a test can act while calls are in flight", async () => {
     const chat = (text: string) =>
-      fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "scripted-1", messages: [{ role: "user", content: text }] }) }).then((r) => r.json() as Promise<{ choices: { message: { content: string } }[] }>);
+      fetch(`${server.url}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "scripted-1", messages: [{ role: "user", content: text }] }),
+      }).then((r) => r.json() as Promise<{ choices: { message: { content: string } }[] }>);
     server.hold({ answerFirst: 1 });
     expect((await chat("first")).choices[0].message.content).toBe("Scripted answer.");
     let answered = 0;
@@ -332,7 +344,17 @@ describe("scripted model server CLI", () => {
   it("starts from a script file and prints its URL", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "e2e/fixtures/scripted-model-server.ts", "--port", "0", "--script", "e2e/fixtures/model-scripts/support-orders.json", "--latency", "5"],
+      [
+        "--import",
+        "tsx",
+        "e2e/fixtures/scripted-model-server.ts",
+        "--port",
+        "0",
+        "--script",
+        "e2e/fixtures/model-scripts/support-orders.json",
+        "--latency",
+        "5",
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     try {
@@ -355,7 +377,12 @@ describe("scripted model server CLI", () => {
       expect(record.usage).toEqual({ inputTokens: 89, outputTokens: 15 });
       const greeting = await runModelTrial({ model: cliModel, system: "", messages: ask("Hello bot"), timeoutMs: 5000 });
       expect(greeting.output).toBe("Hello! How can I help?");
-      const unknown = await runModelTrial({ model: createModel({ name: "x", provider: "openai-compatible", baseUrl: url, modelId: "nope" }, {}), system: "", messages: ask("q"), timeoutMs: 5000 });
+      const unknown = await runModelTrial({
+        model: createModel({ name: "x", provider: "openai-compatible", baseUrl: url, modelId: "nope" }, {}),
+        system: "",
+        messages: ask("q"),
+        timeoutMs: 5000,
+      });
       expect(unknown.error?.kind).toBe("not_found");
     } finally {
       child.kill("SIGTERM");

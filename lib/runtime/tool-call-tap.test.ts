@@ -19,7 +19,12 @@ describe("tapToolCalls", () => {
     const seen: RawToolCall[][] = [];
     const model = new MockLanguageModelV3({
       doGenerate: [
-        { content: [{ type: "tool-call", toolCallId: "c1", toolName: "t", input: '{"a": 1}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: mockUsage(1, 1), warnings: [] },
+        {
+          content: [{ type: "tool-call", toolCallId: "c1", toolName: "t", input: '{"a": 1}' }],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage: mockUsage(1, 1),
+          warnings: [],
+        },
         textResult("done"),
       ],
     });

@@ -15,10 +15,7 @@ import { jsonEqual } from "./json-equal";
  * @param content the case content (`tools` and `toolDefinitions` are read)
  * @returns the definitions to expose, deduplicated by name
  */
-export function exposedTools(
-  promptTools: readonly ToolDefinition[],
-  content: Pick<CaseContent, "tools" | "toolDefinitions">,
-): ToolDefinition[] {
+export function exposedTools(promptTools: readonly ToolDefinition[], content: Pick<CaseContent, "tools" | "toolDefinitions">): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   const seen = new Set<string>();
   for (const def of content.toolDefinitions ?? []) {
@@ -41,10 +38,7 @@ export function exposedTools(
  * planner can report them (a case asking for a tool that does not exist).
  * @returns unknown names, in the order of `content.tools`, without duplicates
  */
-export function missingToolNames(
-  promptTools: readonly ToolDefinition[],
-  content: Pick<CaseContent, "tools" | "toolDefinitions">,
-): string[] {
+export function missingToolNames(promptTools: readonly ToolDefinition[], content: Pick<CaseContent, "tools" | "toolDefinitions">): string[] {
   if (!content.tools) return [];
   const known = new Set([...promptTools.map((t) => t.name), ...(content.toolDefinitions ?? []).map((t) => t.name)]);
   return [...new Set(content.tools.filter((n) => !known.has(n)))];

@@ -38,7 +38,13 @@ const tools = {
 };
 
 function releaseCase(more: Partial<ReleaseCase> = {}): ReleaseCase {
-  return baseCase({ prompt: "Find the return policy.", systemPrompt: "You are a support agent.", tools: ["lookup_policy"], source: { module: "m.ts", file: "m.ts", index: 0 }, ...more });
+  return baseCase({
+    prompt: "Find the return policy.",
+    systemPrompt: "You are a support agent.",
+    tools: ["lookup_policy"],
+    source: { module: "m.ts", file: "m.ts", index: 0 },
+    ...more,
+  });
 }
 
 describe("createAgent", () => {
@@ -77,12 +83,19 @@ describe("createAgent", () => {
   it("records the arguments the model sent (raw) even when the tool's zod schema drops one, beside what the tool received", async () => {
     const sent = '{"topic":"returns","lang":"en"}';
     const replies: GenerateResult[] = [
-      { content: [{ type: "tool-call", toolCallId: "call_1", toolName: "lookup_policy", input: sent }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage: usage(20, 8), warnings: [] },
+      {
+        content: [{ type: "tool-call", toolCallId: "call_1", toolName: "lookup_policy", input: sent }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(20, 8),
+        warnings: [],
+      },
       text("Within 30 days."),
     ];
     const model = new MockLanguageModelV3({ doGenerate: async () => replies.shift()! });
     const record = await createAgent({ model, tools })(releaseCase(), { abortSignal: new AbortController().signal });
-    expect(record.toolCalls).toEqual([{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: sent, parsedInput: { topic: "returns" } }]);
+    expect(record.toolCalls).toEqual([
+      { toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: sent, parsedInput: { topic: "returns" } },
+    ]);
     expect(record.normalizedToolCalls).toEqual([{ toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, toolCallId: "call_1" }]);
   });
 
@@ -103,7 +116,13 @@ describe("createAgent", () => {
     const events: RunEvent[] = [];
     void createAgent({ model, tools: hanging })(releaseCase(), { abortSignal: new AbortController().signal, onEvent: (e) => events.push(e) });
     await toolStarted;
-    expect(events).toEqual([{ type: "tool-calls", index: 0, calls: [{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: '{"topic":"returns","lang":"en"}' }] }]);
+    expect(events).toEqual([
+      {
+        type: "tool-calls",
+        index: 0,
+        calls: [{ toolCallId: "call_1", toolName: "lookup_policy", input: { topic: "returns", lang: "en" }, rawInput: '{"topic":"returns","lang":"en"}' }],
+      },
+    ]);
   });
 
   it("sends no tools for a case without tools, and honours maxSteps and temperature", async () => {

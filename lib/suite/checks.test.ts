@@ -30,7 +30,15 @@ describe("createChecker", () => {
     const check = createChecker();
     const pass = await check(rc({ evaluators: [{ kind: "contains", expected: "order_123" }, { kind: "json" }] }), trial);
     expect(pass).toMatchObject({ evaluatorPassed: true, evaluatorScore: 1, judgePassed: null, reliabilityPassed: null, errors: [] });
-    const fail = await check(rc({ evaluators: [{ kind: "contains", expected: "order_123" }, { kind: "exact", expected: "no" }] }), trial);
+    const fail = await check(
+      rc({
+        evaluators: [
+          { kind: "contains", expected: "order_123" },
+          { kind: "exact", expected: "no" },
+        ],
+      }),
+      trial,
+    );
     expect(fail.evaluatorPassed).toBe(false);
     expect(fail.evaluatorScore).toBe(0.5);
     expect(fail.evaluatorMessage).toMatch(/^The output does not match/);
@@ -77,14 +85,19 @@ describe("createChecker", () => {
     expect(v.checks[0].details).toMatchObject({ evidence: details, logs: ["parsed answer"] });
     const none = await createChecker({ functionEvaluator: async () => ({ ok: true, value: true, durationMs: 1 }) })(rc({ evaluatorFunction: fnRef }), trial);
     expect(none.evaluatorDetails).toBeNull();
-    const crashed = await createChecker({ functionEvaluator: async () => ({ ok: false, failure: "crash", message: "evaluate threw Error: x", logs: ["before the throw"] }) })(rc({ evaluatorFunction: fnRef }), trial);
+    const crashed = await createChecker({
+      functionEvaluator: async () => ({ ok: false, failure: "crash", message: "evaluate threw Error: x", logs: ["before the throw"] }),
+    })(rc({ evaluatorFunction: fnRef }), trial);
     expect(crashed.evaluatorDetails).toBeNull();
     expect(crashed.checks[0].details).toMatchObject({ logs: ["before the throw"], failure: "crash" });
   });
 
   it("reports a crash, a timeout, an invalid result or a missing runner as an evaluator infrastructure error (evaluatorPassed null)", async () => {
     const cases: [FunctionEvaluatorRunner | undefined, RegExp][] = [
-      [async () => ({ ok: false, failure: "crash", message: "evaluate threw Error: boom" }), /evaluator infrastructure failure: evals\/e.ts evaluate: evaluate threw Error: boom/],
+      [
+        async () => ({ ok: false, failure: "crash", message: "evaluate threw Error: boom" }),
+        /evaluator infrastructure failure: evals\/e.ts evaluate: evaluate threw Error: boom/,
+      ],
       [async () => ({ ok: false, failure: "timeout", message: "evaluate did not finish within 5000 ms" }), /did not finish within 5000 ms/],
       [async () => ({ ok: true, value: "yes", durationMs: 1 }), /evaluate returned a string \("yes"\); expected a boolean or an object/],
       [async () => ({ ok: true, value: { passed: true, score: 7 }, durationMs: 1 }), /the score must be a number from 0 to 1/],
@@ -110,10 +123,16 @@ describe("createChecker", () => {
   });
 
   it("judges criteria in binary and numeric mode with the judge model", async () => {
-    const binary = await createChecker({ judgeModel: judgeModel({ reason: "It checked the order.", verdict: "pass" }) })(rc({ criteria: "Checks the order before answering" }), trial);
+    const binary = await createChecker({ judgeModel: judgeModel({ reason: "It checked the order.", verdict: "pass" }) })(
+      rc({ criteria: "Checks the order before answering" }),
+      trial,
+    );
     expect(binary).toMatchObject({ judgePassed: true, judgeScore: null, errors: [] });
     expect(binary.judgeReason).toContain("It checked the order.");
-    const numeric = await createChecker({ judgeModel: judgeModel({ reason: "Mostly.", observable: true, score: 8 }) })(rc({ criteria: "Polite", judgeMode: "numeric", judgeThreshold: 9 }), trial);
+    const numeric = await createChecker({ judgeModel: judgeModel({ reason: "Mostly.", observable: true, score: 8 }) })(
+      rc({ criteria: "Polite", judgeMode: "numeric", judgeThreshold: 9 }),
+      trial,
+    );
     expect(numeric).toMatchObject({ judgePassed: false, judgeScore: 8 });
     expect(numeric.judgeReason).toContain("Judge score 8/10 (passes at 9)");
   });
@@ -136,8 +155,17 @@ describe("createChecker", () => {
 
   it("builds the judge and reliability specs", () => {
     expect(judgeSpecOf({ criteria: "r", judgeMode: "binary", judgeThreshold: 9 })).toEqual({ kind: "judge", criterion: { rule: "r" }, mode: "binary" });
-    expect(judgeSpecOf({ criteria: "r", judgeMode: "numeric", judgeThreshold: 9 })).toEqual({ kind: "judge", criterion: { rule: "r" }, mode: "numeric", threshold: 9 });
+    expect(judgeSpecOf({ criteria: "r", judgeMode: "numeric", judgeThreshold: 9 })).toEqual({
+      kind: "judge",
+      criterion: { rule: "r" },
+      mode: "numeric",
+      threshold: 9,
+    });
     expect(judgeSpecOf({ criteria: null, judgeMode: "binary", judgeThreshold: 7 })).toBeNull();
-    expect(reliabilitySpecOf({ expectedToolCalls: ["a"], allowAdditionalToolCalls: false })).toEqual({ kind: "expected_tool_calls", names: ["a"], allowAdditional: false });
+    expect(reliabilitySpecOf({ expectedToolCalls: ["a"], allowAdditionalToolCalls: false })).toEqual({
+      kind: "expected_tool_calls",
+      names: ["a"],
+      allowAdditional: false,
+    });
   });
 });

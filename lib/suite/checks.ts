@@ -119,7 +119,11 @@ async function runFunction(ref: FunctionEvaluatorRef, trial: EvaluationTrial, ru
   }
   const logs = outcome.logs && outcome.logs.length > 0 ? { logs: outcome.logs } : {};
   const durationMs = outcome.durationMs === undefined ? {} : { durationMs: Math.round(outcome.durationMs * 1000) / 1000 };
-  if (!outcome.ok) return { ...infraError("function", `${ref.module} ${ref.exportPath}: ${outcome.message}`, { ...base, ...durationMs, ...logs, failure: outcome.failure }), kind: "function" };
+  if (!outcome.ok)
+    return {
+      ...infraError("function", `${ref.module} ${ref.exportPath}: ${outcome.message}`, { ...base, ...durationMs, ...logs, failure: outcome.failure }),
+      kind: "function",
+    };
   return { ...interpretCustomResult(outcome.value, { ...base, ...durationMs, ...logs }), kind: "function" };
 }
 
@@ -135,7 +139,13 @@ export function createChecker(options: CheckerOptions = {}): CaseChecker {
     const specs: EvaluatorSpec[] = [...c.evaluators, ...(judge ? [judge] : []), ...(reliability ? [reliability] : [])];
     const [results, fnResult] = await Promise.all([
       specs.length > 0
-        ? runChecks(specs, evalTrial, { ...options.runChecks, judge: { model: (judge ? options.judgeModelOf?.(c) : undefined) ?? options.judgeModel ?? null, ...(opts.abortSignal ? { abortSignal: opts.abortSignal } : {}) } })
+        ? runChecks(specs, evalTrial, {
+            ...options.runChecks,
+            judge: {
+              model: (judge ? options.judgeModelOf?.(c) : undefined) ?? options.judgeModel ?? null,
+              ...(opts.abortSignal ? { abortSignal: opts.abortSignal } : {}),
+            },
+          })
         : Promise.resolve([] as CheckResult[]),
       c.evaluatorFunction ? runFunction(c.evaluatorFunction, evalTrial, options.functionEvaluator) : Promise.resolve(null),
     ]);

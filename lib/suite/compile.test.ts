@@ -55,7 +55,15 @@ const contains = { kind: "contains" } as const;
 describe("compileBenchmark: cases, names and inheritance", () => {
   it("compiles a single-case eval under the eval's id, with source and resolved fields", async () => {
     const { release, cases } = await ok(
-      sources({ "evals/lookup.ts": { id: "policy-lookup", prompt: "Find the return policy.", tools: ["lookup_policy"], evaluate: { kind: "non_empty" }, labels: ["smoke"] } }),
+      sources({
+        "evals/lookup.ts": {
+          id: "policy-lookup",
+          prompt: "Find the return policy.",
+          tools: ["lookup_policy"],
+          evaluate: { kind: "non_empty" },
+          labels: ["smoke"],
+        },
+      }),
     );
     expect(release.cases).toHaveLength(1);
     expect(cases[0]).toMatchObject({
@@ -101,7 +109,12 @@ describe("compileBenchmark: cases, names and inheritance", () => {
 
   it("expands a CSV: allowed columns only, empty cells inherit, positional names, file and data row in the source", async () => {
     const csv = 'id,prompt,expected,description\nunopened,"What is the unopened window?",30 days,Standard\n,"What is the holiday\nwindow?",60 days,\n';
-    const { release, cases } = await ok(sources({ "evals/refunds.ts": { id: "refunds", description: "Return windows", evaluate: contains, cases: "./refunds.csv" } }, { "evals/refunds.csv": csv }));
+    const { release, cases } = await ok(
+      sources(
+        { "evals/refunds.ts": { id: "refunds", description: "Return windows", evaluate: contains, cases: "./refunds.csv" } },
+        { "evals/refunds.csv": csv },
+      ),
+    );
     expect(cases.map((c) => c.id)).toEqual(["unopened", "refunds[1]"]);
     expect(cases[1]).toMatchObject({ prompt: "What is the holiday\nwindow?", expected: "60 days", description: "Return windows" });
     expect(cases[0].description).toBe("Standard");
@@ -115,7 +128,9 @@ describe("compileBenchmark: cases, names and inheritance", () => {
       "",
       JSON.stringify({ prompt: "p2", tools: ["get_order"], systemPrompt: "S2", data: { k: 1 }, evaluate: { kind: "exact", expected: "ok" } }),
     ].join("\n");
-    const { cases } = await ok(sources({ "evals/j.ts": { id: "j", tools: ["lookup_policy"], evaluate: contains, cases: "data/j.jsonl" } }, { "evals/data/j.jsonl": jsonl }));
+    const { cases } = await ok(
+      sources({ "evals/j.ts": { id: "j", tools: ["lookup_policy"], evaluate: contains, cases: "data/j.jsonl" } }, { "evals/data/j.jsonl": jsonl }),
+    );
     expect(cases.map((c) => c.id)).toEqual(["a", "j[1]"]);
     expect(cases[0]).toMatchObject({ tools: ["lookup_policy"], evaluators: [{ kind: "contains" }] });
     expect(cases[1]).toMatchObject({ tools: ["get_order"], systemPrompt: "S2", data: { k: 1 }, evaluators: [{ kind: "exact", expected: "ok" }] });
@@ -132,14 +147,32 @@ describe("compileBenchmark: cases, names and inheritance", () => {
       return { ok: true, bundle: { code, sha256: sha256Hex(code), files: [module, "evals/helpers.ts"] } };
     };
     const r = await compileBenchmark(
-      sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate, setup, cases: [{ id: "one" }, { id: "two", evaluate: () => true, teardown: () => {} }, { id: "three" }] } }, {}, { compileEvaluate }),
+      sources(
+        {
+          "evals/f.ts": {
+            id: "f",
+            prompt: "p",
+            evaluate,
+            setup,
+            cases: [{ id: "one" }, { id: "two", evaluate: () => true, teardown: () => {} }, { id: "three" }],
+          },
+        },
+        {},
+        { compileEvaluate },
+      ),
     );
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     const { release, cases, evaluateCode } = r.compiled;
     // One compile per function, however many cases share it.
     expect(compiled).toEqual(["evals/f.ts evaluate", "evals/f.ts cases[1].evaluate"]);
     const script = "var evaluate = /* evals/f.ts evaluate */ () => true;";
-    expect(cases[0].evaluatorFunction).toEqual({ module: "evals/f.ts", exportPath: "evaluate", source: String(evaluate), sha256: sha256Hex(script), files: ["evals/f.ts", "evals/helpers.ts"] });
+    expect(cases[0].evaluatorFunction).toEqual({
+      module: "evals/f.ts",
+      exportPath: "evaluate",
+      source: String(evaluate),
+      sha256: sha256Hex(script),
+      files: ["evals/f.ts", "evals/helpers.ts"],
+    });
     expect(cases[2].evaluatorFunction!.sha256).toBe(sha256Hex(script));
     expect(evaluateCode.get(sha256Hex(script))).toBe(script);
     expect(cases[1].evaluatorFunction?.exportPath).toBe("cases[1].evaluate");
@@ -151,8 +184,16 @@ describe("compileBenchmark: cases, names and inheritance", () => {
 
   it("fails when an evaluate function cannot be compiled for the sandbox, naming the module and the function", async () => {
     const compileEvaluate: EvaluateCompiler = async (_module, exportPath) =>
-      exportPath === "evaluate" ? { ok: false, message: 'it needs "node:fs" (imported by evals/h.ts), which cannot run in the evaluator sandbox' } : { ok: false, message: "it could not be bundled: x" };
-    const p = await problems(sources({ "evals/f.ts": { id: "f", prompt: "p", evaluate: () => true, cases: [{ id: "one" }, { id: "two", evaluate: () => true }] } }, {}, { compileEvaluate }));
+      exportPath === "evaluate"
+        ? { ok: false, message: 'it needs "node:fs" (imported by evals/h.ts), which cannot run in the evaluator sandbox' }
+        : { ok: false, message: "it could not be bundled: x" };
+    const p = await problems(
+      sources(
+        { "evals/f.ts": { id: "f", prompt: "p", evaluate: () => true, cases: [{ id: "one" }, { id: "two", evaluate: () => true }] } },
+        {},
+        { compileEvaluate },
+      ),
+    );
     expect(p).toEqual([
       { file: "evals/f.ts", message: `the eval's evaluate: it needs "node:fs" (imported by evals/h.ts), which cannot run in the evaluator sandbox` },
       { file: "evals/f.ts", message: `cases[1] ("two") evaluate: it could not be bundled: x` },
@@ -163,9 +204,28 @@ describe("compileBenchmark: cases, names and inheritance", () => {
 
   it("turns criteria and expectedToolCalls into checks (a case with only those compiles)", async () => {
     const { cases } = await ok(
-      sources({ "evals/j.ts": { id: "j", prompt: "p", tools: ["get_order"], criteria: "Is polite", judgeMode: "numeric", judgeThreshold: 8, expectedToolCalls: ["get_order"], allowAdditionalToolCalls: false } }),
+      sources({
+        "evals/j.ts": {
+          id: "j",
+          prompt: "p",
+          tools: ["get_order"],
+          criteria: "Is polite",
+          judgeMode: "numeric",
+          judgeThreshold: 8,
+          expectedToolCalls: ["get_order"],
+          allowAdditionalToolCalls: false,
+        },
+      }),
     );
-    expect(cases[0]).toMatchObject({ criteria: "Is polite", judgeMode: "numeric", judgeThreshold: 8, expectedToolCalls: ["get_order"], allowAdditionalToolCalls: false, evaluators: [], judgeModel: null });
+    expect(cases[0]).toMatchObject({
+      criteria: "Is polite",
+      judgeMode: "numeric",
+      judgeThreshold: 8,
+      expectedToolCalls: ["get_order"],
+      allowAdditionalToolCalls: false,
+      evaluators: [],
+      judgeModel: null,
+    });
   });
 
   it("keeps a per-case judgeModel (a model block like the config's), inherited from the eval, replaced or cleared by a case and a JSONL row", async () => {
@@ -177,7 +237,11 @@ describe("compileBenchmark: cases, names and inheritance", () => {
             id: "tone",
             criteria: "Is polite",
             judgeModel: strict,
-            cases: [{ id: "inherits", prompt: "a" }, { id: "own", prompt: "b", judgeModel: { provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "JUDGE_API_KEY" } }, { id: "cleared", prompt: "c", judgeModel: null }],
+            cases: [
+              { id: "inherits", prompt: "a" },
+              { id: "own", prompt: "b", judgeModel: { provider: "openai", modelId: "gpt-4o-mini", apiKeyEnv: "JUDGE_API_KEY" } },
+              { id: "cleared", prompt: "c", judgeModel: null },
+            ],
           },
           "evals/rows.ts": { id: "rows", criteria: "Is polite", cases: "rows.jsonl" },
         },
@@ -195,7 +259,14 @@ describe("compileBenchmark: cases, names and inheritance", () => {
   it("fails on an invalid judgeModel, naming the case and the field", async () => {
     const p = await problems(
       sources({
-        "evals/tone.ts": { id: "tone", criteria: "Is polite", cases: [{ id: "a", prompt: "a", judgeModel: { provider: "openai-compatible", modelId: "j" } }, { id: "b", prompt: "b", judgeModel: "gpt-4o" }] },
+        "evals/tone.ts": {
+          id: "tone",
+          criteria: "Is polite",
+          cases: [
+            { id: "a", prompt: "a", judgeModel: { provider: "openai-compatible", modelId: "j" } },
+            { id: "b", prompt: "b", judgeModel: "gpt-4o" },
+          ],
+        },
       }),
     );
     expect(p.map(formatProblem)).toEqual([
@@ -228,7 +299,10 @@ describe("compileBenchmark: errors name the file and row", () => {
   it("fails on a duplicate case id, naming both sources", async () => {
     const p = await problems(
       sources(
-        { "evals/a.ts": { id: "a", prompt: "p", evaluate: contains, expected: "x", cases: [{ id: "dup" }] }, "evals/b.ts": { id: "b", evaluate: contains, cases: "b.csv" } },
+        {
+          "evals/a.ts": { id: "a", prompt: "p", evaluate: contains, expected: "x", cases: [{ id: "dup" }] },
+          "evals/b.ts": { id: "b", evaluate: contains, cases: "b.csv" },
+        },
         { "evals/b.csv": "id,prompt,expected\nok,p,x\ndup,p,x\n" },
       ),
     );
@@ -238,13 +312,30 @@ describe("compileBenchmark: errors name the file and row", () => {
   });
 
   it("fails when a single-case eval's id equals another eval's case id", async () => {
-    const p = await problems(sources({ "evals/a.ts": { id: "a", prompt: "p", evaluate: { kind: "non_empty" } }, "evals/b.ts": { id: "b", prompt: "p", evaluate: { kind: "non_empty" }, cases: [{ id: "a" }] } }));
+    const p = await problems(
+      sources({
+        "evals/a.ts": { id: "a", prompt: "p", evaluate: { kind: "non_empty" } },
+        "evals/b.ts": { id: "b", prompt: "p", evaluate: { kind: "non_empty" }, cases: [{ id: "a" }] },
+      }),
+    );
     expect(p[0].message).toContain('duplicate case id "a": used by evals/a.ts and by evals/b.ts cases[0]');
   });
 
   it("fails on an unknown tool name, naming the data file row", async () => {
-    const p = await problems(sources({ "evals/j.ts": { id: "j", evaluate: contains, cases: "j.jsonl" } }, { "evals/j.jsonl": '{"prompt":"p","expected":"x","tools":["refund_money"]}\n' }));
-    expect(p).toEqual([{ file: "evals/j.jsonl", row: 1, line: 1, message: expect.stringContaining('unknown tool "refund_money" (the tools modules define lookup_policy, get_order)') }]);
+    const p = await problems(
+      sources(
+        { "evals/j.ts": { id: "j", evaluate: contains, cases: "j.jsonl" } },
+        { "evals/j.jsonl": '{"prompt":"p","expected":"x","tools":["refund_money"]}\n' },
+      ),
+    );
+    expect(p).toEqual([
+      {
+        file: "evals/j.jsonl",
+        row: 1,
+        line: 1,
+        message: expect.stringContaining('unknown tool "refund_money" (the tools modules define lookup_policy, get_order)'),
+      },
+    ]);
   });
 
   it("fails on an unknown tool in an inline case, naming the module and case", async () => {
@@ -258,7 +349,9 @@ describe("compileBenchmark: errors name the file and row", () => {
   });
 
   it("fails on a bad CSV column, naming it and the allowed ones", async () => {
-    const p = await problems(sources({ "evals/a.ts": { id: "a", evaluate: contains, cases: "a.csv" } }, { "evals/a.csv": "id,prompt,expected,tools\nx,p,e,lookup_policy\n" }));
+    const p = await problems(
+      sources({ "evals/a.ts": { id: "a", evaluate: contains, cases: "a.csv" } }, { "evals/a.csv": "id,prompt,expected,tools\nx,p,e,lookup_policy\n" }),
+    );
     expect(p).toHaveLength(1);
     expect(p[0]).toMatchObject({ file: "evals/a.csv", line: 1 });
     expect(p[0].message).toMatch(/column "tools" is not allowed: CSV cases may only have the columns id, prompt, expected, description/);
@@ -268,14 +361,20 @@ describe("compileBenchmark: errors name the file and row", () => {
     for (const evaluate of [{ kind: "gsm8k" }, () => true, undefined, [{ kind: "contains" }, { kind: "regex", pattern: "x" }]]) {
       const p = await problems(sources({ "evals/a.ts": { id: "a", evaluate, cases: "a.csv" } }, { "evals/a.csv": "prompt,expected\np,e\n" }));
       expect(p[0].file).toBe("evals/a.ts");
-      expect(p[0].message).toMatch(/cases come from the CSV file evals\/a.csv, so the eval's evaluate must be non_empty, exact, contains .*CSV cells are plain text/);
+      expect(p[0].message).toMatch(
+        /cases come from the CSV file evals\/a.csv, so the eval's evaluate must be non_empty, exact, contains .*CSV cells are plain text/,
+      );
     }
-    await ok(sources({ "evals/a.ts": { id: "a", evaluate: [{ kind: "exact" }, { kind: "non_empty" }], cases: "a.csv" } }, { "evals/a.csv": "prompt,expected\np,e\n" }));
+    await ok(
+      sources({ "evals/a.ts": { id: "a", evaluate: [{ kind: "exact" }, { kind: "non_empty" }], cases: "a.csv" } }, { "evals/a.csv": "prompt,expected\np,e\n" }),
+    );
   });
 
   it("fails on an eval with no checks, naming the file and row", async () => {
     const p = await problems(sources({ "evals/a.ts": { id: "a", cases: "a.jsonl" } }, { "evals/a.jsonl": '{"prompt":"p"}\n' }));
-    expect(p).toEqual([{ file: "evals/a.jsonl", row: 1, line: 1, message: 'case "a[0]": has no checks: set evaluate, criteria or expectedToolCalls (on the case or its eval)' }]);
+    expect(p).toEqual([
+      { file: "evals/a.jsonl", row: 1, line: 1, message: 'case "a[0]": has no checks: set evaluate, criteria or expectedToolCalls (on the case or its eval)' },
+    ]);
     const q = await problems(sources({ "evals/b.ts": { id: "b", prompt: "p", evaluate: contains, expected: "x", cases: [{ evaluate: null }] } }));
     expect(q[0].message).toMatch(/cases\[0\] \("b\[0\]"\): has no checks/);
   });
@@ -288,7 +387,12 @@ describe("compileBenchmark: errors name the file and row", () => {
   });
 
   it("fails on a JSONL row with an unknown field or a line that is not JSON", async () => {
-    const p = await problems(sources({ "evals/a.ts": { id: "a", evaluate: { kind: "non_empty" }, cases: "a.jsonl" } }, { "evals/a.jsonl": '{"prompt":"p","input":"x"}\nnot json\n[1]\n' }));
+    const p = await problems(
+      sources(
+        { "evals/a.ts": { id: "a", evaluate: { kind: "non_empty" }, cases: "a.jsonl" } },
+        { "evals/a.jsonl": '{"prompt":"p","input":"x"}\nnot json\n[1]\n' },
+      ),
+    );
     expect(p.map((x) => [x.row, x.line])).toEqual([
       [2, 2],
       [3, 3],
@@ -302,21 +406,40 @@ describe("compileBenchmark: errors name the file and row", () => {
   it("fails on a case without a prompt, a bad field type, an unknown eval field, a bad id and expectedToolCalls outside the case's tools", async () => {
     const p = await problems(
       sources({
-        "evals/a.ts": { id: "a", evaluate: { kind: "non_empty" }, cases: [{ id: "no-prompt" }, { id: "t", prompt: "p", timeoutSeconds: -1 }, { id: " pad", prompt: "p" }, { id: "etc", prompt: "p", expectedToolCalls: ["get_order"] }] },
+        "evals/a.ts": {
+          id: "a",
+          evaluate: { kind: "non_empty" },
+          cases: [
+            { id: "no-prompt" },
+            { id: "t", prompt: "p", timeoutSeconds: -1 },
+            { id: " pad", prompt: "p" },
+            { id: "etc", prompt: "p", expectedToolCalls: ["get_order"] },
+          ],
+        },
         "evals/b.ts": { id: "b", prompt: "p", evaluator: { kind: "non_empty" } },
       }),
     );
     const text = p.map(formatProblem).join("\n");
     expect(text).toContain('evals/a.ts: cases[0] ("no-prompt"): has no prompt');
     expect(text).toContain("evals/a.ts: cases[1]: timeoutSeconds must be a positive number of seconds (got -1)");
-    expect(text).toContain('invalid case id: Case ID must not start or end with spaces.');
+    expect(text).toContain("invalid case id: Case ID must not start or end with spaces.");
     expect(text).toContain('expectedToolCalls names "get_order", which is not among the case\'s tools (none)');
     expect(text).toContain('evals/b.ts: the eval has an unknown field "evaluator" (use "evaluate")');
   });
 
   it("holds criteria to the library's limit for a criterion rule (one limit wherever a rule is written)", async () => {
     const long = "Be polite. ".repeat(400).slice(0, LIMITS.criterionRule + 1);
-    const p = await problems(sources({ "evals/a.ts": { id: "a", cases: [{ id: "ok", prompt: "p", criteria: long.slice(0, LIMITS.criterionRule) }, { id: "long", prompt: "p", criteria: long }] } }));
+    const p = await problems(
+      sources({
+        "evals/a.ts": {
+          id: "a",
+          cases: [
+            { id: "ok", prompt: "p", criteria: long.slice(0, LIMITS.criterionRule) },
+            { id: "long", prompt: "p", criteria: long },
+          ],
+        },
+      }),
+    );
     expect(p.map(formatProblem)).toEqual([
       `evals/a.ts: cases[1]: criteria is too long: the limit is ${LIMITS.criterionRule.toLocaleString("en-US")} characters, as for a criterion's rule in the library (got ${long.length.toLocaleString("en-US")})`,
     ]);
@@ -325,7 +448,11 @@ describe("compileBenchmark: errors name the file and row", () => {
   it("fails on duplicate eval ids, duplicate tool names, a module that did not load and a module without a default export shape", async () => {
     const p = await problems(
       sources(
-        { "evals/a.ts": { id: "same", prompt: "p", evaluate: { kind: "non_empty" } }, "evals/b.ts": { id: "same", prompt: "p", evaluate: { kind: "non_empty" } }, "evals/c.ts": "not an eval" },
+        {
+          "evals/a.ts": { id: "same", prompt: "p", evaluate: { kind: "non_empty" } },
+          "evals/b.ts": { id: "same", prompt: "p", evaluate: { kind: "non_empty" } },
+          "evals/c.ts": "not an eval",
+        },
         {},
         {
           toolModules: [
@@ -345,7 +472,11 @@ describe("compileBenchmark: errors name the file and row", () => {
 
   it("fails on data that is not JSON and on a tool without execute", async () => {
     const p = await problems(
-      sources({ "evals/a.ts": { id: "a", prompt: "p", evaluate: { kind: "non_empty" }, data: { when: new Date(0) } } }, {}, { toolModules: [{ file: "tools/api.ts", value: { tools: { t: { description: "d", inputSchema: z.object({}) } } } }] }),
+      sources(
+        { "evals/a.ts": { id: "a", prompt: "p", evaluate: { kind: "non_empty" }, data: { when: new Date(0) } } },
+        {},
+        { toolModules: [{ file: "tools/api.ts", value: { tools: { t: { description: "d", inputSchema: z.object({}) } } } }] },
+      ),
     );
     const text = p.map(formatProblem).join("\n");
     expect(text).toContain('tools/api.ts: tool "t" has no execute function');

@@ -113,7 +113,9 @@ export function formatProblem(p: CompileProblem): string {
 /** Thrown by shells when compilation fails; carries every problem. */
 export class CompileError extends Error {
   constructor(readonly problems: CompileProblem[]) {
-    super(`the benchmark does not compile (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`);
+    super(
+      `the benchmark does not compile (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
+    );
     this.name = "CompileError";
   }
 }
@@ -149,7 +151,10 @@ async function compileTools(src: BenchmarkSources, problems: CompileProblem[]): 
     }
     const exported = (m.value as { tools?: unknown } | undefined)?.tools;
     if (typeof exported !== "object" || exported === null || Array.isArray(exported)) {
-      problems.push({ file: m.file, message: 'a tools module must export `tools`: an object of ai SDK tool() definitions, e.g. export const tools = { lookup_policy: tool({ … }) }' });
+      problems.push({
+        file: m.file,
+        message: "a tools module must export `tools`: an object of ai SDK tool() definitions, e.g. export const tools = { lookup_policy: tool({ … }) }",
+      });
       continue;
     }
     for (const [name, value] of Object.entries(exported as Record<string, unknown>)) {
@@ -177,7 +182,13 @@ async function compileTools(src: BenchmarkSources, problems: CompileProblem[]): 
       tools.set(name, {
         module: m.file,
         tool: t as Tool,
-        record: { name, module: m.file, description: typeof t.description === "string" ? t.description : "", inputSchema, executeSha256: sha256Hex(String(t.execute)) },
+        record: {
+          name,
+          module: m.file,
+          description: typeof t.description === "string" ? t.description : "",
+          inputSchema,
+          executeSha256: sha256Hex(String(t.execute)),
+        },
       });
     }
   }
@@ -227,7 +238,8 @@ function compileCase(ctx: EvalContext, raw: RawCase, problems: CompileProblem[])
   const tools = [...new Set(f.tools ?? [])];
   const known = [...ctx.tools.keys()];
   for (const t of tools) {
-    if (!ctx.tools.has(t)) fail(`unknown tool "${t}"${known.length ? ` (the tools modules define ${known.join(", ")})` : " (no tools module defines any tool)"}`);
+    if (!ctx.tools.has(t))
+      fail(`unknown tool "${t}"${known.length ? ` (the tools modules define ${known.join(", ")})` : " (no tools module defines any tool)"}`);
   }
 
   let evaluators: EvaluatorSpec[] = [];
@@ -255,7 +267,8 @@ function compileCase(ctx: EvalContext, raw: RawCase, problems: CompileProblem[])
   }
   const expectedToolCalls = f.expectedToolCalls ? [...new Set(f.expectedToolCalls)] : null;
   for (const t of expectedToolCalls ?? []) {
-    if (!tools.includes(t)) fail(`expectedToolCalls names "${t}", which is not among the case's tools (${tools.join(", ") || "none"}), so it can never be called`);
+    if (!tools.includes(t))
+      fail(`expectedToolCalls names "${t}", which is not among the case's tools (${tools.join(", ") || "none"}), so it can never be called`);
   }
   if (evaluators.length === 0 && evaluatorFunction === null && f.criteria === null && expectedToolCalls === null && problems.length === before) {
     fail("has no checks: set evaluate, criteria or expectedToolCalls (on the case or its eval)");
@@ -346,7 +359,8 @@ async function expandCases(
   }
   if (kind === "csv") {
     const evaluate = ev.evaluate;
-    const kinds = typeof evaluate === "function" ? null : evaluate === undefined || evaluate === null ? [] : specList(evaluate).map((s) => (s as { kind?: unknown })?.kind);
+    const kinds =
+      typeof evaluate === "function" ? null : evaluate === undefined || evaluate === null ? [] : specList(evaluate).map((s) => (s as { kind?: unknown })?.kind);
     const allowed = new Set<unknown>(CSV_EVALUATOR_KINDS);
     if (kinds === null || kinds.length === 0 || !kinds.every((k) => allowed.has(k))) {
       const got = kinds === null ? "a function" : kinds.length === 0 ? "no evaluator" : kinds.map((k) => JSON.stringify(k)).join(", ");
@@ -358,7 +372,8 @@ async function expandCases(
     }
   }
   const read = kind === "csv" ? await readCsvCases(bytes, dataFile) : readJsonlCases(bytes, dataFile);
-  for (const p of read.problems) problems.push({ file: dataFile, ...(p.row !== undefined ? { row: p.row } : {}), ...(p.line !== undefined ? { line: p.line } : {}), message: p.message });
+  for (const p of read.problems)
+    problems.push({ file: dataFile, ...(p.row !== undefined ? { row: p.row } : {}), ...(p.line !== undefined ? { line: p.line } : {}), message: p.message });
   const raws: RawCase[] = [];
   read.rows.forEach((r: DataRow, i) => {
     if (kind === "jsonl") {

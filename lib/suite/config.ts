@@ -8,7 +8,17 @@ import { MODEL_BLOCK_EXAMPLE, isPlainObject } from "./fields";
 import { PROTOCOL_VERSION, type BenchmarkConfig } from "./types";
 
 /** Keys benchmark.config.ts may have. */
-export const CONFIG_KEYS: ReadonlySet<string> = new Set(["protocolVersion", "title", "version", "license", "description", "tools", "evals", "model", "judgeModel"]);
+export const CONFIG_KEYS: ReadonlySet<string> = new Set([
+  "protocolVersion",
+  "title",
+  "version",
+  "license",
+  "description",
+  "tools",
+  "evals",
+  "model",
+  "judgeModel",
+]);
 
 /** A validated config: lists always present, model blocks as validated model configurations. */
 export interface ParsedBenchmarkConfig extends Omit<BenchmarkConfig, "tools" | "model" | "judgeModel"> {

@@ -117,7 +117,11 @@ export function readJsonlCases(bytes: Uint8Array, fileName: string): DataFileCas
       continue;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      problems.push({ row, line, message: `line ${line} is ${Array.isArray(value) ? "a list" : value === null ? "null" : `a ${typeof value}`}, not a JSON object` });
+      problems.push({
+        row,
+        line,
+        message: `line ${line} is ${Array.isArray(value) ? "a list" : value === null ? "null" : `a ${typeof value}`}, not a JSON object`,
+      });
       continue;
     }
     rows.push({ fields: value as Record<string, unknown>, row, line });

@@ -89,7 +89,8 @@ function locate(root: AnyNode, steps: PathStep[]): { prop: AnyNode } | { reason:
     }
     if (value.type !== "ArrayExpression") return { reason: `"${step.key}" is not an array literal` };
     const elements = value.elements as (AnyNode | null)[];
-    if (elements.slice(0, step.index + 1).some((e) => e === null || e.type === "SpreadElement")) return { reason: `"${step.key}" has a spread or a hole before element ${step.index}` };
+    if (elements.slice(0, step.index + 1).some((e) => e === null || e.type === "SpreadElement"))
+      return { reason: `"${step.key}" has a spread or a hole before element ${step.index}` };
     const element = elements[step.index];
     if (!element || element.type !== "ObjectExpression") return { reason: `${step.key}[${step.index}] is not an object literal` };
     obj = element;

@@ -113,8 +113,13 @@ const CHECKS: Record<(typeof CASE_FIELD_KEYS)[number], (v: unknown) => string | 
   labels: stringList("labels"),
   metadata: jsonObject("metadata"),
   timeoutSeconds: (v) =>
-    typeof v === "number" && Number.isFinite(v) && v > 0 ? null : `timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(v) ?? typeName(v)})`,
-  maxSteps: (v) => (typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 100 ? null : `maxSteps must be a whole number from 1 to 100 (got ${JSON.stringify(v) ?? typeName(v)})`),
+    typeof v === "number" && Number.isFinite(v) && v > 0
+      ? null
+      : `timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(v) ?? typeName(v)})`,
+  maxSteps: (v) =>
+    typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 100
+      ? null
+      : `maxSteps must be a whole number from 1 to 100 (got ${JSON.stringify(v) ?? typeName(v)})`,
   temperature: (v) => (typeof v === "number" && v >= 0 && v <= 2 ? null : `temperature must be a number from 0 to 2 (got ${JSON.stringify(v) ?? typeName(v)})`),
   criteria: (v) =>
     typeof v !== "string" || v.trim() === ""
@@ -124,10 +129,13 @@ const CHECKS: Record<(typeof CASE_FIELD_KEYS)[number], (v: unknown) => string | 
         : null,
   judgeMode: (v) => (v === "binary" || v === "numeric" ? null : `judgeMode must be "binary" or "numeric" (got ${JSON.stringify(v) ?? typeName(v)})`),
   judgeThreshold: (v) =>
-    typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10 ? null : `judgeThreshold must be a whole number from 1 to 10 (got ${JSON.stringify(v) ?? typeName(v)})`,
+    typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 10
+      ? null
+      : `judgeThreshold must be a whole number from 1 to 10 (got ${JSON.stringify(v) ?? typeName(v)})`,
   // judgeModel: the shape here; provider, model id, URL and key variable in compile.ts (parseModelBlock)
   judgeModel: (v) => (isPlainObject(v) ? null : `judgeModel must be a model block like ${MODEL_BLOCK_EXAMPLE} (got ${typeName(v)})`),
-  expectedToolCalls: (v) => stringList("expectedToolCalls")(v) ?? (Array.isArray(v) && v.length === 0 ? "expectedToolCalls is empty: list tool names, or leave it out" : null),
+  expectedToolCalls: (v) =>
+    stringList("expectedToolCalls")(v) ?? (Array.isArray(v) && v.length === 0 ? "expectedToolCalls is empty: list tool names, or leave it out" : null),
   allowAdditionalToolCalls: (v) => (typeof v === "boolean" ? null : `allowAdditionalToolCalls must be true or false (got ${typeName(v)})`),
   setup: fn("setup"),
   teardown: fn("teardown"),
@@ -144,7 +152,8 @@ export function fieldProblems(obj: Record<string, unknown>, allowed: ReadonlySet
   const out: string[] = [];
   for (const key of Object.keys(obj)) {
     if (!allowed.has(key)) {
-      const hint = key === "tags" ? ' (use "labels")' : key === "evaluator" || key === "evaluators" ? ' (use "evaluate")' : key === "input" ? ' (use "prompt")' : "";
+      const hint =
+        key === "tags" ? ' (use "labels")' : key === "evaluator" || key === "evaluators" ? ' (use "evaluate")' : key === "input" ? ' (use "prompt")' : "";
       out.push(`${where} has an unknown field "${key}"${hint}; allowed: ${[...allowed].join(", ")}`);
     }
   }
@@ -155,6 +164,7 @@ export function fieldProblems(obj: Record<string, unknown>, allowed: ReadonlySet
     const p = CHECKS[key](v);
     if (p) out.push(`${where}: ${p}`);
   }
-  if (allowed.has("id") && obj.id !== undefined && obj.id !== null && typeof obj.id !== "string") out.push(`${where}: id must be text (got ${typeName(obj.id)})`);
+  if (allowed.has("id") && obj.id !== undefined && obj.id !== null && typeof obj.id !== "string")
+    out.push(`${where}: id must be text (got ${typeName(obj.id)})`);
   return out;
 }

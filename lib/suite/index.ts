@@ -7,7 +7,17 @@
 export * from "./types";
 export { canonicalJson, contentHash, sha256Hex } from "./canonical";
 export { parseBenchmarkConfig, CONFIG_KEYS, type ParsedBenchmarkConfig } from "./config";
-export { CASE_FIELD_KEYS, CSV_COLUMNS, CSV_EVALUATOR_KINDS, EVAL_KEYS, INLINE_CASE_KEYS, JSONL_CASE_KEYS, fieldProblems, isPlainObject, jsonProblem } from "./fields";
+export {
+  CASE_FIELD_KEYS,
+  CSV_COLUMNS,
+  CSV_EVALUATOR_KINDS,
+  EVAL_KEYS,
+  INLINE_CASE_KEYS,
+  JSONL_CASE_KEYS,
+  fieldProblems,
+  isPlainObject,
+  jsonProblem,
+} from "./fields";
 export { resolveFields, mergeLabels, mergeMetadata, type ResolvedFields } from "./inherit";
 export { positionalName, evalIdProblem, parseVariantSelector, parseCaseName, isVariantSelector, type VariantSelector, type CaseNameParts } from "./naming";
 export { readCsvCases, readJsonlCases, dataFileKind, DATA_FILE_LIMITS, type DataRow, type DataProblem, type DataFileCases } from "./data-files";

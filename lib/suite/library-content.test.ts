@@ -13,10 +13,18 @@ const tools: ReleaseTool[] = [
 
 describe("planPrompts", () => {
   it("targets one prompt per eval id with its system prompt and tool schemas (no fixtures)", () => {
-    const { prompts, promptOf } = planPrompts({ tools, cases: [rc("a", "lookup", { tools: ["lookup_policy"] }), rc("b", "refund", { tools: ["get_order"], systemPrompt: null }), rc("c", "lookup")] });
+    const { prompts, promptOf } = planPrompts({
+      tools,
+      cases: [rc("a", "lookup", { tools: ["lookup_policy"] }), rc("b", "refund", { tools: ["get_order"], systemPrompt: null }), rc("c", "lookup")],
+    });
     expect(prompts).toEqual([
       { name: "lookup", systemPrompt: "S", caseIds: ["a", "c"], tools: [{ name: "lookup_policy", description: "Look up.", inputSchema: { type: "object" } }] },
-      { name: "refund", systemPrompt: "", caseIds: ["b"], tools: [{ name: "get_order", description: "Order.", inputSchema: { type: "object", properties: {} } }] },
+      {
+        name: "refund",
+        systemPrompt: "",
+        caseIds: ["b"],
+        tools: [{ name: "get_order", description: "Order.", inputSchema: { type: "object", properties: {} } }],
+      },
     ]);
     expect(promptOf.get("b")).toBe("refund");
   });
@@ -57,7 +65,11 @@ describe("caseContentOf", () => {
       ],
       tags: ["tools"],
       recordedOutputs: {},
-      evaluators: [{ kind: "contains" }, { kind: "judge", criterion: { rule: "Polite" }, mode: "binary" }, { kind: "expected_tool_calls", names: ["get_order"], allowAdditional: false }],
+      evaluators: [
+        { kind: "contains" },
+        { kind: "judge", criterion: { rule: "Polite" }, mode: "binary" },
+        { kind: "expected_tool_calls", names: ["get_order"], allowAdditional: false },
+      ],
       data: { orderId: "o1" },
       extra: {},
       tools: ["get_order"],
@@ -68,7 +80,9 @@ describe("caseContentOf", () => {
   it("notes a code evaluator (runs only from the CLI) with its hash, so changing it changes the content", () => {
     const fn = { module: "evals/r.ts", exportPath: "evaluate", source: "evaluate(){}", sha256: "abcdef0123456789".repeat(4), files: ["evals/r.ts"] };
     const a = caseContentOf(rc("a", "e", { evaluatorFunction: fn, hasSetup: true }), "S");
-    expect(a.notes).toBe("code evaluator: evals/r.ts evaluate (sha256 abcdef012345) runs only from the CLI (benchwork run); it is not a check of this case in the app\nsetup/teardown in evals/x.ts run only from the CLI");
+    expect(a.notes).toBe(
+      "code evaluator: evals/r.ts evaluate (sha256 abcdef012345) runs only from the CLI (benchwork run); it is not a check of this case in the app\nsetup/teardown in evals/x.ts run only from the CLI",
+    );
     expect(a.evaluators).toEqual([]);
     const b = caseContentOf(rc("a", "e", { evaluatorFunction: { ...fn, sha256: "f".repeat(64) }, hasSetup: true }), "S");
     expect(libraryContentHash(a)).not.toBe(libraryContentHash(b));

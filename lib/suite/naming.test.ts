@@ -8,7 +8,12 @@ describe("naming", () => {
   });
 
   it("parses FILE::EVAL[ID], FILE::EVAL and FILE::", () => {
-    expect(parseVariantSelector("evals/refunds.ts::refunds[holiday]")).toEqual({ text: "evals/refunds.ts::refunds[holiday]", file: "evals/refunds.ts", evalId: "refunds", variant: "holiday" });
+    expect(parseVariantSelector("evals/refunds.ts::refunds[holiday]")).toEqual({
+      text: "evals/refunds.ts::refunds[holiday]",
+      file: "evals/refunds.ts",
+      evalId: "refunds",
+      variant: "holiday",
+    });
     expect(parseVariantSelector("evals/refunds.ts::refunds[0]")?.variant).toBe("0");
     expect(parseVariantSelector("evals/refunds.ts::refunds")).toMatchObject({ evalId: "refunds", variant: null });
     expect(parseVariantSelector("evals/refunds.ts::")).toMatchObject({ evalId: null, variant: null });
@@ -22,7 +27,8 @@ describe("naming", () => {
   });
 
   it("rejects malformed selectors", () => {
-    for (const bad of ["refunds[0]", "::refunds", "a.ts::refunds[", "a.ts::refunds[]", "a.ts::[1]", "a.ts::ref]unds"]) expect(parseVariantSelector(bad), bad).toBeNull();
+    for (const bad of ["refunds[0]", "::refunds", "a.ts::refunds[", "a.ts::refunds[]", "a.ts::[1]", "a.ts::ref]unds"])
+      expect(parseVariantSelector(bad), bad).toBeNull();
     expect(isVariantSelector("a.ts::x")).toBe(true);
     expect(isVariantSelector("examples/x")).toBe(false);
   });

@@ -37,7 +37,15 @@ describe("summarize", () => {
 
 describe("the JSON contract", () => {
   it("has schemaVersion, release, a summary block and one entry per case (skipped included) with exactly these fields", () => {
-    const pass = result({ name: "a", evaluatorPassed: true, evaluatorScore: 1, evaluatorMessage: "ok", evaluatorDetails: { usedExpectedTool: true }, output: "30 days", toolsCalled: ["lookup_policy"] });
+    const pass = result({
+      name: "a",
+      evaluatorPassed: true,
+      evaluatorScore: 1,
+      evaluatorMessage: "ok",
+      evaluatorDetails: { usedExpectedTool: true },
+      output: "30 days",
+      toolsCalled: ["lookup_policy"],
+    });
     const fail = result({ name: "b", judgePassed: false, judgeReason: "Judge: fail — rude", judgeScore: 3, reliabilityPassed: true, timedOut: false });
     const timed = result({ name: "c", timedOut: true, error: "run: timed out after 1 s" });
     const skip = skippedResult({ id: "d", labels: ["x"] });
@@ -70,8 +78,26 @@ describe("the JSON contract", () => {
       "passed",
       "source",
     ]);
-    expect(json.results[0]).toMatchObject({ tags: ["t"], sessionId: "s-1", durationSeconds: 0.123, evaluatorPassed: true, evaluatorDetails: { usedExpectedTool: true }, output: "30 days", toolsCalled: ["lookup_policy"], passed: true, source: { file: "evals/a.csv", row: 2 } });
-    expect(json.results[1]).toMatchObject({ judgePassed: false, judgeReason: "Judge: fail — rude", judgeScore: 3, reliabilityPassed: true, evaluatorPassed: null, passed: false, source: null });
+    expect(json.results[0]).toMatchObject({
+      tags: ["t"],
+      sessionId: "s-1",
+      durationSeconds: 0.123,
+      evaluatorPassed: true,
+      evaluatorDetails: { usedExpectedTool: true },
+      output: "30 days",
+      toolsCalled: ["lookup_policy"],
+      passed: true,
+      source: { file: "evals/a.csv", row: 2 },
+    });
+    expect(json.results[1]).toMatchObject({
+      judgePassed: false,
+      judgeReason: "Judge: fail — rude",
+      judgeScore: 3,
+      reliabilityPassed: true,
+      evaluatorPassed: null,
+      passed: false,
+      source: null,
+    });
     expect(json.results[3]).toEqual({
       name: "d",
       tags: ["x"],
@@ -98,12 +124,20 @@ describe("the JSON contract", () => {
   });
 
   it("lists cases for --list", () => {
-    const c = { id: "unopened", evalId: "refunds", labels: ["policy"], tools: ["lookup_policy"], source: { module: "m.ts", file: "m.csv", row: 1, line: 2, index: 0 } } as ReleaseCase;
+    const c = {
+      id: "unopened",
+      evalId: "refunds",
+      labels: ["policy"],
+      tools: ["lookup_policy"],
+      source: { module: "m.ts", file: "m.csv", row: 1, line: 2, index: 0 },
+    } as ReleaseCase;
     expect(caseListToJson([c], null)).toEqual({
       schemaVersion: 1,
       release: null,
       total: 1,
-      cases: [{ name: "unopened", eval: "refunds", tags: ["policy"], tools: ["lookup_policy"], source: { module: "m.ts", file: "m.csv", row: 1, line: 2, index: 0 } }],
+      cases: [
+        { name: "unopened", eval: "refunds", tags: ["policy"], tools: ["lookup_policy"], source: { module: "m.ts", file: "m.csv", row: 1, line: 2, index: 0 } },
+      ],
     });
   });
 });

@@ -103,7 +103,11 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  */
 export function suiteResultToJson(
   suite: SuiteResult,
-  meta: { release?: Pick<Release, "title" | "version" | "contentHash"> | null; cases?: readonly Pick<ReleaseCase, "id" | "source">[]; durationSeconds?: number } = {},
+  meta: {
+    release?: Pick<Release, "title" | "version" | "contentHash"> | null;
+    cases?: readonly Pick<ReleaseCase, "id" | "source">[];
+    durationSeconds?: number;
+  } = {},
 ): SuiteResultJson {
   const sources = new Map((meta.cases ?? []).map((c) => [c.id, c.source]));
   return {

@@ -8,13 +8,31 @@ import type { CaseResult, SuiteCase } from "./types";
 
 function suiteCase(id: string, more: Partial<SuiteCase> = {}): SuiteCase {
   return {
-    ...releaseCase({ id, prompt: `prompt of ${id}`, evaluators: [{ kind: "non_empty" }], labels: ["t"], hasSetup: Boolean(more.setup), hasTeardown: Boolean(more.teardown) }),
+    ...releaseCase({
+      id,
+      prompt: `prompt of ${id}`,
+      evaluators: [{ kind: "non_empty" }],
+      labels: ["t"],
+      hasSetup: Boolean(more.setup),
+      hasTeardown: Boolean(more.teardown),
+    }),
     ...more,
   };
 }
 
 function trial(output: string, more: Partial<TrialRecord> = {}): TrialRecord {
-  return { output, toolCalls: [], normalizedToolCalls: [], toolResults: [], steps: [], finishReason: "stop", usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, renderedMessages: [], ...more };
+  return {
+    output,
+    toolCalls: [],
+    normalizedToolCalls: [],
+    toolResults: [],
+    steps: [],
+    finishReason: "stop",
+    usage: { inputTokens: 1, outputTokens: 1 },
+    latencyMs: 1,
+    renderedMessages: [],
+    ...more,
+  };
 }
 
 /** Passes when the output is "good". */
@@ -33,7 +51,18 @@ const checker: CaseChecker = async (_c, t) => ({
 
 /** Verdicts with only the evaluator set. */
 function verdictsOf(evaluatorPassed: boolean | null): CaseVerdicts {
-  return { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed, evaluatorScore: null, evaluatorMessage: null, evaluatorDetails: null, errors: [], checks: [] };
+  return {
+    judgePassed: null,
+    judgeReason: null,
+    judgeScore: null,
+    reliabilityPassed: null,
+    evaluatorPassed,
+    evaluatorScore: null,
+    evaluatorMessage: null,
+    evaluatorDetails: null,
+    errors: [],
+    checks: [],
+  };
 }
 
 const goodAgent: AgentRunner = async () => trial("good");
@@ -52,11 +81,36 @@ afterEach(() => {
 describe("runSuite", () => {
   it("runs every case in order and fills the result fields", async () => {
     const agent: AgentRunner = async (c) =>
-      trial(c.id === "b" ? "bad" : "good", { toolCalls: [{ toolCallId: "1", toolName: "lookup_policy", input: {} }, { toolCallId: "2", toolName: "get_order", input: {} }] });
+      trial(c.id === "b" ? "bad" : "good", {
+        toolCalls: [
+          { toolCallId: "1", toolName: "lookup_policy", input: {} },
+          { toolCallId: "2", toolName: "get_order", input: {} },
+        ],
+      });
     const s = await runSuite([suiteCase("a"), suiteCase("b")], options({ agent }));
     expect([s.total, s.passed, s.failed, s.status]).toEqual([2, 1, 1, "FAIL"]);
-    expect(s.results[0]).toMatchObject({ name: "a", tags: ["t"], sessionId: "session-1", output: "good", toolsCalled: ["lookup_policy", "get_order"], evaluatorPassed: true, evaluatorScore: 1, evaluatorMessage: "ok", error: null, passed: true, skipped: false, timedOut: false });
-    expect(s.results[1]).toMatchObject({ name: "b", sessionId: "session-2", evaluatorPassed: false, evaluatorMessage: "bad output", passed: false, error: null });
+    expect(s.results[0]).toMatchObject({
+      name: "a",
+      tags: ["t"],
+      sessionId: "session-1",
+      output: "good",
+      toolsCalled: ["lookup_policy", "get_order"],
+      evaluatorPassed: true,
+      evaluatorScore: 1,
+      evaluatorMessage: "ok",
+      error: null,
+      passed: true,
+      skipped: false,
+      timedOut: false,
+    });
+    expect(s.results[1]).toMatchObject({
+      name: "b",
+      sessionId: "session-2",
+      evaluatorPassed: false,
+      evaluatorMessage: "bad output",
+      passed: false,
+      error: null,
+    });
   });
 
   it("an empty selection is FAIL", async () => {
@@ -64,9 +118,17 @@ describe("runSuite", () => {
   });
 
   it("records checker errors and marks the case failed", async () => {
-    const errChecker: CaseChecker = async (c, t) => ({ ...(await checker(c, t)), evaluatorPassed: null, errors: ["evaluator: function: evaluator infrastructure failure: evaluate threw Error: x"] });
+    const errChecker: CaseChecker = async (c, t) => ({
+      ...(await checker(c, t)),
+      evaluatorPassed: null,
+      errors: ["evaluator: function: evaluator infrastructure failure: evaluate threw Error: x"],
+    });
     const s = await runSuite([suiteCase("a")], options({ checker: errChecker }));
-    expect(s.results[0]).toMatchObject({ passed: false, evaluatorPassed: null, error: "evaluator: function: evaluator infrastructure failure: evaluate threw Error: x" });
+    expect(s.results[0]).toMatchObject({
+      passed: false,
+      evaluatorPassed: null,
+      error: "evaluator: function: evaluator infrastructure failure: evaluate threw Error: x",
+    });
   });
 
   describe("setup and teardown", () => {
@@ -101,7 +163,17 @@ describe("runSuite", () => {
     it("does not run the case or teardown when setup throws", async () => {
       const agent = vi.fn(goodAgent);
       const teardown = vi.fn();
-      const s = await runSuite([suiteCase("a", { setup: () => { throw new Error("no database"); }, teardown })], options({ agent }));
+      const s = await runSuite(
+        [
+          suiteCase("a", {
+            setup: () => {
+              throw new Error("no database");
+            },
+            teardown,
+          }),
+        ],
+        options({ agent }),
+      );
       expect(s.results[0]).toMatchObject({ error: "setup: no database", passed: false });
       expect(agent).not.toHaveBeenCalled();
       expect(teardown).not.toHaveBeenCalled();
@@ -150,13 +222,23 @@ describe("runSuite", () => {
 
     it("records the tool call in flight when the case times out (its tool never returned)", async () => {
       vi.useFakeTimers();
-      const step = { text: "", toolCalls: [{ toolCallId: "c1", toolName: "lookup_policy", input: { topic: "returns" } }], toolResults: [], finishReason: "tool-calls", usage: { inputTokens: 1, outputTokens: 1 } };
+      const step = {
+        text: "",
+        toolCalls: [{ toolCallId: "c1", toolName: "lookup_policy", input: { topic: "returns" } }],
+        toolResults: [],
+        finishReason: "tool-calls",
+        usage: { inputTokens: 1, outputTokens: 1 },
+      };
       const details: (TrialRecord | null)[] = [];
       const agent: AgentRunner = (_c, call) => {
         // A first round finished; the model then asked for get_order, whose tool never returns.
         call.onEvent?.({ type: "tool-calls", index: 0, calls: step.toolCalls });
         call.onEvent?.({ type: "step", index: 0, step });
-        call.onEvent?.({ type: "tool-calls", index: 1, calls: [{ toolCallId: "c2", toolName: "get_order", input: { orderId: "o1" }, rawInput: '{"orderId":"o1"}' }] });
+        call.onEvent?.({
+          type: "tool-calls",
+          index: 1,
+          calls: [{ toolCallId: "c2", toolName: "get_order", input: { orderId: "o1" }, rawInput: '{"orderId":"o1"}' }],
+        });
         return new Promise<TrialRecord>(() => {});
       };
       const pending = runSuite([suiteCase("a", { timeoutSeconds: 5 })], options({ agent, onCaseEnd: (_c, _r, d) => details.push(d.trial) }));
@@ -174,10 +256,12 @@ describe("runSuite", () => {
     it("aborts the agent's signal when the case times out", async () => {
       let aborted: unknown = null;
       const agent: AgentRunner = (_c, call) =>
-        new Promise((resolve) => call.abortSignal.addEventListener("abort", () => {
-          aborted = call.abortSignal.reason;
-          resolve(trial("late"));
-        }));
+        new Promise((resolve) =>
+          call.abortSignal.addEventListener("abort", () => {
+            aborted = call.abortSignal.reason;
+            resolve(trial("late"));
+          }),
+        );
       const s = await runSuite([suiteCase("a", { timeoutSeconds: 0.02 })], options({ agent }));
       expect((aborted as DOMException).name).toBe("TimeoutError");
       expect(s.results[0]).toMatchObject({ timedOut: true, output: null, evaluatorPassed: null });
@@ -213,7 +297,11 @@ describe("runSuite", () => {
       expect(reason).toBeNull();
       await vi.advanceTimersByTimeAsync(1);
       expect((reason as DOMException).name).toBe("TimeoutError");
-      expect((await pending).results[0]).toMatchObject({ timedOut: false, passed: false, error: "judge: judge call failed: the checks did not finish within 2 s" });
+      expect((await pending).results[0]).toMatchObject({
+        timedOut: false,
+        passed: false,
+        error: "judge: judge call failed: the checks did not finish within 2 s",
+      });
     });
   });
 
@@ -259,7 +347,9 @@ describe("runSuite", () => {
       );
       expect(events).toEqual(["a:step:0", "b:step:0"]);
       expect(s.results[0].error).toBe("hook: onCaseStart returned a promise; hooks must be synchronous (presentation only)");
-      expect(s.results[1].error).toBe("hook: onCaseStart returned a promise; hooks must be synchronous (presentation only); hook: onRunEvent threw: event boom");
+      expect(s.results[1].error).toBe(
+        "hook: onCaseStart returned a promise; hooks must be synchronous (presentation only); hook: onRunEvent threw: event boom",
+      );
     });
   });
 
@@ -307,7 +397,10 @@ describe("runSuite", () => {
       inFlight--;
       return trial("good");
     };
-    const s = await runSuite(["a", "b", "c", "d", "e"].map((id) => suiteCase(id)), options({ agent, concurrency: 2 }));
+    const s = await runSuite(
+      ["a", "b", "c", "d", "e"].map((id) => suiteCase(id)),
+      options({ agent, concurrency: 2 }),
+    );
     expect(s.results.map((r) => r.name)).toEqual(["a", "b", "c", "d", "e"]);
     expect(most).toBe(2);
     expect(s.status).toBe("PASS");
@@ -315,5 +408,16 @@ describe("runSuite", () => {
 });
 
 // Type check: a checker result carries every field the runner copies.
-const _verdicts: CaseVerdicts = { judgePassed: null, judgeReason: null, judgeScore: null, reliabilityPassed: null, evaluatorPassed: null, evaluatorScore: null, evaluatorMessage: null, evaluatorDetails: null, errors: [], checks: [] };
+const _verdicts: CaseVerdicts = {
+  judgePassed: null,
+  judgeReason: null,
+  judgeScore: null,
+  reliabilityPassed: null,
+  evaluatorPassed: null,
+  evaluatorScore: null,
+  evaluatorMessage: null,
+  evaluatorDetails: null,
+  errors: [],
+  checks: [],
+};
 void _verdicts;

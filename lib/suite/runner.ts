@@ -71,13 +71,15 @@ export interface RunSuiteOptions {
 
 function messageOf(e: unknown): string {
   if (e instanceof Error) return e.message || e.name;
-  return typeof e === "string" ? e : (() => {
-    try {
-      return JSON.stringify(e) ?? String(e);
-    } catch {
-      return String(e);
-    }
-  })();
+  return typeof e === "string"
+    ? e
+    : (() => {
+        try {
+          return JSON.stringify(e) ?? String(e);
+        } catch {
+          return String(e);
+        }
+      })();
 }
 
 /** Calls a presentation hook; a throw or a returned promise becomes a `hook:` error message. */
@@ -135,7 +137,13 @@ type Guarded<T> = ({ value: T } | { error: unknown } | Record<never, never>) & {
  * only with `stopAtDeadline` (the agent), else it only aborts the signal and the result is awaited
  * (checks: an evaluator has its own deadline and must not be cut short by the case's).
  */
-async function guarded<T>(hub: CancelHub, seconds: number, message: string, stopAtDeadline: boolean, fn: (signal: AbortSignal) => Promise<T>): Promise<Guarded<T>> {
+async function guarded<T>(
+  hub: CancelHub,
+  seconds: number,
+  message: string,
+  stopAtDeadline: boolean,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<Guarded<T>> {
   const controller = new AbortController();
   let timedOut = false;
   let cancelled = false;
@@ -151,12 +159,15 @@ async function guarded<T>(hub: CancelHub, seconds: number, message: string, stop
   };
   const offCancel = hub.on(onCancel);
   if (hub.cancelled) onCancel();
-  const timer = setTimeout(() => {
-    timedOut = true;
-    const reason = new DOMException(message, "TimeoutError");
-    controller.abort(reason);
-    if (stopAtDeadline) stop(reason);
-  }, Math.min(seconds * 1000, 2_147_483_647));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      const reason = new DOMException(message, "TimeoutError");
+      controller.abort(reason);
+      if (stopAtDeadline) stop(reason);
+    },
+    Math.min(seconds * 1000, 2_147_483_647),
+  );
   try {
     const work = cancelled ? stopped : (async () => fn(controller.signal))();
     work.catch(() => undefined);
@@ -224,7 +235,9 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     // the judge's model calls are aborted after a deadline equal to the case timeout.
     const done = trial as TrialRecord | null;
     if (done && !done.error) {
-      const checked = await guarded(hub, timeoutSeconds, `the checks did not finish within ${timeoutSeconds} s`, false, (signal) => o.checker(c, done, { abortSignal: signal }));
+      const checked = await guarded(hub, timeoutSeconds, `the checks did not finish within ${timeoutSeconds} s`, false, (signal) =>
+        o.checker(c, done, { abortSignal: signal }),
+      );
       cancelled = checked.cancelled;
       if (!cancelled && "error" in checked) errors.push(`run: ${messageOf(checked.error)}`);
       if (!cancelled && "value" in checked) verdicts = checked.value;

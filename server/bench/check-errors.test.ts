@@ -14,9 +14,22 @@ beforeAll(async () => {
     models: ["judge-1"],
     script: [
       // q2: the judge is refused every time; q3: refused 3 times, then it answers.
-      { name: "refused-q2", when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q2" }, fault: { status: 401, message: "judge key revoked" } },
-      { name: "refused-q4", when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q4" }, fault: { status: 401, message: "judge key revoked" } },
-      { name: "refused-q3", when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q3" }, fault: { status: 401, message: "judge key revoked" }, times: 3 },
+      {
+        name: "refused-q2",
+        when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q2" },
+        fault: { status: 401, message: "judge key revoked" },
+      },
+      {
+        name: "refused-q4",
+        when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q4" },
+        fault: { status: 401, message: "judge key revoked" },
+      },
+      {
+        name: "refused-q3",
+        when: { systemIncludes: "You are an impartial evaluator", userTextIncludes: "question q3" },
+        fault: { status: 401, message: "judge key revoked" },
+        times: 3,
+      },
       { name: "judge", when: { systemIncludes: "You are an impartial evaluator" }, reply: { text: '{"reason": "Fine.", "verdict": "pass"}' } },
     ],
   });
@@ -26,7 +39,10 @@ afterAll(async () => server.close());
 describe("check errors are visible wherever verdicts are", () => {
   it("a trial whose judge check errored is not 'passed': the cell, the case count, the errors filter and the breakdown say so", async () => {
     const db = openMemoryDatabase();
-    const promptId = await recordedSuite(db, ["q1", "q2", "q3", "q4"].map((key) => ({ key, expected: "ok", answers: { col: key === "q4" ? "wrong" : "ok" } })));
+    const promptId = await recordedSuite(
+      db,
+      ["q1", "q2", "q3", "q4"].map((key) => ({ key, expected: "ok", answers: { col: key === "q4" ? "wrong" : "ok" } })),
+    );
     await addCriterion(db, { systemId: "rec", promptId, fields: { rule: "Answers politely", passes: "polite", fails: "rude", priority: "primary" } });
     const judge = await createModelConfig(db, { name: "judge", provider: "openai-compatible", modelId: "judge-1", baseUrl: server.url });
     const bench = await runBench(db, recordedRequest(promptId, ["col"], { judgeModelConfigId: judge, repeats: 5 }));
@@ -53,7 +69,9 @@ describe("check errors are visible wherever verdicts are", () => {
     expect(errorsOnly.rows.map((r) => r.caseKey)).toEqual(["q2", "q3", "q4"]);
 
     const breakdown = benchErrorBreakdown(db, bench.id);
-    expect(breakdown).toEqual([{ source: "check", kind: "judge", count: 13, examples: [{ message: expect.stringMatching(/^judge call failed: .*judge key revoked/), count: 13 }] }]);
+    expect(breakdown).toEqual([
+      { source: "check", kind: "judge", count: 13, examples: [{ message: expect.stringMatching(/^judge call failed: .*judge key revoked/), count: 13 }] },
+    ]);
   }, 30_000);
 });
 

@@ -23,7 +23,7 @@ type Db = ReturnType<typeof openMemoryDatabase>;
 async function runToEnd(db: Db, id: number) {
   const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
   try {
-    for (const end = Date.now() + 60_000; ; ) {
+    for (const end = Date.now() + 60_000; ;) {
       const b = await getBench(db, id);
       if (b && (b.status === "finished" || b.status === "cancelled")) return b;
       if (Date.now() > end) throw new Error(`bench ${id} did not finish`);
@@ -64,7 +64,17 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
     expect(base.rates).toMatchObject({ cases: 200, trialPassRate: { passed: 45, scored: 200 }, passAt: null });
     expect(cand.comparisons).toHaveLength(1);
     const c = cand.comparisons[0];
-    expect(c).toMatchObject({ against: "baseline", againstCandidate: "model-6b-finetuning", againstBenchId: first, n: 200, regressions: 8, fixes: 38, test: "exact McNemar", verdict: "better", unpaired: { candidate: 0, against: 0 } });
+    expect(c).toMatchObject({
+      against: "baseline",
+      againstCandidate: "model-6b-finetuning",
+      againstBenchId: first,
+      n: 200,
+      regressions: 8,
+      fixes: 38,
+      test: "exact McNemar",
+      verdict: "better",
+      unpaired: { candidate: 0, against: 0 },
+    });
     expect(c.delta! * 100).toBeCloseTo(15.0, 10);
     expect(c.pValue).toBeCloseTo(9.24769992138863e-6, 15);
     expect(c.ci95![0]).toBeCloseTo(0.08686907630590096, 9);

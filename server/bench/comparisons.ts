@@ -53,15 +53,24 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
   const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
 
   // Per-check tallies only where a check broke: the reference's and the candidate's trials of those case revisions.
-  const broken = (against: Regression["against"]) => new Set(Object.values(summary.regressions).flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
-  const baseChecks = baselineCandidateId !== null ? benchCheckTallies(db, benchId, baselineCandidateId, broken("baseline")) : new Map<number, Map<string, CheckTally>>();
+  const broken = (against: Regression["against"]) =>
+    new Set(Object.values(summary.regressions).flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
+  const baseChecks =
+    baselineCandidateId !== null ? benchCheckTallies(db, benchId, baselineCandidateId, broken("baseline")) : new Map<number, Map<string, CheckTally>>();
   const refChecks = prev ? benchCheckTallies(db, prev.id, referenceCandidateId!, broken("last bench")) : new Map<number, Map<string, CheckTally>>();
 
   return bench.candidates.map((c) => {
     const own = cases.get(c.id) ?? NONE;
     const comparisons: CandidateComparison[] = [];
-    if (baseCases && c.id !== baselineCandidateId) comparisons.push({ against: "baseline", againstCandidate: label(bench, baselineCandidateId!), againstBenchId: benchId, ...compareCandidates(own, baseCases) });
-    if (refCases && prev) comparisons.push({ against: "last", againstCandidate: label(prev, referenceCandidateId!), againstBenchId: prev.id, ...compareCandidates(own, refCases) });
+    if (baseCases && c.id !== baselineCandidateId)
+      comparisons.push({
+        against: "baseline",
+        againstCandidate: label(bench, baselineCandidateId!),
+        againstBenchId: benchId,
+        ...compareCandidates(own, baseCases),
+      });
+    if (refCases && prev)
+      comparisons.push({ against: "last", againstCandidate: label(prev, referenceCandidateId!), againstBenchId: prev.id, ...compareCandidates(own, refCases) });
     const mine = summary.regressions[String(c.id)] ?? [];
     const ownChecks = benchCheckTallies(db, benchId, c.id, new Set(mine.map((r) => r.caseRevisionId)));
     const regressions = mine.map((r) => {

@@ -66,7 +66,8 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
   const contentOf = caseRevisionReader(db);
   const candidates = new Map<number, BenchCandidate>(bench.candidates.map((c) => [c.id, c]));
   const revisions = new Map<number, PromptRevision>();
-  for (const c of bench.candidates) if (c.promptRevisionId && !revisions.has(c.promptRevisionId)) revisions.set(c.promptRevisionId, (await getPromptRevision(db, c.promptRevisionId))!);
+  for (const c of bench.candidates)
+    if (c.promptRevisionId && !revisions.has(c.promptRevisionId)) revisions.set(c.promptRevisionId, (await getPromptRevision(db, c.promptRevisionId))!);
   const models = new Map<number, LanguageModel | Error>();
   const modelOf = (c: BenchCandidate): LanguageModel | Error => {
     let m = models.get(c.id);
@@ -158,7 +159,11 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         );
         if (record.error) {
           const out = errorOutcome(t.id, startedAt, describeTrialError(record.error));
-          return { ...out, latencyMs: Math.round(record.latencyMs), record: keepRecord ? JSON.stringify({ renderedMessages: record.renderedMessages, attempts: record.attempts }) : null };
+          return {
+            ...out,
+            latencyMs: Math.round(record.latencyMs),
+            record: keepRecord ? JSON.stringify({ renderedMessages: record.renderedMessages, attempts: record.attempts }) : null,
+          };
         }
       }
       const checks = await scoreTrial(
@@ -172,10 +177,13 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
           usage: record.usage,
           context: { input: content.input, expected: content.expected, history: content.history, tools, systemPrompt: system },
         },
-        (specs, trial) => runChecks(specs, trial, { judge: { model: judge && gate ? meteredModel(judge, { slot: slotOf(judgeKey) }) : judge }, sandbox: o.sandbox }),
+        (specs, trial) =>
+          runChecks(specs, trial, { judge: { model: judge && gate ? meteredModel(judge, { slot: slotOf(judgeKey) }) : judge }, sandbox: o.sandbox }),
         unscored,
       );
-      if (judgeError) for (const ch of checks) if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;
+      if (judgeError)
+        for (const ch of checks)
+          if (ch.kind === "judge" && ch.verdict === "unscored") ch.message = `not scored: the judge model could not be used (${judgeError})`;
       if (bench.judge) for (const ch of checks) if (ch.usage) ch.usage.costUsd = costUsd(ch.usage, bench.judge);
       return {
         id: t.id,
@@ -191,7 +199,17 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
         record: keepRecord
           ? JSON.stringify(
               c.kind === "model"
-                ? { renderedMessages: record.renderedMessages, steps: record.steps, toolCalls: record.toolCalls, toolResults: record.toolResults, attempts: record.attempts, warnings: record.warnings, calls: record.calls, waitMs: record.waitMs, wallMs: record.wallMs }
+                ? {
+                    renderedMessages: record.renderedMessages,
+                    steps: record.steps,
+                    toolCalls: record.toolCalls,
+                    toolResults: record.toolResults,
+                    attempts: record.attempts,
+                    warnings: record.warnings,
+                    calls: record.calls,
+                    waitMs: record.waitMs,
+                    wallMs: record.wallMs,
+                  }
                 : { toolCalls: record.toolCalls },
             )
           : null,

@@ -32,7 +32,8 @@ describe("bench export", () => {
       },
     ]);
     const bench = await runBench(db, recordedRequest(promptId, ["col"]));
-    const call = (format: string) => GET(new Request(`http://x/api/benches/${bench.id}/export?format=${format}`), { params: Promise.resolve({ benchId: String(bench.id) }) });
+    const call = (format: string) =>
+      GET(new Request(`http://x/api/benches/${bench.id}/export?format=${format}`), { params: Promise.resolve({ benchId: String(bench.id) }) });
 
     const json = await (await call("json")).json();
     const byCase = Object.fromEntries(json.trials.map((t: { caseId: string }) => [t.caseId, t]));

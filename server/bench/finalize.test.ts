@@ -10,7 +10,10 @@ import { startBenchWorker } from "../worker";
 describe("finalizing a bench", () => {
   it("stores the results and the retained cases in one transaction: a failure between them loses neither", async () => {
     const db = openMemoryDatabase();
-    const promptId = await recordedSuite(db, ["q1", "q2", "q3"].map((key) => ({ key, expected: "right", answers: { bad: "wrong" } })));
+    const promptId = await recordedSuite(
+      db,
+      ["q1", "q2", "q3"].map((key) => ({ key, expected: "right", answers: { bad: "wrong" } })),
+    );
     // The retention's write fails (as a crash between the two writes would interrupt it).
     db.$client.exec("CREATE TEMP TRIGGER no_retained BEFORE INSERT ON cases WHEN NEW.source = 'retained' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
     const { id } = await launchFromRequest(db, recordedRequest(promptId, ["bad"]));

@@ -42,7 +42,10 @@ describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => 
     await seedDemoWorkspace(db);
     const solver = (await listPrompts(db, "grade-school-math"))[0];
     const names = ["model-6b-finetuning", "model-6b-verification", "model-175b-finetuning", "model-175b-verification"];
-    const { id, plan } = await launchFromRequest(db, gsmRequest(solver.id, names, { baseline: { kind: "candidate", index: 0 }, concurrency: 16, launchKey: "test-launch-gsm8k-1" }));
+    const { id, plan } = await launchFromRequest(
+      db,
+      gsmRequest(solver.id, names, { baseline: { kind: "candidate", index: 0 }, concurrency: 16, launchKey: "test-launch-gsm8k-1" }),
+    );
     expect(plan.includedCount).toBe(200);
     expect(plan.trialCount).toBe(800);
     expect(plan.modelCalls).toBe(0);
@@ -126,7 +129,14 @@ describe("results export (CSV and JSON)", () => {
     await seedDemoWorkspace(db);
     (globalThis as { benchworkDb?: unknown }).benchworkDb = db; // the connection getDb() hands the route
     const solver = (await listPrompts(db, "grade-school-math"))[0];
-    const { id } = await launchFromRequest(db, gsmRequest(solver.id, ["model-6b-finetuning", "model-175b-verification"], { baseline: { kind: "candidate", index: 0 }, budget: 20, launchKey: "export-1" }));
+    const { id } = await launchFromRequest(
+      db,
+      gsmRequest(solver.id, ["model-6b-finetuning", "model-175b-verification"], {
+        baseline: { kind: "candidate", index: 0 },
+        budget: 20,
+        launchKey: "export-1",
+      }),
+    );
     const bench = await runToEnd(db, id);
     const call = (q: string) => GET(new Request(`http://x/api/benches/${id}/export${q}`), { params: Promise.resolve({ benchId: String(id) }) });
 
@@ -134,7 +144,10 @@ describe("results export (CSV and JSON)", () => {
     expect(json.bench).toMatchObject({ id, status: "finished", prompt: solver.name });
     expect(json.trials).toHaveLength(40);
     expect(json.manifest.filter((m: { included: boolean }) => m.included)).toHaveLength(20);
-    const passedOf = (label: string) => json.trials.filter((t: { candidate: string; passedChecks: number; failedChecks: number }) => t.candidate === label && t.failedChecks === 0 && t.passedChecks > 0).length;
+    const passedOf = (label: string) =>
+      json.trials.filter(
+        (t: { candidate: string; passedChecks: number; failedChecks: number }) => t.candidate === label && t.failedChecks === 0 && t.passedChecks > 0,
+      ).length;
     const stats = bench.candidates.map((c) => bench.summary!.candidates.find((s) => s.candidateId === c.id)!.stats);
     expect([passedOf("model-6b-finetuning"), passedOf("model-175b-verification")]).toEqual(stats.map((s) => s.trialPassRate.passed));
     expect(json.candidates.map((c: { stats: { passRate: unknown } }) => c.stats.passRate)).toEqual(stats.map((s) => s.passRate));
@@ -145,7 +158,29 @@ describe("results export (CSV and JSON)", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the byte-order mark spreadsheets need
     const table = Papa.parse<string[]>(new TextDecoder().decode(bytes), { skipEmptyLines: true }).data;
-    expect(table[0]).toEqual(["trial", "candidate", "caseId", "caseRevision", "input", "expected", "repeat", "status", "passedChecks", "failedChecks", "unscoredChecks", "errorChecks", "output", "toolCalls", "finishReason", "latencyMs", "inputTokens", "outputTokens", "costUsd", "error", "checks"]);
+    expect(table[0]).toEqual([
+      "trial",
+      "candidate",
+      "caseId",
+      "caseRevision",
+      "input",
+      "expected",
+      "repeat",
+      "status",
+      "passedChecks",
+      "failedChecks",
+      "unscoredChecks",
+      "errorChecks",
+      "output",
+      "toolCalls",
+      "finishReason",
+      "latencyMs",
+      "inputTokens",
+      "outputTokens",
+      "costUsd",
+      "error",
+      "checks",
+    ]);
     expect(table).toHaveLength(41);
     expect(table.slice(1).map((r) => Number(r[0]))).toEqual(json.trials.map((t: { trial: number }) => t.trial));
     expect(table[1][20]).toMatch(/^(passed|failed): .+ — .+/);

@@ -27,7 +27,14 @@ async function chatServer() {
     req.resume();
     req.on("end", () =>
       res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }),
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+        }),
       ),
     );
   });
@@ -54,12 +61,24 @@ async function setup() {
   const promptId = await createPrompt(db, { systemId: "s", name: "p", systemPrompt: "Answer." });
   await addCases(
     db,
-    ["a", "b"].map((k) => ({ systemId: "s", promptId, caseKey: k, source: "custom" as const, content: { ...emptyCaseContent(), input: `question ${k}`, expected: "Scripted", evaluators: [{ kind: "contains" }] } })),
+    ["a", "b"].map((k) => ({
+      systemId: "s",
+      promptId,
+      caseKey: k,
+      source: "custom" as const,
+      content: { ...emptyCaseContent(), input: `question ${k}`, expected: "Scripted", evaluators: [{ kind: "contains" }] },
+    })),
   );
   await addCriterion(db, { systemId: "s", promptId, fields: { rule: "Polite", passes: "polite", fails: "rude", priority: "secondary" } });
   // Stored directly, as a configuration saved before the policy existed would be.
   const ok = await createModelConfig(db, { name: "ok", provider: "openai-compatible", modelId: "m", baseUrl: allowed.url });
-  const exfilVariable = await createModelConfig(db, { name: "exfil variable", provider: "openai-compatible", modelId: "m", baseUrl: attacker.url, apiKeyEnv: "BENCHWORK_DB" });
+  const exfilVariable = await createModelConfig(db, {
+    name: "exfil variable",
+    provider: "openai-compatible",
+    modelId: "m",
+    baseUrl: attacker.url,
+    apiKeyEnv: "BENCHWORK_DB",
+  });
   const exfilHost = await createModelConfig(db, { name: "exfil host", provider: "openai", modelId: "gpt-4o-mini", baseUrl: attacker.url });
   return { db, promptId, ok, exfilVariable, exfilHost };
 }
@@ -100,7 +119,9 @@ describe.each([
     expect(bench.status).toBe("finished");
     expect(attacker.hits - attackerHits).toBe(0);
     const rows = db.$client
-      .prepare("SELECT c.label AS cand, t.status, t.error, t.checks FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? ORDER BY c.position")
+      .prepare(
+        "SELECT c.label AS cand, t.status, t.error, t.checks FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? ORDER BY c.position",
+      )
       .all(id) as { cand: string; status: string; error: string | null; checks: string | null }[];
     const of = (name: string) => rows.filter((r) => r.cand.startsWith(name));
     expect(of("exfil variable").map((r) => [r.status, r.error])).toEqual([

@@ -27,7 +27,11 @@ beforeAll(async () => {
       { name: "malformed", when: { userText: "malformed please" }, malformed: true },
       // Never answers within a test: the trial can only end by its timeout.
       { name: "slow", when: { userText: "be slow" }, delayMs: 600_000, reply: { text: "too late" } },
-      { name: "lookup", when: { userText: "Where is order_123?", hasToolResult: false }, reply: { toolCalls: [{ name: "get_order", arguments: { orderId: "order_123" } }] } },
+      {
+        name: "lookup",
+        when: { userText: "Where is order_123?", hasToolResult: false },
+        reply: { toolCalls: [{ name: "get_order", arguments: { orderId: "order_123" } }] },
+      },
       { name: "answer", when: { userText: "Where is order_123?", hasToolResult: true }, reply: { text: "Delivered." } },
     ],
   });
@@ -41,7 +45,14 @@ async function setup(db: Db, only?: string[]) {
     systemId: "shop",
     name: "agent",
     systemPrompt: "You help customers of {{shop}}.",
-    tools: [{ name: "get_order", description: "Look up an order", inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] }, fixtures: { byArguments: [{ when: { orderId: "order_123" }, result: { status: "delivered" } }] } }],
+    tools: [
+      {
+        name: "get_order",
+        description: "Look up an order",
+        inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+        fixtures: { byArguments: [{ when: { orderId: "order_123" }, result: { status: "delivered" } }] },
+      },
+    ],
   });
   const c = (key: string, input: string, expected: string, more: object = {}) => ({
     systemId: "shop",
@@ -51,12 +62,22 @@ async function setup(db: Db, only?: string[]) {
     content: { ...emptyCaseContent(), input, expected, variables: [{ name: "shop", value: "Northwind" }], evaluators: [{ kind: "contains" }], ...more },
   });
   const cases = [
-    c("tool", "Where is order_123?", "Delivered", { evaluators: [{ kind: "contains" }, { kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "get_order", arguments: { orderId: { acceptedValues: ["order_123"] } } }] }] }] }),
+    c("tool", "Where is order_123?", "Delivered", {
+      evaluators: [
+        { kind: "contains" },
+        { kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "get_order", arguments: { orderId: { acceptedValues: ["order_123"] } } }] }] },
+      ],
+    }),
     c("retry", "rate limit me once", "fine"),
     c("down", "server down", "x"),
     c("malformed", "malformed please", "x"),
     c("slow", "be slow", "x"),
-    c("history", "Next question", "Scripted", { history: [{ role: "user", content: "hi" }, { role: "tool", content: "{}", replayable: false }] }),
+    c("history", "Next question", "Scripted", {
+      history: [
+        { role: "user", content: "hi" },
+        { role: "tool", content: "{}", replayable: false },
+      ],
+    }),
     c("plain", "Say something", "Scripted"), // one call, the default reply
   ];
   await addCases(db, only ? cases.filter((x) => only.includes(x.caseKey)) : cases);
@@ -96,8 +117,25 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
   it("records tool calls, retries a rate limit, and ends provider faults as errors with the provider's message", async () => {
     const db = openMemoryDatabase();
     const { promptId, model, unknown } = await setup(db, ["tool", "retry", "down", "malformed", "history"]);
-    const judge = await createModelConfig(db, { name: "priced judge", provider: "openai-compatible", modelId: "scripted-1", baseUrl: (await getModelConfig(db, model))!.baseUrl, inputPricePerMTok: 3, outputPricePerMTok: 15 });
-    const { id, plan } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }, { kind: "model", modelConfigId: unknown }], { judgeModelConfigId: judge }));
+    const judge = await createModelConfig(db, {
+      name: "priced judge",
+      provider: "openai-compatible",
+      modelId: "scripted-1",
+      baseUrl: (await getModelConfig(db, model))!.baseUrl,
+      inputPricePerMTok: 3,
+      outputPricePerMTok: 15,
+    });
+    const { id, plan } = await launchFromRequest(
+      db,
+      request(
+        promptId,
+        [
+          { kind: "model", modelConfigId: model },
+          { kind: "model", modelConfigId: unknown },
+        ],
+        { judgeModelConfigId: judge },
+      ),
+    );
     // The prompt exposes a tool: each of the 10 trials (5 cases × 2 candidates) may make up to 5 calls (the step limit).
     expect([plan.modelCalls, plan.modelCallsUpperBound]).toEqual([50, true]);
     // A queued bench pins its model configurations: deleting one is refused.
@@ -107,13 +145,17 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     await worker.stop(1000);
     expect(bench.status).toBe("finished");
     const rows = db.$client
-      .prepare("SELECT bc.case_key AS k, c.label AS cand, t.status, t.error, t.output, t.record, t.checks, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id ORDER BY c.position, bc.position")
+      .prepare(
+        "SELECT bc.case_key AS k, c.label AS cand, t.status, t.error, t.output, t.record, t.checks, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id ORDER BY c.position, bc.position",
+      )
       .all() as { k: string; cand: string; status: string; error: string | null; output: string | null; record: string | null; checks: string | null }[];
     const mine = (k: string) => rows.find((r) => r.k === k && r.cand.startsWith("scripted "))!;
     expect(mine("tool").status).toBe("done");
     expect(mine("tool").output).toBe("Delivered.");
     const rec = JSON.parse(mine("tool").record!);
-    expect(rec.toolCalls.map((c: { toolName: string; input: unknown; rawInput?: string }) => [c.toolName, c.input, c.rawInput])).toEqual([["get_order", { orderId: "order_123" }, '{"orderId":"order_123"}']]);
+    expect(rec.toolCalls.map((c: { toolName: string; input: unknown; rawInput?: string }) => [c.toolName, c.input, c.rawInput])).toEqual([
+      ["get_order", { orderId: "order_123" }, '{"orderId":"order_123"}'],
+    ]);
     expect(rec.toolResults[0].output).toEqual({ status: "delivered" });
     expect(JSON.parse(mine("tool").checks!).map((c: { kind: string; verdict: string }) => [c.kind, c.verdict])).toEqual([
       ["contains", "passed"],
@@ -138,7 +180,9 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     expect(JSON.parse(mine("down").record!).attempts).toBe(4);
     // unreplayable history: run, but every check unscored with the reason
     expect(mine("history").status).toBe("done");
-    expect(JSON.parse(mine("history").checks!).every((c: { verdict: string; message: string }) => c.verdict === "unscored" && /cannot be replayed/.test(c.message))).toBe(true);
+    expect(
+      JSON.parse(mine("history").checks!).every((c: { verdict: string; message: string }) => c.verdict === "unscored" && /cannot be replayed/.test(c.message)),
+    ).toBe(true);
     // the unknown model: every trial errors with the provider's message
     const unknownRows = rows.filter((r) => r.cand.startsWith("unknown model"));
     expect(unknownRows.every((r) => r.status === "error" && /not_found|404/.test(r.error ?? ""))).toBe(true);
@@ -185,7 +229,10 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     server.release(); // the held answers go to the dead worker's closed connections
-    const before = db.$client.prepare("SELECT id, finished_at AS f FROM trials WHERE bench_id = ? AND status IN ('done', 'error')").all(id) as { id: number; f: number }[];
+    const before = db.$client.prepare("SELECT id, finished_at AS f FROM trials WHERE bench_id = ? AND status IN ('done', 'error')").all(id) as {
+      id: number;
+      f: number;
+    }[];
     const held = db.$client.prepare("SELECT id, attempts FROM trials WHERE bench_id = ? AND status = 'running'").all(id) as { id: number; attempts: number }[];
     expect(before).toHaveLength(20);
     expect(held.length).toBeGreaterThanOrEqual(2); // the killed worker held trials (2 running, maybe more claimed)
@@ -193,7 +240,12 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     const bench = await waitEnded(db, id);
     second.kill("SIGKILL");
     expect(bench.status).toBe("finished");
-    const all = db.$client.prepare("SELECT id, status, finished_at AS f, attempts FROM trials WHERE bench_id = ?").all(id) as { id: number; status: string; f: number; attempts: number }[];
+    const all = db.$client.prepare("SELECT id, status, finished_at AS f, attempts FROM trials WHERE bench_id = ?").all(id) as {
+      id: number;
+      status: string;
+      f: number;
+      attempts: number;
+    }[];
     expect(all).toHaveLength(72);
     expect(all.every((t) => t.status === "done" || t.status === "error")).toBe(true);
     // results written before the kill were not run again or overwritten

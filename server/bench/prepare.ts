@@ -54,12 +54,24 @@ export function rubricHash(rubric: RubricCriterion[]): string {
  * usable now (its key set), and the prompt must have a revision for it to read.
  * @throws LibraryError `validation` / `not_allowed` naming `generate.modelConfigId` and the missing setting
  */
-async function generationSettings(db: Db, g: NonNullable<BenchRequest["generate"]>, revision: { systemPrompt: string; tools: unknown } | null, promptName: string, env: Env): Promise<PlanSettings["generation"]> {
+async function generationSettings(
+  db: Db,
+  g: NonNullable<BenchRequest["generate"]>,
+  revision: { systemPrompt: string; tools: unknown } | null,
+  promptName: string,
+  env: Env,
+): Promise<PlanSettings["generation"]> {
   const config = await getModelConfig(db, g.modelConfigId);
-  if (!config) throw new LibraryError("validation", `Generator model configuration #${g.modelConfigId} does not exist; choose another generator model.`, { "generate.modelConfigId": "Unknown model configuration." });
+  if (!config)
+    throw new LibraryError("validation", `Generator model configuration #${g.modelConfigId} does not exist; choose another generator model.`, {
+      "generate.modelConfigId": "Unknown model configuration.",
+    });
   const choice = (await generatorModelChoices(db, env)).find((c) => c.id === g.modelConfigId);
   if (choice?.missing) throw new LibraryError("not_allowed", `The generator model cannot run: ${choice.missing}`, { "generate.modelConfigId": choice.missing });
-  if (!revision) throw new LibraryError("validation", `Prompt "${promptName}" has no revision yet: write its system prompt before generating for it.`, { "generate.modelConfigId": "The prompt has no revision to generate from." });
+  if (!revision)
+    throw new LibraryError("validation", `Prompt "${promptName}" has no revision yet: write its system prompt before generating for it.`, {
+      "generate.modelConfigId": "The prompt has no revision to generate from.",
+    });
   return {
     criteria: g.criteria,
     scenarios: g.scenarios,
@@ -76,7 +88,8 @@ async function generationSettings(db: Db, g: NonNullable<BenchRequest["generate"
  */
 export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {}): Promise<PreparedBench> {
   const prompt = await getPrompt(db, r.promptId);
-  if (!prompt || prompt.systemId !== r.systemId) throw new LibraryError("validation", `Prompt #${r.promptId} does not exist in system "${r.systemId}".`, { promptId: "Unknown prompt." });
+  if (!prompt || prompt.systemId !== r.systemId)
+    throw new LibraryError("validation", `Prompt #${r.promptId} does not exist in system "${r.systemId}".`, { promptId: "Unknown prompt." });
   const candidates: PreparedBench["candidates"] = [];
   for (const [i, c] of r.candidates.entries()) {
     if (c.kind === "recorded") {
@@ -84,9 +97,15 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
       continue;
     }
     const model = await getModelConfig(db, c.modelConfigId);
-    if (!model) throw new LibraryError("validation", `Candidate ${i + 1}: model configuration #${c.modelConfigId} does not exist.`, { [`candidates.${i}`]: "Unknown model configuration." });
+    if (!model)
+      throw new LibraryError("validation", `Candidate ${i + 1}: model configuration #${c.modelConfigId} does not exist.`, {
+        [`candidates.${i}`]: "Unknown model configuration.",
+      });
     const rev = c.promptRevisionId ? await getPromptRevision(db, c.promptRevisionId) : prompt.revision ? await getPromptRevision(db, prompt.revision.id) : null;
-    if (!rev || rev.promptId !== prompt.id) throw new LibraryError("validation", `Candidate ${i + 1}: prompt revision #${c.promptRevisionId} is not a revision of ${prompt.name}.`, { [`candidates.${i}`]: "Unknown prompt revision." });
+    if (!rev || rev.promptId !== prompt.id)
+      throw new LibraryError("validation", `Candidate ${i + 1}: prompt revision #${c.promptRevisionId} is not a revision of ${prompt.name}.`, {
+        [`candidates.${i}`]: "Unknown prompt revision.",
+      });
     // "current" and the current revision's id are the same candidate: running it twice compares nothing.
     const twin = candidates.findIndex((x) => x.modelConfigId === Number(model.id) && x.promptRevisionId === rev.id);
     if (twin >= 0) {
@@ -106,7 +125,10 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
     });
   }
   const judgeRow = r.judgeModelConfigId ? await getModelConfig(db, r.judgeModelConfigId) : null;
-  if (r.judgeModelConfigId && !judgeRow) throw new LibraryError("validation", `Judge model configuration #${r.judgeModelConfigId} does not exist.`, { judgeModelConfigId: "Unknown model configuration." });
+  if (r.judgeModelConfigId && !judgeRow)
+    throw new LibraryError("validation", `Judge model configuration #${r.judgeModelConfigId} does not exist.`, {
+      judgeModelConfigId: "Unknown model configuration.",
+    });
   const rubric: RubricCriterion[] = (await activeRubric(db, prompt.id)).map((c) => ({
     criterionId: c.id,
     revisionId: c.revisionId,
@@ -148,7 +170,15 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
     const msg = `No case of prompt ${prompt.name} matches ${what}${sel.kind === "source" && sel.source === "retained" && !includeRetained ? " (retained cases are left out: turn “include retained regression cases” on)" : ""}: pick another ${sel.kind}, or all cases. (Retained and generated cases join a selection, but they do not make one on their own.)`;
     throw new LibraryError("validation", msg, { selection: msg });
   }
-  const settings: BenchSettings = { selection: r.selection, includeRetained, budget: r.budget, repeats: r.repeats, concurrency: r.concurrency, timeoutMs: r.timeoutSeconds * 1000, maxSteps: r.maxSteps };
+  const settings: BenchSettings = {
+    selection: r.selection,
+    includeRetained,
+    budget: r.budget,
+    repeats: r.repeats,
+    concurrency: r.concurrency,
+    timeoutMs: r.timeoutSeconds * 1000,
+    maxSteps: r.maxSteps,
+  };
   // The prompt's default checks are pinned with the bench: a later edit does not change what it scores.
   const defaultChecks = await getPromptDefaultChecks(db, prompt.id);
   if (defaultChecks.length > 0) settings.defaultChecks = defaultChecks;
@@ -157,7 +187,15 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
   const plan = planBench(
     supplied,
     candidates.map((c) => c.spec),
-    { budget: r.budget, repeats: r.repeats, criteriaCount: rubric.length, judge, maxSteps: r.maxSteps, defaultCheckCount: defaultChecks.length, ...(generation ? { generation } : {}) },
+    {
+      budget: r.budget,
+      repeats: r.repeats,
+      criteriaCount: rubric.length,
+      judge,
+      maxSteps: r.maxSteps,
+      defaultCheckCount: defaultChecks.length,
+      ...(generation ? { generation } : {}),
+    },
   );
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };
@@ -178,7 +216,11 @@ const launching = new Map<string, Promise<{ id: number; created: boolean; plan: 
  * @throws LibraryError as {@link prepareBench}, `validation` when nothing would run;
  *   GenerationFailed when the generator's answer is unusable (nothing stored, no bench)
  */
-export async function launchFromRequest(db: Db, r: BenchRequest, o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator } = {}): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
+export async function launchFromRequest(
+  db: Db,
+  r: BenchRequest,
+  o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator } = {},
+): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
   if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o));
   const running = launching.get(r.launchKey);
   if (running) return running;
@@ -186,7 +228,8 @@ export async function launchFromRequest(db: Db, r: BenchRequest, o: { env?: Reco
     const first = await benchIdByLaunchKey(db, r.launchKey);
     const pre = await prepareBench(db, r, o);
     if (first !== null) return { id: first, created: false, plan: pre.plan };
-    if (pre.plan.includedCount === 0 && !pre.plan.generation?.scenariosIncluded) throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (pre.plan.warnings[0] ?? ""));
+    if (pre.plan.includedCount === 0 && !pre.plan.generation?.scenariosIncluded)
+      throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (pre.plan.warnings[0] ?? ""));
     const generated = await generateForBench(db, { systemId: r.systemId, promptId: r.promptId, generate: r.generate! }, o.generator ?? { env: o.env ?? {} });
     const p = await prepareBench(db, { ...r, generate: null }, o);
     p.settings.generated = generated;

@@ -4,7 +4,11 @@ import { referenceTrials } from "@/db/queries/bench-matrix";
 import { recordedRequest, recordedSuite, runBench } from "./test-support/recorded-bench";
 
 // Five questions: column `good` answers all of them, `bad` none, `fixer` only the last two.
-const cases = ["q1", "q2", "q3", "q4", "q5"].map((key, i) => ({ key, expected: `a${i}`, answers: { good: `a${i}`, bad: "wrong", fixer: i >= 3 ? `a${i}` : "wrong" } }));
+const cases = ["q1", "q2", "q3", "q4", "q5"].map((key, i) => ({
+  key,
+  expected: `a${i}`,
+  answers: { good: `a${i}`, bad: "wrong", fixer: i >= 3 ? `a${i}` : "wrong" },
+}));
 
 describe("regressions against the last bench of the suite", () => {
   it("a bench with baseline none is compared with the last bench: breaking its passing checks blocks the recommendation", async () => {

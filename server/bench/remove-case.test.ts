@@ -31,7 +31,7 @@ function request(promptId: number, launchKey: string): Request {
 async function runToEnd(db: Db, id: number): Promise<void> {
   const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
   try {
-    for (const end = Date.now() + 30_000; ; ) {
+    for (const end = Date.now() + 30_000; ;) {
       const b = await getBench(db, id);
       if (b && (b.status === "finished" || b.status === "cancelled")) return;
       if (Date.now() > end) throw new Error(`bench ${id} did not finish: ${JSON.stringify(await getBenchProgress(db, id))}`);
@@ -77,9 +77,9 @@ describe("Remove erases a case's saved details from the trials that used it", ()
 
     // The failure made an automatic regression copy (source retained) holding the same content.
     const copyOf = (caseId: number) =>
-      db.$client.prepare("SELECT id, case_key AS caseKey, removed_at AS removedAt FROM cases WHERE source = 'retained' AND json_extract(origin, '$.fromCaseId') = ?").get(caseId) as
-        | { id: number; caseKey: string; removedAt: number | null }
-        | undefined;
+      db.$client
+        .prepare("SELECT id, case_key AS caseKey, removed_at AS removedAt FROM cases WHERE source = 'retained' AND json_extract(origin, '$.fromCaseId') = ?")
+        .get(caseId) as { id: number; caseKey: string; removedAt: number | null } | undefined;
     const copy = copyOf(secret.id)!;
     expect(copy.removedAt).toBeNull();
     const otherCopy = copyOf(other.id)!;
@@ -101,7 +101,14 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     expect(text).not.toContain("#### 12");
     const checksAfter = JSON.parse(String(after.checks)) as CheckRecord[];
     expect(checksAfter).toHaveLength(checksBefore.length);
-    expect(checksAfter[0]).toMatchObject({ key: checksBefore[0].key, kind: "gsm8k", label: checksBefore[0].label, verdict: "failed", score: 0, message: "Erased: the case was removed." });
+    expect(checksAfter[0]).toMatchObject({
+      key: checksBefore[0].key,
+      kind: "gsm8k",
+      label: checksBefore[0].label,
+      verdict: "failed",
+      score: 0,
+      message: "Erased: the case was removed.",
+    });
     expect(checksAfter[0].details).toBeUndefined();
     expect(after).toMatchObject({ status: "done", failed_checks: 1, passed_checks: 0 });
     expect(after.erasedAt).not.toBeNull();

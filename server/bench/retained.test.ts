@@ -34,7 +34,9 @@ describe("retained regression cases in a selection", () => {
     expect(left.plan.retainedJoined).toBe(0);
     expect(left.settings.includeRetained).toBe(false);
     // Left out of a source selection naming them, nothing remains: a clear error, not an empty bench.
-    await expect(prepareBench(db, recordedRequest(promptId, ["good"], { selection: { kind: "source", source: "retained" }, includeRetained: false }))).rejects.toThrow(/No case of prompt answerer matches source retained/);
+    await expect(
+      prepareBench(db, recordedRequest(promptId, ["good"], { selection: { kind: "source", source: "retained" }, includeRetained: false })),
+    ).rejects.toThrow(/No case of prompt answerer matches source retained/);
   });
 
   it("a user's correction of a retained case runs instead of the original, never both", async () => {

@@ -27,8 +27,23 @@ async function waitEnded(db: Db, id: number) {
 
 async function benchOnce(db: Db, prompt: { name: string; modelSettings: Record<string, unknown> }) {
   const promptId = await createPrompt(db, { systemId: "shop", name: prompt.name, systemPrompt: "Be brief.", modelSettings: prompt.modelSettings });
-  await addCases(db, [{ systemId: "shop", promptId, caseKey: `${prompt.name}-1`, source: "custom", content: { ...emptyCaseContent(), input: `hello from ${prompt.name}`, expected: "ok", evaluators: [{ kind: "contains" }] } }]);
-  const model = await createModelConfig(db, { name: `defaults ${prompt.name}`, provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url, temperature: 1, maxOutputTokens: 50 });
+  await addCases(db, [
+    {
+      systemId: "shop",
+      promptId,
+      caseKey: `${prompt.name}-1`,
+      source: "custom",
+      content: { ...emptyCaseContent(), input: `hello from ${prompt.name}`, expected: "ok", evaluators: [{ kind: "contains" }] },
+    },
+  ]);
+  const model = await createModelConfig(db, {
+    name: `defaults ${prompt.name}`,
+    provider: "openai-compatible",
+    modelId: "scripted-1",
+    baseUrl: server.url,
+    temperature: 1,
+    maxOutputTokens: 50,
+  });
   const { id } = await launchFromRequest(db, {
     systemId: "shop",
     promptId,

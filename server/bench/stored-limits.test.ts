@@ -45,7 +45,10 @@ describe("a trial's stored size", () => {
           recordedOutputs: { rec: output },
           evaluators: [
             { kind: "custom", code: `function evaluate() { throw new Error("x".repeat(${FIVE_MB})) }` },
-            { kind: "custom", code: `function evaluate() { for (let i = 0; i < 50; i++) console.log("y".repeat(10000)); return { passed: true, details: { note: "z".repeat(60000) } } }` },
+            {
+              kind: "custom",
+              code: `function evaluate() { for (let i = 0; i < 50; i++) console.log("y".repeat(10000)); return { passed: true, details: { note: "z".repeat(60000) } } }`,
+            },
             { kind: "contains" },
           ],
         },
@@ -69,7 +72,9 @@ describe("a trial's stored size", () => {
     await waitEnded(db, id);
     await worker.stop(1000);
 
-    const row = db.$client.prepare("SELECT status, output, checks, length(checks) AS checksLength, length(output) AS outputLength FROM trials WHERE bench_id = ?").get(id) as {
+    const row = db.$client
+      .prepare("SELECT status, output, checks, length(checks) AS checksLength, length(output) AS outputLength FROM trials WHERE bench_id = ?")
+      .get(id) as {
       status: string;
       output: string;
       checks: string;

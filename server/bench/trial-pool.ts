@@ -119,7 +119,14 @@ export class TrialThreadPool {
     slot.worker.catch(() => {});
     // Trials for a thread go every 5 ms at most: it keeps a queue of them (prefetch), so it never idles
     // on this. Stops go the same way, so a stop never arrives before the trial it names.
-    slot.send = batcher<ToTrialThreadItem>((items) => void slot.worker.then((w) => w.postMessage(toTrialThreadMessage(items)), () => {}), 5);
+    slot.send = batcher<ToTrialThreadItem>(
+      (items) =>
+        void slot.worker.then(
+          (w) => w.postMessage(toTrialThreadMessage(items)),
+          () => {},
+        ),
+      5,
+    );
     this.slots[i] = slot;
     return slot;
   }
@@ -148,7 +155,14 @@ export class TrialThreadPool {
     return this.dispatch(benchId, trial, signal, limits, true, started);
   }
 
-  private dispatch(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, mayRerun: boolean, started: () => void): Promise<TrialOutcome> {
+  private dispatch(
+    benchId: number,
+    trial: ClaimedTrial,
+    signal: AbortSignal,
+    limits: TrialLimits,
+    mayRerun: boolean,
+    started: () => void,
+  ): Promise<TrialOutcome> {
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
     // Among threads with a share of the bench's concurrency and of every provider's limit the trial
     // may call (thread 0 always has one), the one with the fewest trials on hand.
@@ -162,7 +176,10 @@ export class TrialThreadPool {
     }
     if (best < 0) best = 0;
     const limit = Math.max(1, concurrencyShare(limits.concurrency, n, best));
-    const providers = callable.map((p) => ({ key: p.key, limit: Number.isFinite(p.limit) ? Math.max(1, concurrencyShare(p.limit, n, best)) : Number.MAX_SAFE_INTEGER }));
+    const providers = callable.map((p) => ({
+      key: p.key,
+      limit: Number.isFinite(p.limit) ? Math.max(1, concurrencyShare(p.limit, n, best)) : Number.MAX_SAFE_INTEGER,
+    }));
     const slot = this.slots[best] ?? this.start(best);
     return new Promise<TrialOutcome>((resolve) => {
       const onAbort = () => slot.send({ abort: { id: trial.id, reason: String((signal.reason as Error)?.message ?? signal.reason) } });
@@ -202,7 +219,14 @@ export class TrialThreadPool {
   /** Stops every thread; trials still running in them end as `error`. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s?.worker.then((w) => w.terminate(), () => {})));
+    await Promise.all(
+      this.slots.map((s) =>
+        s?.worker.then(
+          (w) => w.terminate(),
+          () => {},
+        ),
+      ),
+    );
   }
 }
 

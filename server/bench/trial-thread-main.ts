@@ -67,7 +67,11 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
     let outcome: TrialOutcome;
     try {
       const own = providers.find((p) => p.key === r.providerKey);
-      outcome = await (await executorFor(benchId)).run(trial, ctl.signal, { concurrency: b.limit, providerKey: r.providerKey, provider: own?.limit ?? Infinity, providers, calls }, () => report(trial.id));
+      outcome = await (
+        await executorFor(benchId)
+      ).run(trial, ctl.signal, { concurrency: b.limit, providerKey: r.providerKey, provider: own?.limit ?? Infinity, providers, calls }, () =>
+        report(trial.id),
+      );
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());
     }

@@ -90,7 +90,16 @@ beforeAll(async () => {
       round.inFlight--;
       round.served++;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } }));
+      res.end(
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, message: { role: "assistant", content: "Scripted answer" }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+        }),
+      );
       changed();
     });
   });
@@ -111,7 +120,13 @@ async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
   const promptId = await createPrompt(db, { systemId: "s", name: "p", systemPrompt: "Answer." });
   await addCases(
     db,
-    ["a", "b"].map((k) => ({ systemId: "s", promptId, caseKey: k, source: "custom" as const, content: { ...emptyCaseContent(), input: `question ${k}`, expected: "Scripted", evaluators: [{ kind: "contains" }] } })),
+    ["a", "b"].map((k) => ({
+      systemId: "s",
+      promptId,
+      caseKey: k,
+      source: "custom" as const,
+      content: { ...emptyCaseContent(), input: `question ${k}`, expected: "Scripted", evaluators: [{ kind: "contains" }] },
+    })),
   );
   const model = await createModelConfig(db, { name: "stub", provider: "openai-compatible", modelId: "m", baseUrl: url });
   return { db, promptId, model };
@@ -142,7 +157,8 @@ async function waitEnded(db: Db, id: number) {
   }
 }
 
-const trials = (db: Db, id: number) => db.$client.prepare("SELECT status, attempts, output FROM trials WHERE bench_id = ?").all(id) as { status: string; attempts: number; output: string | null }[];
+const trials = (db: Db, id: number) =>
+  db.$client.prepare("SELECT status, attempts, output FROM trials WHERE bench_id = ?").all(id) as { status: string; attempts: number; output: string | null }[];
 
 /**
  * Runs bench `id` on trial threads with the model answering only its first `answered` calls, cancels
@@ -171,7 +187,11 @@ async function expectEachRanOnce(db: Db, id: number, workers: { stop(graceMs?: n
 }
 
 /** The reasons skipped trials of bench `id` give, with how many give each. */
-const skipReasons = (db: Db, id: number) => db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as { error: string; n: number }[];
+const skipReasons = (db: Db, id: number) =>
+  db.$client.prepare("SELECT error, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'skipped' GROUP BY error").all(id) as {
+    error: string;
+    n: number;
+  }[];
 
 describe("concurrencyShare", () => {
   it("splits a bound over threads so the shares add up exactly", () => {
@@ -245,7 +265,8 @@ describe("a bench on trial threads", () => {
     it(`counts the judge's calls against the provider limit too (${trialThreads ? "trial threads" : "the worker's own thread"})`, async () => {
       const { db, promptId, model } = await fileDb();
       // The judge is the same provider: each trial judges 3 criteria at once after its own call.
-      for (const rule of ["Polite", "Brief", "On topic"]) await addCriterion(db, { systemId: "s", promptId, fields: { rule, passes: "yes", fails: "no", priority: "secondary" } });
+      for (const rule of ["Polite", "Brief", "On topic"])
+        await addCriterion(db, { systemId: "s", promptId, fields: { rule, passes: "yes", fails: "no", priority: "secondary" } });
       const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8, judgeModelConfigId: model });
       resetCalls();
       const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads });
@@ -289,13 +310,23 @@ describe("a bench on trial threads", () => {
   it("runs custom JavaScript evaluators from a trial thread (the QuickJS sandbox starts next to the bundled code)", async () => {
     const { db, promptId, model } = await fileDb();
     const code = `function evaluate({ output }) { return { passed: output.includes("Scripted"), score: 1, message: "custom saw: " + output }; }`;
-    await addCases(db, [{ systemId: "s", promptId, caseKey: "c", source: "custom", content: { ...emptyCaseContent(), input: "question c", expected: "Scripted", evaluators: [{ kind: "custom", code }] } }]);
+    await addCases(db, [
+      {
+        systemId: "s",
+        promptId,
+        caseKey: "c",
+        source: "custom",
+        content: { ...emptyCaseContent(), input: "question c", expected: "Scripted", evaluators: [{ kind: "custom", code }] },
+      },
+    ]);
     const { id } = await launch(db, promptId, model, { repeats: 1, concurrency: 2 });
     const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 1 });
     const bench = await waitEnded(db, id);
     await worker.stop(1000);
     expect(bench.status).toBe("finished");
-    const row = db.$client.prepare("SELECT t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND bc.case_key = 'c'").get(id) as { checks: string };
+    const row = db.$client
+      .prepare("SELECT t.checks FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND bc.case_key = 'c'")
+      .get(id) as { checks: string };
     expect(JSON.parse(row.checks)).toEqual([expect.objectContaining({ kind: "custom", verdict: "passed", message: "custom saw: Scripted answer" })]);
   }, 60_000);
 
@@ -303,7 +334,9 @@ describe("a bench on trial threads", () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 20, concurrency: 8 });
     const claimed = db.$client
-      .prepare("SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?")
+      .prepare(
+        "SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?",
+      )
       .all(id) as ClaimedTrial[];
     const pool = new TrialThreadPool({ size: 1, dbPath: db.$client.name, env: {} });
     // White-box: the thread of slot 0, stopped as a crash would stop it.

@@ -16,7 +16,10 @@ describe("accepted proposals in a bench plan", () => {
   it("generated cases come after explicit ones, the budget cuts them first, and the generated criterion is pinned", async () => {
     const { db, agentId } = await makeTestDb();
     const explicit: Awaited<ReturnType<typeof addCase>>[] = [];
-    for (const i of [1, 2]) explicit.push(await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content(`Explicit question ${i}`, "x", { variables: customer }) }));
+    for (const i of [1, 2])
+      explicit.push(
+        await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content(`Explicit question ${i}`, "x", { variables: customer }) }),
+      );
     const { model } = scriptedGenerator({
       criteria: JSON.stringify({ criteria: [criterionItem("Ask for the order number first")] }),
       concepts: JSON.stringify({ concepts: [], personas: [{ name: "Solo", description: "one" }] }),
@@ -47,7 +50,9 @@ describe("accepted proposals in a bench plan", () => {
     ]);
     expect(all.rubric.map((c) => c.rule)).toEqual(["Ask for the order number first"]);
     const cut = await request(2);
-    expect(cut.plan.manifest.map((m) => [m.caseKey === explicit[0].caseKey || m.caseKey === explicit[1].caseKey ? "explicit" : "generated", m.included, m.reason])).toEqual([
+    expect(
+      cut.plan.manifest.map((m) => [m.caseKey === explicit[0].caseKey || m.caseKey === explicit[1].caseKey ? "explicit" : "generated", m.included, m.reason]),
+    ).toEqual([
       ["explicit", true, null],
       ["explicit", true, null],
       ["generated", false, expect.stringContaining("budget")],

@@ -21,9 +21,21 @@ beforeEach(async () => {
 
 const customer = [{ name: "customer", value: "Ada" }];
 const answers = {
-  criteria: JSON.stringify({ criteria: [criterionItem("Ask for the order number before looking it up"), criterionItem("Never blame the courier", { priority: "secondary" }), criterionItem("greet the customer by name.")] }),
+  criteria: JSON.stringify({
+    criteria: [
+      criterionItem("Ask for the order number before looking it up"),
+      criterionItem("Never blame the courier", { priority: "secondary" }),
+      criterionItem("greet the customer by name."),
+    ],
+  }),
   concepts: JSON.stringify({ concepts: [{ name: "orders", description: "order status" }], personas: [{ name: "Busy parent", description: "short" }] }),
-  scenarios: JSON.stringify({ scenarios: [scenarioItem("My kettle never came", { variables: customer }), scenarioItem("where is my parcel", { variables: customer }), scenarioItem("Cancel it", { variables: customer, edgeCase: true })] }),
+  scenarios: JSON.stringify({
+    scenarios: [
+      scenarioItem("My kettle never came", { variables: customer }),
+      scenarioItem("where is my parcel", { variables: customer }),
+      scenarioItem("Cancel it", { variables: customer, edgeCase: true }),
+    ],
+  }),
 };
 
 async function generate(over: { criteria?: number; scenarios?: number } = {}, a: Record<string, string> = answers, runId = "run-a") {
@@ -43,7 +55,15 @@ describe("generateForPrompt", () => {
     // The library's criterion and case were shown to the model and their near-copies dropped.
     expect(calls[0].prompt).toContain("Greet the customer by name");
     expect(calls.at(-1)!.prompt).toContain("Where is my parcel?");
-    expect(run).toMatchObject({ id: "run-a", promptId: agentId, model: "mock:gen-mock", generatorRevision: "gen-1", requestedCriteria: 3, requestedScenarios: 3, durationMs: 250 });
+    expect(run).toMatchObject({
+      id: "run-a",
+      promptId: agentId,
+      model: "mock:gen-mock",
+      generatorRevision: "gen-1",
+      requestedCriteria: 3,
+      requestedScenarios: 3,
+      durationMs: 250,
+    });
     expect(run.dropped.map((d) => (d.reason === "duplicate" ? d.text : d.problem))).toEqual(["greet the customer by name.", "where is my parcel"]);
     expect(run.usage).toEqual({ inputTokens: 300, outputTokens: 150, calls: 3 });
     expect(proposals.map((p) => [p.kind, p.status, p.kind === "criterion" ? p.content.rule : p.content.input])).toEqual([
@@ -64,7 +84,14 @@ describe("generateForPrompt", () => {
     const { run, proposals } = await generate({ scenarios: 0 }, { criteria: answers.criteria }, "run-b");
     // "Ask for the order number…" is still proposed; "Never blame the courier" was dismissed, so it may come back.
     expect(proposals.map((p) => (p.kind === "criterion" ? p.content.rule : ""))).toEqual(["Never blame the courier"]);
-    expect(run.dropped).toContainEqual({ reason: "duplicate", kind: "criterion", text: "Ask for the order number before looking it up", duplicateOf: "Ask for the order number before looking it up", of: "existing", similarity: 1 });
+    expect(run.dropped).toContainEqual({
+      reason: "duplicate",
+      kind: "criterion",
+      text: "Ask for the order number before looking it up",
+      duplicateOf: "Ask for the order number before looking it up",
+      of: "existing",
+      similarity: 1,
+    });
   });
 
   it("stores nothing when the model's answer is unusable", async () => {
@@ -77,7 +104,9 @@ describe("generateForPrompt", () => {
 
   it("refuses a prompt of another system before calling the model", async () => {
     const { model, calls } = scriptedGenerator(answers);
-    await expect(generateForPrompt(db, { systemId: "other", promptId: routerId, criteria: 1, scenarios: 0 }, { model, modelLabel: "m" })).rejects.toThrow('Prompt #2 does not exist in system "other".');
+    await expect(generateForPrompt(db, { systemId: "other", promptId: routerId, criteria: 1, scenarios: 0 }, { model, modelLabel: "m" })).rejects.toThrow(
+      'Prompt #2 does not exist in system "other".',
+    );
     expect(calls).toEqual([]);
   });
 });
@@ -91,8 +120,17 @@ describe("review", () => {
     expect(criterion).toMatchObject({ origin: "generated", status: "active", rule: "Ask for the order number before looking it up", priority: "primary" });
     const b = await acceptProposal(db, s1.id);
     const made = (await getCase(db, b.caseId!))!;
-    expect(made).toMatchObject({ source: "generated", status: "active", origin: { kind: "generated", runId: "run-a", proposalId: s1.id, model: "mock:gen-mock" } });
-    expect(made.content).toMatchObject({ input: "My kettle never came", expected: "helps with: My kettle never came", variables: customer, tags: ["generated"] });
+    expect(made).toMatchObject({
+      source: "generated",
+      status: "active",
+      origin: { kind: "generated", runId: "run-a", proposalId: s1.id, model: "mock:gen-mock" },
+    });
+    expect(made.content).toMatchObject({
+      input: "My kettle never came",
+      expected: "helps with: My kettle never came",
+      variables: customer,
+      tags: ["generated"],
+    });
     expect(made.content.notes).toBe("Generated by mock:gen-mock (run run-a) for concept “orders”, persona “Busy parent”.");
     await expect(acceptProposal(db, c1.id)).rejects.toThrow(`Proposal #${c1.id} was already accepted; nothing changed.`);
     expect((await listProposals(db, agentId, { status: "proposed" })).map((p) => p.id)).toEqual([proposals[1].id, proposals[3].id]);
@@ -100,11 +138,21 @@ describe("review", () => {
 
   it("customize makes a custom criterion or case with the user's edits; bad edits change nothing", async () => {
     const { proposals } = await generate();
-    await expect(customizeProposal(db, proposals[1].id, { rule: "", passes: "p", fails: "f", priority: "primary" })).rejects.toMatchObject({ code: "validation", fieldErrors: { rule: expect.any(String) } });
+    await expect(customizeProposal(db, proposals[1].id, { rule: "", passes: "p", fails: "f", priority: "primary" })).rejects.toMatchObject({
+      code: "validation",
+      fieldErrors: { rule: expect.any(String) },
+    });
     const c = await customizeProposal(db, proposals[1].id, { rule: "Never blame the courier or the weather", passes: "p2", fails: "f2", priority: "primary" });
-    expect((await listCriteria(db, agentId)).find((x) => x.id === c.criterionId)).toMatchObject({ origin: "custom", rule: "Never blame the courier or the weather", passes: "p2" });
+    expect((await listCriteria(db, agentId)).find((x) => x.id === c.criterionId)).toMatchObject({
+      origin: "custom",
+      rule: "Never blame the courier or the weather",
+      passes: "p2",
+    });
     const s = await customizeProposal(db, proposals[3].id, { input: "Cancel order 12", expected: "Cancels it" });
-    expect((await getCase(db, s.caseId!))!).toMatchObject({ source: "custom", content: { input: "Cancel order 12", expected: "Cancels it", tags: ["generated", "edge-case"] } });
+    expect((await getCase(db, s.caseId!))!).toMatchObject({
+      source: "custom",
+      content: { input: "Cancel order 12", expected: "Cancels it", tags: ["generated", "edge-case"] },
+    });
     expect((await listProposals(db, agentId)).map((p) => p.status)).toEqual(["proposed", "customized", "proposed", "customized"]);
   });
 

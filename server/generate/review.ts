@@ -106,7 +106,9 @@ export async function decideAll(
   kind?: "criterion" | "scenario",
   systemId?: string,
 ): Promise<{ decided: Decision[]; refused: { proposal: ProposalRow; message: string }[] }> {
-  const open = (await listProposals(db, promptId, { status: "proposed", ...(kind ? { kind } : {}) })).filter((p) => systemId === undefined || p.systemId === systemId);
+  const open = (await listProposals(db, promptId, { status: "proposed", ...(kind ? { kind } : {}) })).filter(
+    (p) => systemId === undefined || p.systemId === systemId,
+  );
   const decided: Decision[] = [];
   const refused: { proposal: ProposalRow; message: string }[] = [];
   for (const p of open) {

@@ -13,16 +13,18 @@ describe("generation with a saved model configuration", () => {
       { id, name: "gpt", label: "openai:gpt-x", missing: `Set OPENAI_API_KEY in the server's environment (the key of model configuration "gpt").` },
       { id: expect.any(Number), name: "local", label: "openai-compatible:qwen", missing: null },
     ]);
-    const e = await generateWithModelConfig(db, { systemId: "acme", promptId: agentId, criteria: 1, scenarios: 0, modelConfigId: id }, { env: {} }).catch((x: unknown) => x);
+    const e = await generateWithModelConfig(db, { systemId: "acme", promptId: agentId, criteria: 1, scenarios: 0, modelConfigId: id }, { env: {} }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ code: "not_allowed", message: expect.stringContaining("OPENAI_API_KEY") });
     expect(await listGenerationRuns(db, agentId)).toEqual([]);
   });
 
   it("names an unknown configuration", async () => {
     const { db, agentId } = await makeTestDb();
-    await expect(generateWithModelConfig(db, { systemId: "acme", promptId: agentId, criteria: 1, scenarios: 0, modelConfigId: 42 }, { env: {} })).rejects.toThrow(
-      "Model configuration #42 does not exist; choose another generator model.",
-    );
+    await expect(
+      generateWithModelConfig(db, { systemId: "acme", promptId: agentId, criteria: 1, scenarios: 0, modelConfigId: 42 }, { env: {} }),
+    ).rejects.toThrow("Model configuration #42 does not exist; choose another generator model.");
   });
 });
 
@@ -35,7 +37,11 @@ describe("cancelling a generation", () => {
       const { db, agentId } = await makeTestDb();
       const id = await createModelConfig(db, { name: "local", provider: "openai-compatible", modelId: "slow-1", baseUrl: server.url });
       const ac = new AbortController();
-      const pending = generateWithModelConfig(db, { systemId: "acme", promptId: agentId, criteria: 2, scenarios: 0, modelConfigId: id }, { env: {}, abortSignal: ac.signal }).catch((x: unknown) => x);
+      const pending = generateWithModelConfig(
+        db,
+        { systemId: "acme", promptId: agentId, criteria: 2, scenarios: 0, modelConfigId: id },
+        { env: {}, abortSignal: ac.signal },
+      ).catch((x: unknown) => x);
       await vi.waitFor(() => expect(server.requests.count).toBe(1), { timeout: 10_000 });
       ac.abort();
       expect(await pending).toMatchObject({ code: "cancelled", message: "criteria: cancelled. Nothing was stored." });

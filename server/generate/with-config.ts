@@ -60,12 +60,16 @@ export async function generateWithModelConfig(
   o: { env: Env; fetch?: FetchImpl; abortSignal?: AbortSignal },
 ): Promise<GenerateOutcome> {
   const config = await getModelConfig(db, req.modelConfigId);
-  if (!config) throw new LibraryError("validation", `Model configuration #${req.modelConfigId} does not exist; choose another generator model.`, { modelConfigId: "Choose a generator model." });
+  if (!config)
+    throw new LibraryError("validation", `Model configuration #${req.modelConfigId} does not exist; choose another generator model.`, {
+      modelConfigId: "Choose a generator model.",
+    });
   let model;
   try {
     model = createModel(config, o.env, o.fetch);
   } catch (e) {
-    if (e instanceof MissingApiKeyError || e instanceof KeyPolicyError || e instanceof ModelConfigError) throw new LibraryError("not_allowed", e.message, { modelConfigId: e.message });
+    if (e instanceof MissingApiKeyError || e instanceof KeyPolicyError || e instanceof ModelConfigError)
+      throw new LibraryError("not_allowed", e.message, { modelConfigId: e.message });
     throw e;
   }
   try {

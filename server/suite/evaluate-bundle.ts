@@ -172,8 +172,12 @@ export async function bundleEvaluate(root: string, module: string, exportPath: s
   const isolated = isolateEvaluate(js, exportPath);
   const importPath = JSON.stringify(`./${toPosix(path.relative(root, moduleAbs))}`);
   // Isolated: the module's default export is the function. Otherwise the whole module is bundled.
-  const entry = isolated.ok ? `import fn from ${importPath};\nexport const evaluate = fn;\n` : `import ev from ${importPath};\nexport const evaluate = ${accessor};\n`;
-  const hint = isolated.ok ? "" : ` (the whole module was bundled because ${isolated.reason}; write evaluate in the object literal the module default-exports so that only what it uses is bundled)`;
+  const entry = isolated.ok
+    ? `import fn from ${importPath};\nexport const evaluate = fn;\n`
+    : `import ev from ${importPath};\nexport const evaluate = ${accessor};\n`;
+  const hint = isolated.ok
+    ? ""
+    : ` (the whole module was bundled because ${isolated.reason}; write evaluate in the object literal the module default-exports so that only what it uses is bundled)`;
 
   let result: Pass;
   try {
@@ -195,7 +199,10 @@ export async function bundleEvaluate(root: string, module: string, exportPath: s
   }
   const bytes = Buffer.byteLength(result.code, "utf8");
   if (bytes > MAX_EVALUATE_BUNDLE_BYTES) {
-    return { ok: false, message: `its bundle is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_EVALUATE_BUNDLE_BYTES / 1024 / 1024} MB limit of the evaluator sandbox${hint}` };
+    return {
+      ok: false,
+      message: `its bundle is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_EVALUATE_BUNDLE_BYTES / 1024 / 1024} MB limit of the evaluator sandbox${hint}`,
+    };
   }
   const output = Object.values(result.metafile.outputs)[0];
   const files = Object.keys(output.inputs)

@@ -37,7 +37,14 @@ async function ref(exportPath: string): Promise<FunctionEvaluatorRef> {
   code.set(r.bundle.sha256, r.bundle.code);
   return { module: "evals/e.ts", exportPath, source: "", sha256: r.bundle.sha256, files: r.bundle.files };
 }
-const input = (output: string, want = "ok"): EvaluatorInput => ({ output, caseData: { want }, toolCalls: [], normalizedToolCalls: [], finishReason: "stop", usage: null });
+const input = (output: string, want = "ok"): EvaluatorInput => ({
+  output,
+  caseData: { want },
+  toolCalls: [],
+  normalizedToolCalls: [],
+  finishReason: "stop",
+  usage: null,
+});
 
 // Calls that should succeed get the default deadline (5 s), far beyond what they need on a busy
 // machine; only the overrun check uses a pool with a short one.
@@ -52,7 +59,11 @@ describe("FunctionEvaluatorPool (QuickJS sandbox)", () => {
   it("runs a compiled evaluate with its helpers, returning its value and console output", async () => {
     const evaluate = await ref("evaluate");
     expect(evaluate.files).toEqual(["evals/e.ts", "evals/helpers.ts"]);
-    expect(await pool.run(evaluate, input("ok"))).toMatchObject({ ok: true, value: { passed: true, score: 1, message: "compared", details: { output: "ok" } }, logs: ["comparing ok"] });
+    expect(await pool.run(evaluate, input("ok"))).toMatchObject({
+      ok: true,
+      value: { passed: true, score: 1, message: "compared", details: { output: "ok" } },
+      logs: ["comparing ok"],
+    });
     expect(await pool.run(evaluate, input("no"))).toMatchObject({ ok: true, value: { passed: false, score: 0.25 } });
     expect(await pool.run(await ref("cases[4].evaluate"), input("x"))).toMatchObject({ ok: true, value: true });
     expect(FUNCTION_EVALUATOR_TIMEOUT_MS).toBe(5_000);
@@ -71,7 +82,11 @@ describe("FunctionEvaluatorPool (QuickJS sandbox)", () => {
 
   it("refuses a function the release has no compiled script for", async () => {
     const missing = { ...(await ref("evaluate")), sha256: "0".repeat(64) };
-    expect(await pool.run(missing, input("ok"))).toMatchObject({ ok: false, failure: "load", message: "no compiled script for this function in the release (compile again)" });
+    expect(await pool.run(missing, input("ok"))).toMatchObject({
+      ok: false,
+      failure: "load",
+      message: "no compiled script for this function in the release (compile again)",
+    });
   }, 30_000);
 
   it("starts the deadline when the call reaches the sandbox, not while the sandbox starts", async () => {

@@ -73,6 +73,10 @@ export class FunctionEvaluatorPool {
     this.closed = true;
     const box = this.sandbox;
     this.sandbox = null;
-    if (box) await box.then((b) => b.dispose(), () => undefined);
+    if (box)
+      await box.then(
+        (b) => b.dispose(),
+        () => undefined,
+      );
   }
 }

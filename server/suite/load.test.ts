@@ -61,7 +61,10 @@ export default { id: "ping", prompt: "Ping Ada", tools: ["ping"], evaluate: { ki
   }, 30_000);
 
   it("gives the same hash for the same files and sees edits made between loads", async () => {
-    const dir = repo({ "benchmark.config.ts": config(["evals/a.ts"], []), "evals/a.ts": `export default { id: "a", prompt: "one", evaluate: { kind: "non_empty" } };\n` });
+    const dir = repo({
+      "benchmark.config.ts": config(["evals/a.ts"], []),
+      "evals/a.ts": `export default { id: "a", prompt: "one", evaluate: { kind: "non_empty" } };\n`,
+    });
     const first = await loadBenchmark(resolveConfigPath(dir));
     const again = await loadBenchmark(resolveConfigPath(dir));
     expect(first.ok && again.ok && again.benchmark.compiled.release.contentHash === first.benchmark.compiled.release.contentHash).toBe(true);
@@ -111,7 +114,12 @@ export default { id: "e", prompt: "p", tools: ["ping"], setup: seed, evaluate: (
     });
     const r = await loadBenchmark(resolveConfigPath(dir));
     expect(r.ok ? [] : r.problems).toEqual([
-      { file: "evals/env.ts", message: expect.stringMatching(/^the eval's evaluate: it cannot be loaded in the evaluator sandbox \(QuickJS: no Node built-ins, `process`, `fetch` or environment\): the code threw while loading: ReferenceError: 'process' is not defined/) },
+      {
+        file: "evals/env.ts",
+        message: expect.stringMatching(
+          /^the eval's evaluate: it cannot be loaded in the evaluator sandbox \(QuickJS: no Node built-ins, `process`, `fetch` or environment\): the code threw while loading: ReferenceError: 'process' is not defined/,
+        ),
+      },
     ]);
   }, 60_000);
 

@@ -107,12 +107,18 @@ function evaluateCompiler(root: string): { compile: EvaluateCompiler; close: () 
       return { ok: false, message: `the evaluator sandbox could not start to check it: ${(e as Error).message}` };
     }
     const problem = await box.checkCode(r.bundle.code);
-    return problem === null ? r : { ok: false, message: `it cannot be loaded in the evaluator sandbox (QuickJS: no Node built-ins, \`process\`, \`fetch\` or environment): ${problem}` };
+    return problem === null
+      ? r
+      : { ok: false, message: `it cannot be loaded in the evaluator sandbox (QuickJS: no Node built-ins, \`process\`, \`fetch\` or environment): ${problem}` };
   };
   const close = async () => {
     const box = sandbox;
     sandbox = null;
-    if (box) await box.then((b) => b.dispose(), () => undefined);
+    if (box)
+      await box.then(
+        (b) => b.dispose(),
+        () => undefined,
+      );
   };
   return { compile, close };
 }

@@ -13,9 +13,17 @@ const fromConfig: ModelConfig = { name: "llama", provider: "openai-compatible", 
 
 describe("chooseModels", () => {
   it("prefers --model (database), then the command-line flags, then the config's model block", async () => {
-    expect(await chooseModels({ model: "gpt-4o-mini" }, { ...base, model: fromConfig }, lookup)).toMatchObject({ ok: true, model: saved["gpt-4o-mini"], source: 'model configuration "gpt-4o-mini"' });
+    expect(await chooseModels({ model: "gpt-4o-mini" }, { ...base, model: fromConfig }, lookup)).toMatchObject({
+      ok: true,
+      model: saved["gpt-4o-mini"],
+      source: 'model configuration "gpt-4o-mini"',
+    });
     const flags = await chooseModels({ baseUrl: "http://127.0.0.1:4010/v1", modelId: "scripted-1" }, { ...base, model: fromConfig }, lookup);
-    expect(flags).toMatchObject({ ok: true, model: { provider: "openai-compatible", modelId: "scripted-1", baseUrl: "http://127.0.0.1:4010/v1" }, source: "command-line flags" });
+    expect(flags).toMatchObject({
+      ok: true,
+      model: { provider: "openai-compatible", modelId: "scripted-1", baseUrl: "http://127.0.0.1:4010/v1" },
+      source: "command-line flags",
+    });
     expect(await chooseModels({}, { ...base, model: fromConfig }, lookup)).toMatchObject({ ok: true, model: fromConfig, judge: fromConfig });
   });
 
@@ -29,7 +37,13 @@ describe("chooseModels", () => {
     expect(await chooseModels({}, base, lookup)).toEqual({ ok: false, message: expect.stringMatching(/^no model: give --model NAME/) });
     expect(await chooseModels({ model: "nope" }, base, lookup)).toEqual({ ok: false, message: expect.stringMatching(/no model configuration named "nope"/) });
     expect(await chooseModels({ model: "gpt-4o-mini", modelId: "x" }, base, lookup)).toEqual({ ok: false, message: expect.stringMatching(/not both/) });
-    expect(await chooseModels({ provider: "openai-compatible", modelId: "x" }, base, lookup)).toEqual({ ok: false, message: expect.stringMatching(/baseUrl: Base URL is required/) });
-    expect(await chooseModels({ model: "gpt-4o-mini", judgeModel: "nope" }, base, lookup)).toEqual({ ok: false, message: '--judge-model: no model configuration named "nope"' });
+    expect(await chooseModels({ provider: "openai-compatible", modelId: "x" }, base, lookup)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/baseUrl: Base URL is required/),
+    });
+    expect(await chooseModels({ model: "gpt-4o-mini", judgeModel: "nope" }, base, lookup)).toEqual({
+      ok: false,
+      message: '--judge-model: no model configuration named "nope"',
+    });
   });
 });

@@ -34,14 +34,20 @@ export type ModelChoice = { ok: true; model: ModelConfig; judge: ModelConfig; so
  * @param lookup reads `--model` / `--judge-model` names from the database
  * @returns the configurations and where the run model came from, or a message naming the problem
  */
-export async function chooseModels(flags: ModelFlags, config: Pick<ParsedBenchmarkConfig, "model" | "judgeModel">, lookup: ModelConfigLookup): Promise<ModelChoice> {
+export async function chooseModels(
+  flags: ModelFlags,
+  config: Pick<ParsedBenchmarkConfig, "model" | "judgeModel">,
+  lookup: ModelConfigLookup,
+): Promise<ModelChoice> {
   const inline = flags.provider !== undefined || flags.modelId !== undefined || flags.baseUrl !== undefined || flags.apiKeyEnv !== undefined;
-  if (flags.model !== undefined && inline) return { ok: false, message: "give either --model NAME (a saved configuration) or --provider/--model-id/--base-url, not both" };
+  if (flags.model !== undefined && inline)
+    return { ok: false, message: "give either --model NAME (a saved configuration) or --provider/--model-id/--base-url, not both" };
   let model: ModelConfig | null = null;
   let source = "";
   if (flags.model !== undefined) {
     model = await lookup(flags.model);
-    if (!model) return { ok: false, message: `--model: no model configuration named "${flags.model}" (see the Models page, or use --provider/--model-id/--base-url)` };
+    if (!model)
+      return { ok: false, message: `--model: no model configuration named "${flags.model}" (see the Models page, or use --provider/--model-id/--base-url)` };
     source = `model configuration "${flags.model}"`;
   } else if (inline) {
     const parsed = parseModelConfig({
@@ -58,7 +64,11 @@ export async function chooseModels(flags: ModelFlags, config: Pick<ParsedBenchma
     model = config.model;
     source = "benchmark.config.ts model";
   } else {
-    return { ok: false, message: "no model: give --model NAME (a saved configuration), or --provider openai-compatible --base-url URL --model-id ID, or add a model block to benchmark.config.ts" };
+    return {
+      ok: false,
+      message:
+        "no model: give --model NAME (a saved configuration), or --provider openai-compatible --base-url URL --model-id ID, or add a model block to benchmark.config.ts",
+    };
   }
   let judge: ModelConfig = model;
   if (flags.judgeModel !== undefined) {

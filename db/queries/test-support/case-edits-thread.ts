@@ -40,7 +40,14 @@ export function runCaseEdits(port: MessagePort | null, data: CaseEditsData): voi
           const content = { ...emptyCaseContent(), input: `question ${data.prefix} ${i}`, expected: "an answer" };
           caseId = (await addCase(db, { systemId: data.systemId, promptId: data.promptId, caseKey: `${data.prefix}-${i}`, source: "custom", content })).id;
         } else {
-          await saveCaseRevision(db, caseId, 1, { input: `question ${data.prefix} ${i} (edited)`, expected: "a better answer", notes: "", history: [], variables: [], context: [] });
+          await saveCaseRevision(db, caseId, 1, {
+            input: `question ${data.prefix} ${i} (edited)`,
+            expected: "a better answer",
+            notes: "",
+            history: [],
+            variables: [],
+            context: [],
+          });
         }
         result.ok++;
       } catch (e) {

@@ -88,7 +88,9 @@ describe("benchMarkdown", () => {
     const hostile = benchMarkdown({
       ...input,
       headline: "<!-- a beats b by +1.0 points (95 % CI +0.5 to +1.5, p < 0.001, 9 paired cases)",
-      candidates: [{ ...input.candidates[1], label: "<!--x", blockers: [{ caseKey: "</details>", label: "<img src=x>", against: "baseline", status: "suspected" }] }],
+      candidates: [
+        { ...input.candidates[1], label: "<!--x", blockers: [{ caseKey: "</details>", label: "<img src=x>", against: "baseline", status: "suspected" }] },
+      ],
     });
     expect(hostile).not.toMatch(/<!--|<img/);
     // Inside a code span HTML is literal text.

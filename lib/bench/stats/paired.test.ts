@@ -30,7 +30,15 @@ describe("compareCandidates", () => {
     const { cand, base } = oneTrial(2, 10, 30, 8);
     const r = compareCandidates(cand, base);
     // n = 50, b = 2, c = 10: Δ = 8/50 = 0.16; SE = √(12 − 64/50)/50 = √10.72/50 = 0.065483...; CI = 0.16 ± 1.959964·SE.
-    expect(r).toMatchObject({ n: 50, regressions: 2, fixes: 10, test: "exact McNemar", verdict: "better", signTestPValue: null, unpaired: { candidate: 0, against: 0 } });
+    expect(r).toMatchObject({
+      n: 50,
+      regressions: 2,
+      fixes: 10,
+      test: "exact McNemar",
+      verdict: "better",
+      signTestPValue: null,
+      unpaired: { candidate: 0, against: 0 },
+    });
     expect(r.delta).toBeCloseTo(0.16, 12);
     const se = Math.sqrt(10.72) / 50;
     expect(r.ci95![0]).toBeCloseTo(0.16 - 1.959964 * se, 5); // 0.031657

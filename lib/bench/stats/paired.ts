@@ -112,12 +112,37 @@ function mcnemar(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
     if (rp && !cp) b++;
     else if (!rp && cp) c++;
   }
-  if (n === 0) return { n, regressions: 0, fixes: 0, delta: null, ci95: null, pValue: null, test: "exact McNemar", signTestPValue: null, verdict: "inconclusive", minDetectableEffect: null, unpaired };
+  if (n === 0)
+    return {
+      n,
+      regressions: 0,
+      fixes: 0,
+      delta: null,
+      ci95: null,
+      pValue: null,
+      test: "exact McNemar",
+      signTestPValue: null,
+      verdict: "inconclusive",
+      minDetectableEffect: null,
+      unpaired,
+    };
   const delta = (c - b) / n;
   const se = Math.sqrt(Math.max(0, b + c - ((c - b) * (c - b)) / n)) / n;
   const ci95: [number, number] = [clamp(delta - Z_975 * se), clamp(delta + Z_975 * se)];
   const pValue = binomialHalfTwoSided(Math.min(b, c), b + c);
-  return { n, regressions: b, fixes: c, delta, ci95, pValue, test: "exact McNemar", signTestPValue: null, verdict: verdictOf(ci95, [pValue]), minDetectableEffect: mcnemarMinDetectableEffect(n, b + c), unpaired };
+  return {
+    n,
+    regressions: b,
+    fixes: c,
+    delta,
+    ci95,
+    pValue,
+    test: "exact McNemar",
+    signTestPValue: null,
+    verdict: verdictOf(ci95, [pValue]),
+    minDetectableEffect: mcnemarMinDetectableEffect(n, b + c),
+    unpaired,
+  };
 }
 
 function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["unpaired"]): PairedComparison {
@@ -132,12 +157,37 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   for (const [c, a] of pairs) trialsPerCase = Math.max(trialsPerCase, c.scored, a.scored);
   const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(fixes, regressions), fixes + regressions) : null;
   const delta = d.reduce((s, x) => s + x, 0) / n;
-  if (n < 2) return { n, regressions, fixes, delta, ci95: null, pValue: 1, test: "paired t", signTestPValue, verdict: "inconclusive", minDetectableEffect: null, unpaired };
+  if (n < 2)
+    return {
+      n,
+      regressions,
+      fixes,
+      delta,
+      ci95: null,
+      pValue: 1,
+      test: "paired t",
+      signTestPValue,
+      verdict: "inconclusive",
+      minDetectableEffect: null,
+      unpaired,
+    };
   const sd = Math.sqrt(d.reduce((s, x) => s + (x - delta) * (x - delta), 0) / (n - 1));
   const se = sd / Math.sqrt(n);
   const half = tQuantile(0.975, n - 1) * se;
   const ci95: [number, number] = [clamp(delta - half), clamp(delta + half)];
   // No spread: every case moved by the same amount (p 0 unless that amount is 0).
   const pValue = se < EPS ? (Math.abs(delta) < EPS ? 1 : 0) : tTwoSidedP(delta / se, n - 1);
-  return { n, regressions, fixes, delta, ci95, pValue, test: "paired t", signTestPValue, verdict: verdictOf(ci95, signTestPValue === null ? [pValue] : [pValue, signTestPValue]), minDetectableEffect: pairedTMinDetectableEffect(n, sd, trialsPerCase), unpaired };
+  return {
+    n,
+    regressions,
+    fixes,
+    delta,
+    ci95,
+    pValue,
+    test: "paired t",
+    signTestPValue,
+    verdict: verdictOf(ci95, signTestPValue === null ? [pValue] : [pValue, signTestPValue]),
+    minDetectableEffect: pairedTMinDetectableEffect(n, sd, trialsPerCase),
+    unpaired,
+  };
 }

@@ -22,7 +22,15 @@ describe("pass@k and pass^k", () => {
     expect(passAtK(cases, 3).value).toBeCloseTo(2 / 3, 12);
     expect(passHatK(cases, 3).value).toBeCloseTo(1 / 3, 12);
     // A case with fewer than k trials is left out.
-    expect(passAtK([{ passed: 1, trials: 1 }, { passed: 0, trials: 4 }], 2)).toEqual({ value: 0, cases: 1 });
+    expect(
+      passAtK(
+        [
+          { passed: 1, trials: 1 },
+          { passed: 0, trials: 4 },
+        ],
+        2,
+      ),
+    ).toEqual({ value: 0, cases: 1 });
     expect(() => passAtK(cases, 0)).toThrow(/k must be a whole number/);
   });
 });

@@ -39,11 +39,16 @@ export const CONFIRM_ALPHA = 0.05;
  * @throws RangeError when a tally is not whole numbers with 0 ≤ passed ≤ scored
  */
 export function classifyCheck(reference: CheckTally, candidate: CheckTally, rerun?: CheckTally): RegressionClassification {
-  for (const [name, t] of [["reference", reference], ["candidate", candidate], ["rerun", rerun]] as const) {
+  for (const [name, t] of [
+    ["reference", reference],
+    ["candidate", candidate],
+    ["rerun", rerun],
+  ] as const) {
     if (t && (!Number.isInteger(t.passed) || !Number.isInteger(t.scored) || t.passed < 0 || t.passed > t.scored))
       throw new RangeError(`classifyCheck: ${name} needs whole 0 ≤ passed ≤ scored (got ${t.passed} of ${t.scored})`);
   }
-  if (rerun && rerun.scored > candidate.scored) throw new RangeError(`classifyCheck: the rerun (${rerun.scored} trials) is part of the candidate's trials (${candidate.scored})`);
+  if (rerun && rerun.scored > candidate.scored)
+    throw new RangeError(`classifyCheck: the rerun (${rerun.scored} trials) is part of the candidate's trials (${candidate.scored})`);
   if (reference.scored === 0 || candidate.scored === 0 || candidate.passed === candidate.scored) return { status: "none", pValue: null };
   if (reference.passed < reference.scored) return { status: reference.passed > 0 ? "flaky on baseline" : "none", pValue: null };
   const pValue = fisherOneSidedFewerPasses(reference.passed, reference.scored, candidate.passed, candidate.scored);

@@ -27,9 +27,17 @@ describe("tallies and candidate rates", () => {
   });
 
   it("give the Wilson interval and, with repeats, a cluster interval, pass@k and pass^k", () => {
-    const one = candidateRates([{ passed: 1, scored: 1 }, { passed: 0, scored: 1 }, { passed: 0, scored: 0 }]);
+    const one = candidateRates([
+      { passed: 1, scored: 1 },
+      { passed: 0, scored: 1 },
+      { passed: 0, scored: 0 },
+    ]);
     expect(one).toMatchObject({ cases: 2, passAt: null, passHat: null, trialPassRate: { passed: 1, scored: 2, rate: 0.5 } });
-    const rep = candidateRates([{ passed: 2, scored: 3 }, { passed: 0, scored: 3 }, { passed: 3, scored: 3 }]);
+    const rep = candidateRates([
+      { passed: 2, scored: 3 },
+      { passed: 0, scored: 3 },
+      { passed: 3, scored: 3 },
+    ]);
     expect(Object.keys(rep.passAt!)).toEqual(["1", "2", "3"]);
     expect(rep.passAt!["3"]).toBeCloseTo(2 / 3, 12);
     expect(rep.passHat!["3"]).toBeCloseTo(1 / 3, 12);

@@ -17,7 +17,8 @@ export interface RateInterval {
  * @throws RangeError when the counts are not whole or `passed` is outside [0, scored]
  */
 export function wilsonInterval(passed: number, scored: number): RateInterval {
-  if (!Number.isInteger(passed) || !Number.isInteger(scored) || passed < 0 || passed > scored) throw new RangeError(`wilsonInterval: need whole 0 ≤ passed ≤ scored (got ${passed} of ${scored})`);
+  if (!Number.isInteger(passed) || !Number.isInteger(scored) || passed < 0 || passed > scored)
+    throw new RangeError(`wilsonInterval: need whole 0 ≤ passed ≤ scored (got ${passed} of ${scored})`);
   if (scored === 0) return { passed, scored, rate: null, ci95: null };
   const p = passed / scored;
   const z2 = Z_975 * Z_975;

@@ -13,7 +13,12 @@ function judgeAnswering(...texts: string[]) {
   return new MockLanguageModelV3({
     provider: "mock-provider",
     modelId: "judge-1",
-    doGenerate: texts.map((text) => ({ content: [{ type: "text" as const, text }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] })),
+    doGenerate: texts.map((text) => ({
+      content: [{ type: "text" as const, text }],
+      finishReason: { unified: "stop" as const, raw: "stop" },
+      usage,
+      warnings: [],
+    })),
   });
 }
 
@@ -113,14 +118,30 @@ describe("runJudgeCheck", () => {
       doGenerate: async (options) => {
         calls++;
         if (options.responseFormat?.type === "json")
-          throw new APICallError({ message: "response_format is not supported", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 400, isRetryable: false });
-        return { content: [{ type: "text", text: 'verdict below\n{"verdict": "pass", "reason": "polite"}' }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+          throw new APICallError({
+            message: "response_format is not supported",
+            url: "http://127.0.0.1/v1/chat/completions",
+            requestBodyValues: {},
+            statusCode: 400,
+            isRetryable: false,
+          });
+        return {
+          content: [{ type: "text", text: 'verdict below\n{"verdict": "pass", "reason": "polite"}' }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage,
+          warnings: [],
+        };
       },
     });
     const r = await runJudgeCheck(polite, trial, { model, maxRetries: 0 });
     expect(calls).toBe(2);
     expect(r).toMatchObject({ verdict: "passed", message: "Judge: pass — polite" });
-    expect(r.details?.judge).toMatchObject({ modelId: "local-llama", structuredOutput: false, structuredOutputRejected: "response_format is not supported", usage: { inputTokens: 100, outputTokens: 20 } });
+    expect(r.details?.judge).toMatchObject({
+      modelId: "local-llama",
+      structuredOutput: false,
+      structuredOutputRejected: "response_format is not supported",
+      usage: { inputTokens: 100, outputTokens: 20 },
+    });
   });
 
   it.each([
@@ -169,7 +190,11 @@ describe("runJudgeCheck", () => {
 
   it("cannot observe (binary) → unscored with the judge's reason", async () => {
     const toolRule: JudgeSpec = { kind: "judge", criterion: { rule: "Looks up the order before answering" } };
-    const r = await runJudgeCheck(toolRule, { output: "Hello" }, { model: judgeAnswering('{"reason":"The case offers no tools, so tool use cannot be observed.","verdict":"cannot_observe"}') });
+    const r = await runJudgeCheck(
+      toolRule,
+      { output: "Hello" },
+      { model: judgeAnswering('{"reason":"The case offers no tools, so tool use cannot be observed.","verdict":"cannot_observe"}') },
+    );
     expect(r).toMatchObject({
       verdict: "unscored",
       score: 0,
@@ -178,7 +203,9 @@ describe("runJudgeCheck", () => {
   });
 
   it("cannot observe (numeric) → unscored", async () => {
-    const r = await runJudgeCheck({ ...polite, mode: "numeric" }, trial, { model: judgeAnswering('{"reason":"Not applicable here.","observable":false,"score":1}') });
+    const r = await runJudgeCheck({ ...polite, mode: "numeric" }, trial, {
+      model: judgeAnswering('{"reason":"Not applicable here.","observable":false,"score":1}'),
+    });
     expect(r).toMatchObject({ verdict: "unscored", message: "The judge could not observe this criterion on this trial: Not applicable here." });
   });
 

@@ -160,11 +160,9 @@ export function interpretJudgeAnswer(value: unknown, mode: JudgeMode, threshold:
   const rawReason = pick(obj, ["reason", "reasoning", "explanation", "rationale", "justification"]);
   const reason = typeof rawReason === "string" ? rawReason.trim() : "";
   const verdictRaw = pick(obj, ["verdict", "result", "decision", "judgement", "judgment", "outcome"]);
-  const verdict =
-    typeof verdictRaw === "string" ? verdictRaw.trim().toLowerCase() : typeof verdictRaw === "boolean" ? String(verdictRaw) : undefined;
+  const verdict = typeof verdictRaw === "string" ? verdictRaw.trim().toLowerCase() : typeof verdictRaw === "boolean" ? String(verdictRaw) : undefined;
   const observable = pick(obj, ["observable", "applicable"]);
-  if (observable === false || observable === "false" || (verdict !== undefined && UNOBSERVABLE_WORDS.has(verdict)))
-    return { status: "unobservable", reason };
+  if (observable === false || observable === "false" || (verdict !== undefined && UNOBSERVABLE_WORDS.has(verdict))) return { status: "unobservable", reason };
 
   if (mode === "numeric") {
     const raw = pick(obj, ["score", "rating", "grade"]);

@@ -60,9 +60,7 @@ export function buildJudgePrompt(spec: JudgeSpec, trial: EvaluationTrial): Judge
   ].join("\n");
 
   const c = spec.criterion;
-  const criterion = [`Rule: ${c.rule}`, c.passes ? `Passes when: ${c.passes}` : "", c.fails ? `Fails when: ${c.fails}` : ""]
-    .filter(Boolean)
-    .join("\n");
+  const criterion = [`Rule: ${c.rule}`, c.passes ? `Passes when: ${c.passes}` : "", c.fails ? `Fails when: ${c.fails}` : ""].filter(Boolean).join("\n");
   const ctx = trial.context ?? {};
   const history = (ctx.history ?? []).map((t) => `[${t.role}] ${t.content}`).join("\n");
   const tools = ctx.tools ?? [];

@@ -18,7 +18,7 @@ describe("answer_bank", () => {
     ["NFD output", { answers: ["naïve"] }, "nai\u0308ve", "passed", "after Unicode normalization (NFC)"],
     ["NFD output, normalization off", { answers: ["naïve"], normalizeUnicode: false }, "nai\u0308ve", "failed", "none of the 1"],
     ["banking77 label", { answers: ["card_arrival", "card_linking"] }, "card_linking", "passed", "accepted answer 2 of 2"],
-    ["label with wrong separator", { answers: ["card_arrival"] }, "card arrival", "failed", 'accepted: “card_arrival”'.replace(/[“”]/g, '"')],
+    ["label with wrong separator", { answers: ["card_arrival"] }, "card arrival", "failed", "accepted: “card_arrival”".replace(/[“”]/g, '"')],
     ["long bank is summarised", { answers: ["a", "b", "c", "d", "e", "f", "g"] }, "z", "failed", "… and 2 more"],
     ["empty output", { answers: ["x"] }, "", "failed", "output: ⟨empty⟩"],
   ] as const)("%s", (_name, spec, output, verdict, message) => {

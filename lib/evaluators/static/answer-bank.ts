@@ -15,8 +15,7 @@ const LISTED_ANSWERS = 5;
 
 /** Configuration problems of an `answer_bank` spec: an empty bank or an empty answer. */
 export function checkAnswerBank(spec: AnswerBankSpec): FieldProblem[] {
-  if (spec.answers.length === 0)
-    return [{ field: "answers", message: "the answer bank is empty: add at least one accepted answer" }];
+  if (spec.answers.length === 0) return [{ field: "answers", message: "the answer bank is empty: add at least one accepted answer" }];
   const problems: FieldProblem[] = [];
   spec.answers.forEach((a, i) => {
     if (a.trim() === "") problems.push({ field: `answers[${i}]`, message: "answer is empty" });
@@ -37,31 +36,28 @@ export function compileAnswerBank(spec: AnswerBankSpec): StaticRunner {
   const suffix = describeTextOptions(options);
   const how = suffix ? ` (${suffix})` : "";
   const n = spec.answers.length;
-  const listed = spec.answers
-    .slice(0, LISTED_ANSWERS)
-    .map((a) => `"${shortVisible(a, 60)}"`)
-    .join(", ") + (n > LISTED_ANSWERS ? `, … and ${n - LISTED_ANSWERS} more` : "");
+  const listed =
+    spec.answers
+      .slice(0, LISTED_ANSWERS)
+      .map((a) => `"${shortVisible(a, 60)}"`)
+      .join(", ") + (n > LISTED_ANSWERS ? `, … and ${n - LISTED_ANSWERS} more` : "");
   return (trial) => {
     const output = outputOf(trial);
     const raw = rawIndex.get(output);
-    if (raw !== undefined)
-      return passed(KIND, `The output equals accepted answer ${raw + 1} of ${n}.`, { matchedIndex: raw });
+    if (raw !== undefined) return passed(KIND, `The output equals accepted answer ${raw + 1} of ${n}.`, { matchedIndex: raw });
     const i = preparedIndex.get(prepareText(output, options));
     if (i !== undefined)
-      return passed(
-        KIND,
-        `The output equals accepted answer ${i + 1} of ${n}${explainTransformMatch(output, spec.answers[i], options)}.`,
-        { matchedIndex: i, normalized: true },
-      );
+      return passed(KIND, `The output equals accepted answer ${i + 1} of ${n}${explainTransformMatch(output, spec.answers[i], options)}.`, {
+        matchedIndex: i,
+        normalized: true,
+      });
     const hints: string[] = [];
     if (!options.trim || !options.ignoreCase) {
       const loose = { ...options, trim: true, ignoreCase: true };
       const target = prepareText(output, loose);
       const near = spec.answers.findIndex((a) => prepareText(a, loose) === target);
       if (near >= 0)
-        hints.push(
-          `It differs from answer ${near + 1} ("${shortVisible(spec.answers[near], 60)}") only in letter case or surrounding whitespace.`,
-        );
+        hints.push(`It differs from answer ${near + 1} ("${shortVisible(spec.answers[near], 60)}") only in letter case or surrounding whitespace.`);
     }
     return failed(
       KIND,

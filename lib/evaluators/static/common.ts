@@ -41,8 +41,7 @@ export function expectedOf(specExpected: string | undefined, trial: EvaluationTr
 /** Problem for an empty expected value (spec or case), naming the field. */
 export function emptyExpectedProblem(specExpected: string | undefined, context: SpecContext | undefined): FieldProblem | null {
   const value = specExpected ?? context?.expected;
-  if (value === undefined)
-    return { field: "expected", message: "expected is missing: set it on the evaluator or give the case an expected result" };
+  if (value === undefined) return { field: "expected", message: "expected is missing: set it on the evaluator or give the case an expected result" };
   if (value.trim() === "")
     return specExpected !== undefined
       ? { field: "expected", message: "expected is empty: give the text the output must match" }

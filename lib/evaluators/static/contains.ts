@@ -46,8 +46,7 @@ export function compileContains(spec: ContainsSpec): StaticRunner {
       needleAscii = !NON_ASCII.test(expectedValue);
       expectedEmpty = expectedValue.trim() === "";
     }
-    if (expectedEmpty)
-      return configError(KIND, source === "spec" ? "expected is empty" : "expected is not set and the case's expected result is empty");
+    if (expectedEmpty) return configError(KIND, source === "spec" ? "expected is empty" : "expected is not set and the case's expected result is empty");
     const output = outputOf(trial);
     const ascii = !NON_ASCII.test(output);
     // Fast path: a raw hit is a hit under every option (for normalised comparison only when the

@@ -39,8 +39,7 @@ export function compileExact(spec: ExactSpec): StaticRunner {
       cmpExpected = options.normalizeUnicode ? nfc(expectedValue) : expectedValue;
       e = options.trim ? trimInvisible(cmpExpected) : cmpExpected;
     }
-    if (expectedEmpty)
-      return configError(KIND, source === "spec" ? "expected is empty" : "expected is not set and the case's expected result is empty");
+    if (expectedEmpty) return configError(KIND, source === "spec" ? "expected is empty" : "expected is not set and the case's expected result is empty");
     const output = outputOf(trial);
     if (output === expectedValue) return passed(KIND, "The output matches the expected text exactly.");
     const preparedOutput = prepareText(output, options);
@@ -58,24 +57,18 @@ export function compileExact(spec: ExactSpec): StaticRunner {
       hints.push("They differ only in leading or trailing whitespace; set trim: true to ignore it.");
     else if (!options.ignoreCase && o.length === e.length && o.toLowerCase() === e.toLowerCase())
       hints.push("They differ only in letter case (the comparison is case-sensitive); set ignoreCase: true to ignore case.");
-    if (options.normalizeUnicode && (cmpOutput !== output || cmpExpected !== expectedValue))
-      hints.push("Positions refer to the Unicode NFC-normalized text.");
+    if (options.normalizeUnicode && (cmpOutput !== output || cmpExpected !== expectedValue)) hints.push("Positions refer to the Unicode NFC-normalized text.");
     if (!options.normalizeUnicode && nfc(output) === nfc(expectedValue))
       hints.push("They would match with Unicode normalization (NFC), which is turned off for this check.");
-    return failed(
-      KIND,
-      `The output does not match the expected text${how}.\n${diff}${hints.length ? "\n" + hints.join("\n") : ""}`,
-      { expected: expectedValue, expectedSource: source },
-    );
+    return failed(KIND, `The output does not match the expected text${how}.\n${diff}${hints.length ? "\n" + hints.join("\n") : ""}`, {
+      expected: expectedValue,
+      expectedSource: source,
+    });
   };
 }
 
 /** Words for which option made a non-identical output match, e.g. " after Unicode normalization (NFC)". */
-export function explainTransformMatch(
-  output: string,
-  expected: string,
-  options: { normalizeUnicode: boolean; trim: boolean; ignoreCase: boolean },
-): string {
+export function explainTransformMatch(output: string, expected: string, options: { normalizeUnicode: boolean; trim: boolean; ignoreCase: boolean }): string {
   const reasons: string[] = [];
   if (options.normalizeUnicode && nfc(output) !== output) reasons.push("Unicode normalization (NFC)");
   else if (options.normalizeUnicode && nfc(expected) !== expected) reasons.push("Unicode normalization (NFC)");

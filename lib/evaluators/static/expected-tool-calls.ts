@@ -17,7 +17,9 @@ const KIND = "expected_tool_calls";
 /** Configuration problems: no names while additional calls are allowed, or an empty name. */
 export function checkExpectedToolCalls(spec: ExpectedToolCallsSpec): FieldProblem[] {
   if (spec.names.length === 0 && (spec.allowAdditional ?? SPEC_DEFAULTS.allowAdditional))
-    return [{ field: "names", message: "names is empty: list the tools that must be called (or set allowAdditional to false to require that no tool is called)" }];
+    return [
+      { field: "names", message: "names is empty: list the tools that must be called (or set allowAdditional to false to require that no tool is called)" },
+    ];
   const problems: FieldProblem[] = [];
   spec.names.forEach((n, i) => {
     if (n.trim() === "") problems.push({ field: `names[${i}]`, message: "tool name is empty" });

@@ -27,8 +27,7 @@ const UPSTREAM_MARKER = "####";
 const SIGN = "[-+\\u2212\\uFE63\\uFF0D]";
 const CURRENCY = "[$€£¥₹₩₽¢]";
 const NUMBER = "(?:\\d{1,3}(?:[\\u00A0\\u2009\\u202F]\\d{3})+(?!\\d)|\\d+(?:,\\d+)*)(?:\\.\\d+)?|\\.\\d+";
-const TOKEN =
-  `(${SIGN})?\\s*(?:${CURRENCY})?\\s*(${SIGN})?(${NUMBER})(?:\\/(\\d+(?:\\.\\d+)?)(?!\\d|[.,]\\d))?`;
+const TOKEN = `(${SIGN})?\\s*(?:${CURRENCY})?\\s*(${SIGN})?(${NUMBER})(?:\\/(\\d+(?:\\.\\d+)?)(?!\\d|[.,]\\d))?`;
 /** A number token at a given position (sticky). Groups: sign1, sign2, number, denominator. */
 const TOKEN_AT = new RegExp(TOKEN, "y");
 /** Every number token not glued to a preceding word character or period. */
@@ -201,7 +200,7 @@ export function sameNumber(a: ParsedNumber, b: ParsedNumber): boolean {
 export function checkGsm8k(spec: Gsm8kSpec, context?: SpecContext): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (spec.marker !== undefined && spec.marker.trim() === "")
-    problems.push({ field: "marker", message: "marker is empty: omit it to use \"####\" or give the text that precedes the final answer (e.g. \"A:\")" });
+    problems.push({ field: "marker", message: 'marker is empty: omit it to use "####" or give the text that precedes the final answer (e.g. "A:")' });
   const value = spec.expected ?? context?.expected;
   if (value === undefined || value.trim() === "") {
     problems.push({
@@ -279,8 +278,7 @@ export function compileGsm8k(spec: Gsm8kSpec): StaticRunner {
         ? `The answer after the last ${q} is ${ex.answer.canonical}`
         : `${ex.markerFound ? `The last ${q} marker is not followed by a number` : `No ${q} marker found`}; the last number in the output is ${ex.answer.canonical}`;
     const shown = ex.answer.text !== ex.answer.canonical ? ` (written "${ex.answer.text}")` : "";
-    if (sameNumber(ex.answer, expected))
-      return passed(KIND, `${where}${shown}, which equals the expected ${expected.canonical}.`, details);
+    if (sameNumber(ex.answer, expected)) return passed(KIND, `${where}${shown}, which equals the expected ${expected.canonical}.`, details);
     return failed(KIND, `${where}${shown}, but the expected answer is ${expected.canonical}.`, details);
   };
 }

@@ -24,7 +24,13 @@ describe("json", () => {
     ["schema: missing property", { schema: orderSchema }, '{"orderId":"o1"}', "failed", "at (root): must have required property 'eligible'"],
     ["schema: extra property", { schema: orderSchema }, '{"orderId":"o1","eligible":true,"x":0}', "failed", 'must NOT have additional properties ("x")'],
     ["schema: enum", { schema: { enum: ["a", "b"] } }, '"c"', "failed", 'must be equal to one of the allowed values: ["a","b"]'],
-    ["2020-12 schema", { schema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "number" }] } }, '["x"]', "failed", "at /0: must be number"],
+    [
+      "2020-12 schema",
+      { schema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "number" }] } },
+      '["x"]',
+      "failed",
+      "at /0: must be number",
+    ],
   ] as const)("%s", (_name, spec, output, verdict, message) => {
     const r = runStaticCheck({ kind: "json", ...spec }, trial(output));
     expect(r.verdict).toBe(verdict);

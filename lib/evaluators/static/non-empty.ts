@@ -17,11 +17,7 @@ export function compileNonEmpty(_spec: NonEmptySpec): StaticRunner {
     const output = outputOf(trial);
     if (output.length === 0) return failed(KIND, "The output is empty.");
     if (isBlank(output))
-      return failed(
-        KIND,
-        `The output contains only invisible characters (${summarizeInvisible(output)}).`,
-        { length: codePointLength(output) },
-      );
+      return failed(KIND, `The output contains only invisible characters (${summarizeInvisible(output)}).`, { length: codePointLength(output) });
     return passed(KIND, "The output is not empty.");
   };
 }

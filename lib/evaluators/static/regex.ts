@@ -123,9 +123,6 @@ export function compileRegex(spec: RegexSpec): StaticRunner {
         match: m[0].length > 200 ? m[0].slice(0, 200) : m[0],
         index: m.index,
       });
-    return failed(
-      KIND,
-      `The output does not match ${shown}${note}.\n  output: ${output.length === 0 ? "⟨empty⟩" : `"${shortReadable(output, 200)}"`}`,
-    );
+    return failed(KIND, `The output does not match ${shown}${note}.\n  output: ${output.length === 0 ? "⟨empty⟩" : `"${shortReadable(output, 200)}"`}`);
   };
 }

@@ -33,34 +33,97 @@ const rows: Row[] = [
   ["{name, arguments} shape", policy, raw({ name: "lookup_policy", arguments: { topic: "returns" } }), "passed", "match"],
   ["wrong value names the argument", policy, sdk(["lookup_policy", { topic: "refunds" }]), "failed", 'argument "topic" is "refunds"; accepted: "returns"'],
   ["unparsable JSON-string arguments", policy, sdk(["lookup_policy", '{"topic": "returns"']), "failed", "its arguments could not be parsed as JSON"],
-  ["tool names are case-sensitive", policy, sdk(["Lookup_Policy", { topic: "returns" }]), "failed", 'expected call 1 lookup_policy(topic="returns") was not made; observed calls: Lookup_Policy'],
+  [
+    "tool names are case-sensitive",
+    policy,
+    sdk(["Lookup_Policy", { topic: "returns" }]),
+    "failed",
+    'expected call 1 lookup_policy(topic="returns") was not made; observed calls: Lookup_Policy',
+  ],
   ["key order never matters", spec(alt([call("f", { a: [1], b: [2] })])), sdk(["f", '{"b":2,"a":1}']), "passed", "match"],
   ["nested object key order never matters", spec(alt([call("f", { o: [{ x: 1, y: [1, 2] }] })])), sdk(["f", { o: { y: [1, 2], x: 1 } }]), "passed", "match"],
   ["3 equals 3.0", spec(alt([call("f", { n: [3] })])), sdk(["f", '{"n": 3.0}']), "passed", "match"],
   ["3.5 does not equal 3", spec(alt([call("f", { n: [3] })])), sdk(["f", { n: 3.5 }]), "failed", 'argument "n" is 3.5'],
-  ["a number never equals a string", spec(alt([call("f", { n: [3] })])), sdk(["f", { n: "3" }]), "failed", 'argument "n" is "3" (a string, while the accepted value is a number)'],
+  [
+    "a number never equals a string",
+    spec(alt([call("f", { n: [3] })])),
+    sdk(["f", { n: "3" }]),
+    "failed",
+    'argument "n" is "3" (a string, while the accepted value is a number)',
+  ],
   ["a string never equals a number", spec(alt([call("f", { n: ["3"] })])), sdk(["f", { n: 3 }]), "failed", "(a number, while the accepted value is a string)"],
-  ["true does not equal \"true\"", spec(alt([call("f", { b: [true] })])), sdk(["f", { b: "true" }]), "failed", 'argument "b" is "true"'],
+  ['true does not equal "true"', spec(alt([call("f", { b: [true] })])), sdk(["f", { b: "true" }]), "failed", 'argument "b" is "true"'],
   ["null is a value", spec(alt([call("f", { v: [null] })])), sdk(["f", { v: null }]), "passed", "match"],
   ["arrays compare in order (same order)", spec(alt([call("f", { l: [["a", "b"]] })])), sdk(["f", { l: ["a", "b"] }]), "passed", "match"],
   ["arrays compare in order (other order)", spec(alt([call("f", { l: [["a", "b"]] })])), sdk(["f", { l: ["b", "a"] }]), "failed", 'argument "l" is ["b","a"]'],
-  ["both orders listed as accepted values", spec(alt([call("f", { l: [["a", "b"], ["b", "a"]] })])), sdk(["f", { l: ["b", "a"] }]), "passed", "match"],
+  [
+    "both orders listed as accepted values",
+    spec(
+      alt([
+        call("f", {
+          l: [
+            ["a", "b"],
+            ["b", "a"],
+          ],
+        }),
+      ]),
+    ),
+    sdk(["f", { l: ["b", "a"] }]),
+    "passed",
+    "match",
+  ],
   ["array length matters", spec(alt([call("f", { l: [[1, 2]] })])), sdk(["f", { l: [1, 2, 3] }]), "failed", 'argument "l"'],
-  ["omitted optional argument passes", spec(alt([call("f", { a: [1], unit: { required: false, acceptedValues: ["m"] } })])), sdk(["f", { a: 1 }]), "passed", "match"],
+  [
+    "omitted optional argument passes",
+    spec(alt([call("f", { a: [1], unit: { required: false, acceptedValues: ["m"] } })])),
+    sdk(["f", { a: 1 }]),
+    "passed",
+    "match",
+  ],
   ["omitted required argument fails", spec(alt([call("f", { a: [1], unit: ["m"] })])), sdk(["f", { a: 1 }]), "failed", 'required argument "unit" is missing'],
-  ["\"\" in acceptedValues means it may be omitted", spec(alt([call("f", { a: [1], unit: ["m", ""] })])), sdk(["f", { a: 1 }]), "passed", "match"],
-  ["\"\" in acceptedValues still checks a given value", spec(alt([call("f", { a: [1], unit: ["m", ""] })])), sdk(["f", { a: 1, unit: "km" }]), "failed", 'argument "unit" is "km"; accepted: "m"'],
+  ['"" in acceptedValues means it may be omitted', spec(alt([call("f", { a: [1], unit: ["m", ""] })])), sdk(["f", { a: 1 }]), "passed", "match"],
+  [
+    '"" in acceptedValues still checks a given value',
+    spec(alt([call("f", { a: [1], unit: ["m", ""] })])),
+    sdk(["f", { a: 1, unit: "km" }]),
+    "failed",
+    'argument "unit" is "km"; accepted: "m"',
+  ],
   ["no acceptedValues: any value, but present", spec(alt([call("f", { q: { required: true } })])), sdk(["f", { q: "anything" }]), "passed", "match"],
-  ["extraArguments forbid", spec(alt([call("f", { a: [1] }, "forbid")])), sdk(["f", { a: 1, verbose: true }]), "failed", 'unexpected argument "verbose" (extra arguments are forbidden)'],
+  [
+    "extraArguments forbid",
+    spec(alt([call("f", { a: [1] }, "forbid")])),
+    sdk(["f", { a: 1, verbose: true }]),
+    "failed",
+    'unexpected argument "verbose" (extra arguments are forbidden)',
+  ],
   ["extraArguments allow", spec(alt([call("f", { a: [1] }, "allow")])), sdk(["f", { a: 1, verbose: true }]), "passed", "match"],
   ["extraArguments default is forbid", spec(alt([call("f", { a: [1] })])), sdk(["f", { a: 1, z: 0 }]), "failed", 'unexpected argument "z"'],
-  ["extraCalls forbid", spec(alt([call("f")], { extraCalls: "forbid" })), sdk(["f", {}], ["g", {}]), "failed", "unexpected extra call #2 g (2 calls made, 1 expected; extra calls are forbidden)"],
+  [
+    "extraCalls forbid",
+    spec(alt([call("f")], { extraCalls: "forbid" })),
+    sdk(["f", {}], ["g", {}]),
+    "failed",
+    "unexpected extra call #2 g (2 calls made, 1 expected; extra calls are forbidden)",
+  ],
   ["extraCalls allow", spec(alt([call("f")], { extraCalls: "allow" })), sdk(["g", {}], ["f", {}]), "passed", "match"],
   ["unordered accepts any order", spec(alt([call("a"), call("b")], { order: "unordered" })), sdk(["b", {}], ["a", {}]), "passed", "match the expected 2 calls"],
   ["ordered rejects another order", spec(alt([call("a"), call("b")], { order: "ordered" })), sdk(["b", {}], ["a", {}]), "failed", "(calls must come in order)"],
   ["ordered accepts the order", spec(alt([call("a"), call("b")], { order: "ordered" })), sdk(["a", {}], ["b", {}]), "passed", "match"],
-  ["ordered + extraCalls allow: subsequence", spec(alt([call("a"), call("b")], { order: "ordered", extraCalls: "allow" })), sdk(["a", {}], ["x", {}], ["b", {}]), "passed", "match"],
-  ["ordered + extraCalls allow: wrong order", spec(alt([call("a"), call("b")], { order: "ordered", extraCalls: "allow" })), sdk(["b", {}], ["a", {}]), "failed", "it must come after call #2, which matched expected call 1"],
+  [
+    "ordered + extraCalls allow: subsequence",
+    spec(alt([call("a"), call("b")], { order: "ordered", extraCalls: "allow" })),
+    sdk(["a", {}], ["x", {}], ["b", {}]),
+    "passed",
+    "match",
+  ],
+  [
+    "ordered + extraCalls allow: wrong order",
+    spec(alt([call("a"), call("b")], { order: "ordered", extraCalls: "allow" })),
+    sdk(["b", {}], ["a", {}]),
+    "failed",
+    "it must come after call #2, which matched expected call 1",
+  ],
   [
     "one-to-one: one observed call never satisfies two expected calls",
     spec(alt([call("get", { id: [1] }), call("get", { id: [1] })], { extraCalls: "allow" })),
@@ -85,7 +148,10 @@ const rows: Row[] = [
   [
     "parallel calls of one tool with different arguments",
     spec(alt([call("spotify.play", { artist: ["Taylor Swift"], duration: [20] }), call("spotify.play", { artist: ["Maroon 5"], duration: [15] })])),
-    raw({ name: "spotify.play", arguments: { artist: "Maroon 5", duration: 15 } }, { name: "spotify.play", arguments: { artist: "Taylor Swift", duration: 20.0 } }),
+    raw(
+      { name: "spotify.play", arguments: { artist: "Maroon 5", duration: 15 } },
+      { name: "spotify.play", arguments: { artist: "Taylor Swift", duration: 20.0 } },
+    ),
     "passed",
     "match the expected 2 calls",
   ],
@@ -95,7 +161,7 @@ const rows: Row[] = [
     spec(alt([call("a"), call("b")]), alt([call("c", { q: ["x"] })])),
     sdk(["c", { q: "y" }]),
     "failed",
-    'None of the 2 alternatives matched. Closest is alternative 1: expected call 1 a() was not made; observed calls: c',
+    "None of the 2 alternatives matched. Closest is alternative 1: expected call 1 a() was not made; observed calls: c",
   ],
   ["no calls expected, none made", spec(alt([], { extraCalls: "forbid" })), sdk(), "passed", "No tool was called, as expected."],
   ["no calls expected, one made", spec(alt([], { extraCalls: "forbid" })), sdk(["f", {}]), "failed", "unexpected extra call #1 f"],
@@ -128,7 +194,10 @@ describe("tool_call_syntax", () => {
   });
 
   it("a malformed spec is a configuration error", () => {
-    const r = runStaticCheck({ kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "f", arguments: { a: { acceptedValues: [] } } }] }] }, sdk(["f", {}]));
+    const r = runStaticCheck(
+      { kind: "tool_call_syntax", alternatives: [{ calls: [{ toolName: "f", arguments: { a: { acceptedValues: [] } } }] }] },
+      sdk(["f", {}]),
+    );
     expect(r.verdict).toBe("error");
     expect(r.message).toContain("alternatives[0].calls[0].arguments.a.acceptedValues: acceptedValues is empty");
   });

@@ -16,14 +16,14 @@ const LISTED_CALLS = 6;
 /** Configuration problems of a `tool_call_syntax` spec (beyond its zod shape). */
 export function checkToolCallSyntax(spec: ToolCallSyntaxSpec): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (spec.alternatives.length === 0)
-    problems.push({ field: "alternatives", message: "alternatives is empty: add at least one set of expected calls" });
+  if (spec.alternatives.length === 0) problems.push({ field: "alternatives", message: "alternatives is empty: add at least one set of expected calls" });
   spec.alternatives.forEach((alt, a) => {
     const base = `alternatives[${a}]`;
     if (alt.calls.length === 0 && (alt.extraCalls ?? "forbid") === "allow")
       problems.push({
         field: `${base}.calls`,
-        message: "this alternative expects no calls and allows extra calls, so it matches every trial; list calls or set extraCalls to \"forbid\" (meaning: no tool may be called)",
+        message:
+          'this alternative expects no calls and allows extra calls, so it matches every trial; list calls or set extraCalls to "forbid" (meaning: no tool may be called)',
       });
     alt.calls.forEach((call, c) => {
       const cb = `${base}.calls[${c}]`;
@@ -61,9 +61,7 @@ export function compileToolCallSyntax(spec: ToolCallSyntaxSpec): StaticRunner {
         const count = alternatives[a].calls.length;
         return passed(
           KIND,
-          count === 0
-            ? `No tool was called, as expected${which}.`
-            : `The tool calls match the expected ${count} call${count === 1 ? "" : "s"}${which}.`,
+          count === 0 ? `No tool was called, as expected${which}.` : `The tool calls match the expected ${count} call${count === 1 ? "" : "s"}${which}.`,
           { alternative: a, assignment: outcome.assignment },
         );
       }
@@ -77,7 +75,10 @@ export function compileToolCallSyntax(spec: ToolCallSyntaxSpec): StaticRunner {
       .slice(0, LISTED_CALLS)
       .map((c, i) => observedLabel(c, i, raw[i]))
       .join("\n  ");
-    const calls = observed.length === 0 ? "No tool calls were made." : `Observed calls:\n  ${listed}${observed.length > LISTED_CALLS ? `\n  … ${observed.length - LISTED_CALLS} more` : ""}`;
+    const calls =
+      observed.length === 0
+        ? "No tool calls were made."
+        : `Observed calls:\n  ${listed}${observed.length > LISTED_CALLS ? `\n  … ${observed.length - LISTED_CALLS} more` : ""}`;
     return failed(KIND, `${head}${best!.problem}\n${calls}`, {
       closestAlternative: bestIndex,
       matchedCalls: best!.matched,

@@ -22,7 +22,13 @@ describe("text diff", () => {
 
   it("notes trailing whitespace", () => {
     expect(describeDifference("ok", "ok \n")).toBe(
-      ["First difference at character 3 (line 1, column 3):", "  expected: ok⟨end⟩", "  actual:   ok·↵", "              ^", "The output has extra whitespace at the end: ·↵"].join("\n"),
+      [
+        "First difference at character 3 (line 1, column 3):",
+        "  expected: ok⟨end⟩",
+        "  actual:   ok·↵",
+        "              ^",
+        "The output has extra whitespace at the end: ·↵",
+      ].join("\n"),
     );
   });
 

@@ -166,15 +166,26 @@ function differenceNote(expected: string, actual: string, index: number): string
   const ec = charAt(expected, index);
   const ac = charAt(actual, index);
   const special = (ch: string) => ch !== " " && visibleChar(ch) !== ch;
-  if (special(ec) || special(ac))
-    return `At that position the expected text has ${describeCharForNote(ec)} and the output has ${describeCharForNote(ac)}.`;
+  if (special(ec) || special(ac)) return `At that position the expected text has ${describeCharForNote(ec)} and the output has ${describeCharForNote(ac)}.`;
   if (expected.length === actual.length && expected.toLowerCase() === actual.toLowerCase()) return "The texts differ only in letter case.";
   if (equalIgnoringWhitespace(expected, actual)) return "The texts differ only in whitespace.";
   return "";
 }
 
 function isSpaceCode(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0x202f || c === 0x205f || (c >= 0x2000 && c <= 0x200a) || c === 0x1680;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x3000 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x1680
+  );
 }
 
 /**

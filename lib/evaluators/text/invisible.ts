@@ -9,8 +9,7 @@
  * free variation selectors).
  */
 
-const INVISIBLE_CLASS =
-  "\\s\\p{Cc}\\p{Cf}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0\\u{E0100}-\\u{E01EF}";
+const INVISIBLE_CLASS = "\\s\\p{Cc}\\p{Cf}\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u2800\\u3164\\uFE00-\\uFE0F\\uFFA0\\u{E0100}-\\u{E01EF}";
 
 /** Matches a string made only of invisible characters (including the empty string). */
 const BLANK_RE = new RegExp(`^[${INVISIBLE_CLASS}]*$`, "u");

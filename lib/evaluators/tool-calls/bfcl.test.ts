@@ -128,7 +128,10 @@ describe("BFCL v4 simple (75) + parallel (25)", () => {
 describe("BFCL simple_python recorded outputs of two submissions (50 rows)", () => {
   const rows = readJsonl("recorded/bfcl_simple_python_50_pr_recorded_outputs.jsonl");
   const run = (column: string) =>
-    rows.map((r) => ({ id: r.id as string, result: runStaticCheck(bfclGroundTruthToSpec(r.ground_truth) as ToolCallSyntaxSpec, { output: "", toolCalls: r[column] as unknown[] }) }));
+    rows.map((r) => ({
+      id: r.id as string,
+      result: runStaticCheck(bfclGroundTruthToSpec(r.ground_truth) as ToolCallSyntaxSpec, { output: "", toolCalls: r[column] as unknown[] }),
+    }));
 
   it("AIREV-Agent-0.8B passes 42 of 50 (exact string comparison)", () => {
     const results = run("airev_agent_0_8b_calls");
@@ -153,7 +156,9 @@ describe("BFCL simple_python recorded outputs of two submissions (50 rows)", () 
     const results = run("glyphh_ada_1_1_calls");
     const failedIds = results.filter((x) => x.result.verdict === "failed").map((x) => x.id);
     expect(failedIds).toEqual(["simple_python_16"]);
-    expect(results.find((x) => x.id === "simple_python_16")!.result.message).toContain('argument "function" is "2x^2"; accepted: one of "2x**2", "lambda x: 2x**2"');
+    expect(results.find((x) => x.id === "simple_python_16")!.result.message).toContain(
+      'argument "function" is "2x^2"; accepted: one of "2x**2", "lambda x: 2x**2"',
+    );
   });
 
   it("the raw Glyphh column ({fn: JSON string}) parses to the same verdicts via its derived calls", () => {

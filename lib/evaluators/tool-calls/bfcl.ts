@@ -34,8 +34,7 @@ function isBfclDict(v: unknown): v is Record<string, unknown[]> {
 }
 
 function checkSize(n: number, where: string): void {
-  if (n > MAX_BFCL_EXPANSION)
-    throw new Error(`BFCL ground truth at ${where} expands into more than ${MAX_BFCL_EXPANSION} accepted values`);
+  if (n > MAX_BFCL_EXPANSION) throw new Error(`BFCL ground truth at ${where} expands into more than ${MAX_BFCL_EXPANSION} accepted values`);
 }
 
 /** Every concrete value one accepted value stands for (expands nested BFCL dicts). */
@@ -60,8 +59,7 @@ function expandValue(value: unknown, where: string): unknown[] {
         else options.push(...expandValue(a, `${where}.${key}`));
       }
       const next: Record<string, unknown>[] = [];
-      for (const c of combos)
-        for (const o of options) next.push(o === OMIT ? { ...c } : { ...c, [key]: o });
+      for (const c of combos) for (const o of options) next.push(o === OMIT ? { ...c } : { ...c, [key]: o });
       checkSize(next.length, where);
       combos = next;
     }
@@ -81,14 +79,12 @@ function expandValue(value: unknown, where: string): unknown[] {
 export function bfclGroundTruthToSpec(groundTruth: unknown, options: { order?: "ordered" | "unordered" } = {}): ToolCallSyntaxSpec {
   if (!Array.isArray(groundTruth)) throw new Error("BFCL ground truth must be a list of calls");
   const calls: ExpectedCall[] = groundTruth.map((entry, i) => {
-    if (!isPlainObject(entry) || Object.keys(entry).length !== 1)
-      throw new Error(`BFCL ground truth call ${i} must be an object with exactly one tool name`);
+    if (!isPlainObject(entry) || Object.keys(entry).length !== 1) throw new Error(`BFCL ground truth call ${i} must be an object with exactly one tool name`);
     const [toolName, params] = Object.entries(entry)[0];
     if (!isPlainObject(params)) throw new Error(`BFCL ground truth call ${i} (${toolName}): arguments must be an object`);
     const args: Record<string, ArgumentRule> = {};
     for (const [name, accepted] of Object.entries(params)) {
-      if (!Array.isArray(accepted))
-        throw new Error(`BFCL ground truth call ${i} (${toolName}), argument "${name}": accepted values must be a list`);
+      if (!Array.isArray(accepted)) throw new Error(`BFCL ground truth call ${i} (${toolName}), argument "${name}": accepted values must be a list`);
       const values: unknown[] = [];
       for (const a of accepted) {
         if (a === "") values.push("");

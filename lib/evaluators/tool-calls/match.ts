@@ -124,8 +124,7 @@ export function prepareCall(call: NormalizedToolCall): PreparedCall {
     input = parsed.input;
     problem = parsed.error;
   }
-  if (problem !== undefined)
-    return { toolName: call.toolName, args: null, argsProblem: `its arguments could not be parsed as JSON (${problem})` };
+  if (problem !== undefined) return { toolName: call.toolName, args: null, argsProblem: `its arguments could not be parsed as JSON (${problem})` };
   if (input === undefined || input === null) return { toolName: call.toolName, args: {} };
   if (typeof input !== "object" || Array.isArray(input))
     return { toolName: call.toolName, args: null, argsProblem: `its arguments are ${typeWord(input)}, not a JSON object` };
@@ -184,23 +183,24 @@ export function callProblems(expected: CompiledCall, observed: PreparedCall): st
     const value = args[rule.name];
     if (!rule.accepted.some((v) => valuesEqual(v, value))) {
       const shown = rule.accepted.filter((v) => v !== "");
-      const list = shown.slice(0, 4).map((v) => formatValue(v, 40)).join(", ") + (shown.length > 4 ? `, … (${shown.length} values)` : "");
+      const list =
+        shown
+          .slice(0, 4)
+          .map((v) => formatValue(v, 40))
+          .join(", ") + (shown.length > 4 ? `, … (${shown.length} values)` : "");
       const typeNote =
-        shown.length > 0 && shown.every((v) => typeof v !== typeof value || Array.isArray(v) !== Array.isArray(value)) &&
+        shown.length > 0 &&
+        shown.every((v) => typeof v !== typeof value || Array.isArray(v) !== Array.isArray(value)) &&
         shown.some((v) => String(v) === String(value))
           ? ` (${typeWord(value)}, while the accepted value is ${typeWord(shown[0])})`
           : "";
-      problems.push(
-        `argument "${rule.name}" is ${formatValue(value, 60)}${typeNote}; accepted: ${shown.length === 1 ? list : `one of ${list}`}`,
-      );
+      problems.push(`argument "${rule.name}" is ${formatValue(value, 60)}${typeNote}; accepted: ${shown.length === 1 ? list : `one of ${list}`}`);
     }
   }
   if (expected.forbidExtraArguments) {
     const extra = Object.keys(args).filter((k) => args[k] !== undefined && !expected.argNames.has(k));
     if (extra.length > 0)
-      problems.push(
-        `unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `"${k}"`).join(", ")} (extra arguments are forbidden)`,
-      );
+      problems.push(`unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `"${k}"`).join(", ")} (extra arguments are forbidden)`);
   }
   return problems;
 }

@@ -94,7 +94,10 @@ const cache = new WeakMap<object, readonly NormalizedToolCall[]>();
  * The trial's normalised tool calls: `trial.normalizedToolCalls` when given, otherwise
  * `normalizeToolCalls(trial.toolCalls)` (memoised per trial object).
  */
-export function normalizedCallsOf(trial: { toolCalls?: readonly unknown[] | null; normalizedToolCalls?: readonly NormalizedToolCall[] | null }): readonly NormalizedToolCall[] {
+export function normalizedCallsOf(trial: {
+  toolCalls?: readonly unknown[] | null;
+  normalizedToolCalls?: readonly NormalizedToolCall[] | null;
+}): readonly NormalizedToolCall[] {
   if (trial.normalizedToolCalls) return trial.normalizedToolCalls;
   const hit = cache.get(trial);
   if (hit) return hit;

@@ -39,7 +39,7 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 export function formatValue(value: unknown, max = 60): string {
   let s: string;
   try {
-    s = value === undefined ? "undefined" : JSON.stringify(value) ?? String(value);
+    s = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
   } catch {
     s = String(value);
   }

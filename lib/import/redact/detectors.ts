@@ -173,7 +173,10 @@ export function findPii(text: string, types: ReadonlySet<PiiType> | null = null)
 function cardGroupingValid(s: string): boolean {
   if (/^\d+$/.test(s)) return true;
   if (/ /.test(s) && /-/.test(s)) return false;
-  const key = s.split(/[ -]/).map((g) => g.length).join("-");
+  const key = s
+    .split(/[ -]/)
+    .map((g) => g.length)
+    .join("-");
   return key === "4-4-4-4" || key === "4-4-4-4-3" || key === "4-6-5" || key === "4-6-4";
 }
 

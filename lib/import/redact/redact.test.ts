@@ -34,19 +34,17 @@ describe("checks", () => {
 
 describe("detection", () => {
   it("replaces e-mail addresses; the same address twice gets the same placeholder (case-insensitive)", () => {
-    expect(r("Mail John.Doe@Example.co.uk or john.doe@example.co.uk, cc ops+alerts@sub.example.org.")).toBe(
-      "Mail [EMAIL_1] or [EMAIL_1], cc [EMAIL_2].",
-    );
+    expect(r("Mail John.Doe@Example.co.uk or john.doe@example.co.uk, cc ops+alerts@sub.example.org.")).toBe("Mail [EMAIL_1] or [EMAIL_1], cc [EMAIL_2].");
     expect(r("josé@exämple.de")).toBe("[EMAIL_1]");
     expect(r("not an email: a@b, @handle, x@y.z")).toBe("not an email: a@b, @handle, x@y.z");
   });
 
   it("replaces international and common national phone formats", () => {
     expect(
-      r("+1 (555) 123-4567 | +44 20 7946 0958 | +33612345678 | +49 (0)30 1234567 | 555-123-4567 | (555) 123-4567 | 1-800-555-0199 | 020 7946 0958 | 06 12 34 56 78 | 030 1234567"),
-    ).toBe(
-      "[PHONE_1] | [PHONE_2] | [PHONE_3] | [PHONE_4] | [PHONE_5] | [PHONE_5] | [PHONE_6] | [PHONE_7] | [PHONE_8] | [PHONE_9]",
-    );
+      r(
+        "+1 (555) 123-4567 | +44 20 7946 0958 | +33612345678 | +49 (0)30 1234567 | 555-123-4567 | (555) 123-4567 | 1-800-555-0199 | 020 7946 0958 | 06 12 34 56 78 | 030 1234567",
+      ),
+    ).toBe("[PHONE_1] | [PHONE_2] | [PHONE_3] | [PHONE_4] | [PHONE_5] | [PHONE_5] | [PHONE_6] | [PHONE_7] | [PHONE_8] | [PHONE_9]");
   });
 
   it("leaves plain numbers, years, prices, dates, arithmetic and short order numbers alone", () => {
@@ -116,11 +114,14 @@ function table(columns: string[], rows: string[][]): ImportTable {
 }
 
 describe("redactTable", () => {
-  const t = table(["question", "answer", "history", "gpt_output", "contact"], [
-    ["Email me at ann@example.com", "ok", "user: my card is 4111 1111 1111 1111", "Sure ann@example.com", "ann@example.com, +1 555 123 4567"],
-    ["Same question", "ok", "", "", ""],
-    ["Same question", "ok", "", "", "bob@example.org"],
-  ]);
+  const t = table(
+    ["question", "answer", "history", "gpt_output", "contact"],
+    [
+      ["Email me at ann@example.com", "ok", "user: my card is 4111 1111 1111 1111", "Sure ann@example.com", "ann@example.com, +1 555 123 4567"],
+      ["Same question", "ok", "", "", ""],
+      ["Same question", "ok", "", "", "bob@example.org"],
+    ],
+  );
 
   it("redacts every column, numbers placeholders per row and reports counts and a preview", () => {
     const { table: out, report } = redactTable(t, { previewLimit: 3 });

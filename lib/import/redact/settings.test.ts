@@ -55,7 +55,10 @@ describe("redaction settings", () => {
   });
 
   it("reads a keep-list from text: one entry per line, trimmed, blank lines and repeats dropped; checks its size", () => {
-    expect(parseKeepList(" privacy@northwind.example \n\n*@northwind.example\r\nprivacy@northwind.example\n")).toEqual(["privacy@northwind.example", "*@northwind.example"]);
+    expect(parseKeepList(" privacy@northwind.example \n\n*@northwind.example\r\nprivacy@northwind.example\n")).toEqual([
+      "privacy@northwind.example",
+      "*@northwind.example",
+    ]);
     expect(keepListProblems(["ok", "*", "x".repeat(201)])).toEqual([
       'Keep-list entry 2 ("*") would keep every value; name the values or a pattern such as *@example.com.',
       "Keep-list entry 3 is 201 characters long; the limit is 200.",

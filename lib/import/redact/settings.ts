@@ -48,7 +48,8 @@ export function keepListProblems(keep: readonly string[]): string[] {
   const out: string[] = [];
   keep.forEach((entry, i) => {
     if (entry.length > KEEP_ENTRY_MAX) out.push(`Keep-list entry ${i + 1} is ${entry.length} characters long; the limit is ${KEEP_ENTRY_MAX}.`);
-    else if (/^\**$/.test(entry.trim())) out.push(`Keep-list entry ${i + 1} ("${entry}") would keep every value; name the values or a pattern such as *@example.com.`);
+    else if (/^\**$/.test(entry.trim()))
+      out.push(`Keep-list entry ${i + 1} ("${entry}") would keep every value; name the values or a pattern such as *@example.com.`);
   });
   return out;
 }

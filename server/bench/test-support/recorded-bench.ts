@@ -34,7 +34,14 @@ export async function recordedSuite(db: Db, list: RecordedCase[]): Promise<numbe
       promptId,
       caseKey: c.key,
       source: c.source ?? "custom",
-      content: { ...emptyCaseContent(), input: `question ${c.key}`, expected: c.expected, recordedOutputs: c.answers, tags: c.tags ?? [], evaluators: [{ kind: "exact" }, ...(c.evaluators ?? [])] },
+      content: {
+        ...emptyCaseContent(),
+        input: `question ${c.key}`,
+        expected: c.expected,
+        recordedOutputs: c.answers,
+        tags: c.tags ?? [],
+        evaluators: [{ kind: "exact" }, ...(c.evaluators ?? [])],
+      },
     })),
   );
   return promptId;

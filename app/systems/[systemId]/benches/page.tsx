@@ -7,7 +7,13 @@ import { BenchHistory } from "@/components/benches/bench-history";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Benches" };
 
-export default async function BenchesPage({ params, searchParams }: { params: Promise<{ systemId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function BenchesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ systemId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { systemId } = await params;
   const sp = await searchParams;
   const db = getDb();

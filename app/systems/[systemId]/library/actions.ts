@@ -86,7 +86,11 @@ export async function customizeCaseAction(systemId: string, input: unknown): Pro
 /** Add a custom criterion to a prompt. */
 export async function addCriterionAction(input: unknown): Promise<ActionResult<{ id: number }>> {
   return runAction(addCriterionSchema, input, async (v) => {
-    const id = await addCriterion(getDb(), { systemId: v.systemId, promptId: v.promptId, fields: { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority } });
+    const id = await addCriterion(getDb(), {
+      systemId: v.systemId,
+      promptId: v.promptId,
+      fields: { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority },
+    });
     refresh(v.systemId);
     return { id };
   });
@@ -149,10 +153,17 @@ export async function tryEvaluatorsAction(
         const parsed = JSON.parse(v.toolCalls);
         toolCalls = Array.isArray(parsed) ? parsed : [parsed];
       } catch (e) {
-        throw new LibraryError("validation", `Tool calls are not valid JSON: ${(e as Error).message}. Write a list such as [{"toolName": "get_order", "input": {"orderId": "order_123"}}].`);
+        throw new LibraryError(
+          "validation",
+          `Tool calls are not valid JSON: ${(e as Error).message}. Write a list such as [{"toolName": "get_order", "input": {"orderId": "order_123"}}].`,
+        );
       }
     }
-    const results = await runChecks(v.evaluators, { output: v.output, toolCalls, caseData: v.caseData, finishReason: "stop", context: { input: v.input, expected: v.expected } }, { sandbox: await getSharedSandbox() });
+    const results = await runChecks(
+      v.evaluators,
+      { output: v.output, toolCalls, caseData: v.caseData, finishReason: "stop", context: { input: v.input, expected: v.expected } },
+      { sandbox: await getSharedSandbox() },
+    );
     return results.map((r, i) => ({ kind: r.kind, label: describeEvaluator(v.evaluators[i]), verdict: r.verdict, score: r.score, message: r.message }));
   });
 }

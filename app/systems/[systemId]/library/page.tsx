@@ -60,7 +60,13 @@ export default async function CasesPage({
     );
   } else if (state.caseId) {
     if (!detail || wrongSystem) {
-      panel = <PanelNotice title="Case not found" closeHref={closeHref} text={`There is no case #${state.caseId} in ${system.name}. The link may be mistyped or from another workspace.`} />;
+      panel = (
+        <PanelNotice
+          title="Case not found"
+          closeHref={closeHref}
+          text={`There is no case #${state.caseId} in ${system.name}. The link may be mistyped or from another workspace.`}
+        />
+      );
     } else if (detail.removedAt) {
       panel = (
         <PanelNotice
@@ -79,7 +85,11 @@ export default async function CasesPage({
           closeHref={closeHref}
         />
       ) : (
-        <PanelNotice title="Revision not found" closeHref={casesHref(base, state, { rev: undefined })} text={`Case ${detail.caseKey} has no revision ${state.rev}. It has revisions 1 to ${detail.revisionNumber}.`} />
+        <PanelNotice
+          title="Revision not found"
+          closeHref={casesHref(base, state, { rev: undefined })}
+          text={`Case ${detail.caseKey} has no revision ${state.rev}. It has revisions 1 to ${detail.revisionNumber}.`}
+        />
       );
     } else {
       panel = (
@@ -91,7 +101,9 @@ export default async function CasesPage({
           promptVariables={templateVariables(prompts.find((p) => p.id === detail.promptId)?.revision?.systemPrompt ?? "")}
           promptDefaultChecks={(await getPromptDefaultChecks(db, detail.promptId)).map((c) => describeEvaluator(c))}
           closeHref={closeHref}
-          revisionHrefs={Object.fromEntries(detail.revisions.map((r) => [r.number, casesHref(base, state, { rev: r.number === detail.revisionNumber ? undefined : r.number })]))}
+          revisionHrefs={Object.fromEntries(
+            detail.revisions.map((r) => [r.number, casesHref(base, state, { rev: r.number === detail.revisionNumber ? undefined : r.number })]),
+          )}
         />
       );
     }
@@ -108,17 +120,19 @@ export default async function CasesPage({
         addHref={casesHref(base, state, { adding: true, caseId: undefined, rev: undefined })}
         uploadHref={`/systems/${systemId}/datasets/upload`}
         generateHref={`/systems/${systemId}/library/generate?from=cases${prompt ? `&prompt=${encodeURIComponent(prompt.name)}` : ""}`}
-        exportHrefs={Object.fromEntries(
-          (["csv", "jsonl"] as const).map((format) => {
-            // The export follows the filters on screen (prompt, source, status, search).
-            const q = new URLSearchParams({ format });
-            if (prompt) q.set("prompt", prompt.name);
-            if (state.source) q.set("source", state.source);
-            if (state.status) q.set("status", state.status);
-            if (state.q) q.set("q", state.q);
-            return [format, `/api/systems/${systemId}/library/export?${q}`];
-          }),
-        ) as { csv: string; jsonl: string }}
+        exportHrefs={
+          Object.fromEntries(
+            (["csv", "jsonl"] as const).map((format) => {
+              // The export follows the filters on screen (prompt, source, status, search).
+              const q = new URLSearchParams({ format });
+              if (prompt) q.set("prompt", prompt.name);
+              if (state.source) q.set("source", state.source);
+              if (state.status) q.set("status", state.status);
+              if (state.q) q.set("q", state.q);
+              return [format, `/api/systems/${systemId}/library/export?${q}`];
+            }),
+          ) as { csv: string; jsonl: string }
+        }
       />
       {unknownPrompt ? (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -127,7 +141,8 @@ export default async function CasesPage({
       ) : null}
       {page.truncated ? (
         <p role="status" className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
-          More than {page.total.toLocaleString("en-US")} cases match “{state.q}”; the {page.total.toLocaleString("en-US")} newest are listed. Add words to narrow the search.
+          More than {page.total.toLocaleString("en-US")} cases match “{state.q}”; the {page.total.toLocaleString("en-US")} newest are listed. Add words to
+          narrow the search.
         </p>
       ) : null}
       <div className={`grid items-start gap-4 ${panelOpen ? "xl:grid-cols-[minmax(0,1fr)_500px]" : ""}`}>
@@ -146,16 +161,13 @@ export default async function CasesPage({
                 sort: Object.fromEntries((["updated-desc", "updated-asc", "id-asc", "id-desc"] as const).map((s) => [s, casesHref(base, state, { sort: s })])),
                 row: Object.fromEntries(page.rows.map((r) => [r.id, casesHref(base, state, { caseId: r.id, rev: undefined, adding: false })])),
               },
-              emptyText: state.q || state.source || state.status || prompt ? "No cases match these filters." : "This library has no cases yet. Use Add case to write the first one.",
+              emptyText:
+                state.q || state.source || state.status || prompt
+                  ? "No cases match these filters."
+                  : "This library has no cases yet. Use Add case to write the first one.",
             }}
           />
-          <Pager
-            page={page.page}
-            pageCount={page.pageCount}
-            total={page.total}
-            pageSize={page.pageSize}
-            hrefFor={(n) => casesHref(base, state, { page: n })}
-          />
+          <Pager page={page.page} pageCount={page.pageCount} total={page.total} pageSize={page.pageSize} hrefFor={(n) => casesHref(base, state, { page: n })} />
         </section>
         {panel}
       </div>

@@ -23,15 +23,40 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
   const name = `bench-${id}`;
   if (format === "json") {
     const body = {
-      bench: { id: bench.id, title: bench.title, prompt: bench.promptName, status: bench.status, createdAt: bench.createdAt, finishedAt: bench.finishedAt, settings: bench.settings, rubric: bench.rubric, rubricHash: bench.rubricHash },
+      bench: {
+        id: bench.id,
+        title: bench.title,
+        prompt: bench.promptName,
+        status: bench.status,
+        createdAt: bench.createdAt,
+        finishedAt: bench.finishedAt,
+        settings: bench.settings,
+        rubric: bench.rubric,
+        rubricHash: bench.rubricHash,
+      },
       candidates: bench.candidates.map((c) => ({ id: c.id, label: c.label, kind: c.kind, stats: statsOf(bench.summary, c.id) })),
       recommendation: bench.recommendation,
       regressions: bench.summary?.regressions ?? {},
       fixes: bench.summary?.fixes ?? {},
-      manifest: (await getManifest(db, id)).map((m) => ({ position: m.position, caseId: m.caseKey, caseRevision: m.caseRevisionId, source: m.source, group: m.group, included: m.included, reason: m.reason, note: m.note })),
-      trials: rows.map((r) => ({ ...r, toolCalls: r.toolCalls ? JSON.parse(String(r.toolCalls)) : r.status === "done" ? [] : null, checks: r.checks ? JSON.parse(String(r.checks)) : null })),
+      manifest: (await getManifest(db, id)).map((m) => ({
+        position: m.position,
+        caseId: m.caseKey,
+        caseRevision: m.caseRevisionId,
+        source: m.source,
+        group: m.group,
+        included: m.included,
+        reason: m.reason,
+        note: m.note,
+      })),
+      trials: rows.map((r) => ({
+        ...r,
+        toolCalls: r.toolCalls ? JSON.parse(String(r.toolCalls)) : r.status === "done" ? [] : null,
+        checks: r.checks ? JSON.parse(String(r.checks)) : null,
+      })),
     };
-    return new Response(JSON.stringify(body, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${name}.json"` } });
+    return new Response(JSON.stringify(body, null, 2), {
+      headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${name}.json"` },
+    });
   }
   const table = rows.map((r) => {
     const checks = r.checks ? (JSON.parse(String(r.checks)) as { label: string; verdict: string; message?: string }[]) : [];
@@ -42,5 +67,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
     return Object.fromEntries(Object.entries({ ...rest, toolCalls, checks: checkText }).map(([k, v]) => [k, v == null ? "" : String(v)]));
   });
   // A byte-order mark so spreadsheet programs read the file as UTF-8.
-  return new Response(toCsv(table, { bom: true }), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` } });
+  return new Response(toCsv(table, { bom: true }), {
+    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` },
+  });
 }

@@ -19,7 +19,11 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const count = (what: string) =>
-  z.coerce.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` }).min(0, { error: `${what} must be 0 or more.` }).max(MAX_PER_BATCH, { error: `${what} must be at most ${MAX_PER_BATCH}.` });
+  z.coerce
+    .number({ error: `${what} must be a number.` })
+    .int({ error: `${what} must be a whole number.` })
+    .min(0, { error: `${what} must be 0 or more.` })
+    .max(MAX_PER_BATCH, { error: `${what} must be at most ${MAX_PER_BATCH}.` });
 
 const bodySchema = z
   .object({
@@ -46,10 +50,19 @@ export async function POST(request: Request, { params }: { params: Promise<{ sys
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return json(400, { ok: false, error: { code: "validation", ...fieldErrorsOf(parsed.error) } });
   try {
-    const { run, proposals } = await generateWithModelConfig(getDb(), { systemId, ...parsed.data }, { env: process.env, fetch: nodeFetch, abortSignal: request.signal });
+    const { run, proposals } = await generateWithModelConfig(
+      getDb(),
+      { systemId, ...parsed.data },
+      { env: process.env, fetch: nodeFetch, abortSignal: request.signal },
+    );
     return json(200, {
       ok: true,
-      data: { runId: run.id, criteria: proposals.filter((p) => p.kind === "criterion").length, scenarios: proposals.filter((p) => p.kind === "scenario").length, dropped: run.dropped.length },
+      data: {
+        runId: run.id,
+        criteria: proposals.filter((p) => p.kind === "criterion").length,
+        scenarios: proposals.filter((p) => p.kind === "scenario").length,
+        dropped: run.dropped.length,
+      },
     });
   } catch (e) {
     if (e instanceof GenerationFailed) return json(e.code === "cancelled" ? 499 : 502, { ok: false, error: { code: e.code, message: e.message } });

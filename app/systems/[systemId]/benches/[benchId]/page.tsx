@@ -38,7 +38,14 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   const base = `/systems/${systemId}/benches/${id}`;
   const href = (changes: Record<string, string | number | undefined>) => {
     const p = new URLSearchParams();
-    const cur: Record<string, string | number | undefined> = { view: view === "results" ? undefined : view, filter: filter === "all" ? undefined : filter, sort: sort === "position" ? undefined : sort, page: one(sp.page), trial: trialId, ...changes };
+    const cur: Record<string, string | number | undefined> = {
+      view: view === "results" ? undefined : view,
+      filter: filter === "all" ? undefined : filter,
+      sort: sort === "position" ? undefined : sort,
+      page: one(sp.page),
+      trial: trialId,
+      ...changes,
+    };
     for (const [k, v] of Object.entries(cur)) if (v !== undefined && v !== "") p.set(k, String(v));
     const s = p.toString();
     return s ? `${base}?${s}` : base;
@@ -46,21 +53,32 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
 
   const ended = bench.status !== "queued" && bench.status !== "running";
   // Finished benches read their stored summary; a running one is aggregated live.
-  const stats = bench.summary && ended ? bench.summary.candidates.map((c) => c.stats) : liveCandidateStats(db, id, bench.candidates.map((c) => c.id));
+  const stats =
+    bench.summary && ended
+      ? bench.summary.candidates.map((c) => c.stats)
+      : liveCandidateStats(
+          db,
+          id,
+          bench.candidates.map((c) => c.id),
+        );
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
   const regressedCells = new Map<string, Regression[]>();
-  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {})) for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
+  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {}))
+    for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
 
   let main: React.ReactNode;
   // Criteria and cases generated at launch (issue 17): which run made them, shown with the manifest and the rubric.
   const g = bench.settings.generated;
-  const generatedNote = g ? ` Generated at launch by ${g.model} (run ${g.runId.slice(0, 8)}): ${g.criterionIds.length} criteri${g.criterionIds.length === 1 ? "on" : "a"} and ${g.caseIds.length} case${g.caseIds.length === 1 ? "" : "s"}.` : "";
+  const generatedNote = g
+    ? ` Generated at launch by ${g.model} (run ${g.runId.slice(0, 8)}): ${g.criterionIds.length} criteri${g.criterionIds.length === 1 ? "on" : "a"} and ${g.caseIds.length} case${g.caseIds.length === 1 ? "" : "s"}.`
+    : "";
   if (view === "manifest") {
     const manifest = await getManifest(db, id);
     main = (
       <section aria-label="Manifest" className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <p className="border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600">
-          Every supplied case as pinned at launch: {manifest.filter((m) => m.included).length} included, {manifest.filter((m) => !m.included).length} excluded.{generatedNote}
+          Every supplied case as pinned at launch: {manifest.filter((m) => m.included).length} included, {manifest.filter((m) => !m.included).length} excluded.
+          {generatedNote}
         </p>
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs text-slate-600">
@@ -92,17 +110,21 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     main = (
       <section aria-label="Pinned rubric" className="rounded-lg border border-slate-200 bg-white p-4">
         <p className="text-sm text-slate-600">
-          The rubric as it was when the bench launched ({bench.rubric.length} criteria, hash <code className="text-xs">{bench.rubricHash.slice(0, 16)}</code>). Judge: {bench.judge ? `${bench.judge.name} (${bench.judge.provider} ${bench.judge.modelId})` : "none — criteria unscored"}.{generatedNote}
+          The rubric as it was when the bench launched ({bench.rubric.length} criteria, hash <code className="text-xs">{bench.rubricHash.slice(0, 16)}</code>).
+          Judge: {bench.judge ? `${bench.judge.name} (${bench.judge.provider} ${bench.judge.modelId})` : "none — criteria unscored"}.{generatedNote}
         </p>
         <ul className="mt-3 flex flex-col gap-2">
           {bench.rubric.map((c) => (
             <li key={c.revisionId} className="rounded-md border border-slate-200 p-3 text-sm">
               <div className="font-medium">
-                {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge> {c.origin === "generated" ? <Badge>generated</Badge> : null}
+                {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge>{" "}
+                {c.origin === "generated" ? <Badge>generated</Badge> : null}
               </div>
               <p className="mt-1 text-slate-700">Passes: {c.passes}</p>
               <p className="text-slate-700">Fails: {c.fails}</p>
-              <p className="mt-1 text-xs text-slate-400">criterion #{c.criterionId}, revision #{c.revisionId}</p>
+              <p className="mt-1 text-xs text-slate-400">
+                criterion #{c.criterionId}, revision #{c.revisionId}
+              </p>
             </li>
           ))}
           {bench.rubric.length === 0 ? <li className="text-sm text-slate-500">No criteria were active.</li> : null}
@@ -126,13 +148,29 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
-          <MatrixView rows={m.rows} candidates={bench.candidates} total={m.total} page={m.page} pageCount={m.pageCount} pageSize={MATRIX_PAGE} filter={filter} sort={sort} href={href} regressionKeys={regressionKeys} regressedCells={regressedCells} selectedTrial={trialId} />
+          <MatrixView
+            rows={m.rows}
+            candidates={bench.candidates}
+            total={m.total}
+            page={m.page}
+            pageCount={m.pageCount}
+            pageSize={MATRIX_PAGE}
+            filter={filter}
+            sort={sort}
+            href={href}
+            regressionKeys={regressionKeys}
+            regressedCells={regressedCells}
+            selectedTrial={trialId}
+          />
           {trial && Number(trial.bench_id) === id ? (
             <TrialView
               trial={trial}
               closeHref={href({ trial: undefined })}
               siblings={siblings}
-              references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({ ...r, href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}` }))}
+              references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({
+                ...r,
+                href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}`,
+              }))}
               regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
               lastBench={bench.recommendation?.lastBench ?? null}
             />
@@ -156,14 +194,21 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             #{bench.id} {bench.title}
           </h2>
           <p className="text-xs text-slate-600">
-            prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial{bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
+            prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial
+            {bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
             {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""}
-            {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline {bench.baseline.kind === "candidate" ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label : "none"}
+            {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline{" "}
+            {bench.baseline.kind === "candidate"
+              ? bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.label
+              : "none"}
             {bench.summary ? (
               bench.summary.referenceBenchId ? (
                 <>
                   {" "}
-                  · compared with the last bench (<Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">#{bench.summary.referenceBenchId}</Link>
+                  · compared with the last bench (
+                  <Link href={`/systems/${systemId}/benches/${bench.summary.referenceBenchId}`} className="underline">
+                    #{bench.summary.referenceBenchId}
+                  </Link>
                   {bench.recommendation?.lastBench ? `, ${bench.recommendation.lastBench.candidateLabel}` : ""})
                 </>
               ) : (
@@ -173,10 +218,16 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </p>
         </div>
         <div className="ml-auto flex gap-2 text-sm">
-          <a href={`/api/benches/${id}/export?format=csv`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">
+          <a
+            href={`/api/benches/${id}/export?format=csv`}
+            className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50"
+          >
             Export CSV
           </a>
-          <a href={`/api/benches/${id}/export?format=json`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">
+          <a
+            href={`/api/benches/${id}/export?format=json`}
+            className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50"
+          >
             Export JSON
           </a>
         </div>
@@ -184,7 +235,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       <BenchProgressBar systemId={systemId} initial={progress} />
       <nav role="tablist" aria-label="Bench views" className="inline-flex w-fit rounded-lg bg-slate-200/70 p-1">
         {(["results", "manifest", "rubric"] as const).map((v) => (
-          <Link key={v} role="tab" aria-selected={view === v} href={v === "results" ? base : `${base}?view=${v}`} className={`rounded-md px-4 py-1.5 text-sm font-medium ${view === v ? "bg-white shadow-xs" : "text-slate-600 hover:text-slate-900"}`}>
+          <Link
+            key={v}
+            role="tab"
+            aria-selected={view === v}
+            href={v === "results" ? base : `${base}?view=${v}`}
+            className={`rounded-md px-4 py-1.5 text-sm font-medium ${view === v ? "bg-white shadow-xs" : "text-slate-600 hover:text-slate-900"}`}
+          >
             {v === "results" ? "Results" : v === "manifest" ? "Manifest" : "Rubric"}
           </Link>
         ))}

@@ -15,7 +15,16 @@ export const metadata: Metadata = { title: "Compare benches" };
 
 type Raw = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const TONE: Record<string, BadgeTone> = { passed: "green", failed: "red", mixed: "amber", unscored: "slate", error: "amber", skipped: "slate", pending: "sky", absent: "slate" };
+const TONE: Record<string, BadgeTone> = {
+  passed: "green",
+  failed: "red",
+  mixed: "amber",
+  unscored: "slate",
+  error: "amber",
+  skipped: "slate",
+  pending: "sky",
+  absent: "slate",
+};
 
 const PAGE_SIZE = 100;
 const ROW_TINT: Record<VerdictChange, string> = { regressed: "bg-red-50/60", fixed: "bg-emerald-50/60", changed: "bg-amber-50/60", same: "" };
@@ -49,17 +58,42 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   const [a, b] = await Promise.all([getBench(db, Number(one(sp.a))), getBench(db, Number(one(sp.b)))]);
   const back = `/systems/${systemId}/benches`;
   if (!a || !b || a.systemId !== systemId || b.systemId !== systemId) {
-    return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Pick two benches of this system to compare (<Link href={back} className="underline">history</Link>).</p>;
+    return (
+      <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+        Pick two benches of this system to compare (
+        <Link href={back} className="underline">
+          history
+        </Link>
+        ).
+      </p>
+    );
   }
   if (a.id === b.id) {
-    return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Pick two different benches to compare (<Link href={back} className="underline">history</Link>).</p>;
+    return (
+      <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+        Pick two different benches to compare (
+        <Link href={back} className="underline">
+          history
+        </Link>
+        ).
+      </p>
+    );
   }
   if (a.promptId !== b.promptId) {
-    return <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">Bench #{a.id} is for prompt {a.promptName} and #{b.id} for {b.promptName}: only benches of the same prompt can be compared case by case.</p>;
+    return (
+      <p className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+        Bench #{a.id} is for prompt {a.promptName} and #{b.id} for {b.promptName}: only benches of the same prompt can be compared case by case.
+      </p>
+    );
   }
   const pick = (x: NonNullable<typeof a>, param: string) => {
     const wanted = Number(one(sp[param]));
-    return x.candidates.find((c) => c.id === wanted) ?? x.candidates.find((c) => c.id === x.recommendation?.recommendedCandidateId) ?? x.candidates.find((c) => c.id === x.summary?.baselineCandidateId) ?? x.candidates[0];
+    return (
+      x.candidates.find((c) => c.id === wanted) ??
+      x.candidates.find((c) => c.id === x.recommendation?.recommendedCandidateId) ??
+      x.candidates.find((c) => c.id === x.summary?.baselineCandidateId) ??
+      x.candidates[0]
+    );
   };
   const ca = pick(a, "ca");
   const cb = pick(b, "cb");
@@ -127,17 +161,24 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
       </div>
       {ca.label !== cb.label ? (
         <p role="note" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
-          This compares two different candidates: {ca.label} in #{a.id} and {cb.label} in #{b.id} (by default each bench&apos;s recommended one, else its baseline). Pick the same candidate in both to see what changed between the benches alone.
+          This compares two different candidates: {ca.label} in #{a.id} and {cb.label} in #{b.id} (by default each bench&apos;s recommended one, else its
+          baseline). Pick the same candidate in both to see what changed between the benches alone.
         </p>
       ) : null}
       {running.length ? (
         <p role="status" className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
-          {running.map((x) => `Bench #${x.id}`).join(" and ")} {running.length > 1 ? "are" : "is"} still running: cases it has not finished show as pending and count as other changes. <Link href={link({})} className="font-medium underline">Reload</Link> to see the latest.
+          {running.map((x) => `Bench #${x.id}`).join(" and ")} {running.length > 1 ? "are" : "is"} still running: cases it has not finished show as pending and
+          count as other changes.{" "}
+          <Link href={link({})} className="font-medium underline">
+            Reload
+          </Link>{" "}
+          to see the latest.
         </p>
       ) : null}
       {onlyA || onlyB ? (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          The benches did not run the same cases: {onlyA} only in #{a.id}, {onlyB} only in #{b.id} (shown as absent, counted as other changes). Each pass rate is over its own bench&apos;s cases.
+          The benches did not run the same cases: {onlyA} only in #{a.id}, {onlyB} only in #{b.id} (shown as absent, counted as other changes). Each pass rate
+          is over its own bench&apos;s cases.
         </p>
       ) : null}
       <section aria-label="Comparison" className="rounded-lg border border-slate-200 bg-white">
@@ -146,14 +187,24 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
             {rateA !== null && rateB !== null ? (
               <>
                 Pass rate {pct(rateA)} → {pct(rateB)}{" "}
-                <span className={rateB < rateA ? "font-medium text-red-700" : rateB > rateA ? "font-medium text-emerald-700" : ""}>({points(rateB - rateA)})</span> ·{" "}
+                <span className={rateB < rateA ? "font-medium text-red-700" : rateB > rateA ? "font-medium text-emerald-700" : ""}>
+                  ({points(rateB - rateA)})
+                </span>{" "}
+                ·{" "}
               </>
             ) : null}
-            <span className={counts.regressed ? "font-medium text-red-700" : ""}>{counts.regressed} regressed</span> · <span className={counts.fixed ? "font-medium text-emerald-700" : ""}>{counts.fixed} fixed</span> · {counts.changed} other changes · {counts.same} unchanged
+            <span className={counts.regressed ? "font-medium text-red-700" : ""}>{counts.regressed} regressed</span> ·{" "}
+            <span className={counts.fixed ? "font-medium text-emerald-700" : ""}>{counts.fixed} fixed</span> · {counts.changed} other changes · {counts.same}{" "}
+            unchanged
           </p>
           <nav aria-label="Show" className="flex items-center gap-1 text-xs">
             {SHOW.map((x) => (
-              <Link key={x.key} href={link({ show: x.key === "all" ? undefined : x.key, page: undefined })} aria-current={x.key === show.key ? "true" : undefined} className={`rounded px-1.5 py-0.5 ${x.key === show.key ? "bg-slate-200 font-medium text-slate-900" : "text-slate-600 hover:bg-slate-100"}`}>
+              <Link
+                key={x.key}
+                href={link({ show: x.key === "all" ? undefined : x.key, page: undefined })}
+                aria-current={x.key === show.key ? "true" : undefined}
+                className={`rounded px-1.5 py-0.5 ${x.key === show.key ? "bg-slate-200 font-medium text-slate-900" : "text-slate-600 hover:bg-slate-100"}`}
+              >
                 {x.label}
               </Link>
             ))}

@@ -11,7 +11,13 @@ import { generatorModelChoices } from "@/server/generate/with-config";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New bench" };
 
-export default async function NewBenchPage({ params, searchParams }: { params: Promise<{ systemId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function NewBenchPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ systemId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { systemId } = await params;
   const sp = await searchParams;
   const db = getDb();

@@ -37,7 +37,8 @@ export default async function UploadPage({ params }: { params: Promise<{ systemI
           <h2 className="text-sm font-semibold text-slate-900">Accepted files</h2>
           <ul className="mt-2 flex list-disc flex-col gap-1.5 pl-4 text-xs">
             <li>
-              <strong>CSV / TSV</strong>: any delimiter (comma, semicolon, tab, pipe), a header row, UTF-8 or UTF-16 (with or without BOM) or Windows-1252, quoted line breaks.
+              <strong>CSV / TSV</strong>: any delimiter (comma, semicolon, tab, pipe), a header row, UTF-8 or UTF-16 (with or without BOM) or Windows-1252,
+              quoted line breaks.
             </li>
             <li>
               <strong>Excel (.xlsx)</strong>: you choose the worksheet when there are several; hidden sheets are marked.
@@ -49,7 +50,9 @@ export default async function UploadPage({ params }: { params: Promise<{ systemI
               <strong>JSON Lines</strong>: one object per line.
             </li>
           </ul>
-          <p className="mt-3 text-xs text-slate-500">Next you map the columns (input, expected result, history, recorded outputs, variables, …), fix rows with problems and check what will be redacted.</p>
+          <p className="mt-3 text-xs text-slate-500">
+            Next you map the columns (input, expected result, history, recorded outputs, variables, …), fix rows with problems and check what will be redacted.
+          </p>
         </aside>
       </div>
     </div>

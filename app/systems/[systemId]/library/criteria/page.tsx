@@ -34,7 +34,9 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
     return (
       <div className="flex flex-col gap-4">
         <LibraryTabs systemId={systemId} active="criteria" />
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">This system has no prompts yet, so it has no criteria.</p>
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
+          This system has no prompts yet, so it has no criteria.
+        </p>
       </div>
     );
   }
@@ -95,15 +97,31 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
         >
           Generate
         </Link>
-        <Link href={href({ new: "1" })} className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <Link
+          href={href({ new: "1" })}
+          className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
           Add criterion
         </Link>
       </div>
       <div className={`grid items-start gap-4 ${panel ? "xl:grid-cols-[minmax(0,1fr)_520px]" : ""}`}>
-        <CriteriaList systemId={systemId} promptName={prompt.name} criteria={criteria} selectedId={editId} adding={adding} editHref={Object.fromEntries(criteria.map((c) => [c.id, href({ edit: String(c.id) })]))} />
+        <CriteriaList
+          systemId={systemId}
+          promptName={prompt.name}
+          criteria={criteria}
+          selectedId={editId}
+          adding={adding}
+          editHref={Object.fromEntries(criteria.map((c) => [c.id, href({ edit: String(c.id) })]))}
+        />
         {panel}
       </div>
-      <DefaultChecksEditor key={`${prompt.id}:${JSON.stringify(defaultChecks)}`} systemId={systemId} promptId={prompt.id} promptName={prompt.name} checks={defaultChecks} />
+      <DefaultChecksEditor
+        key={`${prompt.id}:${JSON.stringify(defaultChecks)}`}
+        systemId={systemId}
+        promptId={prompt.id}
+        promptName={prompt.name}
+        checks={defaultChecks}
+      />
     </div>
   );
 }

@@ -57,10 +57,17 @@ export async function dismissProposalAction(systemId: string, input: unknown): P
 
 /** Accept all / Dismiss all open proposals of a prompt (of one kind when given). */
 export async function decideAllProposalsAction(systemId: string, input: unknown): Promise<ActionResult<{ decided: number; refused: string[] }>> {
-  const schema = z.object({ promptId: z.coerce.number().int().positive(), action: z.enum(["accept", "dismiss"]), kind: z.enum(["criterion", "scenario"]).optional() });
+  const schema = z.object({
+    promptId: z.coerce.number().int().positive(),
+    action: z.enum(["accept", "dismiss"]),
+    kind: z.enum(["criterion", "scenario"]).optional(),
+  });
   return runAction(schema, input, async (v) => {
     const r = await decideAll(getDb(), v.promptId, v.action, v.kind, systemId);
     refresh(systemId);
-    return { decided: r.decided.length, refused: r.refused.map((x) => `${x.proposal.kind === "criterion" ? x.proposal.content.rule : x.proposal.content.input}: ${x.message}`) };
+    return {
+      decided: r.decided.length,
+      refused: r.refused.map((x) => `${x.proposal.kind === "criterion" ? x.proposal.content.rule : x.proposal.content.input}: ${x.message}`),
+    };
   });
 }

@@ -24,7 +24,11 @@ export default async function GeneratePage({ params, searchParams }: { params: P
   const from = first(sp.from) === "cases" ? "cases" : "criteria";
   const back = `/systems/${systemId}/library${from === "criteria" ? "/criteria" : ""}${prompt ? `?prompt=${encodeURIComponent(prompt.name)}` : ""}`;
   if (!prompt) {
-    return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">This system has no prompts yet, so there is nothing to generate for.</p>;
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
+        This system has no prompts yet, so there is nothing to generate for.
+      </p>
+    );
   }
   // Only whether a key is set (and which setting is missing) reaches the browser, never a value.
   const choices = await generatorModelChoices(db, process.env);
@@ -57,9 +61,16 @@ export default async function GeneratePage({ params, searchParams }: { params: P
         </div>
       ) : null}
       <p className="max-w-3xl text-sm text-slate-600">
-        A model proposes criteria and scenarios from the prompt&apos;s system prompt, variables and tools, avoiding what the library already has. Proposals stay inactive until you accept them: Accept makes a generated criterion or case (read-only, with Customize), Customize makes a custom one, Dismiss drops it.
+        A model proposes criteria and scenarios from the prompt&apos;s system prompt, variables and tools, avoiding what the library already has. Proposals stay
+        inactive until you accept them: Accept makes a generated criterion or case (read-only, with Customize), Customize makes a custom one, Dismiss drops it.
       </p>
-      <GenerateForm key={prompt.id} systemId={systemId} promptId={prompt.id} choices={choices} defaults={from === "criteria" ? { criteria: 5, scenarios: 0 } : { criteria: 0, scenarios: 5 }} />
+      <GenerateForm
+        key={prompt.id}
+        systemId={systemId}
+        promptId={prompt.id}
+        choices={choices}
+        defaults={from === "criteria" ? { criteria: 5, scenarios: 0 } : { criteria: 0, scenarios: 5 }}
+      />
       {lastRun ? <RunSummary run={lastRun} /> : null}
       <ProposalReview systemId={systemId} promptId={prompt.id} proposals={proposals} />
     </div>

@@ -34,11 +34,19 @@ export async function GET(request: Request, { params }: { params: Promise<{ syst
   const status = url.searchParams.get("status") ?? undefined;
   const q = url.searchParams.get("q") ?? undefined;
   if (source && !(CASE_SOURCES as readonly string[]).includes(source)) return new Response(`source must be one of ${CASE_SOURCES.join(", ")}`, { status: 400 });
-  if (status && !(CASE_STATUSES as readonly string[]).includes(status)) return new Response(`status must be one of ${CASE_STATUSES.join(", ")}`, { status: 400 });
+  if (status && !(CASE_STATUSES as readonly string[]).includes(status))
+    return new Response(`status must be one of ${CASE_STATUSES.join(", ")}`, { status: 400 });
   let list = await listCasesForExport(db, systemId, promptId);
   if (source || status || q) {
     // The same filters as the Cases tab, so the file holds exactly the cases on screen (all pages).
-    const page = await listCases(db, { systemId, promptId, source: source as CaseSource | undefined, status: status as CaseStatus | undefined, q, pageSize: 1_000_000 });
+    const page = await listCases(db, {
+      systemId,
+      promptId,
+      source: source as CaseSource | undefined,
+      status: status as CaseStatus | undefined,
+      q,
+      pageSize: 1_000_000,
+    });
     // Case IDs are unique within a prompt's library only: match on prompt and case ID.
     const keep = new Set(page.rows.map((r) => `${r.promptName}\u0000${r.caseKey}`));
     list = list.filter((c) => keep.has(`${c.promptName}\u0000${c.caseKey}`));

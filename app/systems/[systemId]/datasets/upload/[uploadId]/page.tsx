@@ -127,19 +127,38 @@ export default async function MapPage({
   const vars = await systemTemplateVariables(db, systemId);
   const existing = await datasetNames(db, systemId);
   const describe = table
-    ? [table.format.toUpperCase(), table.encoding, table.delimiter ? `delimiter ${table.delimiter === "\t" ? "tab" : `“${table.delimiter}”`}` : null, table.needsSheet ? null : `${table.rows.length.toLocaleString("en-US")} data row${table.rows.length === 1 ? "" : "s"}`]
+    ? [
+        table.format.toUpperCase(),
+        table.encoding,
+        table.delimiter ? `delimiter ${table.delimiter === "\t" ? "tab" : `“${table.delimiter}”`}` : null,
+        table.needsSheet ? null : `${table.rows.length.toLocaleString("en-US")} data row${table.rows.length === 1 ? "" : "s"}`,
+      ]
         .filter(Boolean)
         .join(" · ")
     : "";
 
-  let initial: { name: string; mapping: ColumnMapping; corrections: Corrections; excludedRows: number[]; redaction: RedactionSettings; checks?: DatasetCheck[] } | null = null;
+  let initial: {
+    name: string;
+    mapping: ColumnMapping;
+    corrections: Corrections;
+    excludedRows: number[];
+    redaction: RedactionSettings;
+    checks?: DatasetCheck[];
+  } | null = null;
   if (table && !table.needsSheet) {
     const sameColumns = source && source.columns.length === table.columns.length && source.columns.every((c, i) => c === table!.columns[i]);
     const name = source?.datasetName ?? defaultDatasetName(upload.fileName);
     // A new version starts from its dataset's redaction settings (the source version's, or the latest one's).
     const redaction = source?.redaction.settings ?? existing.find((d) => d.name === name)?.redaction ?? { ...DEFAULT_REDACTION, keep: [] };
     initial = sameColumns
-      ? { name: source.datasetName, mapping: source.mapping, corrections: source.corrections, excludedRows: source.excludedRows, redaction, checks: source.checks }
+      ? {
+          name: source.datasetName,
+          mapping: source.mapping,
+          corrections: source.corrections,
+          excludedRows: source.excludedRows,
+          redaction,
+          checks: source.checks,
+        }
       : {
           name,
           mapping: completeMapping(table.columns, suggestMapping(table.columns, { templateVariables: vars, sampleRows: table.rows.slice(0, 20) })),
@@ -183,14 +202,21 @@ export default async function MapPage({
         <div className="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white px-4 py-3">
           <HeaderRowPicker
             value={String(headerRow)}
-            choices={choices.map((c) => ({ value: c.asRead ? "0" : String(c.source), label: choiceLabel(parsed!.sourceKind, c), href: headerHref(c.asRead ? 0 : c.source) }))}
+            choices={choices.map((c) => ({
+              value: c.asRead ? "0" : String(c.source),
+              label: choiceLabel(parsed!.sourceKind, c),
+              href: headerHref(c.asRead ? 0 : c.source),
+            }))}
           />
-          <p className="pb-2 text-xs text-slate-500">The row that holds the column names; rows above it are left out (and listed under “While reading the file”).</p>
+          <p className="pb-2 text-xs text-slate-500">
+            The row that holds the column names; rows above it are left out (and listed under “While reading the file”).
+          </p>
         </div>
       ) : null}
       {detected !== null ? (
         <Notice>
-          {where(detected)} is used as the header: the row{detected - (parsed?.headerSource ?? 1) > 1 ? "s" : ""} above it look like a title. If that is wrong, choose another header row.
+          {where(detected)} is used as the header: the row{detected - (parsed?.headerSource ?? 1) > 1 ? "s" : ""} above it look like a title. If that is wrong,
+          choose another header row.
         </Notice>
       ) : null}
       {headerNotice ? <Notice>{headerNotice}</Notice> : null}

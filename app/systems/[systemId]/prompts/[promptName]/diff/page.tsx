@@ -12,10 +12,20 @@ import { RevisionHistory } from "@/components/prompts/revision-history";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Prompt diff" };
 
-const query = z.object({ from: z.coerce.number().int().positive().optional(), to: z.coerce.number().int().positive().optional(), saved: z.literal("1").optional() });
+const query = z.object({
+  from: z.coerce.number().int().positive().optional(),
+  to: z.coerce.number().int().positive().optional(),
+  saved: z.literal("1").optional(),
+});
 
 /** The diff between any two revisions of a prompt (default: the previous one → the current one). */
-export default async function PromptDiffPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function PromptDiffPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ systemId: string; promptName: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { systemId, promptName } = await params;
   const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   if (!data) notFound();
@@ -33,20 +43,24 @@ export default async function PromptDiffPage({ params, searchParams }: { params:
             <>
               {wanted.saved && to.id === data.current.id ? (
                 <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-                  Saved r{to.number}: it is now the current revision. Benches that used r{from.number} keep it; bench the change with &quot;Bench r{to.number} vs r{from.number}&quot;.
+                  Saved r{to.number}: it is now the current revision. Benches that used r{from.number} keep it; bench the change with &quot;Bench r{to.number}{" "}
+                  vs r{from.number}&quot;.
                 </p>
               ) : null}
               <h3 className="text-base font-semibold text-slate-900">
                 r{from.number} → r{to.number}
               </h3>
               <p className="text-sm text-slate-600">
-                r{from.number}: {from.message || (from.number === 1 ? "first revision" : "no message")} · r{to.number}: {to.message || (to.number === 1 ? "first revision" : "no message")}
+                r{from.number}: {from.message || (from.number === 1 ? "first revision" : "no message")} · r{to.number}:{" "}
+                {to.message || (to.number === 1 ? "first revision" : "no message")}
               </p>
               <RevisionDiffView diff={diffPromptRevisions(from, to)} fromLabel={`r${from.number}`} toLabel={`r${to.number}`} />
             </>
           ) : (
             <p role="alert" className="text-sm text-slate-700">
-              {data.revisions.length < 2 ? `${data.prompt.name} has one revision: edit it to make a second one, then compare.` : `No revision ${!to ? `r${wanted.to}` : `r${wanted.from}`}: ${data.prompt.name} has r1 to r${data.current.number}.`}
+              {data.revisions.length < 2
+                ? `${data.prompt.name} has one revision: edit it to make a second one, then compare.`
+                : `No revision ${!to ? `r${wanted.to}` : `r${wanted.from}`}: ${data.prompt.name} has r1 to r${data.current.number}.`}
             </p>
           )}
         </div>

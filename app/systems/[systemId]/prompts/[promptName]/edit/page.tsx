@@ -15,7 +15,13 @@ const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
  * Edit: a form prefilled from the current revision (or from `?from=N`, to bring back an earlier
  * one); saving makes the next revision, based on the revision that was current when the form opened.
  */
-export default async function EditPromptPage({ params, searchParams }: { params: Promise<{ systemId: string; promptName: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function EditPromptPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ systemId: string; promptName: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { systemId, promptName } = await params;
   const from = (await searchParams).from;
   const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));

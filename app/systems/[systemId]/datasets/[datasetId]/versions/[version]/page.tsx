@@ -88,7 +88,15 @@ export default async function VersionPage({
     checks: p.checks.map((c) => DATASET_CHECK_LABEL[c.kind]),
   }));
   const usage = await datasetVersionUsage(db, systemId, v.datasetId, v.version);
-  const how = [v.format.toUpperCase(), v.encoding, v.delimiter ? `delimiter ${v.delimiter === "\t" ? "tab" : `“${v.delimiter}”`}` : null, v.sheet ? `sheet “${v.sheet}”` : null, v.headerRow ? `header on ${v.format === "xlsx" ? "sheet row" : "line"} ${v.headerRow}` : null].filter(Boolean).join(" · ");
+  const how = [
+    v.format.toUpperCase(),
+    v.encoding,
+    v.delimiter ? `delimiter ${v.delimiter === "\t" ? "tab" : `“${v.delimiter}”`}` : null,
+    v.sheet ? `sheet “${v.sheet}”` : null,
+    v.headerRow ? `header on ${v.format === "xlsx" ? "sheet row" : "line"} ${v.headerRow}` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
   const latest = v.versions[0]?.version ?? v.version;
   const exportHref = (f: string) => `/api/systems/${systemId}/datasets/${v.datasetId}/versions/${v.version}/export?format=${f}`;
 
@@ -136,7 +144,10 @@ export default async function VersionPage({
             {usage.map((u, i) => (
               <span key={u.promptId}>
                 {i > 0 ? ", " : ""}
-                <Link href={`/systems/${systemId}/library?source=dataset&prompt=${encodeURIComponent(u.promptName)}`} className="text-indigo-700 hover:underline">
+                <Link
+                  href={`/systems/${systemId}/library?source=dataset&prompt=${encodeURIComponent(u.promptName)}`}
+                  className="text-indigo-700 hover:underline"
+                >
                   {u.promptName}
                 </Link>{" "}
                 ({u.count.toLocaleString("en-US")} cases)

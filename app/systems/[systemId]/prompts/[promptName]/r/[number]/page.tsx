@@ -31,7 +31,8 @@ export default async function PromptRevisionPage({ params }: { params: Promise<{
         <div className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5">
           <div className="flex flex-col gap-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700" role="note">
             <p>
-              <span className="font-mono font-semibold">r{rev.number}</span> · {rev.message || (rev.number === 1 ? "first revision" : "no message")} · saved <LocalTime ms={rev.createdAt} /> · read-only
+              <span className="font-mono font-semibold">r{rev.number}</span> · {rev.message || (rev.number === 1 ? "first revision" : "no message")} · saved{" "}
+              <LocalTime ms={rev.createdAt} /> · read-only
               {isCurrent ? " · the current revision" : ""}
             </p>
             <p className="flex flex-wrap gap-3">

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { main } from "../main";
 import { captureIo } from "../testing";
-import { openDatabase, migrateDatabase } from "@/db/client";
+import { withCliDatabase } from "../test-database";
+import { openDatabase } from "@/db/client";
 import { addCases, listPromptCases } from "@/db/queries/cases";
 import { getBench, getManifest, listBenches } from "@/db/queries/benches";
 import { createModelConfig } from "@/db/queries/models";
@@ -14,9 +12,6 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
 
 // `bench run --generate-criteria N --generate-scenarios M [--generator CONFIG]` (issue 17 item 3).
-const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-generate-"));
-const file = path.join(dir, "cli.db");
-let saved: string | undefined;
 let server: ScriptedModelServer;
 let promptId: number;
 const GEN = "You write test material for an LLM application";
@@ -51,10 +46,8 @@ beforeAll(async () => {
       { name: "candidate", when: {}, reply: { text: "Hello" } },
     ],
   });
-  saved = process.env.BENCHWORK_DB;
-  process.env.BENCHWORK_DB = file;
-  const db = openDatabase(file);
-  migrateDatabase(db);
+});
+const { file } = withCliDatabase("benchwork-bench-generate-", async (db) => {
   await createSystem(db, { id: "shop", name: "Shop" });
   promptId = await createPrompt(db, { systemId: "shop", name: "greeter", systemPrompt: "Greet the customer." });
   const brokenId = await createPrompt(db, { systemId: "shop", name: "broken", systemPrompt: "BROKEN prompt." });
@@ -69,11 +62,8 @@ beforeAll(async () => {
     { systemId: "shop", promptId: brokenId, caseKey: "broken-hi", source: "custom", content: { ...emptyCaseContent(), input: "hi", expected: "Hello" } },
   ]);
   await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url });
-  db.$client.close();
 });
 afterAll(async () => {
-  if (saved === undefined) delete process.env.BENCHWORK_DB;
-  else process.env.BENCHWORK_DB = saved;
   await server.close();
 });
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { main } from "../main";
 import { captureIo } from "../testing";
-import { openDatabase, migrateDatabase } from "@/db/client";
+import { withCliDatabase } from "../test-database";
+import { openDatabase } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
 import { listBenches } from "@/db/queries/benches";
 import { createModelConfig } from "@/db/queries/models";
@@ -14,9 +14,6 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
 
 // `bench run --candidate model:CONFIG@previous|@current|@rN` and candidates named by revision and message.
-const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-revisions-"));
-const file = path.join(dir, "cli.db");
-let saved: string | undefined;
 let server: ScriptedModelServer;
 
 beforeAll(async () => {
@@ -27,10 +24,8 @@ beforeAll(async () => {
       { name: "r1", when: {}, reply: { text: "Hello" } },
     ],
   });
-  saved = process.env.BENCHWORK_DB;
-  process.env.BENCHWORK_DB = file;
-  const db = openDatabase(file);
-  migrateDatabase(db);
+});
+const { dir, file } = withCliDatabase("benchwork-bench-revisions-", async (db) => {
   await createSystem(db, { id: "shop", name: "Shop" });
   const promptId = await createPrompt(db, { systemId: "shop", name: "greeter", systemPrompt: "Greet the customer." });
   await addCases(db, [
@@ -49,11 +44,8 @@ beforeAll(async () => {
     message: "answer in French",
   });
   await createModelConfig(db, { name: "scripted", provider: "openai-compatible", modelId: "scripted-1", baseUrl: server.url });
-  db.$client.close();
 });
 afterAll(async () => {
-  if (saved === undefined) delete process.env.BENCHWORK_DB;
-  else process.env.BENCHWORK_DB = saved;
   await server.close();
 });
 

@@ -4,31 +4,16 @@
  * `regressionStatus`. Reference figures: see server/bench/comparisons.test.ts (GSM8K recorded,
  * b = 8, c = 38, +15.0 points, exact McNemar p = 9.24769992138863e-6).
  */
-import { beforeAll, afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { main } from "../main";
 import { captureIo } from "../testing";
+import { withCliDatabase } from "../test-database";
 import { migrateDatabase, openDatabase } from "@/db/client";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 
-const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-stats-"));
-const file = path.join(dir, "cli.db");
-let saved: string | undefined;
-
-beforeAll(async () => {
-  saved = process.env.BENCHWORK_DB;
-  process.env.BENCHWORK_DB = file;
-  const db = openDatabase(file);
-  migrateDatabase(db);
-  await seedDemoWorkspace(db);
-  db.$client.close();
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.BENCHWORK_DB;
-  else process.env.BENCHWORK_DB = saved;
-});
+const { dir, file } = withCliDatabase("benchwork-bench-stats-", seedDemoWorkspace);
 
 const run = [
   "bench",

@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { main } from "../main";
 import { captureIo } from "../testing";
-import { openDatabase, migrateDatabase } from "@/db/client";
+import { withCliDatabase } from "../test-database";
+import { openDatabase } from "@/db/client";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 import { listBenches } from "@/db/queries/benches";
 
-const dir = mkdtempSync(path.join(tmpdir(), "benchwork-bench-cli-"));
-const file = path.join(dir, "cli.db");
-let saved: string | undefined;
-
-beforeAll(async () => {
-  saved = process.env.BENCHWORK_DB;
-  process.env.BENCHWORK_DB = file;
-  const db = openDatabase(file);
-  migrateDatabase(db);
-  await seedDemoWorkspace(db);
-  db.$client.close();
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.BENCHWORK_DB;
-  else process.env.BENCHWORK_DB = saved;
-});
+const { dir, file } = withCliDatabase("benchwork-bench-cli-", seedDemoWorkspace);
 
 const base = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver"];
 

@@ -5,6 +5,7 @@
  * indicator while the model works, and Cancel (aborts the request; the server then stores nothing).
  * A configuration that cannot generate says which setting is missing instead of generating.
  */
+import { MAX_PER_BATCH } from "@/lib/generate/limits";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -108,24 +109,24 @@ export function GenerateForm({
             ))}
           </select>
         </Field>
-        <Field label="Criteria" htmlFor="gen-criteria" hint="0–50" error={error?.fieldErrors?.criteria}>
+        <Field label="Criteria" htmlFor="gen-criteria" hint={`0–${MAX_PER_BATCH}`} error={error?.fieldErrors?.criteria}>
           <input
             id="gen-criteria"
             type="number"
             min={0}
-            max={50}
+            max={MAX_PER_BATCH}
             className={inputClass(error?.fieldErrors?.criteria)}
             value={criteria}
             onChange={(e) => setCriteria(e.target.value)}
             disabled={running}
           />
         </Field>
-        <Field label="Scenarios" htmlFor="gen-scenarios" hint="0–50" error={error?.fieldErrors?.scenarios}>
+        <Field label="Scenarios" htmlFor="gen-scenarios" hint={`0–${MAX_PER_BATCH}`} error={error?.fieldErrors?.scenarios}>
           <input
             id="gen-scenarios"
             type="number"
             min={0}
-            max={50}
+            max={MAX_PER_BATCH}
             className={inputClass(error?.fieldErrors?.scenarios)}
             value={scenarios}
             onChange={(e) => setScenarios(e.target.value)}

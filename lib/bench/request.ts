@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CASE_SOURCES } from "../library/case-content";
+import { MAX_PER_BATCH } from "../generate/limits";
 
 export const candidateRequestSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -43,7 +44,7 @@ function wholeNumber(label: string, min: number, max: number) {
 export const BENCH_LIMITS = { candidates: 8, repeats: 10, concurrency: 256, timeoutSeconds: 600, maxSteps: 10, budget: 100_000 } as const;
 
 /** Most criteria / scenarios one bench may generate (the generator's batch limit). */
-export const GENERATE_LIMIT = 50;
+export const GENERATE_LIMIT = MAX_PER_BATCH;
 
 /**
  * "Generate criteria and scenarios for this bench" (issue 17): the generator model (a saved model

@@ -12,12 +12,12 @@ import type { StaticSpec } from "@/lib/evaluators/spec";
 import { templateVariables } from "@/lib/runtime/template";
 import { criteriaMessages, conceptsMessages, GENERATOR_REVISION, scenariosMessages } from "./prompts";
 import { criteriaAnswerSchema, criterionItemSchema, conceptsAnswerSchema, scenarioItemSchema, scenariosAnswerSchema, type CriterionItem } from "./schemas";
+import { MAX_PER_BATCH } from "./limits";
 import { diversity, dropNearDuplicates } from "./similarity";
 import { GenerateError, structuredList, structuredObject, type CallUsage } from "./structured";
 import type { CriterionProposal, DroppedItem, GenerateInput, GenerationResult, ProposedCheck, ScenarioProposal } from "./types";
 
-/** Most criteria or scenarios one batch may ask for. */
-export const MAX_PER_BATCH = 50;
+export { MAX_PER_BATCH } from "./limits";
 /** Most personas one batch asks scenarios for (each is one model call). */
 export const MAX_PERSONAS = 5;
 

@@ -1,8 +1,19 @@
-/** `npm run db:migrate`: applies pending migrations to `BENCHWORK_DB` (default data/benchwork.db). */
+/**
+ * `npm run db:migrate`: applies pending migrations to the store: PostgreSQL when
+ * `BENCHWORK_DATABASE_URL=postgres://…` is set (db/migrations-pg), else SQLite at `BENCHWORK_DB`
+ * (default data/benchwork.db, db/migrations).
+ */
 import { databasePath, migrateDatabase, openDatabase } from "./client";
+import { migratePostgres, postgresUrl } from "./pg/client";
 
-const file = databasePath();
-const db = openDatabase(file);
-migrateDatabase(db);
-db.$client.close();
-console.log(`migrated ${file}`);
+const url = postgresUrl();
+if (url) {
+  await migratePostgres(url);
+  console.log(`migrated ${new URL(url).host}${new URL(url).pathname} (PostgreSQL)`);
+} else {
+  const file = databasePath();
+  const db = openDatabase(file);
+  migrateDatabase(db);
+  db.$client.close();
+  console.log(`migrated ${file}`);
+}

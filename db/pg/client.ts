@@ -1,0 +1,79 @@
+/**
+ * The only module that opens PostgreSQL (issue 20). `BENCHWORK_DATABASE_URL=postgres://…` selects
+ * it; without it the store stays SQLite (db/client.ts). The app's queries do not use it yet: they
+ * run on SQLite's synchronous API until db/queries is converted (README, "PostgreSQL (in progress)").
+ */
+import pg from "pg";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import path from "node:path";
+import * as tables from "../schema-pg";
+import * as queueTables from "../schema-pg-queue";
+
+/** Every table of the PostgreSQL store (the app's and the job queue's). */
+export const pgSchema = { ...tables, ...queueTables };
+
+/** A drizzle handle on the PostgreSQL store, over a pool or one checked-out client (a transaction). */
+export type PgDb = NodePgDatabase<typeof pgSchema>;
+
+/** Where the PostgreSQL migrations live (under the project root, like db/client.ts's MIGRATIONS_DIR). */
+export const PG_MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.env.BENCHWORK_ROOT || process.cwd(), "db", "migrations-pg");
+
+/** True for `postgres://…` and `postgresql://…` URLs. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//i.test(url.trim());
+}
+
+/**
+ * The PostgreSQL URL from `BENCHWORK_DATABASE_URL`, or null when the store is SQLite.
+ * @throws when the variable is set to something that is not a postgres:// URL
+ */
+export function postgresUrl(env: Record<string, string | undefined> = process.env): string | null {
+  const url = env.BENCHWORK_DATABASE_URL?.trim();
+  if (!url) return null;
+  if (!isPostgresUrl(url)) throw new Error(`BENCHWORK_DATABASE_URL must be a postgres:// or postgresql:// URL (SQLite is chosen with BENCHWORK_DB instead).`);
+  return url;
+}
+
+/** A connection pool. `max` connections (default 10). Close it with `pool.end()`. */
+export function openPgPool(url: string, max = 10): pg.Pool {
+  return new pg.Pool({ connectionString: url, max, application_name: "benchwork" });
+}
+
+/** A drizzle handle over a pool or over one client (then every query runs on that client's transaction). */
+export function pgDrizzle(client: pg.Pool | pg.PoolClient): PgDb {
+  return drizzle({ client, schema: pgSchema });
+}
+
+/**
+ * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
+ * `drizzle.__drizzle_migrations`), each in a transaction.
+ * @throws when a migration fails (it is rolled back)
+ */
+export async function migratePostgres(url: string, migrationsFolder: string = PG_MIGRATIONS_DIR): Promise<void> {
+  const pool = openPgPool(url, 1);
+  try {
+    await migrate(pgDrizzle(pool), { migrationsFolder });
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * Runs `fn` in one transaction on one client from `pool`: commits when it resolves, rolls back when
+ * it throws (and rethrows). `fn` gets the raw client (for pg-boss's `db` option) and a drizzle handle on it.
+ */
+export async function withPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, db: PgDb) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client, pgDrizzle(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+/**
+ * A throwaway PostgreSQL cluster for tests and CI (issue 20): `initdb` into a temporary folder,
+ * `postgres` on a free loopback port with its unix socket in that folder (no system service, no
+ * password: trust on loopback only), one database, then stop and remove everything.
+ *
+ *   node scripts/pg-cluster.mjs -- COMMAND [ARGS…]   runs COMMAND with BENCHWORK_TEST_DATABASE_URL
+ *                                                     set, then stops the cluster; exits with its status
+ *   node scripts/pg-cluster.mjs                       prints the URL and keeps the cluster up until
+ *                                                     Ctrl-C / SIGTERM
+ *
+ * Binaries: `BENCHWORK_PG_BIN` (a folder holding initdb and postgres), else `pg_config --bindir`,
+ * else the newest /usr/lib/postgresql/N/bin (Debian's layout). `initdb` refuses to run as root: when
+ * this process is root the cluster belongs to the unprivileged `nobody` user (uid/gid 65534).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The user a root process hands the cluster to (Debian's `nobody`). */
+const UNPRIVILEGED = { uid: 65534, gid: 65534 };
+/** Superuser and database names inside the throwaway cluster. */
+const SUPERUSER = "benchwork";
+const DATABASE = "benchwork";
+
+/**
+ * The folder holding PostgreSQL's server binaries, or null when they are not installed.
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {string | null}
+ */
+export function findPgBin(env = process.env) {
+  const has = (dir) => existsSync(path.join(dir, "initdb")) && existsSync(path.join(dir, "postgres"));
+  if (env.BENCHWORK_PG_BIN) return has(env.BENCHWORK_PG_BIN) ? env.BENCHWORK_PG_BIN : null;
+  const r = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" });
+  if (r.status === 0 && has(r.stdout.trim())) return r.stdout.trim();
+  const debian = "/usr/lib/postgresql";
+  if (!existsSync(debian)) return null;
+  const versions = readdirSync(debian)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) if (has(path.join(debian, v, "bin"))) return path.join(debian, v, "bin");
+  return null;
+}
+
+/** What to say when the binaries are missing (tests print it and count the suite as failed). */
+export const MISSING_PG_MESSAGE =
+  "PostgreSQL server binaries (initdb, postgres) were not found: install Debian's `postgresql` package " +
+  "(.ci/run does), or set BENCHWORK_PG_BIN to their folder. To run the tests without the PostgreSQL suites, " +
+  "set BENCHWORK_SKIP_PG=1 explicitly.";
+
+/** A free TCP port on 127.0.0.1 (bound and released; postgres binds it right after). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when `port` accepts TCP connections; rejects when `child` exits first. */
+function waitForPort(port, child, log) {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const onExit = (code) => {
+      if (!done) {
+        done = true;
+        reject(new Error(`postgres exited with ${code} before accepting connections:\n${log()}`));
+      }
+    };
+    child.once("exit", onExit);
+    const attempt = () => {
+      if (done) return;
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        done = true;
+        child.off("exit", onExit);
+        resolve();
+      });
+      socket.once("error", () => {
+        socket.destroy();
+        setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts a throwaway cluster.
+ * @param {{ bin?: string, database?: string }} [options]
+ * @returns {Promise<{ url: string, adminUrl: string, port: number, dir: string, stop: () => Promise<void> }>}
+ *   `url` names the database `benchwork`; `adminUrl` the `postgres` database (to create more)
+ * @throws {Error} when the binaries are missing (message: {@link MISSING_PG_MESSAGE}) or initdb/postgres fail
+ */
+export async function startCluster(options = {}) {
+  const bin = options.bin ?? findPgBin();
+  if (!bin) throw new Error(MISSING_PG_MESSAGE);
+  const database = options.database ?? DATABASE;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "benchwork-pg-"));
+  const asUser = process.getuid?.() === 0 ? UNPRIVILEGED : {};
+  if (asUser.uid !== undefined) chownSync(dir, asUser.uid, asUser.gid);
+  const data = path.join(dir, "data");
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+
+  const init = spawnSync(path.join(bin, "initdb"), ["-D", data, "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
+    encoding: "utf8",
+    cwd: dir,
+    ...asUser,
+  });
+  if (init.status !== 0) {
+    cleanup();
+    throw new Error(`initdb failed (${init.status ?? init.error?.message}):\n${init.stdout}${init.stderr}`);
+  }
+
+  // A port can be taken between freePort() and postgres binding it: try a few.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let output = "";
+    // Durability off: the cluster is thrown away. listen on loopback only; socket in our folder.
+    const child = spawn(
+      path.join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-h",
+        "127.0.0.1",
+        "-k",
+        dir,
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "max_connections=200",
+      ],
+      { cwd: dir, stdio: ["ignore", "pipe", "pipe"], ...asUser },
+    );
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    try {
+      await waitForPort(port, child, () => output);
+    } catch (e) {
+      if (attempt < 3 && /could not bind|Address already in use/i.test(output)) continue;
+      cleanup();
+      throw e;
+    }
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGINT"); // fast shutdown
+        await exited;
+      }
+      cleanup();
+    };
+    const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+    const created = spawnSync(path.join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", SUPERUSER, database], { encoding: "utf8" });
+    if (created.status !== 0) {
+      await stop();
+      throw new Error(`createdb failed: ${created.stdout}${created.stderr}`);
+    }
+    return { url: `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`, adminUrl, port, dir, stop };
+  }
+}
+
+async function main(argv) {
+  const dash = argv.indexOf("--");
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  let cluster;
+  try {
+    cluster = await startCluster();
+  } catch (e) {
+    console.error(`pg-cluster: ${e.message}`);
+    process.exit(2);
+  }
+  const stopAndExit = async (code) => {
+    await cluster.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stopAndExit(130));
+  process.on("SIGTERM", () => void stopAndExit(143));
+  if (command.length === 0) {
+    console.log(`BENCHWORK_TEST_DATABASE_URL=${cluster.url}`);
+    console.log("pg-cluster: running; Ctrl-C stops it and removes its folder");
+    return;
+  }
+  const child = spawn(command[0], command.slice(1), { stdio: "inherit", env: { ...process.env, BENCHWORK_TEST_DATABASE_URL: cluster.url } });
+  child.on("exit", (code, signal) => void stopAndExit(code ?? (signal ? 1 : 0)));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

@@ -35,9 +35,15 @@ export function postgresUrl(env: Record<string, string | undefined> = process.en
   return url;
 }
 
-/** A connection pool. `max` connections (default 10). Close it with `pool.end()`. */
+/**
+ * A connection pool. `max` connections (default 10). Close it with `pool.end()`. An idle client the
+ * server drops (restart, failover, a closing pool) is discarded and replaced on next use: without a
+ * listener, pg would throw that error out of the event loop.
+ */
 export function openPgPool(url: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString: url, max, application_name: "benchwork" });
+  const pool = new pg.Pool({ connectionString: url, max, application_name: "benchwork" });
+  pool.on("error", () => undefined);
+  return pool;
 }
 
 /** A drizzle handle over a pool or over one client (then every query runs on that client's transaction). */

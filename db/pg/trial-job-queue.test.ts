@@ -1,0 +1,318 @@
+/**
+ * The pg-boss trial job queue against a real PostgreSQL (throwaway cluster): enqueue inside the
+ * launch transaction, claim within the bench and provider limits, complete exactly once, expiry
+ * and re-delivery, giving up, cancellation, and the provider limit held across two processes.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import type { TrialClaim, TrialResult } from "@/lib/bench/trial-jobs";
+import { withPgTransaction, openPgPool } from "./client";
+import { PgTrialJobQueue } from "./trial-job-queue";
+import { insertBench } from "./test-support/bench-rows";
+import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
+
+const T0 = 1_800_000_000_000;
+
+function result(output: string): TrialResult {
+  return {
+    status: "done",
+    startedAt: T0,
+    finishedAt: T0 + 5,
+    latencyMs: 5,
+    inputTokens: 3,
+    outputTokens: 4,
+    costUsd: 0.001,
+    finishReason: "stop",
+    output,
+    record: JSON.stringify({ messages: [] }),
+    checks: [
+      { kind: "contains", name: "has 4", verdict: "passed", message: "ok" } as never,
+      { kind: "judge", name: "j", verdict: "failed", message: "no" } as never,
+    ],
+    error: null,
+  };
+}
+
+describePg("PgTrialJobQueue (pg-boss)", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  let queue: PgTrialJobQueue;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = openPgPool(db.url, 2);
+  }, 60_000);
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+    await stopOwnCluster();
+  });
+  beforeEach(async () => {
+    queue = new PgTrialJobQueue({ url: db.url, leaseMs: 1_000, maxDeliveries: 3 });
+    await queue.start();
+  }, 30_000);
+  afterEach(async () => {
+    await queue.stop();
+    // Each test starts from an empty queue: earlier benches are cancelled and their claims dropped.
+    await pool.query("UPDATE queue_benches SET cancelled_at = 0 WHERE cancelled_at IS NULL");
+    await pool.query("DELETE FROM trial_claims");
+    await pool.query("UPDATE trials SET status = 'skipped' WHERE status IN ('queued', 'running')");
+  });
+
+  /** A bench launched the way the app will: trial rows and their jobs in one transaction. */
+  async function launch(trials: number, o: { concurrency: number; provider?: string; providerLimit?: number }) {
+    const provider = o.provider ?? "scripted";
+    return withPgTransaction(pool, async (client) => {
+      const bench = await insertBench(client, trials);
+      const spec = { benchId: bench.benchId, trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: provider })) };
+      await queue.prepare(spec);
+      await queue.enqueue(client, { ...spec, concurrency: o.concurrency, providerLimits: { [provider]: o.providerLimit ?? 100 } });
+      return bench;
+    });
+  }
+
+  async function trialRows(benchId: number) {
+    const r = await pool.query<{
+      id: number;
+      status: string;
+      output: string | null;
+      worker_id: string | null;
+      passed_checks: number;
+      failed_checks: number;
+      attempts: number;
+      error: string | null;
+    }>("SELECT id, status, output, worker_id, passed_checks, failed_checks, attempts, error FROM trials WHERE bench_id = $1 ORDER BY id", [benchId]);
+    return r.rows;
+  }
+
+  it("enqueues in the launch transaction, claims within the bench's concurrency, and stores each result once", async () => {
+    const { benchId, trialIds } = await launch(5, { concurrency: 3 });
+    const first = await queue.claim("w1", 10, T0);
+    expect(first.map((c) => c.trialId)).toEqual(trialIds.slice(0, 3));
+    expect(first.every((c) => c.delivery === 1 && c.expiresAt === T0 + 1_000)).toBe(true);
+    expect((await trialRows(benchId)).map((t) => [t.status, t.worker_id])).toEqual([
+      ["running", "w1"],
+      ["running", "w1"],
+      ["running", "w1"],
+      ["queued", null],
+      ["queued", null],
+    ]);
+    expect(await queue.claim("w2", 10, T0)).toEqual([]);
+
+    expect(await queue.complete(first[0], result("answer 0"))).toBe(true);
+    expect(await queue.complete(first[0], result("again"))).toBe(false);
+    const next = await queue.claim("w2", 10, T0);
+    expect(next.map((c) => c.trialId)).toEqual([trialIds[3]]);
+
+    for (const c of [...first.slice(1), ...next]) expect(await queue.complete(c, result(`answer ${c.trialId}`))).toBe(true);
+    const last = await queue.claim("w1", 10, T0);
+    expect(last.map((c) => c.trialId)).toEqual([trialIds[4]]);
+    expect(await queue.complete(last[0], result("answer last"))).toBe(true);
+    expect(await queue.claim("w1", 10, T0)).toEqual([]);
+
+    const rows = await trialRows(benchId);
+    expect(rows.map((t) => t.status)).toEqual(["done", "done", "done", "done", "done"]);
+    expect(rows[0]).toMatchObject({ output: "answer 0", passed_checks: 1, failed_checks: 1, worker_id: null, attempts: 1 });
+    const bench = await pool.query("SELECT status FROM benches WHERE id = $1", [benchId]);
+    expect(bench.rows[0].status).toBe("running");
+  });
+
+  it("leaves no job behind when the launch transaction rolls back, and enqueues a trial once when enqueued twice", async () => {
+    await expect(
+      withPgTransaction(pool, async (client) => {
+        const bench = await insertBench(client, 2);
+        const spec = { benchId: bench.benchId, trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })) };
+        await queue.prepare(spec);
+        await queue.enqueue(client, { ...spec, concurrency: 5, providerLimits: { scripted: 5 } });
+        throw new Error("launch failed");
+      }),
+    ).rejects.toThrow("launch failed");
+    expect(await queue.claim("w1", 10, T0)).toEqual([]);
+
+    const { benchId, trialIds } = await launch(2, { concurrency: 5 });
+    await withPgTransaction(pool, (client) =>
+      queue.enqueue(client, {
+        benchId,
+        concurrency: 5,
+        providerLimits: { scripted: 100 },
+        trials: trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })),
+      }),
+    );
+    const claims = await queue.claim("w1", 10, T0);
+    expect(claims.map((c) => c.trialId)).toEqual(trialIds);
+  });
+
+  it("refuses a bench without a prepared lane or with a limit below 1, naming the bench and provider", async () => {
+    await expect(
+      withPgTransaction(pool, async (client) => {
+        const bench = await insertBench(client, 1);
+        await queue.enqueue(client, {
+          benchId: bench.benchId,
+          concurrency: 1,
+          providerLimits: { other: 1 },
+          trials: [{ trialId: bench.trialIds[0], providerKey: "other" }],
+        });
+      }),
+    ).rejects.toThrow(/bench \d+: the queue for provider "other" was not prepared/);
+    await expect(
+      withPgTransaction(pool, async (client) => {
+        const bench = await insertBench(client, 1);
+        await queue.enqueue(client, {
+          benchId: bench.benchId,
+          concurrency: 0,
+          providerLimits: { other: 1 },
+          trials: [{ trialId: bench.trialIds[0], providerKey: "other" }],
+        });
+      }),
+    ).rejects.toThrow(/bench \d+: concurrency must be a whole number ≥ 1 \(got 0\)/);
+  });
+
+  it("holds a provider's limit across benches", async () => {
+    await launch(3, { concurrency: 3, provider: "shared", providerLimit: 2 });
+    await launch(3, { concurrency: 3, provider: "shared", providerLimit: 2 });
+    const claims = await queue.claim("w1", 10, T0);
+    expect(claims).toHaveLength(2);
+    expect(await queue.claim("w2", 10, T0)).toEqual([]);
+  });
+
+  it("re-delivers a trial whose claim expired, refuses the stale claim's result, and keeps the live one's", async () => {
+    const { benchId, trialIds } = await launch(1, { concurrency: 1 });
+    const [stale] = await queue.claim("w1", 1, T0);
+    expect(await queue.heartbeat("w1", T0 + 900)).toBe(1);
+    expect(await queue.expire(T0 + 1_500)).toEqual({ requeued: 0, gaveUp: 0 }); // the heartbeat moved it to T0 + 1,900
+    expect(await queue.claim("w2", 1, T0 + 1_500)).toEqual([]); // still held: the bench's one slot is taken
+
+    expect(await queue.expire(T0 + 1_900)).toEqual({ requeued: 1, gaveUp: 0 });
+    expect((await trialRows(benchId))[0]).toMatchObject({ status: "queued", worker_id: null });
+    expect(await queue.heartbeat("w1", T0 + 1_950)).toBe(0);
+
+    const [live] = await queue.claim("w2", 1, T0 + 2_000);
+    expect(live).toMatchObject({ trialId: trialIds[0], delivery: 2 });
+    expect(live.token).not.toBe(stale.token);
+    expect(await queue.complete(stale, result("from the presumed-dead worker"))).toBe(false);
+    expect(await queue.complete(live, result("from the live worker"))).toBe(true);
+    expect(await queue.complete(stale, result("late again"))).toBe(false);
+    expect(await trialRows(benchId)).toEqual([expect.objectContaining({ status: "done", output: "from the live worker", attempts: 2 })]);
+  });
+
+  it("gives a trial up as error after its last delivery expires", async () => {
+    const { benchId } = await launch(1, { concurrency: 1 });
+    for (let d = 1; d <= 3; d++) {
+      const [c] = await queue.claim("w", 1, T0 + d * 10_000);
+      expect(c.delivery).toBe(d);
+      expect(await queue.expire(T0 + d * 10_000 + 1_000)).toEqual(d < 3 ? { requeued: 1, gaveUp: 0 } : { requeued: 0, gaveUp: 1 });
+    }
+    expect(await queue.claim("w", 1, T0 + 50_000)).toEqual([]);
+    expect((await trialRows(benchId))[0]).toMatchObject({ status: "error", attempts: 3, error: expect.stringContaining("stopped answering 3 times") });
+  });
+
+  it("cancels a bench: queued trials skipped, no new claims, claimed trials may still finish", async () => {
+    const { benchId } = await launch(5, { concurrency: 2 });
+    const held = await queue.claim("w1", 5, T0);
+    expect(held).toHaveLength(2);
+    expect(await queue.cancelBench(benchId, "cancelled by the user", T0 + 1)).toBe(3);
+    expect(await queue.claim("w1", 5, T0 + 2)).toEqual([]);
+    for (const c of held) expect(await queue.complete(c, result("finished anyway"))).toBe(true);
+    expect(await queue.claim("w1", 5, T0 + 3)).toEqual([]);
+    const rows = await trialRows(benchId);
+    expect(rows.map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped"]);
+    expect(rows[4].error).toBe("cancelled by the user");
+  });
+
+  describePg("two claimer processes", () => {
+    const children: ChildProcess[] = [];
+    let nextId = 1;
+
+    /** Starts tsx on claimer.ts; returns a request function. */
+    async function claimer(url: string, providerKey: string) {
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./test-support/claimer.ts", import.meta.url))], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
+      children.push(child);
+      const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+      const ready = new Promise<void>((resolve, reject) => {
+        child.on("message", (m: { ready?: true; id?: number; result?: unknown; error?: string }) => {
+          if (m.ready) return resolve();
+          const p = pending.get(m.id!);
+          pending.delete(m.id!);
+          if (m.error) p?.reject(new Error(m.error));
+          else p?.resolve(m.result);
+        });
+        child.once("exit", (code) => reject(new Error(`claimer exited with ${code}`)));
+      });
+      child.send({ url, providerKey });
+      await ready;
+      return <T>(req: Record<string, unknown>) =>
+        new Promise<T>((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+          child.send({ id, ...req });
+        });
+    }
+
+    afterAll(() => {
+      for (const c of children) if (c.exitCode === null) c.kill();
+    });
+
+    it("never exceed a provider limit of N between them, and each trial gets exactly one result", async () => {
+      const N = 3;
+      const { benchId, trialIds } = await launch(40, { concurrency: 40, provider: "limited", providerLimit: N });
+      const [a, b] = await Promise.all([claimer(db.url, "limited"), claimer(db.url, "limited")]);
+
+      // A holds N: B gets none until A completes one.
+      const heldByA = await a<TrialClaim[]>({ op: "claim", workerId: "a", max: N + 5, now: T0 });
+      expect(heldByA).toHaveLength(N);
+      expect(await b<TrialClaim[]>({ op: "claim", workerId: "b", max: 5, now: T0 })).toEqual([]);
+      expect(await a<number>({ op: "complete", claims: heldByA.slice(0, 1) })).toBe(1);
+      const heldByB = await b<TrialClaim[]>({ op: "claim", workerId: "b", max: 5, now: T0 });
+      expect(heldByB).toHaveLength(1);
+      await Promise.all([a({ op: "complete", claims: heldByA.slice(1) }), b({ op: "complete", claims: heldByB })]);
+
+      // Both ask for N at the same moment: together they get exactly N.
+      const [x, y] = await Promise.all([
+        a<TrialClaim[]>({ op: "claim", workerId: "a", max: N, now: T0 }),
+        b<TrialClaim[]>({ op: "claim", workerId: "b", max: N, now: T0 }),
+      ]);
+      expect(x.length + y.length).toBe(N);
+      expect(new Set([...x, ...y].map((c) => c.trialId)).size).toBe(N);
+      await Promise.all([a({ op: "complete", claims: x }), b({ op: "complete", claims: y })]);
+
+      // Both drain the rest as fast as they can.
+      const [da, dbr] = await Promise.all([
+        a<{ completed: number; peak: number }>({ op: "drain", workerId: "a", max: N, now: T0 }),
+        b<{ completed: number; peak: number }>({ op: "drain", workerId: "b", max: N, now: T0 }),
+      ]);
+      expect(da.completed + dbr.completed).toBe(40 - 1 - (N - 1) - 1 - N);
+      expect(Math.max(da.peak, dbr.peak)).toBeLessThanOrEqual(N);
+      await Promise.all([a({ op: "stop" }), b({ op: "stop" })]);
+
+      const rows = await trialRows(benchId);
+      expect(rows.map((r) => r.id)).toEqual(trialIds);
+      expect(rows.every((r) => r.status === "done" && r.output !== null && r.attempts === 1)).toBe(true);
+      const jobs = await pool.query<{ state: string; n: number }>(
+        "SELECT state, count(*)::int AS n FROM pgboss.job WHERE data->>'benchId' = $1::text GROUP BY state",
+        [benchId],
+      );
+      expect(jobs.rows).toEqual([{ state: "completed", n: 40 }]);
+    }, 60_000);
+
+    it("hold the provider's limit while they claim from different benches at once", async () => {
+      const N = 3;
+      // Ten benches of one slot each: the claimers work on different benches at the same time, so
+      // only the provider's count stands between them and a fourth trial in flight.
+      const benches = [];
+      for (let i = 0; i < 10; i++) benches.push(await launch(4, { concurrency: 1, provider: "spread", providerLimit: N }));
+      const [a, b] = await Promise.all([claimer(db.url, "spread"), claimer(db.url, "spread")]);
+      const [da, dbr] = await Promise.all([
+        a<{ completed: number; peak: number }>({ op: "drain", workerId: "a", max: N, now: T0 }),
+        b<{ completed: number; peak: number }>({ op: "drain", workerId: "b", max: N, now: T0 }),
+      ]);
+      await Promise.all([a({ op: "stop" }), b({ op: "stop" })]);
+      expect(da.completed + dbr.completed).toBe(40);
+      expect(Math.max(da.peak, dbr.peak)).toBeLessThanOrEqual(N);
+      for (const bench of benches) expect((await trialRows(bench.benchId)).map((r) => r.status)).toEqual(["done", "done", "done", "done"]);
+    }, 60_000);
+  });
+});

@@ -14,7 +14,7 @@
  * this process is root the cluster belongs to the unprivileged `nobody` user (uid/gid 65534).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -63,33 +63,20 @@ function freePort() {
   });
 }
 
-/** Resolves when `port` accepts TCP connections; rejects when `child` exits first. */
-function waitForPort(port, child, log) {
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const onExit = (code) => {
-      if (!done) {
-        done = true;
-        reject(new Error(`postgres exited with ${code} before accepting connections:\n${log()}`));
-      }
-    };
-    child.once("exit", onExit);
-    const attempt = () => {
-      if (done) return;
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        done = true;
-        child.off("exit", onExit);
-        resolve();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
+/**
+ * Resolves when the server accepts sessions (`pg_isready`: a server still starting up accepts TCP
+ * connections but refuses sessions); rejects when `child` exits first or after 60 s.
+ */
+async function waitReady(bin, port, child, log) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`postgres exited (${child.exitCode ?? child.signalCode}) before accepting connections:\n${log()}`);
+    const r = spawnSync(path.join(bin, "pg_isready"), ["-q", "-h", "127.0.0.1", "-p", String(port), "-U", SUPERUSER, "-d", "postgres"]);
+    if (r.status === 0) return;
+    if (Date.now() > deadline) throw new Error(`postgres did not accept connections within 60 s:\n${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
@@ -122,7 +109,11 @@ export async function startCluster(options = {}) {
   // A port can be taken between freePort() and postgres binding it: try a few.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    let output = "";
+    // The server's log goes to a file, not a pipe: a caller that blocks its event loop (spawnSync
+    // in npm test) would otherwise stop draining the pipe and stall the server once it fills.
+    const logFile = path.join(dir, `postgres-${attempt}.log`);
+    const logFd = openSync(logFile, "a");
+    const output = () => readFileSync(logFile, "utf8");
     // Durability off: the cluster is thrown away. listen on loopback only; socket in our folder.
     const child = spawn(
       path.join(bin, "postgres"),
@@ -144,14 +135,13 @@ export async function startCluster(options = {}) {
         "-c",
         "max_connections=200",
       ],
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"], ...asUser },
+      { cwd: dir, stdio: ["ignore", logFd, logFd], ...asUser },
     );
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
+    closeSync(logFd);
     try {
-      await waitForPort(port, child, () => output);
+      await waitReady(bin, port, child, output);
     } catch (e) {
-      if (attempt < 3 && /could not bind|Address already in use/i.test(output)) continue;
+      if (attempt < 3 && /could not bind|Address already in use/i.test(output())) continue;
       cleanup();
       throw e;
     }

@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eslintResult, playwrightResult, prettierResult, suitesToRun, typecheckResult, vitestResult } from "./test-results.mjs";
+import { startTestCluster } from "./test-pg.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 const [suiteArg, ...filters] = process.argv.slice(2);
@@ -66,7 +67,10 @@ if (suites.includes("lint")) {
 if (suites.includes("unit")) {
   const out = ".test-results/vitest.json";
   rmSync(out, { force: true });
+  // One throwaway PostgreSQL cluster for the suites that need it (BENCHWORK_TEST_DATABASE_URL).
+  const cluster = await startTestCluster();
   const code = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`, ...filters]);
+  await cluster.stop();
   results.push(vitestResult(code, readJson(out)));
 }
 

@@ -7,16 +7,26 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { describe } from "vitest";
+import { describe, it } from "vitest";
 import { migratePostgres } from "../client";
-import { startCluster } from "../../../scripts/pg-cluster.mjs";
+import { findPgBin, MISSING_PG_MESSAGE, startCluster } from "../../../scripts/pg-cluster.mjs";
 
 /** True when `BENCHWORK_SKIP_PG=1`: the PostgreSQL suites are skipped instead of failing. */
 export const SKIP_PG = process.env.BENCHWORK_SKIP_PG === "1";
 
-/** `describe` for a suite that needs PostgreSQL: skipped (and titled so) only under `BENCHWORK_SKIP_PG=1`. */
+/**
+ * `describe` for a suite that needs PostgreSQL. Skipped (and titled so) only under
+ * `BENCHWORK_SKIP_PG=1`; when there is no cluster URL and no PostgreSQL binaries, the suite is one
+ * failing test that says how to install them, so a machine without PostgreSQL never passes quietly.
+ */
 export function describePg(name: string, fn: () => void): void {
   if (SKIP_PG) describe.skip(`${name} (skipped: BENCHWORK_SKIP_PG=1)`, fn);
+  else if (!process.env.BENCHWORK_TEST_DATABASE_URL?.trim() && !findPgBin())
+    describe(name, () =>
+      it("needs PostgreSQL", () => {
+        throw new Error(MISSING_PG_MESSAGE);
+      }),
+    );
   else describe(name, fn);
 }
 

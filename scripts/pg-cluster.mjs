@@ -14,7 +14,7 @@
  * this process is root the cluster belongs to the unprivileged `nobody` user (uid/gid 65534).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -50,6 +50,20 @@ export const MISSING_PG_MESSAGE =
   "PostgreSQL server binaries (initdb, postgres) were not found: install Debian's `postgresql` package " +
   "(.ci/run does), or set BENCHWORK_PG_BIN to their folder. To run the tests without the PostgreSQL suites, " +
   "set BENCHWORK_SKIP_PG=1 explicitly.";
+
+/**
+ * As root the cluster runs as `nobody`, which must be able to enter every folder above it.
+ * @throws naming the folder that shuts it out (e.g. TMPDIR under /root)
+ */
+function assertReachable(folder) {
+  for (let f = path.resolve(folder); ; f = path.dirname(f)) {
+    if ((statSync(f).mode & 0o001) === 0)
+      throw new Error(
+        `the temporary folder ${folder} is not reachable by the unprivileged user the cluster runs as (${f} is not searchable by others): set TMPDIR to a folder like /tmp`,
+      );
+    if (path.dirname(f) === f) return;
+  }
+}
 
 /** A free TCP port on 127.0.0.1 (bound and released; postgres binds it right after). */
 function freePort() {
@@ -90,8 +104,9 @@ export async function startCluster(options = {}) {
   const bin = options.bin ?? findPgBin();
   if (!bin) throw new Error(MISSING_PG_MESSAGE);
   const database = options.database ?? DATABASE;
-  const dir = mkdtempSync(path.join(os.tmpdir(), "benchwork-pg-"));
   const asUser = process.getuid?.() === 0 ? UNPRIVILEGED : {};
+  if (asUser.uid !== undefined) assertReachable(os.tmpdir());
+  const dir = mkdtempSync(path.join(os.tmpdir(), "benchwork-pg-"));
   if (asUser.uid !== undefined) chownSync(dir, asUser.uid, asUser.gid);
   const data = path.join(dir, "data");
   const cleanup = () => rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import pg from "pg";
 import { getTableName, is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
-import { pgSchema } from "./client";
+import { eq } from "drizzle-orm";
+import { datasets, datasetVersions, systems } from "../schema-pg";
+import { openPgPool, pgDrizzle, pgSchema } from "./client";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
 
 describePg("PostgreSQL migrations", () => {
@@ -34,6 +36,41 @@ describePg("PostgreSQL migrations", () => {
     const tables = (Object.values(pgSchema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
     expect(tables.length).toBeGreaterThan(20);
     for (const t of tables) for (const c of getTableConfig(t).columns) expect(have, `${getTableName(t)}.${c.name}`).toContain(`${getTableName(t)}.${c.name}`);
+  });
+
+  it("round-trips typed rows through drizzle: jsonb as values, bytea as bytes, ms times as numbers", async () => {
+    const pool = openPgPool(db.url, 1);
+    try {
+      const d = pgDrizzle(pool);
+      const at = 1_750_000_000_123;
+      await d.insert(systems).values({ id: "rt", name: "Round trip", createdAt: at });
+      const [set] = await d.insert(datasets).values({ systemId: "rt", name: "d", createdAt: at }).returning({ id: datasets.id });
+      const bytes = Buffer.from([0, 1, 2, 255, 10, 13]);
+      await d.insert(datasetVersions).values({
+        datasetId: set.id,
+        version: 1,
+        fileName: "a.csv",
+        fileBytes: bytes,
+        format: "csv",
+        columns: ["question", "answer"],
+        mapping: { input: "question" } as never,
+        rows: [{ question: "2+2", answer: "4" }],
+        rowCount: 1,
+        redactionReport: {} as never,
+        problems: [],
+        createdAt: at,
+      });
+      const [v] = await d.select().from(datasetVersions).where(eq(datasetVersions.datasetId, set.id));
+      expect(Buffer.compare(v.fileBytes, bytes)).toBe(0);
+      expect(v.rows).toEqual([{ question: "2+2", answer: "4" }]);
+      expect(v.columns).toEqual(["question", "answer"]);
+      expect(v.excludedRows).toEqual([]);
+      expect(v.createdAt).toBe(at);
+      const raw = await client.query<{ t: string }>("SELECT jsonb_typeof(rows) AS t FROM dataset_versions WHERE dataset_id = $1", [set.id]);
+      expect(raw.rows[0].t).toBe("array");
+    } finally {
+      await pool.end();
+    }
   });
 
   it("creates the schema's indexes, partial ones with their condition", async () => {

@@ -139,8 +139,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     await this.expire(now);
     const lanes = await this.pool.query<{ name: string; benchId: number; providerKey: string }>(
       `SELECT l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
-       FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id
-       WHERE b.cancelled_at IS NULL ORDER BY l.bench_id, l.name`,
+       FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
+       WHERE b.cancelled_at IS NULL AND benches.status IN ('queued', 'running') ORDER BY l.bench_id, l.name`,
     );
     const out: TrialClaim[] = [];
     for (const lane of lanes.rows) {

@@ -1,33 +1,37 @@
--- The Cases tab's search and counts on PostgreSQL (SQLite: migrations 0001_case_search, 0002_case_counts).
--- case_search holds the current revision's input and expected result of every live case (case_id =
--- cases.id), with trigram GIN indexes: `ILIKE '%term%'` (case-insensitive substring) at index speed.
--- case_counts holds live-case counters per (system, prompt, source, status). Both kept by triggers so
--- every writer (library, import, seed, retention) stays consistent.
+-- The Cases tab's search and counts on PostgreSQL (SQLite: migrations 0001_case_search, 0002_case_counts,
+-- 0006_case_id_search_header_row). Both kept by triggers so every writer (library, import, seed,
+-- retention) stays consistent.
+-- case_search: one row per live case with a current revision (case_id = cases.id): its system and a
+-- haystack of the current revision's input, expected result and the case ID, one per line. A search
+-- term (no whitespace) is found in one of the three exactly when it is in the haystack; the trigram
+-- GIN index answers `haystack ILIKE '%term%'` (case-insensitive substring), several terms ANDed in
+-- one index scan:
+--   SELECT case_id FROM case_search WHERE system_id = $1 AND haystack ILIKE $2 [AND haystack ILIKE $3 …]
+--   ORDER BY case_id DESC LIMIT <bound + 1>
+-- case_counts: live-case counters per (system, prompt, source, status).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 --> statement-breakpoint
 CREATE TABLE "case_search" (
   "case_id" integer PRIMARY KEY REFERENCES "cases"("id"),
-  "input" text NOT NULL,
-  "expected" text NOT NULL
+  "system_id" text NOT NULL,
+  "haystack" text NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "case_search_input_trgm" ON "case_search" USING gin ("input" gin_trgm_ops);
+CREATE INDEX "case_search_haystack_trgm" ON "case_search" USING gin ("haystack" gin_trgm_ops);
 --> statement-breakpoint
-CREATE INDEX "case_search_expected_trgm" ON "case_search" USING gin ("expected" gin_trgm_ops);
---> statement-breakpoint
-CREATE INDEX "cases_case_key_trgm" ON "cases" USING gin ("case_key" gin_trgm_ops) WHERE removed_at IS NULL;
+CREATE INDEX "case_search_system" ON "case_search" ("system_id", "case_id");
 --> statement-breakpoint
 CREATE FUNCTION "case_search_sync"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM case_search WHERE case_id = NEW.id;
   IF NEW.removed_at IS NULL AND NEW.current_revision_id IS NOT NULL THEN
-    INSERT INTO case_search (case_id, input, expected)
-      SELECT NEW.id, input, expected FROM case_revisions WHERE id = NEW.current_revision_id;
+    INSERT INTO case_search (case_id, system_id, haystack)
+      SELECT NEW.id, NEW.system_id, input || E'\n' || expected || E'\n' || NEW.case_key FROM case_revisions WHERE id = NEW.current_revision_id;
   END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER "cases_search_sync" AFTER INSERT OR UPDATE OF "current_revision_id", "removed_at" ON "cases"
+CREATE TRIGGER "cases_search_sync" AFTER INSERT OR UPDATE OF "current_revision_id", "removed_at", "case_key", "system_id" ON "cases"
   FOR EACH ROW EXECUTE FUNCTION case_search_sync();
 --> statement-breakpoint
 CREATE TABLE "case_counts" (

@@ -78,7 +78,7 @@ describePg("PostgreSQL migrations", () => {
     const byName = new Map(rows.map((r) => [r.indexname, r.indexdef]));
     expect(byName.get("cases_prompt_case_key_live")).toMatch(/UNIQUE INDEX .* \(prompt_id, case_key\) WHERE \(removed_at IS NULL\)/);
     expect(byName.get("trials_unique")).toMatch(/UNIQUE INDEX .* \(bench_id, candidate_id, bench_case_id, repeat\)/);
-    expect(byName.get("case_search_input_trgm")).toMatch(/USING gin \(input gin_trgm_ops\)/);
+    expect(byName.get("case_search_haystack_trgm")).toMatch(/USING gin \(haystack gin_trgm_ops\)/);
   });
 
   it("keeps case_search and case_counts in step with the cases, and searches by substring through the trigram index", async () => {
@@ -103,18 +103,28 @@ describePg("PostgreSQL migrations", () => {
     await addCase("c-3", "I want a refund now");
     await client.query("UPDATE cases SET removed_at = $1 WHERE case_key = 'c-3'", [now]);
 
-    const search = async (term: string) =>
-      (await client.query<{ case_id: number }>("SELECT case_id FROM case_search WHERE input ILIKE $1 ORDER BY case_id", [`%${term}%`])).rows.map(
-        (r) => r.case_id,
-      );
+    const search = async (...terms: string[]) =>
+      (
+        await client.query<{ case_id: number }>(
+          `SELECT case_id FROM case_search WHERE system_id = 's' AND ${terms.map((_, i) => `haystack ILIKE $${i + 1}`).join(" AND ")} ORDER BY case_id`,
+          terms.map((t) => `%${t}%`),
+        )
+      ).rows.map((r) => r.case_id);
     expect(await search("refund")).toEqual([refund]);
     expect(await search("opening")).toEqual([other]);
+    expect(await search("c-2")).toEqual([other]); // the case ID
+    expect(await search("refund", "ORDER")).toEqual([refund]); // every term, case-insensitive
+    expect(await search("refund", "hours")).toEqual([]);
+    expect(await search("42?ok")).toEqual([]); // fields are not glued together
+
+    await client.query("UPDATE cases SET case_key = 'renamed-2' WHERE id = $1", [other]);
+    expect(await search("renamed")).toEqual([other]);
 
     await client.query("SET enable_seqscan = off");
-    const plan = (await client.query<{ "QUERY PLAN": string }>("EXPLAIN SELECT case_id FROM case_search WHERE input ILIKE '%refund%'")).rows
+    const plan = (await client.query<{ "QUERY PLAN": string }>("EXPLAIN SELECT case_id FROM case_search WHERE haystack ILIKE '%refund%'")).rows
       .map((r) => r["QUERY PLAN"])
       .join("\n");
-    expect(plan).toContain("case_search_input_trgm");
+    expect(plan).toContain("case_search_haystack_trgm");
 
     const counts = await client.query<{ source: string; status: string; n: number }>("SELECT source, status, n FROM case_counts WHERE system_id = 's'");
     expect(counts.rows).toEqual([{ source: "custom", status: "active", n: 2 }]);

@@ -1,0 +1,77 @@
+/**
+ * Cases tab search and counts on PostgreSQL at 100,000 cases (issue #20): starts a throwaway cluster
+ * (scripts/pg-cluster.mjs; or uses BENCHWORK_TEST_DATABASE_URL's cluster), migrates a fresh database,
+ * seeds one system with 100,000 live cases through the schema's own triggers, then times the queries
+ * the Cases tab will run on PostgreSQL: the live-case total from `case_counts`, and searches through
+ * the trigram index on `case_search` (a term in every case, bounded like SEARCH_MATCH_LIMIT; a rare
+ * term; two terms; a case ID fragment), p50/p95 over 50 runs each. Target: p95 under 50 ms.
+ *
+ * Run: `npx tsx bench/pg-case-search.ts`.
+ */
+import pg from "pg";
+import { randomBytes } from "node:crypto";
+import { migratePostgres } from "../db/pg/client";
+import { startCluster } from "../scripts/pg-cluster.mjs";
+import { describeTimes, timeMany } from "./stats";
+
+const N = 100_000;
+const RUNS = 50;
+const BOUND = 5_000; // db/queries/cases.ts SEARCH_MATCH_LIMIT
+
+const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
+const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
+const name = `bw_bench_${randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: "/postgres" }).toString() });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+await migratePostgres(url);
+const db = new pg.Client({ connectionString: url });
+await db.connect();
+
+try {
+  const t0 = performance.now();
+  const now = Date.now();
+  await db.query("INSERT INTO systems (id, name, created_at) VALUES ('big', 'Big', $1)", [now]);
+  await db.query("INSERT INTO prompts (system_id, name, created_at) VALUES ('big', 'main', $1)", [now]);
+  // Cases, then their revisions, then the pointer update that fills case_search via its trigger.
+  await db.query(
+    `INSERT INTO cases (case_key, system_id, prompt_id, source, status, created_at, updated_at)
+     SELECT 'case-' || lpad(g::text, 6, '0'), 'big', 1, (ARRAY['custom','dataset','generated'])[1 + g % 3], CASE WHEN g % 10 = 0 THEN 'paused' ELSE 'active' END, $1::bigint + g, $1::bigint + g
+     FROM generate_series(1, $2) g`,
+    [now, N],
+  );
+  await db.query(
+    `INSERT INTO case_revisions (case_id, number, input, expected, created_at)
+     SELECT id, 1, 'Customer ' || id || ' asks: where is my order ' || md5(id::text) || '? It was due on day ' || (id % 28) || '.',
+            CASE WHEN id % 1000 = 7 THEN 'Escalate to the refund desk' ELSE 'Apologise and give the tracking link' END, $1
+     FROM cases`,
+    [now],
+  );
+  await db.query("UPDATE cases c SET current_revision_id = r.id FROM case_revisions r WHERE r.case_id = c.id");
+  await db.query("VACUUM ANALYZE");
+  console.log(`seeded ${N} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const search = (terms: string[]) =>
+    db.query(
+      `SELECT case_id FROM case_search WHERE system_id = 'big' AND ${terms.map((_, i) => `haystack ILIKE $${i + 1}`).join(" AND ")} ORDER BY case_id DESC LIMIT ${BOUND + 1}`,
+      terms.map((t) => `%${t}%`),
+    );
+  const scenarios: [string, () => Promise<unknown>, () => Promise<number>][] = [
+    ["total from case_counts", () => db.query("SELECT sum(n) FROM case_counts WHERE system_id = 'big'"), async () => 1],
+    ["search 'tracking' (every case; first 5,001)", () => search(["tracking"]), async () => (await search(["tracking"])).rowCount ?? 0],
+    ["search 'refund desk' (100 cases)", () => search(["refund", "desk"]), async () => (await search(["refund", "desk"])).rowCount ?? 0],
+    ["search 'case-0421' (case ID, 100 cases)", () => search(["case-0421"]), async () => (await search(["case-0421"])).rowCount ?? 0],
+    ["search md5 fragment 'c4ca42' (rare)", () => search(["c4ca42"]), async () => (await search(["c4ca42"])).rowCount ?? 0],
+  ];
+  for (const [label, run, rows] of scenarios) {
+    for (let i = 0; i < 10; i++) await run(); // warm the cache
+    const times = await timeMany(RUNS, () => run());
+    console.log(`${label.padEnd(46)} rows ${String(await rows()).padStart(5)}  ${describeTimes(times)}`);
+  }
+} finally {
+  await db.end();
+  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  await admin.end();
+  await own?.stop();
+}

@@ -225,7 +225,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     const children: ChildProcess[] = [];
     let nextId = 1;
 
-    /** Starts tsx on claimer.ts; returns a request function. */
+    /** Starts tsx on claimer.ts; returns a request function (with its `child` process). */
     async function claimer(url: string, providerKey: string) {
       const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./test-support/claimer.ts", import.meta.url))], {
         stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -244,12 +244,13 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
       });
       child.send({ url, providerKey });
       await ready;
-      return <T>(req: Record<string, unknown>) =>
+      const request = <T>(req: Record<string, unknown>) =>
         new Promise<T>((resolve, reject) => {
           const id = nextId++;
           pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
           child.send({ id, ...req });
         });
+      return Object.assign(request, { child });
     }
 
     afterAll(() => {
@@ -296,6 +297,29 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
         [benchId],
       );
       expect(jobs.rows).toEqual([{ state: "completed", n: 40 }]);
+    }, 60_000);
+
+    it("lose nothing when one is killed (SIGKILL) holding claims: they are re-delivered once, and each trial ends with one result", async () => {
+      const { benchId, trialIds } = await launch(12, { concurrency: 12, provider: "kill", providerLimit: 5 });
+      const [victim, survivor] = await Promise.all([claimer(db.url, "kill"), claimer(db.url, "kill")]);
+      const held = await victim<TrialClaim[]>({ op: "claim", workerId: "victim", max: 5, now: T0 });
+      expect(held).toHaveLength(5);
+      const child = victim.child;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      // Before the lease ends the victim's claims still count: the provider is full.
+      expect(await survivor<TrialClaim[]>({ op: "claim", workerId: "survivor", max: 5, now: T0 + 59_999 })).toEqual([]);
+      // After it (the default lease is 60 s) the survivor gets them back and finishes everything.
+      const drained = await survivor<{ completed: number; peak: number }>({ op: "drain", workerId: "survivor", max: 5, now: T0 + 60_000 });
+      await survivor({ op: "stop" });
+      expect(drained.completed).toBe(12);
+      const rows = await trialRows(benchId);
+      expect(rows.map((r) => r.id)).toEqual(trialIds);
+      expect(rows.every((r) => r.status === "done")).toBe(true);
+      const redelivered = new Set(held.map((c) => c.trialId));
+      expect(rows.map((r) => r.attempts)).toEqual(trialIds.map((id) => (redelivered.has(id) ? 2 : 1)));
+      expect(rows.every((r) => r.output?.startsWith("by ") && !r.output.startsWith(`by ${child.pid} `))).toBe(true);
     }, 60_000);
 
     it("hold the provider's limit while they claim from different benches at once", async () => {

@@ -18,8 +18,10 @@ it("finds no binaries in a folder without them, and says what to do", () => {
 
 it("starts no cluster under BENCHWORK_SKIP_PG=1", async () => {
   const env: Record<string, string | undefined> = { BENCHWORK_SKIP_PG: "1" };
-  const c = await startTestCluster(env);
+  const said: string[] = [];
+  const c = await startTestCluster(env, (l) => said.push(l));
   expect(env.BENCHWORK_TEST_DATABASE_URL).toBeUndefined();
+  expect(said.join("\n")).toContain("BENCHWORK_SKIP_PG=1: the PostgreSQL suites are SKIPPED.");
   await c.stop();
 });
 
@@ -44,7 +46,7 @@ describePg("the throwaway cluster", () => {
 
   it("exports its URL for npm test and removes it when stopped", async () => {
     const env: Record<string, string | undefined> = {};
-    const c = await startTestCluster(env);
+    const c = await startTestCluster(env, () => undefined);
     expect(env.BENCHWORK_TEST_DATABASE_URL).toMatch(/^postgres:\/\//);
     await c.stop();
     expect(env.BENCHWORK_TEST_DATABASE_URL).toBeUndefined();

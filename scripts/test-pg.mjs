@@ -7,24 +7,25 @@
  */
 import { MISSING_PG_MESSAGE, startCluster } from "./pg-cluster.mjs";
 
-const banner = (lines) => console.log(["", "!".repeat(78), ...lines.map((l) => `!! ${l}`), "!".repeat(78), ""].join("\n"));
+const banner = (log, lines) => log(["", "!".repeat(78), ...lines.map((l) => `!! ${l}`), "!".repeat(78), ""].join("\n"));
 
 /**
  * Starts the cluster and sets `env.BENCHWORK_TEST_DATABASE_URL`.
  * @param {Record<string, string | undefined>} [env] process.env by default
+ * @param {(line: string) => void} [log] where to say what it did (console.log by default)
  * @returns {Promise<{ stop: () => Promise<void> }>} `stop` stops it and removes the variable (a no-op when none started)
  */
-export async function startTestCluster(env = process.env) {
+export async function startTestCluster(env = process.env, log = console.log) {
   const none = { stop: async () => {} };
   if (env.BENCHWORK_SKIP_PG === "1") {
-    banner(["BENCHWORK_SKIP_PG=1: the PostgreSQL suites are SKIPPED."]);
+    banner(log, ["BENCHWORK_SKIP_PG=1: the PostgreSQL suites are SKIPPED."]);
     return none;
   }
   if (env.BENCHWORK_TEST_DATABASE_URL?.trim()) return none;
   try {
     const cluster = await startCluster();
     env.BENCHWORK_TEST_DATABASE_URL = cluster.url;
-    console.log(`npm test: throwaway PostgreSQL cluster at ${cluster.url}`);
+    log(`npm test: throwaway PostgreSQL cluster at ${cluster.url}`);
     return {
       stop: async () => {
         delete env.BENCHWORK_TEST_DATABASE_URL;
@@ -32,7 +33,7 @@ export async function startTestCluster(env = process.env) {
       },
     };
   } catch (e) {
-    banner([
+    banner(log, [
       "The PostgreSQL test cluster could not start; the PostgreSQL suites will FAIL.",
       e.message === MISSING_PG_MESSAGE ? MISSING_PG_MESSAGE : String(e.message).split("\n")[0],
     ]);

@@ -197,6 +197,25 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect(await trialRows(benchId)).toEqual([expect.objectContaining({ status: "done", output: "from the live worker", attempts: 2 })]);
   });
 
+  it("completes many claims in one transaction, storing only the current ones", async () => {
+    const { benchId, trialIds } = await launch(3, { concurrency: 3 });
+    const claims = await queue.claim("w1", 3, T0);
+    const stale = { ...claims[1], token: "00000000-0000-4000-8000-000000000000" };
+    const stored = await queue.completeMany([
+      { claim: claims[0], result: result("first") },
+      { claim: stale, result: result("forged") },
+      { claim: claims[2], result: result("third") },
+    ]);
+    expect(stored.sort((a, b) => a - b)).toEqual([trialIds[0], trialIds[2]]);
+    expect((await trialRows(benchId)).map((t) => [t.status, t.output])).toEqual([
+      ["done", "first"],
+      ["running", null],
+      ["done", "third"],
+    ]);
+    expect(await queue.completeMany([{ claim: claims[0], result: result("again") }])).toEqual([]);
+    expect(await queue.complete(claims[1], result("second"))).toBe(true);
+  });
+
   it("gives a trial up as error after its last delivery expires", async () => {
     const { benchId } = await launch(1, { concurrency: 1 });
     for (let d = 1; d <= 3; d++) {

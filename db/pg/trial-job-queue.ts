@@ -237,42 +237,54 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   }
 
   async complete(claim: TrialClaim, result: TrialResult): Promise<boolean> {
+    return (await this.completeMany([{ claim, result }])).length === 1;
+  }
+
+  async completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]> {
+    if (entries.length === 0) return [];
     return withPgTransaction(this.pool, async (client) => {
-      const held = await client.query<{ lane: string; jobId: string; delivery: number }>(
-        `DELETE FROM trial_claims WHERE trial_id = $1 AND token = $2 RETURNING lane, job_id AS "jobId", delivery`,
-        [claim.trialId, claim.token],
+      // Only claims still current (same trial and token) are deleted, and only their results stored.
+      const held = await client.query<{ trialId: number; lane: string; jobId: string; delivery: number }>(
+        `DELETE FROM trial_claims c USING unnest($1::int[], $2::uuid[]) AS e(trial_id, token)
+         WHERE c.trial_id = e.trial_id AND c.token = e.token
+         RETURNING c.trial_id AS "trialId", c.lane, c.job_id AS "jobId", c.delivery`,
+        [entries.map((e) => e.claim.trialId), entries.map((e) => e.claim.token)],
       );
-      if (held.rowCount === 0) return false;
-      const { lane, jobId, delivery } = held.rows[0];
-      const n = countVerdicts(result.checks ?? []);
-      await client.query(
-        `UPDATE trials SET status = $2, started_at = $3, finished_at = $4, latency_ms = $5, input_tokens = $6, output_tokens = $7, cost_usd = $8,
-           finish_reason = $9, output = $10, record = $11::jsonb, checks = $12::jsonb, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
-           error_checks = $16, error = $17, worker_id = NULL, attempts = $18
-         WHERE id = $1`,
-        [
-          claim.trialId,
-          result.status,
-          result.startedAt,
-          result.finishedAt,
-          result.latencyMs,
-          result.inputTokens,
-          result.outputTokens,
-          result.costUsd,
-          result.finishReason,
-          result.output,
-          result.record,
-          result.checks ? JSON.stringify(result.checks) : null,
-          n.passed,
-          n.failed,
-          n.unscored,
-          n.error,
-          result.error,
-          delivery,
-        ],
-      );
-      await this.boss.complete(lane, jobId, { db: onClient(client) });
-      return true;
+      const byTrial = new Map(entries.map((e) => [e.claim.trialId, e.result]));
+      const jobsByLane = new Map<string, string[]>();
+      for (const { trialId, lane, jobId, delivery } of held.rows) {
+        const result = byTrial.get(trialId)!;
+        const n = countVerdicts(result.checks ?? []);
+        await client.query(
+          `UPDATE trials SET status = $2, started_at = $3, finished_at = $4, latency_ms = $5, input_tokens = $6, output_tokens = $7, cost_usd = $8,
+             finish_reason = $9, output = $10, record = $11::jsonb, checks = $12::jsonb, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
+             error_checks = $16, error = $17, worker_id = NULL, attempts = $18
+           WHERE id = $1`,
+          [
+            trialId,
+            result.status,
+            result.startedAt,
+            result.finishedAt,
+            result.latencyMs,
+            result.inputTokens,
+            result.outputTokens,
+            result.costUsd,
+            result.finishReason,
+            result.output,
+            result.record,
+            result.checks ? JSON.stringify(result.checks) : null,
+            n.passed,
+            n.failed,
+            n.unscored,
+            n.error,
+            result.error,
+            delivery,
+          ],
+        );
+        jobsByLane.set(lane, [...(jobsByLane.get(lane) ?? []), jobId]);
+      }
+      for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
+      return held.rows.map((r) => r.trialId);
     });
   }
 

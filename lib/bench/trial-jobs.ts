@@ -73,6 +73,8 @@ export interface TrialJobQueue<Tx> {
   expire(now: number): Promise<{ requeued: number; gaveUp: number }>;
   /** Stores the result of a claimed trial. @returns false (nothing stored) when the claim is no longer current */
   complete(claim: TrialClaim, result: TrialResult): Promise<boolean>;
+  /** {@link complete} for many claims in one transaction. @returns the ids of the trials whose result was stored */
+  completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]>;
   /** Cancels a bench: no more claims; its queued trials become `skipped` with `reason`. @returns how many were skipped */
   cancelBench(benchId: number, reason: string, now: number): Promise<number>;
 }

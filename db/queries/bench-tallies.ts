@@ -37,13 +37,21 @@ export function benchCaseTallies(db: Db, benchId: number, candidateId?: number):
 /**
  * Per-check tallies (case revision id → check key → `{ passed, scored }`) of one candidate, over the
  * trials of the given case revisions only.
+ * @param o.confirmOnly count only the trials a confirm round added (`trials.rerun = 'confirm'`)
  */
-export function benchCheckTallies(db: Db, benchId: number, candidateId: number, caseRevisionIds: ReadonlySet<number>): SideTallies["checks"] {
+export function benchCheckTallies(
+  db: Db,
+  benchId: number,
+  candidateId: number,
+  caseRevisionIds: ReadonlySet<number>,
+  o: { confirmOnly?: boolean } = {},
+): SideTallies["checks"] {
   if (caseRevisionIds.size === 0) return new Map();
   const stmt = db.$client.prepare(
     `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, t.checks AS checks
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-     WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))`,
+     WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))
+     ${o.confirmOnly ? "AND t.rerun = 'confirm'" : ""}`,
   );
   const rows = function* () {
     for (const r of stmt.iterate(benchId, candidateId, JSON.stringify([...caseRevisionIds])) as Iterable<{

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../client";
 import { immediateTransaction } from "../write-transaction";
-import { NOT_RERUN } from "./bench-results";
+import { NOT_RERUN } from "./rerun-sql";
 import type { ErroredTrial, RerunTrial, SideTrials } from "@/lib/bench/rerun/select";
 import { LibraryError } from "@/lib/library/errors";
 

@@ -18,16 +18,11 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { NOT_RERUN } from "./rerun-sql";
 import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
-
-/**
- * SQL condition on trial `t`: no later trial reruns it. An errored trial that was rerun (issue #16
- * §3) stays stored as the attempt history, but its rerun stands in for it in the results.
- */
-export const NOT_RERUN = "NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of = t.id)";
 
 /**
  * Trial facts of a bench (optionally one candidate), with checks parsed down to what aggregation

@@ -18,7 +18,7 @@ import { confirmTrials, errorRerunTrials, rerunRefusal, type RerunTrial, type Su
 import type { CandidateSpec, SuppliedCase } from "@/lib/bench/types";
 import type { CaseSource } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
-import { benchEvidence } from "./comparisons";
+import { benchEvidence, type CandidateEvidence } from "./comparisons";
 
 /** What a rerun will run and cost, before it runs. */
 export interface RerunPlan {
@@ -49,9 +49,9 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
 }
 
 /** The suspected regressions of a finished bench, each at its bench case. */
-async function suspectedOf(db: Db, bench: BenchDetail): Promise<SuspectedRegression[]> {
+async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence[] | null): Promise<SuspectedRegression[]> {
   if (bench.status !== "finished") return [];
-  const evidence = (await benchEvidence(db, bench.id, bench)) ?? [];
+  const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
   const cases = benchCaseIdsByRevision(db, bench.id);
   const out: SuspectedRegression[] = [];
   for (const e of evidence)
@@ -135,12 +135,13 @@ async function estimate(db: Db, bench: BenchDetail, trials: readonly RerunTrial[
  * Plans the confirm round of a finished bench: for each case with a suspected regression, as many
  * new trials per side as the bench ran per case (at least 3 in all per side), for the candidate
  * and — against the baseline — the baseline.
+ * @param known the bench and its evidence as the caller already read them (the results page)
  * @throws LibraryError `not_found` (no such bench), `not_allowed` (queued or running, cancelled or
  *   failed, or nothing suspected), with a message for the user
  */
-export async function planConfirm(db: Db, benchId: number): Promise<RerunPlan> {
-  const bench = await benchOrThrow(db, benchId);
-  const suspected = await suspectedOf(db, bench);
+export async function planConfirm(db: Db, benchId: number, known?: { bench: BenchDetail; evidence: CandidateEvidence[] | null }): Promise<RerunPlan> {
+  const bench = known?.bench.id === benchId ? known.bench : await benchOrThrow(db, benchId);
+  const suspected = await suspectedOf(db, bench, known?.evidence);
   const refusal = rerunRefusal(bench, "confirm", suspected.length);
   if (refusal) throw new LibraryError("not_allowed", refusal);
   const trials = confirmTrials({
@@ -177,9 +178,40 @@ export async function startRerun(db: Db, benchId: number, kind: "confirm" | "err
   return plan;
 }
 
-/** How many suspected regressions and errored trials not yet rerun a bench has (the results page's buttons). */
-export async function rerunCounts(db: Db, bench: BenchDetail): Promise<{ suspected: number; errored: number }> {
-  if (bench.status !== "finished") return { suspected: 0, errored: 0 };
-  const { errored, rerunAlready } = benchErroredTrials(db, bench.id);
-  return { suspected: (await suspectedOf(db, bench)).length, errored: errored.filter((t) => !rerunAlready.has(t.id)).length };
+/** A rerun's plan without its trial list (what the results page sends to the browser). */
+export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number };
+
+const summarize = ({ trials, ...rest }: RerunPlan): RerunPlanSummary => ({ ...rest, trialCount: trials.length });
+
+/** A plan, or null when the bench refuses it (`not_allowed`: nothing to rerun, or not finished). */
+async function offer(p: Promise<RerunPlan>): Promise<RerunPlanSummary | null> {
+  try {
+    return summarize(await p);
+  } catch (e) {
+    if (e instanceof LibraryError && e.code === "not_allowed") return null;
+    throw e;
+  }
+}
+
+/**
+ * What the results page offers on a finished bench: the confirm round's plan (null when nothing is
+ * suspected), the errored trials' rerun plan (null when none is left), and the regressions a
+ * confirm round cleared, with their candidate's label.
+ * @param evidence the bench's evidence as the page computed it (`benchEvidence`)
+ */
+export async function rerunOffers(
+  db: Db,
+  bench: BenchDetail,
+  evidence: CandidateEvidence[] | null,
+): Promise<{ confirm: RerunPlanSummary | null; errors: RerunPlanSummary | null; cleared: { candidateLabel: string; caseKey: string; label: string }[] }> {
+  if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [] };
+  const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
+  const cleared = (evidence ?? []).flatMap((e) =>
+    e.regressions.filter((r) => r.regressionStatus === "cleared").map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label })),
+  );
+  return {
+    confirm: await offer(planConfirm(db, bench.id, { bench, evidence })),
+    errors: await offer(planErrorRerun(db, bench.id)),
+    cleared,
+  };
 }

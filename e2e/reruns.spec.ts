@@ -97,7 +97,56 @@ test("Confirm suspected regressions: a flake is rerun, only its trials run, and 
   // The flake did not reproduce: "flaky — cleared", and it no longer blocks the candidate.
   await expect(reruns.getByTestId("cleared-regression")).toHaveCount(1);
   await expect(reruns.getByTestId("cleared-regression")).toContainText("flaky — cleared");
+  await expect(reruns.getByTestId("cleared-regression")).toContainText("banking77-001");
   await expect(reruns.getByTestId("cleared-regression")).toContainText("Rerun candidate");
   await expect(rec.getByRole("listitem").filter({ hasText: "Rerun candidate" }).first()).not.toContainText("not recommended");
   await expect(reruns.getByRole("button", { name: "Confirm suspected regressions" })).toHaveCount(0);
+});
+
+test("Rerun errored trials: only the errored trial runs again, and the trial view keeps the attempt history", async ({ page }) => {
+  // The candidate is rate-limited on banking77-002 for all 4 attempts of its trial (Retry-After 10 ms), then answers.
+  server.setScript([
+    {
+      name: "rate-limited",
+      when: { userTextIncludes: "not received my new card", model: "flaky-cand" },
+      fault: { status: 429, message: "Rate limit reached for requests", retryAfterMs: 10 },
+      times: 4,
+    },
+  ]);
+  await addModel(page, "Rerun baseline", "flaky-base");
+  await addModel(page, "Rerun candidate", "flaky-cand");
+  await page.goto("/systems/customer-support/benches/new?prompt=intent-router");
+  const form = page.locator("form").filter({ hasText: "New bench" });
+  await form.getByRole("button", { name: "Add model candidate" }).click();
+  await form.getByRole("button", { name: "Add model candidate" }).click();
+  await form.getByLabel("Candidate 1 model").selectOption({ label: "Rerun baseline (openai-compatible flaky-base)" });
+  await form.getByLabel("Candidate 2 model").selectOption({ label: "Rerun candidate (openai-compatible flaky-cand)" });
+  await form.getByLabel("Include retained regression cases").uncheck();
+  await form.getByLabel("Case budget").fill("2");
+  await form.getByRole("button", { name: "Launch" }).click();
+  const progress = page.getByRole("region", { name: "Progress" });
+  await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
+  await expect(progress).toContainText("3 done · 1 errors");
+
+  const reruns = page.getByRole("region", { name: "Reruns" });
+  const before = server.requests.count;
+  await reruns.getByRole("button", { name: "Rerun errored trials" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Rerun errored trials?" });
+  await expect(dialog.getByTestId("rerun-plan")).toContainText("Adds 1 trial to this bench (Rerun candidate");
+  await expect(dialog.getByTestId("rerun-plan")).toContainText("on 1 case (banking77-002)");
+  await expect(dialog.getByTestId("rerun-plan")).toContainText("1 model call, 0 judge calls");
+  await dialog.getByRole("button", { name: "Run 1 trials" }).click();
+  await expect(progress.getByTestId("progress-count")).toHaveText("5 / 5 trials", { timeout: 60_000 });
+  await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
+  expect(server.requests.count - before).toBe(1);
+  await expect(reruns.getByRole("button", { name: "Rerun errored trials" })).toHaveCount(0);
+
+  // The cell now shows the rerun; its trial links to the errored attempt, which is kept as it was.
+  await page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed/ }).click();
+  const trial = page.getByRole("complementary", { name: "Trial" });
+  await expect(trial.getByTestId("trial-attempts")).toContainText("Rerun of errored trial #");
+  await expect(trial.getByTestId("trial-attempts")).toContainText("Rate limit reached for requests");
+  await trial.getByTestId("trial-attempts").getByRole("link").click();
+  await expect(trial).toContainText("error");
+  await expect(trial.getByTestId("trial-attempts")).toContainText(/This errored trial was rerun as #\d+ \(done\)/);
 });

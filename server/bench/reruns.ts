@@ -160,9 +160,10 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
 export async function planErrorRerun(db: Db, benchId: number): Promise<RerunPlan> {
   const bench = await benchOrThrow(db, benchId);
   const { errored, rerunAlready } = benchErroredTrials(db, benchId);
-  const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
-  const refusal = rerunRefusal(bench, "errors", trials.length);
+  // Refused before reading the repeats of every case (the results page asks on every render).
+  const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
   if (refusal) throw new LibraryError("not_allowed", refusal);
+  const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
   return { benchId, kind: "errors", trials, targets: trials.length, ...(await estimate(db, bench, trials)) };
 }
 

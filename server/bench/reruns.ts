@@ -155,10 +155,11 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
 
 /**
  * Plans rerunning the errored trials of a finished bench that no trial reruns yet.
+ * @param known the bench as the caller already read it (the results page)
  * @throws LibraryError as {@link planConfirm} (nothing errored, or every error already rerun)
  */
-export async function planErrorRerun(db: Db, benchId: number): Promise<RerunPlan> {
-  const bench = await benchOrThrow(db, benchId);
+export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetail): Promise<RerunPlan> {
+  const bench = known?.id === benchId ? known : await benchOrThrow(db, benchId);
   const { errored, rerunAlready } = benchErroredTrials(db, benchId);
   // Refused before reading the repeats of every case (the results page asks on every render).
   const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
@@ -212,7 +213,7 @@ export async function rerunOffers(
   );
   return {
     confirm: await offer(planConfirm(db, bench.id, { bench, evidence })),
-    errors: await offer(planErrorRerun(db, bench.id)),
+    errors: await offer(planErrorRerun(db, bench.id, bench)),
     cleared,
   };
 }

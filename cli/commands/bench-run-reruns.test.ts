@@ -45,8 +45,10 @@ describe("bench run --confirm / --rerun-errors", () => {
     expect(r.reruns[0].cases).toHaveLength(8);
     const cand = r.candidates[1];
     expect(cand.regressions.map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(Array(8).fill("confirmed"));
-    // 200 cases × 2 candidates, plus 2 more trials per side on the 8 cases.
-    expect(r.candidates.map((c: { trials: { total: number } }) => c.trials.total)).toEqual([216, 216]);
+    // The confirm trials (2 more per side on the 8 cases) decide the statuses only: the rates and the
+    // comparison stay those of the 200 planned trials per candidate (b = 8, c = 38 as without --confirm).
+    expect(r.candidates.map((c: { trials: { total: number } }) => c.trials.total)).toEqual([200, 200]);
+    expect(cand.comparisons[0]).toMatchObject({ n: 200, regressions: 8, fixes: 38, test: "exact McNemar" });
     expect(r.recommendation.ranking.find((x: { label: string }) => x.label === "model-6b-verification").blockers).toBe(8);
   });
 });

@@ -3,20 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
-import type { RerunPlanSummary } from "@/server/bench/reruns";
+import type { RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 
 type RerunPlanView = RerunPlanSummary;
-
-/** A regression a confirm round cleared. */
-export interface ClearedRegression {
-  candidateLabel: string;
-  caseKey: string;
-  label: string;
-}
 
 const n = (v: number) => v.toLocaleString("en-US");
 
@@ -36,7 +29,7 @@ function planText(p: RerunPlanView): string {
 /**
  * Reruns inside a finished bench (issue #16 §3): "Confirm suspected regressions" and "Rerun errored
  * trials", each with its plan in a confirm dialog; and the suspected regressions a confirm round
- * cleared ("flaky — cleared": they no longer block).
+ * resolved ("flaky — cleared", or flaky on the baseline: they no longer block).
  */
 export function RerunPanel({
   systemId,
@@ -51,7 +44,7 @@ export function RerunPanel({
   confirm: RerunPlanView | null;
   /** The errored trials' rerun plan, or null when none is left to rerun. */
   errors: RerunPlanView | null;
-  cleared: ClearedRegression[];
+  cleared: ResolvedRegression[];
 }) {
   const router = useRouter();
   const toast = useToast();
@@ -108,11 +101,18 @@ export function RerunPanel({
       ) : null}
       {cleared.length ? (
         <div>
-          <p className="text-slate-700">Suspected regressions a rerun did not reproduce (they no longer block):</p>
+          <p className="text-slate-700">Suspected regressions a rerun resolved (they no longer block):</p>
           <ul className="mt-1 text-xs text-slate-700">
             {cleared.map((c, i) => (
               <li key={i} data-testid="cleared-regression">
-                <code>{c.caseKey}</code> · {c.label} · {c.candidateLabel} <Badge tone="green">flaky — cleared</Badge>
+                <code>{c.caseKey}</code> · {c.label} · {c.candidateLabel}{" "}
+                {c.status === "cleared" ? (
+                  <Badge tone="green" title="The rerun trials of the candidate all passed: the failure did not reproduce">
+                    flaky — cleared
+                  </Badge>
+                ) : (
+                  <Badge title="The reference failed a rerun trial of this check itself: not a regression of the candidate">flaky on baseline — cleared</Badge>
+                )}
               </li>
             ))}
           </ul>

@@ -18,7 +18,7 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
-import { NOT_RERUN } from "./rerun-sql";
+import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
@@ -37,7 +37,7 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
     `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
             t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${NOT_RERUN}`,
+     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}`,
   );
   const params = candidateId ? [benchId, candidateId] : [benchId];
   return {
@@ -77,15 +77,18 @@ export function candidateCheckOutcomes(db: Db, benchId: number, candidateId: num
 }
 
 /**
- * The regressions that block each candidate: all of them, except those a confirm round cleared
- * (issue #16 §3: a suspected regression that did not reproduce in the rerun trials). The summary
- * keeps every regression, so the page can show the cleared ones as such.
+ * The regressions that block each candidate: all of them, except those a confirm round resolved
+ * (issue #16 §3): `cleared` (the failure did not reproduce in the rerun trials) or `flaky on
+ * baseline` (the reference failed a rerun trial itself: with repeats that is no regression either).
+ * The summary keeps every regression, so the page can show the resolved ones as such.
  */
+const RESOLVED = new Set<string>(["cleared", "flaky on baseline"]);
+
 async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Regression[]>, refs: RegressionReferences): Promise<Map<number, Regression[]>> {
   // Without a confirm trial nothing can be cleared: skip parsing the broken checks.
   if (!db.$client.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND rerun = 'confirm' LIMIT 1").get(benchId)) return regressions;
   const statuses = classifyBenchRegressions(db, benchId, regressions, refs);
-  return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => statuses.get(id)?.[i]?.status !== "cleared")]));
+  return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
 }
 
 /**
@@ -171,7 +174,7 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
               sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passedChecks, sum(failed_checks) AS failedChecks,
               sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, ${TRIAL_VERDICT_SUMS},
               coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
-       FROM trials t WHERE t.bench_id = ? AND ${NOT_RERUN} GROUP BY candidate_id`,
+       FROM trials t WHERE t.bench_id = ? AND ${IN_RESULTS} GROUP BY candidate_id`,
     )
     .all(benchId) as Record<string, number | null>[];
   const lat = db.$client.prepare("SELECT latency_ms AS l FROM trials WHERE bench_id = ? AND candidate_id = ? AND status = 'done' AND latency_ms IS NOT NULL");

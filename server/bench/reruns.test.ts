@@ -129,6 +129,8 @@ describe("confirm suspected regressions", () => {
     const cand = bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!;
     expect(cand.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
 
+    const ratesBefore = bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate]);
+    const comparisonBefore = (await benchEvidence(db, id))![1].comparisons[0];
     const plan = await planConfirm(db, id);
     // 3 repeats: 3 more for the candidate and 3 for the baseline, on `flaky` only; one call each, no judge.
     expect(plan.caseKeys).toEqual(["flaky"]);
@@ -160,12 +162,20 @@ describe("confirm suspected regressions", () => {
     // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);
+    // The confirm trials are evidence for the status only: the rates and the comparison stay those of the planned trials
+    // (the rerun cases were picked because they failed; counting them would weigh them more).
+    expect(bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate])).toEqual(ratesBefore);
+    expect(ratesBefore).toEqual([
+      [6, 1],
+      [6, 5 / 6],
+    ]);
+    expect((await benchEvidence(db, id))![1].comparisons[0]).toEqual(comparisonBefore);
     // Nothing is suspected any more: a second confirm is refused.
     await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
   });
 
-  it("a failure that reproduces is confirmed (Fisher p ≤ 0.05) and still blocks; a strict alternation stays suspected", async () => {
-    // `broken`: the candidate is always wrong; `flaky`: right, wrong, right, wrong … (3/6 against 6/6 has p = 0.0909: not confirmed, and the rerun failed too).
+  it("a failure that reproduces is confirmed (Fisher p ≤ 0.05) and still blocks; only its case is rerun", async () => {
+    // `broken`: the candidate is always wrong; `flaky` answers right the one time it is asked (one repeat): no regression.
     const s = await setup(
       [flakyFor([RIGHT, WRONG]), { name: "broken", when: { userText: "broken question", model: "cand-model" }, reply: WRONG }],
       ["flaky", "broken", "steady"],
@@ -174,7 +184,6 @@ describe("confirm suspected regressions", () => {
     await runToEnd(id);
     // One trial per case: 1/1 → 0/1 has p = 0.5, so both are only suspected.
     expect(await statuses(id)).toEqual({ broken: "suspected" });
-    // (`flaky` answered right on its first request: no regression yet with one trial.)
     const plan = await planConfirm(db, id);
     // One repeat: 2 more per side make 3 in all.
     expect(plan.trials.length).toBe(4);
@@ -198,6 +207,24 @@ describe("confirm suspected regressions", () => {
     await startRerun(db, id, "confirm");
     await runToEnd(id);
     expect(await statuses(id)).toEqual({ flaky: "suspected" }); // R W R in the rerun: 3/6 in all
+  });
+
+  it("a reference that fails a rerun trial itself is flaky on the baseline: no longer a blocking regression", async () => {
+    // The baseline answers `flaky` right 3 times, then wrong once in the rerun; the candidate fails it once, then in every rerun trial.
+    const s = await setup(
+      [
+        { name: "base-flaky", when: { userText: "flaky question", model: "base-model" }, replies: [RIGHT, RIGHT, RIGHT, WRONG, RIGHT, RIGHT] },
+        flakyFor([RIGHT, WRONG, RIGHT, WRONG, WRONG, WRONG]),
+      ],
+      ["flaky"],
+    );
+    const id = await launch(s, 3);
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    await startRerun(db, id, "confirm");
+    const bench = await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "flaky on baseline" });
+    expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
   });
 
   it("refuses a bench that is still queued, and a bench with nothing suspected, with a clear error", async () => {

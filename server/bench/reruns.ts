@@ -180,6 +180,14 @@ export async function startRerun(db: Db, benchId: number, kind: "confirm" | "err
   return plan;
 }
 
+/** A regression a confirm round resolved: it did not reproduce (`cleared`), or the reference failed a rerun itself (`flaky on baseline`). */
+export interface ResolvedRegression {
+  candidateLabel: string;
+  caseKey: string;
+  label: string;
+  status: "cleared" | "flaky on baseline";
+}
+
 /** A rerun's plan without its trial list (what the results page sends to the browser). */
 export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number };
 
@@ -198,18 +206,20 @@ async function offer(p: Promise<RerunPlan>): Promise<RerunPlanSummary | null> {
 /**
  * What the results page offers on a finished bench: the confirm round's plan (null when nothing is
  * suspected), the errored trials' rerun plan (null when none is left), and the regressions a
- * confirm round cleared, with their candidate's label.
+ * confirm round resolved, with their candidate's label.
  * @param evidence the bench's evidence as the page computed it (`benchEvidence`)
  */
 export async function rerunOffers(
   db: Db,
   bench: BenchDetail,
   evidence: CandidateEvidence[] | null,
-): Promise<{ confirm: RerunPlanSummary | null; errors: RerunPlanSummary | null; cleared: { candidateLabel: string; caseKey: string; label: string }[] }> {
+): Promise<{ confirm: RerunPlanSummary | null; errors: RerunPlanSummary | null; cleared: ResolvedRegression[] }> {
   if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [] };
   const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
   const cleared = (evidence ?? []).flatMap((e) =>
-    e.regressions.filter((r) => r.regressionStatus === "cleared").map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label })),
+    e.regressions
+      .filter((r) => r.regressionStatus === "cleared" || r.regressionStatus === "flaky on baseline")
+      .map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label, status: r.regressionStatus as ResolvedRegression["status"] })),
   );
   return {
     confirm: await offer(planConfirm(db, bench.id, { bench, evidence })),

@@ -187,7 +187,11 @@ describe("confirm suspected regressions", () => {
     const plan = await planConfirm(db, id);
     // One repeat: 2 more per side make 3 in all.
     expect(plan.trials.length).toBe(4);
-    await startRerun(db, id, "confirm");
+    // A double click: both plan while the bench is finished; the second's write finds it reopened and adds nothing.
+    const [first, second] = await Promise.allSettled([startRerun(db, id, "confirm"), startRerun(db, id, "confirm")]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { code: "not_allowed" } });
+    expect(trialsOf(id).filter((t) => t.rerun === "confirm")).toHaveLength(4);
     const bench = await runToEnd(id);
     expect(
       trialsOf(id)

@@ -92,6 +92,11 @@ function program(io: Io, result: { code: number }) {
     .option("--json-output <path>", "write the results as JSON")
     .option("--markdown <path>", "write a summary to paste as a pull-request comment (headline, a table with intervals, the blocking regressions)")
     .option("--fail-on <what>", "inconclusive: exit 1 when the primary comparison cannot tell the candidates apart")
+    .option("--rerun-errors", "after the run, rerun the errored trials (429s, timeouts, outages) inside the same bench; the errored ones stay as history")
+    .option(
+      "--confirm",
+      "after the run, rerun the cases of suspected regressions (baseline and candidate, more repeats) inside the same bench: each is then confirmed or cleared",
+    )
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });

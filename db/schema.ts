@@ -326,9 +326,20 @@ export const trials = sqliteTable(
     unscoredChecks: integer("unscored_checks").notNull().default(0),
     errorChecks: integer("error_checks").notNull().default(0),
     error: text("error"),
+    /**
+     * Why a trial was added after the bench's launch (issue #16 §3): `confirm` — a rerun of a
+     * suspected regression's case; `error` — a rerun of the errored trial `rerunOf`. Null for the
+     * trials the launch queued.
+     */
+    rerun: text("rerun", { enum: ["confirm", "error"] }),
+    /** The errored trial this one reruns (the errored record itself is kept as it was). */
+    rerunOf: integer("rerun_of"),
   },
   (t) => [
     uniqueIndex("trials_unique").on(t.benchId, t.candidateId, t.benchCaseId, t.repeat),
+    index("trials_rerun_of")
+      .on(t.rerunOf)
+      .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
     index("trials_worker")
       .on(t.workerId)

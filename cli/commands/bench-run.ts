@@ -2,9 +2,11 @@
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
- *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive]`
+ *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive] [--rerun-errors] [--confirm]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
- * showing progress; then prints the summary and the recommendation (issue #5).
+ * showing progress; then prints the summary and the recommendation (issue #5). `--rerun-errors`
+ * reruns the errored trials and `--confirm` the suspected regressions' cases inside the same bench
+ * once it finished, saying what each adds first (issue #16 §3); the results are then the recomputed ones.
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
  * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
  * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
@@ -27,6 +29,7 @@ import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
+import { startRerun, type RerunPlan } from "@/server/bench/reruns";
 import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
 import { blockerStatuses } from "@/lib/bench/evidence/blockers";
@@ -57,6 +60,10 @@ export interface BenchRunOptions {
   markdown?: string;
   /** `inconclusive`: exit 1 when the primary comparison is inconclusive. */
   failOn?: string;
+  /** `--confirm`: after the run, rerun the suspected regressions' cases inside the bench (issue #16 §3). */
+  confirm?: boolean;
+  /** `--rerun-errors`: after the run, rerun the errored trials inside the bench. */
+  rerunErrors?: boolean;
 }
 
 function parseCases(s: string | undefined) {
@@ -221,37 +228,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   );
   for (const w of plan.warnings) io.out(`  note: ${w}`);
 
-  const worker = startBenchWorker(db, { pollMs: 50 });
-  let cancelled = false;
-  const onInt = () => {
-    if (cancelled) process.exit(130);
-    cancelled = true;
-    io.err("cancelling: running trials stop, unrun trials are skipped (Ctrl-C again to quit now)");
-    void requestCancel(db, id).then(() => worker.wake());
-  };
-  process.on("SIGINT", onInt);
-  let last = "";
-  let printed = "";
-  let printedAt = Date.now();
-  for (;;) {
-    const p = (await getBenchProgress(db, id))!;
-    const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
-    const ended = p.status !== "queued" && p.status !== "running";
-    if (io.tty) {
-      if (line !== last) process.stdout.write(`\r${line}`);
-    } else if (line !== printed && (ended || Date.now() - printedAt >= 5_000)) {
-      // Not a terminal (a CI log): a line every 5 s, so a long bench does not look stuck.
-      io.out(line);
-      printed = line;
-      printedAt = Date.now();
-    }
-    last = line;
-    if (ended) break;
-    await new Promise((r) => setTimeout(r, 200));
+  await waitForBench(db, id, io);
+  // Reruns inside the bench (issue #16 §3): errored trials first, then the confirm round, each planned, run and recomputed.
+  const reruns: { kind: "errors" | "confirm"; trials: number; cases: string[]; modelCalls: number; judgeCalls: number; estimate: RerunPlan["estimate"] }[] = [];
+  for (const kind of [o.rerunErrors ? "errors" : null, o.confirm ? "confirm" : null] as const) {
+    if (!kind) continue;
+    const done = await rerunInBench(db, id, kind, io);
+    if (done) reruns.push(done);
   }
-  if (io.tty) process.stdout.write("\n");
-  process.off("SIGINT", onInt);
-  await worker.stop(2_000);
 
   const bench = (await getBench(db, id))!;
   const rec = bench.recommendation!;
@@ -293,6 +277,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       };
     }),
     errors: trialErrorReasons(db, id, 5),
+    // Issue #16 §3: the reruns inside this bench that --rerun-errors and --confirm ran.
+    reruns,
     recommendation: {
       recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
       headline: rec.headline,
@@ -364,4 +350,66 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     return 1;
   }
   return allErrored || bestBlocked ? 1 : 0;
+}
+
+/**
+ * Runs the worker until bench `id` has ended, showing progress (a line every 5 s when not a
+ * terminal); Ctrl-C cancels the bench (twice quits).
+ */
+async function waitForBench(db: Db, id: number, io: Io): Promise<void> {
+  const worker = startBenchWorker(db, { pollMs: 50 });
+  let cancelled = false;
+  const onInt = () => {
+    if (cancelled) process.exit(130);
+    cancelled = true;
+    io.err("cancelling: running trials stop, unrun trials are skipped (Ctrl-C again to quit now)");
+    void requestCancel(db, id).then(() => worker.wake());
+  };
+  process.on("SIGINT", onInt);
+  let last = "";
+  let printed = "";
+  let printedAt = Date.now();
+  for (;;) {
+    const p = (await getBenchProgress(db, id))!;
+    const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
+    const ended = p.status !== "queued" && p.status !== "running";
+    if (io.tty) {
+      if (line !== last) process.stdout.write(`\r${line}`);
+    } else if (line !== printed && (ended || Date.now() - printedAt >= 5_000)) {
+      // Not a terminal (a CI log): a line every 5 s, so a long bench does not look stuck.
+      io.out(line);
+      printed = line;
+      printedAt = Date.now();
+    }
+    last = line;
+    if (ended) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (io.tty) process.stdout.write("\n");
+  process.off("SIGINT", onInt);
+  await worker.stop(2_000);
+}
+
+/**
+ * One rerun inside the finished bench `id` (`--rerun-errors`, `--confirm`): says what it adds and
+ * costs, runs it and waits for the bench to be finalized again. Nothing to rerun is said and skipped.
+ * @returns what was run, or null when there was nothing to rerun (or the bench did not finish)
+ */
+async function rerunInBench(db: Db, id: number, kind: "errors" | "confirm", io: Io) {
+  let plan: RerunPlan;
+  try {
+    plan = await startRerun(db, id, kind);
+  } catch (e) {
+    if (e instanceof LibraryError && e.code === "not_allowed") {
+      io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${e.message}`);
+      return null;
+    }
+    throw e;
+  }
+  const cost = plan.estimate.costUsd === null ? "cost unknown (no prices set)" : `about $${plan.estimate.costUsd.toFixed(4)}`;
+  io.out(
+    `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
+  );
+  await waitForBench(db, id, io);
+  return { kind, trials: plan.trials.length, cases: plan.caseKeys, modelCalls: plan.modelCalls, judgeCalls: plan.judgeCalls, estimate: plan.estimate };
 }

@@ -6,6 +6,7 @@ import { decodeContent } from "@/lib/library/content-codec";
 import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
 import { CloseOnEscape } from "./close-on-escape";
+import { TrialAttempts } from "./trial-attempts";
 
 type TrialRow = Record<string, unknown>;
 
@@ -38,6 +39,7 @@ export function TrialView({
   references = [],
   regressed = [],
   lastBench = null,
+  attempts,
 }: {
   trial: TrialRow;
   closeHref: string;
@@ -47,6 +49,8 @@ export function TrialView({
   /** Checks of this case that this candidate broke (passed for the reference, fail here). */
   regressed?: Regression[];
   lastBench?: LastBenchReference | null;
+  /** Reruns of this errored trial, or the errored trial this one reruns (issue #16 §3). */
+  attempts?: React.ComponentProps<typeof TrialAttempts>;
 }) {
   const content = decodeContent(String(trial.input ?? ""), String(trial.expected ?? ""), String(trial.details ?? "{}"));
   const record = trial.record
@@ -127,6 +131,7 @@ export function TrialView({
               )}
             </p>
           ) : null}
+          {attempts ? <TrialAttempts {...attempts} /> : null}
         </div>
         <Link scroll={false} href={closeHref} aria-label="Close trial" title="Close (Esc)" className="rounded p-1 text-slate-500 hover:bg-slate-100">
           ✕

@@ -4,6 +4,7 @@
  * sorting run over all rows; the page then takes its slice.
  */
 import type { Db } from "../client";
+import { NOT_RERUN } from "./rerun-sql";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
 
 /**
@@ -60,7 +61,7 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
               sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
               ${TRIAL_VERDICT_SUMS},
               sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
-       FROM trials WHERE bench_id = ? GROUP BY bench_case_id, candidate_id`,
+       FROM trials t WHERE t.bench_id = ? AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
     )
     .all(benchId) as {
     bc: number;

@@ -18,6 +18,8 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { IN_RESULTS } from "./rerun-sql";
+import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -35,7 +37,7 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
     `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
             t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""}`,
+     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}`,
   );
   const params = candidateId ? [benchId, candidateId] : [benchId];
   return {
@@ -72,6 +74,21 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
  */
 export function candidateCheckOutcomes(db: Db, benchId: number, candidateId: number): CheckOutcomes {
   return checkOutcomes(trialFacts(db, benchId, candidateId), candidateId);
+}
+
+/**
+ * The regressions that block each candidate: all of them, except those a confirm round resolved
+ * (issue #16 §3): `cleared` (the failure did not reproduce in the rerun trials) or `flaky on
+ * baseline` (the reference failed a rerun trial itself: with repeats that is no regression either).
+ * The summary keeps every regression, so the page can show the resolved ones as such.
+ */
+const RESOLVED = new Set<string>(["cleared", "flaky on baseline"]);
+
+async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Regression[]>, refs: RegressionReferences): Promise<Map<number, Regression[]>> {
+  // Without a confirm trial nothing can be cleared: skip parsing the broken checks.
+  if (!db.$client.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND rerun = 'confirm' LIMIT 1").get(benchId)) return regressions;
+  const statuses = classifyBenchRegressions(db, benchId, regressions, refs);
+  return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
 }
 
 /**
@@ -123,12 +140,13 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       }
     }
   }
+  const blockers = await gateBlockers(db, benchId, regressions, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
   const recommendation = recommend(
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
-    regressions,
+    blockers,
     { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
   );
   return {
@@ -156,7 +174,7 @@ export function liveCandidateStats(db: Db, benchId: number, candidateIds: number
               sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passedChecks, sum(failed_checks) AS failedChecks,
               sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, ${TRIAL_VERDICT_SUMS},
               coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
-       FROM trials WHERE bench_id = ? GROUP BY candidate_id`,
+       FROM trials t WHERE t.bench_id = ? AND ${IN_RESULTS} GROUP BY candidate_id`,
     )
     .all(benchId) as Record<string, number | null>[];
   const lat = db.$client.prepare("SELECT latency_ms AS l FROM trials WHERE bench_id = ? AND candidate_id = ? AND status = 'done' AND latency_ms IS NOT NULL");

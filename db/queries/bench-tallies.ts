@@ -8,6 +8,7 @@ import type { Db } from "../client";
 import type { CaseTally } from "@/lib/bench/stats/paired";
 import type { CheckRecord } from "@/lib/bench/types";
 import { benchTallies, type SideTallies } from "@/lib/bench/stats/tallies";
+import { IN_RESULTS } from "./rerun-sql";
 
 /**
  * Case tallies of every candidate of bench `benchId` (optionally one candidate).
@@ -21,7 +22,7 @@ export function benchCaseTallies(db: Db, benchId: number, candidateId?: number):
               coalesce(sum(t.passed_checks + t.failed_checks > 0), 0) AS scored,
               coalesce(sum(t.passed_checks + t.failed_checks > 0 AND t.failed_checks = 0), 0) AS passed
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""}
+       WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}
        GROUP BY t.candidate_id, bc.case_revision_id`,
     )
     .all(...(candidateId ? [benchId, candidateId] : [benchId])) as { c: number; r: number; scored: number; passed: number }[];
@@ -37,13 +38,21 @@ export function benchCaseTallies(db: Db, benchId: number, candidateId?: number):
 /**
  * Per-check tallies (case revision id → check key → `{ passed, scored }`) of one candidate, over the
  * trials of the given case revisions only.
+ * @param o.confirmOnly count only the trials a confirm round added (`trials.rerun = 'confirm'`)
  */
-export function benchCheckTallies(db: Db, benchId: number, candidateId: number, caseRevisionIds: ReadonlySet<number>): SideTallies["checks"] {
+export function benchCheckTallies(
+  db: Db,
+  benchId: number,
+  candidateId: number,
+  caseRevisionIds: ReadonlySet<number>,
+  o: { confirmOnly?: boolean } = {},
+): SideTallies["checks"] {
   if (caseRevisionIds.size === 0) return new Map();
   const stmt = db.$client.prepare(
     `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, t.checks AS checks
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-     WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))`,
+     WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))
+     ${o.confirmOnly ? "AND t.rerun = 'confirm'" : ""}`,
   );
   const rows = function* () {
     for (const r of stmt.iterate(benchId, candidateId, JSON.stringify([...caseRevisionIds])) as Iterable<{

@@ -7,13 +7,13 @@
  * `lib/bench/stats`.
  */
 import type { Db } from "@/db/client";
-import { benchCaseTallies, benchCheckTallies } from "@/db/queries/bench-tallies";
+import { benchCaseTallies } from "@/db/queries/bench-tallies";
+import { classifyBenchRegressions } from "@/db/queries/regression-statuses";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
 import type { Regression } from "@/lib/bench/recommend";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
-import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
-import { checkTally } from "@/lib/bench/stats/tallies";
+import type { RegressionClassification } from "@/lib/bench/stats/regression-status";
 
 /** One comparison of a candidate: against whom, then the paired figures. */
 export interface CandidateComparison extends PairedComparison {
@@ -52,12 +52,12 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
   const baseCases = baselineCandidateId !== null ? (cases.get(baselineCandidateId) ?? NONE) : null;
   const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
 
-  // Per-check tallies only where a check broke: the reference's and the candidate's trials of those case revisions.
-  const broken = (against: Regression["against"]) =>
-    new Set(Object.values(summary.regressions).flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
-  const baseChecks =
-    baselineCandidateId !== null ? benchCheckTallies(db, benchId, baselineCandidateId, broken("baseline")) : new Map<number, Map<string, CheckTally>>();
-  const refChecks = prev ? benchCheckTallies(db, prev.id, referenceCandidateId!, broken("last bench")) : new Map<number, Map<string, CheckTally>>();
+  // Per-check tallies only where a check broke (the reference's, the candidate's and its confirm rerun's trials of those case revisions).
+  const classified = classifyBenchRegressions(db, benchId, new Map(bench.candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])), {
+    baselineCandidateId,
+    referenceBenchId: prev ? prev.id : null,
+    referenceCandidateId: prev ? referenceCandidateId : null,
+  });
 
   return bench.candidates.map((c) => {
     const own = cases.get(c.id) ?? NONE;
@@ -72,10 +72,8 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
     if (refCases && prev)
       comparisons.push({ against: "last", againstCandidate: label(prev, referenceCandidateId!), againstBenchId: prev.id, ...compareCandidates(own, refCases) });
     const mine = summary.regressions[String(c.id)] ?? [];
-    const ownChecks = benchCheckTallies(db, benchId, c.id, new Set(mine.map((r) => r.caseRevisionId)));
-    const regressions = mine.map((r) => {
-      const ref = checkTally(r.against === "baseline" ? baseChecks : refChecks, r.caseRevisionId, r.key);
-      const cls = classifyCheck(ref ?? { passed: 0, scored: 0 }, checkTally(ownChecks, r.caseRevisionId, r.key) ?? { passed: 0, scored: 0 });
+    const regressions = mine.map((r, i) => {
+      const cls = classified.get(c.id)![i];
       return { ...r, regressionStatus: cls.status, regressionPValue: cls.pValue };
     });
     return { candidateId: c.id, rates: candidateRates(own.values()), comparisons, regressions };

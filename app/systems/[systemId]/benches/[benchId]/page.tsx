@@ -13,6 +13,9 @@ import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
 import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
+import { RerunPanel } from "@/components/benches/rerun-panel";
+import { trialRerunLinks } from "@/db/queries/bench-reruns";
+import { rerunOffers } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 
@@ -140,9 +143,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       : [];
     // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
     const evidence = ended ? await benchEvidence(db, id, bench) : null;
+    // Reruns inside the bench (issue #16 §3): what Confirm and Rerun errored trials would add.
+    const reruns = await rerunOffers(db, bench, evidence);
+    const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;
     main = (
       <div className="flex flex-col gap-4">
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
+        <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
         <EvidenceCharts bench={bench} evidence={evidence} />
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
@@ -173,6 +180,10 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               }))}
               regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
               lastBench={bench.recommendation?.lastBench ?? null}
+              attempts={{
+                rerunOf: links?.rerunOf ? { ...links.rerunOf, href: href({ trial: links.rerunOf.id }) } : null,
+                rerunAs: (links?.rerunAs ?? []).map((r) => ({ ...r, href: href({ trial: r.id }) })),
+              }}
             />
           ) : null}
         </div>
@@ -232,7 +243,8 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </a>
         </div>
       </div>
-      <BenchProgressBar systemId={systemId} initial={progress} />
+      {/* Keyed by the trial count: a rerun reopens the bench with more trials, and the bar starts following it again. */}
+      <BenchProgressBar key={progress.total} systemId={systemId} initial={progress} />
       <nav role="tablist" aria-label="Bench views" className="inline-flex w-fit rounded-lg bg-slate-200/70 p-1">
         {(["results", "manifest", "rubric"] as const).map((v) => (
           <Link

@@ -1,0 +1,123 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
+import type { RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { useToast } from "@/components/ui/toast";
+
+type RerunPlanView = RerunPlanSummary;
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+/** What a rerun will run and cost, in one paragraph (the confirm dialog's text). */
+function planText(p: RerunPlanView): string {
+  const who = p.perCandidate.map((c) => `${c.label}: ${n(c.trials)}`).join(", ");
+  const cases = p.caseKeys.length <= 5 ? p.caseKeys.join(", ") : `${p.caseKeys.slice(0, 5).join(", ")} and ${n(p.caseKeys.length - 5)} more`;
+  const cost = p.estimate.costUsd === null ? "cost unknown (a model has no prices set)" : `about $${p.estimate.costUsd.toFixed(4)}`;
+  return (
+    `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseKeys.length)} case${p.caseKeys.length === 1 ? "" : "s"} (${cases}), ` +
+    `with the bench's pinned prompt revisions, models and rubric: ${p.modelCallsUpperBound ? "at most " : ""}${n(p.modelCalls)} model call${p.modelCalls === 1 ? "" : "s"}, ` +
+    `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
+    "The bench reopens and its results are computed again when they are done."
+  );
+}
+
+/**
+ * Reruns inside a finished bench (issue #16 §3): "Confirm suspected regressions" and "Rerun errored
+ * trials", each with its plan in a confirm dialog; and the suspected regressions a confirm round
+ * resolved ("flaky — cleared", or flaky on the baseline: they no longer block).
+ */
+export function RerunPanel({
+  systemId,
+  benchId,
+  confirm,
+  errors,
+  cleared,
+}: {
+  systemId: string;
+  benchId: number;
+  /** The confirm round's plan, or null when nothing is suspected. */
+  confirm: RerunPlanView | null;
+  /** The errored trials' rerun plan, or null when none is left to rerun. */
+  errors: RerunPlanView | null;
+  cleared: ResolvedRegression[];
+}) {
+  const router = useRouter();
+  const toast = useToast();
+  const [pending, startTransition] = useTransition();
+  if (!confirm && !errors && cleared.length === 0) return null;
+  const run = (kind: "confirm" | "errors") =>
+    startTransition(async () => {
+      const r = await startRerunAction({ systemId, benchId, kind });
+      if (!r.ok) return toast(r.error.message, "error");
+      toast(`Added ${n(r.data.trials)} trial${r.data.trials === 1 ? "" : "s"} to the bench; it runs them now`);
+      router.refresh();
+    });
+  return (
+    <section aria-label="Reruns" className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+      {confirm ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-slate-700" data-testid="suspected-count">
+            {confirm.targets === 1 ? "1 suspected regression blocks" : `${n(confirm.targets)} suspected regressions block`} until a rerun confirms or clears{" "}
+            {confirm.targets === 1 ? "it" : "them"}.
+          </p>
+          <ConfirmDialog
+            trigger={
+              <Button size="sm" disabled={pending}>
+                Confirm suspected regressions
+              </Button>
+            }
+            title="Confirm suspected regressions?"
+            description={<p data-testid="rerun-plan">{planText(confirm)}</p>}
+            confirmLabel={`Run ${n(confirm.trialCount)} trials`}
+            onConfirm={() => run("confirm")}
+          />
+        </div>
+      ) : null}
+      {errors ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-slate-700">
+            {errors.targets === 1 ? "1 trial" : `${n(errors.targets)} trials`} ended in an error (rate limit, timeout, provider outage …): not counted as
+            failures.
+          </p>
+          <ConfirmDialog
+            trigger={
+              <Button size="sm" disabled={pending}>
+                Rerun errored trials
+              </Button>
+            }
+            title="Rerun errored trials?"
+            description={
+              <p data-testid="rerun-plan">{planText(errors)} Each errored trial is kept as it was; its rerun links to it and counts in its place.</p>
+            }
+            confirmLabel={`Run ${n(errors.trialCount)} trials`}
+            onConfirm={() => run("errors")}
+          />
+        </div>
+      ) : null}
+      {cleared.length ? (
+        <div>
+          <p className="text-slate-700">Suspected regressions a rerun resolved (they no longer block):</p>
+          <ul className="mt-1 text-xs text-slate-700">
+            {cleared.map((c, i) => (
+              <li key={i} data-testid="cleared-regression">
+                <code>{c.caseKey}</code> · {c.label} · {c.candidateLabel}{" "}
+                {c.status === "cleared" ? (
+                  <Badge tone="green" title="The rerun trials of the candidate all passed: the failure did not reproduce">
+                    flaky — cleared
+                  </Badge>
+                ) : (
+                  <Badge title="The reference failed a rerun trial of this check itself: not a regression of the candidate">flaky on baseline — cleared</Badge>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+/**
+ * Reruns inside a bench through the real path (issue #16 §3): a temp SQLite file, the bench
+ * worker, and a scripted OpenAI-compatible server whose answers to a case are scripted by request
+ * count (deterministic flakes). Launch → finish → plan and start a rerun → the worker runs only the
+ * added trials → the bench is finalized again with the new statuses and recommendation.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { migrateDatabase, openDatabase, type Db } from "@/db/client";
+import { addCases } from "@/db/queries/cases";
+import { createModelConfig } from "@/db/queries/models";
+import { createPrompt, createSystem } from "@/db/queries/systems";
+import { getBench } from "@/db/queries/benches";
+import { emptyCaseContent } from "@/lib/library/case-content";
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
+import { launchFromRequest } from "./prepare";
+import { benchEvidence } from "./comparisons";
+import { planConfirm, planErrorRerun, startRerun } from "./reruns";
+import { startBenchWorker } from "../worker";
+
+const RIGHT = { text: "right" };
+const WRONG = { text: "wrong" };
+
+let server: ScriptedModelServer;
+let dir: string;
+let db: Db;
+
+beforeAll(async () => {
+  server = await startScriptedModelServer({ defaultReply: RIGHT });
+});
+afterAll(async () => server.close());
+afterEach(() => {
+  db?.$client.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp database with prompt `agent` (cases `flaky`, `broken`, `steady`, `down`; an exact check each) and two model candidates. */
+async function setup(script: ScriptRule[], keys: string[]) {
+  server.setScript(script);
+  dir = mkdtempSync(path.join(tmpdir(), "benchwork-reruns-"));
+  db = openDatabase(path.join(dir, "bench.db"));
+  migrateDatabase(db);
+  await createSystem(db, { id: "shop", name: "Shop" });
+  const promptId = await createPrompt(db, { systemId: "shop", name: "agent", systemPrompt: "Answer with one word." });
+  await addCases(
+    db,
+    keys.map((k) => ({
+      systemId: "shop",
+      promptId,
+      caseKey: k,
+      source: "custom" as const,
+      content: { ...emptyCaseContent(), input: `${k} question`, expected: "right", evaluators: [{ kind: "exact" }] },
+    })),
+  );
+  const base = await createModelConfig(db, { name: "base", provider: "openai-compatible", modelId: "base-model", baseUrl: server.url });
+  const cand = await createModelConfig(db, { name: "cand", provider: "openai-compatible", modelId: "cand-model", baseUrl: server.url });
+  return { promptId, base, cand };
+}
+
+/** Runs the worker until bench `id` has ended, then stops it. */
+async function runToEnd(id: number) {
+  const worker = startBenchWorker(db, { env: {}, pollMs: 10, retryBaseDelayMs: 1, trialThreads: 0 });
+  try {
+    for (;;) {
+      const b = await getBench(db, id);
+      if (b && b.status !== "queued" && b.status !== "running") return b;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    await worker.stop(1000);
+  }
+}
+
+async function launch(s: Awaited<ReturnType<typeof setup>>, repeats: number) {
+  const { id } = await launchFromRequest(db, {
+    systemId: "shop",
+    promptId: s.promptId,
+    candidates: [
+      { kind: "model", modelConfigId: s.base },
+      { kind: "model", modelConfigId: s.cand },
+    ],
+    baseline: { kind: "candidate", index: 0 },
+    selection: { kind: "all" },
+    budget: null,
+    repeats,
+    concurrency: 2,
+    timeoutSeconds: 60,
+    maxSteps: 1,
+    judgeModelConfigId: null,
+    launchKey: `k-${Math.random()}`,
+  });
+  return id;
+}
+
+/** The candidate's regression statuses by case key. */
+async function statuses(id: number) {
+  const ev = (await benchEvidence(db, id))!;
+  return Object.fromEntries(ev.flatMap((e) => e.regressions.map((r) => [r.caseKey, r.regressionStatus])));
+}
+
+const trialsOf = (id: number) =>
+  db.$client
+    .prepare(
+      "SELECT bc.case_key AS k, c.label AS cand, t.repeat, t.status, t.rerun, t.rerun_of AS rerunOf, t.error, t.output FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? ORDER BY t.id",
+    )
+    .all(id) as {
+    k: string;
+    cand: string;
+    repeat: number;
+    status: string;
+    rerun: string | null;
+    rerunOf: number | null;
+    error: string | null;
+    output: string;
+  }[];
+
+const flakyFor = (replies: (typeof RIGHT)[]): ScriptRule => ({ name: "flaky", when: { userText: "flaky question", model: "cand-model" }, replies });
+
+describe("confirm suspected regressions", () => {
+  it("a flake that does not reproduce is cleared and no longer blocks; only its case's trials run", async () => {
+    // The candidate's answer to `flaky`: right, wrong, then right (by request count of that case): 2/3 against 3/3.
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    const id = await launch(s, 3);
+    let bench = await runToEnd(id);
+    expect(bench.status).toBe("finished");
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    const cand = bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!;
+    expect(cand.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
+
+    const ratesBefore = bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate]);
+    const comparisonBefore = (await benchEvidence(db, id))![1].comparisons[0];
+    const plan = await planConfirm(db, id);
+    // 3 repeats: 3 more for the candidate and 3 for the baseline, on `flaky` only; one call each, no judge.
+    expect(plan.caseKeys).toEqual(["flaky"]);
+    expect(plan.perCandidate.map((p) => [p.label.split(" ")[0], p.trials])).toEqual([
+      ["base", 3],
+      ["cand", 3],
+    ]);
+    expect([plan.modelCalls, plan.judgeCalls, plan.targets]).toEqual([6, 0, 1]);
+    expect(plan.estimate.inputTokens).toBeGreaterThan(0);
+    expect(plan.estimate.costUsd).toBeNull(); // the scripted models have no prices
+
+    const before = server.requests.count;
+    await startRerun(db, id, "confirm");
+    expect((await getBench(db, id))!.status).toBe("queued");
+    bench = await runToEnd(id);
+    expect(server.requests.count - before).toBe(6);
+    expect(bench.status).toBe("finished");
+    const added = trialsOf(id).filter((t) => t.rerun === "confirm");
+    expect(added.map((t) => [t.k, t.cand.split(" ")[0], t.repeat, t.status])).toEqual([
+      ["flaky", "cand", 4, "done"],
+      ["flaky", "cand", 5, "done"],
+      ["flaky", "cand", 6, "done"],
+      ["flaky", "base", 4, "done"],
+      ["flaky", "base", 5, "done"],
+      ["flaky", "base", 6, "done"],
+    ]);
+    expect(bench.trialCount).toBe(12 + 6);
+    expect(await statuses(id)).toEqual({ flaky: "cleared" });
+    // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
+    expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
+    expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);
+    // The confirm trials are evidence for the status only: the rates and the comparison stay those of the planned trials
+    // (the rerun cases were picked because they failed; counting them would weigh them more).
+    expect(bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate])).toEqual(ratesBefore);
+    expect(ratesBefore).toEqual([
+      [6, 1],
+      [6, 5 / 6],
+    ]);
+    expect((await benchEvidence(db, id))![1].comparisons[0]).toEqual(comparisonBefore);
+    // Nothing is suspected any more: a second confirm is refused.
+    await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
+  });
+
+  it("a failure that reproduces is confirmed (Fisher p ≤ 0.05) and still blocks; only its case is rerun", async () => {
+    // `broken`: the candidate is always wrong; `flaky` answers right the one time it is asked (one repeat): no regression.
+    const s = await setup(
+      [flakyFor([RIGHT, WRONG]), { name: "broken", when: { userText: "broken question", model: "cand-model" }, reply: WRONG }],
+      ["flaky", "broken", "steady"],
+    );
+    const id = await launch(s, 1);
+    await runToEnd(id);
+    // One trial per case: 1/1 → 0/1 has p = 0.5, so both are only suspected.
+    expect(await statuses(id)).toEqual({ broken: "suspected" });
+    const plan = await planConfirm(db, id);
+    // One repeat: 2 more per side make 3 in all.
+    expect(plan.trials.length).toBe(4);
+    // A double click: both plan while the bench is finished; the second's write finds it reopened and adds nothing.
+    const [first, second] = await Promise.allSettled([startRerun(db, id, "confirm"), startRerun(db, id, "confirm")]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { code: "not_allowed" } });
+    expect(trialsOf(id).filter((t) => t.rerun === "confirm")).toHaveLength(4);
+    const bench = await runToEnd(id);
+    expect(
+      trialsOf(id)
+        .filter((t) => t.rerun === "confirm")
+        .every((t) => t.k === "broken"),
+    ).toBe(true);
+    // 3/3 → 0/3: p = 1/20 = 0.05 exactly (hypergeometric), confirmed.
+    expect(await statuses(id)).toEqual({ broken: "confirmed" });
+    expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers.map((b) => b.caseKey)).toEqual(["broken"]);
+  });
+
+  it("a strict right/wrong alternation is not cleared: the rerun fails too, and 3/6 against 6/6 (p = 0.0909) is not confirmed", async () => {
+    const s = await setup([flakyFor([WRONG, RIGHT])], ["flaky"]);
+    const id = await launch(s, 3);
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" }); // W R W: 1/3
+    await startRerun(db, id, "confirm");
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" }); // R W R in the rerun: 3/6 in all
+  });
+
+  it("a reference that fails a rerun trial itself is flaky on the baseline: no longer a blocking regression", async () => {
+    // The baseline answers `flaky` right 3 times, then wrong once in the rerun; the candidate fails it once, then in every rerun trial.
+    const s = await setup(
+      [
+        { name: "base-flaky", when: { userText: "flaky question", model: "base-model" }, replies: [RIGHT, RIGHT, RIGHT, WRONG, RIGHT, RIGHT] },
+        flakyFor([RIGHT, WRONG, RIGHT, WRONG, WRONG, WRONG]),
+      ],
+      ["flaky"],
+    );
+    const id = await launch(s, 3);
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    await startRerun(db, id, "confirm");
+    const bench = await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "flaky on baseline" });
+    expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
+  });
+
+  it("refuses a bench that is still queued, and a bench with nothing suspected, with a clear error", async () => {
+    const s = await setup([], ["steady"]);
+    const id = await launch(s, 1);
+    await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} is still queued: wait until it has finished before confirming its suspected regressions.`);
+    await expect(startRerun(db, id, "errors")).rejects.toMatchObject({ code: "not_allowed" });
+    await runToEnd(id);
+    await expect(startRerun(db, id, "confirm")).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
+    await expect(planConfirm(db, 9999)).rejects.toMatchObject({ code: "not_found" });
+    // Nothing was added by the refusals.
+    expect(trialsOf(id).length).toBe(2);
+  });
+});
+
+describe("rerun errored trials", () => {
+  it("adds one trial per errored trial, linked to it; the errored record stays; the rerun stands in for it in the results", async () => {
+    // The candidate's `down` case: the provider is down for its 4 attempts (one trial), then answers.
+    const s = await setup(
+      [{ name: "outage", when: { userText: "down question", model: "cand-model" }, fault: { status: 503, message: "upstream unavailable" }, times: 4 }],
+      ["down", "steady"],
+    );
+    const id = await launch(s, 1);
+    let bench = await runToEnd(id);
+    const errored = trialsOf(id).filter((t) => t.status === "error");
+    expect(errored.map((t) => [t.k, t.cand.split(" ")[0]])).toEqual([["down", "cand"]]);
+    expect(bench.summary!.candidates[1].stats.trials.error).toBe(1);
+
+    const plan = await planErrorRerun(db, id);
+    expect([plan.trials.length, plan.modelCalls, plan.caseKeys]).toEqual([1, 1, ["down"]]);
+    await startRerun(db, id, "errors");
+    bench = await runToEnd(id);
+    const rows = trialsOf(id);
+    const erroredId = (db.$client.prepare("SELECT id FROM trials WHERE bench_id = ? AND status = 'error'").get(id) as { id: number }).id;
+    // The errored record is kept as it was; the new trial links to it and passed.
+    expect(rows.find((t) => t.status === "error")).toMatchObject({ k: "down", repeat: 1, rerun: null });
+    expect(rows.find((t) => t.status === "error")!.error).toMatch(/upstream unavailable/);
+    expect(rows.filter((t) => t.rerun === "error").map((t) => [t.k, t.repeat, t.status, t.rerunOf, t.output])).toEqual([
+      ["down", 2, "done", erroredId, "right"],
+    ]);
+    // In the results the rerun stands in for the errored attempt: 2 trials, none errored.
+    expect(bench.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 2, error: 0 });
+    await expect(planErrorRerun(db, id)).rejects.toThrow(`Bench #${id} has no errored trial left to rerun.`);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Reruns inside a finished bench (issue #16 §3), shared by the results page's actions and
+ * `benchwork bench run --confirm / --rerun-errors`:
+ * - confirm suspected regressions: new trials of just the suspected cases, for the candidate and
+ *   the baseline, with the bench's pinned revisions, rubric and settings (they are the bench's);
+ * - rerun errored trials: one new trial per errored one, linked to it (the errored one is kept).
+ * Both first plan (trials, calls, tokens, cost — the New bench estimate over just those trials),
+ * then add the trials and reopen the bench; the worker runs them and finalizes it again, which
+ * recomputes the summary, the statuses and the recommendation.
+ */
+import type { Db } from "@/db/client";
+import { getBench, type BenchDetail } from "@/db/queries/benches";
+import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
+import { caseRevisionReader } from "@/db/queries/cases";
+import { getPromptRevision } from "@/db/queries/prompt-revisions";
+import { planBench } from "@/lib/bench/plan";
+import { confirmTrials, errorRerunTrials, rerunRefusal, type RerunTrial, type SuspectedRegression } from "@/lib/bench/rerun/select";
+import type { CandidateSpec, SuppliedCase } from "@/lib/bench/types";
+import type { CaseSource } from "@/lib/library/case-content";
+import { LibraryError } from "@/lib/library/errors";
+import { benchEvidence, type CandidateEvidence } from "./comparisons";
+
+/** What a rerun will run and cost, before it runs. */
+export interface RerunPlan {
+  benchId: number;
+  kind: "confirm" | "errors";
+  /** The trials it adds. */
+  trials: RerunTrial[];
+  /** Per candidate (bench order): its label and how many trials it gets. */
+  perCandidate: { candidateId: number; label: string; trials: number }[];
+  /** The case IDs it reruns. */
+  caseKeys: string[];
+  /** Suspected regressions it tries to confirm or clear (confirm), or errored trials it reruns (errors). */
+  targets: number;
+  /** Calls to candidate models (an upper bound when a trial exposes tools: see `modelCallsUpperBound`). */
+  modelCalls: number;
+  modelCallsUpperBound: boolean;
+  judgeCalls: number;
+  estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+}
+
+const side = (m: Map<string, { count: number; maxRepeat: number }>) => (c: number, bc: number) => m.get(`${c}|${bc}`) ?? { count: 0, maxRepeat: 0 };
+
+/** The bench, or LibraryError `not_found`. */
+async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
+  const bench = await getBench(db, benchId);
+  if (!bench) throw new LibraryError("not_found", `Bench #${benchId} does not exist.`);
+  return bench;
+}
+
+/** The suspected regressions of a finished bench, each at its bench case. */
+async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence[] | null): Promise<SuspectedRegression[]> {
+  if (bench.status !== "finished") return [];
+  const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
+  const cases = benchCaseIdsByRevision(db, bench.id);
+  const out: SuspectedRegression[] = [];
+  for (const e of evidence)
+    for (const r of e.regressions) {
+      const bc = cases.get(r.caseRevisionId);
+      if (r.regressionStatus === "suspected" && bc) out.push({ candidateId: e.candidateId, benchCaseId: bc.benchCaseId, against: r.against });
+    }
+  return out;
+}
+
+/**
+ * The calls, tokens and cost of `trials`: the New bench plan (`planBench`) over just those cases,
+ * per candidate and number of added trials, summed.
+ */
+async function estimate(db: Db, bench: BenchDetail, trials: readonly RerunTrial[]): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets">> {
+  const cases = new Map([...benchCaseIdsByRevision(db, bench.id)].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
+  const content = caseRevisionReader(db);
+  // candidate → repeats → bench cases
+  const groups = new Map<number, Map<number, number[]>>();
+  const per = new Map<number, Map<number, number>>();
+  for (const t of trials) {
+    let m = per.get(t.candidateId);
+    if (!m) per.set(t.candidateId, (m = new Map()));
+    m.set(t.benchCaseId, (m.get(t.benchCaseId) ?? 0) + 1);
+  }
+  for (const [cand, m] of per)
+    for (const [bc, n] of m) {
+      let g = groups.get(cand);
+      if (!g) groups.set(cand, (g = new Map()));
+      g.set(n, [...(g.get(n) ?? []), bc]);
+    }
+  const out = {
+    modelCalls: 0,
+    modelCallsUpperBound: false,
+    judgeCalls: 0,
+    estimate: { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null },
+  };
+  for (const [candId, byRepeats] of groups) {
+    const cand = bench.candidates.find((c) => c.id === candId)!;
+    let spec: CandidateSpec;
+    if (cand.kind === "recorded") spec = { kind: "recorded", label: cand.label, recordedName: cand.recordedName! };
+    else {
+      const rev = cand.promptRevisionId ? await getPromptRevision(db, cand.promptRevisionId) : null;
+      if (!rev || !cand.modelConfig) throw new LibraryError("not_found", `Candidate ${cand.label}: its pinned prompt revision or model is missing.`);
+      spec = {
+        kind: "model",
+        label: cand.label,
+        model: cand.modelConfig,
+        promptRevision: { id: rev.id, number: rev.number, systemPrompt: rev.systemPrompt, tools: rev.tools, modelSettings: rev.modelSettings },
+      };
+    }
+    for (const [repeats, benchCaseIds] of byRepeats) {
+      const supplied: SuppliedCase[] = benchCaseIds.map((bc) => {
+        const c = cases.get(bc)!;
+        return { caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source as CaseSource, status: "active", content: content(c.rev)! };
+      });
+      const p = planBench(supplied, [spec], {
+        budget: null,
+        repeats,
+        criteriaCount: bench.rubric.length,
+        judge: bench.judge,
+        maxSteps: bench.settings.maxSteps,
+        defaultCheckCount: bench.settings.defaultChecks?.length ?? 0,
+      });
+      out.modelCalls += p.modelCalls;
+      out.modelCallsUpperBound ||= p.modelCallsUpperBound;
+      out.judgeCalls += p.judgeCalls;
+      out.estimate.inputTokens += p.estimate.inputTokens;
+      out.estimate.outputTokens += p.estimate.outputTokens;
+      out.estimate.costUsd = out.estimate.costUsd === null || p.estimate.costUsd === null ? null : out.estimate.costUsd + p.estimate.costUsd;
+    }
+  }
+  const perCandidate = bench.candidates
+    .filter((c) => per.has(c.id))
+    .map((c) => ({ candidateId: c.id, label: c.label, trials: [...per.get(c.id)!.values()].reduce((a, b) => a + b, 0) }));
+  const caseKeys = [...new Set(trials.map((t) => cases.get(t.benchCaseId)?.caseKey ?? `#${t.benchCaseId}`))];
+  return { ...out, perCandidate, caseKeys };
+}
+
+/**
+ * Plans the confirm round of a finished bench: for each case with a suspected regression, as many
+ * new trials per side as the bench ran per case (at least 3 in all per side), for the candidate
+ * and — against the baseline — the baseline.
+ * @param known the bench and its evidence as the caller already read them (the results page)
+ * @throws LibraryError `not_found` (no such bench), `not_allowed` (queued or running, cancelled or
+ *   failed, or nothing suspected), with a message for the user
+ */
+export async function planConfirm(db: Db, benchId: number, known?: { bench: BenchDetail; evidence: CandidateEvidence[] | null }): Promise<RerunPlan> {
+  const bench = known?.bench.id === benchId ? known.bench : await benchOrThrow(db, benchId);
+  const suspected = await suspectedOf(db, bench, known?.evidence);
+  const refusal = rerunRefusal(bench, "confirm", suspected.length);
+  if (refusal) throw new LibraryError("not_allowed", refusal);
+  const trials = confirmTrials({
+    repeats: bench.settings.repeats,
+    baselineCandidateId: bench.summary?.baselineCandidateId ?? null,
+    suspected,
+    existing: side(benchSideTrials(db, benchId)),
+  });
+  return { benchId, kind: "confirm", trials, targets: suspected.length, ...(await estimate(db, bench, trials)) };
+}
+
+/**
+ * Plans rerunning the errored trials of a finished bench that no trial reruns yet.
+ * @param known the bench as the caller already read it (the results page)
+ * @throws LibraryError as {@link planConfirm} (nothing errored, or every error already rerun)
+ */
+export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetail): Promise<RerunPlan> {
+  const bench = known?.id === benchId ? known : await benchOrThrow(db, benchId);
+  const { errored, rerunAlready } = benchErroredTrials(db, benchId);
+  // Refused before reading the repeats of every case (the results page asks on every render).
+  const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
+  if (refusal) throw new LibraryError("not_allowed", refusal);
+  const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
+  return { benchId, kind: "errors", trials, targets: trials.length, ...(await estimate(db, bench, trials)) };
+}
+
+/**
+ * Plans and starts a rerun: adds its trials to the bench and reopens it for the worker (one
+ * transaction, which refuses a bench that stopped being finished meanwhile).
+ * @returns the plan that was started
+ * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}
+ */
+export async function startRerun(db: Db, benchId: number, kind: "confirm" | "errors"): Promise<RerunPlan> {
+  const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
+  addRerunTrials(db, benchId, plan.trials);
+  return plan;
+}
+
+/** A regression a confirm round resolved: it did not reproduce (`cleared`), or the reference failed a rerun itself (`flaky on baseline`). */
+export interface ResolvedRegression {
+  candidateLabel: string;
+  caseKey: string;
+  label: string;
+  status: "cleared" | "flaky on baseline";
+}
+
+/** A rerun's plan without its trial list (what the results page sends to the browser). */
+export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number };
+
+const summarize = ({ trials, ...rest }: RerunPlan): RerunPlanSummary => ({ ...rest, trialCount: trials.length });
+
+/** A plan, or null when the bench refuses it (`not_allowed`: nothing to rerun, or not finished). */
+async function offer(p: Promise<RerunPlan>): Promise<RerunPlanSummary | null> {
+  try {
+    return summarize(await p);
+  } catch (e) {
+    if (e instanceof LibraryError && e.code === "not_allowed") return null;
+    throw e;
+  }
+}
+
+/**
+ * What the results page offers on a finished bench: the confirm round's plan (null when nothing is
+ * suspected), the errored trials' rerun plan (null when none is left), and the regressions a
+ * confirm round resolved, with their candidate's label.
+ * @param evidence the bench's evidence as the page computed it (`benchEvidence`)
+ */
+export async function rerunOffers(
+  db: Db,
+  bench: BenchDetail,
+  evidence: CandidateEvidence[] | null,
+): Promise<{ confirm: RerunPlanSummary | null; errors: RerunPlanSummary | null; cleared: ResolvedRegression[] }> {
+  if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [] };
+  const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
+  const cleared = (evidence ?? []).flatMap((e) =>
+    e.regressions
+      .filter((r) => r.regressionStatus === "cleared" || r.regressionStatus === "flaky on baseline")
+      .map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label, status: r.regressionStatus as ResolvedRegression["status"] })),
+  );
+  return {
+    confirm: await offer(planConfirm(db, bench.id, { bench, evidence })),
+    errors: await offer(planErrorRerun(db, bench.id, bench)),
+    cleared,
+  };
+}

@@ -15,6 +15,7 @@ import { publishCommand } from "./commands/publish";
 import { generateCommand } from "./commands/generate";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+const SERVER_HELP = "work on this team server through its HTTP API instead of BENCHWORK_DB (API token from BENCHWORK_TOKEN)";
 
 /** Builds the command tree; actions store their exit code in `result.code`. */
 function program(io: Io, result: { code: number }) {
@@ -64,6 +65,7 @@ function program(io: Io, result: { code: number }) {
       "case IDs the prompt already uses: skip, prefix (with the dataset's name) or revise (cases from an earlier version of this dataset)",
     )
     .option("--json", "print the saved version as JSON")
+    .option("--server <url>", SERVER_HELP)
     .action(async (file: string, o) => {
       result.code = await datasetImportCommand(file, o, io);
     });
@@ -92,6 +94,7 @@ function program(io: Io, result: { code: number }) {
     .option("--json-output <path>", "write the results as JSON")
     .option("--markdown <path>", "write a summary to paste as a pull-request comment (headline, a table with intervals, the blocking regressions)")
     .option("--fail-on <what>", "inconclusive: exit 1 when the primary comparison cannot tell the candidates apart")
+    .option("--server <url>", SERVER_HELP)
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });
@@ -131,6 +134,7 @@ function program(io: Io, result: { code: number }) {
     .requiredOption("--system <id>", "the system whose library receives the cases")
     .option("--prompt <name>", "put every case into this prompt (default: one prompt per eval id)")
     .option("--json", "print the report as JSON")
+    .option("--server <url>", SERVER_HELP)
     .action(async (config: string | undefined, o) => {
       result.code = await publishCommand(config, o, io);
     });

@@ -29,7 +29,6 @@ vi.mock("@/server/auth/actor", async (importOriginal) => {
 const TOKEN = "test-token-0123456789";
 let dir: string;
 let db: Db;
-let promptId: number;
 
 beforeAll(async () => {
   process.env.BENCHWORK_TEST_TOKEN = TOKEN;
@@ -37,7 +36,7 @@ beforeAll(async () => {
   db = openDatabase(path.join(dir, "api.db"));
   migrateDatabase(db);
   useApiDatabase(db);
-  promptId = await recordedSuite(db, [
+  await recordedSuite(db, [
     { key: "q1", expected: "4", answers: { a: "4", b: "4" } },
     { key: "q2", expected: "9", answers: { a: "8", b: "9" } },
   ]);
@@ -51,6 +50,10 @@ beforeEach(() => {
   as.actor = undefined;
 });
 
+// Response bodies as the tests read them (deep paths into JSON).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test-only: deep reads into arbitrary response JSON
+type Json = Record<string, any>;
+
 /** Calls the route for `method path` as the server would. */
 async function call(method: string, p: string, o: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
   const route = matchRoute(method, p);
@@ -63,7 +66,7 @@ async function call(method: string, p: string, o: { body?: unknown; token?: stri
     body: o.body === undefined ? undefined : typeof o.body === "string" ? o.body : JSON.stringify(o.body),
   });
   const res = await route.handler(request, { params: Promise.resolve(route.params) });
-  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Json };
 }
 
 const run = { system: "rec", prompt: "answerer", candidate: ["recorded:a", "recorded:b"] };

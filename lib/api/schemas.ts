@@ -14,7 +14,9 @@ const optionNumber = z
   .union([z.string().max(40), z.number()])
   .transform(String)
   .optional();
-const name = z.string().trim().min(1, "must not be empty").max(200, "is too long (at most 200 characters)");
+/** "is required" for a missing field, "must be …" for a value of the wrong type. */
+const required = (what: string) => ({ error: (iss: { input?: unknown }) => (iss.input === undefined ? "is required" : `must be ${what}`) });
+const name = z.string(required("text")).trim().min(1, "must not be empty").max(200, "is too long (at most 200 characters)");
 
 /**
  * `POST /api/v1/benches`: `benchwork bench run`'s options. Candidates are `recorded:COLUMN` or
@@ -24,7 +26,11 @@ export const benchRunBodySchema = z
   .object({
     system: name.describe("the system's id"),
     prompt: name.describe("the target prompt's name"),
-    candidate: z.array(z.string().max(300)).max(20, "at most 20 candidates").default([]).describe("recorded:COLUMN or model:CONFIG[@REVISION]"),
+    candidate: z
+      .array(z.string(required("text")).max(300), required("a list of candidate specs"))
+      .max(20, "at most 20 candidates")
+      .default([])
+      .describe("recorded:COLUMN or model:CONFIG[@REVISION]"),
     baseline: z.string().max(20).optional().describe("0-based candidate index, last or none (default 0)"),
     cases: z.string().max(300).optional().describe("all | tag:T | source:S | dataset:NAME (default all)"),
     retained: z.boolean().optional().describe("false leaves out retained regression cases"),

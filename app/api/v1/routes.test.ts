@@ -108,7 +108,9 @@ describe("bench run over HTTP", () => {
     const missing = await call("POST", "/api/v1/benches", { body: { system: "rec", candidate: ["recorded:a"] } });
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.json.error.fieldErrors)).toEqual(["prompt"]);
-    expect(missing.json.error.message).toMatch(/^prompt: /);
+    expect(missing.json.error.message).toBe("prompt: is required");
+    const wrongType = await call("POST", "/api/v1/benches", { body: { ...run, candidate: "recorded:a" } });
+    expect(wrongType.json.error.fieldErrors).toEqual({ candidate: "must be a list of candidate specs" });
     const system = await call("POST", "/api/v1/benches", { body: { ...run, system: "nope" } });
     expect(system.status).toBe(400);
     expect(system.json.error.fieldErrors.system).toBe('--system: no system "nope" in this server (it has rec)');

@@ -10,7 +10,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { activity, benches, trials, caseRevisions, criterionRevisions, datasetVersions, promptRevisions } from "@/db/schema";
-import { addCase, getCase, saveCaseRevision } from "@/db/queries/cases";
+import { addCase, findCaseByKey, getCase, saveCaseRevision } from "@/db/queries/cases";
 import { addCriterion, editCriterion } from "@/db/queries/criteria";
 import { listActivity } from "@/db/queries/activity";
 import { listBenches, requestCancel } from "@/db/queries/benches";
@@ -126,6 +126,30 @@ describe("authorship", () => {
     expect([v.authorId, v.authorEmail]).toEqual(["u-ana", "ana@example.test"]);
     const [row] = (await listActivity(db, { action: "dataset.version" })).rows;
     expect([row.actorEmail, row.subjectId, row.detail]).toEqual(["ana@example.test", String(saved.datasetId), "tickets v1 (1 rows)"]);
+  });
+
+  it("using a dataset for a prompt: every new case's revision names the author, and the activity has one row for the whole use", async () => {
+    const before = db.select().from(activity).all().length;
+    const { used } = await importDataset(db, {
+      systemId: "acme",
+      name: "faq",
+      fileName: "faq.csv",
+      bytes: new TextEncoder().encode("input,expected\nhow do I pay,by card\ncan I return,within 30 days\n"),
+      limits: importLimitsFromEnv({}),
+      use: { promptId },
+      author: bo,
+    });
+    expect(used?.added).toBe(2);
+    for (const key of used!.caseKeys) {
+      const found = await findCaseByKey(db, key);
+      expect((await getCase(db, found!.id))?.revisions.map((r) => r.authorEmail)).toEqual(["bo@example.test"]);
+    }
+    const rows = db.select().from(activity).all().slice(before);
+    expect(rows.map((r) => [r.action, r.actorEmail])).toEqual([
+      ["dataset.version", "bo@example.test"],
+      ["dataset.use", "bo@example.test"],
+    ]);
+    expect(rows[1].detail).toBe("faq v1 → agent: 2 added, 0 revised");
   });
 
   it("a bench launch and its cancel record who did them", async () => {

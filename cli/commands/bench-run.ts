@@ -26,6 +26,7 @@ import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request"
 import { benchRunExit, benchRunReport, manifestOfPlan, type BenchRunReport } from "@/server/bench/run-report";
 import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 import { connect, remoteRefusal, RemoteError } from "../remote";
 import type { LaunchedBench } from "@/server/api/benches";
@@ -102,7 +103,7 @@ function localBackend(): BenchBackend {
       }
       let launched;
       try {
-        launched = await launchFromRequest(db, request, { env: process.env, author: { userId: "local", email: "local" } });
+        launched = await launchFromRequest(db, request, { env: process.env, author: LOCAL_AUTHOR });
       } catch (e) {
         if (e instanceof LibraryError) throw usage(e.message);
         // The generator's answer was unusable or its call failed: nothing stored, no bench.
@@ -115,7 +116,7 @@ function localBackend(): BenchBackend {
     },
     progress: async (id) => (await getBenchProgress(db, id))!,
     cancel: async (id) => {
-      await requestCancel(db, id);
+      await requestCancel(db, id, LOCAL_AUTHOR);
       worker?.wake();
     },
     report: (id, plan, includeRetained) => benchRunReport(db, id, manifestOfPlan(plan, includeRetained)),

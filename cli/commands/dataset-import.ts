@@ -35,6 +35,7 @@ import { LibraryError, type LibraryErrorCode } from "@/lib/library/errors";
 import { importDataset } from "@/server/datasets";
 import { resolveImportTarget } from "@/server/api/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, readJsonFile, usage, type Io } from "../io";
 import { connect, RemoteError, remoteRefusal } from "../remote";
 import { fileRefusal, headerRowOption, readDataFile } from "./dataset-inspect";
@@ -126,7 +127,7 @@ async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise
         refuseBlockedRows: true,
         checks: i.checks,
         use,
-        author: { userId: "local", email: "local" },
+        author: LOCAL_AUTHOR,
       });
     } catch (e) {
       throw importRefusal(e, o, io);

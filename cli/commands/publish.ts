@@ -13,6 +13,7 @@ import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
 import { publishRelease, type PublishReport } from "@/db/queries/publish";
 import { LibraryError } from "@/lib/library/errors";
 import type { Release } from "@/lib/suite/types";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, type Io } from "../io";
 import { connect, RemoteError, remoteRefusal } from "../remote";
 import { loadForCli } from "../suite/common";
@@ -35,7 +36,7 @@ async function publishLocal(release: Release, o: PublishOptions): Promise<Publis
       systemId: o.system,
       release,
       ...(o.prompt ? { promptName: o.prompt } : {}),
-      author: { userId: "local", email: "local" },
+      author: LOCAL_AUTHOR,
     });
   } catch (e) {
     if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${databasePath()})`);

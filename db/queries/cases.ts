@@ -332,7 +332,8 @@ function existingKey(tx: Tx, promptId: number, key: string) {
 }
 
 /** Inserts one case and its revision 1 inside an open transaction; returns the case id. */
-function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id: number; caseKey: string } {
+/** `quiet`: no activity row per case (a bulk add records one summary row itself). */
+function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number, quiet = false): { id: number; caseKey: string } {
   let key = c.caseKey ?? "";
   if (key) {
     const problem = caseKeyProblem(key);
@@ -375,7 +376,8 @@ function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id
     .returning({ id: caseRevisions.id })
     .get();
   tx.update(cases).set({ currentRevisionId: rev.id }).where(eq(cases.id, id)).run();
-  recordActivityTx(tx, c.author, { action: "case.add", subjectType: "case", subjectId: id, systemId: c.systemId, detail: `${key} (${c.source})` }, now);
+  if (!quiet)
+    recordActivityTx(tx, c.author, { action: "case.add", subjectType: "case", subjectId: id, systemId: c.systemId, detail: `${key} (${c.source})` }, now);
   return { id, caseKey: key };
 }
 
@@ -425,7 +427,8 @@ export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; c
 }
 
 /**
- * {@link addCases} inside the caller's open write transaction (a workflow that writes more in the
+ * {@link addCases} inside the caller's open write transaction. Each case's revision 1 records its
+ * author, but no activity row is written per case: the caller records the bulk change once. (a workflow that writes more in the
  * same transaction, e.g. Use a dataset with new revisions): throws synchronously, so the caller's
  * whole transaction rolls back.
  * @throws LibraryError naming the 1-based position of the first bad case
@@ -437,7 +440,7 @@ export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: stri
     try {
       let name = names.get(c.promptId);
       if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
-      return insertCaseTx(tx, c, name, now);
+      return insertCaseTx(tx, c, name, now, true);
     } catch (e) {
       if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
       throw e;

@@ -694,6 +694,13 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
     try {
       // In this transaction: a refused case rolls back the revisions above too.
       inserted = addCasesTx(tx, list);
+      recordActivityTx(tx, q.author, {
+        action: "dataset.use",
+        subjectType: "dataset",
+        subjectId: detail.datasetId,
+        systemId: q.systemId,
+        detail: `${detail.datasetName} v${detail.version} → ${planned!.preview.promptName}: ${inserted.length} added, ${revised} revised`,
+      });
     } catch (e) {
       if (e instanceof LibraryError) {
         const m = /^Case (\d+) of \d+: /.exec(e.message);

@@ -32,6 +32,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                 <Link href="/models" className="hover:text-slate-900">
                   Models
                 </Link>
+                <Link href="/activity" className="hover:text-slate-900">
+                  Activity
+                </Link>
                 <Link href="/about" className="hover:text-slate-900">
                   About
                 </Link>

@@ -15,6 +15,7 @@ import { publishCommand } from "./commands/publish";
 import { generateCommand } from "./commands/generate";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+const SERVER_HELP = "work on this team server through its HTTP API instead of BENCHWORK_DB (API token from BENCHWORK_TOKEN)";
 
 /** Builds the command tree; actions store their exit code in `result.code`. */
 function program(io: Io, result: { code: number }) {
@@ -64,6 +65,7 @@ function program(io: Io, result: { code: number }) {
       "case IDs the prompt already uses: skip, prefix (with the dataset's name) or revise (cases from an earlier version of this dataset)",
     )
     .option("--json", "print the saved version as JSON")
+    .option("--server <url>", SERVER_HELP)
     .action(async (file: string, o) => {
       result.code = await datasetImportCommand(file, o, io);
     });
@@ -97,6 +99,7 @@ function program(io: Io, result: { code: number }) {
       "--confirm",
       "after the run, rerun the cases of suspected regressions (baseline and candidate, more repeats) inside the same bench: each is then confirmed or cleared",
     )
+    .option("--server <url>", SERVER_HELP)
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });
@@ -136,6 +139,7 @@ function program(io: Io, result: { code: number }) {
     .requiredOption("--system <id>", "the system whose library receives the cases")
     .option("--prompt <name>", "put every case into this prompt (default: one prompt per eval id)")
     .option("--json", "print the report as JSON")
+    .option("--server <url>", SERVER_HELP)
     .action(async (config: string | undefined, o) => {
       result.code = await publishCommand(config, o, io);
     });

@@ -6,6 +6,15 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+/**
+ * Who made a revision or version (issue 19): the actor's user id and e-mail, copied (not a foreign
+ * key) so the name survives a removed user; `local` in single-user mode; null for rows written
+ * before authorship was recorded or by the seed.
+ */
+function authorColumns() {
+  return { authorId: text("author_id"), authorEmail: text("author_email") };
+}
+
 /** A system: the AI application under test. `id` is a URL-safe slug, e.g. `grade-school-math`. */
 export const systems = sqliteTable("systems", {
   id: text("id").primaryKey(),
@@ -61,6 +70,7 @@ export const promptRevisions = sqliteTable(
     tools: text("tools").notNull().default("[]"),
     message: text("message").notNull().default(""),
     createdAt: integer("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("prompt_revisions_prompt_number").on(t.promptId, t.number)],
 );
@@ -136,6 +146,7 @@ export const caseRevisions = sqliteTable(
     details: text("details").notNull().default("{}"),
     createdAt: integer("created_at").notNull(),
     erasedAt: integer("erased_at"),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("case_revisions_case_number").on(t.caseId, t.number)],
 );
@@ -178,6 +189,7 @@ export const criterionRevisions = sqliteTable(
     fails: text("fails").notNull(),
     priority: text("priority", { enum: ["primary", "secondary"] }).notNull(),
     createdAt: integer("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("criterion_revisions_criterion_number").on(t.criterionId, t.number)],
 );
@@ -237,6 +249,11 @@ export const benches = sqliteTable(
     cancelRequestedAt: integer("cancel_requested_at"),
     summary: text("summary"),
     recommendation: text("recommendation"),
+    /** Who launched / asked to cancel (issue 19; null before authorship was recorded). */
+    launchedById: text("launched_by_id"),
+    launchedByEmail: text("launched_by_email"),
+    cancelledById: text("cancelled_by_id"),
+    cancelledByEmail: text("cancelled_by_email"),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),
@@ -415,6 +432,7 @@ export const datasetVersions = sqliteTable(
     redactionReport: text("redaction_report").notNull(),
     problems: text("problems").notNull(),
     createdAt: integer("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("dataset_versions_number").on(t.datasetId, t.version)],
 );
@@ -498,4 +516,25 @@ export const proposals = sqliteTable(
     decidedAt: integer("decided_at"),
   },
   (t) => [index("proposals_prompt_status").on(t.promptId, t.status, t.kind, t.id), uniqueIndex("proposals_run_position").on(t.runId, t.kind, t.position)],
+);
+
+/**
+ * The audit trail (issue 19): one row per change, written in the same transaction as the change.
+ * `actorId`/`actorEmail` are copied from the actor (they survive a removed user); `subjectType` +
+ * `subjectId` name what changed (e.g. `case` + `17`); `detail` is one short line for the list.
+ */
+export const activity = sqliteTable(
+  "activity",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id").notNull(),
+    systemId: text("system_id"),
+    detail: text("detail").notNull().default(""),
+  },
+  (t) => [index("activity_at").on(t.at, t.id), index("activity_actor_at").on(t.actorId, t.at), index("activity_action_at").on(t.action, t.at)],
 );

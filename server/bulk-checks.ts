@@ -2,6 +2,7 @@
  * Bulk check edits on the Cases tab (issue 15): add or remove a check on many cases at once — the
  * ticked rows, or every case matching the filter — making new case revisions in one transaction.
  */
+import type { Author } from "@/lib/audit/author";
 import type { Db } from "@/db/client";
 import { listCases, reviseCases, type CaseListQuery } from "@/db/queries/cases";
 import { BULK_CHECKS, type BulkCheckName } from "@/lib/library/bulk-checks";
@@ -38,7 +39,10 @@ function isCheck(spec: unknown, name: BulkCheckName): boolean {
  * @throws LibraryError `validation` (no case selected; more than {@link BULK_MAX_CASES}) or
  *   `not_found` (a selected case is not live in the system); nothing is written then
  */
-export async function bulkCaseCheck(db: Db, r: { systemId: string; target: BulkTarget; op: "add" | "remove"; check: BulkCheckName }): Promise<BulkCheckResult> {
+export async function bulkCaseCheck(
+  db: Db,
+  r: { systemId: string; target: BulkTarget; op: "add" | "remove"; check: BulkCheckName; author?: Author | null },
+): Promise<BulkCheckResult> {
   let ids: number[];
   if (r.target.kind === "ids") ids = [...new Set(r.target.caseIds)];
   else {
@@ -54,17 +58,23 @@ export async function bulkCaseCheck(db: Db, r: { systemId: string; target: BulkT
   if (ids.length > BULK_MAX_CASES) throw new LibraryError("validation", `At most ${BULK_MAX_CASES.toLocaleString("en-US")} cases per bulk action.`);
   const def = BULK_CHECKS[r.check];
   const noExpected: string[] = [];
-  const res = await reviseCases(db, r.systemId, ids, (c, { caseKey }) => {
-    if (r.op === "remove") {
-      const kept = c.evaluators.filter((e) => !isCheck(e, r.check));
-      return kept.length === c.evaluators.length ? null : { ...c, evaluators: kept };
-    }
-    if (c.evaluators.some((e) => isCheck(e, r.check))) return null;
-    if (def.needsExpected && c.expected.trim() === "") {
-      noExpected.push(caseKey);
-      return null;
-    }
-    return { ...c, evaluators: [...c.evaluators, { ...def.spec }] };
-  });
+  const res = await reviseCases(
+    db,
+    r.systemId,
+    ids,
+    (c, { caseKey }) => {
+      if (r.op === "remove") {
+        const kept = c.evaluators.filter((e) => !isCheck(e, r.check));
+        return kept.length === c.evaluators.length ? null : { ...c, evaluators: kept };
+      }
+      if (c.evaluators.some((e) => isCheck(e, r.check))) return null;
+      if (def.needsExpected && c.expected.trim() === "") {
+        noExpected.push(caseKey);
+        return null;
+      }
+      return { ...c, evaluators: [...c.evaluators, { ...def.spec }] };
+    },
+    r.author,
+  );
   return { revised: res.revised.length, unchanged: res.unchanged - noExpected.length, noExpected };
 }

@@ -3,6 +3,7 @@
  * (`benchwork dataset import`): parse the file on the server with bounded time and memory, check
  * rows against the system's prompt templates, and save one immutable version.
  */
+import type { Author } from "@/lib/audit/author";
 import type { Db } from "@/db/client";
 import {
   datasetRedactionSettings,
@@ -49,6 +50,8 @@ export function sampleExpected(table: ImportTable, mapping: ColumnMapping): stri
 /** One import: the file, where it goes, and the user's choices. */
 export interface ImportRequest {
   systemId: string;
+  /** Who imports (issue 19): on the version, the cases made with `use`, and in the activity. */
+  author?: Author | null;
   name: string;
   fileName: string;
   bytes: Uint8Array;
@@ -133,6 +136,7 @@ export async function importDataset(
     uploadId: req.uploadId,
     redaction: req.redaction ?? (await datasetRedactionSettings(db, req.systemId, req.name)) ?? undefined,
     checks: req.checks ?? proposedChecks(mapping, sampleExpected(table, mapping)),
+    author: req.author,
   };
   if (req.use) {
     const { saved, used } = await saveAndUseDatasetVersion(db, input, req.use);

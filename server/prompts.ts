@@ -8,6 +8,7 @@ import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 import { listPromptRevisions, savePromptRevision, type PromptRevision } from "@/db/queries/prompt-revisions";
 import { getPrompt, listPrompts, type PromptWithRevision } from "@/db/queries/systems";
 import { LibraryError } from "@/lib/library/errors";
+import type { Author } from "@/lib/audit/author";
 import { diffPromptRevisions } from "@/lib/prompts/diff";
 import type { PromptEdit } from "@/lib/prompts/edit";
 import { variablesMissingFromCases, type MissingVariable } from "@/lib/prompts/variables";
@@ -48,9 +49,14 @@ export async function reviewPromptEdit(db: Db, systemId: string, edit: PromptEdi
  * @returns the new revision's id and number
  * @throws LibraryError `not_found`, `conflict`, `unchanged`, `validation` (see savePromptRevision)
  */
-export async function savePromptEdit(db: Db, systemId: string, edit: PromptEdit): Promise<{ id: number; number: number; promptName: string }> {
+export async function savePromptEdit(
+  db: Db,
+  systemId: string,
+  edit: PromptEdit,
+  author?: Author | null,
+): Promise<{ id: number; number: number; promptName: string }> {
   const p = await promptOf(db, systemId, edit.promptId);
-  const saved = await savePromptRevision(db, p.id, edit.baseRevisionId, edit);
+  const saved = await savePromptRevision(db, p.id, edit.baseRevisionId, edit, author);
   return { ...saved, promptName: p.name };
 }
 

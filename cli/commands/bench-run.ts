@@ -12,49 +12,29 @@
  * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
  * (then nothing is stored), or with `--fail-on inconclusive` when the primary comparison (see
  * lib/bench/evidence/headline.ts) is inconclusive; 2 on a usage error.
+ * With `--server URL` (issue 19) the bench is launched on that team server through its HTTP API
+ * (token from BENCHWORK_TOKEN) and run by the server's worker; the output and exit codes are the
+ * same, and a refused token ends with exit 2 and one line.
  */
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { databasePath, migrateDatabase, openDatabase, type Db } from "@/db/client";
-import { getBench, getBenchProgress, requestCancel, trialErrorReasons } from "@/db/queries/benches";
-import { getModelConfigByName } from "@/db/queries/models";
-import { recordedNames } from "@/db/queries/prompt-facets";
-import { listPromptRevisions } from "@/db/queries/prompt-revisions";
-import { getSystem, listPrompts, listSystems } from "@/db/queries/systems";
-import { statsOf } from "@/lib/bench/aggregate";
-import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
-import { CASE_SOURCES } from "@/lib/library/case-content";
+import { getBench, getBenchProgress, requestCancel, type BenchProgress } from "@/db/queries/benches";
+import { launchLines, planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
 import { LibraryError } from "@/lib/library/errors";
-import { benchEvidence } from "@/server/bench/comparisons";
-import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
+import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request";
+import { benchRunExit, benchRunReport, manifestOfPlan, type BenchRunReport } from "@/server/bench/run-report";
 import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
-import { blockerStatuses } from "@/lib/bench/evidence/blockers";
-import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
-import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
+import { connect, remoteRefusal, RemoteError } from "../remote";
+import type { LaunchedBench } from "@/server/api/benches";
 
-export interface BenchRunOptions {
-  system: string;
-  prompt: string;
-  candidate: string[];
-  baseline?: string;
-  cases?: string;
-  /** False with `--no-retained`: retained regression cases do not join the selection. */
-  retained?: boolean;
-  budget?: string;
-  repeats?: string;
-  concurrency?: string;
-  timeout?: string;
-  judge?: string;
-  /** `--generate-criteria N` / `--generate-scenarios M`: generate at launch (issue 17). */
-  generateCriteria?: string;
-  generateScenarios?: string;
-  /** `--generator CONFIG`: the generator model (default: the first model candidate's, else the judge's). */
-  generator?: string;
+export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
   /** Where to write the pull-request comment (Markdown). */
   markdown?: string;
@@ -64,17 +44,8 @@ export interface BenchRunOptions {
   confirm?: boolean;
   /** `--rerun-errors`: after the run, rerun the errored trials inside the bench. */
   rerunErrors?: boolean;
-}
-
-function parseCases(s: string | undefined) {
-  if (!s || s === "all") return { kind: "all" as const };
-  const [kind, ...rest] = s.split(":");
-  const value = rest.join(":");
-  if (kind === "tag" && value) return { kind: "tag" as const, tag: value };
-  if (kind === "source" && (CASE_SOURCES as readonly string[]).includes(value))
-    return { kind: "source" as const, source: value as (typeof CASE_SOURCES)[number] };
-  if (kind === "dataset" && value) return { kind: "dataset" as const, dataset: value };
-  throw usage(`--cases must be all, tag:TAG, source:${CASE_SOURCES.join("|")} or dataset:NAME (got "${s}")`);
+  /** `--server URL`: launch on a team server through its HTTP API (token from BENCHWORK_TOKEN) instead of BENCHWORK_DB. */
+  server?: string;
 }
 
 /**
@@ -114,291 +85,187 @@ function checkWritable(file: string, option: string): void {
   }
 }
 
+/** Where a bench runs: on BENCHWORK_DB with a worker of this process, or on a team server. */
+interface BenchBackend {
+  launch(o: BenchRunOptions): Promise<{ id: number; plan: PlanSummary; generated: GeneratedSummary | null; includeRetained: boolean }>;
+  progress(id: number): Promise<BenchProgress>;
+  cancel(id: number): Promise<void>;
+  /** The report; `manifest` from the launch's plan. */
+  report(id: number, plan: PlanSummary, includeRetained: boolean): Promise<BenchRunReport>;
+  /** Starts a rerun inside the ended bench (issue #16 §3) and lets the worker run it. */
+  rerun(id: number, kind: "errors" | "confirm"): Promise<RerunPlan>;
+  /** Stops this process's worker (local); nothing on a server. */
+  close(): Promise<void>;
+}
+
+function localBackend(): BenchBackend {
+  const db = openExisting();
+  let worker: ReturnType<typeof startBenchWorker> | null = null;
+  return {
+    async launch(o) {
+      let request;
+      try {
+        request = await resolveBenchRun(db, o, databasePath(), `cli-${randomUUID()}`);
+      } catch (e) {
+        if (e instanceof LibraryError) throw usage(e.message);
+        throw e;
+      }
+      let launched;
+      try {
+        launched = await launchFromRequest(db, request, { env: process.env, author: LOCAL_AUTHOR });
+      } catch (e) {
+        if (e instanceof LibraryError) throw usage(e.message);
+        // The generator's answer was unusable or its call failed: nothing stored, no bench.
+        if (e instanceof GenerationFailed) throw new CliError(e.message, 1);
+        throw e;
+      }
+      const generated = request.generate ? ((await getBench(db, launched.id))?.settings.generated ?? null) : null;
+      worker = startBenchWorker(db, { pollMs: 50 });
+      return { id: launched.id, plan: planSummary(launched.plan), generated, includeRetained: o.retained !== false };
+    },
+    progress: async (id) => (await getBenchProgress(db, id))!,
+    cancel: async (id) => {
+      await requestCancel(db, id, LOCAL_AUTHOR);
+      worker?.wake();
+    },
+    report: (id, plan, includeRetained) => benchRunReport(db, id, manifestOfPlan(plan, includeRetained)),
+    async rerun(id, kind) {
+      const plan = await startRerun(db, id, kind);
+      worker?.wake();
+      return plan;
+    },
+    close: async () => {
+      await worker?.stop(2_000);
+    },
+  };
+}
+
+function remoteBackend(server: string): BenchBackend {
+  const remote = connect(server, process.env.BENCHWORK_TOKEN || undefined);
+  const call = async <T>(method: "GET" | "POST", p: string, body?: unknown): Promise<T> => {
+    try {
+      return await remote.call<T>(method, p, body);
+    } catch (e) {
+      // GenerationFailed on the server: exit 1, as on a database file.
+      if (e instanceof RemoteError && e.status === 502) throw new CliError(e.error.message, 1);
+      throw remoteRefusal(e);
+    }
+  };
+  return {
+    async launch(o) {
+      const { server: _s, jsonOutput: _j, markdown: _m, failOn: _f, ...options } = o;
+      const r = await call<LaunchedBench>("POST", "api/v1/benches", { ...options, launchKey: `cli-${randomUUID()}` });
+      return { id: r.benchId, plan: r.plan, generated: r.generated, includeRetained: r.includeRetained };
+    },
+    progress: (id) => call<BenchProgress>("GET", `api/v1/benches/${id}/progress`),
+    cancel: async (id) => {
+      await call("POST", `api/v1/benches/${id}/cancel`, {});
+    },
+    async report(id, plan, includeRetained) {
+      const r = await call<BenchRunReport>("GET", `api/v1/benches/${id}/results`);
+      // The manifest block as the launch planned it (the server rebuilds it from the stored manifest).
+      return { ...r, result: { ...r.result, manifest: manifestOfPlan(plan, includeRetained) } };
+    },
+    rerun: async () => {
+      throw usage("--confirm and --rerun-errors work on a database file only for now (not with --server): use the bench page's Reruns panel");
+    },
+    close: async () => {},
+  };
+}
+
 /** Runs the command; returns the exit code. */
 export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<number> {
   if (o.failOn !== undefined && o.failOn !== "inconclusive") throw usage(`--fail-on must be inconclusive (got "${o.failOn}")`);
   if (o.jsonOutput) checkWritable(o.jsonOutput, "--json-output");
   if (o.markdown) checkWritable(o.markdown, "--markdown");
-  const db = openExisting();
-  const system = await getSystem(db, o.system);
-  if (!system) {
-    const ids = (await listSystems(db)).map((x) => x.id);
-    throw usage(
-      `--system: no system "${o.system}" in ${databasePath()} (${ids.length ? `it has ${ids.join(", ")}` : "it has none: `npm run db:seed` adds the demo workspace"})`,
-    );
-  }
-  const prompts = await listPrompts(db, system.id);
-  const prompt = prompts.find((p) => p.name === o.prompt);
-  if (!prompt) throw usage(`--prompt: system "${system.id}" has no prompt "${o.prompt}" (it has ${prompts.map((p) => p.name).join(", ")})`);
-  if (!o.candidate?.length) throw usage("give at least one --candidate recorded:COLUMN or model:CONFIG[@REVISION]");
-  const revisions = await listPromptRevisions(db, prompt.id);
-  const recorded = recordedNames(db, prompt.id).map((r) => r.name);
-  const candidates: CandidateRequest[] = [];
-  for (const spec of o.candidate) {
-    const m = /^(recorded|model):(.+)$/.exec(spec);
-    if (!m) throw usage(`--candidate "${spec}": write recorded:COLUMN or model:CONFIG[@REVISION]`);
-    if (m[1] === "recorded") {
-      // A mistyped column would otherwise run as a bench of skipped trials and pass.
-      if (!recorded.includes(m[2]))
-        throw usage(
-          `--candidate "${spec}": prompt ${prompt.name} has no recorded outputs named "${m[2]}" (it has ${recorded.length ? recorded.join(", ") : "none"})`,
-        );
-      candidates.push({ kind: "recorded", recordedName: m[2] });
-      continue;
-    }
-    const parts = m[2].split("@");
-    if (parts.length > 2 || !parts[0]) throw usage(`--candidate "${spec}": write model:CONFIG or model:CONFIG@REVISION (one @)`);
-    const [name, rev] = parts;
-    const config = await getModelConfigByName(db, name);
-    if (!config) throw usage(`--candidate "${spec}": no model configuration named "${name}"`);
-    let promptRevisionId: number | undefined;
-    if (rev !== undefined) {
-      const r = resolveRevisionRef(rev, revisions, prompt.revision?.id ?? 0);
-      if ("error" in r) throw usage(`--candidate "${spec}": prompt ${prompt.name} has ${r.error}`);
-      promptRevisionId = r.id;
-    }
-    candidates.push({ kind: "model", modelConfigId: Number(config.id), promptRevisionId });
-  }
-  let judgeModelConfigId: number | null = null;
-  if (o.judge) {
-    const j = await getModelConfigByName(db, o.judge);
-    if (!j) throw usage(`--judge: no model configuration named "${o.judge}"`);
-    judgeModelConfigId = Number(j.id);
-  }
-  let generate: { modelConfigId: number; criteria: string; scenarios: string } | null = null;
-  if (o.generateCriteria !== undefined || o.generateScenarios !== undefined) {
-    let generatorId: number | null = null;
-    if (o.generator) {
-      const g = await getModelConfigByName(db, o.generator);
-      if (!g) throw usage(`--generator: no model configuration named "${o.generator}"`);
-      generatorId = Number(g.id);
-    } else generatorId = candidates.find((c) => c.kind === "model")?.modelConfigId ?? judgeModelConfigId;
-    if (generatorId === null)
-      throw usage("--generate-criteria/--generate-scenarios need a generator model: give --generator CONFIG (a model configuration of the app)");
-    generate = { modelConfigId: generatorId, criteria: o.generateCriteria ?? "0", scenarios: o.generateScenarios ?? "0" };
-  }
-  if (o.baseline !== undefined && !["last", "none"].includes(o.baseline) && !/^\d+$/.test(o.baseline))
-    throw usage(`--baseline must be a candidate's index (0 for the first --candidate), last or none (got "${o.baseline}")`);
-  const parsed = benchRequestSchema.safeParse({
-    systemId: system.id,
-    promptId: prompt.id,
-    candidates,
-    baseline:
-      o.baseline === undefined
-        ? { kind: "candidate", index: 0 }
-        : o.baseline === "last"
-          ? { kind: "last-bench" }
-          : o.baseline === "none"
-            ? { kind: "none" }
-            : { kind: "candidate", index: Number(o.baseline) },
-    selection: parseCases(o.cases),
-    includeRetained: o.retained !== false,
-    budget: o.budget ?? null,
-    repeats: o.repeats ?? 1,
-    concurrency: o.concurrency ?? 8,
-    timeoutSeconds: o.timeout ?? 60,
-    maxSteps: 5,
-    judgeModelConfigId,
-    launchKey: `cli-${randomUUID()}`,
-    generate,
-  });
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw usage(`${i.path.join(".") || "options"}: ${i.message}`);
-  }
-  let launched;
+  if (o.server !== undefined && (o.confirm || o.rerunErrors))
+    throw usage("--confirm and --rerun-errors work on a database file only for now (not with --server): use the bench page's Reruns panel");
+  const backend = o.server !== undefined ? remoteBackend(o.server) : localBackend();
+  const { id, plan, generated, includeRetained } = await backend.launch(o);
+  for (const line of launchLines(id, plan, generated, includeRetained)) io.out(line);
+
+  const reruns: RerunRecord[] = [];
   try {
-    launched = await launchFromRequest(db, parsed.data, { env: process.env });
-  } catch (e) {
-    if (e instanceof LibraryError) throw usage(e.message);
-    // The generator's answer was unusable or its call failed: nothing stored, no bench.
-    if (e instanceof GenerationFailed) throw new CliError(e.message, 1);
-    throw e;
-  }
-  const { id, plan } = launched;
-  const g = parsed.data.generate ? (await getBench(db, id))?.settings.generated : undefined;
-  if (g) {
-    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-    io.out(
-      `generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`,
-    );
-  }
-  io.out(
-    `bench #${id}: ${plan.includedCount} cases included (${o.retained === false ? "retained regression cases left out" : `${plan.retainedJoined} retained regression cases joined`}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`,
-  );
-  for (const w of plan.warnings) io.out(`  note: ${w}`);
-
-  await waitForBench(db, id, io);
-  // Reruns inside the bench (issue #16 §3): errored trials first, then the confirm round, each planned, run and recomputed.
-  const reruns: { kind: "errors" | "confirm"; trials: number; cases: string[]; modelCalls: number; judgeCalls: number; estimate: RerunPlan["estimate"] }[] = [];
-  for (const kind of [o.rerunErrors ? "errors" : null, o.confirm ? "confirm" : null] as const) {
-    if (!kind) continue;
-    const done = await rerunInBench(db, id, kind, io);
-    if (done) reruns.push(done);
+    await waitForBench(backend, id, io);
+    // Reruns inside the bench (issue #16 §3): errored trials first, then the confirm round, each planned, run and recomputed.
+    for (const kind of [o.rerunErrors ? "errors" : null, o.confirm ? "confirm" : null] as const) {
+      if (!kind) continue;
+      const done = await rerunInBench(backend, id, kind, io);
+      if (done) reruns.push(done);
+    }
+  } finally {
+    await backend.close();
   }
 
-  const bench = (await getBench(db, id))!;
-  const rec = bench.recommendation!;
-  const evidence = (await benchEvidence(db, id)) ?? [];
-  const result = {
-    // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
-    schemaVersion: 1,
-    benchId: id,
-    status: bench.status,
-    manifest: {
-      included: plan.includedCount,
-      excluded: plan.excludedCount,
-      excludedBy: plan.excludedBy,
-      retainedJoined: plan.retainedJoined,
-      includeRetained: o.retained !== false,
-    },
-    candidates: bench.candidates.map((c) => {
-      const s = statsOf(bench.summary, c.id)!;
-      const ev = evidence.find((e) => e.candidateId === c.id);
-      return {
-        index: c.position,
-        label: c.label,
-        kind: c.kind,
-        baseline: bench.summary!.baselineCandidateId === c.id,
-        trials: s.trials,
-        scored: s.checks.scored,
-        passed: s.checks.passed,
-        failed: s.checks.failed,
-        unscored: s.checks.unscored,
-        error: s.checks.error,
-        passRate: s.passRate.rate,
-        regressions: ev?.regressions ?? bench.summary!.regressions[String(c.id)] ?? [],
-        // Issue #16: paired statistics (see README "Statistics in bench run --json-output").
-        casePassRate: ev?.rates.trialPassRate ?? null,
-        passAtK: ev?.rates.passAt ?? null,
-        passHatK: ev?.rates.passHat ?? null,
-        comparisons: ev?.comparisons ?? [],
-        fixes: bench.summary!.fixes?.[String(c.id)] ?? [],
-      };
-    }),
-    errors: trialErrorReasons(db, id, 5),
-    // Issue #16 §3: the reruns inside this bench that --rerun-errors and --confirm ran.
-    reruns,
-    recommendation: {
-      recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
-      headline: rec.headline,
-      lastBench: rec.lastBench ?? null,
-      ranking: rec.candidates.map((c) => ({
-        label: c.label,
-        rank: c.rank,
-        recommended: c.recommended,
-        blockers: c.blockers.length,
-        fixes: c.fixes?.length ?? 0,
-        tradeoffs: c.tradeoffs,
-      })),
-    },
-  };
-  io.out("");
-  for (const c of result.candidates) {
-    io.out(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
-    );
-  }
-  if (result.errors.length) {
-    io.out("\nTrials that ended as errors, most common reasons:");
-    for (const e of result.errors) io.out(`  ${e.trials} × ${e.message}`);
-  }
-  // The evidence sentence over the recommendation's ranking (the gate's blockers, each with its status).
-  const evOf = (id: number) => evidence.find((e) => e.candidateId === id);
-  const ranked = rec.candidates.map((c) => {
-    const statuses = blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? []);
-    return {
-      candidateId: c.candidateId,
-      label: c.label,
-      isBaseline: c.isBaseline,
-      comparisons: evOf(c.candidateId)?.comparisons ?? [],
-      blockers: statuses,
-      blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })),
-    };
-  });
-  const primary = primaryComparison(ranked);
-  const sentence = primary ? evidenceSentence(primary) : null;
-  if (sentence) io.out(`\n${sentence}`);
-  io.out(`${sentence ? "" : "\n"}${rec.headline}`);
-  if (o.jsonOutput) writeJsonFile(o.jsonOutput, result);
-  if (o.markdown) {
-    const md = benchMarkdown({
-      benchId: id,
-      status: bench.status,
-      headline: sentence,
-      recommendation: rec.headline,
-      // Bench order in the table, as in the JSON and the page.
-      candidates: bench.candidates.map((c) => ({
-        label: c.label,
-        baseline: bench.summary!.baselineCandidateId === c.id,
-        casePassRate: evOf(c.id)?.rates.trialPassRate ?? null,
-        comparisons: evOf(c.id)?.comparisons ?? [],
-        blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
-      })),
-    });
-    writeTextFile(o.markdown, md);
-  }
-  if (bench.status !== "finished") return 1;
-  const allErrored = result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total);
-  const bestBlocked = (rec.candidates[0]?.blockers.length ?? 0) > 0;
-  if (o.failOn === "inconclusive" && (!primary || primary.comparison.verdict === "inconclusive")) {
-    io.err(
-      primary
-        ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)`
-        : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)",
-    );
-    return 1;
-  }
-  return allErrored || bestBlocked ? 1 : 0;
+  const report = await backend.report(id, plan, includeRetained);
+  // Issue #16 §3: the reruns inside this bench that --rerun-errors and --confirm ran.
+  report.result.reruns = reruns;
+  for (const line of report.lines) io.out(line);
+  if (o.jsonOutput) writeJsonFile(o.jsonOutput, report.result);
+  if (o.markdown) writeTextFile(o.markdown, report.markdown);
+  const exit = benchRunExit(report.gate, o.failOn === "inconclusive");
+  if (exit.stderr) io.err(exit.stderr);
+  return exit.code;
+}
+
+/** A rerun that `--rerun-errors` / `--confirm` ran, as listed in the results JSON (`reruns`). */
+interface RerunRecord {
+  kind: "errors" | "confirm";
+  trials: number;
+  cases: string[];
+  modelCalls: number;
+  judgeCalls: number;
+  estimate: RerunPlan["estimate"];
 }
 
 /**
- * Runs the worker until bench `id` has ended, showing progress (a line every 5 s when not a
- * terminal); Ctrl-C cancels the bench (twice quits).
+ * Waits until bench `id` has ended, showing progress (a line every 5 s when not a terminal);
+ * Ctrl-C cancels the bench (twice quits).
  */
-async function waitForBench(db: Db, id: number, io: Io): Promise<void> {
-  const worker = startBenchWorker(db, { pollMs: 50 });
+async function waitForBench(backend: BenchBackend, id: number, io: Io): Promise<void> {
   let cancelled = false;
   const onInt = () => {
     if (cancelled) process.exit(130);
     cancelled = true;
     io.err("cancelling: running trials stop, unrun trials are skipped (Ctrl-C again to quit now)");
-    void requestCancel(db, id).then(() => worker.wake());
+    void backend.cancel(id).catch((e: Error) => io.err(`benchwork: cancel failed: ${e.message}`));
   };
   process.on("SIGINT", onInt);
   let last = "";
   let printed = "";
   let printedAt = Date.now();
-  for (;;) {
-    const p = (await getBenchProgress(db, id))!;
-    const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
-    const ended = p.status !== "queued" && p.status !== "running";
-    if (io.tty) {
-      if (line !== last) process.stdout.write(`\r${line}`);
-    } else if (line !== printed && (ended || Date.now() - printedAt >= 5_000)) {
-      // Not a terminal (a CI log): a line every 5 s, so a long bench does not look stuck.
-      io.out(line);
-      printed = line;
-      printedAt = Date.now();
+  try {
+    for (;;) {
+      const p = await backend.progress(id);
+      const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
+      const ended = p.status !== "queued" && p.status !== "running";
+      if (io.tty) {
+        if (line !== last) process.stdout.write(`\r${line}`);
+      } else if (line !== printed && (ended || Date.now() - printedAt >= 5_000)) {
+        // Not a terminal (a CI log): a line every 5 s, so a long bench does not look stuck.
+        io.out(line);
+        printed = line;
+        printedAt = Date.now();
+      }
+      last = line;
+      if (ended) break;
+      await new Promise((r) => setTimeout(r, 200));
     }
-    last = line;
-    if (ended) break;
-    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    if (io.tty) process.stdout.write("\n");
+    process.off("SIGINT", onInt);
   }
-  if (io.tty) process.stdout.write("\n");
-  process.off("SIGINT", onInt);
-  await worker.stop(2_000);
 }
 
 /**
  * One rerun inside the finished bench `id` (`--rerun-errors`, `--confirm`): says what it adds and
  * costs, runs it and waits for the bench to be finalized again. Nothing to rerun is said and skipped.
- * @returns what was run, or null when there was nothing to rerun (or the bench did not finish)
+ * @returns what was run, or null when there was nothing to rerun
  */
-async function rerunInBench(db: Db, id: number, kind: "errors" | "confirm", io: Io) {
+async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | "confirm", io: Io): Promise<RerunRecord | null> {
   let plan: RerunPlan;
   try {
-    plan = await startRerun(db, id, kind);
+    plan = await backend.rerun(id, kind);
   } catch (e) {
     if (e instanceof LibraryError && e.code === "not_allowed") {
       io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${e.message}`);
@@ -410,6 +277,6 @@ async function rerunInBench(db: Db, id: number, kind: "errors" | "confirm", io: 
   io.out(
     `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
   );
-  await waitForBench(db, id, io);
+  await waitForBench(backend, id, io);
   return { kind, trials: plan.trials.length, cases: plan.caseKeys, modelCalls: plan.modelCalls, judgeCalls: plan.judgeCalls, estimate: plan.estimate };
 }

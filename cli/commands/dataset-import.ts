@@ -18,20 +18,26 @@
  * earlier version of the same dataset). Nothing is saved when the use is refused.
  * Exit 0 saved; 1 the file has problems that block import (printed); 2 usage error (unknown
  * system, missing file, bad mapping JSON, unknown sheet, bad name).
+ * With `--server URL` (issue 19) the file is read and checked here and saved on that team server
+ * through its HTTP API (token from BENCHWORK_TOKEN); same output and exit codes; a refused token exits 2.
  */
 import path from "node:path";
 import { z } from "zod";
 import { migrateDatabase, openDatabase, databasePath } from "@/db/client";
-import { getSystem, listPrompts } from "@/db/queries/systems";
+import type { SavedVersion, UseResult } from "@/db/queries/datasets";
 import { DATASET_CHECK_LABEL, parseChecksOption, type DatasetCheck } from "@/lib/datasets/checks";
 import { COLLISION_CHOICES, type CollisionChoice } from "@/lib/datasets/collisions";
 import { DatasetError } from "@/lib/datasets/errors";
 import { mappingFileSchema } from "@/lib/datasets/schemas";
 import { PII_LABEL, PII_TYPES } from "@/lib/import/redact/detectors";
-import { LibraryError } from "@/lib/library/errors";
+import { ImportError, type ImportErrorCode } from "@/lib/import/errors";
+import { LibraryError, type LibraryErrorCode } from "@/lib/library/errors";
 import { importDataset } from "@/server/datasets";
+import { resolveImportTarget } from "@/server/api/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, readJsonFile, usage, type Io } from "../io";
+import { connect, RemoteError, remoteRefusal } from "../remote";
 import { fileRefusal, headerRowOption, readDataFile } from "./dataset-inspect";
 import { printProblems } from "./dataset-output";
 
@@ -46,6 +52,8 @@ export interface ImportCliOptions {
   checks?: string;
   onCollision?: string;
   json?: boolean;
+  /** `--server URL`: import on a team server through its HTTP API (token from BENCHWORK_TOKEN). */
+  server?: string;
 }
 
 type MappingFile = z.output<typeof mappingFileSchema>;
@@ -59,6 +67,118 @@ function readMapping(file: string): MappingFile {
     );
   }
   return parsed.data;
+}
+
+/** What the command checked locally, before any import. */
+interface ImportInput {
+  file: string;
+  bytes: Uint8Array;
+  choices: MappingFile | undefined;
+  headerRow: number | undefined;
+  checks: DatasetCheck[] | undefined;
+}
+
+/** The words of a refused import (the same for a database file and a server); anything unknown is returned. */
+function importRefusal(e: unknown, o: ImportCliOptions, io: Io): unknown {
+  if (e instanceof DatasetError) {
+    if (e.code === "needs_sheet") return usage(`${e.message} Pass --sheet NAME.`);
+    if (e.code === "invalid_corrections" || e.code === "invalid_redaction") return usage(`mapping ${o.mapping}: ${e.message}`);
+    if (e.code === "invalid_mapping") {
+      if (o.mapping) return usage(`mapping ${o.mapping}: ${e.message}`);
+      return new CliError(`${e.message} Write a mapping file and pass it with --mapping (see dataset inspect --json, suggestedMapping).`, 1);
+    }
+    if (e.code === "blocked_rows") {
+      printProblems(e.problems, io.err);
+      return new CliError(`${e.message} Nothing was saved.`, 1);
+    }
+  }
+  if (e instanceof LibraryError && e.code === "conflict" && /already used in this prompt's library/.test(e.message)) {
+    return usage(`${e.message} Pass --on-collision skip|prefix|revise. Nothing was saved.`);
+  }
+  if (e instanceof LibraryError) return usage(`${e.message}${o.use !== undefined ? " Nothing was saved." : ""}`);
+  return fileRefusal(e);
+}
+
+/** Imports on BENCHWORK_DB. */
+async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise<{ saved: SavedVersion; used?: UseResult }> {
+  const db = openDatabase();
+  try {
+    migrateDatabase(db);
+    let use: { promptId: number; onCollision?: CollisionChoice } | undefined;
+    try {
+      use = await resolveImportTarget(db, { system: o.system, use: o.use, onCollision: o.onCollision as CollisionChoice | undefined }, databasePath());
+    } catch (e) {
+      if (e instanceof LibraryError) throw usage(e.message);
+      throw e;
+    }
+    try {
+      return await importDataset(db, {
+        systemId: o.system,
+        name: o.name,
+        fileName: path.basename(i.file),
+        bytes: i.bytes,
+        sheet: o.sheet,
+        headerRow: i.headerRow,
+        mapping: i.choices?.mapping,
+        corrections: i.choices?.corrections,
+        excludedRows: i.choices?.excludedRows,
+        redaction: i.choices?.redaction,
+        limits: importLimitsFromEnv(),
+        refuseBlockedRows: true,
+        checks: i.checks,
+        use,
+        author: LOCAL_AUTHOR,
+      });
+    } catch (e) {
+      throw importRefusal(e, o, io);
+    }
+  } finally {
+    db.$client.close();
+  }
+}
+
+const LIBRARY_CODES = [
+  "validation",
+  "duplicate_case_id",
+  "not_found",
+  "removed",
+  "conflict",
+  "not_allowed",
+  "unchanged",
+] as const satisfies readonly LibraryErrorCode[];
+
+/** The error a server answered with, as the error class the import would have thrown here. */
+function localErrorOf(e: RemoteError): unknown {
+  const { code, message, problems } = e.error;
+  if (e.status >= 500) return e;
+  if (code.startsWith("import.")) return new ImportError(code.slice("import.".length) as ImportErrorCode, "", message);
+  if ((LIBRARY_CODES as readonly string[]).includes(code)) return new LibraryError(code as LibraryErrorCode, message);
+  return new DatasetError(code, message, (problems ?? []) as DatasetError["problems"]);
+}
+
+/** Imports on a team server. */
+async function importRemote(i: ImportInput, o: ImportCliOptions & { server: string }, io: Io): Promise<{ saved: SavedVersion; used?: UseResult }> {
+  const remote = connect(o.server, process.env.BENCHWORK_TOKEN || undefined);
+  try {
+    return await remote.call("POST", "api/v1/datasets/import", {
+      system: o.system,
+      name: o.name,
+      fileName: path.basename(i.file),
+      fileBase64: Buffer.from(i.bytes).toString("base64"),
+      ...(o.sheet !== undefined ? { sheet: o.sheet } : {}),
+      ...(i.headerRow !== undefined ? { headerRow: i.headerRow } : {}),
+      ...(i.choices ? { mapping: i.choices } : {}),
+      ...(i.checks ? { checks: i.checks } : {}),
+      ...(o.use !== undefined ? { use: o.use } : {}),
+      ...(o.onCollision !== undefined ? { onCollision: o.onCollision } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof RemoteError)) throw e;
+    // The target's own refusals already name the option (--system, --use).
+    if (e.status === 400 && /^--(system|use):/.test(e.error.message)) throw usage(e.error.message);
+    const local = localErrorOf(e);
+    throw local === e ? remoteRefusal(e) : importRefusal(local, o, io);
+  }
 }
 
 /** Runs the command; returns the exit code. */
@@ -75,102 +195,52 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
   if (o.onCollision !== undefined && !(COLLISION_CHOICES as readonly string[]).includes(o.onCollision))
     throw usage(`--on-collision must be skip, prefix or revise (got "${o.onCollision}").`);
   if (o.onCollision !== undefined && o.use === undefined) throw usage("--on-collision needs --use PROMPT.");
-  const db = openDatabase();
-  try {
-    migrateDatabase(db);
-    if (!(await getSystem(db, o.system))) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
-    let use: { promptId: number; onCollision?: CollisionChoice } | undefined;
-    if (o.use !== undefined) {
-      const prompts = await listPrompts(db, o.system);
-      const p = prompts.find((x) => x.name === o.use);
-      if (!p) throw usage(`--use: system "${o.system}" has no prompt "${o.use}" (its prompts: ${prompts.map((x) => x.name).join(", ") || "none"}).`);
-      use = { promptId: p.id, ...(o.onCollision ? { onCollision: o.onCollision as CollisionChoice } : {}) };
-    }
-    let result;
-    try {
-      result = await importDataset(db, {
-        systemId: o.system,
-        name: o.name,
-        fileName: path.basename(file),
-        bytes,
-        sheet: o.sheet,
-        headerRow,
-        mapping: choices?.mapping,
-        corrections: choices?.corrections,
-        excludedRows: choices?.excludedRows,
-        redaction: choices?.redaction,
-        limits: importLimitsFromEnv(),
-        refuseBlockedRows: true,
-        checks,
-        use,
-      });
-    } catch (e) {
-      if (e instanceof DatasetError) {
-        if (e.code === "needs_sheet") throw usage(`${e.message} Pass --sheet NAME.`);
-        if (e.code === "invalid_corrections" || e.code === "invalid_redaction") throw usage(`mapping ${o.mapping}: ${e.message}`);
-        if (e.code === "invalid_mapping") {
-          if (o.mapping) throw usage(`mapping ${o.mapping}: ${e.message}`);
-          throw new CliError(`${e.message} Write a mapping file and pass it with --mapping (see dataset inspect --json, suggestedMapping).`, 1);
-        }
-        if (e.code === "blocked_rows") {
-          printProblems(e.problems, io.err);
-          throw new CliError(`${e.message} Nothing was saved.`, 1);
-        }
-      }
-      if (e instanceof LibraryError && e.code === "conflict" && /already used in this prompt's library/.test(e.message)) {
-        throw usage(`${e.message} Pass --on-collision skip|prefix|revise. Nothing was saved.`);
-      }
-      if (e instanceof LibraryError) throw usage(`${e.message}${use ? " Nothing was saved." : ""}`);
-      throw fileRefusal(e);
-    }
-    const { saved, used } = result;
-    if (o.json) {
-      const out: Record<string, unknown> = {
-        datasetId: saved.datasetId,
-        name: saved.name,
-        version: saved.version,
-        rowCount: saved.rowCount,
-        excludedRows: saved.excludedRows,
-        redaction: saved.redaction,
-        problems: saved.problems,
-        checks: saved.checks,
+  const input: ImportInput = { file, bytes, choices, headerRow, checks };
+  const { saved, used } = o.server !== undefined ? await importRemote(input, { ...o, server: o.server }, io) : await importLocal(input, o, io);
+  if (o.json) {
+    const out: Record<string, unknown> = {
+      datasetId: saved.datasetId,
+      name: saved.name,
+      version: saved.version,
+      rowCount: saved.rowCount,
+      excludedRows: saved.excludedRows,
+      redaction: saved.redaction,
+      problems: saved.problems,
+      checks: saved.checks,
+    };
+    if (used)
+      out.used = {
+        prompt: used.promptName,
+        added: used.added,
+        skipped: used.skipped,
+        revised: used.revised,
+        unchanged: used.unchanged,
+        caseKeys: used.caseKeys,
       };
-      if (used)
-        out.used = {
-          prompt: used.promptName,
-          added: used.added,
-          skipped: used.skipped,
-          revised: used.revised,
-          unchanged: used.unchanged,
-          caseKeys: used.caseKeys,
-        };
-      io.out(JSON.stringify(out, null, 2));
-      return 0;
-    }
-    const redacted = PII_TYPES.filter((t) => saved.redaction.totals[t] > 0).map((t) => `${saved.redaction.totals[t]} ${PII_LABEL[t]}`);
-    const excluded = saved.excludedRows.length ? `, ${saved.excludedRows.length} excluded` : "";
-    io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}): ${saved.rowCount} row(s)${excluded}.`);
-    const settings = saved.redaction.settings;
-    if (settings && !settings.enabled) io.out("Redaction: off (nothing was replaced).");
-    else io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
-    const kept = saved.redaction.kept ?? [];
-    if (kept.length > 0) io.out(`Kept as written: ${kept.map((k) => `${k.entry} (${k.count})`).join(", ")}.`);
-    io.out(
-      saved.checks.length
-        ? `Checks: ${saved.checks.map((c) => DATASET_CHECK_LABEL[c.kind]).join("; ")}.`
-        : "Checks: none (cases get the prompt's default checks, or none).",
-    );
-    if (used) {
-      const more = [
-        used.skipped ? `${used.skipped} row(s) skipped (case ID taken)` : "",
-        used.revised ? `${used.revised} existing case(s) got a new revision` : "",
-        used.unchanged ? `${used.unchanged} existing case(s) unchanged` : "",
-      ].filter(Boolean);
-      io.out(`Added ${used.added} golden case(s) to ${used.promptName}${more.length ? `; ${more.join("; ")}` : ""}.`);
-    }
-    printProblems(saved.problems, io.out);
+    io.out(JSON.stringify(out, null, 2));
     return 0;
-  } finally {
-    db.$client.close();
   }
+  const redacted = PII_TYPES.filter((t) => saved.redaction.totals[t] > 0).map((t) => `${saved.redaction.totals[t]} ${PII_LABEL[t]}`);
+  const excluded = saved.excludedRows.length ? `, ${saved.excludedRows.length} excluded` : "";
+  io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}): ${saved.rowCount} row(s)${excluded}.`);
+  const settings = saved.redaction.settings;
+  if (settings && !settings.enabled) io.out("Redaction: off (nothing was replaced).");
+  else io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");
+  const kept = saved.redaction.kept ?? [];
+  if (kept.length > 0) io.out(`Kept as written: ${kept.map((k) => `${k.entry} (${k.count})`).join(", ")}.`);
+  io.out(
+    saved.checks.length
+      ? `Checks: ${saved.checks.map((c) => DATASET_CHECK_LABEL[c.kind]).join("; ")}.`
+      : "Checks: none (cases get the prompt's default checks, or none).",
+  );
+  if (used) {
+    const more = [
+      used.skipped ? `${used.skipped} row(s) skipped (case ID taken)` : "",
+      used.revised ? `${used.revised} existing case(s) got a new revision` : "",
+      used.unchanged ? `${used.unchanged} existing case(s) unchanged` : "",
+    ].filter(Boolean);
+    io.out(`Added ${used.added} golden case(s) to ${used.promptName}${more.length ? `; ${more.join("; ")}` : ""}.`);
+  }
+  printProblems(saved.problems, io.out);
+  return 0;
 }

@@ -6,11 +6,16 @@
  * Target prompts: one per eval id (created when missing), or every case into `--prompt NAME`.
  * Exit 0 when published; 1 when the benchmark does not compile or a case id is taken by a case
  * that is not from code (nothing is written then); 2 on a usage error (no config, unknown system).
+ * With `--server URL` (issue 19) the release compiled here is published on that team server through
+ * its HTTP API (token from BENCHWORK_TOKEN); same output and exit codes; a refused token exits 2.
  */
 import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
-import { publishRelease } from "@/db/queries/publish";
+import { publishRelease, type PublishReport } from "@/db/queries/publish";
 import { LibraryError } from "@/lib/library/errors";
+import type { Release } from "@/lib/suite/types";
+import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, type Io } from "../io";
+import { connect, RemoteError, remoteRefusal } from "../remote";
 import { loadForCli } from "../suite/common";
 
 /** Options of {@link publishCommand}. */
@@ -18,6 +23,39 @@ export interface PublishOptions {
   system: string;
   prompt?: string;
   json?: boolean;
+  /** `--server URL`: publish to a team server through its HTTP API (token from BENCHWORK_TOKEN). */
+  server?: string;
+}
+
+/** Publishes on BENCHWORK_DB. */
+async function publishLocal(release: Release, o: PublishOptions): Promise<PublishReport> {
+  const db = openDatabase();
+  try {
+    migrateDatabase(db);
+    return await publishRelease(db, {
+      systemId: o.system,
+      release,
+      ...(o.prompt ? { promptName: o.prompt } : {}),
+      author: LOCAL_AUTHOR,
+    });
+  } catch (e) {
+    if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${databasePath()})`);
+    if (e instanceof LibraryError) throw new CliError(e.message, 1);
+    throw e;
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** Publishes on a team server. */
+async function publishRemote(release: Release, o: PublishOptions & { server: string }): Promise<PublishReport> {
+  const remote = connect(o.server, process.env.BENCHWORK_TOKEN || undefined);
+  try {
+    return await remote.call<PublishReport>("POST", "api/v1/publish", { system: o.system, ...(o.prompt ? { prompt: o.prompt } : {}), release });
+  } catch (e) {
+    if (e instanceof RemoteError && e.status === 404) throw usage(`--system: ${e.error.message} (server ${o.server})`);
+    throw remoteRefusal(e);
+  }
 }
 
 /** Runs the command; returns the exit code. */
@@ -25,36 +63,23 @@ export async function publishCommand(configArg: string | undefined, o: PublishOp
   if (o.prompt !== undefined && o.prompt.trim() === "") throw usage("--prompt must not be empty");
   const b = await loadForCli(configArg);
   const { release } = b.compiled;
-  const db = openDatabase();
-  try {
-    migrateDatabase(db);
-    let report;
-    try {
-      report = await publishRelease(db, { systemId: o.system, release, ...(o.prompt ? { promptName: o.prompt } : {}) });
-    } catch (e) {
-      if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${databasePath()})`);
-      if (e instanceof LibraryError) throw new CliError(e.message, 1);
-      throw e;
-    }
-    if (o.json) {
-      io.out(JSON.stringify(report));
-      return 0;
-    }
-    io.out(`published ${release.title} ${release.version} (${release.contentHash}) to system "${o.system}" in ${databasePath()}`);
-    if (report.promptsCreated.length) io.out(`  prompts created: ${report.promptsCreated.join(", ")}`);
-    io.out(`  ${report.created.length} new, ${report.revised.length} revised, ${report.unchanged.length} unchanged`);
-    for (const r of report.revised) io.out(`  revised: ${r.caseKey} → revision ${r.revision}`);
-    for (const w of report.warnings) io.out(`  note: ${w}`);
-    if (report.disappeared.length) {
-      const one = report.disappeared.length === 1;
-      io.out(
-        `  ${report.disappeared.length} code case${one ? " is" : "s are"} no longer in the code (left as ${one ? "it is" : "they are"}; pause or keep ${one ? "it" : "them"} in the library):`,
-      );
-      for (const d of report.disappeared)
-        io.out(`    ${d.caseKey} (prompt ${d.promptName}, ${d.status}${d.file ? `, was ${d.file}${d.row !== null ? ` row ${d.row}` : ""}` : ""})`);
-    }
+  const report = o.server !== undefined ? await publishRemote(release, { ...o, server: o.server }) : await publishLocal(release, o);
+  if (o.json) {
+    io.out(JSON.stringify(report));
     return 0;
-  } finally {
-    db.$client.close();
   }
+  io.out(`published ${release.title} ${release.version} (${release.contentHash}) to system "${o.system}" in ${o.server ?? databasePath()}`);
+  if (report.promptsCreated.length) io.out(`  prompts created: ${report.promptsCreated.join(", ")}`);
+  io.out(`  ${report.created.length} new, ${report.revised.length} revised, ${report.unchanged.length} unchanged`);
+  for (const r of report.revised) io.out(`  revised: ${r.caseKey} → revision ${r.revision}`);
+  for (const w of report.warnings) io.out(`  note: ${w}`);
+  if (report.disappeared.length) {
+    const one = report.disappeared.length === 1;
+    io.out(
+      `  ${report.disappeared.length} code case${one ? " is" : "s are"} no longer in the code (left as ${one ? "it is" : "they are"}; pause or keep ${one ? "it" : "them"} in the library):`,
+    );
+    for (const d of report.disappeared)
+      io.out(`    ${d.caseKey} (prompt ${d.promptName}, ${d.status}${d.file ? `, was ${d.file}${d.row !== null ? ` row ${d.row}` : ""}` : ""})`);
+  }
+  return 0;
 }

@@ -127,6 +127,7 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                   </td>
                   <td className="px-3 py-2.5 text-xs text-slate-600">
                     <LocalTime ms={b.createdAt} compact />
+                    {b.launchedByEmail ? <span className="block text-slate-500">by {b.launchedByEmail}</span> : null}
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { TrialAuthors } from "@/components/audit/trial-authors";
 import type { CheckRecord } from "@/lib/bench/types";
 import type { ReferenceTrial } from "@/db/queries/bench-matrix";
 import type { LastBenchReference, Regression } from "@/lib/bench/recommend";
@@ -82,6 +83,11 @@ export function TrialView({
           <h2 className="text-sm font-semibold">
             Trial #{String(trial.id)} · <code>{String(trial.caseKey)}</code>
           </h2>
+          <TrialAuthors
+            caseRevision={trial.caseRevisionNumber == null ? null : Number(trial.caseRevisionNumber)}
+            caseAuthor={trial.caseAuthorEmail == null ? null : String(trial.caseAuthorEmail)}
+            launchedBy={trial.launchedByEmail == null ? null : String(trial.launchedByEmail)}
+          />
           <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
             <span>{String(trial.candidateLabel)}</span>
             <Badge tone={trial.status === "done" ? "green" : trial.status === "error" ? "red" : "slate"}>{String(trial.status)}</Badge>

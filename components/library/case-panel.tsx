@@ -16,6 +16,7 @@ import { useToast } from "@/components/ui/toast";
 import { HistoryEditor, NameValueEditor } from "./case-fields";
 import { RecordedView } from "./recorded-view";
 import { EvaluatorsEditor } from "@/components/evaluators/evaluators-editor";
+import { AuthorNote } from "@/components/audit/author-note";
 
 function fieldsOf(d: CaseDetail): CaseFields {
   const c = d.content;
@@ -357,6 +358,7 @@ export function CasePanel({
               )}
               <span className="text-xs text-slate-500">
                 <LocalTime ms={r.createdAt} />
+                <AuthorNote email={r.authorEmail} />
               </span>
             </li>
           ))}

@@ -12,8 +12,9 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
+import { AuthorNote } from "@/components/audit/author-note";
 
-type Rev = { number: number; createdAt: number } & CriterionFields;
+type Rev = { number: number; createdAt: number; authorEmail?: string | null } & CriterionFields;
 
 /**
  * Add or edit a criterion (rule, what passes, what fails, priority). Editing a custom criterion
@@ -219,6 +220,7 @@ export function CriterionPanel({
                   )}
                   <span className="text-xs text-slate-500">
                     <LocalTime ms={r.createdAt} />
+                    <AuthorNote email={r.authorEmail} />
                   </span>
                 </li>
               ))}

@@ -3,6 +3,7 @@ import { TurnToolActivity } from "./turn-tool-activity";
 import type { CaseContent } from "@/lib/library/case-content";
 import { RecordedView } from "./recorded-view";
 import { LocalTime } from "@/components/ui/local-time";
+import { AuthorNote } from "@/components/audit/author-note";
 import { describeEvaluator } from "@/lib/evaluators/describe";
 
 function Block({ label, children }: { label: string; children: React.ReactNode }) {
@@ -25,7 +26,7 @@ export function RevisionView({
   closeHref,
 }: {
   caseKey: string;
-  revision: { number: number; createdAt: number; erased: boolean; content: CaseContent };
+  revision: { number: number; createdAt: number; authorEmail?: string | null; erased: boolean; content: CaseContent };
   currentNumber: number;
   currentHref: string;
   closeHref: string;
@@ -38,6 +39,7 @@ export function RevisionView({
           <h2 className="font-mono text-sm font-semibold text-slate-900">{caseKey}</h2>
           <p className="mt-1 text-sm text-slate-700">
             Revision {revision.number} of {currentNumber} · read-only · saved <LocalTime ms={revision.createdAt} />
+            <AuthorNote email={revision.authorEmail} />
           </p>
         </div>
         <Link href={closeHref} className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close panel">

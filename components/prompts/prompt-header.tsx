@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { PromptPageData } from "@/server/prompts";
 import { LocalTime } from "@/components/ui/local-time";
+import { AuthorNote } from "@/components/audit/author-note";
 
 const linkButton = "inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium whitespace-nowrap";
 
@@ -33,7 +34,8 @@ export function PromptHeader({ systemId, data, title }: { systemId: string; data
         <h2 className="mt-1 font-mono text-lg font-semibold text-slate-900">{prompt.name}</h2>
         <p className="mt-1 text-sm text-slate-700" data-testid="current-revision">
           Current: <span className="font-mono font-semibold">r{current.number}</span>
-          {current.message ? <> · {current.message}</> : null} · saved <LocalTime ms={current.createdAt} /> · {revisions.length} revision
+          {current.message ? <> · {current.message}</> : null} · saved <LocalTime ms={current.createdAt} />
+          <AuthorNote email={current.authorEmail} /> · {revisions.length} revision
           {revisions.length === 1 ? "" : "s"}
         </p>
       </div>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { PromptRevision } from "@/db/queries/prompt-revisions";
 import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
+import { AuthorNote } from "@/components/audit/author-note";
 
 /**
  * The revision history of a prompt: number, date, message; each opens read-only, each but the first
@@ -33,6 +34,7 @@ export function RevisionHistory({
               {r.id === currentId ? <Badge tone="green">current</Badge> : null}
               <span className="text-xs text-slate-500">
                 <LocalTime ms={r.createdAt} compact />
+                <AuthorNote email={r.authorEmail} />
               </span>
               {r.number > 1 ? (
                 <Link

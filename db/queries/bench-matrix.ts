@@ -130,9 +130,10 @@ export function getTrial(db: Db, trialId: number) {
   const t = db.$client
     .prepare(
       `SELECT t.*, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, c.label AS candidateLabel, c.kind AS candidateKind,
-              r.input AS input, r.expected AS expected, r.details AS details, r.erased_at AS erasedAt
+              r.input AS input, r.expected AS expected, r.details AS details, r.erased_at AS erasedAt,
+              r.number AS caseRevisionNumber, r.author_email AS caseAuthorEmail, b.launched_by_email AS launchedByEmail
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
-       JOIN case_revisions r ON r.id = bc.case_revision_id WHERE t.id = ?`,
+       JOIN case_revisions r ON r.id = bc.case_revision_id JOIN benches b ON b.id = t.bench_id WHERE t.id = ?`,
     )
     .get(trialId) as Record<string, unknown> | undefined;
   return t ?? null;

@@ -12,6 +12,8 @@ import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
+import type { Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -86,6 +88,9 @@ export interface BenchDetail {
   startedAt: number | null;
   finishedAt: number | null;
   cancelRequestedAt: number | null;
+  /** Who launched / asked to cancel it (issue 19); null when not recorded. */
+  launchedByEmail: string | null;
+  cancelledByEmail: string | null;
   summary: BenchSummary | null;
   recommendation: Recommendation | null;
   candidates: BenchCandidate[];
@@ -106,6 +111,8 @@ export interface LaunchInput {
   plan: BenchPlan;
   /** caseId → whether each recorded candidate (by name) has an output for it. */
   hasRecording: (caseId: number, recordedName: string) => boolean;
+  /** Who launches it (issue 19): stored on the bench and in the activity. */
+  author?: Author | null;
 }
 
 /** The id of the bench launched with `launchKey`, or null. */
@@ -140,9 +147,11 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
         judge: b.judge ? JSON.stringify(b.judge) : null,
         trialCount: b.plan.trialCount,
         createdAt: now,
+        ...(b.author ? { launchedById: b.author.userId, launchedByEmail: b.author.email } : {}),
       })
       .returning({ id: benches.id })
       .get();
+    recordActivityTx(tx, b.author, { action: "bench.launch", subjectType: "bench", subjectId: id, systemId: b.systemId, detail: b.title.slice(0, 120) }, now);
     const candIds = b.candidates.map(
       (c, position) =>
         tx
@@ -226,6 +235,8 @@ export async function getBench(db: Db, id: number): Promise<BenchDetail | null> 
     startedAt: b.startedAt,
     finishedAt: b.finishedAt,
     cancelRequestedAt: b.cancelRequestedAt,
+    launchedByEmail: b.launchedByEmail,
+    cancelledByEmail: b.cancelledByEmail,
     summary: b.summary ? (JSON.parse(b.summary) as BenchSummary) : null,
     recommendation: b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null,
     candidates,
@@ -304,15 +315,24 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
  * trials stay. Idempotent.
  * @throws LibraryError `not_allowed` when the bench already ended
  */
-export async function requestCancel(db: Db, id: number): Promise<void> {
-  const b = db.select({ status: benches.status }).from(benches).where(eq(benches.id, id)).get();
-  if (!b) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
-  if (b.status !== "queued" && b.status !== "running")
-    throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
-  db.update(benches)
-    .set({ cancelRequestedAt: sql`coalesce(${benches.cancelRequestedAt}, ${Date.now()})` })
-    .where(eq(benches.id, id))
-    .run();
+export async function requestCancel(db: Db, id: number, author?: Author | null): Promise<void> {
+  writeTransaction(db, (tx) => {
+    const b = tx
+      .select({ status: benches.status, systemId: benches.systemId, cancelledAt: benches.cancelRequestedAt })
+      .from(benches)
+      .where(eq(benches.id, id))
+      .get();
+    if (!b) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
+    if (b.status !== "queued" && b.status !== "running")
+      throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
+    // The first request counts: a second click neither moves the time nor changes who cancelled.
+    if (b.cancelledAt != null) return;
+    tx.update(benches)
+      .set({ cancelRequestedAt: Date.now(), cancelledById: author?.userId ?? null, cancelledByEmail: author?.email ?? null })
+      .where(eq(benches.id, id))
+      .run();
+    recordActivityTx(tx, author, { action: "bench.cancel", subjectType: "bench", subjectId: id, systemId: b.systemId });
+  });
 }
 
 /** One line of a system's bench history. */
@@ -324,6 +344,8 @@ export interface BenchListItem {
   status: BenchDetail["status"];
   createdAt: number;
   finishedAt: number | null;
+  /** Who launched it (issue 19); null before authorship was recorded. */
+  launchedByEmail: string | null;
   trialCount: number;
   rubricHash: string;
   rubricSize: number;
@@ -362,6 +384,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
       status: b.status,
       createdAt: b.createdAt,
       finishedAt: b.finishedAt,
+      launchedByEmail: b.launchedByEmail,
       trialCount: b.trialCount,
       rubricHash: b.rubricHash,
       rubricSize: (JSON.parse(b.rubric) as unknown[]).length,

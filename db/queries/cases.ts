@@ -15,6 +15,8 @@ import { LibraryError } from "@/lib/library/errors";
 import { eraseTrialText, REMOVED_CASE_SKIP_REASON } from "@/lib/bench/erase";
 import { mergeCaseFields, type CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
+import { authorColumnsOf, type Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** Sort orders of the Cases table. */
 export const CASE_SORTS = ["updated-desc", "updated-asc", "id-asc", "id-desc"] as const;
@@ -84,7 +86,8 @@ export interface CaseDetail {
   updatedAt: number;
   removedAt: number | null;
   content: CaseContent;
-  revisions: { number: number; createdAt: number }[];
+  /** Newest first; `authorEmail` is who saved it (issue 19), null when not recorded. */
+  revisions: { number: number; createdAt: number; authorEmail: string | null }[];
 }
 
 /** Page size of the Cases tab (issue #2: ten per page). */
@@ -262,7 +265,7 @@ export async function getCase(db: Db, caseId: number): Promise<CaseDetail | null
     .get();
   if (!row) return null;
   const revisions = db
-    .select({ number: caseRevisions.number, createdAt: caseRevisions.createdAt })
+    .select({ number: caseRevisions.number, createdAt: caseRevisions.createdAt, authorEmail: caseRevisions.authorEmail })
     .from(caseRevisions)
     .where(eq(caseRevisions.caseId, caseId))
     .orderBy(desc(caseRevisions.number))
@@ -281,14 +284,21 @@ export async function getCaseRevision(
   db: Db,
   caseId: number,
   number: number,
-): Promise<{ id: number; number: number; createdAt: number; erased: boolean; content: CaseContent } | null> {
+): Promise<{ id: number; number: number; createdAt: number; authorEmail: string | null; erased: boolean; content: CaseContent } | null> {
   const r = db
     .select()
     .from(caseRevisions)
     .where(and(eq(caseRevisions.caseId, caseId), eq(caseRevisions.number, number)))
     .get();
   if (!r) return null;
-  return { id: r.id, number: r.number, createdAt: r.createdAt, erased: r.erasedAt != null, content: decodeContent(r.input, r.expected, r.details) };
+  return {
+    id: r.id,
+    number: r.number,
+    createdAt: r.createdAt,
+    authorEmail: r.authorEmail ?? null,
+    erased: r.erasedAt != null,
+    content: decodeContent(r.input, r.expected, r.details),
+  };
 }
 
 /** A new case to insert: target prompt, content, source and optional fixed case ID. */
@@ -300,6 +310,8 @@ export interface NewCase {
   status?: CaseStatus;
   origin?: CaseOrigin | null;
   content: CaseContent;
+  /** Who adds it (issue 19): stored on revision 1 and in the activity; null for the seed. */
+  author?: Author | null;
 }
 
 function duplicateMessage(key: string, existing: { promptName: string; systemName: string }): string {
@@ -320,7 +332,8 @@ function existingKey(tx: Tx, promptId: number, key: string) {
 }
 
 /** Inserts one case and its revision 1 inside an open transaction; returns the case id. */
-function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id: number; caseKey: string } {
+/** `quiet`: no activity row per case (a bulk add records one summary row itself). */
+function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number, quiet = false): { id: number; caseKey: string } {
   let key = c.caseKey ?? "";
   if (key) {
     const problem = caseKeyProblem(key);
@@ -351,10 +364,20 @@ function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number): { id
     .get();
   const rev = tx
     .insert(caseRevisions)
-    .values({ caseId: id, number: 1, input: c.content.input, expected: c.content.expected, details: encodeDetails(c.content), createdAt: now })
+    .values({
+      caseId: id,
+      number: 1,
+      input: c.content.input,
+      expected: c.content.expected,
+      details: encodeDetails(c.content),
+      createdAt: now,
+      ...authorColumnsOf(c.author),
+    })
     .returning({ id: caseRevisions.id })
     .get();
   tx.update(cases).set({ currentRevisionId: rev.id }).where(eq(cases.id, id)).run();
+  if (!quiet)
+    recordActivityTx(tx, c.author, { action: "case.add", subjectType: "case", subjectId: id, systemId: c.systemId, detail: `${key} (${c.source})` }, now);
   return { id, caseKey: key };
 }
 
@@ -404,7 +427,8 @@ export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; c
 }
 
 /**
- * {@link addCases} inside the caller's open write transaction (a workflow that writes more in the
+ * {@link addCases} inside the caller's open write transaction. Each case's revision 1 records its
+ * author, but no activity row is written per case: the caller records the bulk change once. (a workflow that writes more in the
  * same transaction, e.g. Use a dataset with new revisions): throws synchronously, so the caller's
  * whole transaction rolls back.
  * @throws LibraryError naming the 1-based position of the first bad case
@@ -416,7 +440,7 @@ export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: stri
     try {
       let name = names.get(c.promptId);
       if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
-      return insertCaseTx(tx, c, name, now);
+      return insertCaseTx(tx, c, name, now, true);
     } catch (e) {
       if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
       throw e;
@@ -441,7 +465,13 @@ function liveCase(tx: Tx, caseId: number) {
  * @throws LibraryError `conflict` when the case moved past `baseRevision` (nothing is saved, the
  *   caller keeps the user's text), `unchanged` when nothing differs, `not_found`/`removed`.
  */
-export async function saveCaseRevision(db: Db, caseId: number, baseRevision: number, fields: CaseFields): Promise<{ revisionNumber: number }> {
+export async function saveCaseRevision(
+  db: Db,
+  caseId: number,
+  baseRevision: number,
+  fields: CaseFields,
+  author?: Author | null,
+): Promise<{ revisionNumber: number }> {
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (c.source === "generated") throw new LibraryError("not_allowed", "Generated cases are read-only. Use Customize to make an editable copy.");
@@ -459,9 +489,15 @@ export async function saveCaseRevision(db: Db, caseId: number, baseRevision: num
     const number = c.revisionNumber + 1;
     const rev = tx
       .insert(caseRevisions)
-      .values({ caseId, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+      .values({ caseId, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now, ...authorColumnsOf(author) })
       .returning({ id: caseRevisions.id })
       .get();
+    recordActivityTx(
+      tx,
+      author,
+      { action: "case.revise", subjectType: "case", subjectId: caseId, systemId: c.systemId, detail: `${c.caseKey} r${number}` },
+      now,
+    );
     const res = tx
       .update(cases)
       .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
@@ -479,7 +515,7 @@ export async function saveCaseRevision(db: Db, caseId: number, baseRevision: num
  * @throws LibraryError `not_allowed` when the case is not generated or already has a live copy;
  *   `not_found` / `removed`
  */
-export async function customizeCase(db: Db, caseId: number): Promise<{ id: number; caseKey: string }> {
+export async function customizeCase(db: Db, caseId: number, author?: Author | null): Promise<{ id: number; caseKey: string }> {
   return writeTransaction(db, (tx) => {
     const g = liveCase(tx, caseId);
     if (g.source !== "generated") throw new LibraryError("not_allowed", "Only generated cases can be customized; edit this one directly.");
@@ -497,6 +533,7 @@ export async function customizeCase(db: Db, caseId: number): Promise<{ id: numbe
         source: "custom",
         origin: { ...(origin?.kind === "generated" ? origin : { kind: "generated" as const }), fromCaseId: g.id },
         content: decodeContent(rev.input, rev.expected, rev.details),
+        author,
       },
       promptOf(tx, g.systemId, g.promptId).name,
       Date.now(),
@@ -510,10 +547,19 @@ export async function customizeCase(db: Db, caseId: number): Promise<{ id: numbe
  * Pause (out of future benches) or Resume. Idempotent: setting the status it already has is fine.
  * @throws LibraryError `not_found` / `removed`
  */
-export async function setCaseStatus(db: Db, caseId: number, status: CaseStatus): Promise<{ caseKey: string }> {
+export async function setCaseStatus(db: Db, caseId: number, status: CaseStatus, author?: Author | null): Promise<{ caseKey: string }> {
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
-    if (c.status !== status) tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId)).run();
+    if (c.status !== status) {
+      tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId)).run();
+      recordActivityTx(tx, author, {
+        action: status === "paused" ? "case.pause" : "case.resume",
+        subjectType: "case",
+        subjectId: caseId,
+        systemId: c.systemId,
+        detail: c.caseKey,
+      });
+    }
     return { caseKey: c.caseKey };
   });
 }
@@ -534,7 +580,7 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
  * @returns the case ID, and the case IDs of the retained copies removed with it
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
-export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: string; alsoRemoved: string[] }> {
+export async function removeCase(db: Db, caseId: number, author?: Author | null): Promise<{ caseKey: string; alsoRemoved: string[] }> {
   return writeTransaction(db, (tx) => {
     const c = liveCase(tx, caseId);
     if (!canRemove(c)) {
@@ -563,6 +609,7 @@ export async function removeCase(db: Db, caseId: number): Promise<{ caseKey: str
       // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
       eraseTrialsOfCase(db, id, now);
     }
+    recordActivityTx(tx, author, { action: "case.remove", subjectType: "case", subjectId: caseId, systemId: c.systemId, detail: c.caseKey }, now);
     return { caseKey: c.caseKey, alsoRemoved: copies.map((x) => x.caseKey) };
   });
 }
@@ -678,6 +725,7 @@ export async function reviseCases(
   systemId: string,
   caseIds: readonly number[],
   change: (content: CaseContent, c: { caseId: number; caseKey: string }) => CaseContent | null,
+  author?: Author | null,
 ): Promise<BulkRevisionResult> {
   return writeTransaction(db, (tx) => {
     const now = Date.now();
@@ -696,9 +744,10 @@ export async function reviseCases(
       const number = c.revisionNumber + 1;
       const rev = tx
         .insert(caseRevisions)
-        .values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+        .values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now, ...authorColumnsOf(author) })
         .returning({ id: caseRevisions.id })
         .get();
+      recordActivityTx(tx, author, { action: "case.revise", subjectType: "case", subjectId: id, systemId, detail: `${c.caseKey} r${number} (bulk)` }, now);
       tx.update(cases)
         .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
         .where(eq(cases.id, id))

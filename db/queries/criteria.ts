@@ -8,6 +8,8 @@ import { writeTransaction, type Tx } from "../write-transaction";
 import { criteria, criterionRevisions, prompts } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { CriterionFields } from "@/lib/library/forms";
+import { authorColumnsOf, type Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** A criterion with its current revision's content. */
 export interface CriterionRow {
@@ -72,7 +74,7 @@ export async function listCriterionRevisions(db: Db, id: number) {
 
 function insertTx(
   tx: Tx,
-  c: { systemId: string; promptId: number; origin: "custom" | "generated"; customizedFromId?: number | null; fields: CriterionFields },
+  c: { systemId: string; promptId: number; origin: "custom" | "generated"; customizedFromId?: number | null; fields: CriterionFields; author?: Author | null },
 ): number {
   const p = tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, c.promptId)).get();
   if (!p || p.systemId !== c.systemId) {
@@ -87,10 +89,16 @@ function insertTx(
     .get();
   const rev = tx
     .insert(criterionRevisions)
-    .values({ criterionId: id, number: 1, ...c.fields, createdAt: now })
+    .values({ criterionId: id, number: 1, ...c.fields, createdAt: now, ...authorColumnsOf(c.author) })
     .returning({ id: criterionRevisions.id })
     .get();
   tx.update(criteria).set({ currentRevisionId: rev.id }).where(eq(criteria.id, id)).run();
+  recordActivityTx(
+    tx,
+    c.author,
+    { action: "criterion.add", subjectType: "criterion", subjectId: id, systemId: c.systemId, detail: c.fields.rule.slice(0, 80) },
+    now,
+  );
   return id;
 }
 
@@ -101,7 +109,7 @@ function insertTx(
  */
 export async function addCriterion(
   db: Db,
-  c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields },
+  c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields; author?: Author | null },
 ): Promise<number> {
   return writeTransaction(db, (tx) => {
     const origin = c.origin ?? "custom";
@@ -116,7 +124,10 @@ export async function addCriterion(
  * @returns the new criterion's id
  * @throws LibraryError `validation` (prompt outside the system, or the rule is already in the rubric)
  */
-export function addCriterionTx(tx: Tx, c: { systemId: string; promptId: number; origin: "custom" | "generated"; fields: CriterionFields }): number {
+export function addCriterionTx(
+  tx: Tx,
+  c: { systemId: string; promptId: number; origin: "custom" | "generated"; fields: CriterionFields; author?: Author | null },
+): number {
   refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
   return insertTx(tx, c);
 }
@@ -172,7 +183,13 @@ function loadTx(tx: Tx, id: number) {
  *   criterion moved past `baseRevision`, `unchanged` when nothing differs, `validation` when an
  *   active criterion of the prompt already has the new rule.
  */
-export async function editCriterion(db: Db, id: number, baseRevision: number, fields: CriterionFields): Promise<{ revisionNumber: number }> {
+export async function editCriterion(
+  db: Db,
+  id: number,
+  baseRevision: number,
+  fields: CriterionFields,
+  author?: Author | null,
+): Promise<{ revisionNumber: number }> {
   return writeTransaction(db, (tx) => {
     const c = loadTx(tx, id);
     if (c.origin === "generated") throw new LibraryError("not_allowed", "Generated criteria are read-only. Use Customize to make an editable copy.");
@@ -192,9 +209,15 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
     const number = c.revisionNumber + 1;
     const rev = tx
       .insert(criterionRevisions)
-      .values({ criterionId: id, number, ...fields, createdAt: now })
+      .values({ criterionId: id, number, ...fields, createdAt: now, ...authorColumnsOf(author) })
       .returning({ id: criterionRevisions.id })
       .get();
+    recordActivityTx(
+      tx,
+      author,
+      { action: "criterion.revise", subjectType: "criterion", subjectId: id, systemId: c.systemId, detail: `r${number}: ${fields.rule.slice(0, 70)}` },
+      now,
+    );
     tx.update(criteria)
       .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now })
       .where(and(eq(criteria.id, id), eq(criteria.revisionNumber, baseRevision)))
@@ -207,7 +230,7 @@ export async function editCriterion(db: Db, id: number, baseRevision: number, fi
  * Pause (out of the rubric of future benches) or Resume a criterion. Idempotent.
  * @throws LibraryError `validation` when resuming beside an active criterion with the same rule
  */
-export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused"): Promise<void> {
+export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused", author?: Author | null): Promise<void> {
   writeTransaction(db, (tx) => {
     const c = loadTx(tx, id);
     if (status === "active" && c.status !== "active") {
@@ -215,7 +238,15 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
       const twin = activeTwinTx(tx, c.promptId, rev.rule, id);
       if (twin) throw new LibraryError("validation", `Not resumed: the active criterion “${twin.rule}” has the same rule; pause it first.`);
     }
-    if (c.status !== status) tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
+    if (c.status !== status) {
+      tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
+      recordActivityTx(tx, author, {
+        action: status === "paused" ? "criterion.pause" : "criterion.resume",
+        subjectType: "criterion",
+        subjectId: id,
+        systemId: c.systemId,
+      });
+    }
   });
 }
 
@@ -227,7 +258,7 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
  * @throws LibraryError `not_allowed` when the criterion is not generated, or an active criterion
  *   already has its rule (it was customized before)
  */
-export async function customizeCriterion(db: Db, generatedId: number): Promise<number> {
+export async function customizeCriterion(db: Db, generatedId: number, author?: Author | null): Promise<number> {
   return writeTransaction(db, (tx) => {
     const g = loadTx(tx, generatedId);
     if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
@@ -241,6 +272,7 @@ export async function customizeCriterion(db: Db, generatedId: number): Promise<n
       origin: "custom",
       customizedFromId: g.id,
       fields: { rule: rev.rule, passes: rev.passes, fails: rev.fails, priority: rev.priority },
+      author,
     });
     if (g.status !== "paused") tx.update(criteria).set({ status: "paused", updatedAt: Date.now() }).where(eq(criteria.id, g.id)).run();
     return id;

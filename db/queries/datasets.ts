@@ -24,6 +24,8 @@ import type { Corrections, StoredRedactionReport } from "@/lib/datasets/types";
 import { planUse, type BlockedRow } from "@/lib/datasets/use-plan";
 import { templateVariables } from "@/lib/runtime/template";
 import { LibraryError } from "@/lib/library/errors";
+import { authorColumnsOf, type Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** What {@link saveDatasetVersion} needs: the file, the table the server parsed from it, and the user's choices. */
 export interface SaveVersionInput {
@@ -49,6 +51,8 @@ export interface SaveVersionInput {
   checks?: DatasetCheck[];
   /** Clock, for tests. */
   now?: number;
+  /** Who saves it (issue 19): stored on the version and in the activity. */
+  author?: Author | null;
 }
 
 /** A saved version, as the pages and the CLI report it. */
@@ -94,6 +98,7 @@ export async function saveAndUseDatasetVersion(
       version: saved.version,
       promptId: use.promptId,
       onCollision: use.onCollision,
+      author: input.author,
     });
     return { saved, used };
   });
@@ -154,9 +159,22 @@ function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
         redactionReport: JSON.stringify(prepared.redaction),
         problems: JSON.stringify(prepared.problems),
         createdAt: now,
+        ...authorColumnsOf(input.author),
       })
       .returning({ id: datasetVersions.id })
       .get();
+    recordActivityTx(
+      tx,
+      input.author,
+      {
+        action: "dataset.version",
+        subjectType: "dataset",
+        subjectId: datasetId,
+        systemId: input.systemId,
+        detail: `${name} v${version} (${prepared.rowCount} rows)`,
+      },
+      now,
+    );
     // Last: a second Save of the same upload (double click, two tabs) finds it gone and rolls back.
     if (input.uploadId !== undefined) {
       const gone =
@@ -517,6 +535,8 @@ export interface UseQuery {
   promptId: number;
   /** Rows whose case IDs the prompt's library already uses: skip them, prefix them with the dataset's name, or revise the existing cases. */
   onCollision?: CollisionChoice;
+  /** Who uses it (issue 19): on the new cases and revisions, and in the activity. */
+  author?: Author | null;
 }
 
 /**
@@ -647,7 +667,15 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
       const number = c.revisionNumber + 1;
       const rev = tx
         .insert(caseRevisions)
-        .values({ caseId: c.id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now })
+        .values({
+          caseId: c.id,
+          number,
+          input: after.input,
+          expected: after.expected,
+          details: encodeDetails(after),
+          createdAt: now,
+          ...authorColumnsOf(q.author),
+        })
         .returning({ id: caseRevisions.id })
         .get();
       tx.update(cases).set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now }).where(eq(cases.id, c.id)).run();
@@ -661,10 +689,18 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
       source: "dataset",
       origin: originOf(d.rowNumber),
       content: contentOf(d),
+      author: q.author,
     }));
     try {
       // In this transaction: a refused case rolls back the revisions above too.
       inserted = addCasesTx(tx, list);
+      recordActivityTx(tx, q.author, {
+        action: "dataset.use",
+        subjectType: "dataset",
+        subjectId: detail.datasetId,
+        systemId: q.systemId,
+        detail: `${detail.datasetName} v${detail.version} → ${planned!.preview.promptName}: ${inserted.length} added, ${revised} revised`,
+      });
     } catch (e) {
       if (e instanceof LibraryError) {
         const m = /^Case (\d+) of \d+: /.exec(e.message);

@@ -6,6 +6,8 @@ import { promptRevisions, prompts } from "../schema";
 import type { ModelSettings, PromptTool } from "./systems";
 import { LibraryError } from "@/lib/library/errors";
 import { diffPromptRevisions } from "@/lib/prompts/diff";
+import { authorColumnsOf, type Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** A decoded prompt revision. `message` says why it was made ("" for a first revision). */
 export interface PromptRevision {
@@ -17,6 +19,8 @@ export interface PromptRevision {
   tools: PromptTool[];
   message: string;
   createdAt: number;
+  /** Who saved it (issue 19): e-mail, `local` in single-user mode, null when not recorded. */
+  authorEmail: string | null;
 }
 
 function decode(r: typeof promptRevisions.$inferSelect): PromptRevision {
@@ -28,6 +32,7 @@ function decode(r: typeof promptRevisions.$inferSelect): PromptRevision {
     modelSettings: JSON.parse(r.modelSettings) as ModelSettings,
     tools: JSON.parse(r.tools) as PromptTool[],
     message: r.message,
+    authorEmail: r.authorEmail ?? null,
     createdAt: r.createdAt,
   };
 }
@@ -76,6 +81,7 @@ export async function savePromptRevision(
   promptId: number,
   baseRevisionId: number,
   fields: PromptRevisionFields,
+  author?: Author | null,
 ): Promise<{ id: number; number: number }> {
   return writeTransaction(db, (tx) => {
     const p = tx.select().from(prompts).where(eq(prompts.id, promptId)).get();
@@ -117,9 +123,17 @@ export async function savePromptRevision(
         tools: JSON.stringify(fields.tools),
         message,
         createdAt: Date.now(),
+        ...authorColumnsOf(author),
       })
       .returning({ id: promptRevisions.id })
       .get();
+    recordActivityTx(tx, author, {
+      action: "prompt.revise",
+      subjectType: "prompt",
+      subjectId: promptId,
+      systemId: p.systemId,
+      detail: `${p.name} r${last + 1}: ${message.slice(0, 80)}`,
+    });
     // Guarded by the base: a concurrent save that got here first leaves nothing to update.
     const res = tx
       .update(prompts)

@@ -26,6 +26,8 @@ import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content
 import { LibraryError } from "@/lib/library/errors";
 import { caseContentOf, libraryContentHash, planPrompts } from "@/lib/suite/library-content";
 import type { Release } from "@/lib/suite/types";
+import { authorColumnsOf, type Author } from "@/lib/audit/author";
+import { recordActivityTx } from "./activity";
 
 /** The origin stored with a published case: the code origin plus the hash of the content the code gave. */
 export type CodeOrigin = Extract<CaseOrigin, { kind: "code" }> & { contentHash?: string; eval?: string };
@@ -36,6 +38,8 @@ export interface PublishInput {
   release: Release;
   /** Put every case into this prompt instead of one prompt per eval id. */
   promptName?: string;
+  /** Who publishes (issue 19): on the new revisions and in the activity. */
+  author?: Author | null;
 }
 
 /** A case of the library that the release no longer has (left untouched). */
@@ -60,10 +64,10 @@ export interface PublishReport {
   warnings: string[];
 }
 
-function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number): number {
+function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number, author: Author | null | undefined): number {
   return tx
     .insert(caseRevisions)
-    .values({ caseId, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now })
+    .values({ caseId, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now, ...authorColumnsOf(author) })
     .returning({ id: caseRevisions.id })
     .get().id;
 }
@@ -152,7 +156,15 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
         .get();
       const rev = tx
         .insert(promptRevisions)
-        .values({ promptId: id, number: 1, systemPrompt: p.systemPrompt, modelSettings: "{}", tools: JSON.stringify(p.tools), createdAt: now })
+        .values({
+          promptId: id,
+          number: 1,
+          systemPrompt: p.systemPrompt,
+          modelSettings: "{}",
+          tools: JSON.stringify(p.tools),
+          createdAt: now,
+          ...authorColumnsOf(input.author),
+        })
         .returning({ id: promptRevisions.id })
         .get();
       tx.update(prompts).set({ currentRevisionId: rev.id }).where(eq(prompts.id, id)).run();
@@ -191,7 +203,7 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
           })
           .returning({ id: cases.id })
           .get();
-        const revId = insertRevision(tx, id, 1, content, now);
+        const revId = insertRevision(tx, id, 1, content, now, input.author);
         tx.update(cases).set({ currentRevisionId: revId }).where(eq(cases.id, id)).run();
         report.created.push(c.id);
         continue;
@@ -217,7 +229,7 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       }
       if (old.status === "paused") report.warnings.push(`case "${c.id}" is paused in the library; its new revision stays paused`);
       const number = old.revisionNumber + 1;
-      const revId = insertRevision(tx, old.id, number, content, now);
+      const revId = insertRevision(tx, old.id, number, content, now, input.author);
       tx.update(cases)
         .set({ currentRevisionId: revId, revisionNumber: number, updatedAt: now, origin: JSON.stringify(origin) })
         .where(eq(cases.id, old.id))
@@ -238,6 +250,18 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       const o = parseOrigin(r.origin);
       report.disappeared.push({ caseKey: r.caseKey, promptName: r.promptName, status: r.status, file: o?.file ?? null, row: o?.row ?? null });
     }
+    recordActivityTx(
+      tx,
+      input.author,
+      {
+        action: "release.publish",
+        subjectType: "system",
+        subjectId: systemId,
+        systemId,
+        detail: `${release.title} ${release.version}: ${report.created.length} new, ${report.revised.length} revised`,
+      },
+      now,
+    );
     return report;
   });
 }

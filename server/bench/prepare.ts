@@ -19,6 +19,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { generatorModelChoices } from "@/server/generate/with-config";
 import { generateForBench, type LaunchGenerator } from "./generate-at-launch";
+import type { Author } from "@/lib/audit/author";
 
 /** The server's environment, for the generator model's key (never read here from `process.env`). */
 type Env = Record<string, string | undefined>;
@@ -212,16 +213,16 @@ const launching = new Map<string, Promise<{ id: number; created: boolean; plan: 
  * bench is planned again with the generated items and launched; the bench's settings record the
  * generation run. Generated items stay in the library when the launch itself is then refused.
  * @param o.env the server's environment (the generator model's key); `o.generator` overrides how
- *   the generator model is reached (tests pass a mock model)
+ *   the generator model is reached (tests pass a mock model); `o.author` is who launches (issue 19)
  * @throws LibraryError as {@link prepareBench}, `validation` when nothing would run;
  *   GenerationFailed when the generator's answer is unusable (nothing stored, no bench)
  */
 export async function launchFromRequest(
   db: Db,
   r: BenchRequest,
-  o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator } = {},
+  o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator; author?: Author | null } = {},
 ): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
-  if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o));
+  if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o), o.author);
   const running = launching.get(r.launchKey);
   if (running) return running;
   const work = (async () => {
@@ -233,7 +234,7 @@ export async function launchFromRequest(
     const generated = await generateForBench(db, { systemId: r.systemId, promptId: r.promptId, generate: r.generate! }, o.generator ?? { env: o.env ?? {} });
     const p = await prepareBench(db, { ...r, generate: null }, o);
     p.settings.generated = generated;
-    return launchPrepared(db, r, p);
+    return launchPrepared(db, r, p, o.author);
   })();
   launching.set(r.launchKey, work);
   try {
@@ -243,7 +244,7 @@ export async function launchFromRequest(
   }
 }
 
-async function launchPrepared(db: Db, r: BenchRequest, p: PreparedBench): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
+async function launchPrepared(db: Db, r: BenchRequest, p: PreparedBench, author?: Author | null): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
   const bySupplied = new Map(p.supplied.map((c) => [c.caseId, c]));
   const title = r.title?.trim() || `${p.promptName}: ${p.candidates.map((c) => c.spec.label).join(" vs ")}`.slice(0, 200);
   const launched = await launchBench(db, {
@@ -262,6 +263,7 @@ async function launchPrepared(db: Db, r: BenchRequest, p: PreparedBench): Promis
       const c = bySupplied.get(caseId)?.content;
       return Boolean(c && (name in c.recordedOutputs || name in (c.recordedToolCalls ?? {})));
     },
+    author,
   });
   return { ...launched, plan: p.plan };
 }

@@ -13,17 +13,18 @@ import { caseContentOf, criterionFieldsOf } from "@/lib/generate/accept";
 import { LibraryError } from "@/lib/library/errors";
 import { criterionFieldsSchema, fieldErrorsOf } from "@/lib/library/forms";
 import { z } from "zod";
+import type { Author } from "@/lib/audit/author";
 
 /** What a decision made. */
 export type Decision = { proposalId: number; status: "accepted" | "customized" | "dismissed"; criterionId?: number; caseId?: number; caseKey?: string };
 
-function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown): Decision {
+function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown, author?: Author | null): Decision {
   return writeTransaction(db, (tx) => {
     const p = openProposalTx(tx, id);
     const status = origin === "generated" ? "accepted" : "customized";
     if (p.kind === "criterion") {
       const fields = origin === "custom" && edits !== undefined ? parseCriterionEdits(edits) : criterionFieldsOf(p.content);
-      const criterionId = addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields });
+      const criterionId = addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
       decideProposalTx(tx, id, status, { criterionId });
       return { proposalId: id, status, criterionId };
     }
@@ -34,6 +35,7 @@ function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown
       source: origin,
       origin: { kind: "generated", runId: p.runId, proposalId: p.id, model: p.model },
       content: caseContentOf(p.content, { runId: p.runId, model: p.model }, e),
+      author,
     });
     decideProposalTx(tx, id, status, { caseId: made.id });
     return { proposalId: id, status, caseId: made.id, caseKey: made.caseKey };
@@ -68,8 +70,8 @@ function parseScenarioEdits(edits: unknown) {
  * @throws LibraryError `not_found`, `conflict` (already decided), `validation` (the rule is already
  *   in the rubric; nothing changes)
  */
-export async function acceptProposal(db: Db, id: number): Promise<Decision> {
-  return make(db, id, "generated", undefined);
+export async function acceptProposal(db: Db, id: number, author?: Author | null): Promise<Decision> {
+  return make(db, id, "generated", undefined, author);
 }
 
 /**
@@ -77,8 +79,8 @@ export async function acceptProposal(db: Db, id: number): Promise<Decision> {
  * `{ input, expected }` of a scenario) instead of the proposal's text when given.
  * @throws LibraryError as {@link acceptProposal}; `validation` with field errors for bad edits
  */
-export async function customizeProposal(db: Db, id: number, edits?: unknown): Promise<Decision> {
-  return make(db, id, "custom", edits);
+export async function customizeProposal(db: Db, id: number, edits?: unknown, author?: Author | null): Promise<Decision> {
+  return make(db, id, "custom", edits, author);
 }
 
 /**
@@ -105,6 +107,7 @@ export async function decideAll(
   action: "accept" | "dismiss",
   kind?: "criterion" | "scenario",
   systemId?: string,
+  author?: Author | null,
 ): Promise<{ decided: Decision[]; refused: { proposal: ProposalRow; message: string }[] }> {
   const open = (await listProposals(db, promptId, { status: "proposed", ...(kind ? { kind } : {}) })).filter(
     (p) => systemId === undefined || p.systemId === systemId,
@@ -113,7 +116,7 @@ export async function decideAll(
   const refused: { proposal: ProposalRow; message: string }[] = [];
   for (const p of open) {
     try {
-      decided.push(action === "accept" ? await acceptProposal(db, p.id) : await dismissProposal(db, p.id));
+      decided.push(action === "accept" ? await acceptProposal(db, p.id, author) : await dismissProposal(db, p.id));
     } catch (e) {
       if (!(e instanceof LibraryError)) throw e;
       refused.push({ proposal: p, message: e.fieldErrors?.rule ?? e.message });

@@ -10,6 +10,7 @@ import type { BenchPlan } from "@/lib/bench/types";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { launchFromRequest, prepareBench } from "@/server/bench/prepare";
 import { wakeInServerWorker } from "@/server/in-server-worker";
+import { currentActor } from "@/server/auth/actor";
 
 /** Plan: the manifest, call counts and estimates, before anything runs. */
 export async function planBenchAction(input: unknown): Promise<ActionResult<BenchPlan>> {
@@ -22,7 +23,7 @@ export async function planBenchAction(input: unknown): Promise<ActionResult<Benc
  */
 export async function launchBenchAction(input: unknown): Promise<ActionResult<{ id: number }>> {
   return runAction(benchRequestSchema, input, async (r) => {
-    const { id } = await launchFromRequest(getDb(), r, { env: process.env });
+    const { id } = await launchFromRequest(getDb(), r, { env: process.env, author: await currentActor() });
     wakeInServerWorker();
     revalidatePath(`/systems/${r.systemId}/benches`);
     if (r.generate) revalidatePath(`/systems/${r.systemId}/library`);
@@ -33,7 +34,7 @@ export async function launchBenchAction(input: unknown): Promise<ActionResult<{ 
 /** Cancel: running trials are aborted, unrun ones become skipped, finished ones stay. */
 export async function cancelBenchAction(input: unknown): Promise<ActionResult<null>> {
   return runAction(z.object({ benchId: z.coerce.number().int().positive(), systemId: z.string() }), input, async ({ benchId, systemId }) => {
-    await requestCancel(getDb(), benchId);
+    await requestCancel(getDb(), benchId, await currentActor());
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     return null;

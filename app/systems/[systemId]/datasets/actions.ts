@@ -19,6 +19,7 @@ import { importDataset } from "@/server/datasets";
 import { importLimitsFromEnv } from "@/server/import-limits";
 import { uploadQuotaFromEnv } from "@/server/upload-limits";
 import { storeUpload } from "@/server/uploads";
+import { currentActor } from "@/server/auth/actor";
 
 const datasetsPath = (systemId: string) => `/systems/${systemId}/datasets`;
 
@@ -44,6 +45,7 @@ export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ 
         checks: v.checks,
         uploadId: upload.id,
         limits: importLimitsFromEnv(),
+        author: await currentActor(),
       });
       revalidatePath(datasetsPath(v.systemId), "layout");
       return {
@@ -71,6 +73,7 @@ export async function adoptDatasetAction(
       version: v.version,
       promptId: v.promptId,
       onCollision: v.onCollision,
+      author: await currentActor(),
     });
     revalidatePath(`/systems/${v.systemId}/library`, "layout");
     revalidatePath(datasetsPath(v.systemId), "layout");

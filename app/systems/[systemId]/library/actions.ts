@@ -21,6 +21,7 @@ import { LIMITS } from "@/lib/library/limits";
 import { savePromptDefaultChecks } from "@/server/prompt-checks";
 import { BULK_CHECKS, BULK_MAX_CASES, bulkCaseCheck, type BulkCheckName } from "@/server/bulk-checks";
 import { CASE_SOURCES, CASE_STATUSES } from "@/lib/library/case-content";
+import { currentActor } from "@/server/auth/actor";
 
 const libraryPath = (systemId: string) => `/systems/${systemId}/library`;
 
@@ -39,6 +40,7 @@ export async function addCaseAction(input: unknown): Promise<ActionResult<{ id: 
       caseKey: v.caseKey,
       source: "custom",
       content: { ...emptyCaseContent(), input: f.input, expected: f.expected, notes: f.notes, history: f.history, variables: f.variables, context: f.context },
+      author: await currentActor(),
     });
     refresh(v.systemId);
     return r;
@@ -48,7 +50,7 @@ export async function addCaseAction(input: unknown): Promise<ActionResult<{ id: 
 /** Save for future benches: a new case revision, refused when the case moved past `baseRevision`. */
 export async function saveCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ revisionNumber: number }>> {
   return runAction(editCaseSchema, input, async (v) => {
-    const r = await saveCaseRevision(getDb(), v.caseId, v.baseRevision, normaliseCaseFields(v));
+    const r = await saveCaseRevision(getDb(), v.caseId, v.baseRevision, normaliseCaseFields(v), await currentActor());
     refresh(systemId);
     return r;
   });
@@ -59,7 +61,7 @@ const statusSchema = z.object({ caseId: z.coerce.number().int().positive(), stat
 /** Pause or Resume a case. */
 export async function setCaseStatusAction(systemId: string, input: unknown): Promise<ActionResult<{ caseKey: string }>> {
   return runAction(statusSchema, input, async (v) => {
-    const r = await setCaseStatus(getDb(), v.caseId, v.status);
+    const r = await setCaseStatus(getDb(), v.caseId, v.status, await currentActor());
     refresh(systemId);
     return r;
   });
@@ -68,7 +70,7 @@ export async function setCaseStatusAction(systemId: string, input: unknown): Pro
 /** Remove a custom or user-corrected case (its saved details are erased; bench scores stay). */
 export async function removeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ caseKey: string; alsoRemoved: string[] }>> {
   return runAction(z.object({ caseId: z.coerce.number().int().positive() }), input, async (v) => {
-    const r = await removeCase(getDb(), v.caseId);
+    const r = await removeCase(getDb(), v.caseId, await currentActor());
     refresh(systemId);
     return r;
   });
@@ -77,7 +79,7 @@ export async function removeCaseAction(systemId: string, input: unknown): Promis
 /** Customize a generated case: an editable custom copy; the generated one is paused. */
 export async function customizeCaseAction(systemId: string, input: unknown): Promise<ActionResult<{ id: number; caseKey: string }>> {
   return runAction(z.object({ caseId: z.coerce.number().int().positive() }), input, async (v) => {
-    const r = await customizeCase(getDb(), v.caseId);
+    const r = await customizeCase(getDb(), v.caseId, await currentActor());
     refresh(systemId);
     return r;
   });
@@ -90,6 +92,7 @@ export async function addCriterionAction(input: unknown): Promise<ActionResult<{
       systemId: v.systemId,
       promptId: v.promptId,
       fields: { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority },
+      author: await currentActor(),
     });
     refresh(v.systemId);
     return { id };
@@ -99,7 +102,13 @@ export async function addCriterionAction(input: unknown): Promise<ActionResult<{
 /** Edit a custom criterion: a new criterion revision. */
 export async function editCriterionAction(systemId: string, input: unknown): Promise<ActionResult<{ revisionNumber: number }>> {
   return runAction(editCriterionSchema, input, async (v) => {
-    const r = await editCriterion(getDb(), v.criterionId, v.baseRevision, { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority });
+    const r = await editCriterion(
+      getDb(),
+      v.criterionId,
+      v.baseRevision,
+      { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority },
+      await currentActor(),
+    );
     refresh(systemId);
     return r;
   });
@@ -108,7 +117,7 @@ export async function editCriterionAction(systemId: string, input: unknown): Pro
 /** Pause or Resume a criterion. */
 export async function setCriterionStatusAction(systemId: string, input: unknown): Promise<ActionResult<null>> {
   return runAction(z.object({ criterionId: z.coerce.number().int().positive(), status: z.enum(["active", "paused"]) }), input, async (v) => {
-    await setCriterionStatus(getDb(), v.criterionId, v.status);
+    await setCriterionStatus(getDb(), v.criterionId, v.status, await currentActor());
     refresh(systemId);
     return null;
   });
@@ -117,7 +126,7 @@ export async function setCriterionStatusAction(systemId: string, input: unknown)
 /** Customize a generated criterion: a custom copy, the generated one paused. */
 export async function customizeCriterionAction(systemId: string, input: unknown): Promise<ActionResult<{ id: number }>> {
   return runAction(z.object({ criterionId: z.coerce.number().int().positive() }), input, async (v) => {
-    const id = await customizeCriterion(getDb(), v.criterionId);
+    const id = await customizeCriterion(getDb(), v.criterionId, await currentActor());
     refresh(systemId);
     return { id };
   });
@@ -205,7 +214,7 @@ const bulkCheckSchema = z.object({
 /** Bulk action of the Cases tab: add or remove a check on the ticked rows or every case matching the filter (new revisions, one transaction). */
 export async function bulkCheckAction(input: unknown): Promise<ActionResult<{ revised: number; unchanged: number; noExpected: string[] }>> {
   return runAction(bulkCheckSchema, input, async (v) => {
-    const r = await bulkCaseCheck(getDb(), { systemId: v.systemId, op: v.op, check: v.check, target: v.target });
+    const r = await bulkCaseCheck(getDb(), { systemId: v.systemId, op: v.op, check: v.check, target: v.target, author: await currentActor() });
     refresh(v.systemId);
     return r;
   });

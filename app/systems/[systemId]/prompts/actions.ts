@@ -10,6 +10,7 @@ import { promptEditSchema } from "@/lib/prompts/edit";
 import type { MissingVariable } from "@/lib/prompts/variables";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { reviewPromptEdit, savePromptEdit } from "@/server/prompts";
+import { currentActor } from "@/server/auth/actor";
 
 /** Review an edit before saving: the variables some active cases lack; a stale base or no change is refused. Nothing is stored. */
 export async function reviewPromptEditAction(systemId: string, input: unknown): Promise<ActionResult<{ missing: MissingVariable[] }>> {
@@ -19,7 +20,7 @@ export async function reviewPromptEditAction(systemId: string, input: unknown): 
 /** Save: a new immutable prompt revision with its message; refused with a conflict when the base is stale. */
 export async function savePromptEditAction(systemId: string, input: unknown): Promise<ActionResult<{ number: number; promptName: string }>> {
   return runAction(promptEditSchema, input, async (v) => {
-    const r = await savePromptEdit(getDb(), String(systemId), v);
+    const r = await savePromptEdit(getDb(), String(systemId), v, await currentActor());
     revalidatePath(`/systems/${systemId}/prompts`, "layout");
     revalidatePath(`/systems/${systemId}/benches/new`);
     return { number: r.number, promptName: r.promptName };

@@ -18,6 +18,7 @@ import { trialRerunLinks } from "@/db/queries/bench-reruns";
 import { rerunOffers } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
+import { AuthorNote } from "@/components/audit/author-note";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Bench" };
@@ -205,7 +206,9 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             #{bench.id} {bench.title}
           </h2>
           <p className="text-xs text-slate-600">
-            prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} /> · {bench.settings.repeats} trial
+            prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} />
+            <AuthorNote email={bench.launchedByEmail} />
+            {bench.cancelledByEmail ? <> · cancelled by {bench.cancelledByEmail}</> : null} · {bench.settings.repeats} trial
             {bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
             {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""}
             {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline{" "}

@@ -60,7 +60,15 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
           promptId={editing.promptId}
           promptName={prompts.find((p) => p.id === editing.promptId)?.name ?? ""}
           criterion={editing}
-          revisions={revisions.map((r) => ({ number: r.number, createdAt: r.createdAt, rule: r.rule, passes: r.passes, fails: r.fails, priority: r.priority }))}
+          revisions={revisions.map((r) => ({
+            number: r.number,
+            createdAt: r.createdAt,
+            authorEmail: r.authorEmail,
+            rule: r.rule,
+            passes: r.passes,
+            fails: r.fails,
+            priority: r.priority,
+          }))}
           closeHref={href({})}
         />
       ) : (

@@ -12,6 +12,7 @@ import { proposalsByIds } from "@/db/queries/proposals";
 import { LibraryError } from "@/lib/library/errors";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { acceptProposal, customizeProposal, decideAll, dismissProposal, type Decision } from "@/server/generate/review";
+import { currentActor } from "@/server/auth/actor";
 
 const one = z.object({ proposalId: z.coerce.number().int().positive() });
 
@@ -29,7 +30,7 @@ function refresh(systemId: string) {
 export async function acceptProposalAction(systemId: string, input: unknown): Promise<ActionResult<Decision>> {
   return runAction(one, input, async (v) => {
     await inSystem(systemId, v.proposalId);
-    const d = await acceptProposal(getDb(), v.proposalId);
+    const d = await acceptProposal(getDb(), v.proposalId, await currentActor());
     refresh(systemId);
     return d;
   });
@@ -39,7 +40,7 @@ export async function acceptProposalAction(systemId: string, input: unknown): Pr
 export async function customizeProposalAction(systemId: string, input: unknown): Promise<ActionResult<Decision>> {
   return runAction(one.extend({ edits: z.record(z.string(), z.unknown()) }), input, async (v) => {
     await inSystem(systemId, v.proposalId);
-    const d = await customizeProposal(getDb(), v.proposalId, v.edits);
+    const d = await customizeProposal(getDb(), v.proposalId, v.edits, await currentActor());
     refresh(systemId);
     return d;
   });
@@ -63,7 +64,7 @@ export async function decideAllProposalsAction(systemId: string, input: unknown)
     kind: z.enum(["criterion", "scenario"]).optional(),
   });
   return runAction(schema, input, async (v) => {
-    const r = await decideAll(getDb(), v.promptId, v.action, v.kind, systemId);
+    const r = await decideAll(getDb(), v.promptId, v.action, v.kind, systemId, await currentActor());
     refresh(systemId);
     return {
       decided: r.decided.length,

@@ -1,0 +1,99 @@
+/**
+ * The audit trail (issue 19): who did what to which subject, when. Rows are written by the query
+ * that makes the change, inside its own transaction ({@link recordActivityTx}), so a change and its
+ * activity row commit or roll back together.
+ */
+import { and, asc, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { activity } from "../schema";
+import type { Tx } from "../write-transaction";
+import type { Author } from "@/lib/audit/author";
+
+/** What can be recorded. `subjectType` names the kind of row, `subjectId` its id. */
+export interface ActivityEntry {
+  action: string;
+  subjectType: string;
+  subjectId: string | number;
+  systemId?: string | null;
+  /** One short line for the list (e.g. `case cap-01 r2`); cut to 200 characters. */
+  detail?: string;
+}
+
+/**
+ * Records one change inside the caller's open write transaction. Nothing is recorded without an
+ * author (seed, automatic retention): those are not a person's changes.
+ */
+export function recordActivityTx(tx: Tx, author: Author | null | undefined, e: ActivityEntry, at = Date.now()): void {
+  if (!author) return;
+  tx.insert(activity)
+    .values({
+      at,
+      actorId: author.userId,
+      actorEmail: author.email,
+      action: e.action,
+      subjectType: e.subjectType,
+      subjectId: String(e.subjectId),
+      systemId: e.systemId ?? null,
+      detail: (e.detail ?? "").slice(0, 200),
+    })
+    .run();
+}
+
+/** Filters of the Activity page; every one optional. Times in ms since the epoch, inclusive. */
+export interface ActivityFilter {
+  actor?: string;
+  action?: string;
+  subjectType?: string;
+  subjectId?: string;
+  from?: number;
+  to?: number;
+}
+
+export type ActivitySort = "at" | "actor" | "action" | "subject";
+
+/** One row of the Activity page. */
+export type ActivityRow = typeof activity.$inferSelect;
+
+const sortColumns = { at: activity.at, actor: activity.actorEmail, action: activity.action, subject: activity.subjectType } as const;
+
+/**
+ * One page of activity matching `filter`, sorted by `sort` (ties newest first), and the total count.
+ * `actor` matches the user id or the e-mail exactly.
+ */
+export async function listActivity(
+  db: Db,
+  filter: ActivityFilter,
+  opts: { sort?: ActivitySort; dir?: "asc" | "desc"; page?: number; pageSize?: number } = {},
+): Promise<{ rows: ActivityRow[]; total: number }> {
+  const where: SQL[] = [];
+  if (filter.actor)
+    where.push(filter.actor.includes("@") || filter.actor === "local" ? eq(activity.actorEmail, filter.actor) : eq(activity.actorId, filter.actor));
+  if (filter.action) where.push(eq(activity.action, filter.action));
+  if (filter.subjectType) where.push(eq(activity.subjectType, filter.subjectType));
+  if (filter.subjectId) where.push(eq(activity.subjectId, filter.subjectId));
+  if (filter.from != null) where.push(gte(activity.at, filter.from));
+  if (filter.to != null) where.push(lte(activity.at, filter.to));
+  const cond = where.length ? and(...where) : undefined;
+  const pageSize = opts.pageSize ?? 50;
+  const page = Math.max(1, opts.page ?? 1);
+  const col = sortColumns[opts.sort ?? "at"];
+  const order = (opts.dir ?? "desc") === "asc" ? asc(col) : desc(col);
+  const rows = db
+    .select()
+    .from(activity)
+    .where(cond)
+    .orderBy(order, desc(activity.at), desc(activity.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  const total = db.select({ n: count() }).from(activity).where(cond).get()?.n ?? 0;
+  return { rows, total };
+}
+
+/** The distinct actors and actions recorded, for the filter menus. */
+export async function activityFacets(db: Db): Promise<{ actors: string[]; actions: string[]; subjectTypes: string[] }> {
+  const actors = db.selectDistinct({ v: activity.actorEmail }).from(activity).orderBy(activity.actorEmail).all();
+  const actions = db.selectDistinct({ v: activity.action }).from(activity).orderBy(activity.action).all();
+  const types = db.selectDistinct({ v: activity.subjectType }).from(activity).orderBy(activity.subjectType).all();
+  return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v), subjectTypes: types.map((r) => r.v) };
+}

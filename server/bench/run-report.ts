@@ -1,0 +1,188 @@
+/**
+ * What `bench run` prints and writes once a bench has ended (issue #5, #16), computed on the server
+ * side so the CLI on a database file and the CLI talking to a team server (`--server`, issue 19)
+ * print the same: the results JSON (`--json-output`), the summary lines, the pull-request Markdown
+ * (`--markdown`) and what decides the exit code.
+ */
+import type { Db } from "@/db/client";
+import { getBench, getManifest, trialErrorReasons } from "@/db/queries/benches";
+import { statsOf } from "@/lib/bench/aggregate";
+import { blockerStatuses } from "@/lib/bench/evidence/blockers";
+import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
+import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { reasonKind } from "@/lib/bench/plan";
+import type { BenchPlan } from "@/lib/bench/types";
+import { LibraryError } from "@/lib/library/errors";
+import { benchEvidence } from "./comparisons";
+
+/** The manifest block of the results JSON. */
+export interface ManifestSummary {
+  included: number;
+  excluded: number;
+  excludedBy: Record<string, number>;
+  retainedJoined: number;
+  includeRetained: boolean;
+}
+
+/** The manifest block from a plan (what the launch saw). */
+export function manifestOfPlan(
+  plan: Pick<BenchPlan, "includedCount" | "excludedCount" | "excludedBy" | "retainedJoined">,
+  includeRetained: boolean,
+): ManifestSummary {
+  return { included: plan.includedCount, excluded: plan.excludedCount, excludedBy: plan.excludedBy, retainedJoined: plan.retainedJoined, includeRetained };
+}
+
+/** The report of an ended bench. */
+export interface BenchRunReport {
+  /** The results JSON (`--json-output`); `schemaVersion` is bumped when a field changes meaning or goes away. */
+  result: Record<string, unknown> & { schemaVersion: 1; benchId: number; status: string; manifest: ManifestSummary };
+  /** The lines printed after the progress line (a blank line first), in order. */
+  lines: string[];
+  /** The pull-request comment (`--markdown`). */
+  markdown: string;
+  /** What decides the exit code (with `--fail-on inconclusive`, also `inconclusive`). */
+  gate: { finished: boolean; allErrored: boolean; bestBlocked: boolean; inconclusive: string | null };
+}
+
+/**
+ * The report of bench `id`, which must have ended.
+ * @param manifest the manifest block as the launch planned it; default: rebuilt from the stored
+ *   manifest (a retained case that a user's correction stands in for counts as joined there)
+ * @throws LibraryError `not_found`; `conflict` while the bench is still queued or running
+ */
+export async function benchRunReport(db: Db, id: number, manifest?: ManifestSummary): Promise<BenchRunReport> {
+  const bench = await getBench(db, id);
+  if (!bench) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
+  if (bench.status === "queued" || bench.status === "running" || !bench.recommendation || !bench.summary)
+    throw new LibraryError("conflict", `Bench #${id} is still ${bench.status}; its results come when it has ended.`);
+  const rec = bench.recommendation;
+  const summary = bench.summary;
+  const evidence = (await benchEvidence(db, id)) ?? [];
+  let m = manifest;
+  if (!m) {
+    const rows = await getManifest(db, id);
+    const excludedBy: Record<string, number> = {};
+    for (const r of rows) if (!r.included && r.reason) excludedBy[reasonKind(r.reason)] = (excludedBy[reasonKind(r.reason)] ?? 0) + 1;
+    m = {
+      included: rows.filter((r) => r.included).length,
+      excluded: rows.filter((r) => !r.included).length,
+      excludedBy,
+      retainedJoined: rows.filter((r) => r.included && r.source === "retained").length,
+      includeRetained: bench.settings.includeRetained !== false,
+    };
+  }
+  const result = {
+    // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
+    schemaVersion: 1 as const,
+    benchId: id,
+    status: bench.status,
+    manifest: m,
+    candidates: bench.candidates.map((c) => {
+      const s = statsOf(summary, c.id)!;
+      const ev = evidence.find((e) => e.candidateId === c.id);
+      return {
+        index: c.position,
+        label: c.label,
+        kind: c.kind,
+        baseline: summary.baselineCandidateId === c.id,
+        trials: s.trials,
+        scored: s.checks.scored,
+        passed: s.checks.passed,
+        failed: s.checks.failed,
+        unscored: s.checks.unscored,
+        error: s.checks.error,
+        passRate: s.passRate.rate,
+        regressions: ev?.regressions ?? summary.regressions[String(c.id)] ?? [],
+        // Issue #16: paired statistics (see README "Statistics in bench run --json-output").
+        casePassRate: ev?.rates.trialPassRate ?? null,
+        passAtK: ev?.rates.passAt ?? null,
+        passHatK: ev?.rates.passHat ?? null,
+        comparisons: ev?.comparisons ?? [],
+        fixes: summary.fixes?.[String(c.id)] ?? [],
+      };
+    }),
+    errors: trialErrorReasons(db, id, 5),
+    recommendation: {
+      recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
+      headline: rec.headline,
+      lastBench: rec.lastBench ?? null,
+      ranking: rec.candidates.map((c) => ({
+        label: c.label,
+        rank: c.rank,
+        recommended: c.recommended,
+        blockers: c.blockers.length,
+        fixes: c.fixes?.length ?? 0,
+        tradeoffs: c.tradeoffs,
+      })),
+    },
+  };
+  const lines: string[] = [""];
+  for (const c of result.candidates) {
+    lines.push(
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
+    );
+  }
+  if (result.errors.length) {
+    lines.push("\nTrials that ended as errors, most common reasons:");
+    for (const e of result.errors) lines.push(`  ${e.trials} × ${e.message}`);
+  }
+  // The evidence sentence over the recommendation's ranking (the gate's blockers, each with its status).
+  const evOf = (cid: number) => evidence.find((e) => e.candidateId === cid);
+  const ranked = rec.candidates.map((c) => {
+    const statuses = blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? []);
+    return {
+      candidateId: c.candidateId,
+      label: c.label,
+      isBaseline: c.isBaseline,
+      comparisons: evOf(c.candidateId)?.comparisons ?? [],
+      blockers: statuses,
+      blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })),
+    };
+  });
+  const primary = primaryComparison(ranked);
+  const sentence = primary ? evidenceSentence(primary) : null;
+  if (sentence) lines.push(`\n${sentence}`);
+  lines.push(`${sentence ? "" : "\n"}${rec.headline}`);
+  const markdown = benchMarkdown({
+    benchId: id,
+    status: bench.status,
+    headline: sentence,
+    recommendation: rec.headline,
+    // Bench order in the table, as in the JSON and the page.
+    candidates: bench.candidates.map((c) => ({
+      label: c.label,
+      baseline: summary.baselineCandidateId === c.id,
+      casePassRate: evOf(c.id)?.rates.trialPassRate ?? null,
+      comparisons: evOf(c.id)?.comparisons ?? [],
+      blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
+    })),
+  });
+  const inconclusive =
+    !primary || primary.comparison.verdict === "inconclusive"
+      ? primary
+        ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)`
+        : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)"
+      : null;
+  return {
+    result,
+    lines,
+    markdown,
+    gate: {
+      finished: bench.status === "finished",
+      allErrored: result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total),
+      bestBlocked: (rec.candidates[0]?.blockers.length ?? 0) > 0,
+      inconclusive,
+    },
+  };
+}
+
+/**
+ * The exit code of `bench run` from a report: 1 when the bench did not finish; with `--fail-on
+ * inconclusive`, 1 (and the reason on stderr) when the primary comparison is inconclusive; 1 when
+ * every trial errored or the best candidate is blocked; else 0.
+ */
+export function benchRunExit(gate: BenchRunReport["gate"], failOnInconclusive: boolean): { code: 0 | 1; stderr: string | null } {
+  if (!gate.finished) return { code: 1, stderr: null };
+  if (failOnInconclusive && gate.inconclusive) return { code: 1, stderr: gate.inconclusive };
+  return { code: gate.allErrored || gate.bestBlocked ? 1 : 0, stderr: null };
+}

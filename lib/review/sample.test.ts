@@ -24,5 +24,7 @@ describe("which trials a review walks", () => {
     expect(reviewQueue(trials, "disagreements")).toEqual([2]);
     expect(reviewQueue(trials, "unreviewed")).toEqual([1]);
     expect(reviewQueue(trials, "all")).toEqual([1, 2, 3]);
+    // The trial on screen stays in place after its verdict takes it out of "unreviewed".
+    expect(reviewQueue(trials, "unreviewed", { keep: 2 })).toEqual([1, 2]);
   });
 });

@@ -51,29 +51,25 @@ export function seededSample(ids: readonly number[], size: number, seed: number)
 /**
  * The trial ids a review walks, in order.
  * @param trials the bench's reviewable trials in a stable order (trial id)
- * @param sample for `sample`: how many and the seed
+ * @param o for `sample`: how many (default 20) and the seed (default 1); for the other filters,
+ *   `keep`: a trial id kept in the queue even when it no longer matches (the one on screen)
  */
-export function reviewQueue(
-  trials: readonly ReviewableTrial[],
-  filter: ReviewFilter,
-  sample: { size: number; seed: number } = { size: 20, seed: 1 },
-): number[] {
-  switch (filter) {
-    case "failures":
-      return trials.filter((t) => t.failed).map((t) => t.trialId);
-    case "regressions":
-      return trials.filter((t) => t.regressed).map((t) => t.trialId);
-    case "disagreements":
-      return trials.filter((t) => t.disagrees).map((t) => t.trialId);
-    case "unreviewed":
-      return trials.filter((t) => t.unreviewed).map((t) => t.trialId);
-    case "sample":
-      return seededSample(
-        trials.map((t) => t.trialId),
-        sample.size,
-        sample.seed,
-      );
-    default:
-      return trials.map((t) => t.trialId);
-  }
+export function reviewQueue(trials: readonly ReviewableTrial[], filter: ReviewFilter, o: { size?: number; seed?: number; keep?: number } = {}): number[] {
+  if (filter === "sample")
+    return seededSample(
+      trials.map((t) => t.trialId),
+      o.size ?? 20,
+      o.seed ?? 1,
+    );
+  const tests: Record<Exclude<ReviewFilter, "sample">, (t: ReviewableTrial) => boolean> = {
+    all: () => true,
+    failures: (t) => t.failed,
+    regressions: (t) => t.regressed,
+    disagreements: (t) => t.disagrees,
+    unreviewed: (t) => t.unreviewed,
+  };
+  const test = tests[filter];
+  // The trial on screen stays in its place when a verdict takes it out of the filter, so "next"
+  // goes on from where the reviewer is.
+  return trials.filter((t) => test(t) || t.trialId === o.keep).map((t) => t.trialId);
 }

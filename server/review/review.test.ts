@@ -99,7 +99,11 @@ describe("a human verdict takes precedence in the trial's score and the bench's 
     });
     await expect(recordHumanVerdict(db, b.id, { trialId: tb.id, checkKey: "c999", verdict: "pass", note: "" })).rejects.toMatchObject({
       code: "validation",
-      fieldErrors: { checkKey: "Unknown check of this trial." },
+      fieldErrors: { checkKey: "Unknown criterion of this trial." },
+    });
+    // A static check is not a criterion: a reviewer does not overrule it here.
+    await expect(recordHumanVerdict(db, b.id, { trialId: tb.id, checkKey: "e0:exact", verdict: "pass", note: "" })).rejects.toMatchObject({
+      code: "validation",
     });
     expect(trialHumanVerdicts(db, tb.id)).toEqual([]);
   });

@@ -29,7 +29,7 @@ export interface HumanVerdictInput {
  * @param benchId the bench the page shows: a trial of another bench is refused
  * @returns the trial's verdict counts as now scored
  * @throws LibraryError `not_found` for an unknown trial or one of another bench; `validation` when
- *   the trial has no recorded checks yet or none with key `checkKey`
+ *   the trial has no recorded checks yet or no criterion (judged check) with key `checkKey`
  */
 export async function recordHumanVerdict(
   db: Db,
@@ -46,8 +46,9 @@ export async function recordHumanVerdict(
     if (!t.checks)
       throw new LibraryError("validation", `Trial #${v.trialId} has no checks to review yet (status ${t.status}).`, { trialId: "Not scored yet." });
     const checks = JSON.parse(t.checks) as CheckRecord[];
-    if (!checks.some((c) => c.key === v.checkKey))
-      throw new LibraryError("validation", `Trial #${v.trialId} has no check “${v.checkKey}”.`, { checkKey: "Unknown check of this trial." });
+    // Reviewers judge criteria (the judge's checks); static evaluators are not second-guessed here.
+    if (!checks.some((c) => c.key === v.checkKey && c.kind === "judge"))
+      throw new LibraryError("validation", `Trial #${v.trialId} has no criterion check “${v.checkKey}”.`, { checkKey: "Unknown criterion of this trial." });
     upsertHumanVerdict(tx, { trialId: v.trialId, checkKey: v.checkKey, verdict: v.verdict, note: v.note, reviewer, createdAt: now });
     const n = countVerdicts(applyHumanVerdicts(checks, trialHumanVerdicts(tx, v.trialId)));
     setTrialCounts(tx, v.trialId, n);
@@ -67,4 +68,14 @@ export async function rescoreBench(db: Db, benchId: number): Promise<void> {
   if (!bench?.summary || bench.status === "queued" || bench.status === "running") return;
   const { summary, recommendation } = await computeBenchResults(db, benchId);
   updateBenchResults(db, benchId, { ...summary, retained: bench.summary.retained }, recommendation);
+}
+
+/**
+ * The bench `benchId` of system `systemId`, for the review's actions and routes.
+ * @throws LibraryError `not_found` when there is none
+ */
+export async function requireBench(db: Db, systemId: string, benchId: number) {
+  const bench = await getBench(db, benchId);
+  if (!bench || bench.systemId !== systemId) throw new LibraryError("not_found", `Bench #${benchId} does not exist in system ${systemId}.`);
+  return bench;
 }

@@ -20,7 +20,7 @@ import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
 import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
-import { advisoryCheckKeys, markAdvisory } from "@/lib/review/advisory";
+import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -144,6 +144,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     blocking,
     { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
   );
+  recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   return {
     summary: {
       candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),

@@ -14,7 +14,7 @@ export interface ReviewQueueRow {
   failed: boolean;
   disagrees: boolean;
   unreviewed: boolean;
-  /** Judged checks with a recorded pass or fail. */
+  /** Judged checks (criteria) of the trial, whatever their recorded verdict. */
   judged: number;
 }
 
@@ -28,7 +28,7 @@ export function reviewQueueRows(db: Db, benchId: number): ReviewQueueRow[] {
                         AND ((hv.verdict = 'pass' AND json_extract(k.value, '$.verdict') = 'failed') OR (hv.verdict = 'fail' AND json_extract(k.value, '$.verdict') = 'passed'))) AS disagrees,
               EXISTS (SELECT 1 FROM json_each(t.checks) k WHERE json_extract(k.value, '$.kind') = 'judge'
                         AND NOT EXISTS (SELECT 1 FROM human_verdicts hv WHERE hv.trial_id = t.id AND hv.check_key = json_extract(k.value, '$.key'))) AS unreviewed,
-              (SELECT count(*) FROM json_each(t.checks) k WHERE json_extract(k.value, '$.kind') = 'judge' AND json_extract(k.value, '$.verdict') IN ('passed', 'failed')) AS judged
+              (SELECT count(*) FROM json_each(t.checks) k WHERE json_extract(k.value, '$.kind') = 'judge') AS judged
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
        WHERE t.bench_id = ? AND t.checks IS NOT NULL
        ORDER BY bc.position, c.position, t.repeat`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { advisoryCheckKeys, calibrationState, DEFAULT_CALIBRATION_POLICY, markAdvisory } from "./advisory";
+import { advisoryCheckKeys, advisoryNote, calibrationState, DEFAULT_CALIBRATION_POLICY, markAdvisory } from "./advisory";
 
 const policy = DEFAULT_CALIBRATION_POLICY;
 const kappa = (value: number) => ({ value, se: 0.1, ci95: [value - 0.2, value + 0.2] as [number, number] });
@@ -43,5 +43,10 @@ describe("the advisory rule", () => {
     const { all, blocking } = markAdvisory([{ key: "c1" }, { key: "c2" }, { key: "c3" }, { key: "e0:exact" }], keys);
     expect(blocking.map((r) => r.key)).toEqual(["c2", "c3", "e0:exact"]);
     expect(all).toEqual([{ key: "c1", advisory: true }, { key: "c2" }, { key: "c3" }, { key: "e0:exact" }]);
+  });
+
+  it("the headline says when the recommended candidate broke advisory checks", () => {
+    expect(advisoryNote([{ advisory: true }, {}])).toBe(" It breaks 1 check of advisory criteria (their judge is not calibrated), which does not block.");
+    expect(advisoryNote([{}])).toBe("");
   });
 });

@@ -80,3 +80,14 @@ export function markAdvisory<T extends { key: string }>(
   const all = regressions.map((r) => (advisory.has(r.key) ? { ...r, advisory: true as const } : r));
   return { all, blocking: regressions.filter((r) => !advisory.has(r.key)) };
 }
+
+/**
+ * What the headline adds when the recommended candidate broke checks of advisory criteria:
+ * " It breaks 5 checks of advisory criteria (their judge is not calibrated), which do not block."
+ * @returns "" when it broke none
+ */
+export function advisoryNote(regressions: readonly { advisory?: true }[]): string {
+  const n = regressions.filter((r) => r.advisory).length;
+  if (n === 0) return "";
+  return ` It breaks ${n} check${n > 1 ? "s" : ""} of advisory criteria (their judge is not calibrated), which do${n > 1 ? "" : "es"} not block.`;
+}

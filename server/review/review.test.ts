@@ -13,6 +13,9 @@ import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtur
 import { recordedRequest, recordedSuite, runBench } from "../bench/test-support/recorded-bench";
 import { recordHumanVerdict } from "./verdicts";
 import { promptCalibrations } from "./calibration";
+import { correctExpectedFromTrial } from "./correct-expected";
+import { REVIEWED_COLUMNS, reviewedSetRows } from "./export";
+import { toCsv, toJsonl } from "@/lib/import/export";
 
 let server: ScriptedModelServer;
 const judgeSays = (verdict: string) => ({ text: JSON.stringify({ reason: `judged ${verdict}`, verdict }) });
@@ -120,6 +123,7 @@ describe("judged criteria gate only once calibrated", () => {
     expect(first.rubric[0].calibration!.reason).toBe("judge not calibrated: 0 of 20 reviewed trials needed");
     expect(first.summary!.regressions[String(bad)].map((r) => [r.caseKey, r.key, r.advisory])).toEqual(keys.map((k) => [k, `c${alpha}`, true]));
     expect(first.recommendation!.recommendedCandidateId).toBe(bad);
+    expect(first.recommendation!.headline).toMatch(/It breaks 5 checks of advisory criteria \(their judge is not calibrated\), which do not block\.$/);
     expect(first.recommendation!.candidates.find((c) => c.candidateId === bad)!.blockers).toEqual([]);
 
     // Two reviews that agree with the judge on alpha (one pass, one fail): κ = 1 over 2 trials.
@@ -151,5 +155,65 @@ describe("judged criteria gate only once calibrated", () => {
     const rescored = (await getBench(db, second.id))!;
     expect(rescored.summary!.regressions[String(bad2)]).toEqual([]);
     expect(rescored.recommendation!.recommendedCandidateId).toBe(bad2);
+  });
+});
+
+describe("correcting the expected result from a reviewed trial", () => {
+  it("makes a new case revision for future benches; the bench that ran keeps its own", async () => {
+    const db = openMemoryDatabase();
+    const { promptId, judge } = await suite(db);
+    const first = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    const t = trialsOf(db, first.id)[0];
+    await expect(correctExpectedFromTrial(db, first.id, 999_999, "polite long", 1)).rejects.toMatchObject({ code: "not_found" });
+    expect(await correctExpectedFromTrial(db, first.id, t.id, "polite long", 1)).toEqual({ caseKey: "q1", revisionNumber: 2 });
+    // The reviewer saw revision 1: a second save from it is a conflict, nothing is saved.
+    await expect(correctExpectedFromTrial(db, first.id, t.id, "other", 1)).rejects.toMatchObject({ code: "conflict" });
+    const pinned = (id: number) =>
+      db.$client
+        .prepare(
+          "SELECT r.number, r.expected FROM bench_cases bc JOIN case_revisions r ON r.id = bc.case_revision_id WHERE bc.bench_id = ? AND bc.case_key = 'q1'",
+        )
+        .get(id);
+    expect(pinned(first.id)).toEqual({ number: 1, expected: "rude short" });
+    const next = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    expect(pinned(next.id)).toEqual({ number: 2, expected: "polite long" });
+    // `good` answers "polite long": its exact check now passes on q1.
+    expect(trialsOf(db, next.id).find((x) => x.caseKey === "q1")!.checks).toMatch(/"key":"e0:exact","kind":"exact".*?"verdict":"passed"/);
+  });
+});
+
+describe("the reviewed set as a calibration dataset", () => {
+  it("one row per human verdict with the judge's verdict and model; CSV escapes a formula in a note", async () => {
+    const db = openMemoryDatabase();
+    const { promptId, alpha, judge } = await suite(db);
+    const bench = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    const t = trialsOf(db, bench.id)[0];
+    await recordHumanVerdict(db, bench.id, { trialId: t.id, checkKey: `c${alpha}`, verdict: "fail", note: "=HYPERLINK(1)" }, { now: Date.UTC(2026, 0, 2) });
+    const rows = reviewedSetRows(db, promptId);
+    expect(rows).toEqual([
+      {
+        bench: bench.id,
+        trial: t.id,
+        caseId: "q1",
+        caseRevision: expect.any(Number),
+        candidate: "good",
+        criterionId: alpha,
+        criterion: "Rule alpha: polite",
+        judgeModel: "openai-compatible:judge-1",
+        judgeVerdict: "passed",
+        judgeReason: "Judge: pass — judged pass",
+        humanVerdict: "fail",
+        note: "=HYPERLINK(1)",
+        reviewer: "local",
+        reviewedAt: "2026-01-02T00:00:00.000Z",
+        input: "question q1",
+        expected: "rude short",
+        output: "polite long",
+      },
+    ]);
+    const csv = toCsv(rows, { columns: REVIEWED_COLUMNS });
+    expect(csv.split("\r\n")[0]).toBe(REVIEWED_COLUMNS.join(","));
+    expect(csv).toContain(",'=HYPERLINK(1),local,");
+    expect(JSON.parse(toJsonl(rows, REVIEWED_COLUMNS).trim())).toMatchObject({ humanVerdict: "fail", judgeVerdict: "passed", criterionId: String(alpha) });
   });
 });

@@ -213,7 +213,7 @@ describe("the reviewed set as a calibration dataset", () => {
     ]);
     const csv = toCsv(rows, { columns: REVIEWED_COLUMNS });
     expect(csv.split("\r\n")[0]).toBe(REVIEWED_COLUMNS.join(","));
-    expect(csv).toContain(",'=HYPERLINK(1),local,");
+    expect(csv).toContain(`,"'=HYPERLINK(1)",local,`);
     expect(JSON.parse(toJsonl(rows, REVIEWED_COLUMNS).trim())).toMatchObject({ humanVerdict: "fail", judgeVerdict: "passed", criterionId: String(alpha) });
   });
 });

@@ -4,6 +4,11 @@ import { expect, test, type Page } from "@playwright/test";
 if (!process.env.E2E_MODEL_PORT) throw new Error("E2E_MODEL_PORT is not set: run the e2e tests with `npx playwright test` (its config picks the ports)");
 const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`;
 const CRITERION = "Looks up the order before deciding a refund";
+/** The first criterion of each trial: the judge cannot observe it on these cases (unscored). */
+const WINDOW = "States the return window in days";
+
+/** Waits until the review's key listener is attached (keys pressed before hydration would be lost). */
+const keysReady = (page: Page) => expect(page.locator("[data-keys-ready]")).toHaveCount(1);
 
 async function addScriptedModel(page: Page, name: string) {
   await page.goto("/models");
@@ -38,7 +43,7 @@ async function liveBench(page: Page, repeats: number): Promise<string> {
 
 test("review trials with the keyboard, calibration, an advisory criterion that does not block, and a corrected expected result", async ({ page }) => {
   await addScriptedModel(page, "Scripted e2e model");
-  const first = await liveBench(page, 4); // 3 cases × 4 trials
+  await liveBench(page, 4); // 3 cases × 4 trials
 
   // Not yet calibrated: every criterion is advisory at launch, and the page says why.
   const advisory = page.getByRole("note", { name: "Advisory criteria" });
@@ -52,8 +57,14 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
   const calibration = page.getByTestId("calibration-row").filter({ hasText: CRITERION });
   for (let i = 1; i <= 10; i++) {
     await expect(page.getByTestId("review-position")).toHaveText(`${i} of 12`);
+    const windowRow = page.getByTestId("review-criterion").filter({ hasText: WINDOW });
     const criterion = page.getByTestId("review-criterion").filter({ hasText: CRITERION });
+    await expect(windowRow.getByTestId("judge-verdict")).toContainText("unscored");
     await expect(criterion.getByTestId("judge-verdict")).toContainText("passed");
+    // p gives the selected (first) criterion its verdict and selects the next one.
+    await keysReady(page);
+    await page.keyboard.press("p");
+    await expect(windowRow).toContainText("human verdict: pass");
     await page.keyboard.press("p");
     await expect(criterion).toContainText("human verdict: pass");
     // Agreement updates with each verdict.
@@ -62,31 +73,38 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
     if (i < 10) await page.keyboard.press("j");
   }
   // k goes back; a note typed after n does not trigger the keys.
+  await keysReady(page);
   await page.keyboard.press("k");
   await expect(page.getByTestId("review-position")).toHaveText("9 of 12");
+  await keysReady(page);
   await page.keyboard.press("n");
   await page.keyboard.type("fine, judged right");
   await expect(page.getByTestId("review-position")).toHaveText("9 of 12");
-  await expect(page.getByLabel(`Note on ${CRITERION}`)).toHaveValue("fine, judged right");
+  // n opened the note of the selected criterion (the first); Escape leaves the field, p saves the verdict with the note.
+  await expect(page.getByLabel(`Note on ${WINDOW}`)).toHaveValue("fine, judged right");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("p");
+  await expect(page.getByRole("status").filter({ hasText: "Saved: pass on" })).toBeVisible();
 
   // Blind calibration sample: the judge's verdicts are hidden by default.
   await page.getByRole("link", { name: "Calibration sample" }).click();
   await expect(page.getByTestId("judge-hidden").first()).toBeVisible();
   await expect(page.getByTestId("judge-verdict")).toHaveCount(0);
 
-  // A second bench is compared with the first. A reviewer fails the criterion on one trial: a
-  // regression on an uncalibrated (advisory) criterion, shown but not blocking.
+  // A second bench is compared with the first. A reviewer fails the return-window criterion on a
+  // trial whose case passed it in the first bench (by human verdicts): a regression on an
+  // uncalibrated (advisory) criterion, shown but not blocking.
   const second = await liveBench(page, 1);
   await page.goto(`${second}/review?filter=all`);
-  const criterion = page.getByTestId("review-criterion").filter({ hasText: CRITERION });
+  await keysReady(page);
   await page.keyboard.press("f");
-  await expect(criterion).toContainText("human verdict: fail");
+  await expect(page.getByTestId("review-criterion").filter({ hasText: WINDOW })).toContainText("human verdict: fail");
   await page.goto(second);
-  await expect(page.getByRole("note", { name: "Advisory criteria" })).toContainText(CRITERION);
+  await expect(page.getByRole("note", { name: "Advisory criteria" })).toContainText(`${WINDOW} — judge not calibrated: 0 of 20 reviewed trials needed`);
   await expect(page.getByRole("region", { name: "Recommendation" })).toContainText(
     "It breaks 1 check of advisory criteria (their judge is not calibrated), which does not block.",
   );
-  await expect(page.getByRole("region", { name: "Recommendation" })).not.toContainText("not recommended");
+  await expect(page.getByRole("region", { name: "Recommendation" })).not.toContainText(/not recommended: \d+ regression/);
 
   // Correct the expected result from the reviewed trial: a new case revision for future benches.
   await page.goto(`${second}/review?filter=all`);

@@ -53,6 +53,8 @@ export function CriterionVerdicts({
   const [notes, setNotes] = useState<Record<string, string>>(() => Object.fromEntries(criteria.map((c) => [c.key, c.human?.note ?? ""])));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [pending, start] = useTransition();
+  // Marked once the key listener is attached (keys pressed before hydration do nothing).
+  const group = useRef<HTMLDivElement>(null);
   const noteRefs = useRef<Record<string, HTMLTextAreaElement | null>>({});
 
   const give = (index: number, verdict: HumanVerdictValue) => {
@@ -87,12 +89,13 @@ export function CriterionVerdicts({
   useEffect(() => {
     const on = (e: KeyboardEvent) => keys.current(e);
     window.addEventListener("keydown", on);
+    group.current?.setAttribute("data-keys-ready", "true");
     return () => window.removeEventListener("keydown", on);
   }, []);
 
   if (criteria.length === 0) return <p className="text-sm text-slate-500">This trial has no judged criterion to review.</p>;
   return (
-    <div className="flex flex-col gap-3" aria-label="Verdicts" role="group">
+    <div className="flex flex-col gap-3" aria-label="Verdicts" role="group" ref={group}>
       <p className="text-xs text-slate-500">
         Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous trial · <kbd>p</kbd> pass · <kbd>f</kbd> fail · <kbd>u</kbd> can&apos;t tell · <kbd>n</kbd> note
         {blind ? " · blind review: the judge's verdicts are hidden" : ""}
@@ -123,7 +126,7 @@ export function CriterionVerdicts({
               </p>
             ) : (
               <p className="mt-1 text-xs text-slate-700" data-testid="judge-verdict">
-                Judge: <Badge tone={TONE[c.judgeVerdict]}>{c.judgeVerdict}</Badge> {c.judgeReason}
+                <Badge tone={TONE[c.judgeVerdict]}>judge: {c.judgeVerdict}</Badge> {c.judgeReason}
               </p>
             )}
             <div className="mt-2 flex flex-wrap items-center gap-1.5">

@@ -11,21 +11,25 @@ const rate = (r: RateInterval) => (r.rate === null ? "—" : `${pct(r.rate)} (${
  * and the judge's false-pass and false-fail rates with 95 % intervals (Wilson; κ: Fleiss–Cohen–Everitt
  * 1969 standard error), and whether it would gate a bench launched now.
  * @param judgeModel the judge of the bench on screen (`provider:modelId`), marked in the table
+ * @param promptName the prompt whose benches were measured
  */
 export function CalibrationTable({
   calibrations,
   policy,
   judgeModel,
+  promptName,
 }: {
   calibrations: CriterionCalibration[];
   policy: CalibrationPolicy;
   judgeModel: string | null;
+  promptName: string;
 }) {
   return (
     <section aria-label="Calibration" className="rounded-lg border border-slate-200 bg-white">
       <p className="border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600">
-        Judge calibration across this prompt&apos;s benches. A criterion gates a recommendation once its judge has at least {policy.minReviewed} reviewed trials
-        and κ ≥ {policy.kappaThreshold}; until then it is advisory. Intervals are 95%: Wilson for rates, κ ± 1.96 SE (Fleiss, Cohen &amp; Everitt 1969).
+        Judge calibration across the benches of prompt <b>{promptName}</b>, per criterion and judge model. A criterion gates a recommendation once its judge has
+        at least {policy.minReviewed} reviewed trials and κ ≥ {policy.kappaThreshold}; until then it is advisory. Intervals are 95%: Wilson for rates, κ ± 1.96
+        SE (Fleiss, Cohen &amp; Everitt 1969).
       </p>
       {calibrations.length === 0 ? (
         <p className="px-4 py-3 text-sm text-slate-500">No criterion has a reviewed trial yet.</p>

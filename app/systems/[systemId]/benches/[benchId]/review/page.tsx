@@ -218,7 +218,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             : `No trial matches “${FILTER_LABEL[filter]}”.`}
         </p>
       )}
-      <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} />
+      <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} promptName={bench.promptName} />
       <PolicyForm systemId={systemId} benchId={id} policy={policy} />
     </div>
   );

@@ -28,3 +28,31 @@ describe("human verdicts over the recorded checks", () => {
     expect(scored[2].recordedVerdict).toBe("failed");
   });
 });
+
+describe("the bench's figures recompute from the scored checks", () => {
+  it("a human fail lowers the candidate's pass rate and trial pass rate, and turns a passed check into a regression", async () => {
+    const { aggregateCandidates, checkOutcomes } = await import("../bench/aggregate");
+    const { findRegressions } = await import("../bench/recommend");
+    const check = (verdict: "passed" | "failed") => ({ key: "c1", kind: "judge", label: "Polite", verdict });
+    const trial = (candidateId: number, checks: ReturnType<typeof check>[]) => ({
+      candidateId,
+      caseRevisionId: 10,
+      caseKey: "q1",
+      repeat: 1,
+      status: "done" as const,
+      checks,
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+      latencyMs: null,
+    });
+    // Baseline 1 passed c1; candidate 2's judge passed it too, but the reviewer failed it.
+    const scored = applyHumanVerdicts([check("passed")], [{ checkKey: "c1", verdict: "fail" }]);
+    const trials = [trial(1, [check("passed")]), trial(2, scored)];
+    const [, s] = aggregateCandidates([1, 2], trials);
+    expect(s.passRate).toEqual({ passed: 0, scored: 1, rate: 0 });
+    expect(s.trialPassRate).toEqual({ passed: 0, scored: 1, rate: 0 });
+    expect(s.byCheck.c1).toMatchObject({ passed: 0, failed: 1 });
+    expect(findRegressions(checkOutcomes(trials, 1), checkOutcomes(trials, 2), "baseline").map((r) => [r.caseKey, r.key])).toEqual([["q1", "c1"]]);
+  });
+});

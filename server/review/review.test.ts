@@ -15,6 +15,7 @@ import { recordHumanVerdict } from "./verdicts";
 import { promptCalibrations } from "./calibration";
 import { correctExpectedFromTrial } from "./correct-expected";
 import { REVIEWED_COLUMNS, reviewedSetRows } from "./export";
+import { reviewQueueRows } from "@/db/queries/review-queue";
 import { toCsv, toJsonl } from "@/lib/import/export";
 
 let server: ScriptedModelServer;
@@ -215,5 +216,24 @@ describe("the reviewed set as a calibration dataset", () => {
     expect(csv.split("\r\n")[0]).toBe(REVIEWED_COLUMNS.join(","));
     expect(csv).toContain(`,"'=HYPERLINK(1)",local,`);
     expect(JSON.parse(toJsonl(rows, REVIEWED_COLUMNS).trim())).toMatchObject({ humanVerdict: "fail", judgeVerdict: "passed", criterionId: String(alpha) });
+  });
+});
+
+describe("the review queue's flags", () => {
+  it("a trial is unreviewed until each criterion has a verdict, and disagrees when a human pass/fail contradicts its judge", async () => {
+    const db = openMemoryDatabase();
+    const { promptId, alpha, beta, judge } = await suite(db);
+    const bench = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    const [t1, t2] = trialsOf(db, bench.id);
+    // good: alpha passed, beta failed (judge). Trial 1: agree on alpha only; trial 2: overrule beta.
+    await recordHumanVerdict(db, bench.id, { trialId: t1.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
+    await recordHumanVerdict(db, bench.id, { trialId: t2.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
+    await recordHumanVerdict(db, bench.id, { trialId: t2.id, checkKey: `c${beta}`, verdict: "pass", note: "" });
+    const rows = reviewQueueRows(db, bench.id);
+    expect(rows.map((r) => [r.trialId, r.failed, r.disagrees, r.unreviewed, r.judged])).toEqual([
+      [t1.id, true, false, true, 2],
+      [t2.id, true, true, false, 2], // the exact check still fails
+      ...rows.slice(2).map((r) => [r.trialId, true, false, true, 2]),
+    ]);
   });
 });

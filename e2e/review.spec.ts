@@ -105,6 +105,14 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
     "It breaks 1 check of advisory criteria (their judge is not calibrated), which does not block.",
   );
   await expect(page.getByRole("region", { name: "Recommendation" })).not.toContainText(/not recommended: \d+ regression/);
+  // The trial on the results page marks the human verdict beside the judge's.
+  await page.getByRole("link", { name: /Open trial of support-refund-delivered/ }).click();
+  await expect(page.getByRole("region", { name: "Human verdicts" }).getByTestId("human-verdict")).toContainText(
+    `human verdict: fail on ${WINDOW} (judge: unscored)`,
+  );
+  await expect(page.getByRole("complementary", { name: "Trial" }).getByRole("note")).toContainText(
+    "(advisory: its judge is not calibrated, so it does not block)",
+  );
 
   // Correct the expected result from the reviewed trial: a new case revision for future benches.
   await page.goto(`${second}/review?filter=all`);

@@ -10,6 +10,8 @@ const WORD = { pass: "pass", fail: "fail", cant_tell: "can't tell" } as const;
  * precedence over the judge's recorded verdicts in its score (a "can't tell" leaves the judge's).
  */
 export function HumanVerdictsNote({ verdicts, checks, reviewHref }: { verdicts: HumanVerdictRow[]; checks: CheckRecord[]; reviewHref: string }) {
+  // Only criteria are reviewed: a trial without one has nothing to say here.
+  if (verdicts.length === 0 && !checks.some((c) => c.kind === "judge")) return null;
   if (verdicts.length === 0)
     return (
       <p className="text-xs text-slate-500">

@@ -538,3 +538,38 @@ export const activity = sqliteTable(
   },
   (t) => [index("activity_at").on(t.at, t.id), index("activity_actor_at").on(t.actorId, t.at), index("activity_action_at").on(t.action, t.at)],
 );
+
+/**
+ * A reviewer's verdict on one check of one trial (issue 18). Never changes the judge's record in
+ * `trials.checks`: the scoring reads it beside that record, and a human `pass`/`fail` takes
+ * precedence there (`cant_tell` leaves the judge's verdict standing). One row per trial, check key
+ * and reviewer (`local` until accounts exist); a later verdict of the same reviewer replaces theirs.
+ */
+export const humanVerdicts = sqliteTable(
+  "human_verdicts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    trialId: integer("trial_id")
+      .notNull()
+      .references(() => trials.id),
+    checkKey: text("check_key").notNull(),
+    verdict: text("verdict", { enum: ["pass", "fail", "cant_tell"] }).notNull(),
+    note: text("note").notNull().default(""),
+    reviewer: text("reviewer").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("human_verdicts_trial_check_reviewer").on(t.trialId, t.checkKey, t.reviewer), index("human_verdicts_trial").on(t.trialId)],
+);
+
+/**
+ * Per prompt, when a judged criterion counts as calibrated (issue 18): at least `minReviewed`
+ * human-reviewed trials and Cohen's κ ≥ `kappaThreshold`. No row = the defaults (20, 0.6).
+ */
+export const promptCalibrationSettings = sqliteTable("prompt_calibration_settings", {
+  promptId: integer("prompt_id")
+    .primaryKey()
+    .references(() => prompts.id),
+  kappaThreshold: real("kappa_threshold").notNull(),
+  minReviewed: integer("min_reviewed").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -177,6 +177,7 @@ export function TrialView({
                 {r.priority ? ` (${r.priority})` : ""} — passed{" "}
                 {r.against === "baseline" ? "for the baseline" : `in the last bench${lastBench ? ` (#${lastBench.benchId}, ${lastBench.candidateLabel})` : ""}`}
                 {r.outcome === "mixed" ? "; fails in some repeats" : ""}
+                {r.advisory ? " (advisory: its judge is not calibrated, so it does not block)" : ""}
               </li>
             ))}
           </ul>

@@ -20,6 +20,9 @@ import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
 import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
+import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
+import { applyHumanVerdicts } from "@/lib/review/overlay";
+import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -35,7 +38,8 @@ type CheckOutcomes = ReturnType<typeof checkOutcomes>;
 export function trialFacts(db: Db, benchId: number, candidateId?: number): Iterable<TrialFacts> {
   const stmt = db.$client.prepare(
     `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
-            t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs
+            t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs,
+            ${HUMAN_OVERLAY_SQL} AS human
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
      WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}`,
   );
@@ -50,9 +54,10 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
         shared.set(v, v);
         return v;
       };
-      for (const r of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null }>) {
+      for (const { human, ...r } of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null; human: string | null }>) {
+        // A reviewer's pass or fail takes precedence over the recorded verdict (issue 18).
         const checks = r.checks
-          ? (JSON.parse(r.checks) as CheckRecord[]).map((c) => ({
+          ? applyHumanVerdicts(JSON.parse(r.checks) as CheckRecord[], parseHumanOverlay(human)).map((c) => ({
               key: share(c.key),
               label: share(c.label),
               kind: share(c.kind),
@@ -140,7 +145,16 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       }
     }
   }
-  const blockers = await gateBlockers(db, benchId, regressions, { baselineCandidateId, referenceBenchId, referenceCandidateId });
+  // Regressions on criteria whose judge was not calibrated at launch are shown, but do not block (issue 18).
+  const advisory = advisoryCheckKeys(bench.rubric);
+  const blocking = new Map<number, Regression[]>();
+  for (const [id, list] of regressions) {
+    const { all, blocking: b } = markAdvisory(list, advisory);
+    regressions.set(id, all);
+    blocking.set(id, b);
+  }
+  // Of those, a suspected regression a confirm round cleared (issue 16 §3) does not block either.
+  const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
   const recommendation = recommend(
@@ -149,6 +163,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     blockers,
     { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
   );
+  recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   return {
     summary: {
       candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),

@@ -9,6 +9,8 @@ import type { CaseTally } from "@/lib/bench/stats/paired";
 import type { CheckRecord } from "@/lib/bench/types";
 import { benchTallies, type SideTallies } from "@/lib/bench/stats/tallies";
 import { IN_RESULTS } from "./rerun-sql";
+import { applyHumanVerdicts } from "@/lib/review/overlay";
+import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 
 /**
  * Case tallies of every candidate of bench `benchId` (optionally one candidate).
@@ -49,7 +51,7 @@ export function benchCheckTallies(
 ): SideTallies["checks"] {
   if (caseRevisionIds.size === 0) return new Map();
   const stmt = db.$client.prepare(
-    `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, t.checks AS checks
+    `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, t.checks AS checks, ${HUMAN_OVERLAY_SQL} AS human
      FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
      WHERE t.bench_id = ? AND t.candidate_id = ? AND t.checks IS NOT NULL AND bc.case_revision_id IN (SELECT value FROM json_each(?))
      ${o.confirmOnly ? "AND t.rerun = 'confirm'" : ""}`,
@@ -59,8 +61,13 @@ export function benchCheckTallies(
       candidateId: number;
       caseRevisionId: number;
       checks: string;
+      human: string | null;
     }>)
-      yield { candidateId: r.candidateId, caseRevisionId: r.caseRevisionId, checks: JSON.parse(r.checks) as CheckRecord[] };
+      yield {
+        candidateId: r.candidateId,
+        caseRevisionId: r.caseRevisionId,
+        checks: applyHumanVerdicts(JSON.parse(r.checks) as CheckRecord[], parseHumanOverlay(r.human)),
+      };
   };
   return benchTallies(rows()).get(candidateId)?.checks ?? new Map();
 }

@@ -17,6 +17,8 @@ export interface Regression {
   against: "baseline" | "last bench";
   /** Candidate outcome: failed in every scored repeat, or in some (mixed). */
   outcome: "failed" | "mixed";
+  /** On a criterion whose judge was not calibrated at launch (issue 18): shown, never a blocker. */
+  advisory?: true;
 }
 
 type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>;

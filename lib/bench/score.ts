@@ -8,6 +8,7 @@ import type { CaseContent } from "../library/case-content";
 import type { CheckResult, EvaluationTrial } from "../evaluators/types";
 import { describeEvaluator } from "../evaluators/describe";
 import type { CheckRecord } from "./types";
+import type { CriterionCalibrationState } from "../review/advisory";
 
 /** A criterion revision pinned by a bench (the rubric snapshot). */
 export interface RubricCriterion {
@@ -19,6 +20,8 @@ export interface RubricCriterion {
   priority: "primary" | "secondary";
   /** `generated` for a criterion the generator wrote (absent for a custom one and in older benches). */
   origin?: "custom" | "generated";
+  /** Whether its judge was calibrated against human verdicts at launch (issue 18); absent in older benches (they gated). */
+  calibration?: CriterionCalibrationState;
 }
 
 /** Identity of one check of a case, stable across candidates and benches of the same case revision. */

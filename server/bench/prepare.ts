@@ -13,6 +13,7 @@ import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 import { estimateTokens, groupOf, planBench, selects } from "@/lib/bench/plan";
 import type { RubricCriterion } from "@/lib/bench/score";
+import { launchCalibrationStates } from "../review/calibration";
 import type { BenchPlan, CandidateSpec, PlanSettings, SuppliedCase } from "@/lib/bench/types";
 import type { BenchRequest } from "@/lib/bench/request";
 import { LibraryError } from "@/lib/library/errors";
@@ -184,6 +185,14 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
   const defaultChecks = await getPromptDefaultChecks(db, prompt.id);
   if (defaultChecks.length > 0) settings.defaultChecks = defaultChecks;
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
+  // Each criterion's calibration state is pinned with the rubric: History shows what gated (issue 18).
+  const { states } = launchCalibrationStates(
+    db,
+    prompt.id,
+    rubric.map((c) => c.criterionId),
+    judge,
+  );
+  for (const c of rubric) c.calibration = states.get(c.criterionId);
   const generation = r.generate ? await generationSettings(db, r.generate, prompt.revision, prompt.name, o.env ?? {}) : undefined;
   const plan = planBench(
     supplied,

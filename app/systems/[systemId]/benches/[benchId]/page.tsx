@@ -19,6 +19,9 @@ import { rerunOffers } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { AuthorNote } from "@/components/audit/author-note";
+import { AdvisoryNote, CalibrationBadge } from "@/components/review/advisory-note";
+import { HumanVerdictsNote } from "@/components/review/human-verdicts-note";
+import { trialHumanVerdicts } from "@/db/queries/human-verdicts";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Bench" };
@@ -122,8 +125,9 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             <li key={c.revisionId} className="rounded-md border border-slate-200 p-3 text-sm">
               <div className="font-medium">
                 {c.rule} <Badge tone={c.priority === "primary" ? "indigo" : "slate"}>{c.priority}</Badge>{" "}
-                {c.origin === "generated" ? <Badge>generated</Badge> : null}
+                {c.origin === "generated" ? <Badge>generated</Badge> : null} <CalibrationBadge calibration={c.calibration} />
               </div>
+              {c.calibration ? <p className="text-xs text-slate-500">At launch: {c.calibration.reason}.</p> : null}
               <p className="mt-1 text-slate-700">Passes: {c.passes}</p>
               <p className="text-slate-700">Fails: {c.fails}</p>
               <p className="mt-1 text-xs text-slate-400">
@@ -151,6 +155,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       <div className="flex flex-col gap-4">
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
         <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
+        <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
@@ -171,21 +176,28 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             selectedTrial={trialId}
           />
           {trial && Number(trial.bench_id) === id ? (
-            <TrialView
-              trial={trial}
-              closeHref={href({ trial: undefined })}
-              siblings={siblings}
-              references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({
-                ...r,
-                href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}`,
-              }))}
-              regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
-              lastBench={bench.recommendation?.lastBench ?? null}
-              attempts={{
-                rerunOf: links?.rerunOf ? { ...links.rerunOf, href: href({ trial: links.rerunOf.id }) } : null,
-                rerunAs: (links?.rerunAs ?? []).map((r) => ({ ...r, href: href({ trial: r.id }) })),
-              }}
-            />
+            <div className="flex flex-col gap-2">
+              <HumanVerdictsNote
+                verdicts={trialHumanVerdicts(db, Number(trial.id))}
+                checks={trial.checks ? JSON.parse(String(trial.checks)) : []}
+                reviewHref={`${base}/review?filter=all&trial=${trial.id}`}
+              />
+              <TrialView
+                trial={trial}
+                closeHref={href({ trial: undefined })}
+                siblings={siblings}
+                references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({
+                  ...r,
+                  href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}`,
+                }))}
+                regressed={regressedCells.get(`${trial.candidate_id}|${trial.caseRevisionId}`) ?? []}
+                lastBench={bench.recommendation?.lastBench ?? null}
+                attempts={{
+                  rerunOf: links?.rerunOf ? { ...links.rerunOf, href: href({ trial: links.rerunOf.id }) } : null,
+                  rerunAs: (links?.rerunAs ?? []).map((r) => ({ ...r, href: href({ trial: r.id }) })),
+                }}
+              />
+            </div>
           ) : null}
         </div>
       </div>
@@ -232,6 +244,9 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           </p>
         </div>
         <div className="ml-auto flex gap-2 text-sm">
+          <Link href={`${base}/review`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">
+            Review
+          </Link>
           <a
             href={`/api/benches/${id}/export?format=csv`}
             className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50"

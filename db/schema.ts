@@ -237,6 +237,8 @@ export const benches = sqliteTable(
     cancelRequestedAt: integer("cancel_requested_at"),
     summary: text("summary"),
     recommendation: text("recommendation"),
+    /** USD spent so far by its finished trials (model and judge calls): the spend cap is checked against it at every claim. */
+    spentUsd: real("spent_usd").notNull().default(0),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),

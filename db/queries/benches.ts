@@ -12,6 +12,8 @@ import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
+import type { SpendCap } from "@/lib/bench/budget";
+import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -25,6 +27,10 @@ export interface BenchSettings {
   maxSteps: number;
   /** The prompt's default checks at launch (evaluator specs), inherited by cases without their own (issue 15). */
   defaultChecks?: unknown[];
+  /** The spend cap (issue #16 §4): absent = none. See lib/bench/budget.ts. */
+  spendCap?: SpendCap;
+  /** Gate limits over the baseline in percent (issue #16 §4): absent = none. See lib/bench/stats/gate-limits.ts. */
+  gate?: GateLimits;
   /**
    * Criteria and scenarios generated at launch (issue 17): the generation run (its proposals were
    * accepted as generated items of the library), the generator model, what was asked for, and the

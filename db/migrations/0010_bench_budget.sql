@@ -1,0 +1,1 @@
+ALTER TABLE `benches` ADD `spent_usd` real DEFAULT 0 NOT NULL;

@@ -92,6 +92,9 @@ function program(io: Io, result: { code: number }) {
     .option("--json-output <path>", "write the results as JSON")
     .option("--markdown <path>", "write a summary to paste as a pull-request comment (headline, a table with intervals, the blocking regressions)")
     .option("--fail-on <what>", "inconclusive: exit 1 when the primary comparison cannot tell the candidates apart")
+    .option("--max-cost <usd>", "spend cap: no trial starts once spent + running trials' estimated cost would pass it; the rest are skipped as budget")
+    .option("--max-latency-increase <pct>", "block a candidate whose p95 latency is more than PCT % over the baseline's")
+    .option("--max-cost-increase <pct>", "block a candidate whose cost per case is more than PCT % over the baseline's")
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });

@@ -2,7 +2,8 @@
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
- *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive]`
+ *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive]
+ *   [--max-cost USD] [--max-latency-increase PCT] [--max-cost-increase PCT]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5).
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
@@ -25,6 +26,7 @@ import { benchRequestSchema, type CandidateRequest } from "@/lib/bench/request";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "@/server/bench/comparisons";
+import { benchSpend } from "@/db/queries/bench-budget";
 import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { GenerationFailed } from "@/server/generate/with-config";
@@ -32,6 +34,7 @@ import { startBenchWorker } from "@/server/worker";
 import { blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
 import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { usd } from "@/lib/bench/budget";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 
 export interface BenchRunOptions {
@@ -57,6 +60,11 @@ export interface BenchRunOptions {
   markdown?: string;
   /** `inconclusive`: exit 1 when the primary comparison is inconclusive. */
   failOn?: string;
+  /** `--max-cost USD`: the bench's spend cap (issue #16 §4). */
+  maxCost?: string;
+  /** `--max-latency-increase PCT` / `--max-cost-increase PCT`: gate limits over the baseline. */
+  maxLatencyIncrease?: string;
+  maxCostIncrease?: string;
 }
 
 function parseCases(s: string | undefined) {
@@ -194,10 +202,18 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     judgeModelConfigId,
     launchKey: `cli-${randomUUID()}`,
     generate,
+    spendCapUsd: o.maxCost ?? null,
+    maxLatencyIncreasePct: o.maxLatencyIncrease ?? null,
+    maxCostIncreasePct: o.maxCostIncrease ?? null,
   });
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw usage(`${i.path.join(".") || "options"}: ${i.message}`);
+    const flag: Record<string, string> = {
+      spendCapUsd: "--max-cost",
+      maxLatencyIncreasePct: "--max-latency-increase",
+      maxCostIncreasePct: "--max-cost-increase",
+    };
+    throw usage(`${flag[i.path.join(".")] ?? (i.path.join(".") || "options")}: ${i.message}`);
   }
   let launched;
   try {
@@ -256,6 +272,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const bench = (await getBench(db, id))!;
   const rec = bench.recommendation!;
   const evidence = (await benchEvidence(db, id)) ?? [];
+  const spend = benchSpend(db, id);
   const result = {
     // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
     schemaVersion: 1,
@@ -290,9 +307,19 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         passHatK: ev?.rates.passHat ?? null,
         comparisons: ev?.comparisons ?? [],
         fixes: bench.summary!.fixes?.[String(c.id)] ?? [],
+        // Issue #16 §4: trials the spend cap kept from starting (also counted in trials.skipped).
+        skippedForBudget: spend.budgetSkipped.get(c.id) ?? 0,
       };
     }),
     errors: trialErrorReasons(db, id, 5),
+    // Issue #16 §4: the spend cap (null = none), what the bench spent, and the gate limits.
+    budget: {
+      spendCapUsd: bench.settings.spendCap?.usd ?? null,
+      spentUsd: spend.spentUsd,
+      skippedTrials: spend.budgetSkippedTotal,
+      maxLatencyIncreasePct: bench.settings.gate?.maxLatencyIncreasePct ?? null,
+      maxCostIncreasePct: bench.settings.gate?.maxCostIncreasePct ?? null,
+    },
     recommendation: {
       recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
       headline: rec.headline,
@@ -313,6 +340,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
       `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
     );
   }
+  if (spend.budgetSkippedTotal)
+    io.out(`\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`);
   if (result.errors.length) {
     io.out("\nTrials that ended as errors, most common reasons:");
     for (const e of result.errors) io.out(`  ${e.trials} × ${e.message}`);

@@ -2,7 +2,7 @@
  * The New bench request's spend cap and gate limits (issue #16 §4) into the bench's settings.
  */
 import type { BenchSettings } from "@/db/queries/benches";
-import { trialCostEstimate } from "@/lib/bench/budget";
+import { budgetAllowance, trialCostEstimate, usd } from "@/lib/bench/budget";
 import type { BenchRequest } from "@/lib/bench/request";
 import type { BenchPlan } from "@/lib/bench/types";
 import { LibraryError } from "@/lib/library/errors";
@@ -22,6 +22,11 @@ export function applyBudgetSettings(settings: BenchSettings, r: BenchRequest, pl
       throw new LibraryError("validation", msg, { spendCapUsd: msg });
     }
     settings.spendCap = { usd: r.spendCapUsd, trialEstimateUsd: perTrial };
+    const fit = budgetAllowance({ capUsd: r.spendCapUsd, spentUsd: 0, running: 0, trialEstimateUsd: perTrial }).startable;
+    if (fit < plan.trialCount)
+      plan.warnings.push(
+        `The estimated cost (${usd(plan.estimate.costUsd!)}) is over the spend cap of ${usd(r.spendCapUsd)}: about ${fit.toLocaleString("en-US")} of the ${plan.trialCount.toLocaleString("en-US")} trials can start; the rest will be skipped as “budget”.`,
+      );
   }
   const gate = {
     ...(r.maxLatencyIncreasePct != null ? { maxLatencyIncreasePct: r.maxLatencyIncreasePct } : {}),

@@ -15,6 +15,8 @@ import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
+import { BudgetLine } from "@/components/benches/budget-line";
+import { benchSpend } from "@/db/queries/bench-budget";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Bench" };
@@ -216,6 +218,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               )
             ) : null}
           </p>
+          <BudgetLine settings={bench.settings} spend={benchSpend(db, id)} />
         </div>
         <div className="ml-auto flex gap-2 text-sm">
           <a

@@ -18,6 +18,8 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { benchTradeoffs } from "./bench-costs";
+import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -123,13 +125,16 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       }
     }
   }
+  // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
+  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId) : new Map();
+  const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
   const recommendation = recommend(
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     regressions,
-    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
+    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
   );
   return {
     summary: {
@@ -139,6 +144,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       referenceCandidateId,
       regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
       fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
+      tradeoffs: Object.fromEntries([...tradeoffs].map(([k, v]) => [String(k), v])),
       retained: 0,
     },
     recommendation,

@@ -14,6 +14,7 @@ import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
+import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -71,6 +72,8 @@ export interface BenchSummary {
   regressions: Record<string, Regression[]>;
   /** Per candidate id, the checks it fixed against the baseline or the last bench (absent in summaries stored before fixes were listed). */
   fixes?: Record<string, Fix[]>;
+  /** Per candidate id (not the baseline), its cost and latency against the baseline (issue #16 §4; absent in summaries stored before). */
+  tradeoffs?: Record<string, Tradeoffs>;
   retained: number;
 }
 

@@ -35,6 +35,7 @@ import { blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
 import { benchMarkdown } from "@/lib/bench/evidence/markdown";
 import { usd } from "@/lib/bench/budget";
+import { tradeoffCells, tradeoffsMarkdown } from "@/lib/bench/evidence/tradeoff-format";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 
 export interface BenchRunOptions {
@@ -331,6 +332,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         blockers: c.blockers.length,
         fixes: c.fixes?.length ?? 0,
         tradeoffs: c.tradeoffs,
+        // Issue #16 §4: the gate limits it exceeds (they block it like a regression).
+        limitBlockers: c.limitBlockers ?? [],
       })),
     },
   };
@@ -339,6 +342,13 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     io.out(
       `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
     );
+  }
+  // Cost and latency against the baseline, with their intervals (issue #16 §4).
+  for (const c of bench.candidates) {
+    const t = evidence.find((e) => e.candidateId === c.id)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs;
+    if (!t || !(t.costPerCase || t.latencyP50)) continue;
+    const f = tradeoffCells(t);
+    io.out(`  ${c.label} vs baseline: cost per case ${f.cost} · latency p50 ${f.p50} · p95 ${f.p95}`);
   }
   if (spend.budgetSkippedTotal)
     io.out(`\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`);
@@ -379,7 +389,14 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
       })),
     });
-    writeTextFile(o.markdown, md);
+    const costs = tradeoffsMarkdown(
+      rec.candidates.map((c) => ({
+        label: c.label,
+        tradeoffs: evOf(c.candidateId)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs,
+        limitBlockers: c.limitBlockers ?? [],
+      })),
+    );
+    writeTextFile(o.markdown, md + costs);
   }
   if (bench.status !== "finished") return 1;
   const allErrored = result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total);

@@ -28,13 +28,22 @@ export function benchCaseCosts(db: Db, benchId: number): Map<number, Map<number,
 }
 
 /**
- * The trade-offs of every candidate of a bench against its baseline candidate (the baseline itself left out).
+ * The trade-offs of every candidate of a bench against its baseline candidate (the baseline itself
+ * left out). Recorded candidates are read, not timed or priced: a pair with one has no trade-offs.
+ * @param candidates the bench's candidates with their kind
  * @returns candidate id → its trade-offs
  */
-export function benchTradeoffs(db: Db, benchId: number, baselineCandidateId: number): Map<number, Tradeoffs> {
+export function benchTradeoffs(
+  db: Db,
+  benchId: number,
+  baselineCandidateId: number,
+  candidates: readonly { id: number; kind: string }[],
+): Map<number, Tradeoffs> {
+  const out = new Map<number, Tradeoffs>();
+  const model = new Set(candidates.filter((c) => c.kind === "model").map((c) => c.id));
+  if (!model.has(baselineCandidateId)) return out;
   const costs = benchCaseCosts(db, benchId);
   const base = costs.get(baselineCandidateId) ?? new Map<number, CaseCost>();
-  const out = new Map<number, Tradeoffs>();
-  for (const [id, own] of costs) if (id !== baselineCandidateId) out.set(id, compareTradeoffs(own, base));
+  for (const [id, own] of costs) if (id !== baselineCandidateId && model.has(id)) out.set(id, compareTradeoffs(own, base));
   return out;
 }

@@ -126,7 +126,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     }
   }
   // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
-  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId) : new Map();
+  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates) : new Map();
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);

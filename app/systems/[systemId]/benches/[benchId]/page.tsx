@@ -16,6 +16,7 @@ import { TrialView } from "@/components/benches/trial-view";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { BudgetLine } from "@/components/benches/budget-line";
+import { TradeoffsTable } from "@/components/benches/tradeoffs-table";
 import { benchSpend } from "@/db/queries/bench-budget";
 
 export const dynamic = "force-dynamic";
@@ -146,6 +147,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       <div className="flex flex-col gap-4">
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
         <EvidenceCharts bench={bench} evidence={evidence} />
+        <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />

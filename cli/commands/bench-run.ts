@@ -27,6 +27,8 @@ import { CASE_SOURCES } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { benchSpend } from "@/db/queries/bench-budget";
+import { benchFlips, type CandidateFlipReport } from "@/server/bench/flips";
+import type { FlipCase } from "@/lib/bench/evidence/flips";
 import { resolveRevisionRef } from "@/lib/prompts/revision-ref";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { GenerationFailed } from "@/server/generate/with-config";
@@ -114,6 +116,16 @@ function checkWritable(file: string, option: string): void {
     if (e instanceof CliError) throw e;
     throw usage(`${option} ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+}
+
+/** A candidate's flips and the baseline's flaky checks as the JSON writes them (null fields for the baseline, or without one). */
+function flipJson(r: CandidateFlipReport | undefined) {
+  if (!r) return { flips: null, flakyOnBaseline: null };
+  const keys = (l: FlipCase[]) => l.map((x) => ({ caseKey: x.caseKey, candidate: x.candidate, baseline: x.baseline }));
+  return {
+    flips: { paired: r.flips.paired, regressed: keys(r.flips.regressed), fixed: keys(r.flips.fixed), flakyOnBaseline: keys(r.flips.flaky) },
+    flakyOnBaseline: r.flakyOnBaseline.map((f) => ({ caseKey: f.caseKey, key: f.key, label: f.label, baseline: f.baseline })),
+  };
 }
 
 /** Runs the command; returns the exit code. */
@@ -274,6 +286,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const rec = bench.recommendation!;
   const evidence = (await benchEvidence(db, id)) ?? [];
   const spend = benchSpend(db, id);
+  const flipReports = benchFlips(db, bench);
   const result = {
     // Bumped when a field changes meaning or goes away (new fields may be added without a bump).
     schemaVersion: 1,
@@ -310,6 +323,8 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
         fixes: bench.summary!.fixes?.[String(c.id)] ?? [],
         // Issue #16 §4: trials the spend cap kept from starting (also counted in trials.skipped).
         skippedForBudget: spend.budgetSkipped.get(c.id) ?? 0,
+        // Issue #16 §5: the cases that flipped against the baseline, and the checks the baseline is flaky on (null for the baseline itself).
+        ...flipJson(flipReports.find((f) => f.candidateId === c.id)),
       };
     }),
     errors: trialErrorReasons(db, id, 5),

@@ -17,6 +17,8 @@ import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { BudgetLine } from "@/components/benches/budget-line";
 import { TradeoffsTable } from "@/components/benches/tradeoffs-table";
+import { FlipTable } from "@/components/benches/flip-table";
+import { flipTable } from "@/lib/bench/evidence/flips";
 import { benchSpend } from "@/db/queries/bench-budget";
 
 export const dynamic = "force-dynamic";
@@ -148,6 +150,18 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
         <EvidenceCharts bench={bench} evidence={evidence} />
         <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />
+        {ended && bench.summary?.baselineCandidateId != null ? (
+          <FlipTable
+            bench={bench}
+            flips={flipTable(
+              all,
+              bench.summary.baselineCandidateId,
+              bench.candidates.map((c) => c.id),
+            )}
+            trialHref={(t) => href({ trial: t })}
+            regressionsHref={href({ filter: "changed", page: undefined })}
+          />
+        ) : null}
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />

@@ -60,8 +60,10 @@ export function TradeoffsTable({ bench, evidence, rec }: { bench: BenchDetail; e
                           {l}
                         </Badge>
                       ))
-                    ) : (
+                    ) : r.cmp.tradeoffs?.costPerCase || r.cmp.tradeoffs?.latencyP95 ? (
                       <span className="text-emerald-700">within</span>
+                    ) : (
+                      <span className="text-slate-500">not measured</span>
                     )}
                   </td>
                 ) : null}

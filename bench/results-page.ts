@@ -2,7 +2,7 @@
  * Results page speed on a 20,000-trial bench (issue #16: "computing the statistics for a 20,000-trial
  * bench adds < 50 ms; the results page's first render stays < 200 ms"):
  *
- *   npx tsx bench/results-page.ts [--runs 20] [--serve PORT]
+ *   npx tsx bench/results-page.ts [--runs 20] [--serve PORT] [--db PATH]
  *
  * 1. Seeds a temp SQLite file: a prompt with 2,000 cases, two priced model candidates × 5 repeats =
  *    20,000 trials (synthetic outcomes from a fixed seed: 3 checks each, latency and cost), with a
@@ -161,8 +161,10 @@ async function main() {
       .map((x) => x.toFixed(1))
       .join(" ")}`,
   );
-  const dir = mkdtempSync(path.join(tmpdir(), "benchwork-results-page-"));
-  const file = path.join(dir, "speed.db");
+  // `--db PATH` keeps the seeded database (a fresh file) for a look afterwards; else a temp file, removed.
+  const keep = opt("--db");
+  const dir = keep ? path.dirname(path.resolve(keep)) : mkdtempSync(path.join(tmpdir(), "benchwork-results-page-"));
+  const file = keep ? path.resolve(keep) : path.join(dir, "speed.db");
   try {
     const db = openDatabase(file);
     migrateDatabase(db);
@@ -171,9 +173,13 @@ async function main() {
     const n = (db.$client.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ?").get(id) as { n: number }).n;
     console.log(`bench #${id}: ${n} trials (2 candidates × ${CASES} cases × ${REPEATS} repeats); ${bench.recommendation!.headline}`);
 
+    // CPU time (user + system) per run beside wall time: on a shared, loaded machine it is closer to an idle one's wall time.
     const time = async (what: string, fn: () => unknown) => {
       await timeMany(3, fn);
-      console.log(`${what}: ${describeTimes(await timeMany(runs, fn))}`);
+      const cpu = process.cpuUsage();
+      const ms = await timeMany(runs, fn);
+      const d = process.cpuUsage(cpu);
+      console.log(`${what}: ${describeTimes(ms)}; CPU ${((d.user + d.system) / 1000 / runs).toFixed(2)} ms per run`);
     };
     const baseId = bench.summary!.baselineCandidateId!;
     console.log("statistics (target < 50 ms in all):");
@@ -226,7 +232,7 @@ async function main() {
     }
     console.log("targets: statistics < 50 ms, first render < 200 ms");
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -99,30 +99,45 @@ export function bootstrapPercentileDifferences(
   const n = a.length;
   const replicates = o.replicates ?? BOOTSTRAP_REPLICATES;
   const rand = mulberry32(o.seed ?? BOOTSTRAP_SEED);
-  const orderA = Uint32Array.from(a.keys()).sort((i, j) => a[i] - a[j]);
-  const orderB = Uint32Array.from(b.keys()).sort((i, j) => b[i] - b[j]);
-  const counts = new Uint32Array(n);
+  // Each side's values sorted once, and each case's place in that order: a draw counts straight into
+  // the sorted order of both sides, so a percentile is one walk over contiguous counts.
+  const sortedOrder = (v: readonly number[]) => Uint32Array.from(v.keys()).sort((i, j) => v[i] - v[j]);
+  const orderA = sortedOrder(a);
+  const orderB = sortedOrder(b);
+  const placeA = new Uint32Array(n);
+  const placeB = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    placeA[orderA[i]] = i;
+    placeB[orderB[i]] = i;
+  }
+  const sortedA = Float64Array.from(orderA, (i) => a[i]);
+  const sortedB = Float64Array.from(orderB, (i) => b[i]);
+  const countsA = new Uint32Array(n);
+  const countsB = new Uint32Array(n);
+  // The percentiles' ranks in the resample (nearest rank), ascending, with where each goes back.
+  const byRank = qs.map((q, i) => [Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)), i] as const).sort((x, y) => x[0] - y[0]);
+  const ranks = byRank.map((r) => r[0]);
   const diffs = qs.map(() => new Float64Array(replicates));
-  // The k-th (0-based) value of the resample, in sorted order: for each percentile, its rank.
-  const ranks = qs.map((q) => Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)));
-  const pick = (order: Uint32Array, values: readonly number[], out: number[]) => {
+  const va = new Float64Array(qs.length);
+  const vb = new Float64Array(qs.length);
+  const pick = (counts: Uint32Array, sorted: Float64Array, out: Float64Array) => {
     let qi = 0;
     let seen = 0;
     for (let i = 0; i < n && qi < ranks.length; i++) {
-      seen += counts[order[i]];
-      while (qi < ranks.length && seen > ranks[qi]) out[qi++] = values[order[i]];
+      seen += counts[i];
+      while (qi < ranks.length && seen > ranks[qi]) out[qi++] = sorted[i];
     }
   };
-  // Percentiles are picked in ascending rank order: walk them sorted, write them back in place.
-  const byRank = ranks.map((r, i) => [r, i] as const).sort((x, y) => x[0] - y[0]);
-  ranks.sort((x, y) => x - y);
-  const va: number[] = new Array(qs.length);
-  const vb: number[] = new Array(qs.length);
   for (let r = 0; r < replicates; r++) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[Math.floor(rand() * n)]++;
-    pick(orderA, a, va);
-    pick(orderB, b, vb);
+    countsA.fill(0);
+    countsB.fill(0);
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(rand() * n);
+      countsA[placeA[k]]++;
+      countsB[placeB[k]]++;
+    }
+    pick(countsA, sortedA, va);
+    pick(countsB, sortedB, vb);
     for (let k = 0; k < byRank.length; k++) diffs[byRank[k][1]][r] = va[k] - vb[k];
   }
   return diffs.map((d) => {

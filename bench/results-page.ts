@@ -13,8 +13,9 @@
  * 3. Times the page's whole data phase in-process (every query and computation the results page
  *    makes), cold (a fresh connection) and warm.
  * 4. With `--serve PORT`: starts the production server (`scripts/start.mjs`, which builds when the
- *    bundle is stale) on that database and port, warms it on another page, then times the first
- *    GET of the results page (its first server render) and `--runs` more.
+ *    bundle is stale) on that database and port, warms it on another page and loads the bench
+ *    route's code (a 404), then times the first GET of the results page (its first server render)
+ *    and `--runs` more.
  * Prints p50/p95/max after 3 warm-up runs.
  */
 import { spawn } from "node:child_process";
@@ -219,6 +220,10 @@ async function main() {
           await new Promise((r) => setTimeout(r, 500));
         }
         const url = `${base}/systems/speed/benches/${id}`;
+        // The route's code loads on its first request: time that apart (a bench that does not exist loads it too).
+        t = performance.now();
+        await (await fetch(`${base}/systems/speed/benches/999999`)).text();
+        console.log(`route code load (GET of a bench that does not exist, 404): ${(performance.now() - t).toFixed(1)} ms`);
         t = performance.now();
         const first = await fetch(url);
         const html = await first.text();

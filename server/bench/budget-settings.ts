@@ -32,5 +32,9 @@ export function applyBudgetSettings(settings: BenchSettings, r: BenchRequest, pl
     ...(r.maxLatencyIncreasePct != null ? { maxLatencyIncreasePct: r.maxLatencyIncreasePct } : {}),
     ...(r.maxCostIncreasePct != null ? { maxCostIncreasePct: r.maxCostIncreasePct } : {}),
   };
-  if (Object.keys(gate).length) settings.gate = gate;
+  if (Object.keys(gate).length) {
+    settings.gate = gate;
+    if (r.baseline.kind !== "candidate")
+      plan.warnings.push("Gate limits compare each candidate with the baseline candidate: with no baseline candidate they block nothing.");
+  }
 }

@@ -132,6 +132,26 @@ describe("spend cap", () => {
     b.$client.close();
   });
 
+  it("counts running trials at the estimate and what finished at its real cost: trials at half the estimate let 6 start under a 3.5-trial cap", async () => {
+    const probe = await launch(path.join(dir, "probe2.db"), 1);
+    const est = (await getBench(probe.db, probe.id))!.settings.spendCap!.trialEstimateUsd;
+    probe.db.$client.close();
+    const file = path.join(dir, "half.db");
+    const { db: a, id: benchId } = await launch(file, est * 3.5);
+    const b = openDatabase(file);
+    const seen = { running: 0, max: 0, started: 0 };
+    await runToEnd([a, b], benchId, executor(est / 2, seen));
+    // A start needs spent + (running + 1) × est ≤ 3.5 est; once spent > 2.5 est (the 6th finished at
+    // 0.5 est each) none can: 6 trials, whatever order they finish in.
+    expect(seen.started).toBe(6);
+    const spent = (a.$client.prepare("SELECT spent_usd AS s FROM benches WHERE id = ?").get(benchId) as { s: number }).s;
+    expect(spent).toBeCloseTo(3 * est, 12);
+    expect(spent).toBeLessThanOrEqual(3.5 * est);
+    expect((await getBench(a, benchId))!.status).toBe("finished");
+    a.$client.close();
+    b.$client.close();
+  });
+
   it("refuses a cap when a model of the bench has no prices, naming the field", async () => {
     const db = openDatabase(path.join(dir, "noprice.db"));
     migrateDatabase(db);

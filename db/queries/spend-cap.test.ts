@@ -20,7 +20,7 @@ import { isBudgetSkip } from "@/lib/bench/budget";
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-spend-cap-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function launch(file: string, spendCapUsd: number | null) {
+async function launch(file: string, spendCapUsd: number | null, concurrency = 4) {
   const db = openDatabase(file);
   migrateDatabase(db);
   await seedDemoWorkspace(db);
@@ -41,7 +41,7 @@ async function launch(file: string, spendCapUsd: number | null) {
     selection: { kind: "all" },
     budget: 10,
     repeats: 1,
-    concurrency: 4,
+    concurrency,
     timeoutSeconds: 5,
     maxSteps: 1,
     judgeModelConfigId: null,
@@ -150,6 +150,23 @@ describe("spend cap", () => {
     expect((await getBench(a, benchId))!.status).toBe("finished");
     a.$client.close();
     b.$client.close();
+  });
+
+  it("counts a running trial at the finished trials' mean cost once it is above the plan's estimate, so real costs over the estimate still keep within the cap", async () => {
+    const probe = await launch(path.join(dir, "probe3.db"), 1);
+    const est = (await getBench(probe.db, probe.id))!.settings.spendCap!.trialEstimateUsd;
+    probe.db.$client.close();
+    // One trial at a time, each costing twice the plan's estimate, under a cap of 5 estimates: after
+    // 2 trials (4 estimates spent, 2 per trial) a third would pass the cap. At the plan's estimate
+    // alone it started (4 + 1 ≤ 5) and the bench spent 6.
+    const { db, id: benchId } = await launch(path.join(dir, "over.db"), est * 5, 1);
+    const seen = { running: 0, max: 0, started: 0 };
+    await runToEnd([db], benchId, executor(est * 2, seen));
+    expect(seen.started).toBe(2);
+    const spent = db.$client.prepare("SELECT spent_usd AS s, spent_trials AS n FROM benches WHERE id = ?").get(benchId) as { s: number; n: number };
+    expect(spent.n).toBe(2);
+    expect(spent.s).toBeCloseTo(est * 4, 12);
+    db.$client.close();
   });
 
   it("refuses a cap when a model of the bench has no prices, naming the field", async () => {

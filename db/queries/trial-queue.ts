@@ -14,7 +14,7 @@ import { computeBenchResults } from "./bench-results";
 import { retainFailingCasesIn } from "./retention";
 import type { BenchSummary } from "./benches";
 import type { Recommendation } from "@/lib/bench/recommend";
-import { budgetAllowance, budgetSkipReason, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
+import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 
 /**
  * A trial whose model call started this many times, each time under a worker that then died, is
@@ -92,9 +92,11 @@ export class SqliteTrialQueue implements TrialQueue {
       setSummary: c.prepare("UPDATE benches SET summary = ? WHERE id = ?"),
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
       settings: c.prepare("SELECT settings FROM benches WHERE id = ?"),
-      spent: c.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?"),
+      spent: c.prepare("SELECT spent_usd AS spentUsd, spent_trials AS spentTrials FROM benches WHERE id = ?"),
       runningCount: c.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ? AND status = 'running'"),
-      addSpent: c.prepare("UPDATE benches SET spent_usd = spent_usd + ? WHERE id = (SELECT bench_id FROM trials WHERE id = ?)"),
+      addSpent: c.prepare(
+        "UPDATE benches SET spent_usd = spent_usd + ?, spent_trials = spent_trials + ? WHERE id = (SELECT bench_id FROM trials WHERE id = ?)",
+      ),
     };
     this.tx = {
       claim: immediateTransaction(c, (benchId: number, workerId: string, limit: number, now: number) => {
@@ -102,11 +104,12 @@ export class SqliteTrialQueue implements TrialQueue {
         // holds running is counted at once, so no concurrency or number of workers passes it.
         const cap = this.spendCap(benchId);
         if (cap) {
-          const spent = (this.st.spent.get(benchId) as { spent: number }).spent;
+          const spent = this.st.spent.get(benchId) as { spentUsd: number; spentTrials: number };
           const running = (this.st.runningCount.get(benchId) as { n: number }).n;
-          const a = budgetAllowance({ capUsd: cap.usd, spentUsd: spent, running, trialEstimateUsd: cap.trialEstimateUsd });
+          const estimate = inFlightEstimate(cap.trialEstimateUsd, spent);
+          const a = budgetAllowance({ capUsd: cap.usd, spentUsd: spent.spentUsd, running, trialEstimateUsd: estimate });
           if (a.exhausted) {
-            this.st.skipQueued.run(budgetSkipReason(cap.usd, spent), now, benchId);
+            this.st.skipQueued.run(budgetSkipReason(cap.usd, spent.spentUsd), now, benchId);
             return [];
           }
           limit = Math.min(limit, a.startable);
@@ -145,9 +148,13 @@ export class SqliteTrialQueue implements TrialQueue {
             error: o.error,
             starts: starts.get(o.id) ?? 0,
           }).changes;
-          // What it spent counts against the bench's spend cap (only a result that was stored).
-          const spend = applied > before ? outcomeSpend(o) : 0;
-          if (spend > 0) this.st.addSpent.run(spend, o.id);
+          // What it spent counts against the bench's spend cap (only a result that was stored); a
+          // finished answer also counts in the mean cost per trial, even at $0.
+          if (applied > before) {
+            const spend = outcomeSpend(o);
+            const answered = o.status === "done" ? 1 : 0;
+            if (spend > 0 || answered) this.st.addSpent.run(spend, answered, o.id);
+          }
           starts.delete(o.id);
         }
         for (const [id, n] of starts) this.st.started.run(n, id, workerId);
@@ -238,12 +245,17 @@ export class SqliteTrialQueue implements TrialQueue {
         workerId,
         workers.reduce((m, w) => Math.max(m, w.startedAt), 0),
       );
-    return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
-      benchId: r.id,
-      // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
-      concurrency: waiting ? 0 : concurrencyShare((JSON.parse(r.settings) as { concurrency: number }).concurrency, parts, rank),
-      cancelRequested: r.cancel != null,
-    }));
+    return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => {
+      const settings = JSON.parse(r.settings) as { concurrency: number; spendCap?: SpendCap };
+      return {
+        benchId: r.id,
+        // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
+        concurrency: waiting ? 0 : concurrencyShare(settings.concurrency, parts, rank),
+        cancelRequested: r.cancel != null,
+        // A spend cap is checked against what is stored: finished outcomes are written before each claim.
+        ...(settings.spendCap ? { flushBeforeClaim: true } : {}),
+      };
+    });
   }
 
   private revisions(benchId: number): Map<number, number> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { budgetAllowance, budgetSkipReason, isBudgetSkip, outcomeSpend, trialCostEstimate, usd } from "./budget";
+import { budgetAllowance, budgetSkipReason, inFlightEstimate, isBudgetSkip, outcomeSpend, trialCostEstimate, usd } from "./budget";
 
 describe("spend cap allowance", () => {
   it("lets start only what fits beside the spent and the running trials' estimates", () => {
@@ -44,5 +44,13 @@ describe("budget helpers", () => {
         ],
       }),
     ).toBeCloseTo(0.012, 12);
+  });
+});
+
+describe("what a running trial counts for", () => {
+  it("is the plan's estimate until finished trials cost more on average", () => {
+    expect(inFlightEstimate(0.001, { spentUsd: 0, spentTrials: 0 })).toBe(0.001);
+    expect(inFlightEstimate(0.001, { spentUsd: 0.004, spentTrials: 8 })).toBe(0.001); // $0.0005 each: the plan's stays
+    expect(inFlightEstimate(0.0005, { spentUsd: 0.0072, spentTrials: 8 })).toBeCloseTo(0.0009, 15); // $0.0009 each, over the plan's $0.0005
   });
 });

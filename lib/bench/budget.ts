@@ -62,6 +62,16 @@ export function budgetAllowance(s: { capUsd: number; spentUsd: number; running: 
   return { startable: Math.max(0, fit - s.running), exhausted: false };
 }
 
+/**
+ * What a running trial counts for: the plan's estimate, or the mean cost of the trials that
+ * finished so far when that is higher (the plan's token counts are estimates: a real cost above
+ * them would otherwise let the running trials pass the cap).
+ * @param planUsd the plan's cost per trial; `spent` USD spent by `spentTrials` finished trials
+ */
+export function inFlightEstimate(planUsd: number, spent: { spentUsd: number; spentTrials: number }): number {
+  return spent.spentTrials > 0 ? Math.max(planUsd, spent.spentUsd / spent.spentTrials) : planUsd;
+}
+
 /** What a finished trial spent in USD: its candidate's calls and its judge's (unknown prices count 0). */
 export function outcomeSpend(o: Pick<TrialOutcome, "costUsd" | "checks">): number {
   let total = o.costUsd ?? 0;

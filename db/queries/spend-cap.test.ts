@@ -16,6 +16,11 @@ import { SqliteTrialQueue } from "./trial-queue";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startWorker, type TrialExecutor } from "@/lib/bench/worker";
 import { isBudgetSkip } from "@/lib/bench/budget";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { MatrixView } from "@/components/benches/matrix-view";
+import { matrixRows } from "./bench-matrix";
+import { benchSpend } from "./bench-budget";
 
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-spend-cap-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,6 +133,27 @@ describe("spend cap", () => {
     expect(skipped[0].error).toMatch(/^budget: the spend cap of \$/);
     const spent = (a.$client.prepare("SELECT spent_usd AS s FROM benches WHERE id = ?").get(benchId) as { s: number }).s;
     expect(spent).toBeCloseTo(est * 3, 12);
+    // The matrix says why: the cells of trials the cap kept from starting read "skipped: budget".
+    const matrix = matrixRows(a, benchId);
+    const candId = bench.candidates[0].id;
+    expect(matrix.map((r) => r.cells[candId].budgetSkipped ?? 0)).toEqual([0, 0, 0, 1, 1, 1, 1, 1, 1, 1]);
+    const html = renderToStaticMarkup(
+      createElement(MatrixView, {
+        rows: matrix,
+        candidates: bench.candidates,
+        total: matrix.length,
+        page: 1,
+        pageCount: 1,
+        pageSize: 50,
+        filter: "all",
+        sort: "position",
+        href: () => "#",
+        regressionKeys: new Set<string>(),
+        regressedCells: new Map(),
+      }),
+    );
+    expect(html.match(/skipped: budget/g)).toHaveLength(7);
+    expect(benchSpend(a, benchId)).toMatchObject({ budgetSkippedTotal: 7, budgetSkipped: new Map([[candId, 7]]) });
     a.$client.close();
     b.$client.close();
   });

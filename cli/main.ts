@@ -100,6 +100,9 @@ function program(io: Io, result: { code: number }) {
       "after the run, rerun the cases of suspected regressions (baseline and candidate, more repeats) inside the same bench: each is then confirmed or cleared",
     )
     .option("--server <url>", SERVER_HELP)
+    .option("--max-cost <usd>", "spend cap: no trial starts once spent + running trials' estimated cost would pass it; the rest are skipped as budget")
+    .option("--max-latency-increase <pct>", "block a candidate whose p95 latency is more than PCT % over the baseline's")
+    .option("--max-cost-increase <pct>", "block a candidate whose cost per case is more than PCT % over the baseline's")
     .action(async (o) => {
       result.code = await benchRunCommand(o, io);
     });

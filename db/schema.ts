@@ -254,6 +254,10 @@ export const benches = sqliteTable(
     launchedByEmail: text("launched_by_email"),
     cancelledById: text("cancelled_by_id"),
     cancelledByEmail: text("cancelled_by_email"),
+    /** USD spent so far by its finished trials (model and judge calls): the spend cap is checked against it at every claim. */
+    spentUsd: real("spent_usd").notNull().default(0),
+    /** Trials that finished with an answer (`done`) and added to `spentUsd`: their mean cost is what a running trial counts for once it exceeds the plan's estimate. */
+    spentTrials: integer("spent_trials").notNull().default(0),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),

@@ -2,7 +2,8 @@
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
- *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive] [--rerun-errors] [--confirm]`
+ *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive] [--rerun-errors] [--confirm]
+ *   [--max-cost USD] [--max-latency-increase PCT] [--max-cost-increase PCT]`
  * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5). `--rerun-errors`
  * reruns the errored trials and `--confirm` the suspected regressions' cases inside the same bench

@@ -124,7 +124,13 @@ export function MatrixView({
                         : cell.verdict === "error" && cell.trials > 1
                           ? ` ${cell.errorTrials}/${cell.trials}`
                           : "";
-                    const text = cell.verdict === "error" ? `error${errors}` : `${cell.verdict}${repeats}`;
+                    // Trials the spend cap kept from starting say so (issue #16 §4).
+                    const text =
+                      cell.verdict === "error"
+                        ? `error${errors}`
+                        : cell.verdict === "skipped" && cell.budgetSkipped
+                          ? "skipped: budget"
+                          : `${cell.verdict}${repeats}`;
                     const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
                     const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
                     const regressedTitle = regressed

@@ -9,6 +9,7 @@ import { launchBenchAction, planBenchAction } from "@/app/systems/[systemId]/ben
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { PlanView } from "./plan-view";
+import { BudgetFields, type BudgetValues } from "./budget-fields";
 import { promptChangeCandidates } from "@/lib/bench/prompt-change";
 
 type Selection =
@@ -59,6 +60,7 @@ export function NewBenchForm({
   const [repeats, setRepeats] = useState("1");
   const [concurrency, setConcurrency] = useState("8");
   const [timeoutSeconds, setTimeoutSeconds] = useState("60");
+  const [limits, setLimits] = useState<BudgetValues>({ spendCapUsd: "", maxLatencyIncreasePct: "", maxCostIncreasePct: "" });
   const [judge, setJudge] = useState("");
   const [title, setTitle] = useState("");
   const [generate, setGenerate] = useState(false);
@@ -91,6 +93,7 @@ export function NewBenchForm({
       judgeModelConfigId: judge,
       launchKey,
       generate: generate ? { modelConfigId: generator, criteria: genCriteria, scenarios: genScenarios } : null,
+      ...limits,
     }),
     [
       systemId,
@@ -110,6 +113,7 @@ export function NewBenchForm({
       generator,
       genCriteria,
       genScenarios,
+      limits,
     ],
   );
 
@@ -449,6 +453,7 @@ export function NewBenchForm({
             />
           </Field>
         </div>
+        <BudgetFields values={limits} onChange={touch(setLimits)} errors={errors} />
 
         <Field
           label="Judge model for criteria"

@@ -116,6 +116,8 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
                 <Badge tone="red">
                   not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}
                 </Badge>
+              ) : c.limitBlockers?.length ? (
+                <Badge tone="red">not recommended: {c.limitBlockers.join("; ")}</Badge>
               ) : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>

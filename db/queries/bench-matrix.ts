@@ -24,7 +24,8 @@ export interface MatrixRow {
   caseKey: string;
   caseRevisionId: number;
   source: string;
-  cells: Record<number, CaseCell & { firstTrialId: number | null }>;
+  /** `budgetSkipped`: trials of the cell the spend cap kept from starting (issue #16 §4), absent when none. */
+  cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number }>;
 }
 
 function cellOf(r: {
@@ -36,8 +37,10 @@ function cellOf(r: {
   passed: number;
   failedChecks: number;
   firstTrialId: number;
-}): CaseCell & { firstTrialId: number } {
+  budgetSkipped?: number;
+}): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
   return {
+    ...(r.budgetSkipped ? { budgetSkipped: r.budgetSkipped } : {}),
     verdict: cellVerdict(r),
     passedTrials: r.passed,
     scoredTrials: r.scored,
@@ -60,7 +63,7 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
               sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
               ${TRIAL_VERDICT_SUMS},
-              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
+              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId, sum(status = 'skipped' AND error LIKE 'budget%') AS budgetSkipped
        FROM trials t WHERE t.bench_id = ? AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
     )
     .all(benchId) as {
@@ -74,6 +77,7 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
     passed: number;
     failedChecks: number;
     firstTrialId: number;
+    budgetSkipped: number;
   }[];
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {

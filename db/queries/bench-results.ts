@@ -23,6 +23,8 @@ import { classifyBenchRegressions, type RegressionReferences } from "./regressio
 import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
+import { benchTradeoffs } from "./bench-costs";
+import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -155,13 +157,16 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   }
   // Of those, a suspected regression a confirm round cleared (issue 16 §3) does not block either.
   const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
+  // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
+  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates) : new Map();
+  const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
   const recommendation = recommend(
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     blockers,
-    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes },
+    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
   );
   recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   return {
@@ -172,6 +177,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
       referenceCandidateId,
       regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
       fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
+      tradeoffs: Object.fromEntries([...tradeoffs].map(([k, v]) => [String(k), v])),
       retained: 0,
     },
     recommendation,

@@ -14,6 +14,9 @@ import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
+import type { SpendCap } from "@/lib/bench/budget";
+import type { GateLimits } from "@/lib/bench/stats/gate-limits";
+import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -27,6 +30,10 @@ export interface BenchSettings {
   maxSteps: number;
   /** The prompt's default checks at launch (evaluator specs), inherited by cases without their own (issue 15). */
   defaultChecks?: unknown[];
+  /** The spend cap (issue #16 §4): absent = none. See lib/bench/budget.ts. */
+  spendCap?: SpendCap;
+  /** Gate limits over the baseline in percent (issue #16 §4): absent = none. See lib/bench/stats/gate-limits.ts. */
+  gate?: GateLimits;
   /**
    * Criteria and scenarios generated at launch (issue 17): the generation run (its proposals were
    * accepted as generated items of the library), the generator model, what was asked for, and the
@@ -67,6 +74,8 @@ export interface BenchSummary {
   regressions: Record<string, Regression[]>;
   /** Per candidate id, the checks it fixed against the baseline or the last bench (absent in summaries stored before fixes were listed). */
   fixes?: Record<string, Fix[]>;
+  /** Per candidate id (not the baseline), its cost and latency against the baseline (issue #16 §4; absent in summaries stored before). */
+  tradeoffs?: Record<string, Tradeoffs>;
   retained: number;
 }
 

@@ -14,6 +14,7 @@ import { computeBenchResults } from "./bench-results";
 import { retainFailingCasesIn } from "./retention";
 import type { BenchSummary } from "./benches";
 import type { Recommendation } from "@/lib/bench/recommend";
+import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 
 /**
  * A trial whose model call started this many times, each time under a worker that then died, is
@@ -35,6 +36,8 @@ export class SqliteTrialQueue implements TrialQueue {
     finish: (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => boolean;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
+  /** Per bench: its spend cap (settings are fixed at launch), null for none. */
+  private readonly capOf = new Map<number, SpendCap | null>();
   /** Per worker: the newest `started_at` among the live workers at its last {@link runnableBenches}. */
   private readonly newestSeen = new Map<string, number>();
   /** Process ids of the workers registered through this queue (to register one again). */
@@ -88,9 +91,30 @@ export class SqliteTrialQueue implements TrialQueue {
       finish: c.prepare("UPDATE benches SET status = ?, finished_at = ?, summary = ?, recommendation = ? WHERE id = ? AND status IN ('queued', 'running')"),
       setSummary: c.prepare("UPDATE benches SET summary = ? WHERE id = ?"),
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
+      settings: c.prepare("SELECT settings FROM benches WHERE id = ?"),
+      spent: c.prepare("SELECT spent_usd AS spentUsd, spent_trials AS spentTrials FROM benches WHERE id = ?"),
+      runningCount: c.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ? AND status = 'running'"),
+      addSpent: c.prepare(
+        "UPDATE benches SET spent_usd = spent_usd + ?, spent_trials = spent_trials + ? WHERE id = (SELECT bench_id FROM trials WHERE id = ?)",
+      ),
     };
     this.tx = {
       claim: immediateTransaction(c, (benchId: number, workerId: string, limit: number, now: number) => {
+        // The spend cap is checked in the same write as the claim: what every worker has spent and
+        // holds running is counted at once, so no concurrency or number of workers passes it.
+        const cap = this.spendCap(benchId);
+        if (cap) {
+          const spent = this.st.spent.get(benchId) as { spentUsd: number; spentTrials: number };
+          const running = (this.st.runningCount.get(benchId) as { n: number }).n;
+          const estimate = inFlightEstimate(cap.trialEstimateUsd, spent);
+          const a = budgetAllowance({ capUsd: cap.usd, spentUsd: spent.spentUsd, running, trialEstimateUsd: estimate });
+          if (a.exhausted) {
+            this.st.skipQueued.run(budgetSkipReason(cap.usd, spent.spentUsd), now, benchId);
+            return [];
+          }
+          limit = Math.min(limit, a.startable);
+          if (limit <= 0) return [];
+        }
         const got = this.st.claim.all({ worker: workerId, now, bench: benchId, limit }) as Omit<ClaimedTrial, "caseRevisionId">[];
         if (got.length) this.st.markRunning.run(now, benchId);
         return got;
@@ -101,6 +125,7 @@ export class SqliteTrialQueue implements TrialQueue {
         for (const id of started) starts.set(id, (starts.get(id) ?? 0) + 1);
         let applied = 0;
         for (const o of outcomes) {
+          const before = applied;
           const n = o.checks ? countVerdicts(o.checks) : { passed: 0, failed: 0, unscored: 0, error: 0 };
           applied += this.st.complete.run({
             id: o.id,
@@ -123,6 +148,13 @@ export class SqliteTrialQueue implements TrialQueue {
             error: o.error,
             starts: starts.get(o.id) ?? 0,
           }).changes;
+          // What it spent counts against the bench's spend cap (only a result that was stored); a
+          // finished answer also counts in the mean cost per trial, even at $0.
+          if (applied > before) {
+            const spend = outcomeSpend(o);
+            const answered = o.status === "done" ? 1 : 0;
+            if (spend > 0 || answered) this.st.addSpent.run(spend, answered, o.id);
+          }
           starts.delete(o.id);
         }
         for (const [id, n] of starts) this.st.started.run(n, id, workerId);
@@ -213,12 +245,17 @@ export class SqliteTrialQueue implements TrialQueue {
         workerId,
         workers.reduce((m, w) => Math.max(m, w.startedAt), 0),
       );
-    return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => ({
-      benchId: r.id,
-      // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
-      concurrency: waiting ? 0 : concurrencyShare((JSON.parse(r.settings) as { concurrency: number }).concurrency, parts, rank),
-      cancelRequested: r.cancel != null,
-    }));
+    return (this.st.runnable.all() as { id: number; settings: string; cancel: number | null }[]).map((r) => {
+      const settings = JSON.parse(r.settings) as { concurrency: number; spendCap?: SpendCap };
+      return {
+        benchId: r.id,
+        // Exact shares (not a rounded-up quotient): concurrency 1 over two workers is 1 + 0, not 1 + 1.
+        concurrency: waiting ? 0 : concurrencyShare(settings.concurrency, parts, rank),
+        cancelRequested: r.cancel != null,
+        // A spend cap is checked against what is stored: finished outcomes are written before each claim.
+        ...(settings.spendCap ? { flushBeforeClaim: true } : {}),
+      };
+    });
   }
 
   private revisions(benchId: number): Map<number, number> {
@@ -228,6 +265,16 @@ export class SqliteTrialQueue implements TrialQueue {
       this.revisionOf.set(benchId, m);
     }
     return m;
+  }
+
+  private spendCap(benchId: number): SpendCap | null {
+    let cap = this.capOf.get(benchId);
+    if (cap === undefined) {
+      const row = this.st.settings.get(benchId) as { settings: string } | undefined;
+      cap = row ? ((JSON.parse(row.settings) as { spendCap?: SpendCap }).spendCap ?? null) : null;
+      this.capOf.set(benchId, cap);
+    }
+    return cap;
   }
 
   async claim(benchId: number, workerId: string, limit: number, now: number): Promise<ClaimedTrial[]> {
@@ -267,6 +314,7 @@ export class SqliteTrialQueue implements TrialQueue {
     // writes lost the retained cases).
     const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, summary, recommendation);
     this.revisionOf.delete(benchId);
+    this.capOf.delete(benchId);
     return done;
   }
 }

@@ -42,6 +42,9 @@ export const benchRunBodySchema = z
     generateCriteria: optionNumber,
     generateScenarios: optionNumber,
     generator: z.string().max(200).optional(),
+    maxCost: optionNumber.describe("spend cap in USD (issue 16 §4)"),
+    maxLatencyIncrease: optionNumber.describe("block a candidate whose p95 latency is more than this % over the baseline's"),
+    maxCostIncrease: optionNumber.describe("block a candidate whose cost per case is more than this % over the baseline's"),
     /** Makes a retried request launch one bench (the first one's id comes back). */
     launchKey: z
       .string()

@@ -46,6 +46,12 @@ export interface RunnableBench {
   benchId: number;
   concurrency: number;
   cancelRequested: boolean;
+  /**
+   * Write finished outcomes before each claim of this bench (a bench with a spend cap: the claim
+   * counts what the stored trials spent, so an outcome still in the worker's buffer would be
+   * counted at the estimate instead of its cost). Absent = batch as usual.
+   */
+  flushBeforeClaim?: boolean;
 }
 
 /** The queue store. */

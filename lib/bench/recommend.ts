@@ -88,6 +88,8 @@ export interface CandidateVerdict {
   fixes?: Fix[];
   /** Differences from the baseline worth knowing (pass rate, cost, latency, tokens, errors). */
   tradeoffs: string[];
+  /** Gate limits it exceeds (issue #16 §4), e.g. "p95 latency +34 % exceeds the +20 % limit": they block it too. Absent when none. */
+  limitBlockers?: string[];
 }
 
 /** The earlier bench a bench was compared with: its id and the label of its reference candidate. */
@@ -162,7 +164,13 @@ export function recommend(
   candidates: { id: number; label: string; stats: CandidateStats }[],
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
-  context: { partial?: { finished: number; total: number }; lastBench?: LastBenchReference | null; fixes?: Map<number, Fix[]> } = {},
+  context: {
+    partial?: { finished: number; total: number };
+    lastBench?: LastBenchReference | null;
+    fixes?: Map<number, Fix[]>;
+    /** Per candidate id, the gate limits it exceeds (see lib/bench/stats/gate-limits.ts). */
+    limits?: Map<number, string[]>;
+  } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
   const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
@@ -181,10 +189,11 @@ export function recommend(
     blockers: blockers.get(c.id) ?? [],
     fixes: context.fixes?.get(c.id) ?? [],
     tradeoffs: tradeoffs(c.stats, base),
+    ...(context.limits?.get(c.id)?.length ? { limitBlockers: context.limits.get(c.id) } : {}),
   }));
   const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
   const passedAny = (v: CandidateVerdict) => stat(v.candidateId).passRate.passed > 0;
-  const pick = verdicts.find((v) => v.blockers.length === 0 && passedAny(v));
+  const pick = verdicts.find((v) => v.blockers.length === 0 && !v.limitBlockers && passedAny(v));
   // What "no regression" was checked against; with neither, the headline must say so.
   const last = context.lastBench ?? null;
   const lastText = last ? `the last bench (#${last.benchId}, ${last.candidateLabel})` : null;
@@ -200,14 +209,22 @@ export function recommend(
       headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
     else {
       const blocked = verdicts.find((v) => passedAny(v))!; // the best-ranked that passed something: blocked, or it would be the pick
-      headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
+      if (blocked.blockers.length === 0 && blocked.limitBlockers)
+        headline = `No candidate is recommended: ${blocked.label} passes the gate's regression check but ${blocked.limitBlockers.join("; ")}.`;
+      else
+        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
     }
   } else {
     pick.recommended = true;
-    const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && v.blockers.length);
+    // Ranked above the pick: blocked by a regression, or held back by a gate limit (issue #16 §4).
+    const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && (v.blockers.length || v.limitBlockers));
+    const why = (v: CandidateVerdict) =>
+      v.blockers.length
+        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`
+        : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
     const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
     if (pick.isBaseline && blockedAbove.length) {
-      headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+      headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map(why).join("; ")}.`;
     } else if (pick.isBaseline) {
       // A lone candidate that is its own baseline wins by default: say so rather than "Recommended".
       headline = !soleBaseline(verdicts)
@@ -216,7 +233,7 @@ export function recommend(
           ? `Only one candidate, ${pick.label} (${rateText}): it breaks no check that passed in ${lastText}.`
           : `Only one candidate, ${pick.label} (${rateText}): there was nothing to compare it with, so no regression could be checked. Add a second candidate, or choose the last bench as the baseline, for a recommendation.`;
     } else if (blockedAbove.length) {
-      headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map((v) => `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`).join("; ")}.`;
+      headline = `Recommended: ${pick.label} (${rateText}). ${blockedAbove.map(why).join("; ")}.`;
     } else if (!against) {
       headline = `Recommended: ${pick.label} (${rateText}), ${noCheck}.`;
     } else if (candidates.length === 1) {

@@ -40,6 +40,15 @@ function wholeNumber(label: string, min: number, max: number) {
   return z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
+/** A number from `min` to `max`, or empty / absent for none (null). */
+function optionalNumber(label: string, min: number, max: number) {
+  const message = `${label} must be a number from ${min === 0 ? 0 : "above 0"} to ${max.toLocaleString("en-US")} (or empty for none).`;
+  return z.preprocess(
+    (v) => (v === "" || v === undefined || v === null ? null : v),
+    z.coerce.number({ error: message }).min(min, { error: message }).max(max, { error: message }).nullable(),
+  );
+}
+
 /** Limits of the form (also stated on the page). */
 export const BENCH_LIMITS = { candidates: 8, repeats: 10, concurrency: 256, timeoutSeconds: 600, maxSteps: 10, budget: 100_000 } as const;
 
@@ -93,6 +102,11 @@ export const benchRequestSchema = z
     launchKey: z.string().min(8).max(100),
     /** Generate criteria and scenarios at launch (absent or null = none). */
     generate: benchGenerateSchema.nullable().optional(),
+    /** Spend cap in USD, absent or null = none (issue #16 §4; see lib/bench/budget.ts). */
+    spendCapUsd: optionalNumber("The spend cap (USD)", 0.000001, 1_000_000).optional(),
+    /** Gate limits in percent over the baseline (p95 latency, cost per case); absent or null = none. */
+    maxLatencyIncreasePct: optionalNumber("The p95 latency limit (%)", 0, 10_000).optional(),
+    maxCostIncreasePct: optionalNumber("The cost per case limit (%)", 0, 10_000).optional(),
   })
   .superRefine((r, ctx) => {
     if (r.baseline.kind === "candidate" && r.candidates.length > 0 && r.baseline.index >= r.candidates.length) {

@@ -102,6 +102,8 @@ interface BenchState {
   /** The share fell and trials beyond it may still run: hand over none until they drained. */
   draining: boolean;
   cancel: boolean;
+  /** Write finished outcomes before each claim (a bench with a spend cap; see RunnableBench in queue.ts). */
+  flushBeforeClaim: boolean;
   ready: ClaimedTrial[];
   inflight: Map<number, AbortController>;
   exhaustedAt: number | null;
@@ -267,12 +269,14 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
           concurrency: r.concurrency,
           draining: false,
           cancel: false,
+          flushBeforeClaim: false,
           ready: [],
           inflight: new Map(),
           exhaustedAt: null,
           executor: null,
         };
         b.cancel = r.cancelRequested;
+        b.flushBeforeClaim = r.flushBeforeClaim === true;
         if (r.concurrency < b.concurrency) b.draining = true;
         b.concurrency = r.concurrency;
         b.exhaustedAt = null;
@@ -311,6 +315,7 @@ export function startWorker(o: WorkerOptions): { stop(graceMs?: number): Promise
         const refill = Math.max(1, Math.floor((b.executor.prefetch ?? 0) / 2));
         if (b.exhaustedAt === null && !b.draining && bound - held >= refill) {
           const want = bound - held;
+          if (b.flushBeforeClaim && (buffer.length || started.length)) await flush();
           const got = await o.queue.claim(b.benchId, o.workerId, want, t);
           b.ready.push(...got);
           if (got.length < want) b.exhaustedAt = t;

@@ -13,7 +13,9 @@ import { getBench, type BenchDetail } from "@/db/queries/benches";
 import type { Regression } from "@/lib/bench/recommend";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
-import type { RegressionClassification } from "@/lib/bench/stats/regression-status";
+import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
+import { checkTally } from "@/lib/bench/stats/tallies";
+import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
 /** One comparison of a candidate: against whom, then the paired figures. */
 export interface CandidateComparison extends PairedComparison {
@@ -22,6 +24,8 @@ export interface CandidateComparison extends PairedComparison {
   againstCandidate: string;
   /** The bench that candidate ran in (this bench for the baseline). */
   againstBenchId: number;
+  /** Against the baseline: cost per case and latency p50/p95 differences with their intervals (issue #16 §4); null when not computed (bench stored before). */
+  tradeoffs?: Tradeoffs | null;
 }
 
 /** The statistics of one candidate. */
@@ -68,6 +72,7 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
         againstCandidate: label(bench, baselineCandidateId!),
         againstBenchId: benchId,
         ...compareCandidates(own, baseCases),
+        tradeoffs: summary.tradeoffs?.[String(c.id)] ?? null,
       });
     if (refCases && prev)
       comparisons.push({ against: "last", againstCandidate: label(prev, referenceCandidateId!), againstBenchId: prev.id, ...compareCandidates(own, refCases) });

@@ -12,6 +12,7 @@ import { benchIdByLaunchKey, launchBench, type BaselineSetting, type BenchSettin
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
 import { estimateTokens, groupOf, planBench, selects } from "@/lib/bench/plan";
+import { applyBudgetSettings } from "./budget-settings";
 import type { RubricCriterion } from "@/lib/bench/score";
 import { launchCalibrationStates } from "../review/calibration";
 import type { BenchPlan, CandidateSpec, PlanSettings, SuppliedCase } from "@/lib/bench/types";
@@ -207,6 +208,7 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
       ...(generation ? { generation } : {}),
     },
   );
+  applyBudgetSettings(settings, r, plan);
   const baseline: BaselineSetting = r.baseline.kind === "candidate" ? { kind: "candidate", position: r.baseline.index } : r.baseline;
   return { plan, supplied, candidates, rubric, rubricHash: rubricHash(rubric), judge, settings, baseline, promptName: prompt.name };
 }

@@ -14,6 +14,21 @@ import { reasonKind } from "@/lib/bench/plan";
 import type { BenchPlan } from "@/lib/bench/types";
 import { LibraryError } from "@/lib/library/errors";
 import { benchEvidence } from "./comparisons";
+import { benchSpend } from "@/db/queries/bench-budget";
+import { benchFlips, type CandidateFlipReport } from "./flips";
+import type { FlipCase } from "@/lib/bench/evidence/flips";
+import { usd } from "@/lib/bench/budget";
+import { tradeoffCells, tradeoffsMarkdown } from "@/lib/bench/evidence/tradeoff-format";
+
+/** A candidate's flips and the baseline's flaky checks as the JSON writes them (null fields for the baseline, or without one). */
+function flipJson(r: CandidateFlipReport | undefined) {
+  if (!r) return { flips: null, flakyOnBaseline: null };
+  const keys = (l: FlipCase[]) => l.map((x) => ({ caseKey: x.caseKey, candidate: x.candidate, baseline: x.baseline }));
+  return {
+    flips: { paired: r.flips.paired, regressed: keys(r.flips.regressed), fixed: keys(r.flips.fixed), flakyOnBaseline: keys(r.flips.flaky) },
+    flakyOnBaseline: r.flakyOnBaseline.map((f) => ({ caseKey: f.caseKey, key: f.key, label: f.label, baseline: f.baseline })),
+  };
+}
 
 /** The manifest block of the results JSON. */
 export interface ManifestSummary {
@@ -58,6 +73,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const rec = bench.recommendation;
   const summary = bench.summary;
   const evidence = (await benchEvidence(db, id)) ?? [];
+  const spend = benchSpend(db, id);
+  const flipReports = benchFlips(db, bench);
   let m = manifest;
   if (!m) {
     const rows = await getManifest(db, id);
@@ -99,9 +116,21 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
         passHatK: ev?.rates.passHat ?? null,
         comparisons: ev?.comparisons ?? [],
         fixes: summary.fixes?.[String(c.id)] ?? [],
+        // Issue #16 §4: trials the spend cap kept from starting (also counted in trials.skipped).
+        skippedForBudget: spend.budgetSkipped.get(c.id) ?? 0,
+        // Issue #16 §5: the cases that flipped against the baseline, and the checks the baseline is flaky on (null for the baseline itself).
+        ...flipJson(flipReports.find((f) => f.candidateId === c.id)),
       };
     }),
     errors: trialErrorReasons(db, id, 5),
+    // Issue #16 §4: the spend cap (null = none), what the bench spent, and the gate limits.
+    budget: {
+      spendCapUsd: bench.settings.spendCap?.usd ?? null,
+      spentUsd: spend.spentUsd,
+      skippedTrials: spend.budgetSkippedTotal,
+      maxLatencyIncreasePct: bench.settings.gate?.maxLatencyIncreasePct ?? null,
+      maxCostIncreasePct: bench.settings.gate?.maxCostIncreasePct ?? null,
+    },
     recommendation: {
       recommended: bench.candidates.find((c) => c.id === rec.recommendedCandidateId)?.label ?? null,
       headline: rec.headline,
@@ -113,6 +142,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
         blockers: c.blockers.length,
         fixes: c.fixes?.length ?? 0,
         tradeoffs: c.tradeoffs,
+        // Issue #16 §4: the gate limits it exceeds (they block it like a regression).
+        limitBlockers: c.limitBlockers ?? [],
       })),
     },
   };
@@ -122,6 +153,15 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
     );
   }
+  // Cost and latency against the baseline, with their intervals (issue #16 §4).
+  for (const c of bench.candidates) {
+    const t = evidence.find((e) => e.candidateId === c.id)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs;
+    if (!t || !(t.costPerCase || t.latencyP50)) continue;
+    const f = tradeoffCells(t);
+    lines.push(`  ${c.label} vs baseline: cost per case ${f.cost} · latency p50 ${f.p50} · p95 ${f.p95}`);
+  }
+  if (spend.budgetSkippedTotal)
+    lines.push(`\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`);
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");
     for (const e of result.errors) lines.push(`  ${e.trials} × ${e.message}`);
@@ -143,7 +183,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const sentence = primary ? evidenceSentence(primary) : null;
   if (sentence) lines.push(`\n${sentence}`);
   lines.push(`${sentence ? "" : "\n"}${rec.headline}`);
-  const markdown = benchMarkdown({
+  const markdownSummary = benchMarkdown({
     benchId: id,
     status: bench.status,
     headline: sentence,
@@ -157,6 +197,15 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
     })),
   });
+  const markdown =
+    markdownSummary +
+    tradeoffsMarkdown(
+      rec.candidates.map((c) => ({
+        label: c.label,
+        tradeoffs: evOf(c.candidateId)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs,
+        limitBlockers: c.limitBlockers ?? [],
+      })),
+    );
   const inconclusive =
     !primary || primary.comparison.verdict === "inconclusive"
       ? primary

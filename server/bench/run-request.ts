@@ -32,6 +32,11 @@ export interface BenchRunInput {
   generateScenarios?: string;
   /** `--generator CONFIG`: the generator model (default: the first model candidate's, else the judge's). */
   generator?: string;
+  /** `--max-cost USD`: the bench's spend cap (issue #16 §4). */
+  maxCost?: string;
+  /** `--max-latency-increase PCT` / `--max-cost-increase PCT`: gate limits over the baseline. */
+  maxLatencyIncrease?: string;
+  maxCostIncrease?: string;
 }
 
 /** A refused option: LibraryError `validation` with the message on the option's field. */
@@ -141,11 +146,21 @@ export async function resolveBenchRun(db: Db, o: BenchRunInput, where: string, l
     judgeModelConfigId,
     launchKey,
     generate,
+    spendCapUsd: o.maxCost ?? null,
+    maxLatencyIncreasePct: o.maxLatencyIncrease ?? null,
+    maxCostIncreasePct: o.maxCostIncrease ?? null,
   });
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     const field = i.path.join(".") || "options";
-    throw refuse(field, `${field}: ${i.message}`);
+    // The budget fields are named by their flag, as the user typed them.
+    const flag: Record<string, [string, string]> = {
+      spendCapUsd: ["maxCost", "--max-cost"],
+      maxLatencyIncreasePct: ["maxLatencyIncrease", "--max-latency-increase"],
+      maxCostIncreasePct: ["maxCostIncrease", "--max-cost-increase"],
+    };
+    const f = flag[field];
+    throw refuse(f ? f[0] : field, `${f ? f[1] : field}: ${i.message}`);
   }
   return parsed.data;
 }

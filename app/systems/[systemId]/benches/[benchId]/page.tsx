@@ -22,6 +22,11 @@ import { AuthorNote } from "@/components/audit/author-note";
 import { AdvisoryNote, CalibrationBadge } from "@/components/review/advisory-note";
 import { HumanVerdictsNote } from "@/components/review/human-verdicts-note";
 import { trialHumanVerdicts } from "@/db/queries/human-verdicts";
+import { BudgetLine } from "@/components/benches/budget-line";
+import { TradeoffsTable } from "@/components/benches/tradeoffs-table";
+import { FlipTable } from "@/components/benches/flip-table";
+import { flipTable } from "@/lib/bench/evidence/flips";
+import { benchSpend } from "@/db/queries/bench-budget";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Bench" };
@@ -157,6 +162,19 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />
+        <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />
+        {ended && bench.summary?.baselineCandidateId != null ? (
+          <FlipTable
+            bench={bench}
+            flips={flipTable(
+              all,
+              bench.summary.baselineCandidateId,
+              bench.candidates.map((c) => c.id),
+            )}
+            trialHref={(t) => href({ trial: t })}
+            regressionsHref={href({ filter: "changed", page: undefined })}
+          />
+        ) : null}
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
         <ErrorsTable errors={benchErrorBreakdown(db, id)} />
@@ -242,6 +260,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               )
             ) : null}
           </p>
+          <BudgetLine settings={bench.settings} spend={benchSpend(db, id)} />
         </div>
         <div className="ml-auto flex gap-2 text-sm">
           <Link href={`${base}/review`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">

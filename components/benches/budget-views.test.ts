@@ -1,0 +1,59 @@
+/** The bench page's budget line and flip table as server-rendered HTML (issue #16 §4–5). */
+import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import type { BenchDetail } from "@/db/queries/benches";
+import { flipTable } from "@/lib/bench/evidence/flips";
+import { BudgetLine } from "./budget-line";
+import { FlipTable } from "./flip-table";
+
+describe("budget line", () => {
+  it("shows the cap, the spend, the trials skipped as budget and the limits", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 0.5, trialEstimateUsd: 0.02 }, gate: { maxLatencyIncreasePct: 20, maxCostIncreasePct: 30 } } as BenchDetail["settings"],
+        spend: { spentUsd: 0.48, budgetSkipped: new Map([[1, 7]]), budgetSkippedTotal: 7 },
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain("Spend cap $0.50 · spent $0.48 · 7 trials skipped: budget");
+    expect(html).toContain("Gate limits vs baseline: p95 latency at most +20 %, cost per case at most +30 %");
+  });
+  it("renders nothing without a cap or a limit", () => {
+    expect(
+      renderToStaticMarkup(
+        createElement(BudgetLine, { settings: {} as BenchDetail["settings"], spend: { spentUsd: 0, budgetSkipped: new Map(), budgetSkippedTotal: 0 } }),
+      ),
+    ).toBe("");
+  });
+});
+
+describe("flip table", () => {
+  it("links each flipped case to the candidate's trial and counts the kinds", () => {
+    const bench = {
+      candidates: [
+        { id: 1, label: "base" },
+        { id: 2, label: "cand" },
+      ],
+      summary: { baselineCandidateId: 1 },
+    } as unknown as BenchDetail;
+    const cell = (p: number, s: number, id: number) => ({ passedTrials: p, scoredTrials: s, firstTrialId: id });
+    const flips = flipTable(
+      [
+        { caseKey: "a", caseRevisionId: 1, cells: { 1: cell(1, 1, 10), 2: cell(0, 1, 20) } },
+        { caseKey: "b", caseRevisionId: 2, cells: { 1: cell(0, 1, 11), 2: cell(1, 1, 21) } },
+      ],
+      1,
+      [1, 2],
+    );
+    const html = renderToStaticMarkup(
+      createElement(FlipTable, { bench, flips, trialHref: (t: number) => `/b?trial=${t}`, regressionsHref: "/b?filter=changed" }),
+    );
+    const anchors = [...html.matchAll(/<a [^>]*data-testid="flip-chip"[^>]*>/g)].map((m) => m[0]);
+    expect(anchors).toHaveLength(2);
+    expect(anchors[0]).toMatch(/title="a: baseline 1\/1 → candidate 0\/1 trials passed"/);
+    expect(anchors[0]).toContain('href="/b?trial=20"');
+    expect(anchors[1]).toMatch(/title="b: baseline 0\/1 → candidate 1\/1 trials passed"/);
+    expect(anchors[1]).toContain('href="/b?trial=21"');
+    expect(html.replace(/<[^>]+>/g, "")).toContain("1 regressed · 1 fixed · 0 flaky on baseline · of 2 paired cases");
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The flip table (issue #16 §5), pure: per candidate against the baseline, the cases whose verdict
+ * changed — regressed (the candidate passes fewer of its trials than the baseline), fixed (more) —
+ * and the cases the baseline itself is flaky on (its trials disagree), where a change says little.
+ * Case level: a trial passes when all its scored checks pass (as the paired statistics).
+ * Also the checks the baseline is flaky on, for `bench run --json-output`.
+ */
+
+/** A case's passing trials of scored trials for one candidate, and the trial to open. */
+export interface FlipCell {
+  passedTrials: number;
+  scoredTrials: number;
+  firstTrialId: number | null;
+}
+
+/** One case of the matrix (manifest order). */
+export interface FlipRow {
+  caseKey: string;
+  caseRevisionId: number;
+  cells: Record<number, FlipCell | undefined>;
+}
+
+/** A case in the flip table, with both sides' tallies and the candidate's trial to open. */
+export interface FlipCase {
+  caseKey: string;
+  caseRevisionId: number;
+  candidate: { passed: number; scored: number };
+  baseline: { passed: number; scored: number };
+  /** The candidate's first trial of the case (the trial view's id). */
+  trialId: number | null;
+}
+
+/** One candidate's flips against the baseline. */
+export interface CandidateFlips {
+  candidateId: number;
+  regressed: FlipCase[];
+  fixed: FlipCase[];
+  /** Cases whose baseline trials disagree (some passed, some failed): not counted as regressed or fixed. */
+  flaky: FlipCase[];
+  /** Cases both scored. */
+  paired: number;
+}
+
+/**
+ * The flips of every candidate except the baseline, over the cases both scored, in manifest order.
+ * A case compares pass rates (passed / scored trials): with one trial per case that is pass vs fail.
+ * @param rows the matrix rows; `candidateIds` in bench order
+ */
+export function flipTable(rows: readonly FlipRow[], baselineId: number, candidateIds: readonly number[]): CandidateFlips[] {
+  return candidateIds
+    .filter((id) => id !== baselineId)
+    .map((id) => {
+      const out: CandidateFlips = { candidateId: id, regressed: [], fixed: [], flaky: [], paired: 0 };
+      for (const r of rows) {
+        const b = r.cells[baselineId];
+        const c = r.cells[id];
+        if (!b || !c || b.scoredTrials === 0 || c.scoredTrials === 0) continue;
+        out.paired++;
+        const flip: FlipCase = {
+          caseKey: r.caseKey,
+          caseRevisionId: r.caseRevisionId,
+          candidate: { passed: c.passedTrials, scored: c.scoredTrials },
+          baseline: { passed: b.passedTrials, scored: b.scoredTrials },
+          trialId: c.firstTrialId,
+        };
+        if (b.passedTrials > 0 && b.passedTrials < b.scoredTrials) out.flaky.push(flip);
+        else {
+          // Cross-multiplied rates: no division, exact for whole counts.
+          const diff = c.passedTrials * b.scoredTrials - b.passedTrials * c.scoredTrials;
+          if (diff < 0) out.regressed.push(flip);
+          else if (diff > 0) out.fixed.push(flip);
+        }
+      }
+      return out;
+    });
+}
+
+/** A check the baseline is flaky on: its trials of the check disagree. */
+export interface FlakyCheck {
+  caseKey: string;
+  caseRevisionId: number;
+  key: string;
+  label: string;
+  baseline: { passed: number; scored: number };
+}
+
+/**
+ * The checks whose baseline trials disagree (0 < passed < scored), ordered by case key then check key.
+ * @param trials the baseline's trials with their checks (verdicts other than passed/failed are left out)
+ */
+export function flakyChecks(
+  trials: Iterable<{ caseKey: string; caseRevisionId: number; checks: readonly { key: string; label: string; verdict: string }[] | null }>,
+): FlakyCheck[] {
+  const by = new Map<string, FlakyCheck>();
+  for (const t of trials)
+    for (const c of t.checks ?? []) {
+      if (c.verdict !== "passed" && c.verdict !== "failed") continue;
+      const k = `${t.caseRevisionId}\u0000${c.key}`;
+      let f = by.get(k);
+      if (!f) by.set(k, (f = { caseKey: t.caseKey, caseRevisionId: t.caseRevisionId, key: c.key, label: c.label, baseline: { passed: 0, scored: 0 } }));
+      f.baseline.scored++;
+      if (c.verdict === "passed") f.baseline.passed++;
+    }
+  return [...by.values()]
+    .filter((f) => f.baseline.passed > 0 && f.baseline.passed < f.baseline.scored)
+    .sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
+}

@@ -1,0 +1,40 @@
+/**
+ * The New bench request's spend cap and gate limits (issue #16 §4) into the bench's settings.
+ */
+import type { BenchSettings } from "@/db/queries/benches";
+import { budgetAllowance, trialCostEstimate, usd } from "@/lib/bench/budget";
+import type { BenchRequest } from "@/lib/bench/request";
+import type { BenchPlan } from "@/lib/bench/types";
+import { LibraryError } from "@/lib/library/errors";
+
+/**
+ * Stores the spend cap (with the plan's per-trial cost, what a running trial counts for) and the
+ * gate limits in `settings`; absent ones are left out.
+ * @throws LibraryError `validation` (field `spendCapUsd`) when a cap is set but the plan cannot
+ *   price the bench (a candidate or judge model without prices): the cap could not be enforced
+ */
+export function applyBudgetSettings(settings: BenchSettings, r: BenchRequest, plan: BenchPlan): void {
+  if (r.spendCapUsd != null) {
+    const perTrial = trialCostEstimate(plan);
+    if (perTrial === null) {
+      const msg =
+        "A spend cap needs prices: a candidate or judge model of this bench has no input/output price per million tokens. Set its prices on the Models page, or leave the cap empty.";
+      throw new LibraryError("validation", msg, { spendCapUsd: msg });
+    }
+    settings.spendCap = { usd: r.spendCapUsd, trialEstimateUsd: perTrial };
+    const fit = budgetAllowance({ capUsd: r.spendCapUsd, spentUsd: 0, running: 0, trialEstimateUsd: perTrial }).startable;
+    if (fit < plan.trialCount)
+      plan.warnings.push(
+        `The estimated cost (${usd(plan.estimate.costUsd!)}) is over the spend cap of ${usd(r.spendCapUsd)}: about ${fit.toLocaleString("en-US")} of the ${plan.trialCount.toLocaleString("en-US")} trials can start; the rest will be skipped as “budget”.`,
+      );
+  }
+  const gate = {
+    ...(r.maxLatencyIncreasePct != null ? { maxLatencyIncreasePct: r.maxLatencyIncreasePct } : {}),
+    ...(r.maxCostIncreasePct != null ? { maxCostIncreasePct: r.maxCostIncreasePct } : {}),
+  };
+  if (Object.keys(gate).length) {
+    settings.gate = gate;
+    if (r.baseline.kind !== "candidate")
+      plan.warnings.push("Gate limits compare each candidate with the baseline candidate: with no baseline candidate they block nothing.");
+  }
+}

@@ -219,7 +219,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     gate: {
       finished: bench.status === "finished",
       allErrored: result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total),
-      bestBlocked: (rec.candidates[0]?.blockers.length ?? 0) > 0,
+      // A gate limit (issue #16 §4) blocks the best candidate like a regression does.
+      bestBlocked: (rec.candidates[0]?.blockers.length ?? 0) > 0 || (rec.candidates[0]?.limitBlockers?.length ?? 0) > 0,
       inconclusive,
     },
   };
@@ -228,7 +229,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
 /**
  * The exit code of `bench run` from a report: 1 when the bench did not finish; with `--fail-on
  * inconclusive`, 1 (and the reason on stderr) when the primary comparison is inconclusive; 1 when
- * every trial errored or the best candidate is blocked; else 0.
+ * every trial errored or the best candidate is blocked (by a regression or a gate limit); else 0.
  */
 export function benchRunExit(gate: BenchRunReport["gate"], failOnInconclusive: boolean): { code: 0 | 1; stderr: string | null } {
   if (!gate.finished) return { code: 1, stderr: null };

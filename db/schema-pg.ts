@@ -33,6 +33,11 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 /** An auto-numbered id (SQLite's INTEGER PRIMARY KEY AUTOINCREMENT). */
 const serialId = () => integer("id").primaryKey().generatedByDefaultAsIdentity();
 
+/** Who made a revision or version (issue 19): see db/schema.ts `authorColumns`. */
+function authorColumns() {
+  return { authorId: text("author_id"), authorEmail: text("author_email") };
+}
+
 export const systems = pgTable("systems", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -76,6 +81,7 @@ export const promptRevisions = pgTable(
     tools: jsonb("tools").$type<PromptTool[]>().notNull().default([]),
     message: text("message").notNull().default(""),
     createdAt: ms("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("prompt_revisions_prompt_number").on(t.promptId, t.number)],
 );
@@ -138,6 +144,7 @@ export const caseRevisions = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: ms("created_at").notNull(),
     erasedAt: ms("erased_at"),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("case_revisions_case_number").on(t.caseId, t.number)],
 );
@@ -178,6 +185,7 @@ export const criterionRevisions = pgTable(
     fails: text("fails").notNull(),
     priority: text("priority", { enum: ["primary", "secondary"] }).notNull(),
     createdAt: ms("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("criterion_revisions_criterion_number").on(t.criterionId, t.number)],
 );
@@ -227,6 +235,12 @@ export const benches = pgTable(
     cancelRequestedAt: ms("cancel_requested_at"),
     summary: jsonb("summary").$type<BenchSummary>(),
     recommendation: jsonb("recommendation").$type<Recommendation>(),
+    launchedById: text("launched_by_id"),
+    launchedByEmail: text("launched_by_email"),
+    cancelledById: text("cancelled_by_id"),
+    cancelledByEmail: text("cancelled_by_email"),
+    spentUsd: doublePrecision("spent_usd").notNull().default(0),
+    spentTrials: integer("spent_trials").notNull().default(0),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),
@@ -309,9 +323,14 @@ export const trials = pgTable(
     unscoredChecks: integer("unscored_checks").notNull().default(0),
     errorChecks: integer("error_checks").notNull().default(0),
     error: text("error"),
+    rerun: text("rerun", { enum: ["confirm", "error"] }),
+    rerunOf: integer("rerun_of"),
   },
   (t) => [
     uniqueIndex("trials_unique").on(t.benchId, t.candidateId, t.benchCaseId, t.repeat),
+    index("trials_rerun_of")
+      .on(t.rerunOf)
+      .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
     index("trials_worker")
       .on(t.workerId)
@@ -365,6 +384,7 @@ export const datasetVersions = pgTable(
     redactionReport: jsonb("redaction_report").$type<StoredRedactionReport>().notNull(),
     problems: jsonb("problems").$type<ImportProblem[]>().notNull(),
     createdAt: ms("created_at").notNull(),
+    ...authorColumns(),
   },
   (t) => [uniqueIndex("dataset_versions_number").on(t.datasetId, t.version)],
 );
@@ -433,3 +453,44 @@ export const proposals = pgTable(
   },
   (t) => [index("proposals_prompt_status").on(t.promptId, t.status, t.kind, t.id), uniqueIndex("proposals_run_position").on(t.runId, t.kind, t.position)],
 );
+
+export const activity = pgTable(
+  "activity",
+  {
+    id: serialId(),
+    at: ms("at").notNull(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id").notNull(),
+    systemId: text("system_id"),
+    detail: text("detail").notNull().default(""),
+  },
+  (t) => [index("activity_at").on(t.at, t.id), index("activity_actor_at").on(t.actorId, t.at), index("activity_action_at").on(t.action, t.at)],
+);
+
+export const humanVerdicts = pgTable(
+  "human_verdicts",
+  {
+    id: serialId(),
+    trialId: integer("trial_id")
+      .notNull()
+      .references(() => trials.id),
+    checkKey: text("check_key").notNull(),
+    verdict: text("verdict", { enum: ["pass", "fail", "cant_tell"] }).notNull(),
+    note: text("note").notNull().default(""),
+    reviewer: text("reviewer").notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("human_verdicts_trial_check_reviewer").on(t.trialId, t.checkKey, t.reviewer), index("human_verdicts_trial").on(t.trialId)],
+);
+
+export const promptCalibrationSettings = pgTable("prompt_calibration_settings", {
+  promptId: integer("prompt_id")
+    .primaryKey()
+    .references(() => prompts.id),
+  kappaThreshold: doublePrecision("kappa_threshold").notNull(),
+  minReviewed: integer("min_reviewed").notNull(),
+  updatedAt: ms("updated_at").notNull(),
+});

@@ -41,7 +41,8 @@ export async function userAddCommand(email: string, o: UserAddOptions, io: Io, s
     try {
       r = await addUser(auth, { email, role, password });
     } catch (e) {
-      if (e instanceof ZodError) throw usage(e.issues.map((i) => `${i.path[0] === "password" ? "password (stdin)" : String(i.path[0] ?? "input")}: ${i.message}`).join("; "));
+      if (e instanceof ZodError)
+        throw usage(e.issues.map((i) => `${i.path[0] === "password" ? "password (stdin)" : String(i.path[0] ?? "input")}: ${i.message}`).join("; "));
       if (e instanceof LibraryError) throw new CliError(e.message, 1);
       throw e;
     }

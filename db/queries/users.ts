@@ -43,7 +43,13 @@ export function getUser(db: Db, id: string): { id: string; email: string; role: 
 
 /** Sets a user's role. @returns false when there is no such user */
 export function setUserRole(db: Db, id: string, role: string, now: number): boolean {
-  return db.update(users).set({ role, updatedAt: new Date(now) }).where(eq(users.id, id)).run().changes > 0;
+  return (
+    db
+      .update(users)
+      .set({ role, updatedAt: new Date(now) })
+      .where(eq(users.id, id))
+      .run().changes > 0
+  );
 }
 
 /** Deletes every session of a user (sign-out everywhere). @returns how many were deleted */

@@ -57,7 +57,9 @@ export function createAuth({ db, secret, env, plugins = [] }: AuthSetup) {
     advanced: {
       // Next.js passes a client's own X-Forwarded-For through, so it cannot key the limit: without a
       // trusted proxy header every client shares one bucket per path (a brute force slows everyone).
-      ipAddress: { ipAddressHeaders: env.BENCHWORK_CLIENT_IP_HEADER?.trim() ? [env.BENCHWORK_CLIENT_IP_HEADER.trim().toLowerCase()] : ["x-benchwork-no-client-ip"] },
+      ipAddress: {
+        ipAddressHeaders: env.BENCHWORK_CLIENT_IP_HEADER?.trim() ? [env.BENCHWORK_CLIENT_IP_HEADER.trim().toLowerCase()] : ["x-benchwork-no-client-ip"],
+      },
       useSecureCookies: publicUrl?.startsWith("https://") ?? false,
       database: { generateId: () => crypto.randomUUID() },
     },

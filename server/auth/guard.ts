@@ -27,7 +27,10 @@ export function guardedAction<A extends unknown[], T>(role: Role, action: (...ar
  * Wraps a route handler: 401 (no valid session or token) or 403 (role or scope too low), as JSON
  * `{ error }`, unless the actor (token or session) has at least `role`. The handler gets the actor.
  */
-export function guardedRoute<C>(role: Role, handler: (request: Request, context: C, actor: Actor) => Promise<Response>): (request: Request, context: C) => Promise<Response> {
+export function guardedRoute<C>(
+  role: Role,
+  handler: (request: Request, context: C, actor: Actor) => Promise<Response>,
+): (request: Request, context: C) => Promise<Response> {
   return async (request: Request, context: C) => {
     let actor: Actor;
     try {

@@ -22,7 +22,8 @@ let memorySecret: string | null = null;
 export function authSecret(env: Record<string, string | undefined>, dbFile: string): string {
   const fromEnv = env.BENCHWORK_AUTH_SECRET?.trim();
   if (fromEnv) {
-    if (fromEnv.length < MIN_SECRET_LENGTH) throw new Error(`BENCHWORK_AUTH_SECRET is ${fromEnv.length} characters; use at least ${MIN_SECRET_LENGTH} (e.g. \`openssl rand -hex 32\`).`);
+    if (fromEnv.length < MIN_SECRET_LENGTH)
+      throw new Error(`BENCHWORK_AUTH_SECRET is ${fromEnv.length} characters; use at least ${MIN_SECRET_LENGTH} (e.g. \`openssl rand -hex 32\`).`);
     return fromEnv;
   }
   if (dbFile === ":memory:") return (memorySecret ??= randomBytes(32).toString("hex"));

@@ -13,7 +13,11 @@ import type { Auth } from "./auth";
 
 /** Input of {@link addUser}: password absent = generate a one-time password. */
 export const newUserSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "Enter an e-mail address, e.g. ada@example.com." })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: "Enter an e-mail address, e.g. ada@example.com." })),
   role: z.enum(ROLES as [Role, ...Role[]]),
   name: z.string().trim().max(200).optional(),
   password: z.string().min(12, "Use at least 12 characters.").max(256).optional(),
@@ -54,7 +58,8 @@ function mustExist(db: Db, id: string) {
  */
 export function changeRole(db: Db, id: string, role: Role, now: number): void {
   const u = mustExist(db, id);
-  if (u.role === "admin" && role !== "admin" && countAdmins(db) <= 1) throw new LibraryError("conflict", "This is the last admin: make another user admin first.");
+  if (u.role === "admin" && role !== "admin" && countAdmins(db) <= 1)
+    throw new LibraryError("conflict", "This is the last admin: make another user admin first.");
   setUserRole(db, id, role, now);
 }
 

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { getDb } from "@/db/client";
+import { listApiTokens } from "@/db/queries/api-tokens";
+import { TokensView } from "@/components/auth/tokens-view";
+import { currentActor } from "@/server/auth/actor";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "API tokens" };
+
+export default async function TokensPage() {
+  const actor = await currentActor();
+  return (
+    <div className="flex flex-col gap-4">
+      <div>
+        <h1 className="text-xl font-semibold">API tokens</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          Personal tokens for CI and scripts (<code>Authorization: Bearer …</code>, or <code>BENCHWORK_TOKEN</code> for the CLI). A token acts as you:{" "}
+          <b>read</b> reads only, <b>run</b> may also do what your role ({actor?.role}) allows. The secret is shown once and stored only as a hash.
+        </p>
+      </div>
+      {actor?.kind === "session" ? (
+        <TokensView tokens={listApiTokens(getDb(), actor.userId)} now={Date.now()} />
+      ) : (
+        <p className="text-sm text-slate-700">Single-user mode has no accounts, so no tokens: add a user first (README, “Run it for a team”).</p>
+      )}
+    </div>
+  );
+}

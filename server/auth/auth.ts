@@ -49,6 +49,8 @@ export function createAuth({ db, secret, env, plugins = [] }: AuthSetup) {
     }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
     session: { expiresIn: SESSION_EXPIRES_S, updateAge: 24 * 3600 },
+    // The operator chose the OIDC provider: an e-mail it signs in links to the user an admin added.
+    account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] } },
     rateLimit: {
       enabled: true,
       storage: "memory",

@@ -259,13 +259,19 @@ test("brute-force sign-in is rate-limited", async ({ browser }) => {
   const context = await client(browser, "10.9.9.9");
   const statuses: number[] = [];
   for (let i = 0; i < 12; i++) {
-    const r = await context.request.post("/api/auth/sign-in/email", { data: { email: ADMIN.email, password: `guess-${i}-xxxxxxxx` }, headers: { Origin: team.url } });
+    const r = await context.request.post("/api/auth/sign-in/email", {
+      data: { email: ADMIN.email, password: `guess-${i}-xxxxxxxx` },
+      headers: { Origin: team.url },
+    });
     statuses.push(r.status());
   }
   expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
   expect(statuses.slice(10)).toEqual([429, 429]);
   // Even the right password waits out the window.
-  const right = await context.request.post("/api/auth/sign-in/email", { data: { email: ADMIN.email, password: ADMIN.password }, headers: { Origin: team.url } });
+  const right = await context.request.post("/api/auth/sign-in/email", {
+    data: { email: ADMIN.email, password: ADMIN.password },
+    headers: { Origin: team.url },
+  });
   expect(right.status()).toBe(429);
   // Another client is not locked out.
   const other = await client(browser, "10.9.9.10");

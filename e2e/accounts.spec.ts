@@ -91,7 +91,7 @@ test("a visitor is sent to sign-in; a wrong password is refused; the right one s
   await page.getByLabel("E-mail").fill(ADMIN.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong" })).toHaveText("Wrong e-mail or password.");
   await page.getByLabel("Password").fill(ADMIN.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/systems\/grade-school-math\/library$/);

@@ -11,6 +11,8 @@ export const metadata: Metadata = { title: "Users" };
 export default async function UsersPage() {
   const actor = await currentActor();
   if (actor?.role !== "admin") return <p className="text-sm text-slate-700">Only admins manage users.</p>;
+  // A server component renders once per request: "live sessions" count from the request's time.
+  // eslint-disable-next-line react-hooks/purity
   const users = listUsers(getDb(), Date.now()).map((u) => ({ ...u, role: parseRole(u.role), createdAt: u.createdAt.getTime() }));
   return (
     <div className="flex flex-col gap-4">

@@ -2,11 +2,13 @@
 
 /** The header's account corner: who is signed in, their pages, sign out (here or everywhere). */
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { signOutEverywhereAction } from "@/app/account/actions";
 import type { Role } from "@/lib/auth/roles";
 
 export function AccountMenu({ email, role }: { email: string; role: Role }) {
+  const router = useRouter();
   const [busy, setBusy] = useState(false);
 
   async function signOut(everywhere: boolean) {
@@ -14,7 +16,9 @@ export function AccountMenu({ email, role }: { email: string; role: Role }) {
     if (everywhere) await signOutEverywhereAction().catch(() => null);
     // The session row is gone either way after this; the cookie is cleared by better-auth.
     await fetch("/api/auth/sign-out", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).catch(() => null);
-    window.location.assign("/sign-in");
+    // Re-render the layout too: its header showed the account.
+    router.replace("/sign-in");
+    router.refresh();
   }
 
   return (

@@ -211,7 +211,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
           </table>
         )}
       </section>
-      {editing && f ? (
+      {editing && f && isAdmin ? (
         <aside aria-label={editing.id ? "Edit model" : "Add model"} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
           <form onSubmit={save} className="flex flex-col gap-3.5" noValidate>
             <h2 className="text-base font-semibold">{editing.id ? `Edit ${f.name}` : "Add model"}</h2>

@@ -54,7 +54,7 @@ export function createAuth({ db, secret, env, plugins = [] }: AuthSetup) {
     rateLimit: {
       enabled: true,
       storage: "memory",
-      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/oauth2": SIGN_IN_LIMIT },
+      customRules: { "/sign-in/email": SIGN_IN_LIMIT, "/sign-in/social": SIGN_IN_LIMIT },
     },
     advanced: {
       // Next.js passes a client's own X-Forwarded-For through, so it cannot key the limit: without a

@@ -4,7 +4,7 @@
  * (and optionally BENCHWORK_OIDC_NAME, the button's label).
  */
 
-/** better-auth's provider id; the callback is `<BENCHWORK_URL>/api/auth/oauth2/callback/oidc`. */
+/** better-auth's provider id; the callback is `<BENCHWORK_URL>/api/auth/callback/oidc`. */
 export const OIDC_PROVIDER_ID = "oidc";
 
 /** The provider setting, or null when OIDC is off. */

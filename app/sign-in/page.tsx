@@ -8,8 +8,8 @@ import { oidcConfigFromEnv } from "@/server/auth/oidc-config";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string }> }) {
-  const { next, error } = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; error?: string; sso?: string }> }) {
+  const { next, error, sso } = await searchParams;
   const to = safeNextPath(next);
   const actor = await currentActor();
   // Signed in already, or single-user mode (nothing to sign in to).
@@ -26,7 +26,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <SignInForm
         next={to}
         oidcName={oidcName}
-        initialError={error ? "Single sign-on did not sign you in: your e-mail may not be added yet (ask an admin)." : null}
+        initialError={
+          sso || error
+            ? `Single sign-on did not sign you in (${(error ?? "failed").replace(/[^a-z_]/gi, "").slice(0, 60)}): your e-mail may not be added yet (ask an admin).`
+            : null
+        }
       />
     </div>
   );

@@ -42,7 +42,7 @@ export function SignInForm({ next, oidcName, initialError }: { next: string; oid
   async function onSso() {
     setBusy(true);
     setError(null);
-    const r = await post("/api/auth/sign-in/social", { provider: "oidc", callbackURL: next, errorCallbackURL: "/sign-in?error=sso" }).catch(() => null);
+    const r = await post("/api/auth/sign-in/social", { provider: "oidc", callbackURL: next, errorCallbackURL: "/sign-in?sso=failed" }).catch(() => null);
     if (r && typeof r.json.url === "string") {
       window.location.assign(r.json.url);
       return;

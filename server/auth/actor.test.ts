@@ -94,3 +94,31 @@ describe("requireRole", () => {
     expect(code(() => requireRole(run, "admin"))).toBe("forbidden");
   });
 });
+
+describe("sessions", () => {
+  async function signedInCookie(): Promise<string> {
+    await addUser(auth(), { email: "ada@example.com", role: "admin", password: "admin-password-1" });
+    const r = await auth().api.signInEmail({ body: { email: "ada@example.com", password: "admin-password-1" }, returnHeaders: true });
+    return r.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  }
+
+  it("resolve the session cookie to its user and role", async () => {
+    const cookie = await signedInCookie();
+    expect(await actorFromRequest(request({ cookie }))).toMatchObject({ email: "ada@example.com", role: "admin", kind: "session" });
+  });
+
+  it("expire: a session past its expiry is refused", async () => {
+    const cookie = await signedInCookie();
+    db.$client.prepare("UPDATE sessions SET expires_at = ?").run(Date.now() - 1000);
+    expect(await actorFromRequest(request({ cookie }))).toBeNull();
+  });
+
+  it("end on sign-out: the same cookie, replayed, is refused", async () => {
+    const cookie = await signedInCookie();
+    await auth().api.signOut({ headers: new Headers({ cookie }) });
+    expect(await actorFromRequest(request({ cookie }))).toBeNull();
+  });
+});

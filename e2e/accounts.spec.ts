@@ -194,6 +194,18 @@ test("an admin adds a user (one-time password), changes their role and signs the
   const theirPage = await newcomer.newPage();
   await signIn(theirPage, { email: "new@example.com", password });
   await expect(theirPage.getByTestId("signed-in-as")).toHaveText("new@example.com · editor");
+  // They replace the one-time password; it stops working.
+  await theirPage.getByRole("link", { name: "Tokens" }).click();
+  await theirPage.getByLabel("Current password").fill(password);
+  await theirPage.getByLabel("New password").fill("newcomer-password-0001");
+  await theirPage.getByRole("button", { name: "Change password" }).click();
+  await expect(theirPage.getByText("Password changed; your other sessions were signed out.")).toBeVisible();
+  const signInWith = (pw: string) =>
+    newcomer.request
+      .post("/api/auth/sign-in/email", { data: { email: "new@example.com", password: pw }, headers: { Origin: team.url } })
+      .then((r) => r.status());
+  expect(await signInWith(password)).toBe(401);
+  expect(await signInWith("newcomer-password-0001")).toBe(200);
 
   await page.reload();
   const row = page.getByTestId("user-new@example.com");

@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import { getDb } from "@/db/client";
 import { listApiTokens } from "@/db/queries/api-tokens";
 import { TokensView } from "@/components/auth/tokens-view";
+import { ChangePasswordForm } from "@/components/auth/change-password-form";
 import { currentActor } from "@/server/auth/actor";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "API tokens" };
+export const metadata: Metadata = { title: "Your tokens and password" };
 
 export default async function TokensPage() {
   const actor = await currentActor();
@@ -25,6 +26,12 @@ export default async function TokensPage() {
       ) : (
         <p className="text-sm text-slate-700">Single-user mode has no accounts, so no tokens: add a user first (README, “Run it for a team”).</p>
       )}
+      {actor?.kind === "session" ? (
+        <section aria-label="Password" className="flex flex-col gap-2">
+          <h2 className="text-base font-semibold">Password</h2>
+          <ChangePasswordForm />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -110,6 +110,10 @@ test("a viewer sees no edit controls, and a forged request to an editor's action
   await expect(page.getByRole("link", { name: "Cases" }).first()).toBeVisible();
   await expect(page.getByRole("link", { name: "Add case" })).toBeHidden();
   await expect(page.getByRole("link", { name: "Upload cases" })).toBeHidden();
+  await page.goto("/systems/grade-school-math/library/criteria");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add criterion" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^(Customize|Pause) criterion/ }).filter({ visible: true })).toHaveCount(0);
   await page.goto("/systems/grade-school-math/benches");
   await expect(page.getByRole("link", { name: "New bench" })).toBeHidden();
   await page.goto("/models");

@@ -7,7 +7,8 @@ import { getDb } from "@/db/client";
 import { findApiTokenByHash, touchApiToken } from "@/db/queries/api-tokens";
 import { parseRole, roleAtLeast, scopeFor, scopesOf, type Role } from "@/lib/auth/roles";
 import { bearerToken, hashToken, tokenRefusal } from "@/lib/auth/tokens";
-import { getAuth, singleUserMode } from "./instance";
+import { countUsers } from "@/db/queries/users";
+import { getAuth, listensOnLoopback } from "./instance";
 
 export type { Role };
 
@@ -37,9 +38,11 @@ export class AuthError extends Error {
 
 /** The actor behind these request headers: session cookie, else single-user mode, else null. */
 export async function actorFromHeaders(h: Headers): Promise<Actor | null> {
+  // No user, no session to look up (and no signing key needed): single-user mode on loopback.
+  if (countUsers(getDb()) === 0) return listensOnLoopback() ? LOCAL_ACTOR : null;
   const session = await getAuth().api.getSession({ headers: h });
   if (session) return { userId: session.user.id, email: session.user.email, role: parseRole(session.user.role), kind: "session" };
-  return singleUserMode() ? LOCAL_ACTOR : null;
+  return null;
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { nextCookies } from "better-auth/next-js";
 import { databasePath, getDb } from "@/db/client";
-import { countUsers } from "@/db/queries/users";
 import { createAuth, type Auth } from "./auth";
 import { authSecret } from "./secret";
 
@@ -25,9 +24,4 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /** True when the server listens on the loopback interface only (BENCHWORK_HOST unset or loopback). */
 export function listensOnLoopback(env: Record<string, string | undefined> = process.env): boolean {
   return LOOPBACK.has((env.BENCHWORK_HOST?.trim() || "127.0.0.1").toLowerCase());
-}
-
-/** Single-user mode: no user exists and the server listens on loopback only (the laptop default). */
-export function singleUserMode(): boolean {
-  return listensOnLoopback() && countUsers(getDb()) === 0;
 }

@@ -5,7 +5,7 @@
  * a fresh key per process.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Shortest secret accepted from the environment (better-auth wants 32 characters of entropy). */
@@ -29,6 +29,7 @@ export function authSecret(env: Record<string, string | undefined>, dbFile: stri
   if (dbFile === ":memory:") return (memorySecret ??= randomBytes(32).toString("hex"));
   const file = path.join(path.dirname(path.resolve(/*turbopackIgnore: true*/ dbFile)), "auth-secret");
   if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
     try {
       writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
     } catch (e) {

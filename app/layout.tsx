@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import "./globals.css";
 import { ToastProvider } from "@/components/ui/toast";
+import { AccountMenu } from "@/components/auth/account-menu";
+import { RoleProvider } from "@/components/auth/role-context";
+import { currentActor } from "@/server/auth/actor";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
 // (a page prerendered at build time would carry none, and its scripts would be blocked).
@@ -12,7 +15,9 @@ export const metadata: Metadata = {
   description: "Test library and bench workbench for LLM applications",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // proxy.ts already sent visitors without a session to /sign-in; null here = the sign-in page.
+  const actor = await currentActor();
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -39,9 +44,18 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
                   About
                 </Link>
               </nav>
+              {actor && actor.kind !== "local" ? <AccountMenu email={actor.email} role={actor.role} /> : null}
             </div>
+            {actor?.kind === "local" ? (
+              <p data-testid="single-user-notice" className="border-t border-amber-200 bg-amber-50 px-6 py-1 text-center text-xs text-amber-900">
+                Single-user mode: no accounts yet, so whoever can reach this machine&apos;s 127.0.0.1 uses Benchwork as admin. Add the first account with{" "}
+                <code>npx benchwork user add --admin EMAIL</code> to require sign-in.
+              </p>
+            ) : null}
           </header>
-          <main className="mx-auto max-w-[1600px] px-6 py-6">{children}</main>
+          <main className="mx-auto max-w-[1600px] px-6 py-6">
+            <RoleProvider role={actor?.role ?? "viewer"}>{children}</RoleProvider>
+          </main>
         </ToastProvider>
       </body>
     </html>

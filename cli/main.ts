@@ -13,6 +13,7 @@ import { compileCommand } from "./commands/compile";
 import { runCommand } from "./commands/run";
 import { publishCommand } from "./commands/publish";
 import { generateCommand } from "./commands/generate";
+import { userAddCommand } from "./commands/user-add";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const SERVER_HELP = "work on this team server through its HTTP API instead of BENCHWORK_DB (API token from BENCHWORK_TOKEN)";
@@ -161,6 +162,18 @@ function program(io: Io, result: { code: number }) {
     .option("--api-key-env <var>", "environment variable holding the API key")
     .action(async (o) => {
       result.code = await generateCommand(o, io);
+    });
+
+  const user = p.command("user").description("Accounts of a team server (BENCHWORK_DB)");
+  user
+    .command("add")
+    .description("Add a user; prints a one-time password unless --password-stdin")
+    .argument("<email>", "the user's e-mail address (their sign-in name)")
+    .option("--admin", "make the user an admin (same as --role admin)")
+    .option("--role <role>", "admin | editor | viewer (default viewer)")
+    .option("--password-stdin", "read the password from standard input instead of generating one")
+    .action(async (email: string, o) => {
+      result.code = await userAddCommand(email, o, io);
     });
 
   return p;

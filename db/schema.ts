@@ -577,3 +577,104 @@ export const promptCalibrationSettings = sqliteTable("prompt_calibration_setting
   minReviewed: integer("min_reviewed").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/*
+ * Accounts (issue 19). The four tables better-auth reads and writes through its drizzle adapter
+ * (server/auth/auth.ts): users, their sessions, their sign-in methods (a password hash or an
+ * OpenID Connect link) and short-lived verification values (OIDC state). Timestamps are ms.
+ * `role` (admin, editor, viewer) and the ban columns are the admin plugin's.
+ */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+  image: text("image"),
+  role: text("role").notNull().default("viewer"),
+  banned: integer("banned", { mode: "boolean" }).default(false),
+  banReason: text("ban_reason"),
+  banExpires: integer("ban_expires", { mode: "timestamp_ms" }),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** A signed-in browser. The cookie carries `token` (signed); deleting the row signs it out. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    impersonatedBy: text("impersonated_by"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+/** A way to sign in: `providerId` "credential" holds the password hash; an OIDC provider holds its tokens. */
+export const authAccounts = sqliteTable(
+  "auth_accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: integer("access_token_expires_at", { mode: "timestamp_ms" }),
+    refreshTokenExpiresAt: integer("refresh_token_expires_at", { mode: "timestamp_ms" }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("auth_accounts_user").on(t.userId)],
+);
+
+/** Short-lived values better-auth checks once (OIDC state, PKCE verifier). */
+export const authVerifications = sqliteTable(
+  "auth_verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("auth_verifications_identifier").on(t.identifier)],
+);
+
+/**
+ * A personal API token (CI): only the SHA-256 of the secret is stored (the secret is shown once).
+ * `scope` read = viewer-level reads; run = also launch benches, publish, import. `expiresAt` null =
+ * never; `revokedAt` set = refused from then on. Times in ms.
+ */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope", { enum: ["read", "run"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The first characters of the secret, to tell tokens apart in the list. */
+    prefix: text("prefix").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [index("api_tokens_user").on(t.userId)],
+);

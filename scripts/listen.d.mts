@@ -5,3 +5,8 @@
  * @throws Error when PORT is not a port number (1–65535)
  */
 export declare function nextServerCommand(o: { dev: boolean; env: Record<string, string | undefined> }): { args: string[]; warning: string | null };
+/**
+ * Why the server must not start (one line), or null: beyond loopback it needs BENCHWORK_AUTH_SECRET
+ * (32+ characters) and at least one user.
+ */
+export declare function exposureRefusal(o: { env: Record<string, string | undefined>; userCount: number }): string | null;

@@ -1,7 +1,7 @@
 /**
- * Where `npm start` / `npm run dev` listen: 127.0.0.1 unless BENCHWORK_HOST says otherwise. The
- * app has no sign-in yet, so anything beyond the loopback interface is the operator's explicit
- * choice, and is announced loudly.
+ * Where `npm start` / `npm run dev` listen: 127.0.0.1 unless BENCHWORK_HOST says otherwise. Beyond
+ * the loopback interface the server starts only with authentication configured (issue 19:
+ * BENCHWORK_AUTH_SECRET and at least one user), and says what it exposes.
  */
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -21,14 +21,34 @@ export function nextServerCommand({ dev, env }) {
     : [
         "",
         "!".repeat(78),
-        `!! WARNING: BENCHWORK_HOST=${host}: Benchwork listens beyond this machine.`,
-        "!! There is no sign-in yet (accounts come later): anyone who can reach this address",
-        "!! can read and change every system, case, dataset and bench, and start model calls",
-        "!! paid with the keys in this server's environment. Expose it only on a network you trust.",
+        `!! NOTE: BENCHWORK_HOST=${host}: Benchwork listens beyond this machine;`,
+        "!! every page, action and route requires sign-in. Serve it over HTTPS (a reverse proxy,",
+        "!! with BENCHWORK_URL=https://…) so passwords and session cookies do not cross in clear.",
         "!! Requests must name an allowed host: list the names and addresses you open it under",
         "!! in BENCHWORK_ALLOWED_HOSTS (comma-separated).",
         "!".repeat(78),
         "",
       ].join("\n");
   return { args: [dev ? "dev" : "start", "--hostname", host, "--port", port], warning };
+}
+
+/** Shortest BENCHWORK_AUTH_SECRET accepted (server/auth/secret.ts says the same). */
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Why the server must not start, in one line, or null when it may. Beyond loopback it needs
+ * BENCHWORK_AUTH_SECRET (32+ characters) and at least one user; on loopback it always may (with no
+ * user it runs in single-user mode).
+ * @param {{ env: Record<string, string | undefined>, userCount: number }} o
+ * @returns {string | null}
+ */
+export function exposureRefusal({ env, userCount }) {
+  const host = env.BENCHWORK_HOST?.trim() || "127.0.0.1";
+  if (LOOPBACK.has(host.toLowerCase())) return null;
+  const secret = env.BENCHWORK_AUTH_SECRET?.trim() ?? "";
+  if (secret.length < MIN_SECRET_LENGTH)
+    return `refusing to listen on ${host} without authentication: set BENCHWORK_AUTH_SECRET (32+ characters, e.g. \`openssl rand -hex 32\`) and add a user with \`npx benchwork user add --admin EMAIL\`, or unset BENCHWORK_HOST to stay on 127.0.0.1.`;
+  if (userCount === 0)
+    return `refusing to listen on ${host} with no user yet: add one with \`npx benchwork user add --admin EMAIL\` (same BENCHWORK_DB), or unset BENCHWORK_HOST to stay on 127.0.0.1.`;
+  return null;
 }

@@ -6,13 +6,15 @@
  * 2. migrates the database (BENCHWORK_DB, default data/benchwork.db) and seeds the demo workspace
  *    the first time (never twice, never over user data);
  * 3. serves on PORT (default 3000), on 127.0.0.1 only unless BENCHWORK_HOST names another address
- *    (then with a loud warning: there is no sign-in yet).
+ *    (then only with authentication configured: BENCHWORK_AUTH_SECRET and a user; else it refuses
+ *    to start with one line).
  * `--dev` skips the build and runs `next dev`.
  */
 import { spawnSync, spawn } from "node:child_process";
 import path from "node:path";
 import { buildIsCurrent, markBuilt } from "./build-state.mjs";
-import { nextServerCommand } from "./listen.mjs";
+import Database from "better-sqlite3";
+import { exposureRefusal, nextServerCommand } from "./listen.mjs";
 import { buildApp } from "./build-app.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -45,6 +47,16 @@ if (!dev) {
 }
 
 run(bin("tsx"), ["db/seed/cli.ts"]);
+
+// Beyond loopback only with accounts (issue 19). The seed step has migrated the database.
+const sqlite = new Database(process.env.BENCHWORK_DB?.trim() || "data/benchwork.db", { readonly: true, fileMustExist: true });
+const userCount = sqlite.prepare("SELECT count(*) AS n FROM users").get().n;
+sqlite.close();
+const refusal = exposureRefusal({ env: process.env, userCount });
+if (refusal) {
+  console.error(`benchwork: ${refusal}`);
+  process.exit(2);
+}
 
 if (server.warning) console.warn(server.warning);
 const child = spawn(bin("next"), server.args, { stdio: "inherit", env: process.env });

@@ -15,10 +15,11 @@ import { createSystem } from "@/db/queries/systems";
 import { recordedSuite } from "@/server/bench/test-support/recorded-bench";
 import { startBenchWorker } from "@/server/worker";
 import { startV1Server, useApiDatabase } from "@/server/api/test-support/v1-server";
+import { issueTestToken } from "@/server/api/test-support/api-token";
 import { main } from "../main";
 import { captureIo, tempFiles } from "../testing";
 
-const TOKEN = "remote-cli-token-42";
+let TOKEN = "";
 const dir = mkdtempSync(path.join(tmpdir(), "bw-remote-cli-"));
 const localFile = path.join(dir, "local.db");
 let serverDb: Db;
@@ -37,7 +38,7 @@ async function fill(db: Db) {
 }
 
 beforeAll(async () => {
-  for (const k of ["BENCHWORK_DB", "BENCHWORK_TOKEN", "BENCHWORK_TEST_TOKEN"]) env[k] = process.env[k];
+  for (const k of ["BENCHWORK_DB", "BENCHWORK_TOKEN"]) env[k] = process.env[k];
   const local = openDatabase(localFile);
   migrateDatabase(local);
   await fill(local);
@@ -46,11 +47,11 @@ beforeAll(async () => {
   migrateDatabase(serverDb);
   await fill(serverDb);
   useApiDatabase(serverDb);
+  TOKEN = (await issueTestToken(serverDb, { email: "ci@example.test", role: "editor", scope: "run" })).token;
   // The server's worker (the Next.js server runs one in-process).
   worker = startBenchWorker(serverDb, { pollMs: 20 });
   server = await startV1Server();
   process.env.BENCHWORK_DB = localFile;
-  process.env.BENCHWORK_TEST_TOKEN = TOKEN;
   process.env.BENCHWORK_TOKEN = TOKEN;
 });
 afterAll(async () => {

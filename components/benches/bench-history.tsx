@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { BenchStatus } from "./status-badge";
 import { soleBaseline } from "@/lib/bench/recommend";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 /**
  * History: every bench of the system with status, date, candidates and their pass rates, rubric
@@ -15,6 +16,7 @@ import { soleBaseline } from "@/lib/bench/recommend";
  */
 export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId: string; benches: BenchListItem[]; prompts: string[]; prompt?: string }) {
   const router = useRouter();
+  const canEdit = useRoleAtLeast("editor");
   const [picked, setPicked] = useState<number[]>([]);
   const pickedBenches = benches.filter((b) => picked.includes(b.id));
   const samePrompt = pickedBenches.length === 2 && pickedBenches[0].promptId === pickedBenches[1].promptId;
@@ -47,6 +49,7 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
           Compare {picked.length}/2
         </Button>
         <Link
+          hidden={!canEdit}
           href={`${base}/new${prompt ? `?prompt=${encodeURIComponent(prompt)}` : ""}`}
           className="ml-auto inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
         >

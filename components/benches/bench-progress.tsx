@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { BenchStatus } from "./status-badge";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -27,6 +28,7 @@ const RESULTS_REFRESH_MS = 5_000;
  */
 export function BenchProgressBar({ systemId, initial }: { systemId: string; initial: BenchProgress }) {
   const router = useRouter();
+  const canEdit = useRoleAtLeast("editor");
   const toast = useToast();
   const [p, setP] = useState(initial);
   const [now, setNow] = useState(() => Date.now());
@@ -101,7 +103,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           elapsed {duration(elapsed)}
           {left !== null ? ` · about ${duration(left)} left` : ""}
         </span>
-        {!ended ? (
+        {!ended && canEdit ? (
           <span className="ml-auto">
             <ConfirmDialog
               trigger={

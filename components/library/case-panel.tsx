@@ -17,6 +17,7 @@ import { HistoryEditor, NameValueEditor } from "./case-fields";
 import { RecordedView } from "./recorded-view";
 import { EvaluatorsEditor } from "@/components/evaluators/evaluators-editor";
 import { AuthorNote } from "@/components/audit/author-note";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 function fieldsOf(d: CaseDetail): CaseFields {
   const c = d.content;
@@ -56,6 +57,9 @@ export function CasePanel({
   revisionHrefs: Record<number, string>;
 }) {
   const router = useRouter();
+  // Viewers read; only admins delete (issue 19). The server checks again.
+  const canEdit = useRoleAtLeast("editor");
+  const canDelete = useRoleAtLeast("admin");
   const toast = useToast();
   const [pending, startTransition] = useTransition();
   const initial = fieldsOf(detail);
@@ -299,7 +303,7 @@ export function CasePanel({
 
       <RecordedView content={detail.content} />
 
-      <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
+      <div hidden={!canEdit} className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4">
         <Button variant="primary" onClick={save} disabled={!dirty || pending || detail.source === "generated"} title="Ctrl+Enter">
           {pending ? "Saving…" : "Save for future benches"}
         </Button>
@@ -318,7 +322,7 @@ export function CasePanel({
               Resume
             </Button>
           )}
-          {detail.removable ? (
+          {detail.removable && canDelete ? (
             <ConfirmDialog
               trigger={
                 <Button variant="danger" disabled={pending}>

@@ -6,6 +6,7 @@ import { useRef, useState, useTransition } from "react";
 import { CASE_SOURCES } from "@/lib/library/case-content";
 import { casesHref, type CasesParams } from "@/lib/library/cases-url";
 import { LIMITS } from "@/lib/library/limits";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 const SOURCE_LABEL: Record<string, string> = { custom: "Custom", dataset: "Dataset", generated: "Generated", retained: "Retained", code: "Code" };
 
@@ -37,6 +38,7 @@ export function CasesToolbar({
   generateHref?: string;
 }) {
   const router = useRouter();
+  const canEdit = useRoleAtLeast("editor");
   const [pending, startTransition] = useTransition();
   const [q, setQ] = useState(state.q ?? "");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -162,6 +164,7 @@ export function CasesToolbar({
         ) : null}
         {uploadHref ? (
           <Link
+            hidden={!canEdit}
             href={uploadHref}
             className={`${exportHrefs ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50`}
           >
@@ -170,6 +173,7 @@ export function CasesToolbar({
         ) : null}
         {generateHref ? (
           <Link
+            hidden={!canEdit}
             href={generateHref}
             className="inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
           >
@@ -177,6 +181,7 @@ export function CasesToolbar({
           </Link>
         ) : null}
         <Link
+          hidden={!canEdit}
           href={addHref}
           className={`${exportHrefs || uploadHref || generateHref ? "" : "ml-auto "}inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700`}
         >

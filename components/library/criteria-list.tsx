@@ -8,6 +8,7 @@ import { customizeCriterionAction, setCriterionStatusAction } from "@/app/system
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 function Table({
   rows,
@@ -26,6 +27,8 @@ function Table({
   onCustomize: (c: CriterionRow) => void;
   pending: boolean;
 }) {
+  // Viewers read criteria; customizing and pausing are for editors (the server checks again).
+  const canEdit = useRoleAtLeast("editor");
   return (
     <table className="w-full table-fixed text-left text-sm">
       <colgroup>
@@ -107,13 +110,14 @@ function Table({
                     >
                       View
                     </Link>
-                    <Button size="sm" onClick={() => onCustomize(c)} disabled={pending} aria-label={`Customize criterion: ${c.rule}`}>
+                    <Button hidden={!canEdit} size="sm" onClick={() => onCustomize(c)} disabled={pending} aria-label={`Customize criterion: ${c.rule}`}>
                       Customize
                     </Button>
                   </>
                 )}
                 <Button
                   size="sm"
+                  hidden={!canEdit}
                   onClick={() => onStatus(c)}
                   disabled={pending}
                   aria-label={`${c.status === "active" ? "Pause" : "Resume"} criterion: ${c.rule}`}

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 
 type Row = ModelConfig & { id: string; key: KeyStatus };
 type Form = Record<
@@ -58,6 +59,8 @@ function toInput(f: Form) {
 /** The Models page: the list, an add/edit form, delete, and Test connection per configuration. */
 export function ModelsView({ rows }: { rows: Row[] }) {
   const router = useRouter();
+  // Model configurations and key names are admin-only (issue 19).
+  const isAdmin = useRoleAtLeast("admin");
   const toast = useToast();
   const [pending, startTransition] = useTransition();
   const [editing, setEditing] = useState<{ id?: string; form: Form } | null>(rows.length === 0 ? { form: EMPTY } : null);
@@ -116,7 +119,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
           <h2 className="text-sm font-semibold">
             Configurations <span className="font-normal text-slate-500">({rows.length})</span>
           </h2>
-          <Button variant="primary" size="sm" onClick={() => (setEditing({ form: EMPTY }), setErrors({}), setMessage(null))}>
+          <Button hidden={!isAdmin} variant="primary" size="sm" onClick={() => (setEditing({ form: EMPTY }), setErrors({}), setMessage(null))}>
             Add model
           </Button>
         </div>
@@ -176,7 +179,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
                       {r.inputPricePerMTok !== undefined ? `${r.inputPricePerMTok} in / ${r.outputPricePerMTok ?? "?"} out` : "not set"}
                     </td>
                     <td className="px-3 py-2.5">
-                      <div className="flex flex-wrap justify-end gap-1.5">
+                      <div hidden={!isAdmin} className="flex flex-wrap justify-end gap-1.5">
                         <Button size="sm" onClick={() => test(r)} disabled={t === "running"}>
                           {t === "running" ? "Testing…" : "Test connection"}
                         </Button>
@@ -208,7 +211,7 @@ export function ModelsView({ rows }: { rows: Row[] }) {
           </table>
         )}
       </section>
-      {editing && f ? (
+      {editing && f && isAdmin ? (
         <aside aria-label={editing.id ? "Edit model" : "Add model"} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
           <form onSubmit={save} className="flex flex-col gap-3.5" noValidate>
             <h2 className="text-base font-semibold">{editing.id ? `Edit ${f.name}` : "Add model"}</h2>

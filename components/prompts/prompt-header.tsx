@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { PromptPageData } from "@/server/prompts";
 import { LocalTime } from "@/components/ui/local-time";
 import { AuthorNote } from "@/components/audit/author-note";
+import { IfRole } from "@/components/auth/role-context";
 
 const linkButton = "inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium whitespace-nowrap";
 
@@ -41,17 +42,21 @@ export function PromptHeader({ systemId, data, title }: { systemId: string; data
       </div>
       <div className="flex flex-wrap gap-2">
         {title !== "edit" ? (
-          <Link href={`${base}/edit`} className={`${linkButton} bg-indigo-600 text-white hover:bg-indigo-700`}>
-            Edit
-          </Link>
+          <IfRole>
+            <Link href={`${base}/edit`} className={`${linkButton} bg-indigo-600 text-white hover:bg-indigo-700`}>
+              Edit
+            </Link>
+          </IfRole>
         ) : null}
         {revisions.length > 1 ? (
-          <Link
-            href={`/systems/${systemId}/benches/new?prompt=${encodeURIComponent(prompt.name)}&change=1`}
-            className={`${linkButton} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
-          >
-            Bench r{current.number} vs r{revisions[1].number}
-          </Link>
+          <IfRole>
+            <Link
+              href={`/systems/${systemId}/benches/new?prompt=${encodeURIComponent(prompt.name)}&change=1`}
+              className={`${linkButton} border border-slate-300 bg-white text-slate-800 hover:bg-slate-50`}
+            >
+              Bench r{current.number} vs r{revisions[1].number}
+            </Link>
+          </IfRole>
         ) : null}
       </div>
     </div>

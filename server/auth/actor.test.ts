@@ -1,36 +1,124 @@
-import { describe, expect, it } from "vitest";
-import { AuthError, requireRole, type Actor } from "./actor";
+/**
+ * The actor contract (issue 19) on a real in-memory database: API tokens (hashed, scoped, revoked,
+ * expired), single-user mode, and requireRole.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openMemoryDatabase, type Db } from "@/db/client";
+import { createApiToken, revokeOwnApiToken } from "./api-tokens";
+import { actorFromRequest, AuthError, LOCAL_ACTOR, requireRole, type Actor } from "./actor-core";
+import { createAuth } from "./auth";
+import { addUser } from "./users";
 
-const actor = (role: Actor["role"], more: Partial<Actor> = {}): Actor => ({ userId: "u1", email: "u1@example.test", role, kind: "session", ...more });
+const globals = globalThis as unknown as { benchworkDb?: Db; benchworkAuth?: unknown };
+let db: Db;
+const env = { ...process.env };
 
-function codeOf(fn: () => unknown): string | null {
-  try {
-    fn();
-    return null;
-  } catch (e) {
-    return e instanceof AuthError ? e.code : "other";
-  }
-}
+beforeEach(() => {
+  db = openMemoryDatabase();
+  globals.benchworkDb = db;
+  globals.benchworkAuth = createAuth({ db, secret: "s".repeat(32), env: {} });
+  delete process.env.BENCHWORK_HOST;
+});
+
+afterEach(() => {
+  db.$client.close();
+  delete globals.benchworkDb;
+  delete globals.benchworkAuth;
+  process.env = { ...env };
+});
+
+const request = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/api/benches/1/export", { headers });
+const auth = () => globals.benchworkAuth as ReturnType<typeof createAuth>;
+
+describe("actorFromRequest", () => {
+  it("is the local admin in single-user mode (no users, loopback), and nobody beyond loopback", async () => {
+    expect(await actorFromRequest(request())).toEqual(LOCAL_ACTOR);
+    process.env.BENCHWORK_HOST = "0.0.0.0";
+    expect(await actorFromRequest(request())).toBeNull();
+  });
+
+  it("is nobody without a session once a user exists", async () => {
+    await addUser(auth(), { email: "ada@example.com", role: "admin", password: "admin-password-1" });
+    expect(await actorFromRequest(request())).toBeNull();
+  });
+
+  it("resolves a token to its owner with its scopes, until it is revoked", async () => {
+    const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
+    const t = createApiToken(db, ed.id, { name: "ci", scope: "run" }, Date.now());
+    const actor = await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }));
+    expect(actor).toEqual({ userId: ed.id, email: "ed@example.com", role: "editor", kind: "token", scopes: ["read", "run"] });
+    revokeOwnApiToken(db, ed.id, t.id, Date.now());
+    expect(await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }))).toBeNull();
+  });
+
+  it("refuses an expired token, an unknown one, and does not fall back to single-user mode for a bad token", async () => {
+    const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
+    const t = createApiToken(db, ed.id, { name: "old", scope: "read", expiresInDays: 1 }, Date.now() - 2 * 24 * 3600 * 1000);
+    expect(await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }))).toBeNull();
+    expect(await actorFromRequest(request({ Authorization: `Bearer bw_${"A".repeat(43)}` }))).toBeNull();
+  });
+
+  it("keeps tokens hashed: the stored row does not contain the secret", async () => {
+    const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
+    const t = createApiToken(db, ed.id, { name: "ci", scope: "read" }, Date.now());
+    const rows = db.$client.prepare("SELECT * FROM api_tokens").all();
+    expect(JSON.stringify(rows)).not.toContain(t.token.slice(3));
+  });
+});
 
 describe("requireRole", () => {
-  it("refuses no actor as unauthenticated", () => {
-    expect(codeOf(() => requireRole(null, "viewer"))).toBe("unauthenticated");
+  const editor: Actor = { userId: "u1", email: "ed@example.com", role: "editor", kind: "session" };
+  const code = (f: () => unknown) => {
+    try {
+      f();
+      return "ok";
+    } catch (e) {
+      return e instanceof AuthError ? e.code : String(e);
+    }
+  };
+
+  it("orders admin > editor > viewer", () => {
+    expect(code(() => requireRole(editor, "viewer"))).toBe("ok");
+    expect(code(() => requireRole(editor, "editor"))).toBe("ok");
+    expect(code(() => requireRole(editor, "admin"))).toBe("forbidden");
+    expect(code(() => requireRole(null, "viewer"))).toBe("unauthenticated");
+    expect(code(() => requireRole(LOCAL_ACTOR, "admin"))).toBe("ok");
   });
 
-  it("orders roles admin > editor > viewer", () => {
-    expect(codeOf(() => requireRole(actor("viewer"), "editor"))).toBe("forbidden");
-    expect(codeOf(() => requireRole(actor("editor"), "admin"))).toBe("forbidden");
-    expect(requireRole(actor("editor"), "viewer").userId).toBe("u1");
-    expect(requireRole(actor("admin"), "editor").role).toBe("admin");
+  it("limits a token to its scope: read for viewer-level, run for anything else, never above its owner", () => {
+    const read: Actor = { ...editor, kind: "token", scopes: ["read"] };
+    const run: Actor = { ...editor, kind: "token", scopes: ["read", "run"] };
+    expect(code(() => requireRole(read, "viewer"))).toBe("ok");
+    expect(code(() => requireRole(read, "editor"))).toBe("forbidden");
+    expect(code(() => requireRole(run, "editor"))).toBe("ok");
+    expect(code(() => requireRole(run, "admin"))).toBe("forbidden");
+  });
+});
+
+describe("sessions", () => {
+  async function signedInCookie(): Promise<string> {
+    await addUser(auth(), { email: "ada@example.com", role: "admin", password: "admin-password-1" });
+    const r = await auth().api.signInEmail({ body: { email: "ada@example.com", password: "admin-password-1" }, returnHeaders: true });
+    return r.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  }
+
+  it("resolve the session cookie to its user and role", async () => {
+    const cookie = await signedInCookie();
+    expect(await actorFromRequest(request({ cookie }))).toMatchObject({ email: "ada@example.com", role: "admin", kind: "session" });
   });
 
-  it("needs the read scope for viewer reads and the run scope for anything more", () => {
-    const readOnly = actor("editor", { kind: "token", scopes: ["read"] });
-    expect(requireRole(readOnly, "viewer").kind).toBe("token");
-    expect(codeOf(() => requireRole(readOnly, "editor"))).toBe("forbidden");
-    const runOnly = actor("editor", { kind: "token", scopes: ["run"] });
-    expect(codeOf(() => requireRole(runOnly, "viewer"))).toBe("forbidden");
-    expect(requireRole(runOnly, "editor").kind).toBe("token");
-    expect(codeOf(() => requireRole(actor("admin", { kind: "token", scopes: [] }), "viewer"))).toBe("forbidden");
+  it("expire: a session past its expiry is refused", async () => {
+    const cookie = await signedInCookie();
+    db.$client.prepare("UPDATE sessions SET expires_at = ?").run(Date.now() - 1000);
+    expect(await actorFromRequest(request({ cookie }))).toBeNull();
+  });
+
+  it("end on sign-out: the same cookie, replayed, is refused", async () => {
+    const cookie = await signedInCookie();
+    await auth().api.signOut({ headers: new Headers({ cookie }) });
+    expect(await actorFromRequest(request({ cookie }))).toBeNull();
   });
 });

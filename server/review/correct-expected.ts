@@ -3,6 +3,7 @@
  * case through the library's case revision code, for future benches; the benches that already ran
  * keep the revision they pinned.
  */
+import type { Author } from "@/lib/audit/author";
 import type { Db } from "@/db/client";
 import { getTrial } from "@/db/queries/bench-matrix";
 import { getCase, saveCaseRevision } from "@/db/queries/cases";
@@ -21,6 +22,7 @@ export async function correctExpectedFromTrial(
   trialId: number,
   expected: string,
   baseRevision: number,
+  author?: Author | null,
 ): Promise<{ caseKey: string; revisionNumber: number }> {
   const trial = getTrial(db, trialId);
   if (!trial || Number(trial.bench_id) !== benchId) throw new LibraryError("not_found", `Trial #${trialId} is not a trial of bench #${benchId}.`);
@@ -28,6 +30,6 @@ export async function correctExpectedFromTrial(
   if (!c) throw new LibraryError("not_found", `The case of trial #${trialId} no longer exists.`);
   if (c.removedAt != null) throw new LibraryError("removed", `Case ${c.caseKey} was removed; its expected result cannot be corrected.`);
   const { input, notes, history, variables, context } = c.content;
-  const r = await saveCaseRevision(db, c.id, baseRevision, { input, expected, notes, history, variables, context });
+  const r = await saveCaseRevision(db, c.id, baseRevision, { input, expected, notes, history, variables, context }, author);
   return { caseKey: c.caseKey, revisionNumber: r.revisionNumber };
 }

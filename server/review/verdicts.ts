@@ -3,6 +3,8 @@
  * beside the judge's record, rewrites the trial's verdict counts as scored with human verdicts, and
  * recomputes the bench's figures and recommendation when it has ended.
  */
+import { recordActivityTx } from "@/db/queries/activity";
+import type { Author } from "@/lib/audit/author";
 import type { Db } from "@/db/client";
 import { writeTransaction } from "@/db/write-transaction";
 import { getBench } from "@/db/queries/benches";
@@ -35,9 +37,10 @@ export async function recordHumanVerdict(
   db: Db,
   benchId: number,
   v: HumanVerdictInput,
-  o: { reviewer?: string; now?: number } = {},
+  o: { reviewer?: string; now?: number; author?: Author | null } = {},
 ): Promise<{ passed: number; failed: number; unscored: number; error: number }> {
-  const reviewer = o.reviewer ?? LOCAL_REVIEWER;
+  // The reviewer is the signed-in actor's e-mail (issue 19); "local" in single-user mode.
+  const reviewer = o.reviewer ?? o.author?.email ?? LOCAL_REVIEWER;
   const now = o.now ?? Date.now();
   const counts = writeTransaction(db, (tx) => {
     const t = trialForVerdict(tx, v.trialId);
@@ -50,6 +53,7 @@ export async function recordHumanVerdict(
     if (!checks.some((c) => c.key === v.checkKey && c.kind === "judge"))
       throw new LibraryError("validation", `Trial #${v.trialId} has no criterion check “${v.checkKey}”.`, { checkKey: "Unknown criterion of this trial." });
     upsertHumanVerdict(tx, { trialId: v.trialId, checkKey: v.checkKey, verdict: v.verdict, note: v.note, reviewer, createdAt: now });
+    recordActivityTx(tx, o.author, { action: "review.verdict", subjectType: "trial", subjectId: v.trialId, detail: `${v.checkKey}: ${v.verdict}` }, now);
     const n = countVerdicts(applyHumanVerdicts(checks, trialHumanVerdicts(tx, v.trialId)));
     setTrialCounts(tx, v.trialId, n);
     return n;

@@ -18,6 +18,7 @@ import { recordedSuite } from "@/server/bench/test-support/recorded-bench";
 import { startBenchWorker } from "@/server/worker";
 import { matchRoute, useApiDatabase } from "@/server/api/test-support/v1-server";
 import type { Actor } from "@/server/auth/actor";
+import { issueTestToken } from "@/server/api/test-support/api-token";
 
 // The placeholder actor resolution, with a switch to act as another actor (a viewer, a read-only token).
 const as = vi.hoisted(() => ({ actor: undefined as Actor | null | undefined }));
@@ -26,23 +27,23 @@ vi.mock("@/server/auth/actor", async (importOriginal) => {
   return { ...real, actorFromRequest: async (r: Request) => (as.actor !== undefined ? as.actor : real.actorFromRequest(r)) };
 });
 
-const TOKEN = "test-token-0123456789";
+let TOKEN = "";
 let dir: string;
 let db: Db;
 
 beforeAll(async () => {
-  process.env.BENCHWORK_TEST_TOKEN = TOKEN;
   dir = mkdtempSync(path.join(tmpdir(), "bw-api-v1-"));
   db = openDatabase(path.join(dir, "api.db"));
   migrateDatabase(db);
   useApiDatabase(db);
+  // A real editor with a run-scoped personal API token (hashed at rest, looked up like on a team server).
+  TOKEN = (await issueTestToken(db, { email: "ci@example.test", role: "editor", scope: "run" })).token;
   await recordedSuite(db, [
     { key: "q1", expected: "4", answers: { a: "4", b: "4" } },
     { key: "q2", expected: "9", answers: { a: "8", b: "9" } },
   ]);
 });
 afterAll(() => {
-  delete process.env.BENCHWORK_TEST_TOKEN;
   db.$client.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -58,7 +59,9 @@ type Json = Record<string, any>;
 async function call(method: string, p: string, o: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
   const route = matchRoute(method, p);
   if (!route) throw new Error(`no route ${method} ${p}`);
-  const headers: Record<string, string> = { host: "127.0.0.1:3000", ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers };
+  // The editor's token unless the test names another (or none: `token: undefined`).
+  const token = "token" in o ? o.token : TOKEN;
+  const headers: Record<string, string> = { host: "127.0.0.1:3000", ...(token ? { authorization: `Bearer ${token}` } : {}), ...o.headers };
   if (o.body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
   const request = new Request(`http://127.0.0.1:3000${p}`, {
     method,
@@ -72,6 +75,11 @@ async function call(method: string, p: string, o: { body?: unknown; token?: stri
 const run = { system: "rec", prompt: "answerer", candidate: ["recorded:a", "recorded:b"] };
 
 describe("who may call", () => {
+  it("refuses a request without a token once a user exists (no single-user mode then)", async () => {
+    const r = await call("GET", "/api/v1/benches/1/progress", { token: undefined });
+    expect([r.status, r.json.error.code]).toEqual([401, "unauthenticated"]);
+  });
+
   it("refuses a token the server does not know with 401 and a Bearer challenge; nothing is stored", async () => {
     const before = db.select().from(benches).all().length;
     const r = await call("POST", "/api/v1/benches", { body: run, token: "stolen-or-revoked" });

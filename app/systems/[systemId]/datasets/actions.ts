@@ -20,75 +20,82 @@ import { importLimitsFromEnv } from "@/server/import-limits";
 import { uploadQuotaFromEnv } from "@/server/upload-limits";
 import { storeUpload } from "@/server/uploads";
 import { currentActor } from "@/server/auth/actor";
+import { guardedAction } from "@/server/auth/guard";
 
 const datasetsPath = (systemId: string) => `/systems/${systemId}/datasets`;
 
 /** Save: parses the upload again, re-validates the mapping, corrections and exclusions, and stores version N. */
-export async function saveDatasetAction(input: unknown): Promise<ActionResult<{ datasetId: number; version: number; href: string; blockedRows: number }>> {
-  return runAction(saveDatasetSchema, input, async (v) => {
-    const db = getDb();
-    const upload = await getUpload(db, v.systemId, v.uploadId);
-    if (!upload)
-      throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
-    try {
-      const { saved } = await importDataset(db, {
-        systemId: v.systemId,
-        name: v.name,
-        fileName: upload.fileName,
-        bytes: new Uint8Array(upload.fileBytes),
-        sheet: v.sheet || undefined,
-        headerRow: v.headerRow,
-        mapping: v.mapping,
-        corrections: v.corrections as Corrections,
-        excludedRows: v.excludedRows,
-        redaction: v.redaction,
-        checks: v.checks,
-        uploadId: upload.id,
-        limits: importLimitsFromEnv(),
-        author: await currentActor(),
-      });
-      revalidatePath(datasetsPath(v.systemId), "layout");
-      return {
-        datasetId: saved.datasetId,
-        version: saved.version,
-        href: `${datasetsPath(v.systemId)}/${saved.datasetId}/versions/${saved.version}`,
-        blockedRows: saved.blockedRows.length,
-      };
-    } catch (e) {
-      throw asDatasetError(e);
-    }
-  });
-}
+export const saveDatasetAction = guardedAction(
+  "editor",
+  async (input: unknown): Promise<ActionResult<{ datasetId: number; version: number; href: string; blockedRows: number }>> => {
+    return runAction(saveDatasetSchema, input, async (v) => {
+      const db = getDb();
+      const upload = await getUpload(db, v.systemId, v.uploadId);
+      if (!upload)
+        throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
+      try {
+        const { saved } = await importDataset(db, {
+          systemId: v.systemId,
+          name: v.name,
+          fileName: upload.fileName,
+          bytes: new Uint8Array(upload.fileBytes),
+          sheet: v.sheet || undefined,
+          headerRow: v.headerRow,
+          mapping: v.mapping,
+          corrections: v.corrections as Corrections,
+          excludedRows: v.excludedRows,
+          redaction: v.redaction,
+          checks: v.checks,
+          uploadId: upload.id,
+          limits: importLimitsFromEnv(),
+          author: await currentActor(),
+        });
+        revalidatePath(datasetsPath(v.systemId), "layout");
+        return {
+          datasetId: saved.datasetId,
+          version: saved.version,
+          href: `${datasetsPath(v.systemId)}/${saved.datasetId}/versions/${saved.version}`,
+          blockedRows: saved.blockedRows.length,
+        };
+      } catch (e) {
+        throw asDatasetError(e);
+      }
+    });
+  },
+);
 
 /** Use a dataset: "Add golden cases" of one version to one prompt's library. */
-export async function adoptDatasetAction(
-  input: unknown,
-): Promise<
-  ActionResult<{ added: number; skipped: number; revised: number; unchanged: number; promptName: string; blockedRows: number[]; libraryHref: string }>
-> {
-  return runAction(useDatasetSchema, input, async (v) => {
-    const r = await adoptDatasetVersion(getDb(), {
-      systemId: v.systemId,
-      datasetId: v.datasetId,
-      version: v.version,
-      promptId: v.promptId,
-      onCollision: v.onCollision,
-      author: await currentActor(),
+export const adoptDatasetAction = guardedAction(
+  "editor",
+  async (
+    input: unknown,
+  ): Promise<
+    ActionResult<{ added: number; skipped: number; revised: number; unchanged: number; promptName: string; blockedRows: number[]; libraryHref: string }>
+  > => {
+    return runAction(useDatasetSchema, input, async (v) => {
+      const r = await adoptDatasetVersion(getDb(), {
+        systemId: v.systemId,
+        datasetId: v.datasetId,
+        version: v.version,
+        promptId: v.promptId,
+        onCollision: v.onCollision,
+        author: await currentActor(),
+      });
+      revalidatePath(`/systems/${v.systemId}/library`, "layout");
+      revalidatePath(datasetsPath(v.systemId), "layout");
+      revalidatePath("/");
+      return {
+        added: r.added,
+        skipped: r.skipped,
+        revised: r.revised,
+        unchanged: r.unchanged,
+        promptName: r.promptName,
+        blockedRows: r.blockedRows,
+        libraryHref: `/systems/${v.systemId}/library?source=dataset&prompt=${encodeURIComponent(r.promptName)}`,
+      };
     });
-    revalidatePath(`/systems/${v.systemId}/library`, "layout");
-    revalidatePath(datasetsPath(v.systemId), "layout");
-    revalidatePath("/");
-    return {
-      added: r.added,
-      skipped: r.skipped,
-      revised: r.revised,
-      unchanged: r.unchanged,
-      promptName: r.promptName,
-      blockedRows: r.blockedRows,
-      libraryHref: `/systems/${v.systemId}/library?source=dataset&prompt=${encodeURIComponent(r.promptName)}`,
-    };
-  });
-}
+  },
+);
 
 const versionRef = z.object({ systemId: z.string().min(1), datasetId: z.coerce.number().int().positive(), version: z.coerce.number().int().positive() });
 
@@ -96,7 +103,7 @@ const versionRef = z.object({ systemId: z.string().min(1), datasetId: z.coerce.n
  * Correct in a new version: starts an upload from a version's original file and opens Map and
  * preview with that version's mapping, corrections and exclusions.
  */
-export async function correctVersionAction(input: unknown): Promise<ActionResult<never>> {
+export const correctVersionAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<never>> => {
   const parsed = versionRef.safeParse(input);
   if (!parsed.success) return { ok: false, error: { code: "validation", message: "Unknown dataset version." } };
   const { systemId, datasetId, version } = parsed.data;
@@ -119,12 +126,12 @@ export async function correctVersionAction(input: unknown): Promise<ActionResult
   // The version's header row, also when it was the first row (so detection does not move it).
   q.set("header", String(file.headerRow));
   redirect(`${datasetsPath(systemId)}/upload/${uploadId}?${q}`);
-}
+});
 
 /** Cancel on Map and preview: deletes the upload (nothing was stored as a dataset) and goes back. */
-export async function discardUploadAction(input: unknown): Promise<ActionResult<never>> {
+export const discardUploadAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<never>> => {
   const parsed = z.object({ systemId: z.string().min(1), uploadId: z.coerce.number().int().positive() }).safeParse(input);
   if (!parsed.success) return { ok: false, error: { code: "validation", message: "Unknown upload." } };
   await deleteUpload(getDb(), parsed.data.systemId, parsed.data.uploadId);
   redirect(datasetsPath(parsed.data.systemId));
-}
+});

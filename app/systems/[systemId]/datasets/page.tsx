@@ -6,6 +6,7 @@ import { DatasetsTable } from "@/components/datasets/datasets-table";
 import { LimitsNote } from "@/components/datasets/limits-note";
 import { LinkButton } from "@/components/datasets/link-button";
 import { PageTitle } from "@/components/datasets/page-title";
+import { IfRole } from "@/components/auth/role-context";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Datasets" };
@@ -21,9 +22,11 @@ export default async function DatasetsPage({ params }: { params: Promise<{ syste
       <PageTitle
         title="Datasets"
         actions={
-          <LinkButton href={`${base}/upload`} variant="primary">
-            Upload cases
-          </LinkButton>
+          <IfRole>
+            <LinkButton href={`${base}/upload`} variant="primary">
+              Upload cases
+            </LinkButton>
+          </IfRole>
         }
       >
         Uploaded tables of cases. Each save is an immutable version; use a version to add its rows to a prompt&apos;s library as golden cases.

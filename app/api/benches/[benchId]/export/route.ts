@@ -9,10 +9,11 @@ import { getBench, getManifest } from "@/db/queries/benches";
 import { exportTrialRows } from "@/db/queries/bench-matrix";
 import { toCsv } from "@/lib/import/export";
 import { statsOf } from "@/lib/bench/aggregate";
+import { guardedRoute } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request, { params }: { params: Promise<{ benchId: string }> }) {
+export const GET = guardedRoute("viewer", async (req: Request, { params }: { params: Promise<{ benchId: string }> }) => {
   const id = Number((await params).benchId);
   const format = new URL(req.url).searchParams.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") return Response.json({ error: "format must be csv or json" }, { status: 400 });
@@ -70,4 +71,4 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
   return new Response(toCsv(table, { bom: true }), {
     headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` },
   });
-}
+});

@@ -1,12 +1,13 @@
 /** GET: live progress of a bench as JSON (the bench page polls it). */
 import { getDb } from "@/db/client";
 import { getBenchProgress } from "@/db/queries/benches";
+import { guardedRoute } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, { params }: { params: Promise<{ benchId: string }> }) {
+export const GET = guardedRoute("viewer", async (_req: Request, { params }: { params: Promise<{ benchId: string }> }) => {
   const id = Number((await params).benchId);
   const p = Number.isInteger(id) && id > 0 ? await getBenchProgress(getDb(), id) : null;
   if (!p) return Response.json({ error: "no such bench" }, { status: 404 });
   return Response.json(p, { headers: { "cache-control": "no-store" } });
-}
+});

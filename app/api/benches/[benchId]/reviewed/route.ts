@@ -6,11 +6,12 @@
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { toCsv, toJsonl } from "@/lib/import/export";
+import { guardedRoute } from "@/server/auth/guard";
 import { REVIEWED_COLUMNS, reviewedSetRows } from "@/server/review/export";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request, { params }: { params: Promise<{ benchId: string }> }) {
+export const GET = guardedRoute("viewer", async (req: Request, { params }: { params: Promise<{ benchId: string }> }) => {
   const id = Number((await params).benchId);
   const format = new URL(req.url).searchParams.get("format") ?? "csv";
   if (format !== "csv" && format !== "jsonl") return Response.json({ error: "format must be csv or jsonl" }, { status: 400 });
@@ -26,4 +27,4 @@ export async function GET(req: Request, { params }: { params: Promise<{ benchId:
   return new Response(toCsv(rows, { columns: REVIEWED_COLUMNS, bom: true }), {
     headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` },
   });
-}
+});

@@ -14,6 +14,7 @@ import { MAX_PER_BATCH } from "@/lib/generate/generate";
 import { nodeFetch } from "@/server/http-fetch";
 import { readBodyWithLimit } from "@/server/read-body";
 import { GenerationFailed, generateWithModelConfig } from "@/server/generate/with-config";
+import { guardedRoute } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -37,7 +38,7 @@ const bodySchema = z
 const json = (status: number, body: unknown) => Response.json(body, { status });
 
 /** Runs one batch of generation; see the module doc. */
-export async function POST(request: Request, { params }: { params: Promise<{ systemId: string }> }) {
+export const POST = guardedRoute("editor", async (request: Request, { params }: { params: Promise<{ systemId: string }> }) => {
   const { systemId } = await params;
   let body: unknown;
   try {
@@ -68,4 +69,4 @@ export async function POST(request: Request, { params }: { params: Promise<{ sys
     if (e instanceof GenerationFailed) return json(e.code === "cancelled" ? 499 : 502, { ok: false, error: { code: e.code, message: e.message } });
     return json(400, failure(e));
   }
-}
+});

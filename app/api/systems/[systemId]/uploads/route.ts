@@ -12,6 +12,7 @@ import { getDb } from "@/db/client";
 import { getSystem } from "@/db/queries/systems";
 import type { UploadAccepted } from "@/lib/datasets/types";
 import { receiveUpload } from "@/server/uploads";
+import { guardedRoute } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -32,7 +33,7 @@ function cleanFileName(raw: string | null): string {
 }
 
 /** Accepts one file (see the module comment). */
-export async function POST(request: Request, { params }: { params: Promise<{ systemId: string }> }) {
+export const POST = guardedRoute("editor", async (request: Request, { params }: { params: Promise<{ systemId: string }> }) => {
   const { systemId } = await params;
   const db = getDb();
   if (!(await getSystem(db, systemId))) return refuse(404, "not_found", `There is no system "${systemId}".`);
@@ -43,4 +44,4 @@ export async function POST(request: Request, { params }: { params: Promise<{ sys
   if (!outcome.ok) return refuse(outcome.status, outcome.code, outcome.message, outcome.retryAfterSeconds);
   const data: UploadAccepted = outcome.data;
   return NextResponse.json({ ok: true, data }, { status: 201 });
-}
+});

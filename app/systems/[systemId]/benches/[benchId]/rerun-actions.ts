@@ -11,6 +11,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { LibraryError } from "@/lib/library/errors";
+import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { startRerun } from "@/server/bench/reruns";
 import { wakeInServerWorker } from "@/server/in-server-worker";
@@ -22,7 +23,7 @@ const rerunInput = z.object({
 });
 
 /** Starts a rerun; returns how many trials it added and the model calls planned for them. */
-export async function startRerunAction(input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> {
+export const startRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> => {
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
     const db = getDb();
     const bench = await getBench(db, benchId);
@@ -33,4 +34,4 @@ export async function startRerunAction(input: unknown): Promise<ActionResult<{ t
     revalidatePath(`/systems/${systemId}/benches`);
     return { trials: plan.trials.length, modelCalls: plan.modelCalls };
   });
-}
+});

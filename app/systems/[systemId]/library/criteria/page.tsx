@@ -9,6 +9,7 @@ import { CriterionPanel } from "@/components/library/criterion-panel";
 import { PanelNotice } from "@/components/library/panel-notice";
 import { DefaultChecksEditor } from "@/components/prompts/default-checks-editor";
 import { getPromptDefaultChecks } from "@/db/queries/prompt-checks";
+import { IfRole } from "@/components/auth/role-context";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Criteria" };
@@ -99,18 +100,20 @@ export default async function CriteriaPage({ params, searchParams }: { params: P
             Prompt: <span className="font-medium text-slate-900">{prompt.name}</span>
           </span>
         )}
-        <Link
-          href={`/systems/${systemId}/library/generate?from=criteria&prompt=${encodeURIComponent(prompt.name)}`}
-          className="ml-auto inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
-        >
-          Generate
-        </Link>
-        <Link
-          href={href({ new: "1" })}
-          className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
-        >
-          Add criterion
-        </Link>
+        <IfRole>
+          <Link
+            href={`/systems/${systemId}/library/generate?from=criteria&prompt=${encodeURIComponent(prompt.name)}`}
+            className="ml-auto inline-flex h-9 items-center rounded-md border border-slate-300 bg-white px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
+            Generate
+          </Link>
+          <Link
+            href={href({ new: "1" })}
+            className="inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
+          >
+            Add criterion
+          </Link>
+        </IfRole>
       </div>
       <div className={`grid items-start gap-4 ${panel ? "xl:grid-cols-[minmax(0,1fr)_520px]" : ""}`}>
         <CriteriaList

@@ -11,12 +11,13 @@ import { getSystem, listPrompts } from "@/db/queries/systems";
 import { libraryExportTable } from "@/lib/datasets/library-export";
 import { toCsv, toJsonl } from "@/lib/import/export";
 import { EXPORT_TYPES, exportFormat, fileResponse } from "@/server/download";
+import { guardedRoute } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The library as a CSV or JSONL download. */
-export async function GET(request: Request, { params }: { params: Promise<{ systemId: string }> }) {
+export const GET = guardedRoute("viewer", async (request: Request, { params }: { params: Promise<{ systemId: string }> }) => {
   const { systemId } = await params;
   const url = new URL(request.url);
   const format = exportFormat(url);
@@ -54,4 +55,4 @@ export async function GET(request: Request, { params }: { params: Promise<{ syst
   const { columns, rows } = libraryExportTable(list);
   const text = format === "csv" ? toCsv(rows, { columns, bom: true }) + "\r\n" : toJsonl(rows, columns);
   return fileResponse(text, `${systemId}-${promptName ?? "all-prompts"}-library.${format}`, EXPORT_TYPES[format]);
-}
+});

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { setCalibrationPolicy } from "@/db/queries/human-verdicts";
 import { LIMITS } from "@/lib/library/limits";
+import { currentActor } from "@/server/auth/actor";
+import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { HUMAN_VERDICTS } from "@/lib/review/overlay";
 import { recordHumanVerdict, requireBench } from "@/server/review/verdicts";
@@ -24,20 +26,28 @@ const verdictSchema = z.object({
 const refresh = (systemId: string, benchId: number) => revalidatePath(`/systems/${systemId}/benches/${benchId}`, "layout");
 
 /** A reviewer's verdict on one criterion of one trial; the trial and the bench rescore. */
-export async function recordVerdictAction(input: unknown): Promise<ActionResult<{ passed: number; failed: number; unscored: number; error: number }>> {
-  return runAction(verdictSchema, input, async (v) => {
-    const db = getDb();
-    await requireBench(db, v.systemId, v.benchId);
-    const counts = await recordHumanVerdict(db, v.benchId, {
-      trialId: v.trialId,
-      checkKey: v.checkKey,
-      verdict: v.verdict as "pass" | "fail" | "cant_tell",
-      note: v.note.trim(),
+export const recordVerdictAction = guardedAction(
+  "editor",
+  async (input: unknown): Promise<ActionResult<{ passed: number; failed: number; unscored: number; error: number }>> => {
+    return runAction(verdictSchema, input, async (v) => {
+      const db = getDb();
+      await requireBench(db, v.systemId, v.benchId);
+      const counts = await recordHumanVerdict(
+        db,
+        v.benchId,
+        {
+          trialId: v.trialId,
+          checkKey: v.checkKey,
+          verdict: v.verdict as "pass" | "fail" | "cant_tell",
+          note: v.note.trim(),
+        },
+        { author: await currentActor() },
+      );
+      refresh(v.systemId, v.benchId);
+      return counts;
     });
-    refresh(v.systemId, v.benchId);
-    return counts;
-  });
-}
+  },
+);
 
 const policySchema = z.object({
   ...benchRef,
@@ -46,7 +56,7 @@ const policySchema = z.object({
 });
 
 /** When the bench's prompt counts a judged criterion as calibrated (applies to benches launched afterwards). */
-export async function setCalibrationPolicyAction(input: unknown): Promise<ActionResult<null>> {
+export const setCalibrationPolicyAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<null>> => {
   return runAction(policySchema, input, async (v) => {
     const db = getDb();
     const bench = await requireBench(db, v.systemId, v.benchId);
@@ -54,7 +64,7 @@ export async function setCalibrationPolicyAction(input: unknown): Promise<Action
     refresh(v.systemId, v.benchId);
     return null;
   });
-}
+});
 
 const correctSchema = z.object({
   ...benchRef,
@@ -68,13 +78,13 @@ const correctSchema = z.object({
 });
 
 /** A new revision of the trial's case with the corrected expected result, for future benches. */
-export async function correctExpectedAction(input: unknown): Promise<ActionResult<{ caseKey: string; revisionNumber: number }>> {
+export const correctExpectedAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ caseKey: string; revisionNumber: number }>> => {
   return runAction(correctSchema, input, async (v) => {
     const db = getDb();
     await requireBench(db, v.systemId, v.benchId);
-    const r = await correctExpectedFromTrial(db, v.benchId, v.trialId, v.expected, v.baseRevision);
+    const r = await correctExpectedFromTrial(db, v.benchId, v.trialId, v.expected, v.baseRevision, await currentActor());
     refresh(v.systemId, v.benchId);
     revalidatePath(`/systems/${v.systemId}/library`);
     return r;
   });
-}
+});

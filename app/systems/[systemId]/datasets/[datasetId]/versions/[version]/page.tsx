@@ -18,6 +18,7 @@ import { DATASET_CHECK_LABEL } from "@/lib/datasets/checks";
 import { ROW_FILTERS, VersionRows, type RowFilter } from "@/components/datasets/version-rows";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
+import { IfRole } from "@/components/auth/role-context";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dataset version" };
@@ -113,7 +114,9 @@ export default async function VersionPage({
             <LinkButton href={exportHref("jsonl")} download title="Rows as stored (redacted), excluded rows left out">
               Export JSONL
             </LinkButton>
-            <CorrectVersionButton systemId={systemId} datasetId={v.datasetId} version={v.version} label="New version from this file" size="md" />
+            <IfRole>
+              <CorrectVersionButton systemId={systemId} datasetId={v.datasetId} version={v.version} label="New version from this file" size="md" />
+            </IfRole>
           </>
         }
       >
@@ -191,13 +194,15 @@ export default async function VersionPage({
           </Section>
         </div>
         <div className="xl:sticky xl:top-4">
-          <UseDatasetForm
-            systemId={systemId}
-            datasetId={v.datasetId}
-            version={v.version}
-            options={options}
-            correct={<CorrectVersionButton systemId={systemId} datasetId={v.datasetId} version={v.version} />}
-          />
+          <IfRole>
+            <UseDatasetForm
+              systemId={systemId}
+              datasetId={v.datasetId}
+              version={v.version}
+              options={options}
+              correct={<CorrectVersionButton systemId={systemId} datasetId={v.datasetId} version={v.version} />}
+            />
+          </IfRole>
         </div>
       </div>
     </div>

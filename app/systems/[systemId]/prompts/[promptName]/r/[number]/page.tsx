@@ -8,6 +8,7 @@ import { PromptHeader } from "@/components/prompts/prompt-header";
 import { RevisionDetail } from "@/components/prompts/revision-detail";
 import { RevisionHistory } from "@/components/prompts/revision-history";
 import { LocalTime } from "@/components/ui/local-time";
+import { IfRole } from "@/components/auth/role-context";
 
 export const dynamic = "force-dynamic";
 
@@ -46,9 +47,11 @@ export default async function PromptRevisionPage({ params }: { params: Promise<{
                   <Link href={`${base}/diff?from=${rev.number}&to=${data.current.number}`} className="font-medium text-indigo-700 hover:underline">
                     Diff vs current (r{data.current.number})
                   </Link>
-                  <Link href={`${base}/edit?from=${rev.number}`} className="font-medium text-indigo-700 hover:underline">
-                    Bring back r{rev.number} (edit from it)
-                  </Link>
+                  <IfRole>
+                    <Link href={`${base}/edit?from=${rev.number}`} className="font-medium text-indigo-700 hover:underline">
+                      Bring back r{rev.number} (edit from it)
+                    </Link>
+                  </IfRole>
                 </>
               ) : null}
             </p>

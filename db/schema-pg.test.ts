@@ -21,6 +21,8 @@ const KIND: Record<string, string> = {
   SQLiteBoolean: "boolean",
   SQLiteReal: "real",
   SQLiteBlobBuffer: "bytes",
+  SQLiteTimestamp: "timestamp",
+  PgTimestamp: "timestamp",
   PgText: "text",
   PgInteger: "integer",
   PgBigInt53: "integer",

@@ -13,8 +13,7 @@ import { getBench, type BenchDetail } from "@/db/queries/benches";
 import type { Regression } from "@/lib/bench/recommend";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
-import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
-import { checkTally } from "@/lib/bench/stats/tallies";
+import type { RegressionClassification } from "@/lib/bench/stats/regression-status";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
 /** One comparison of a candidate: against whom, then the paired figures. */

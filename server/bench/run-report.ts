@@ -161,7 +161,9 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     lines.push(`  ${c.label} vs baseline: cost per case ${f.cost} · latency p50 ${f.p50} · p95 ${f.p95}`);
   }
   if (spend.budgetSkippedTotal)
-    lines.push(`\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`);
+    lines.push(
+      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`,
+    );
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");
     for (const e of result.errors) lines.push(`  ${e.trials} × ${e.message}`);

@@ -106,7 +106,13 @@ export const addCriterionAction = guardedAction("editor", async (input: unknown)
 /** Edit a custom criterion: a new criterion revision. */
 export const editCriterionAction = guardedAction("editor", async (systemId: string, input: unknown): Promise<ActionResult<{ revisionNumber: number }>> => {
   return runAction(editCriterionSchema, input, async (v) => {
-    const r = await editCriterion(getDb(), v.criterionId, v.baseRevision, { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority }, await currentActor());
+    const r = await editCriterion(
+      getDb(),
+      v.criterionId,
+      v.baseRevision,
+      { rule: v.rule, passes: v.passes, fails: v.fails, priority: v.priority },
+      await currentActor(),
+    );
     refresh(systemId);
     return r;
   });

@@ -12,6 +12,12 @@ import { seedDemoWorkspace } from "@/db/seed/demo";
 import { launchFromRequest } from "@/server/bench/prepare";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+// Single-user mode: the action runs as the local admin (no request scope for next/headers here; the
+// role wrapper itself is tested in server/auth).
+vi.mock("@/server/auth/actor", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/server/auth/actor")>();
+  return { ...real, currentActor: async () => real.LOCAL_ACTOR };
+});
 vi.mock("@/server/in-server-worker", () => ({ wakeInServerWorker: () => undefined }));
 
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-rerun-action-"));

@@ -11,6 +11,12 @@ import { recordedRequest, recordedSuite, runBench } from "@/server/bench/test-su
 import { correctExpectedAction, recordVerdictAction, setCalibrationPolicyAction } from "./actions";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+// Single-user mode: the action runs as the local admin (no request scope for next/headers here; the
+// role wrapper itself is tested in server/auth).
+vi.mock("@/server/auth/actor", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/server/auth/actor")>();
+  return { ...real, currentActor: async () => real.LOCAL_ACTOR };
+});
 
 let benchId = 0;
 let trialId = 0;

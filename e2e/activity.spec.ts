@@ -48,5 +48,11 @@ test("revision lists name the author; the Activity page lists, filters and sorts
   await page.goto("/activity?from=2999-01-01");
   await expect(page.getByText("No change matches these filters.")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("activity.png"), fullPage: true });
+
+  // Leave the shared e2e database as found: a paused criterion joins no later spec's rubric (benches.spec
+  // counts the judge's checks of support-agent).
+  await page.goto(`${LIB}/criteria?prompt=support-agent`);
+  await page.getByRole("button", { name: `Pause criterion: ${rule}` }).click();
+  await expect(page.getByTestId("criterion-row").filter({ hasText: rule })).toContainText("paused");
   expect(pageErrors).toEqual([]);
 });

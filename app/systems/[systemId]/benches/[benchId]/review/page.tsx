@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { getTrial } from "@/db/queries/bench-matrix";
@@ -77,6 +77,10 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     for (const [k, v] of Object.entries(cur)) if (v !== undefined && v !== "") p.set(k, String(v));
     return `${base}?${p}`;
   };
+  // The URL names the trial on screen, so that a verdict taking it out of the filter (Not yet
+  // reviewed) keeps it in place on the refresh: without it the next trial slid under the reviewer,
+  // and j then skipped one.
+  if (trialId !== undefined && asked !== trialId) redirect(href({ trial: trialId }));
 
   const trial = trialId !== undefined ? getTrial(db, trialId) : null;
   let criteria: ReviewCriterion[] = [];

@@ -53,6 +53,8 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
   await page.getByRole("link", { name: "Review", exact: true }).click();
   await expect(page).toHaveURL(/\/review\?filter=unreviewed&trial=\d+$/);
   await page.getByRole("link", { name: "All", exact: true }).click();
+  // "1 of 12" holds on Not yet reviewed too: wait for All to be on screen before pressing keys.
+  await expect(page).toHaveURL(/filter=all&trial=\d+$/);
   await expect(page.getByTestId("review-position")).toHaveText("1 of 12");
   const calibration = page.getByTestId("calibration-row").filter({ hasText: CRITERION });
   for (let i = 1; i <= 10; i++) {

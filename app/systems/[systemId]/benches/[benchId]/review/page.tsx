@@ -55,11 +55,10 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
 
   const regressed = new Set(Object.entries(bench.summary?.regressions ?? {}).flatMap(([cand, list]) => list.map((r) => `${cand}|${r.caseRevisionId}`)));
   const rows = reviewQueueRows(db, id).filter((r) => r.judged > 0);
-  const queue = reviewQueue(
-    rows.map((r) => ({ ...r, regressed: regressed.has(`${r.candidateId}|${r.caseRevisionId}`) })),
-    filter,
-    { seed, size, keep: asked },
-  );
+  const reviewable = rows.map((r) => ({ ...r, regressed: regressed.has(`${r.candidateId}|${r.caseRevisionId}`) }));
+  const queue = reviewQueue(reviewable, filter, { seed, size, keep: asked });
+  /** The first trial a filter walks: its link names it, so following it needs no redirect. */
+  const firstOf = (f: ReviewFilter) => reviewQueue(reviewable, f, { seed, size })[0];
   const index = asked !== undefined && queue.includes(asked) ? queue.indexOf(asked) : 0;
   const trialId = queue[index];
 
@@ -154,7 +153,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         {REVIEW_FILTERS.map((f) => (
           <Link
             key={f}
-            href={href({ filter: f, trial: undefined, blind: undefined, seed: f === "sample" ? seed : undefined, size: f === "sample" ? size : undefined })}
+            href={href({ filter: f, trial: firstOf(f), blind: undefined, seed: f === "sample" ? seed : undefined, size: f === "sample" ? size : undefined })}
             aria-current={f === filter ? "page" : undefined}
             className={`rounded-md px-2.5 py-1 ${f === filter ? "bg-indigo-600 text-white" : "border border-slate-300 bg-white hover:bg-slate-50"}`}
           >

@@ -92,6 +92,13 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
   await page.getByRole("link", { name: "Calibration sample" }).click();
   await expect(page.getByTestId("judge-hidden").first()).toBeVisible();
   await expect(page.getByTestId("judge-verdict")).toHaveCount(0);
+  // Nor can the calibration figures give them away: agreement moving after a verdict would tell
+  // whether the judge agreed, so the table waits until the judge's verdicts are shown.
+  await expect(page.getByTestId("calibration-row")).toHaveCount(0);
+  await expect(page.getByTestId("calibration-hidden")).toContainText("hidden during blind review");
+  await page.getByRole("link", { name: "Show the judge's verdicts" }).click();
+  await expect(page.getByTestId("calibration-row").filter({ hasText: CRITERION })).toBeVisible();
+  await expect(page.getByTestId("judge-verdict").first()).toBeVisible();
 
   // A second bench is compared with the first. A reviewer fails the return-window criterion on a
   // trial whose case passed it in the first bench (by human verdicts): a regression on an

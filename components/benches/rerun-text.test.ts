@@ -9,9 +9,7 @@ describe("Reruns panel text", () => {
     // The live bench of the QA pass: 4 suspected regressions, all on advisory criteria, were said to block.
     expect(suspectedSentence(4, 0)).toBe("4 suspected regressions on advisory criteria (they do not block); a rerun confirms or clears them.");
     expect(suspectedSentence(1, 0)).toBe("1 suspected regression on an advisory criterion (it does not block); a rerun confirms or clears it.");
-    expect(suspectedSentence(5, 2)).toBe(
-      "5 suspected regressions: 2 block until a rerun confirms or clears them; 3 on advisory criteria do not block.",
-    );
+    expect(suspectedSentence(5, 2)).toBe("5 suspected regressions: 2 block until a rerun confirms or clears them; 3 on advisory criteria do not block.");
     expect(suspectedSentence(2, 1)).toBe("2 suspected regressions: 1 blocks until a rerun confirms or clears it; 1 on an advisory criterion does not block.");
   });
 

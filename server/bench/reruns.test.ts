@@ -237,16 +237,30 @@ describe("confirm suspected regressions", () => {
     // criterion is advisory at launch and the candidate's wrong answer is a suspected, non-blocking regression.
     const s = await setup(
       [
-        { name: "judge-wrong", when: { systemIncludes: "impartial evaluator", userTextIncludes: "made-up answer" }, reply: { text: '{"reason": "Made up.", "verdict": "fail"}' } },
+        {
+          name: "judge-wrong",
+          when: { systemIncludes: "impartial evaluator", userTextIncludes: "made-up answer" },
+          reply: { text: '{"reason": "Made up.", "verdict": "fail"}' },
+        },
         { name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason": "Right.", "verdict": "pass"}' } },
         { name: "cand-made-up", when: { userText: "judged question", model: "cand-model" }, reply: { text: "made-up answer" } },
       ],
       [],
     );
     await addCases(db, [
-      { systemId: "shop", promptId: s.promptId, caseKey: "judged", source: "custom" as const, content: { ...emptyCaseContent(), input: "judged question", expected: "right" } },
+      {
+        systemId: "shop",
+        promptId: s.promptId,
+        caseKey: "judged",
+        source: "custom" as const,
+        content: { ...emptyCaseContent(), input: "judged question", expected: "right" },
+      },
     ]);
-    await addCriterion(db, { systemId: "shop", promptId: s.promptId, fields: { rule: "Answers from the policy", passes: "From the policy", fails: "Invented", priority: "primary" } });
+    await addCriterion(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      fields: { rule: "Answers from the policy", passes: "From the policy", fails: "Invented", priority: "primary" },
+    });
     const judge = await createModelConfig(db, { name: "judge", provider: "openai-compatible", modelId: "judge-model", baseUrl: server.url });
     const { id } = await launchFromRequest(db, {
       systemId: "shop",

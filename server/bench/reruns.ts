@@ -69,7 +69,11 @@ async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence
  * The calls, tokens and cost of `trials`: the New bench plan (`planBench`) over just those cases,
  * per candidate and number of added trials, summed.
  */
-async function estimate(db: Db, bench: BenchDetail, trials: readonly RerunTrial[]): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets">> {
+async function estimate(
+  db: Db,
+  bench: BenchDetail,
+  trials: readonly RerunTrial[],
+): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets">> {
   const cases = new Map([...benchCaseIdsByRevision(db, bench.id)].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases

@@ -57,7 +57,10 @@ describe("review actions refuse bad input", () => {
       const r = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: blank, minReviewed: blank });
       expect(r).toMatchObject({
         ok: false,
-        error: { code: "validation", fieldErrors: { kappaThreshold: "Enter a κ threshold from −1 to 1.", minReviewed: "Enter a whole number from 1 to 100,000." } },
+        error: {
+          code: "validation",
+          fieldErrors: { kappaThreshold: "Enter a κ threshold from −1 to 1.", minReviewed: "Enter a whole number from 1 to 100,000." },
+        },
       });
     }
     const huge = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: "0.6", minReviewed: "1e9" });

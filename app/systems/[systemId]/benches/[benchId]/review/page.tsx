@@ -224,8 +224,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       {blind ? (
         // Agreement and the false-pass/fail counts move with each verdict and would tell the reviewer what the judge said.
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600" data-testid="calibration-hidden">
-          Calibration figures are hidden during blind review: they change with each verdict and would show whether the judge agreed. They
-          come back with the judge&apos;s verdicts.
+          Calibration figures are hidden during blind review: they change with each verdict and would show whether the judge agreed. They come back with the
+          judge&apos;s verdicts.
         </p>
       ) : (
         <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} promptName={bench.promptName} />

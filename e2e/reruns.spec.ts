@@ -135,7 +135,7 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   await expect(dialog.getByTestId("rerun-plan")).toContainText("Adds 1 trial to this bench (Rerun candidate");
   await expect(dialog.getByTestId("rerun-plan")).toContainText("on 1 case (banking77-002)");
   await expect(dialog.getByTestId("rerun-plan")).toContainText("1 model call, 0 judge calls");
-  await dialog.getByRole("button", { name: "Run 1 trials" }).click();
+  await dialog.getByRole("button", { name: "Run 1 trial", exact: true }).click();
   await expect(progress.getByTestId("progress-count")).toHaveText("5 / 5 trials", { timeout: 60_000 });
   await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
   expect(server.requests.count - before).toBe(1);

@@ -51,8 +51,10 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
 
   // Review ten trials from the keyboard: p on the first criterion, j to the next trial.
   await page.getByRole("link", { name: "Review", exact: true }).click();
-  await expect(page).toHaveURL(/\/review$/);
+  await expect(page).toHaveURL(/\/review\?filter=unreviewed&trial=\d+$/);
   await page.getByRole("link", { name: "All", exact: true }).click();
+  // "1 of 12" holds on Not yet reviewed too: wait for All to be on screen before pressing keys.
+  await expect(page).toHaveURL(/filter=all&trial=\d+$/);
   await expect(page.getByTestId("review-position")).toHaveText("1 of 12");
   const calibration = page.getByTestId("calibration-row").filter({ hasText: CRITERION });
   for (let i = 1; i <= 10; i++) {
@@ -90,6 +92,13 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
   await page.getByRole("link", { name: "Calibration sample" }).click();
   await expect(page.getByTestId("judge-hidden").first()).toBeVisible();
   await expect(page.getByTestId("judge-verdict")).toHaveCount(0);
+  // Nor can the calibration figures give them away: agreement moving after a verdict would tell
+  // whether the judge agreed, so the table waits until the judge's verdicts are shown.
+  await expect(page.getByTestId("calibration-row")).toHaveCount(0);
+  await expect(page.getByTestId("calibration-hidden")).toContainText("hidden during blind review");
+  await page.getByRole("link", { name: "Show the judge's verdicts" }).click();
+  await expect(page.getByTestId("calibration-row").filter({ hasText: CRITERION })).toBeVisible();
+  await expect(page.getByTestId("judge-verdict").first()).toBeVisible();
 
   // A second bench is compared with the first. A reviewer fails the return-window criterion on a
   // trial whose case passed it in the first bench (by human verdicts): a regression on an
@@ -125,4 +134,34 @@ test("review trials with the keyboard, calibration, an advisory criterion that d
   await expect(fix.getByTestId("case-revision")).toHaveText("2");
   // The bench keeps the expected result it ran with.
   await expect(page.getByRole("region", { name: "Expected result (as the bench pinned it)" })).not.toContainText("then starts the refund");
+});
+
+test("Not yet reviewed (the default): j after reviewing a trial goes to the very next one, none is skipped", async ({ page }) => {
+  await addScriptedModel(page, "Scripted e2e model");
+  const bench = await liveBench(page, 1); // 3 cases × 1 trial, none reviewed
+  const shown = async () => Number((await page.locator("main").innerText()).match(/Trial #(\d+)/)![1]);
+  // The order of the walk, from the All filter.
+  await page.goto(`${bench}/review?filter=all`);
+  const order: number[] = [];
+  for (let i = 1; i <= 3; i++) {
+    await expect(page.getByTestId("review-position")).toHaveText(`${i} of 3`);
+    order.push(await shown());
+    await keysReady(page);
+    if (i < 3) await page.keyboard.press("j");
+  }
+  // The default filter, as the bench page's Review link opens it (no trial in the URL).
+  await page.goto(`${bench}/review`);
+  await expect(page.getByTestId("review-position")).toHaveText("1 of 3");
+  expect(await shown()).toBe(order[0]);
+  const criteria = page.getByTestId("review-criterion");
+  const count = await criteria.count();
+  await keysReady(page);
+  for (let c = 0; c < count; c++) {
+    await page.keyboard.press("p");
+    await expect(criteria.nth(c)).toContainText("human verdict: pass");
+  }
+  await keysReady(page);
+  await page.keyboard.press("j");
+  await expect(page).toHaveURL(new RegExp(`trial=${order[1]}\\b`));
+  expect(await shown()).toBe(order[1]);
 });

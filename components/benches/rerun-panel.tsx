@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
+import { runLabel, suspectedSentence } from "./rerun-text";
 
 type RerunPlanView = RerunPlanSummary;
 
@@ -62,8 +63,7 @@ export function RerunPanel({
       {confirm ? (
         <div className="flex flex-wrap items-center gap-3">
           <p className="text-slate-700" data-testid="suspected-count">
-            {confirm.targets === 1 ? "1 suspected regression blocks" : `${n(confirm.targets)} suspected regressions block`} until a rerun confirms or clears{" "}
-            {confirm.targets === 1 ? "it" : "them"}.
+            {suspectedSentence(confirm.targets, confirm.blockingTargets)}
           </p>
           <ConfirmDialog
             trigger={
@@ -73,7 +73,7 @@ export function RerunPanel({
             }
             title="Confirm suspected regressions?"
             description={<p data-testid="rerun-plan">{planText(confirm)}</p>}
-            confirmLabel={`Run ${n(confirm.trialCount)} trials`}
+            confirmLabel={runLabel(confirm.trialCount)}
             onConfirm={() => run("confirm")}
           />
         </div>
@@ -94,7 +94,7 @@ export function RerunPanel({
             description={
               <p data-testid="rerun-plan">{planText(errors)} Each errored trial is kept as it was; its rerun links to it and counts in its place.</p>
             }
-            confirmLabel={`Run ${n(errors.trialCount)} trials`}
+            confirmLabel={runLabel(errors.trialCount)}
             onConfirm={() => run("errors")}
           />
         </div>

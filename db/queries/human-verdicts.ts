@@ -95,6 +95,8 @@ export interface ReviewedCheckRow {
   caseKey: string;
   caseId: number;
   caseRevisionId: number;
+  /** The revision's number within its case (1, 2, …), as the library shows it. */
+  caseRevisionNumber: number;
   candidate: string;
   checkKey: string;
   criterionId: number | null;
@@ -120,7 +122,7 @@ export interface ReviewedCheckRow {
 export function reviewedJudgedChecks(db: Db, promptId: number, criterionId?: number): ReviewedCheckRow[] {
   return db.$client
     .prepare(
-      `SELECT b.id AS benchId, t.id AS trialId, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, c.label AS candidate,
+      `SELECT b.id AS benchId, t.id AS trialId, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, r.number AS caseRevisionNumber, c.label AS candidate,
               hv.check_key AS checkKey, json_extract(k.value, '$.criterionId') AS criterionId, json_extract(k.value, '$.label') AS label,
               json_extract(k.value, '$.verdict') AS judgeVerdict, coalesce(json_extract(k.value, '$.message'), '') AS judgeReason,
               CASE WHEN b.judge IS NULL THEN NULL ELSE json_extract(b.judge, '$.provider') || ':' || json_extract(b.judge, '$.modelId') END AS judgeModel,

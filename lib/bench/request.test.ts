@@ -34,6 +34,22 @@ describe("New bench form validation", () => {
     expect(messages({ budget: "0" })).toEqual(["The case budget must be at least 1 (or empty for no limit)."]);
     expect(messages({ budget: "x" })).toEqual(["The case budget must be a whole number of cases (or empty for no limit)."]);
   });
+  it("reads a blank spend cap or gate limit as none, and refuses what is not a decimal number instead of reading it as 0 or hex", () => {
+    // "  " used to coerce to 0: a stray space set a 0 % limit, which blocks any cost or latency increase.
+    expect(benchRequestSchema.parse({ ...base, spendCapUsd: "  ", maxLatencyIncreasePct: " ", maxCostIncreasePct: "\t" })).toMatchObject({
+      spendCapUsd: null,
+      maxLatencyIncreasePct: null,
+      maxCostIncreasePct: null,
+    });
+    expect(messages({ maxCostIncreasePct: "0x10" })).toEqual(["The cost per case limit (%) must be a number from 0 to 10,000 (or empty for none)."]);
+    expect(messages({ maxLatencyIncreasePct: "1,5" })).toEqual(["The p95 latency limit (%) must be a number from 0 to 10,000 (or empty for none)."]);
+    expect(messages({ spendCapUsd: "NaN" })).toEqual(["The spend cap (USD) must be a number from above 0 to 1,000,000 (or empty for none)."]);
+    expect(benchRequestSchema.parse({ ...base, spendCapUsd: " 2.5 ", maxLatencyIncreasePct: "20", maxCostIncreasePct: 1e1 })).toMatchObject({
+      spendCapUsd: 2.5,
+      maxLatencyIncreasePct: 20,
+      maxCostIncreasePct: 10,
+    });
+  });
   it("refuses a baseline outside the candidates and duplicate candidates", () => {
     expect(messages({ baseline: { kind: "candidate", index: 3 } })).toEqual(["The baseline must be one of the candidates."]);
     expect(messages({ candidates: [base.candidates[0], base.candidates[0]] })).toEqual(["Candidate 2 is the same as an earlier one."]);

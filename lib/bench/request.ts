@@ -40,12 +40,22 @@ function wholeNumber(label: string, min: number, max: number) {
   return z.coerce.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
-/** A number from `min` to `max`, or empty / absent for none (null). */
+/** A plain decimal number as typed: digits, an optional fraction and exponent. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A number from `min` to `max`, or empty / blank / absent for none (null); a string must be a plain decimal. */
 function optionalNumber(label: string, min: number, max: number) {
   const message = `${label} must be a number from ${min === 0 ? 0 : "above 0"} to ${max.toLocaleString("en-US")} (or empty for none).`;
   return z.preprocess(
-    (v) => (v === "" || v === undefined || v === null ? null : v),
-    z.coerce.number({ error: message }).min(min, { error: message }).max(max, { error: message }).nullable(),
+    (v) => {
+      if (v === undefined || v === null) return null;
+      if (typeof v !== "string") return v;
+      // Blank means none; only plain decimals count (Number() reads "  " as 0 and "0x10" as 16).
+      const t = v.trim();
+      if (t === "") return null;
+      return DECIMAL.test(t) ? Number(t) : Number.NaN;
+    },
+    z.number({ error: message }).min(min, { error: message }).max(max, { error: message }).nullable(),
   );
 }
 

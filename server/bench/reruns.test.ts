@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
+import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench } from "@/db/queries/benches";
@@ -229,6 +230,60 @@ describe("confirm suspected regressions", () => {
     const bench = await runToEnd(id);
     expect(await statuses(id)).toEqual({ flaky: "flaky on baseline" });
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
+  });
+
+  it("counts apart the suspected regressions on advisory criteria, which do not block (the page must not say they do)", async () => {
+    // One judged criterion, no evaluator: with nobody's review its judge is not calibrated, so the
+    // criterion is advisory at launch and the candidate's wrong answer is a suspected, non-blocking regression.
+    const s = await setup(
+      [
+        {
+          name: "judge-wrong",
+          when: { systemIncludes: "impartial evaluator", userTextIncludes: "made-up answer" },
+          reply: { text: '{"reason": "Made up.", "verdict": "fail"}' },
+        },
+        { name: "judge", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason": "Right.", "verdict": "pass"}' } },
+        { name: "cand-made-up", when: { userText: "judged question", model: "cand-model" }, reply: { text: "made-up answer" } },
+      ],
+      [],
+    );
+    await addCases(db, [
+      {
+        systemId: "shop",
+        promptId: s.promptId,
+        caseKey: "judged",
+        source: "custom" as const,
+        content: { ...emptyCaseContent(), input: "judged question", expected: "right" },
+      },
+    ]);
+    await addCriterion(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      fields: { rule: "Answers from the policy", passes: "From the policy", fails: "Invented", priority: "primary" },
+    });
+    const judge = await createModelConfig(db, { name: "judge", provider: "openai-compatible", modelId: "judge-model", baseUrl: server.url });
+    const { id } = await launchFromRequest(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      candidates: [
+        { kind: "model", modelConfigId: s.base },
+        { kind: "model", modelConfigId: s.cand },
+      ],
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 1,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: judge,
+      launchKey: `k-${Math.random()}`,
+    });
+    const bench = await runToEnd(id);
+    expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
+    const plan = await planConfirm(db, id);
+    expect(plan.targets).toBe(1);
+    expect(plan.blockingTargets).toBe(0);
   });
 
   it("refuses a bench that is still queued, and a bench with nothing suspected, with a clear error", async () => {

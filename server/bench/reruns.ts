@@ -32,6 +32,8 @@ export interface RerunPlan {
   caseKeys: string[];
   /** Suspected regressions it tries to confirm or clear (confirm), or errored trials it reruns (errors). */
   targets: number;
+  /** Of `targets`, those that block a recommendation: a confirm's suspected regressions not on an advisory criterion (errors: all). */
+  blockingTargets: number;
   /** Calls to candidate models (an upper bound when a trial exposes tools: see `modelCallsUpperBound`). */
   modelCalls: number;
   modelCallsUpperBound: boolean;
@@ -49,7 +51,7 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
 }
 
 /** The suspected regressions of a finished bench, each at its bench case. */
-async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence[] | null): Promise<SuspectedRegression[]> {
+async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence[] | null): Promise<(SuspectedRegression & { advisory?: true })[]> {
   if (bench.status !== "finished") return [];
   const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
   const cases = benchCaseIdsByRevision(db, bench.id);
@@ -57,7 +59,8 @@ async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence
   for (const e of evidence)
     for (const r of e.regressions) {
       const bc = cases.get(r.caseRevisionId);
-      if (r.regressionStatus === "suspected" && bc) out.push({ candidateId: e.candidateId, benchCaseId: bc.benchCaseId, against: r.against });
+      if (r.regressionStatus === "suspected" && bc)
+        out.push({ candidateId: e.candidateId, benchCaseId: bc.benchCaseId, against: r.against, ...(r.advisory ? { advisory: true as const } : {}) });
     }
   return out;
 }
@@ -66,7 +69,11 @@ async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence
  * The calls, tokens and cost of `trials`: the New bench plan (`planBench`) over just those cases,
  * per candidate and number of added trials, summed.
  */
-async function estimate(db: Db, bench: BenchDetail, trials: readonly RerunTrial[]): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets">> {
+async function estimate(
+  db: Db,
+  bench: BenchDetail,
+  trials: readonly RerunTrial[],
+): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets">> {
   const cases = new Map([...benchCaseIdsByRevision(db, bench.id)].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases
@@ -150,7 +157,8 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
     suspected,
     existing: side(benchSideTrials(db, benchId)),
   });
-  return { benchId, kind: "confirm", trials, targets: suspected.length, ...(await estimate(db, bench, trials)) };
+  const blockingTargets = suspected.filter((r) => !r.advisory).length;
+  return { benchId, kind: "confirm", trials, targets: suspected.length, blockingTargets, ...(await estimate(db, bench, trials)) };
 }
 
 /**
@@ -165,7 +173,7 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
   const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
   if (refusal) throw new LibraryError("not_allowed", refusal);
   const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
-  return { benchId, kind: "errors", trials, targets: trials.length, ...(await estimate(db, bench, trials)) };
+  return { benchId, kind: "errors", trials, targets: trials.length, blockingTargets: trials.length, ...(await estimate(db, bench, trials)) };
 }
 
 /**

@@ -28,13 +28,13 @@ export const REVIEWED_COLUMNS = [
   "output",
 ] as const;
 
-/** The rows of the reviewed set of prompt `promptId`, oldest verdict first; `reviewedAt` as ISO 8601 (UTC). */
+/** The rows of the reviewed set of prompt `promptId`, oldest verdict first; `caseRevision` is the revision number (1, 2, …); `reviewedAt` as ISO 8601 (UTC). */
 export function reviewedSetRows(db: Db, promptId: number): ExportRow[] {
   return reviewedJudgedChecks(db, promptId).map((r) => ({
     bench: r.benchId,
     trial: r.trialId,
     caseId: r.caseKey,
-    caseRevision: r.caseRevisionId,
+    caseRevision: r.caseRevisionNumber,
     candidate: r.candidate,
     criterionId: r.criterionId,
     criterion: r.label,

@@ -184,6 +184,20 @@ describe("correcting the expected result from a reviewed trial", () => {
 });
 
 describe("the reviewed set as a calibration dataset", () => {
+  it("caseRevision is the case's revision number as the library and the review page show it, not an internal row id", async () => {
+    const db = openMemoryDatabase();
+    const { promptId, alpha, judge } = await suite(db);
+    const first = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    const q2 = trialsOf(db, first.id).find((x) => x.caseKey === "q2")!;
+    // q2's revision 2: its row id is past every case's revision 1, so id and number differ.
+    await correctExpectedFromTrial(db, first.id, q2.id, "polite long", 1);
+    const second = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
+    const t = trialsOf(db, second.id).find((x) => x.caseKey === "q2")!;
+    await recordHumanVerdict(db, second.id, { trialId: t.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
+    const rows = reviewedSetRows(db, promptId);
+    expect(rows.map((r) => [r.caseId, r.caseRevision, r.expected])).toEqual([["q2", 2, "polite long"]]);
+  });
+
   it("one row per human verdict with the judge's verdict and model; CSV escapes a formula in a note", async () => {
     const db = openMemoryDatabase();
     const { promptId, alpha, judge } = await suite(db);

@@ -28,4 +28,9 @@ describe("evidence number formats", () => {
     expect(formatRateInterval({ passed: 45, scored: 200, rate: 0.225, ci95: [0.1726236971508913, 0.2877] })).toBe("22.5 % (95 % CI 17.3–28.8)");
     expect(formatRateInterval({ passed: 0, scored: 0, rate: null, ci95: null })).toBe("—");
   });
+
+  it("shows a pass rate whose interval cannot be computed (repeats of a single case) instead of hiding it as —", () => {
+    // bench run --max-cost 0.01 on the scripted server: 2 trials of one case ran, 0 passed; the PR comment said "— 0/2".
+    expect(formatRateInterval({ passed: 0, scored: 2, rate: 0, ci95: null })).toBe("0.0 % (no interval)");
+  });
 });

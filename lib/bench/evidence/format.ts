@@ -42,8 +42,12 @@ export function formatPercent(rate: number): string {
   return `${(rate * 100).toFixed(1)} %`;
 }
 
-/** A pass rate with its Wilson interval: "22.5 % (95 % CI 17.3–28.8)", "—" when nothing was scored. */
+/**
+ * A pass rate with its Wilson interval: "22.5 % (95 % CI 17.3–28.8)", "—" when nothing was scored,
+ * "0.0 % (no interval)" when the rate is known but its interval is not (repeats of a single case).
+ */
 export function formatRateInterval(r: RateInterval): string {
-  if (r.rate === null || r.ci95 === null) return "—";
+  if (r.rate === null) return "—";
+  if (r.ci95 === null) return `${formatPercent(r.rate)} (no interval)`;
   return `${formatPercent(r.rate)} (95 % CI ${(r.ci95[0] * 100).toFixed(1)}–${(r.ci95[1] * 100).toFixed(1)})`;
 }

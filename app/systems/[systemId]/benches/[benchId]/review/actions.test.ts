@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { trialHumanVerdicts } from "@/db/queries/human-verdicts";
+import { getCalibrationPolicy, trialHumanVerdicts } from "@/db/queries/human-verdicts";
 import { withCliDatabase } from "@/cli/test-database";
 import { recordedRequest, recordedSuite, runBench } from "@/server/bench/test-support/recorded-bench";
 import { correctExpectedAction, recordVerdictAction, setCalibrationPolicyAction } from "./actions";
@@ -54,5 +54,23 @@ describe("review actions refuse bad input", () => {
     });
     const c = await correctExpectedAction({ systemId: "rec", benchId, trialId, baseRevision: 1, expected: "   " });
     expect(c).toMatchObject({ ok: false, error: { code: "validation", fieldErrors: { expected: "Expected result is required." } } });
+  });
+
+  it("an empty κ threshold or minimum is refused, never saved as 0 (which would let any judge gate)", async () => {
+    const promptId = (getDb().$client.prepare("SELECT prompt_id AS p FROM benches WHERE id = ?").get(benchId) as { p: number }).p;
+    const before = getCalibrationPolicy(getDb(), promptId);
+    for (const blank of ["", "   "]) {
+      const r = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: blank, minReviewed: blank });
+      expect(r).toMatchObject({
+        ok: false,
+        error: {
+          code: "validation",
+          fieldErrors: { kappaThreshold: "Enter a κ threshold from −1 to 1.", minReviewed: "Enter a whole number from 1 to 100,000." },
+        },
+      });
+    }
+    const huge = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: "0.6", minReviewed: "1e9" });
+    expect(huge).toMatchObject({ ok: false, error: { code: "validation", fieldErrors: { minReviewed: "Enter a whole number from 1 to 100,000." } } });
+    expect(getCalibrationPolicy(getDb(), promptId)).toEqual(before);
   });
 });

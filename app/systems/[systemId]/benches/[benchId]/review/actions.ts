@@ -49,10 +49,25 @@ export const recordVerdictAction = guardedAction(
   },
 );
 
+// A blank field is missing, not 0: coerced, "" would save κ ≥ 0 and let a chance-level judge gate.
+const blankToMissing = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const KAPPA_MESSAGE = "Enter a κ threshold from −1 to 1.";
+const MIN_REVIEWED_MESSAGE = "Enter a whole number from 1 to 100,000.";
+
 const policySchema = z.object({
   ...benchRef,
-  kappaThreshold: z.coerce.number({ error: "κ threshold must be a number." }).min(-1, { error: "κ is at least −1." }).max(1, { error: "κ is at most 1." }),
-  minReviewed: z.coerce.number({ error: "Enter a whole number." }).int({ error: "Enter a whole number." }).min(1, { error: "At least 1." }).max(100_000),
+  kappaThreshold: z.preprocess(
+    blankToMissing,
+    z.coerce.number({ error: KAPPA_MESSAGE }).min(-1, { error: "κ is at least −1." }).max(1, { error: "κ is at most 1." }),
+  ),
+  minReviewed: z.preprocess(
+    blankToMissing,
+    z.coerce
+      .number({ error: MIN_REVIEWED_MESSAGE })
+      .int({ error: "Enter a whole number." })
+      .min(1, { error: MIN_REVIEWED_MESSAGE })
+      .max(100_000, { error: MIN_REVIEWED_MESSAGE }),
+  ),
 });
 
 /** When the bench's prompt counts a judged criterion as calibrated (applies to benches launched afterwards). */

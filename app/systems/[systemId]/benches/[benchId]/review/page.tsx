@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { getTrial } from "@/db/queries/bench-matrix";
@@ -55,11 +55,10 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
 
   const regressed = new Set(Object.entries(bench.summary?.regressions ?? {}).flatMap(([cand, list]) => list.map((r) => `${cand}|${r.caseRevisionId}`)));
   const rows = reviewQueueRows(db, id).filter((r) => r.judged > 0);
-  const queue = reviewQueue(
-    rows.map((r) => ({ ...r, regressed: regressed.has(`${r.candidateId}|${r.caseRevisionId}`) })),
-    filter,
-    { seed, size, keep: asked },
-  );
+  const reviewable = rows.map((r) => ({ ...r, regressed: regressed.has(`${r.candidateId}|${r.caseRevisionId}`) }));
+  const queue = reviewQueue(reviewable, filter, { seed, size, keep: asked });
+  /** The first trial a filter walks: its link names it, so following it needs no redirect. */
+  const firstOf = (f: ReviewFilter) => reviewQueue(reviewable, f, { seed, size })[0];
   const index = asked !== undefined && queue.includes(asked) ? queue.indexOf(asked) : 0;
   const trialId = queue[index];
 
@@ -77,6 +76,10 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
     for (const [k, v] of Object.entries(cur)) if (v !== undefined && v !== "") p.set(k, String(v));
     return `${base}?${p}`;
   };
+  // The URL names the trial on screen, so that a verdict taking it out of the filter (Not yet
+  // reviewed) keeps it in place on the refresh: without it the next trial slid under the reviewer,
+  // and j then skipped one.
+  if (trialId !== undefined && asked !== trialId) redirect(href({ trial: trialId }));
 
   const trial = trialId !== undefined ? getTrial(db, trialId) : null;
   let criteria: ReviewCriterion[] = [];
@@ -150,7 +153,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         {REVIEW_FILTERS.map((f) => (
           <Link
             key={f}
-            href={href({ filter: f, trial: undefined, blind: undefined, seed: f === "sample" ? seed : undefined, size: f === "sample" ? size : undefined })}
+            href={href({ filter: f, trial: firstOf(f), blind: undefined, seed: f === "sample" ? seed : undefined, size: f === "sample" ? size : undefined })}
             aria-current={f === filter ? "page" : undefined}
             className={`rounded-md px-2.5 py-1 ${f === filter ? "bg-indigo-600 text-white" : "border border-slate-300 bg-white hover:bg-slate-50"}`}
           >
@@ -218,7 +221,15 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
             : `No trial matches “${FILTER_LABEL[filter]}”.`}
         </p>
       )}
-      <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} promptName={bench.promptName} />
+      {blind ? (
+        // Agreement and the false-pass/fail counts move with each verdict and would tell the reviewer what the judge said.
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600" data-testid="calibration-hidden">
+          Calibration figures are hidden during blind review: they change with each verdict and would show whether the judge agreed. They come back with the
+          judge&apos;s verdicts.
+        </p>
+      ) : (
+        <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} promptName={bench.promptName} />
+      )}
       <PolicyForm systemId={systemId} benchId={id} policy={policy} />
     </div>
   );

@@ -17,6 +17,7 @@ import { recordActivityTx } from "./activity";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
+import type { StoredEvidence } from "./bench-evidence";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -76,6 +77,8 @@ export interface BenchSummary {
   fixes?: Record<string, Fix[]>;
   /** Per candidate id (not the baseline), its cost and latency against the baseline (issue #16 §4; absent in summaries stored before). */
   tradeoffs?: Record<string, Tradeoffs>;
+  /** Per candidate id, its paired statistics, computed when the summary is (issue #16, speed; absent in summaries stored before: computed on read). */
+  evidence?: Record<string, StoredEvidence>;
   retained: number;
 }
 

@@ -159,6 +159,8 @@ describe("confirm suspected regressions", () => {
     ]);
     expect(bench.trialCount).toBe(12 + 6);
     expect(await statuses(id)).toEqual({ flaky: "cleared" });
+    // The re-finalize stored the new status with the summary (the page reads it from there).
+    expect(bench.summary!.evidence![String(cand.candidateId)].statuses.map(([s]) => s)).toEqual(["cleared"]);
     // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
 import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
-import type { Regression } from "@/lib/bench/recommend";
+import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
@@ -74,9 +74,19 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           bench.candidates.map((c) => c.id),
         );
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
-  const regressedCells = new Map<string, Regression[]>();
-  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {}))
-    for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
+  // Per matrix cell, its regressions (with their status once the evidence is read: a cleared one shows muted).
+  const regressedCells = new Map<string, StatusedRegression[]>();
+  const markRegressions = (byCandidate: Iterable<[string | number, readonly StatusedRegression[]]>) => {
+    regressedCells.clear();
+    for (const [cand, list] of byCandidate)
+      for (const r of list) {
+        const k = `${cand}|${r.caseRevisionId}`;
+        const l = regressedCells.get(k);
+        if (l) l.push(r);
+        else regressedCells.set(k, [r]);
+      }
+  };
+  markRegressions(Object.entries(bench.summary?.regressions ?? {}));
 
   let main: React.ReactNode;
   // Criteria and cases generated at launch (issue 17): which run made them, shown with the manifest and the rubric.
@@ -153,6 +163,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       : [];
     // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
     const evidence = ended ? await benchEvidence(db, id, bench) : null;
+    if (evidence) markRegressions(evidence.map((e) => [e.candidateId, e.regressions]));
     // Reruns inside the bench (issue #16 §3): what Confirm and Rerun errored trials would add.
     const reruns = await rerunOffers(db, bench, evidence);
     const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;

@@ -16,10 +16,12 @@ const n = (v: number) => v.toLocaleString("en-US");
 /** What a rerun will run and cost, in one paragraph (the confirm dialog's text). */
 function planText(p: RerunPlanView): string {
   const who = p.perCandidate.map((c) => `${c.label}: ${n(c.trials)}`).join(", ");
-  const cases = p.caseKeys.length <= 5 ? p.caseKeys.join(", ") : `${p.caseKeys.slice(0, 5).join(", ")} and ${n(p.caseKeys.length - 5)} more`;
+  // The summary names the first few case IDs only (`caseCount` counts them all).
+  const shown = p.caseKeys.slice(0, 5);
+  const cases = p.caseCount <= shown.length ? shown.join(", ") : `${shown.join(", ")} and ${n(p.caseCount - shown.length)} more`;
   const cost = p.estimate.costUsd === null ? "cost unknown (a model has no prices set)" : `about $${p.estimate.costUsd.toFixed(4)}`;
   return (
-    `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseKeys.length)} case${p.caseKeys.length === 1 ? "" : "s"} (${cases}), ` +
+    `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseCount)} case${p.caseCount === 1 ? "" : "s"} (${cases}), ` +
     `with the bench's pinned prompt revisions, models and rubric: ${p.modelCallsUpperBound ? "at most " : ""}${n(p.modelCalls)} model call${p.modelCalls === 1 ? "" : "s"}, ` +
     `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
     "The bench reopens and its results are computed again when they are done."

@@ -81,7 +81,10 @@ async function estimate(db: Db, bench: BenchDetail, trials: readonly RerunTrial[
     for (const [bc, n] of m) {
       let g = groups.get(cand);
       if (!g) groups.set(cand, (g = new Map()));
-      g.set(n, [...(g.get(n) ?? []), bc]);
+      // Pushed, not copied: a confirm round of a large bench has thousands of cases per group.
+      let list = g.get(n);
+      if (!list) g.set(n, (list = []));
+      list.push(bc);
     }
   const out = {
     modelCalls: 0,
@@ -188,10 +191,21 @@ export interface ResolvedRegression {
   status: "cleared" | "flaky on baseline";
 }
 
-/** A rerun's plan without its trial list (what the results page sends to the browser). */
-export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number };
+/** How many case IDs a plan's summary names (the confirm dialog names 5, then "and N more"). */
+const SUMMARY_CASE_KEYS = 5;
 
-const summarize = ({ trials, ...rest }: RerunPlan): RerunPlanSummary => ({ ...rest, trialCount: trials.length });
+/**
+ * A rerun's plan without its trial list, and with its first case IDs only (what the results page
+ * sends to the browser: a confirm round of a large bench has thousands of cases).
+ */
+export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number; caseCount: number };
+
+const summarize = ({ trials, caseKeys, ...rest }: RerunPlan): RerunPlanSummary => ({
+  ...rest,
+  caseKeys: caseKeys.slice(0, SUMMARY_CASE_KEYS),
+  caseCount: caseKeys.length,
+  trialCount: trials.length,
+});
 
 /** A plan, or null when the bench refuses it (`not_allowed`: nothing to rerun, or not finished). */
 async function offer(p: Promise<RerunPlan>): Promise<RerunPlanSummary | null> {

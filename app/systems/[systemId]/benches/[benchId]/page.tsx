@@ -7,7 +7,7 @@ import { liveCandidateStats } from "@/db/queries/bench-results";
 import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
 import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
-import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
+import { CandidatesTable, ChecksTable, ErrorsTable, LIST_LIMIT, RecommendationCard } from "@/components/benches/results-summary";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
@@ -169,7 +169,15 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;
     main = (
       <div className="flex flex-col gap-4">
-        {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
+        {bench.recommendation && ended ? (
+          <RecommendationCard
+            rec={bench.recommendation}
+            bench={bench}
+            evidence={evidence}
+            listLimit={one(sp.list) === "all" ? null : LIST_LIMIT}
+            showAllHref={href({ list: "all" })}
+          />
+        ) : null}
         <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />

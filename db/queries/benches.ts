@@ -266,8 +266,11 @@ export interface BenchProgress {
   error: number;
   skipped: number;
   createdAt: number;
+  /** When the current run started: the worker's first claim after launch, or the reopening by the last rerun (issue #16 §3). */
   startedAt: number | null;
   finishedAt: number | null;
+  /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
+  finishedBefore: number;
   cancelRequested: boolean;
 }
 
@@ -306,6 +309,19 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     .groupBy(trials.status)
     .all();
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  // A rerun times itself from its own start over its own trials: count the trials that ended before it.
+  const before =
+    b.startedAt === null
+      ? 0
+      : (
+          db.$client
+            .prepare(
+              `SELECT CASE WHEN EXISTS (SELECT 1 FROM trials WHERE bench_id = @id AND rerun IS NOT NULL)
+                 THEN (SELECT count(*) FROM trials WHERE bench_id = @id AND status IN ('done', 'error', 'skipped') AND coalesce(finished_at, 0) < @start)
+                 ELSE 0 END AS n`,
+            )
+            .get({ id, start: b.startedAt }) as { n: number }
+        ).n;
   return {
     id,
     status: b.status,
@@ -318,6 +334,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     createdAt: b.createdAt,
     startedAt: b.startedAt,
     finishedAt: b.finishedAt,
+    finishedBefore: before,
     cancelRequested: b.cancel != null,
   };
 }

@@ -12,7 +12,7 @@ import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench } from "@/db/queries/benches";
+import { getBench, getBenchProgress } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
@@ -143,9 +143,17 @@ describe("confirm suspected regressions", () => {
     expect(plan.estimate.costUsd).toBeNull(); // the scripted models have no prices
 
     const before = server.requests.count;
+    const launchedRun = (await getBenchProgress(db, id))!;
+    const reopenedAt = Date.now();
     await startRerun(db, id, "confirm");
     expect((await getBench(db, id))!.status).toBe("queued");
+    // The progress times the rerun from its own start, over its own trials: the 12 of the first run ended before it.
+    const reopened = (await getBenchProgress(db, id))!;
+    expect(reopened.startedAt).toBeGreaterThanOrEqual(reopenedAt);
+    expect(reopened.startedAt).toBeGreaterThan(launchedRun.startedAt!);
+    expect([reopened.total, reopened.done, reopened.finishedBefore]).toEqual([18, 12, 12]);
     bench = await runToEnd(id);
+    expect((await getBenchProgress(db, id))!).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
     expect(server.requests.count - before).toBe(6);
     expect(bench.status).toBe("finished");
     const added = trialsOf(id).filter((t) => t.rerun === "confirm");

@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
-import type { RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
+import { useState, useTransition } from "react";
+import { planRerunAction, startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
+import type { RerunOffer, RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -29,6 +29,53 @@ function planText(p: RerunPlanView): string {
 }
 
 /**
+ * One rerun's button and its confirm dialog: the plan (trials, cases, calls, tokens, cost) is asked
+ * for when the dialog opens, and the rerun can start once it is shown.
+ */
+function RerunDialog({
+  systemId,
+  benchId,
+  kind,
+  disabled,
+  onRun,
+}: {
+  systemId: string;
+  benchId: number;
+  kind: "confirm" | "errors";
+  disabled: boolean;
+  onRun: () => void;
+}) {
+  const [plan, setPlan] = useState<RerunPlanView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const open = async (isOpen: boolean) => {
+    if (!isOpen) return;
+    setPlan(null);
+    setProblem(null);
+    const r = await planRerunAction({ systemId, benchId, kind });
+    if (r.ok) setPlan(r.data);
+    else setProblem(r.error.message);
+  };
+  const text = plan
+    ? `${planText(plan)}${kind === "errors" ? " Each errored trial is kept as it was; its rerun links to it and counts in its place." : ""}`
+    : (problem ?? "Planning the rerun…");
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button size="sm" disabled={disabled}>
+          {kind === "confirm" ? "Confirm suspected regressions" : "Rerun errored trials"}
+        </Button>
+      }
+      title={kind === "confirm" ? "Confirm suspected regressions?" : "Rerun errored trials?"}
+      description={<p data-testid="rerun-plan">{text}</p>}
+      confirmLabel={plan ? `Run ${n(plan.trialCount)} trials` : "Run"}
+      confirmDisabled={!plan}
+      onOpenChange={(o) => void open(o)}
+      onConfirm={onRun}
+    />
+  );
+}
+
+/**
  * Reruns inside a finished bench (issue #16 §3): "Confirm suspected regressions" and "Rerun errored
  * trials", each with its plan in a confirm dialog; and the suspected regressions a confirm round
  * resolved ("flaky — cleared", or flaky on the baseline: they no longer block).
@@ -42,10 +89,10 @@ export function RerunPanel({
 }: {
   systemId: string;
   benchId: number;
-  /** The confirm round's plan, or null when nothing is suspected. */
-  confirm: RerunPlanView | null;
-  /** The errored trials' rerun plan, or null when none is left to rerun. */
-  errors: RerunPlanView | null;
+  /** The confirm round's offer (how many suspected regressions), or null when nothing is suspected. */
+  confirm: RerunOffer | null;
+  /** The errored trials' rerun offer (how many), or null when none is left to rerun. */
+  errors: RerunOffer | null;
   cleared: ResolvedRegression[];
 }) {
   const router = useRouter();
@@ -67,17 +114,7 @@ export function RerunPanel({
             {confirm.targets === 1 ? "1 suspected regression blocks" : `${n(confirm.targets)} suspected regressions block`} until a rerun confirms or clears{" "}
             {confirm.targets === 1 ? "it" : "them"}.
           </p>
-          <ConfirmDialog
-            trigger={
-              <Button size="sm" disabled={pending}>
-                Confirm suspected regressions
-              </Button>
-            }
-            title="Confirm suspected regressions?"
-            description={<p data-testid="rerun-plan">{planText(confirm)}</p>}
-            confirmLabel={`Run ${n(confirm.trialCount)} trials`}
-            onConfirm={() => run("confirm")}
-          />
+          <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} />
         </div>
       ) : null}
       {errors ? (
@@ -86,19 +123,7 @@ export function RerunPanel({
             {errors.targets === 1 ? "1 trial" : `${n(errors.targets)} trials`} ended in an error (rate limit, timeout, provider outage …): not counted as
             failures.
           </p>
-          <ConfirmDialog
-            trigger={
-              <Button size="sm" disabled={pending}>
-                Rerun errored trials
-              </Button>
-            }
-            title="Rerun errored trials?"
-            description={
-              <p data-testid="rerun-plan">{planText(errors)} Each errored trial is kept as it was; its rerun links to it and counts in its place.</p>
-            }
-            confirmLabel={`Run ${n(errors.trialCount)} trials`}
-            onConfirm={() => run("errors")}
-          />
+          <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={() => run("errors")} />
         </div>
       ) : null}
       {cleared.length ? (

@@ -17,7 +17,7 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
-import { planConfirm, planErrorRerun, startRerun } from "./reruns";
+import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 
 const RIGHT = { text: "right" };
@@ -129,6 +129,8 @@ describe("confirm suspected regressions", () => {
     const cand = bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!;
     expect(cand.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
 
+    // The page offers the confirm round with its count (the plan comes with its dialog).
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: { targets: 1 }, errors: null, cleared: [] });
     const ratesBefore = bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate]);
     const comparisonBefore = (await benchEvidence(db, id))![1].comparisons[0];
     const plan = await planConfirm(db, id);
@@ -180,6 +182,7 @@ describe("confirm suspected regressions", () => {
       [6, 5 / 6],
     ]);
     expect((await benchEvidence(db, id))![1].comparisons[0]).toEqual(comparisonBefore);
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: null, errors: null, cleared: [{ caseKey: "flaky", status: "cleared" }] });
     // Nothing is suspected any more: a second confirm is refused.
     await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
   });

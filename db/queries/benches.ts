@@ -297,6 +297,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
       finishedAt: benches.finishedAt,
       cancel: benches.cancelRequestedAt,
       total: benches.trialCount,
+      rerunBase: benches.rerunBase,
     })
     .from(benches)
     .where(eq(benches.id, id))
@@ -309,19 +310,6 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     .groupBy(trials.status)
     .all();
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
-  // A rerun times itself from its own start over its own trials: count the trials that ended before it.
-  const before =
-    b.startedAt === null
-      ? 0
-      : (
-          db.$client
-            .prepare(
-              `SELECT CASE WHEN EXISTS (SELECT 1 FROM trials WHERE bench_id = @id AND rerun IS NOT NULL)
-                 THEN (SELECT count(*) FROM trials WHERE bench_id = @id AND status IN ('done', 'error', 'skipped') AND coalesce(finished_at, 0) < @start)
-                 ELSE 0 END AS n`,
-            )
-            .get({ id, start: b.startedAt }) as { n: number }
-        ).n;
   return {
     id,
     status: b.status,
@@ -334,7 +322,8 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     createdAt: b.createdAt,
     startedAt: b.startedAt,
     finishedAt: b.finishedAt,
-    finishedBefore: before,
+    // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
+    finishedBefore: b.rerunBase,
     cancelRequested: b.cancel != null,
   };
 }

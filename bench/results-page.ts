@@ -27,7 +27,7 @@
  * Prints p50/p95/max after 3 warm-up runs, with the load average.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "../db/client";
@@ -169,6 +169,26 @@ async function pageData(db: Db, id: number) {
 }
 
 /**
+ * CPU time (user + system, ms) the server process has used so far, from /proc (Linux; null
+ * elsewhere): on a loaded machine the wall time of a render depends on the other processes, its CPU time much less.
+ * `next start` serves from the process `scripts/start.mjs` spawns: the child of `startPid`.
+ */
+function serverCpuMs(startPid: number): number | null {
+  try {
+    const kids = readFileSync(`/proc/${startPid}/task/${startPid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    let total = 0;
+    for (const pid of kids) {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (clock ticks, 100 per second).
+      const rest = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      total += (Number(rest[11]) + Number(rest[12])) * 10;
+    }
+    return kids.length ? total : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Starts the production server on `file`, warms it on another page, loads the bench route's code
  * (a 404), then times the first GET of bench `id`'s results page (`query` appended) and `runs` more.
  */
@@ -191,17 +211,23 @@ async function serveAndTime(file: string, port: string, id: number, query: strin
     let t = performance.now();
     await (await fetch(`${base}/systems/speed/benches/999999`)).text();
     const routeLoad = performance.now() - t;
+    const cpu0 = serverCpuMs(child.pid!);
     t = performance.now();
     const res = await fetch(url);
     const html = await res.text();
     const first = performance.now() - t;
+    const cpu1 = serverCpuMs(child.pid!);
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
     console.log(`route code load (GET of a bench that does not exist, 404): ${routeLoad.toFixed(1)} ms; first GET ${url}: ${first.toFixed(1)} ms`);
     await timeMany(3, async () => (await fetch(url)).text());
+    const cpu2 = serverCpuMs(child.pid!);
     const later = await timeMany(runs, async () => (await fetch(url)).text());
+    const cpu3 = serverCpuMs(child.pid!);
     return {
       first,
       later,
+      firstCpu: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+      laterCpu: cpu2 !== null && cpu3 !== null ? (cpu3 - cpu2) / runs : null,
       kb: html.length / 1024,
       load: loadavg()
         .map((x) => x.toFixed(1))
@@ -277,7 +303,8 @@ async function main() {
             { name: "after: stored evidence, 20 per list", storedEvidence: true, query: "" },
           ]
         : [{ name: "results page", storedEvidence: true, query: "" }];
-      const results: { mode: Mode; first: number; later: number[]; kb: number; load: string }[] = [];
+      const results: { mode: Mode; first: number; later: number[]; firstCpu: number | null; laterCpu: number | null; kb: number; load: string }[] = [];
+      const cpu = (ms: number | null) => (ms === null ? "?" : ms.toFixed(0));
       for (let round = 0; round < (compare ? rounds : 1); round++)
         for (const mode of modes) {
           // The summary as a bench finalized before the evidence was stored, or as stored now.
@@ -288,17 +315,17 @@ async function main() {
           const r = await serveAndTime(file, servePort, id, mode.query);
           results.push({ mode, ...r });
           console.log(
-            `[${mode.name}] first server render ${r.first.toFixed(1)} ms (${r.kb.toFixed(0)} KB); later renders ${describeTimes(r.later)}; load average ${r.load}`,
+            `[${mode.name}] first server render ${r.first.toFixed(1)} ms, server CPU ${cpu(r.firstCpu)} ms (${r.kb.toFixed(0)} KB); later renders ${describeTimes(r.later)}, server CPU ${cpu(r.laterCpu)} ms each; load average ${r.load}`,
           );
         }
       if (compare) {
-        console.log("\nside by side (first render / later p50 / page size; each a fresh server):");
+        console.log("\nside by side (wall ms [server CPU ms]; each a fresh server; CPU in 10 ms ticks):");
         for (const mode of modes) {
           const mine = results.filter((r) => r.mode === mode);
           console.log(
-            `  ${mode.name.padEnd(70)} first ${mine.map((r) => r.first.toFixed(0)).join(", ")} ms · later p50 ${mine
-              .map((r) => percentile(r.later, 50).toFixed(0))
-              .join(", ")} ms · ${mine[0].kb.toFixed(0)} KB`,
+            `  ${mode.name.padEnd(70)} first ${mine.map((r) => `${r.first.toFixed(0)} [${cpu(r.firstCpu)}]`).join(", ")} · later p50 ${mine
+              .map((r) => `${percentile(r.later, 50).toFixed(0)} [${cpu(r.laterCpu)}]`)
+              .join(", ")} · ${mine[0].kb.toFixed(0)} KB`,
           );
         }
       }

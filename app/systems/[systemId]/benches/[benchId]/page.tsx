@@ -161,10 +161,10 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     const siblings = trial
       ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
-    // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
+    // The paired statistics, as stored with the summary when the bench was finalized (computed here only for a bench stored before).
     const evidence = ended ? await benchEvidence(db, id, bench) : null;
     if (evidence) markRegressions(evidence.map((e) => [e.candidateId, e.regressions]));
-    // Reruns inside the bench (issue #16 §3): what Confirm and Rerun errored trials would add.
+    // Reruns inside the bench (issue #16 §3): how many suspected regressions and errored trials each would rerun (its plan comes with its dialog).
     const reruns = await rerunOffers(db, bench, evidence);
     const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;
     main = (

@@ -167,21 +167,21 @@ export function repeatTrials(db: Db, benchId: number, candidateId: number, bench
 /**
  * A bench's trials as exported (one row per trial, in manifest order, then candidate, then
  * repeat): trial id, candidate label, case ID and revision, the case's input and expected result
- * (empty once the case's details were erased), repeat, status, `rerun` (`confirm` or `error` for a
- * trial a rerun inside the bench added, null for a planned one) and `rerunOf` (the errored trial an
- * error rerun reruns, else null), check counts, output, the tool
+ * (empty once the case's details were erased), repeat, status, check counts, output, the tool
  * calls (JSON text of `{ toolCallId?, toolName, input }`, null when the record was not kept),
- * finish reason, latency (ms), tokens, cost (USD), error, and the checks as stored (JSON text, with
- * each check's verdict, label and reason).
+ * finish reason, latency (ms), tokens, cost (USD), error, the checks as stored (JSON text, with
+ * each check's verdict, label and reason), then `rerun` (`confirm` or `error` for a trial a rerun
+ * inside the bench added, null for a planned one) and `rerunOf` (the errored trial an error rerun
+ * reruns, else null) — last, so the earlier columns keep their places.
  */
 export function exportTrialRows(db: Db, benchId: number): Record<string, unknown>[] {
   return db.$client
     .prepare(
       `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, r.input AS input, r.expected AS expected,
-              t.repeat, t.status, t.rerun, t.rerun_of AS rerunOf, t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
+              t.repeat, t.status, t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
               t.output, CASE WHEN json_valid(t.record) THEN json_extract(t.record, '$.toolCalls') END AS toolCalls,
               t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
-              t.cost_usd AS costUsd, t.error, t.checks
+              t.cost_usd AS costUsd, t.error, t.checks, t.rerun, t.rerun_of AS rerunOf
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
        JOIN case_revisions r ON r.id = bc.case_revision_id
        WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,

@@ -286,7 +286,7 @@ async function main() {
 
     // Cold: a new connection (no statement cache, no page cache of this process).
     const cold = openDatabase(file);
-    let t = performance.now();
+    const t = performance.now();
     await pageData(cold, id);
     console.log(`results page data phase, first on a fresh connection: ${(performance.now() - t).toFixed(1)} ms`);
     cold.$client.close();

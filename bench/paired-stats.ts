@@ -131,10 +131,14 @@ async function main() {
     await new Promise((r) => setTimeout(r, 100));
   }
   await worker.stop(1000);
+  // Computed, not read back: a finalized bench stores its evidence with its summary (that is what the finalize computes).
+  const bench = (await getBench(db, id))!;
+  const { evidence: _stored, ...bare } = bench.summary!;
+  const compute = () => benchEvidence(db, id, { ...bench, summary: bare });
   const time = async (what: string) => {
-    await timeMany(3, () => benchEvidence(db, id));
+    await timeMany(3, compute);
     const cpu = process.cpuUsage();
-    const ms = await timeMany(runs, () => benchEvidence(db, id));
+    const ms = await timeMany(runs, compute);
     const n = (db.$client.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ?").get(id) as { n: number }).n;
     console.log(`benchEvidence (SQL counts + broken checks + compute), ${what}, ${n} trials: ${describeTimes(ms)}; ${cpuMs(cpu)}`);
   };

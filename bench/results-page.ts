@@ -16,10 +16,18 @@
  *    bundle is stale) on that database and port, warms it on another page and loads the bench
  *    route's code (a 404), then times the first GET of the results page (its first server render)
  *    and `--runs` more.
- * Prints p50/p95/max after 3 warm-up runs.
+ * 5. With `--compare` (and `--serve`): before and after side by side in this one run, each on a
+ *    fresh server process over the same bench (`--rounds N` alternates them N times):
+ *    - "before": the bench's summary without its stored evidence (as a bench finalized before it
+ *      was stored: the page computes it on each render, the old code path) and every blocking
+ *      regression and fix listed (`?list=all`; the old page listed up to 200 of each);
+ *    - "stored, all listed": the stored evidence with every one listed;
+ *    - "after": the stored evidence, 20 of each listed (the page as a user opens it).
+ *    The in-process timings show `benchEvidence` stored and recomputed side by side too.
+ * Prints p50/p95/max after 3 warm-up runs, with the load average.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "../db/client";
@@ -37,13 +45,16 @@ import { flipTable } from "../lib/bench/evidence/flips";
 import type { TrialOutcome } from "../lib/bench/queue";
 import { emptyCaseContent } from "../lib/library/case-content";
 import { benchEvidence } from "../server/bench/comparisons";
+import { rerunOffers } from "../server/bench/reruns";
 import { launchFromRequest } from "../server/bench/prepare";
-import { describeTimes, timeMany } from "./stats";
+import { describeTimes, percentile, timeMany } from "./stats";
 
 const args = process.argv.slice(2);
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const runs = Number(opt("--runs") ?? 20) || 20;
 const servePort = opt("--serve");
+const compare = args.includes("--compare");
+const rounds = Number(opt("--rounds") ?? 1) || 1;
 const CASES = 2_000;
 const REPEATS = 5;
 
@@ -146,6 +157,7 @@ async function pageData(db: Db, id: number) {
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
   selectMatrix(all, { filter: "all", sort: "position", page: 1, pageSize: 50, regressionCases: regressionKeys });
   const evidence = await benchEvidence(db, id, bench);
+  await rerunOffers(db, bench, evidence);
   benchErrorBreakdown(db, id);
   benchSpend(db, id);
   const flips = flipTable(
@@ -154,6 +166,77 @@ async function pageData(db: Db, id: number) {
     bench.candidates.map((c) => c.id),
   );
   return { stats, evidence, flips };
+}
+
+/**
+ * CPU time (user + system, ms) the server process has used so far, from /proc (Linux; null
+ * elsewhere): on a loaded machine the wall time of a render depends on the other processes, its CPU time much less.
+ * `next start` serves from the process `scripts/start.mjs` spawns: the child of `startPid`.
+ */
+function serverCpuMs(startPid: number): number | null {
+  try {
+    const kids = readFileSync(`/proc/${startPid}/task/${startPid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    let total = 0;
+    for (const pid of kids) {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (clock ticks, 100 per second).
+      const rest = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      total += (Number(rest[11]) + Number(rest[12])) * 10;
+    }
+    return kids.length ? total : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the production server on `file`, warms it on another page, loads the bench route's code
+ * (a 404), then times the first GET of bench `id`'s results page (`query` appended) and `runs` more.
+ */
+async function serveAndTime(file: string, port: string, id: number, query: string) {
+  const env = { ...process.env, BENCHWORK_DB: file, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "ignore", "inherit"], detached: false });
+  const exited = new Promise((r) => child.once("exit", r));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/systems/speed/benches`)).ok) break; // also warms the server on another page
+      } catch {
+        if (i > 1200) throw new Error("the server did not start in 10 minutes");
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const url = `${base}/systems/speed/benches/${id}${query}`;
+    // The route's code loads on its first request: time that apart (a bench that does not exist loads it too).
+    let t = performance.now();
+    await (await fetch(`${base}/systems/speed/benches/999999`)).text();
+    const routeLoad = performance.now() - t;
+    const cpu0 = serverCpuMs(child.pid!);
+    t = performance.now();
+    const res = await fetch(url);
+    const html = await res.text();
+    const first = performance.now() - t;
+    const cpu1 = serverCpuMs(child.pid!);
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+    console.log(`route code load (GET of a bench that does not exist, 404): ${routeLoad.toFixed(1)} ms; first GET ${url}: ${first.toFixed(1)} ms`);
+    await timeMany(3, async () => (await fetch(url)).text());
+    const cpu2 = serverCpuMs(child.pid!);
+    const later = await timeMany(runs, async () => (await fetch(url)).text());
+    const cpu3 = serverCpuMs(child.pid!);
+    return {
+      first,
+      later,
+      firstCpu: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+      laterCpu: cpu2 !== null && cpu3 !== null ? (cpu3 - cpu2) / runs : null,
+      kb: html.length / 1024,
+      load: loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" "),
+    };
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
 }
 
 async function main() {
@@ -187,7 +270,11 @@ async function main() {
     await time("  trade-offs (per-case costs query + t interval + 1,000-replicate bootstrap), at finalize", () =>
       benchTradeoffs(db, id, baseId, bench.candidates),
     );
-    await time("  benchEvidence (paired comparisons, rates, regression statuses)", () => benchEvidence(db, id, bench));
+    await time("  benchEvidence as the page reads it (stored with the summary at finalize)", () => benchEvidence(db, id, bench));
+    const { evidence: _stored, ...unstored } = bench.summary!;
+    await time("  benchEvidence recomputed (paired comparisons, rates, regression statuses: the old per-render path, and once at finalize)", () =>
+      benchEvidence(db, id, { ...bench, summary: unstored }),
+    );
     const rows = matrixRows(db, id);
     await time("  flip table (from the matrix rows the page reads anyway)", () =>
       flipTable(
@@ -199,40 +286,48 @@ async function main() {
 
     // Cold: a new connection (no statement cache, no page cache of this process).
     const cold = openDatabase(file);
-    let t = performance.now();
+    const t = performance.now();
     await pageData(cold, id);
     console.log(`results page data phase, first on a fresh connection: ${(performance.now() - t).toFixed(1)} ms`);
     cold.$client.close();
     await time("results page data phase, warm", () => pageData(db, id));
+    const summaryJson = (db.$client.prepare("SELECT summary FROM benches WHERE id = ?").get(id) as { summary: string }).summary;
     db.$client.close();
 
     if (servePort) {
-      const env = { ...process.env, BENCHWORK_DB: file, PORT: servePort, NEXT_TELEMETRY_DISABLED: "1" };
-      const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "inherit"], detached: false });
-      const base = `http://127.0.0.1:${servePort}`;
-      try {
-        for (let i = 0; ; i++) {
-          try {
-            if ((await fetch(`${base}/systems/speed/benches`)).ok) break; // also warms the server on another page
-          } catch {
-            if (i > 1200) throw new Error("the server did not start in 10 minutes");
-          }
-          await new Promise((r) => setTimeout(r, 500));
+      type Mode = { name: string; storedEvidence: boolean; query: string };
+      const modes: Mode[] = compare
+        ? [
+            { name: "before: evidence computed per render, every list shown (?list=all)", storedEvidence: false, query: "?list=all" },
+            { name: "stored evidence, every list shown (?list=all)", storedEvidence: true, query: "?list=all" },
+            { name: "after: stored evidence, 20 per list", storedEvidence: true, query: "" },
+          ]
+        : [{ name: "results page", storedEvidence: true, query: "" }];
+      const results: { mode: Mode; first: number; later: number[]; firstCpu: number | null; laterCpu: number | null; kb: number; load: string }[] = [];
+      const cpu = (ms: number | null) => (ms === null ? "?" : ms.toFixed(0));
+      for (let round = 0; round < (compare ? rounds : 1); round++)
+        for (const mode of modes) {
+          // The summary as a bench finalized before the evidence was stored, or as stored now.
+          const w = openDatabase(file);
+          const { evidence: _e, ...bare } = JSON.parse(summaryJson) as Record<string, unknown>;
+          w.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(mode.storedEvidence ? summaryJson : JSON.stringify(bare), id);
+          w.$client.close();
+          const r = await serveAndTime(file, servePort, id, mode.query);
+          results.push({ mode, ...r });
+          console.log(
+            `[${mode.name}] first server render ${r.first.toFixed(1)} ms, server CPU ${cpu(r.firstCpu)} ms (${r.kb.toFixed(0)} KB); later renders ${describeTimes(r.later)}, server CPU ${cpu(r.laterCpu)} ms each; load average ${r.load}`,
+          );
         }
-        const url = `${base}/systems/speed/benches/${id}`;
-        // The route's code loads on its first request: time that apart (a bench that does not exist loads it too).
-        t = performance.now();
-        await (await fetch(`${base}/systems/speed/benches/999999`)).text();
-        console.log(`route code load (GET of a bench that does not exist, 404): ${(performance.now() - t).toFixed(1)} ms`);
-        t = performance.now();
-        const first = await fetch(url);
-        const html = await first.text();
-        console.log(
-          `results page over HTTP, first server render (GET ${url}): ${(performance.now() - t).toFixed(1)} ms, status ${first.status}, ${(html.length / 1024).toFixed(0)} KB`,
-        );
-        await time("results page over HTTP, later renders", async () => (await fetch(url)).text());
-      } finally {
-        child.kill("SIGTERM");
+      if (compare) {
+        console.log("\nside by side (wall ms [server CPU ms]; each a fresh server; CPU in 10 ms ticks):");
+        for (const mode of modes) {
+          const mine = results.filter((r) => r.mode === mode);
+          console.log(
+            `  ${mode.name.padEnd(70)} first ${mine.map((r) => `${r.first.toFixed(0)} [${cpu(r.firstCpu)}]`).join(", ")} · later p50 ${mine
+              .map((r) => `${percentile(r.later, 50).toFixed(0)} [${cpu(r.laterCpu)}]`)
+              .join(", ")} · ${mine[0].kb.toFixed(0)} KB`,
+          );
+        }
       }
     }
     console.log("targets: statistics < 50 ms, first render < 200 ms");

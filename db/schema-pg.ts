@@ -241,6 +241,7 @@ export const benches = pgTable(
     cancelledByEmail: text("cancelled_by_email"),
     spentUsd: doublePrecision("spent_usd").notNull().default(0),
     spentTrials: integer("spent_trials").notNull().default(0),
+    rerunBase: integer("rerun_base").notNull().default(0),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),
@@ -332,6 +333,7 @@ export const trials = pgTable(
       .on(t.rerunOf)
       .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
+    index("trials_matrix").on(t.benchId, t.benchCaseId, t.candidateId, t.status, t.passedChecks, t.failedChecks, t.errorChecks),
     index("trials_worker")
       .on(t.workerId)
       .where(sql`status = 'running'`),

@@ -258,6 +258,8 @@ export const benches = sqliteTable(
     spentUsd: real("spent_usd").notNull().default(0),
     /** Trials that finished with an answer (`done`) and added to `spentUsd`: their mean cost is what a running trial counts for once it exceeds the plan's estimate. */
     spentTrials: integer("spent_trials").notNull().default(0),
+    /** Trials the bench had when the last rerun inside it reopened it (all ended then; 0 before any rerun): the rerun's progress is timed over the trials after them. */
+    rerunBase: integer("rerun_base").notNull().default(0),
   },
   (t) => [
     index("benches_system_created").on(t.systemId, t.createdAt),
@@ -362,6 +364,8 @@ export const trials = sqliteTable(
       .on(t.rerunOf)
       .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
+    // Covers the results matrix's per case × candidate counts: read from the index, not the trial rows with their outputs and checks (results page speed, issue #16).
+    index("trials_matrix").on(t.benchId, t.benchCaseId, t.candidateId, t.status, t.passedChecks, t.failedChecks, t.errorChecks),
     index("trials_worker")
       .on(t.workerId)
       .where(sql`status = 'running'`),

@@ -101,6 +101,10 @@ test("Confirm suspected regressions: a flake is rerun, only its trials run, and 
   await expect(reruns.getByTestId("cleared-regression")).toContainText("Rerun candidate");
   await expect(rec.getByRole("listitem").filter({ hasText: "Rerun candidate" }).first()).not.toContainText("not recommended");
   await expect(reruns.getByRole("button", { name: "Confirm suspected regressions" })).toHaveCount(0);
+  // The matrix shows the cleared regression muted, not as "regressed".
+  const cell = page.getByRole("link", { name: /^Open trial of banking77-001 by Rerun candidate/ });
+  await expect(cell).toContainText("flaky — cleared");
+  await expect(cell).not.toContainText("regressed");
 });
 
 test("Rerun errored trials: only the errored trial runs again, and the trial view keeps the attempt history", async ({ page }) => {

@@ -7,6 +7,7 @@ import { cancelBenchAction } from "@/app/systems/[systemId]/benches/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
+import { progressClock } from "@/lib/bench/progress-clock";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -73,9 +74,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
 
   const finished = p.done + p.error + p.skipped;
   const frac = p.total ? finished / p.total : 1;
-  const elapsed = (p.finishedAt ?? now) - (p.startedAt ?? p.createdAt);
-  const rate = p.startedAt && finished ? finished / Math.max(1, (p.finishedAt ?? now) - p.startedAt) : 0;
-  const left = !ended && rate > 0 ? (p.total - finished) / rate : null;
+  // A rerun is timed from its own start over its own trials (issue #16 §3).
+  const { elapsedMs: elapsed, leftMs: left, rerun } = progressClock(p, now);
 
   const cancel = () =>
     startTransition(async () => {
@@ -100,7 +100,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         </span>
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
-          elapsed {duration(elapsed)}
+          {rerun ? "rerun: " : ""}elapsed {duration(elapsed)}
           {left !== null ? ` · about ${duration(left)} left` : ""}
         </span>
         {!ended && canEdit ? (

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { BenchCandidate } from "@/db/queries/benches";
 import type { MatrixFilter, MatrixRow, MatrixSort } from "@/db/queries/bench-matrix";
-import type { Regression } from "@/lib/bench/recommend";
+import { isResolved, regressionMark, type StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
 
@@ -32,8 +32,8 @@ export function MatrixView({
   sort: MatrixSort;
   href: (changes: Record<string, string | number | undefined>) => string;
   regressionKeys: Set<string>;
-  /** `candidateId|caseRevisionId` → the regressions of that cell (which candidate regressed, and against what). */
-  regressedCells: Map<string, Regression[]>;
+  /** `candidateId|caseRevisionId` → the regressions of that cell (which candidate regressed, and against what), with their status when known. */
+  regressedCells: Map<string, StatusedRegression[]>;
   selectedTrial?: number;
 }) {
   const filters: [MatrixFilter, string][] = [
@@ -104,7 +104,12 @@ export function MatrixView({
                     <code className="text-xs">{r.caseKey}</code>
                     {regressionKeys.has(String(r.caseRevisionId)) ? (
                       <span className="ml-1.5">
-                        <Badge tone="red">regression</Badge>
+                        {/* Muted when a confirm round resolved every regression of the case (issue #16 §3). */}
+                        {regressionMark(candidates.flatMap((c) => regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [])) === "cleared" ? (
+                          <Badge>regression cleared</Badge>
+                        ) : (
+                          <Badge tone="red">regression</Badge>
+                        )}
                       </span>
                     ) : null}
                   </td>
@@ -133,15 +138,20 @@ export function MatrixView({
                           : `${cell.verdict}${repeats}`;
                     const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
                     const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
-                    const regressedTitle = regressed
-                      .map((g) => `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and fails now`)
+                    // A regression a confirm round cleared no longer blocks: muted, "flaky — cleared" (issue #16 §3).
+                    const marked = regressionMark(regressed);
+                    const shown = marked === "cleared" ? regressed : regressed.filter((g) => !isResolved(g));
+                    const regressedTitle = shown
+                      .map(
+                        (g) =>
+                          `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and ${marked === "cleared" ? "failed, but a rerun did not reproduce it" : "fails now"}`,
+                      )
                       .join("\n");
-                    const mark = regressed.length ? (
-                      <span title={regressedTitle}>
-                        <Badge tone="red">regressed</Badge>
-                      </span>
+                    const markText = marked === "cleared" ? "flaky — cleared" : "regressed";
+                    const mark = marked ? (
+                      <span title={regressedTitle}>{marked === "cleared" ? <Badge>{markText}</Badge> : <Badge tone="red">{markText}</Badge>}</span>
                     ) : null;
-                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${regressed.length ? `, regressed (${regressed.length} check${regressed.length > 1 ? "s" : ""})` : ""}`;
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""})` : ""}`;
                     return (
                       <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`} data-testid="matrix-cell">
                         {cell.firstTrialId ? (

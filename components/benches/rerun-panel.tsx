@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
-import type { RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
+import { useState, useTransition } from "react";
+import { planRerunAction, startRerunAction } from "@/app/systems/[systemId]/benches/[benchId]/rerun-actions";
+import type { RerunOffer, RerunPlanSummary, ResolvedRegression } from "@/server/bench/reruns";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -17,13 +17,62 @@ const n = (v: number) => v.toLocaleString("en-US");
 /** What a rerun will run and cost, in one paragraph (the confirm dialog's text). */
 function planText(p: RerunPlanView): string {
   const who = p.perCandidate.map((c) => `${c.label}: ${n(c.trials)}`).join(", ");
-  const cases = p.caseKeys.length <= 5 ? p.caseKeys.join(", ") : `${p.caseKeys.slice(0, 5).join(", ")} and ${n(p.caseKeys.length - 5)} more`;
+  // The summary names the first few case IDs only (`caseCount` counts them all).
+  const shown = p.caseKeys.slice(0, 5);
+  const cases = p.caseCount <= shown.length ? shown.join(", ") : `${shown.join(", ")} and ${n(p.caseCount - shown.length)} more`;
   const cost = p.estimate.costUsd === null ? "cost unknown (a model has no prices set)" : `about $${p.estimate.costUsd.toFixed(4)}`;
   return (
-    `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseKeys.length)} case${p.caseKeys.length === 1 ? "" : "s"} (${cases}), ` +
+    `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseCount)} case${p.caseCount === 1 ? "" : "s"} (${cases}), ` +
     `with the bench's pinned prompt revisions, models and rubric: ${p.modelCallsUpperBound ? "at most " : ""}${n(p.modelCalls)} model call${p.modelCalls === 1 ? "" : "s"}, ` +
     `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
     "The bench reopens and its results are computed again when they are done."
+  );
+}
+
+/**
+ * One rerun's button and its confirm dialog: the plan (trials, cases, calls, tokens, cost) is asked
+ * for when the dialog opens, and the rerun can start once it is shown.
+ */
+function RerunDialog({
+  systemId,
+  benchId,
+  kind,
+  disabled,
+  onRun,
+}: {
+  systemId: string;
+  benchId: number;
+  kind: "confirm" | "errors";
+  disabled: boolean;
+  onRun: () => void;
+}) {
+  const [plan, setPlan] = useState<RerunPlanView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const open = async (isOpen: boolean) => {
+    if (!isOpen) return;
+    setPlan(null);
+    setProblem(null);
+    const r = await planRerunAction({ systemId, benchId, kind });
+    if (r.ok) setPlan(r.data);
+    else setProblem(r.error.message);
+  };
+  const text = plan
+    ? `${planText(plan)}${kind === "errors" ? " Each errored trial is kept as it was; its rerun links to it and counts in its place." : ""}`
+    : (problem ?? "Planning the rerun…");
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button size="sm" disabled={disabled}>
+          {kind === "confirm" ? "Confirm suspected regressions" : "Rerun errored trials"}
+        </Button>
+      }
+      title={kind === "confirm" ? "Confirm suspected regressions?" : "Rerun errored trials?"}
+      description={<p data-testid="rerun-plan">{text}</p>}
+      confirmLabel={plan ? runLabel(plan.trialCount) : "Run"}
+      confirmDisabled={!plan}
+      onOpenChange={(o) => void open(o)}
+      onConfirm={onRun}
+    />
   );
 }
 
@@ -41,10 +90,10 @@ export function RerunPanel({
 }: {
   systemId: string;
   benchId: number;
-  /** The confirm round's plan, or null when nothing is suspected. */
-  confirm: RerunPlanView | null;
-  /** The errored trials' rerun plan, or null when none is left to rerun. */
-  errors: RerunPlanView | null;
+  /** The confirm round's offer (how many suspected regressions), or null when nothing is suspected. */
+  confirm: RerunOffer | null;
+  /** The errored trials' rerun offer (how many), or null when none is left to rerun. */
+  errors: RerunOffer | null;
   cleared: ResolvedRegression[];
 }) {
   const router = useRouter();
@@ -65,17 +114,7 @@ export function RerunPanel({
           <p className="text-slate-700" data-testid="suspected-count">
             {suspectedSentence(confirm.targets, confirm.blockingTargets)}
           </p>
-          <ConfirmDialog
-            trigger={
-              <Button size="sm" disabled={pending}>
-                Confirm suspected regressions
-              </Button>
-            }
-            title="Confirm suspected regressions?"
-            description={<p data-testid="rerun-plan">{planText(confirm)}</p>}
-            confirmLabel={runLabel(confirm.trialCount)}
-            onConfirm={() => run("confirm")}
-          />
+          <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} />
         </div>
       ) : null}
       {errors ? (
@@ -84,19 +123,7 @@ export function RerunPanel({
             {errors.targets === 1 ? "1 trial" : `${n(errors.targets)} trials`} ended in an error (rate limit, timeout, provider outage …): not counted as
             failures.
           </p>
-          <ConfirmDialog
-            trigger={
-              <Button size="sm" disabled={pending}>
-                Rerun errored trials
-              </Button>
-            }
-            title="Rerun errored trials?"
-            description={
-              <p data-testid="rerun-plan">{planText(errors)} Each errored trial is kept as it was; its rerun links to it and counts in its place.</p>
-            }
-            confirmLabel={runLabel(errors.trialCount)}
-            onConfirm={() => run("errors")}
-          />
+          <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={() => run("errors")} />
         </div>
       ) : null}
       {cleared.length ? (

@@ -118,6 +118,25 @@ describe("the recommendation card with the evidence", () => {
   });
 });
 
+describe("the recommendation card's long lists", () => {
+  it("shows the first 20 blocking regressions and fixes with a link to all of them; with every one asked for, all and no link", () => {
+    const { detail, rec: plain } = bench({ a: ["passed"], b: ["failed"] });
+    const item = (i: number) => ({ caseKey: `case-${i}`, caseRevisionId: i, key: "e0:exact", label: "Exact match", against: "baseline" as const, outcome: "failed" as const });
+    const blockers = Array.from({ length: 25 }, (_, i) => item(i + 1));
+    const fixes = Array.from({ length: 30 }, (_, i) => item(i + 101));
+    const rec: Recommendation = { ...plain, candidates: plain.candidates.map((c) => (c.candidateId === 2 ? { ...c, blockers, fixes } : c)) };
+    const listed = (html: string) => [...html.matchAll(/<code>(case-\d+)<\/code>/g)].map((m) => m[1]);
+    const short = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, showAllHref: "/b/1?list=all" }));
+    expect(listed(short)).toEqual([...blockers.slice(0, 20), ...fixes.slice(0, 20)].map((b) => b.caseKey));
+    expect(short).toContain('href="/b/1?list=all"');
+    expect(short).toContain("Show all 25 blocking regressions");
+    expect(short).toContain("Show all 30 fixes");
+    const all = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, showAllHref: "/b/1?list=all", listLimit: null }));
+    expect(listed(all)).toEqual([...blockers, ...fixes].map((b) => b.caseKey));
+    expect(all).not.toContain("Show all");
+  });
+});
+
 describe("the candidates table with the evidence", () => {
   it("shows each candidate's case pass rate with its Wilson 95 % interval and says what a passing case is", () => {
     const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });

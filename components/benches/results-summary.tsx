@@ -15,7 +15,9 @@ const fmtTokens = (t: { input: number; output: number }) => `${t.input.toLocaleS
 const fmtUsd = (v: number | null) => (v === null ? "—" : `$${v.toFixed(4)}`);
 const dash = <span className="text-xs text-slate-500">—</span>;
 
-/** The recommendation: the headline, then each candidate's verdict with its blocking regressions. */
+/** Blocking regressions and fixes listed per candidate before "show all": a bench of thousands of cases broke hundreds (issue #16, speed). */
+export const LIST_LIMIT = 20;
+
 /** Where a list of regressions or fixes was measured: for the baseline, in the last bench, or either. */
 function where(list: readonly { against: "baseline" | "last bench" }[], baseline: string, last: string): string {
   const b = list.some((x) => x.against === "baseline");
@@ -57,7 +59,35 @@ function RegressionStatusBadge({ status }: { status: RegressionStatus }) {
  * each candidate's verdict with its blocking regressions and their status.
  * @param evidence the bench's statistics from `benchEvidence` (null for a bench without a summary)
  */
-export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recommendation; bench: BenchDetail; evidence?: CandidateEvidence[] | null }) {
+export function RecommendationCard({
+  rec,
+  bench,
+  evidence = null,
+  listLimit = LIST_LIMIT,
+  showAllHref = null,
+}: {
+  rec: Recommendation;
+  bench: BenchDetail;
+  evidence?: CandidateEvidence[] | null;
+  /** How many blocking regressions and fixes each list shows (null: all of them). */
+  listLimit?: number | null;
+  /** The page with every one listed (`listLimit` null), linked below a cut list. */
+  showAllHref?: string | null;
+}) {
+  const cut = <T,>(list: readonly T[]) => (listLimit === null ? list : list.slice(0, listLimit));
+  const more = (n: number, what: string) =>
+    listLimit !== null && n > listLimit ? (
+      <li className="mt-1">
+        … {n - listLimit} more.{" "}
+        {showAllHref ? (
+          <a href={showAllHref} className="underline">
+            Show all {n} {what}
+          </a>
+        ) : (
+          "Export the results for all."
+        )}
+      </li>
+    ) : null;
   const sole = soleBaseline(rec.candidates);
   const evOf = (id: number) => evidence?.find((e) => e.candidateId === id);
   const statuses = new Map(rec.candidates.map((c) => [c.candidateId, blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? [])]));
@@ -122,37 +152,37 @@ export function RecommendationCard({ rec, bench, evidence = null }: { rec: Recom
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>
             {c.blockers.length ? (
-              <details className="mt-1 ml-8">
+              <details className="mt-1 ml-8" open={listLimit === null}>
                 <summary className="cursor-pointer text-xs text-slate-700">
                   Blocking regressions: {c.blockers.length === 1 ? "a check that passed" : `${c.blockers.length} checks that passed`}{" "}
                   {where(c.blockers, "for the baseline", "in the last bench")} and {c.blockers.length === 1 ? "fails" : "fail"} now
                 </summary>
-                <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
-                  {c.blockers.slice(0, 200).map((b, i) => (
+                <ul className={`mt-1 overflow-auto text-xs text-slate-700 ${listLimit === null ? "" : "max-h-60"}`}>
+                  {cut(c.blockers).map((b, i) => (
                     <li key={i}>
                       <code>{b.caseKey}</code> · {b.label}
                       {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}{" "}
                       <RegressionStatusBadge status={statuses.get(c.candidateId)![i]} />
                     </li>
                   ))}
-                  {c.blockers.length > 200 ? <li>… and {c.blockers.length - 200} more (export the results for all)</li> : null}
+                  {more(c.blockers.length, "blocking regressions")}
                 </ul>
               </details>
             ) : null}
             {c.fixes?.length ? (
-              <details className="mt-1 ml-8">
+              <details className="mt-1 ml-8" open={listLimit === null}>
                 <summary className="cursor-pointer text-xs text-emerald-800">
                   Fixes: {c.fixes.length === 1 ? "a check that failed" : `${c.fixes.length} checks that failed`}{" "}
                   {where(c.fixes, "for the baseline", "in the last bench")} and {c.fixes.length === 1 ? "passes" : "pass"} now
                 </summary>
-                <ul className="mt-1 max-h-60 overflow-auto text-xs text-slate-700">
-                  {c.fixes.slice(0, 200).map((f, i) => (
+                <ul className={`mt-1 overflow-auto text-xs text-slate-700 ${listLimit === null ? "" : "max-h-60"}`}>
+                  {cut(c.fixes).map((f, i) => (
                     <li key={i}>
                       <code>{f.caseKey}</code> · {f.label}
                       {f.priority ? ` (${f.priority})` : ""} · passes · vs {against(f.against)}
                     </li>
                   ))}
-                  {c.fixes.length > 200 ? <li>… and {c.fixes.length - 200} more (export the results for all)</li> : null}
+                  {more(c.fixes.length, "fixes")}
                 </ul>
               </details>
             ) : null}

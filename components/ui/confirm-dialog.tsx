@@ -10,15 +10,21 @@ export function ConfirmDialog({
   description,
   confirmLabel,
   onConfirm,
+  onOpenChange,
+  confirmDisabled = false,
 }: {
   trigger: React.ReactNode;
   title: string;
   description: React.ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  /** Called when the dialog opens or closes (e.g. to load what it shows). */
+  onOpenChange?: (open: boolean) => void;
+  /** The confirm button is disabled (e.g. until what the dialog shows has loaded). */
+  confirmDisabled?: boolean;
 }) {
   return (
-    <AlertDialog.Root>
+    <AlertDialog.Root onOpenChange={onOpenChange}>
       <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
@@ -32,7 +38,7 @@ export function ConfirmDialog({
               <Button>Cancel</Button>
             </AlertDialog.Cancel>
             <AlertDialog.Action asChild>
-              <Button variant="danger" onClick={onConfirm}>
+              <Button variant="danger" onClick={onConfirm} disabled={confirmDisabled}>
                 {confirmLabel}
               </Button>
             </AlertDialog.Action>

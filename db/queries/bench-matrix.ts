@@ -63,7 +63,7 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
               sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
               ${TRIAL_VERDICT_SUMS},
-              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId, sum(status = 'skipped' AND error LIKE 'budget%') AS budgetSkipped
+              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
        FROM trials t WHERE t.bench_id = ? AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
     )
     .all(benchId) as {
@@ -93,9 +93,20 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
     byCase.set(c.id, row);
     return row;
   });
+  // Trials the spend cap kept from starting, apart: the counts above come from an index (trials_matrix) without the error text.
+  const budget = db.$client
+    .prepare(
+      // By status first: else SQLite walks every trial row of the bench for the grouping's order.
+      `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS n FROM trials t INDEXED BY trials_bench_status
+       WHERE t.bench_id = ? AND t.status = 'skipped' AND t.error LIKE 'budget%' AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
+    )
+    .all(benchId) as { bc: number; cand: number; n: number }[];
+  const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
   for (const x of cells) {
     const row = byCase.get(x.bc);
-    if (row) row.cells[x.cand] = cellOf(x);
+    if (!row) continue;
+    x.budgetSkipped = budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0;
+    row.cells[x.cand] = cellOf(x);
   }
   return rows;
 }
@@ -159,8 +170,10 @@ export function repeatTrials(db: Db, benchId: number, candidateId: number, bench
  * repeat): trial id, candidate label, case ID and revision, the case's input and expected result
  * (empty once the case's details were erased), repeat, status, check counts, output, the tool
  * calls (JSON text of `{ toolCallId?, toolName, input }`, null when the record was not kept),
- * finish reason, latency (ms), tokens, cost (USD), error, and the checks as stored (JSON text, with
- * each check's verdict, label and reason).
+ * finish reason, latency (ms), tokens, cost (USD), error, the checks as stored (JSON text, with
+ * each check's verdict, label and reason), then `rerun` (`confirm` or `error` for a trial a rerun
+ * inside the bench added, null for a planned one) and `rerunOf` (the errored trial an error rerun
+ * reruns, else null) — last, so the earlier columns keep their places.
  */
 export function exportTrialRows(db: Db, benchId: number): Record<string, unknown>[] {
   return db.$client
@@ -169,7 +182,7 @@ export function exportTrialRows(db: Db, benchId: number): Record<string, unknown
               t.repeat, t.status, t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
               t.output, CASE WHEN json_valid(t.record) THEN json_extract(t.record, '$.toolCalls') END AS toolCalls,
               t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
-              t.cost_usd AS costUsd, t.error, t.checks
+              t.cost_usd AS costUsd, t.error, t.checks, t.rerun, t.rerun_of AS rerunOf
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
        JOIN case_revisions r ON r.id = bc.case_revision_id
        WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,

@@ -53,8 +53,8 @@ export function trialRerunLinks(db: Db, trialId: number): { rerunOf: { id: numbe
 }
 
 /**
- * Adds rerun trials to a finished bench and reopens it (status `queued`, end time and cancel
- * request cleared, trial count raised) so the worker runs them and finalizes the bench again.
+ * Adds rerun trials to a finished bench and reopens it (status `queued`, start time now, the trials
+ * it had as the rerun's base, end time and cancel request cleared, trial count raised) so the worker runs them and finalizes the bench again.
  * One transaction: the bench's status is re-read inside it.
  * @throws LibraryError `not_found` for an unknown bench; `not_allowed` when it is no longer
  *   finished (a second click that raced the first) or `trials` is empty
@@ -68,10 +68,11 @@ export function addRerunTrials(db: Db, benchId: number, trials: readonly RerunTr
     if (trials.length === 0) throw new LibraryError("not_allowed", `Bench #${benchId}: nothing to rerun.`);
     const ins = c.prepare("INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status, rerun, rerun_of) VALUES (?, ?, ?, ?, 'queued', ?, ?)");
     for (const t of trials) ins.run(benchId, t.candidateId, t.benchCaseId, t.repeat, t.rerun, t.rerunOf);
-    c.prepare("UPDATE benches SET status = 'queued', finished_at = NULL, cancel_requested_at = NULL, trial_count = trial_count + ? WHERE id = ?").run(
-      trials.length,
-      benchId,
-    );
+    // The rerun is timed from now over its own trials (the progress's elapsed and time left), not from the launch over all:
+    // rerun_base keeps how many trials the bench had (SQLite reads trial_count before this update's increment).
+    c.prepare(
+      "UPDATE benches SET status = 'queued', started_at = ?, rerun_base = trial_count, finished_at = NULL, cancel_requested_at = NULL, trial_count = trial_count + ? WHERE id = ?",
+    ).run(Date.now(), trials.length, benchId);
     return trials.length;
   });
   return run();

@@ -24,6 +24,7 @@ import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
+import { computeBenchEvidence } from "./bench-evidence";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
@@ -169,19 +170,19 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
   );
   recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
-  return {
-    summary: {
-      candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),
-      baselineCandidateId,
-      referenceBenchId,
-      referenceCandidateId,
-      regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
-      fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
-      tradeoffs: Object.fromEntries([...tradeoffs].map(([k, v]) => [String(k), v])),
-      retained: 0,
-    },
-    recommendation,
+  const summary: BenchSummary = {
+    candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),
+    baselineCandidateId,
+    referenceBenchId,
+    referenceCandidateId,
+    regressions: Object.fromEntries([...regressions].map(([k, v]) => [String(k), v])),
+    fixes: Object.fromEntries([...fixes].map(([k, v]) => [String(k), v])),
+    tradeoffs: Object.fromEntries([...tradeoffs].map(([k, v]) => [String(k), v])),
+    retained: 0,
   };
+  // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
+  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary);
+  return { summary, recommendation };
 }
 
 /**

@@ -17,6 +17,7 @@ import { recordActivityTx } from "./activity";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
+import type { StoredEvidence } from "./bench-evidence";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -76,6 +77,8 @@ export interface BenchSummary {
   fixes?: Record<string, Fix[]>;
   /** Per candidate id (not the baseline), its cost and latency against the baseline (issue #16 §4; absent in summaries stored before). */
   tradeoffs?: Record<string, Tradeoffs>;
+  /** Per candidate id, its paired statistics, computed when the summary is (issue #16, speed; absent in summaries stored before: computed on read). */
+  evidence?: Record<string, StoredEvidence>;
   retained: number;
 }
 
@@ -263,8 +266,11 @@ export interface BenchProgress {
   error: number;
   skipped: number;
   createdAt: number;
+  /** When the current run started: the worker's first claim after launch, or the reopening by the last rerun (issue #16 §3). */
   startedAt: number | null;
   finishedAt: number | null;
+  /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
+  finishedBefore: number;
   cancelRequested: boolean;
 }
 
@@ -291,6 +297,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
       finishedAt: benches.finishedAt,
       cancel: benches.cancelRequestedAt,
       total: benches.trialCount,
+      rerunBase: benches.rerunBase,
     })
     .from(benches)
     .where(eq(benches.id, id))
@@ -315,6 +322,8 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     createdAt: b.createdAt,
     startedAt: b.startedAt,
     finishedAt: b.finishedAt,
+    // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
+    finishedBefore: b.rerunBase,
     cancelRequested: b.cancel != null,
   };
 }

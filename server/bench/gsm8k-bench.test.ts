@@ -180,6 +180,8 @@ describe("results export (CSV and JSON)", () => {
       "costUsd",
       "error",
       "checks",
+      "rerun",
+      "rerunOf",
     ]);
     expect(table).toHaveLength(41);
     expect(table.slice(1).map((r) => Number(r[0]))).toEqual(json.trials.map((t: { trial: number }) => t.trial));

@@ -13,12 +13,12 @@ import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench } from "@/db/queries/benches";
+import { getBench, getBenchProgress } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
-import { planConfirm, planErrorRerun, startRerun } from "./reruns";
+import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 
 const RIGHT = { text: "right" };
@@ -130,6 +130,8 @@ describe("confirm suspected regressions", () => {
     const cand = bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!;
     expect(cand.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
 
+    // The page offers the confirm round with its count (the plan comes with its dialog).
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: { targets: 1 }, errors: null, cleared: [] });
     const ratesBefore = bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate]);
     const comparisonBefore = (await benchEvidence(db, id))![1].comparisons[0];
     const plan = await planConfirm(db, id);
@@ -144,9 +146,17 @@ describe("confirm suspected regressions", () => {
     expect(plan.estimate.costUsd).toBeNull(); // the scripted models have no prices
 
     const before = server.requests.count;
+    const launchedRun = (await getBenchProgress(db, id))!;
+    const reopenedAt = Date.now();
     await startRerun(db, id, "confirm");
     expect((await getBench(db, id))!.status).toBe("queued");
+    // The progress times the rerun from its own start, over its own trials: the 12 of the first run ended before it.
+    const reopened = (await getBenchProgress(db, id))!;
+    expect(reopened.startedAt).toBeGreaterThanOrEqual(reopenedAt);
+    expect(reopened.startedAt).toBeGreaterThan(launchedRun.startedAt!);
+    expect([reopened.total, reopened.done, reopened.finishedBefore]).toEqual([18, 12, 12]);
     bench = await runToEnd(id);
+    expect((await getBenchProgress(db, id))!).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
     expect(server.requests.count - before).toBe(6);
     expect(bench.status).toBe("finished");
     const added = trialsOf(id).filter((t) => t.rerun === "confirm");
@@ -160,6 +170,8 @@ describe("confirm suspected regressions", () => {
     ]);
     expect(bench.trialCount).toBe(12 + 6);
     expect(await statuses(id)).toEqual({ flaky: "cleared" });
+    // The re-finalize stored the new status with the summary (the page reads it from there).
+    expect(bench.summary!.evidence![String(cand.candidateId)].statuses.map(([s]) => s)).toEqual(["cleared"]);
     // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);
@@ -171,6 +183,7 @@ describe("confirm suspected regressions", () => {
       [6, 5 / 6],
     ]);
     expect((await benchEvidence(db, id))![1].comparisons[0]).toEqual(comparisonBefore);
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: null, errors: null, cleared: [{ caseKey: "flaky", status: "cleared" }] });
     // Nothing is suspected any more: a second confirm is refused.
     await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
   });

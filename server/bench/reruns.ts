@@ -88,7 +88,10 @@ async function estimate(
     for (const [bc, n] of m) {
       let g = groups.get(cand);
       if (!g) groups.set(cand, (g = new Map()));
-      g.set(n, [...(g.get(n) ?? []), bc]);
+      // Pushed, not copied: a confirm round of a large bench has thousands of cases per group.
+      let list = g.get(n);
+      if (!list) g.set(n, (list = []));
+      list.push(bc);
     }
   const out = {
     modelCalls: 0,
@@ -196,32 +199,50 @@ export interface ResolvedRegression {
   status: "cleared" | "flaky on baseline";
 }
 
-/** A rerun's plan without its trial list (what the results page sends to the browser). */
-export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number };
+/** How many case IDs a plan's summary names (the confirm dialog names 5, then "and N more"). */
+const SUMMARY_CASE_KEYS = 5;
 
-const summarize = ({ trials, ...rest }: RerunPlan): RerunPlanSummary => ({ ...rest, trialCount: trials.length });
+/**
+ * A rerun's plan without its trial list, and with its first case IDs only (what the results page
+ * sends to the browser: a confirm round of a large bench has thousands of cases).
+ */
+export type RerunPlanSummary = Omit<RerunPlan, "trials"> & { trialCount: number; caseCount: number };
 
-/** A plan, or null when the bench refuses it (`not_allowed`: nothing to rerun, or not finished). */
-async function offer(p: Promise<RerunPlan>): Promise<RerunPlanSummary | null> {
-  try {
-    return summarize(await p);
-  } catch (e) {
-    if (e instanceof LibraryError && e.code === "not_allowed") return null;
-    throw e;
-  }
+const summarize = ({ trials, caseKeys, ...rest }: RerunPlan): RerunPlanSummary => ({
+  ...rest,
+  caseKeys: caseKeys.slice(0, SUMMARY_CASE_KEYS),
+  caseCount: caseKeys.length,
+  trialCount: trials.length,
+});
+
+/**
+ * The plan of a rerun as the results page's confirm dialog shows it, computed when the dialog
+ * opens (not on each render: on a large bench the confirm round's estimate covers thousands of cases).
+ * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}
+ */
+export async function planRerunSummary(db: Db, benchId: number, kind: "confirm" | "errors"): Promise<RerunPlanSummary> {
+  return summarize(kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId));
+}
+
+/** A rerun the results page offers: how many suspected regressions (confirm) or errored trials (errors) it targets. */
+export interface RerunOffer {
+  targets: number;
+  /** Of `targets`, those that block (suspected regressions on advisory criteria do not: issue 18). */
+  blockingTargets: number;
 }
 
 /**
- * What the results page offers on a finished bench: the confirm round's plan (null when nothing is
- * suspected), the errored trials' rerun plan (null when none is left), and the regressions a
- * confirm round resolved, with their candidate's label.
- * @param evidence the bench's evidence as the page computed it (`benchEvidence`)
+ * What the results page offers on a finished bench: the confirm round (null when nothing is
+ * suspected), the errored trials' rerun (null when none is left), each with its count only (the
+ * plan comes with the dialog: {@link planRerunSummary}), and the regressions a confirm round
+ * resolved, with their candidate's label.
+ * @param evidence the bench's evidence as the page read it (`benchEvidence`)
  */
 export async function rerunOffers(
   db: Db,
   bench: BenchDetail,
   evidence: CandidateEvidence[] | null,
-): Promise<{ confirm: RerunPlanSummary | null; errors: RerunPlanSummary | null; cleared: ResolvedRegression[] }> {
+): Promise<{ confirm: RerunOffer | null; errors: RerunOffer | null; cleared: ResolvedRegression[] }> {
   if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [] };
   const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
   const cleared = (evidence ?? []).flatMap((e) =>
@@ -229,9 +250,14 @@ export async function rerunOffers(
       .filter((r) => r.regressionStatus === "cleared" || r.regressionStatus === "flaky on baseline")
       .map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label, status: r.regressionStatus as ResolvedRegression["status"] })),
   );
+  // The same counts the plans refuse on (rerunRefusal), without planning.
+  const suspectedList = await suspectedOf(db, bench, evidence);
+  const suspected = suspectedList.length;
+  const { errored, rerunAlready } = benchErroredTrials(db, bench.id);
+  const left = errored.filter((t) => !rerunAlready.has(t.id)).length;
   return {
-    confirm: await offer(planConfirm(db, bench.id, { bench, evidence })),
-    errors: await offer(planErrorRerun(db, bench.id, bench)),
+    confirm: rerunRefusal(bench, "confirm", suspected) ? null : { targets: suspected, blockingTargets: suspectedList.filter((r) => !r.advisory).length },
+    errors: rerunRefusal(bench, "errors", left) ? null : { targets: left, blockingTargets: left },
     cleared,
   };
 }

@@ -77,7 +77,9 @@ export function confirmTrials(o: {
   for (const side of sides) {
     const have = o.existing(side.candidateId, side.benchCaseId);
     const n = confirmExtra(o.repeats, have.count);
-    for (let i = 1; i <= n; i++) out.push({ ...side, repeat: have.maxRepeat + i, rerun: "confirm", rerunOf: null });
+    // A plain literal, not a spread: thousands of trials on a large bench's results page.
+    for (let i = 1; i <= n; i++)
+      out.push({ candidateId: side.candidateId, benchCaseId: side.benchCaseId, repeat: have.maxRepeat + i, rerun: "confirm", rerunOf: null });
   }
   return out;
 }

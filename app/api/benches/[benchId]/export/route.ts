@@ -1,6 +1,7 @@
 /**
  * GET ?format=csv|json: a bench's results as a file (one row per trial with the case's input and
- * expected result, the output, tool calls and each check's verdict and reason; JSON adds the
+ * expected result, the output, tool calls, each check's verdict and reason, and which rerun added
+ * it: `rerun` confirm|error|empty, `rerunOf` the errored trial it reruns; JSON adds the
  * summary, recommendation, regressions, fixes and manifest). CSV cells that would start a formula
  * are escaped.
  */
@@ -61,11 +62,12 @@ export const GET = guardedRoute("viewer", async (req: Request, { params }: { par
   }
   const table = rows.map((r) => {
     const checks = r.checks ? (JSON.parse(String(r.checks)) as { label: string; verdict: string; message?: string }[]) : [];
-    const { checks: _c, ...rest } = r;
+    const { checks: _c, rerun, rerunOf, ...rest } = r;
     // Each check with its reason: "verdict: label — reason", checks separated by " | ".
     const checkText = checks.map((c) => `${c.verdict}: ${c.label}${c.message ? ` — ${c.message}` : ""}`).join(" | ");
     const toolCalls = r.toolCalls ?? (r.status === "done" ? "[]" : null);
-    return Object.fromEntries(Object.entries({ ...rest, toolCalls, checks: checkText }).map(([k, v]) => [k, v == null ? "" : String(v)]));
+    // The rerun columns last (issue #16 §3), so the earlier columns keep their places.
+    return Object.fromEntries(Object.entries({ ...rest, toolCalls, checks: checkText, rerun, rerunOf }).map(([k, v]) => [k, v == null ? "" : String(v)]));
   });
   // A byte-order mark so spreadsheet programs read the file as UTF-8.
   return new Response(toCsv(table, { bom: true }), {

@@ -5,9 +5,9 @@ import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
 import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
-import type { Regression } from "@/lib/bench/recommend";
+import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
-import { CandidatesTable, ChecksTable, ErrorsTable, RecommendationCard } from "@/components/benches/results-summary";
+import { CandidatesTable, ChecksTable, ErrorsTable, LIST_LIMIT, RecommendationCard } from "@/components/benches/results-summary";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
@@ -74,9 +74,19 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           bench.candidates.map((c) => c.id),
         );
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
-  const regressedCells = new Map<string, Regression[]>();
-  for (const [cand, list] of Object.entries(bench.summary?.regressions ?? {}))
-    for (const r of list) regressedCells.set(`${cand}|${r.caseRevisionId}`, [...(regressedCells.get(`${cand}|${r.caseRevisionId}`) ?? []), r]);
+  // Per matrix cell, its regressions (with their status once the evidence is read: a cleared one shows muted).
+  const regressedCells = new Map<string, StatusedRegression[]>();
+  const markRegressions = (byCandidate: Iterable<[string | number, readonly StatusedRegression[]]>) => {
+    regressedCells.clear();
+    for (const [cand, list] of byCandidate)
+      for (const r of list) {
+        const k = `${cand}|${r.caseRevisionId}`;
+        const l = regressedCells.get(k);
+        if (l) l.push(r);
+        else regressedCells.set(k, [r]);
+      }
+  };
+  markRegressions(Object.entries(bench.summary?.regressions ?? {}));
 
   let main: React.ReactNode;
   // Criteria and cases generated at launch (issue 17): which run made them, shown with the manifest and the rubric.
@@ -151,14 +161,23 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     const siblings = trial
       ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
-    // The paired statistics, computed once per render (SQL tallies; checks parsed only where one broke).
+    // The paired statistics, as stored with the summary when the bench was finalized (computed here only for a bench stored before).
     const evidence = ended ? await benchEvidence(db, id, bench) : null;
-    // Reruns inside the bench (issue #16 §3): what Confirm and Rerun errored trials would add.
+    if (evidence) markRegressions(evidence.map((e) => [e.candidateId, e.regressions]));
+    // Reruns inside the bench (issue #16 §3): how many suspected regressions and errored trials each would rerun (its plan comes with its dialog).
     const reruns = await rerunOffers(db, bench, evidence);
     const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;
     main = (
       <div className="flex flex-col gap-4">
-        {bench.recommendation && ended ? <RecommendationCard rec={bench.recommendation} bench={bench} evidence={evidence} /> : null}
+        {bench.recommendation && ended ? (
+          <RecommendationCard
+            rec={bench.recommendation}
+            bench={bench}
+            evidence={evidence}
+            listLimit={one(sp.list) === "all" ? null : LIST_LIMIT}
+            showAllHref={href({ list: "all" })}
+          />
+        ) : null}
         <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />

@@ -80,3 +80,22 @@ describe("startRerunAction", () => {
     expect(trials()).toBe(2);
   });
 });
+
+describe("planRerunAction", () => {
+  it("plans what the confirm dialog shows when it opens, with the same refusals", async () => {
+    const { planRerunAction } = await import("./rerun-actions");
+    expect(await planRerunAction({ systemId: "customer-support", benchId, kind: "errors" })).toMatchObject({ ok: false, error: { code: "not_found" } });
+    getDb().$client.prepare("UPDATE benches SET status = 'finished' WHERE id = ?").run(benchId);
+    expect(await planRerunAction({ systemId: "grade-school-math", benchId, kind: "confirm" })).toMatchObject({
+      ok: false,
+      error: { code: "not_allowed", message: `Bench #${benchId} has no suspected regression to confirm (confirmed and cleared ones need no rerun).` },
+    });
+    // One trial errored (a provider outage): its rerun is planned — one trial on one case, one model call — and nothing is added.
+    const first = getDb().$client.prepare("SELECT id FROM trials WHERE bench_id = ? ORDER BY id LIMIT 1").get(benchId) as { id: number };
+    getDb().$client.prepare("UPDATE trials SET status = 'error', error = 'provider outage' WHERE id = ?").run(first.id);
+    const r = await planRerunAction({ systemId: "grade-school-math", benchId, kind: "errors" });
+    expect(r).toMatchObject({ ok: true, data: { benchId, kind: "errors", trialCount: 1, caseCount: 1, targets: 1, modelCalls: 0 } });
+    expect(r.ok && r.data.caseKeys).toHaveLength(1);
+    expect(trials()).toBe(2);
+  });
+});

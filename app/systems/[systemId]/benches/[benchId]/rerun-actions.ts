@@ -1,10 +1,10 @@
 "use server";
 
 /**
- * Server actions of reruns inside a finished bench (issue #16 §3): confirm its suspected
- * regressions, or rerun its errored trials. Each validates its input, refuses a bench of another
- * system, one still running, or one with nothing to rerun (a clear error), adds the trials and
- * reopens the bench, then wakes the worker.
+ * Server actions of reruns inside a finished bench (issue #16 §3): plan, then confirm its
+ * suspected regressions or rerun its errored trials. Each validates its input and refuses a bench
+ * of another system, one still running, or one with nothing to rerun (a clear error); starting
+ * adds the trials and reopens the bench, then wakes the worker.
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
@@ -13,7 +13,7 @@ import { getBench } from "@/db/queries/benches";
 import { LibraryError } from "@/lib/library/errors";
 import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
-import { startRerun } from "@/server/bench/reruns";
+import { planRerunSummary, startRerun, type RerunPlanSummary } from "@/server/bench/reruns";
 import { wakeInServerWorker } from "@/server/in-server-worker";
 
 const rerunInput = z.object({
@@ -22,13 +22,26 @@ const rerunInput = z.object({
   kind: z.enum(["confirm", "errors"]),
 });
 
+/** The bench `benchId` of system `systemId`, or LibraryError `not_found`. */
+async function benchOf(systemId: string, benchId: number) {
+  const bench = await getBench(getDb(), benchId);
+  if (!bench || bench.systemId !== systemId) throw new LibraryError("not_found", `Bench #${benchId} does not exist in system "${systemId}".`);
+  return bench;
+}
+
+/** A rerun's plan (trials, cases, calls, tokens, cost) for its confirm dialog, computed when the dialog opens. */
+export async function planRerunAction(input: unknown): Promise<ActionResult<RerunPlanSummary>> {
+  return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
+    await benchOf(systemId, benchId);
+    return planRerunSummary(getDb(), benchId, kind);
+  });
+}
+
 /** Starts a rerun; returns how many trials it added and the model calls planned for them. */
 export const startRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> => {
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
-    const db = getDb();
-    const bench = await getBench(db, benchId);
-    if (!bench || bench.systemId !== systemId) throw new LibraryError("not_found", `Bench #${benchId} does not exist in system "${systemId}".`);
-    const plan = await startRerun(db, benchId, kind);
+    await benchOf(systemId, benchId);
+    const plan = await startRerun(getDb(), benchId, kind);
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

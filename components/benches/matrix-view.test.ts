@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import type { BenchCandidate } from "@/db/queries/benches";
+import type { MatrixRow } from "@/db/queries/bench-matrix";
+import type { Regression } from "@/lib/bench/recommend";
+import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import { MatrixView } from "./matrix-view";
+
+const cand = (id: number, label: string) => ({ id, position: id, kind: "recorded", label, recordedName: label }) as BenchCandidate;
+const cell = (verdict: "passed" | "mixed", passed: number, firstTrialId: number) => ({
+  verdict,
+  passedTrials: passed,
+  scoredTrials: 6,
+  errorTrials: 0,
+  trials: 6,
+  failedChecks: 6 - passed,
+  firstTrialId,
+});
+const row = (rev: number, key: string): MatrixRow => ({
+  benchCaseId: rev,
+  position: rev,
+  caseId: rev,
+  caseKey: key,
+  caseRevisionId: rev,
+  source: "custom",
+  cells: { 1: cell("passed", 6, rev * 10 + 1), 2: cell("mixed", 5, rev * 10 + 2) },
+});
+const regression = (rev: number, key: string, regressionStatus: RegressionStatus): Regression & { regressionStatus: RegressionStatus } => ({
+  caseKey: key,
+  caseRevisionId: rev,
+  key: "e0:exact",
+  label: "Exact match",
+  against: "baseline",
+  outcome: "mixed",
+  regressionStatus,
+});
+
+/** The matrix of cases `flaky` (its regression cleared by a confirm round) and `broken` (suspected), candidate 2 against baseline 1. */
+function render() {
+  const rows = [row(1, "flaky"), row(2, "broken")];
+  return renderToStaticMarkup(
+    createElement(MatrixView, {
+      rows,
+      candidates: [cand(1, "base"), cand(2, "cand")],
+      total: 2,
+      page: 1,
+      pageCount: 1,
+      pageSize: 50,
+      filter: "all",
+      sort: "position",
+      href: () => "/x",
+      regressionKeys: new Set(["1", "2"]),
+      regressedCells: new Map([
+        ["2|1", [regression(1, "flaky", "cleared")]],
+        ["2|2", [regression(2, "broken", "suspected")]],
+      ]),
+    }),
+  );
+}
+
+/** The markup of the matrix row of case `key`. */
+const rowOf = (html: string, key: string) => html.split('data-testid="matrix-row"').find((r) => r.includes(`<code class="text-xs">${key}</code>`))!;
+
+describe("the results matrix", () => {
+  it("shows a regression a confirm round cleared as “flaky — cleared” (muted), not the red “regressed” badge", () => {
+    const html = render();
+    const flaky = rowOf(html, "flaky");
+    expect(flaky).toContain("flaky — cleared");
+    expect(flaky).not.toContain(">regressed<");
+    expect(flaky).not.toContain("bg-red-50");
+    expect(flaky).toContain("flaky — cleared (1 check)");
+    // A regression still open keeps the red badge.
+    const broken = rowOf(html, "broken");
+    expect(broken).toContain(">regressed<");
+    expect(broken).toContain("bg-red-50");
+    expect(broken).not.toContain("flaky — cleared");
+  });
+});

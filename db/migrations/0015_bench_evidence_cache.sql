@@ -1,0 +1,2 @@
+ALTER TABLE `benches` ADD `rerun_base` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `trials_matrix` ON `trials` (`bench_id`,`bench_case_id`,`candidate_id`,`status`,`passed_checks`,`failed_checks`,`error_checks`);

@@ -62,6 +62,12 @@ describe("the role wrapper on every action and route", () => {
     expect(bare).toEqual([]);
   });
 
+  it("serves only the better-auth endpoints the pages use (the admin plugin's would bypass the Users page and the activity log)", () => {
+    const source = readFileSync(path.join(APP, "api/auth/[...all]/route.ts"), "utf8");
+    for (const handler of ["GET", "POST"]) expect(source).toMatch(new RegExp(`export async function ${handler}\\(request: Request\\): Promise<Response> \\{\\s*return handle\\(request\\);`));
+    expect(source).toMatch(/if \(!isServedAuthEndpoint\(request\.method, new URL\(request\.url\)\.pathname\)\) return/);
+  });
+
   it("keeps users, model configurations and deletions admin-only", () => {
     const roles = Object.fromEntries(guards.map((g) => [`${g.file}:${g.name}`, g.role]));
     expect(Object.fromEntries(ADMIN_ONLY.map((k) => [k, roles[k]]))).toEqual(Object.fromEntries(ADMIN_ONLY.map((k) => [k, "admin"])));

@@ -12,7 +12,15 @@ describe("isServedAuthEndpoint", () => {
     expect(isServedAuthEndpoint("post", "/api/auth/callback/oidc")).toBe(true);
   });
   it("serves nothing else: the admin plugin, session listings, profile changes, other spellings", () => {
-    for (const p of ["/admin/impersonate-user", "/admin/set-role", "/admin/create-user", "/list-sessions", "/update-user", "/unlink-account", "/revoke-sessions"])
+    for (const p of [
+      "/admin/impersonate-user",
+      "/admin/set-role",
+      "/admin/create-user",
+      "/list-sessions",
+      "/update-user",
+      "/unlink-account",
+      "/revoke-sessions",
+    ])
       expect(isServedAuthEndpoint("POST", `/api/auth${p}`), p).toBe(false);
     expect(isServedAuthEndpoint("GET", "/api/auth/admin/list-users")).toBe(false);
     expect(isServedAuthEndpoint("POST", "/api/auth/sign-in/%65mail")).toBe(false);

@@ -9,7 +9,8 @@ const BASE = "http://benchwork.invalid";
  * @returns the normalised path with its query and fragment, or "/"
  */
 export function safeNextPath(value: string | null | undefined): string {
-  if (!value || !value.startsWith("/") || /[\\\u0000-\u0020\u007f]/.test(value)) return "/";
+  // Control characters (U+0000–U+001F, U+007F), spaces and backslashes: refused outright.
+  if (!value || !value.startsWith("/") || [...value].some((ch) => ch <= " " || ch === "\u007f" || ch === "\\")) return "/";
   let url: URL;
   try {
     url = new URL(value, BASE);

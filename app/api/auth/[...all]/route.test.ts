@@ -29,7 +29,13 @@ afterEach(() => {
 
 const auth = () => globals.benchworkAuth as ReturnType<typeof createAuth>;
 const post = (path: string, body: unknown, cookie = "") =>
-  POST(new Request(`${ORIGIN}/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN, cookie }, body: JSON.stringify(body) }));
+  POST(
+    new Request(`${ORIGIN}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: ORIGIN, cookie },
+      body: JSON.stringify(body),
+    }),
+  );
 
 /** Signs in through the route and returns the session cookie. */
 async function signIn(email: string, password: string): Promise<string> {

@@ -4,13 +4,14 @@
  * Server actions of reruns inside a finished bench (issue #16 §3): confirm its suspected
  * regressions, or rerun its errored trials. Each validates its input, refuses a bench of another
  * system, one still running, or one with nothing to rerun (a clear error), adds the trials and
- * reopens the bench, then wakes the worker.
+ * reopens the bench, then wakes the worker. Who started it is recorded (activity `bench.rerun`).
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { LibraryError } from "@/lib/library/errors";
+import { currentActor } from "@/server/auth/actor";
 import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { startRerun } from "@/server/bench/reruns";
@@ -28,7 +29,7 @@ export const startRerunAction = guardedAction("editor", async (input: unknown): 
     const db = getDb();
     const bench = await getBench(db, benchId);
     if (!bench || bench.systemId !== systemId) throw new LibraryError("not_found", `Bench #${benchId} does not exist in system "${systemId}".`);
-    const plan = await startRerun(db, benchId, kind);
+    const plan = await startRerun(db, benchId, kind, await currentActor());
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

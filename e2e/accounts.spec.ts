@@ -170,6 +170,19 @@ test("sign-in's next path cannot leave the site: /%09/example.org lands on this 
   await context.close();
 });
 
+test("a sign-in submitted before the page's script runs does not put the password in the URL", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: team.url, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(VIEWER.email);
+  await page.getByLabel("Password").fill(VIEWER.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForLoadState();
+  expect(page.url()).not.toContain("password");
+  expect(page.url()).not.toContain(encodeURIComponent(VIEWER.password));
+  await context.close();
+});
+
 test("better-auth's admin endpoints are not served, even to an admin: no impersonation, no role change past the Users page", async ({ browser }) => {
   const context = await client(browser);
   await signIn(await context.newPage(), ADMIN);

@@ -345,6 +345,25 @@ test("OpenID Connect: a user an admin added signs in through the provider", asyn
   await context.close();
 });
 
+test("OpenID Connect: an e-mail the provider has not verified does not sign in as the user who has it (no account takeover)", async ({ browser }) => {
+  const context = await client(browser);
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: "Sign in with Test SSO" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(`unverified:${ADMIN.email}`);
+  await page.locator('input[name="password"]').fill("anything");
+  for (let i = 0; i < 3 && page.url().startsWith(idp.issuer); i++) {
+    const before = page.url();
+    await page.locator('button[type="submit"]').first().click();
+    await page.waitForURL((u) => u.href !== before);
+  }
+  await expect(page).toHaveURL(/\/sign-in\?/);
+  await expect(page.getByRole("alert")).toContainText("Single sign-on did not sign you in");
+  expect((await context.request.get("/api/auth/get-session").then((r) => r.json())) as unknown).toBeNull();
+  await context.close();
+});
+
 test("brute-force sign-in is rate-limited", async ({ browser }) => {
   const context = await client(browser, "10.9.9.9");
   const statuses: number[] = [];

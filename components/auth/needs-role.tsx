@@ -5,7 +5,7 @@ import type { PageRefusal } from "@/lib/auth/page-access";
 export function NeedsRole({ refusal, back }: { refusal: PageRefusal; back?: { href: string; label: string } }) {
   return (
     <div className="flex max-w-2xl flex-col gap-2" data-testid="needs-role">
-      <h1 className="text-xl font-semibold">{refusal.title}</h1>
+      <h2 className="text-lg font-semibold">{refusal.title}</h2>
       <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
         {refusal.message}
       </p>

@@ -13,7 +13,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { guardRequest } from "@/lib/http/request-guard";
 import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
-import { isPublicPath, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
+import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
 import { actorFromRequest } from "@/server/auth/actor-core";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
@@ -53,7 +53,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       isAction: request.headers.has("next-action"),
       isRsc: request.headers.has("rsc"),
     });
-    if (kind === "401") return plainText(401, "Sign in first: this Benchwork server needs an account (no valid session or API token).", headers);
+    if (kind === "401") return plainText(401, unauthenticatedMessage({ hasAuthorization: request.headers.has("authorization") }), headers);
     const to = new URL("/sign-in", request.nextUrl);
     to.searchParams.set("next", request.nextUrl.pathname + request.nextUrl.search);
     const response = NextResponse.redirect(to, 307);

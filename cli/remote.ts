@@ -71,7 +71,10 @@ export function connect(server: string, token: string | undefined): Remote {
       }
       if (res.ok) return json as T;
       const err = (json as { error?: ApiError } | null)?.error;
-      const error: ApiError = err && typeof err.message === "string" ? err : { code: `http_${res.status}`, message: `${res.status} ${res.statusText}`.trim() };
+      // A refusal before any route (the proxy's 401 for a refused token) is one line of plain text.
+      const plain = json === null && /^text\/plain/i.test(res.headers.get("content-type") ?? "") ? text.split("\n")[0].trim().slice(0, 300) : "";
+      const error: ApiError =
+        err && typeof err.message === "string" ? err : { code: `http_${res.status}`, message: plain || `${res.status} ${res.statusText}`.trim() };
       if (res.status === 401) throw new CliError(`${server} refused the token (BENCHWORK_TOKEN): ${oneLine(error.message)}`, 2);
       if (res.status === 403) throw new CliError(`${server} refused: ${oneLine(error.message)}`, 2);
       throw new RemoteError(res.status, error);

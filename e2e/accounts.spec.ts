@@ -129,6 +129,76 @@ test("a viewer sees no edit controls, and a forged request to an editor's action
   await context.close();
 });
 
+test("a viewer opening an editor's page by URL is told it needs the editor role (no form to fail on submit)", async ({ browser }) => {
+  const context = await client(browser);
+  const page = await context.newPage();
+  await signIn(page, VIEWER);
+  for (const url of [
+    "/systems/grade-school-math/benches/new",
+    "/systems/grade-school-math/prompts/solver/edit",
+    "/systems/grade-school-math/datasets/upload",
+    "/systems/grade-school-math/datasets/upload/1",
+    "/systems/grade-school-math/library/generate",
+  ]) {
+    await page.goto(url);
+    await expect(page.getByRole("heading", { name: "This page needs the editor role" }), url).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "needs the editor role" }), url).toContainText("you are signed in as viewer.");
+    await expect(page.locator("main form"), url).toHaveCount(0);
+  }
+  // The prompt's default checks are listed, not editable.
+  await page.goto("/systems/grade-school-math/prompts/solver");
+  await expect(page.getByRole("heading", { name: "Default checks of solver" })).toBeVisible();
+  await expect(page.getByText("Changing them needs the editor role.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save default checks" })).toHaveCount(0);
+  await context.close();
+});
+
+test("sign-in's next path cannot leave the site: /%09/example.org lands on this server", async ({ browser }) => {
+  const context = await client(browser);
+  const page = await context.newPage();
+  const left: string[] = [];
+  page.on("request", (r) => {
+    if (r.isNavigationRequest() && !r.url().startsWith(team.url)) left.push(r.url());
+  });
+  await page.goto("/sign-in?next=/%09/example.org");
+  await page.getByLabel("E-mail").fill(VIEWER.email);
+  await page.getByLabel("Password").fill(VIEWER.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByTestId("signed-in-as")).toContainText(VIEWER.email);
+  expect(new URL(page.url()).origin).toBe(team.url);
+  expect(left).toEqual([]);
+  await context.close();
+});
+
+test("a sign-in submitted before the page's script runs does not put the password in the URL", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: team.url, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(VIEWER.email);
+  await page.getByLabel("Password").fill(VIEWER.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForLoadState();
+  expect(page.url()).not.toContain("password");
+  expect(page.url()).not.toContain(encodeURIComponent(VIEWER.password));
+  await context.close();
+});
+
+test("better-auth's admin endpoints are not served, even to an admin: no impersonation, no role change past the Users page", async ({ browser }) => {
+  const context = await client(browser);
+  await signIn(await context.newPage(), ADMIN);
+  const db = new Database(team.dbFile, { readonly: true, fileMustExist: true });
+  const ids = Object.fromEntries((db.prepare("SELECT email, id FROM users").all() as { email: string; id: string }[]).map((u) => [u.email, u.id]));
+  db.close();
+  const post = (path: string, data: unknown) => context.request.post(path, { data, headers: { Origin: team.url } }).then((r) => r.status());
+  expect(await post("/api/auth/admin/impersonate-user", { userId: ids[EDITOR.email] })).toBe(404);
+  expect(await post("/api/auth/admin/set-role", { userId: ids[ADMIN.email], role: "viewer" })).toBe(404);
+  expect(await post("/api/auth/admin/create-user", { email: "x@example.com", password: "x-password-0001", name: "x", role: "admin" })).toBe(404);
+  const page = await context.newPage();
+  await page.goto("/");
+  await expect(page.getByTestId("signed-in-as")).toHaveText(`${ADMIN.email} · admin`);
+  await context.close();
+});
+
 test("a viewer calling each action directly is refused by every one but their own account's", async ({ browser }) => {
   const context = await client(browser);
   await signIn(await context.newPage(), VIEWER);
@@ -272,6 +342,25 @@ test("OpenID Connect: a user an admin added signs in through the provider", asyn
     await page.waitForURL((u) => u.href !== before);
   }
   await expect(page.getByTestId("signed-in-as")).toHaveText(`${SSO_USER.email} · viewer`);
+  await context.close();
+});
+
+test("OpenID Connect: an e-mail the provider has not verified does not sign in as the user who has it (no account takeover)", async ({ browser }) => {
+  const context = await client(browser);
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: "Sign in with Test SSO" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(`unverified:${ADMIN.email}`);
+  await page.locator('input[name="password"]').fill("anything");
+  for (let i = 0; i < 3 && page.url().startsWith(idp.issuer); i++) {
+    const before = page.url();
+    await page.locator('button[type="submit"]').first().click();
+    await page.waitForURL((u) => u.href !== before);
+  }
+  await expect(page).toHaveURL(/\/sign-in\?/);
+  await expect(page.getByText(/^Single sign-on did not sign you in \(account_not_linked\)/)).toBeVisible();
+  expect((await context.request.get("/api/auth/get-session").then((r) => r.json())) as unknown).toBeNull();
   await context.close();
 });
 

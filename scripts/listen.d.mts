@@ -6,7 +6,12 @@
  */
 export declare function nextServerCommand(o: { dev: boolean; env: Record<string, string | undefined> }): { args: string[]; warning: string | null };
 /**
- * Why the server must not start (one line), or null: beyond loopback it needs BENCHWORK_AUTH_SECRET
- * (32+ characters) and at least one user.
+ * How the server can be reached beyond this machine (a non-loopback BENCHWORK_HOST,
+ * BENCHWORK_ALLOWED_HOSTS, a public BENCHWORK_URL), or null when only from here.
+ */
+export declare function exposure(env: Record<string, string | undefined>): { what: string; variable: string } | null;
+/**
+ * Why the server must not start (one line), or null: reachable beyond this machine it needs
+ * BENCHWORK_AUTH_SECRET (32+ characters) and at least one user.
  */
 export declare function exposureRefusal(o: { env: Record<string, string | undefined>; userCount: number }): string | null;

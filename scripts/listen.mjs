@@ -35,20 +35,47 @@ export function nextServerCommand({ dev, env }) {
 /** Shortest BENCHWORK_AUTH_SECRET accepted (server/auth/secret.ts says the same). */
 const MIN_SECRET_LENGTH = 32;
 
+/** True when `url` is an http(s) URL on a loopback name (an unparsable one counts as not). */
+function isLoopbackUrl(url) {
+  try {
+    return LOOPBACK.has(new URL(url).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Why the server must not start, in one line, or null when it may. Beyond loopback it needs
- * BENCHWORK_AUTH_SECRET (32+ characters) and at least one user; on loopback it always may (with no
- * user it runs in single-user mode).
+ * How the server can be reached beyond this machine, as the words after "refusing to" and the
+ * variable to unset, or null when only from here: a BENCHWORK_HOST that is not loopback, host
+ * names it answers to (BENCHWORK_ALLOWED_HOSTS: a reverse proxy in front of 127.0.0.1), or a public
+ * BENCHWORK_URL. Kept in step with server/auth/instance.ts `singleUserModeAllowed`.
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ what: string, variable: string } | null}
+ */
+export function exposure(env) {
+  const host = env.BENCHWORK_HOST?.trim() || "127.0.0.1";
+  if (!LOOPBACK.has(host.toLowerCase())) return { what: `listen on ${host}`, variable: "BENCHWORK_HOST" };
+  const allowed = env.BENCHWORK_ALLOWED_HOSTS?.trim();
+  if (allowed) return { what: `answer to ${allowed} (BENCHWORK_ALLOWED_HOSTS)`, variable: "BENCHWORK_ALLOWED_HOSTS" };
+  const url = env.BENCHWORK_URL?.trim();
+  if (url && !isLoopbackUrl(url)) return { what: `serve ${url} (BENCHWORK_URL)`, variable: "BENCHWORK_URL" };
+  return null;
+}
+
+/**
+ * Why the server must not start, in one line, or null when it may. Reachable beyond this machine
+ * (see {@link exposure}) it needs BENCHWORK_AUTH_SECRET (32+ characters) and at least one user;
+ * reachable only from here it always may (with no user it runs in single-user mode).
  * @param {{ env: Record<string, string | undefined>, userCount: number }} o
  * @returns {string | null}
  */
 export function exposureRefusal({ env, userCount }) {
-  const host = env.BENCHWORK_HOST?.trim() || "127.0.0.1";
-  if (LOOPBACK.has(host.toLowerCase())) return null;
+  const exposed = exposure(env);
+  if (!exposed) return null;
   const secret = env.BENCHWORK_AUTH_SECRET?.trim() ?? "";
   if (secret.length < MIN_SECRET_LENGTH)
-    return `refusing to listen on ${host} without authentication: set BENCHWORK_AUTH_SECRET (32+ characters, e.g. \`openssl rand -hex 32\`) and add a user with \`npx benchwork user add --admin EMAIL\`, or unset BENCHWORK_HOST to stay on 127.0.0.1.`;
+    return `refusing to ${exposed.what} without authentication: set BENCHWORK_AUTH_SECRET (32+ characters, e.g. \`openssl rand -hex 32\`) and add a user with \`npx benchwork user add --admin EMAIL\`, or unset ${exposed.variable} to stay on 127.0.0.1.`;
   if (userCount === 0)
-    return `refusing to listen on ${host} with no user yet: add one with \`npx benchwork user add --admin EMAIL\` (same BENCHWORK_DB), or unset BENCHWORK_HOST to stay on 127.0.0.1.`;
+    return `refusing to ${exposed.what} with no user yet: add one with \`npx benchwork user add --admin EMAIL\` (same BENCHWORK_DB), or unset ${exposed.variable} to stay on 127.0.0.1.`;
   return null;
 }

@@ -44,6 +44,17 @@ describe("nextServerCommand (npm start / npm run dev)", () => {
       expect(exposureRefusal({ env: { BENCHWORK_HOST: "10.0.0.5", BENCHWORK_AUTH_SECRET: "short" }, userCount: 1 })).toContain("BENCHWORK_AUTH_SECRET");
       expect(exposureRefusal({ env: { BENCHWORK_HOST: "10.0.0.5", BENCHWORK_AUTH_SECRET: secret }, userCount: 0 })).toContain("no user yet");
     });
+    it("counts a reverse proxy in front (BENCHWORK_ALLOWED_HOSTS, or a BENCHWORK_URL that is not loopback) as exposed too", () => {
+      // Attacked for real: on 127.0.0.1 behind a proxy for bench.example.com with no user, every visitor was admin.
+      expect(exposureRefusal({ env: { BENCHWORK_ALLOWED_HOSTS: "bench.example.com" }, userCount: 0 })).toBe(
+        "refusing to answer to bench.example.com (BENCHWORK_ALLOWED_HOSTS) without authentication: set BENCHWORK_AUTH_SECRET (32+ characters, e.g. `openssl rand -hex 32`) and add a user with `npx benchwork user add --admin EMAIL`, or unset BENCHWORK_ALLOWED_HOSTS to stay on 127.0.0.1.",
+      );
+      expect(exposureRefusal({ env: { BENCHWORK_URL: "https://bench.example.com", BENCHWORK_AUTH_SECRET: secret }, userCount: 0 })).toBe(
+        "refusing to serve https://bench.example.com (BENCHWORK_URL) with no user yet: add one with `npx benchwork user add --admin EMAIL` (same BENCHWORK_DB), or unset BENCHWORK_URL to stay on 127.0.0.1.",
+      );
+      expect(exposureRefusal({ env: { BENCHWORK_ALLOWED_HOSTS: "bench.example.com", BENCHWORK_AUTH_SECRET: secret }, userCount: 1 })).toBeNull();
+      expect(exposureRefusal({ env: { BENCHWORK_URL: "http://localhost:3000", BENCHWORK_ALLOWED_HOSTS: " " }, userCount: 0 })).toBeNull();
+    });
     it("lets a configured server listen anywhere, and loopback always", () => {
       expect(exposureRefusal({ env: { BENCHWORK_HOST: "0.0.0.0", BENCHWORK_AUTH_SECRET: secret }, userCount: 1 })).toBeNull();
       expect(exposureRefusal({ env: {}, userCount: 0 })).toBeNull();

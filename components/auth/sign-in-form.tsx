@@ -53,7 +53,8 @@ export function SignInForm({ next, oidcName, initialError }: { next: string; oid
 
   return (
     <div className="flex flex-col gap-4">
-      <form onSubmit={onSubmit} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
+      {/* POST, not the default GET: a submit before the script runs must not put the password in the URL (history, logs). */}
+      <form method="post" onSubmit={onSubmit} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
         <Field label="E-mail" htmlFor="email">
           <input id="email" name="email" type="email" autoComplete="username" required className={inputClass()} />
         </Field>

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
+import { useRoleAtLeast } from "@/components/auth/role-context";
 import { runLabel, suspectedSentence } from "./rerun-text";
 
 type RerunPlanView = RerunPlanSummary;
@@ -99,6 +100,8 @@ export function RerunPanel({
   const router = useRouter();
   const toast = useToast();
   const [pending, startTransition] = useTransition();
+  // Viewers see the counts and what was cleared; starting a rerun is an editor's (the server checks too).
+  const canRun = useRoleAtLeast("editor");
   if (!confirm && !errors && cleared.length === 0) return null;
   const run = (kind: "confirm" | "errors") =>
     startTransition(async () => {
@@ -114,7 +117,7 @@ export function RerunPanel({
           <p className="text-slate-700" data-testid="suspected-count">
             {suspectedSentence(confirm.targets, confirm.blockingTargets)}
           </p>
-          <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} />
+          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} /> : null}
         </div>
       ) : null}
       {errors ? (
@@ -123,7 +126,7 @@ export function RerunPanel({
             {errors.targets === 1 ? "1 trial" : `${n(errors.targets)} trials`} ended in an error (rate limit, timeout, provider outage …): not counted as
             failures.
           </p>
-          <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={() => run("errors")} />
+          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={() => run("errors")} /> : null}
         </div>
       ) : null}
       {cleared.length ? (

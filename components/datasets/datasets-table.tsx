@@ -121,6 +121,7 @@ export function DatasetsTable({ datasets, base }: { datasets: DatasetSummary[]; 
                     </td>
                     <td className="px-4 py-2.5 text-xs whitespace-nowrap text-slate-600">
                       <LocalTime ms={v.createdAt} compact />
+                      {v.authorEmail ? <span data-testid="version-author"> · {v.authorEmail}</span> : null}
                     </td>
                   </tr>
                 ))}

@@ -4,7 +4,9 @@
  * bench for the worker — in one transaction that re-checks the bench is still finished.
  */
 import type { Db } from "../client";
-import { immediateTransaction } from "../write-transaction";
+import { writeTransaction } from "../write-transaction";
+import { recordActivityTx } from "./activity";
+import type { Author } from "@/lib/audit/author";
 import { NOT_RERUN } from "./rerun-sql";
 import type { ErroredTrial, RerunTrial, SideTrials } from "@/lib/bench/rerun/select";
 import { LibraryError } from "@/lib/library/errors";
@@ -54,15 +56,18 @@ export function trialRerunLinks(db: Db, trialId: number): { rerunOf: { id: numbe
 
 /**
  * Adds rerun trials to a finished bench and reopens it (status `queued`, start time now, the trials
- * it had as the rerun's base, end time and cancel request cleared, trial count raised) so the worker runs them and finalizes the bench again.
- * One transaction: the bench's status is re-read inside it.
+ * it had as the rerun's base, end time and cancel request cleared, trial count raised) so the worker
+ * runs them and finalizes the bench again. One transaction: the bench's status is re-read inside it,
+ * and the activity row (issue 19: who started the rerun; none without an author, e.g. the CLI on a
+ * local database) commits with it.
+ * @param what the activity line's detail prefix ("rerun errored trials", "confirm suspected regressions")
  * @throws LibraryError `not_found` for an unknown bench; `not_allowed` when it is no longer
  *   finished (a second click that raced the first) or `trials` is empty
  */
-export function addRerunTrials(db: Db, benchId: number, trials: readonly RerunTrial[]): number {
+export function addRerunTrials(db: Db, benchId: number, trials: readonly RerunTrial[], author?: Author | null, what = "rerun"): number {
   const c = db.$client;
-  const run = immediateTransaction(c, () => {
-    const b = c.prepare("SELECT status FROM benches WHERE id = ?").get(benchId) as { status: string } | undefined;
+  return writeTransaction(db, (tx) => {
+    const b = c.prepare("SELECT status, system_id AS systemId FROM benches WHERE id = ?").get(benchId) as { status: string; systemId: string } | undefined;
     if (!b) throw new LibraryError("not_found", `Bench #${benchId} does not exist.`);
     if (b.status !== "finished") throw new LibraryError("not_allowed", `Bench #${benchId} is ${b.status}, not finished: nothing was added.`);
     if (trials.length === 0) throw new LibraryError("not_allowed", `Bench #${benchId}: nothing to rerun.`);
@@ -73,7 +78,13 @@ export function addRerunTrials(db: Db, benchId: number, trials: readonly RerunTr
     c.prepare(
       "UPDATE benches SET status = 'queued', started_at = ?, rerun_base = trial_count, finished_at = NULL, cancel_requested_at = NULL, trial_count = trial_count + ? WHERE id = ?",
     ).run(Date.now(), trials.length, benchId);
+    recordActivityTx(tx, author, {
+      action: "bench.rerun",
+      subjectType: "bench",
+      subjectId: benchId,
+      systemId: b.systemId,
+      detail: `${what}: ${trials.length} trial${trials.length === 1 ? "" : "s"}`,
+    });
     return trials.length;
   });
-  return run();
 }

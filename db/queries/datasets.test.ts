@@ -90,6 +90,22 @@ describe("saveDatasetVersion", () => {
     ]);
   });
 
+  it("names who saved each version in the list and on the version (issue 19; none for a version saved without an author)", async () => {
+    const v1 = await saveDatasetVersion(db, await input(CSV, { now: 1000 }));
+    await saveDatasetVersion(db, await input(CSV, { now: 2000, author: { userId: "u-ed", email: "ed@example.com" } }));
+    const listed = (await listDatasets(db, "acme")).find((d) => d.name === "support")!;
+    expect(listed.versions.map((v) => [v.version, v.authorEmail])).toEqual([
+      [2, "ed@example.com"],
+      [1, null],
+    ]);
+    const detail = (await getDatasetVersion(db, "acme", v1.datasetId, 2))!;
+    expect(detail.authorEmail).toBe("ed@example.com");
+    expect(detail.versions).toEqual([
+      { version: 2, createdAt: 2000, authorEmail: "ed@example.com" },
+      { version: 1, createdAt: 1000, authorEmail: null },
+    ]);
+  });
+
   it("stores the original file, the whole mapping, redacted rows, the report without personal data, corrections and problems", async () => {
     const saved = await saveDatasetVersion(db, await input(CSV, { excludedRows: [3, 3] }));
     const v = (await getDatasetVersion(db, "acme", saved.datasetId, 1))!;

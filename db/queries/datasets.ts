@@ -209,6 +209,8 @@ export interface VersionSummary {
   errorCount: number;
   warningCount: number;
   createdAt: number;
+  /** Who saved it (issue 19); null when not recorded (seed, before authorship). */
+  authorEmail: string | null;
 }
 
 /** A dataset with its versions, newest version first. */
@@ -224,7 +226,7 @@ export async function listDatasets(db: Db, systemId: string): Promise<DatasetSum
   const sets = db.select().from(datasets).where(eq(datasets.systemId, systemId)).orderBy(asc(datasets.name)).all();
   if (sets.length === 0) return [];
   const rows = db.all<VersionSummary & { datasetId: number }>(sql`
-    SELECT v.id, v.dataset_id AS datasetId, v.version, v.file_name AS fileName, v.row_count AS rowCount, v.created_at AS createdAt,
+    SELECT v.id, v.dataset_id AS datasetId, v.version, v.file_name AS fileName, v.row_count AS rowCount, v.created_at AS createdAt, v.author_email AS authorEmail,
       json_array_length(v.excluded_rows) AS excludedCount,
       (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'error') AS errorCount,
       (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'warning') AS warningCount
@@ -291,8 +293,10 @@ export interface DatasetVersionDetail {
   /** The checks confirmed at mapping time; the golden cases made from this version get them. */
   checks: DatasetCheck[];
   createdAt: number;
-  /** Every version of the dataset (for links), newest first. */
-  versions: { version: number; createdAt: number }[];
+  /** Who saved this version (issue 19); null when not recorded. */
+  authorEmail: string | null;
+  /** Every version of the dataset (for links), newest first, with who saved it. */
+  versions: { version: number; createdAt: number; authorEmail: string | null }[];
 }
 
 /** One version of a dataset of the system, or null when there is none. */
@@ -328,13 +332,14 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
       problems: datasetVersions.problems,
       checks: datasetVersions.checks,
       createdAt: datasetVersions.createdAt,
+      authorEmail: datasetVersions.authorEmail,
     })
     .from(datasetVersions)
     .where(and(eq(datasetVersions.datasetId, datasetId), eq(datasetVersions.version, version)))
     .get();
   if (!v) return null;
   const versions = db
-    .select({ version: datasetVersions.version, createdAt: datasetVersions.createdAt })
+    .select({ version: datasetVersions.version, createdAt: datasetVersions.createdAt, authorEmail: datasetVersions.authorEmail })
     .from(datasetVersions)
     .where(eq(datasetVersions.datasetId, datasetId))
     .orderBy(desc(datasetVersions.version))
@@ -362,6 +367,7 @@ function readVersion(db: Db, systemId: string, datasetId: number, version: numbe
     problems: JSON.parse(v.problems) as ImportProblem[],
     checks: JSON.parse(v.checks) as DatasetCheck[],
     createdAt: v.createdAt,
+    authorEmail: v.authorEmail,
     versions,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPublicPath, unauthenticatedResponseKind } from "./public-paths";
+import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "./public-paths";
 
 describe("isPublicPath", () => {
   it("lets the sign-in page, better-auth's endpoints and static files through", () => {
@@ -23,5 +23,14 @@ describe("unauthenticatedResponseKind", () => {
     expect(unauthenticatedResponseKind({ method: "POST", accept: "text/html", isAction: true, isRsc: false })).toBe("401");
     expect(unauthenticatedResponseKind({ method: "GET", accept: "*/*", isAction: false, isRsc: true })).toBe("401");
     expect(unauthenticatedResponseKind({ method: "GET", accept: "application/json", isAction: false, isRsc: false })).toBe("401");
+  });
+});
+
+describe("unauthenticatedMessage", () => {
+  it("says a presented API token was refused (the CLI prints this line), else asks to sign in", () => {
+    expect(unauthenticatedMessage({ hasAuthorization: true })).toBe(
+      "The API token was refused: it is unknown, revoked or expired (send it as `Authorization: Bearer bw_…`).",
+    );
+    expect(unauthenticatedMessage({ hasAuthorization: false })).toBe("Sign in first: this Benchwork server needs an account (no valid session or API token).");
   });
 });

@@ -19,3 +19,13 @@ export function unauthenticatedResponseKind(req: { method: string; accept: strin
   if (req.method !== "GET" || req.isAction || req.isRsc) return "401";
   return (req.accept ?? "").includes("text/html") ? "redirect" : "401";
 }
+
+/**
+ * The one-line reason of a 401 from the proxy: a presented API token was refused (the CLI prints
+ * this line), or there is no session at all.
+ */
+export function unauthenticatedMessage(req: { hasAuthorization: boolean }): string {
+  return req.hasAuthorization
+    ? "The API token was refused: it is unknown, revoked or expired (send it as `Authorization: Bearer bw_…`)."
+    : "Sign in first: this Benchwork server needs an account (no valid session or API token).";
+}

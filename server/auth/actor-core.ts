@@ -8,7 +8,7 @@ import { findApiTokenByHash, touchApiToken } from "@/db/queries/api-tokens";
 import { parseRole, roleAtLeast, scopeFor, scopesOf, type Role } from "@/lib/auth/roles";
 import { bearerToken, hashToken, tokenRefusal } from "@/lib/auth/tokens";
 import { countUsers } from "@/db/queries/users";
-import { getAuth, listensOnLoopback } from "./instance";
+import { getAuth, singleUserModeAllowed } from "./instance";
 
 export type { Role };
 
@@ -38,8 +38,9 @@ export class AuthError extends Error {
 
 /** The actor behind these request headers: session cookie, else single-user mode, else null. */
 export async function actorFromHeaders(h: Headers): Promise<Actor | null> {
-  // No user, no session to look up (and no signing key needed): single-user mode on loopback.
-  if (countUsers(getDb()) === 0) return listensOnLoopback() ? LOCAL_ACTOR : null;
+  // No user, no session to look up (and no signing key needed): single-user mode, when only this
+  // machine can reach the server (not behind a reverse proxy: see singleUserModeAllowed).
+  if (countUsers(getDb()) === 0) return singleUserModeAllowed() ? LOCAL_ACTOR : null;
   const session = await getAuth().api.getSession({ headers: h });
   if (session) return { userId: session.user.id, email: session.user.email, role: parseRole(session.user.role), kind: "session" };
   return null;

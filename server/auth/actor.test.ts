@@ -37,6 +37,16 @@ describe("actorFromRequest", () => {
     expect(await actorFromRequest(request())).toBeNull();
   });
 
+  it("is nobody in single-user mode once a reverse proxy may bring others (BENCHWORK_ALLOWED_HOSTS, a BENCHWORK_URL beyond loopback)", async () => {
+    process.env.BENCHWORK_ALLOWED_HOSTS = "bench.example.com";
+    expect(await actorFromRequest(request())).toBeNull();
+    delete process.env.BENCHWORK_ALLOWED_HOSTS;
+    process.env.BENCHWORK_URL = "https://bench.example.com";
+    expect(await actorFromRequest(request())).toBeNull();
+    process.env.BENCHWORK_URL = "http://127.0.0.1:3000";
+    expect(await actorFromRequest(request())).toEqual(LOCAL_ACTOR);
+  });
+
   it("is nobody without a session once a user exists", async () => {
     await addUser(auth(), { email: "ada@example.com", role: "admin", password: "admin-password-1" });
     expect(await actorFromRequest(request())).toBeNull();

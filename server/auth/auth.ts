@@ -49,10 +49,13 @@ export function createAuth({ db, secret, env, plugins = [] }: AuthSetup) {
     }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
     session: { expiresIn: SESSION_EXPIRES_S, updateAge: 24 * 3600 },
-    // The operator chose the OIDC provider: an e-mail it signs in links to the user an admin added.
-    // Local e-mails are never verified by mail here, but nobody can sign themselves up (only admins
-    // add users), so no stranger can plant an account under someone's e-mail for the link to join.
-    account: { accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID], requireLocalEmailVerified: false } },
+    // An OIDC sign-in links to the user an admin added under that e-mail only when the provider says
+    // it verified the address (email_verified): the provider is not "trusted", since better-auth
+    // would then link even an unverified address, and a provider where anyone may register any
+    // address would sign them in as that user (the admin included). Local e-mails are never verified
+    // by mail here, but nobody can sign themselves up (only admins add users), so no stranger can
+    // plant an account under someone's e-mail for the link to join.
+    account: { accountLinking: { enabled: true, requireLocalEmailVerified: false } },
     rateLimit: {
       enabled: true,
       storage: "memory",

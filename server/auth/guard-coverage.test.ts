@@ -29,6 +29,15 @@ const ADMIN_ONLY = [
   "users/actions.ts:signOutUserAction",
 ];
 
+/** Pages that only change things: a viewer gets "needs the editor role" instead of a form that fails on submit. */
+const EDITOR_PAGES = [
+  "systems/[systemId]/benches/new/page.tsx",
+  "systems/[systemId]/prompts/[promptName]/edit/page.tsx",
+  "systems/[systemId]/datasets/upload/page.tsx",
+  "systems/[systemId]/datasets/upload/[uploadId]/page.tsx",
+  "systems/[systemId]/library/generate/page.tsx",
+];
+
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
@@ -60,6 +69,22 @@ describe("the role wrapper on every action and route", () => {
   it("wraps every exported action and handler", () => {
     const bare = guards.filter((g) => g.role === null && !UNWRAPPED_ROUTES[g.file]).map((g) => `${g.file}: ${g.name}`);
     expect(bare).toEqual([]);
+  });
+
+  it("serves only the better-auth endpoints the pages use (the admin plugin's would bypass the Users page and the activity log)", () => {
+    const source = readFileSync(path.join(APP, "api/auth/[...all]/route.ts"), "utf8");
+    for (const handler of ["GET", "POST"])
+      expect(source).toMatch(new RegExp(`export async function ${handler}\\(request: Request\\): Promise<Response> \\{\\s*return handle\\(request\\);`));
+    expect(source).toMatch(/if \(!isServedAuthEndpoint\(request\.method, new URL\(request\.url\)\.pathname\)\) return/);
+  });
+
+  it("checks the editor role on the server in every page that only changes things, before it reads anything", () => {
+    const unchecked = EDITOR_PAGES.filter((file) => {
+      const body = readFileSync(path.join(APP, file), "utf8").split(/export default async function \w+/)[1] ?? "";
+      const check = body.search(/const refused = await pageRoleRefusal\("editor", "[^"]+"\);\s*if \(refused\) return <NeedsRole /);
+      return check < 0 || body.slice(0, check).includes("getDb(");
+    });
+    expect(unchecked).toEqual([]);
   });
 
   it("keeps users, model configurations and deletions admin-only", () => {

@@ -25,3 +25,20 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export function listensOnLoopback(env: Record<string, string | undefined> = process.env): boolean {
   return LOOPBACK.has((env.BENCHWORK_HOST?.trim() || "127.0.0.1").toLowerCase());
 }
+
+/**
+ * True when single-user mode (no users: whoever reaches the server is admin) is safe: only this
+ * machine can reach it. It listens on loopback, answers to no other host name
+ * (BENCHWORK_ALLOWED_HOSTS would be a reverse proxy's public name) and has no public address
+ * (BENCHWORK_URL beyond loopback). Kept in step with scripts/listen.mjs `exposure`.
+ */
+export function singleUserModeAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  if (!listensOnLoopback(env) || env.BENCHWORK_ALLOWED_HOSTS?.trim()) return false;
+  const url = env.BENCHWORK_URL?.trim();
+  if (!url) return true;
+  try {
+    return LOOPBACK.has(new URL(url).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}

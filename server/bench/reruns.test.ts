@@ -327,7 +327,25 @@ describe("rerun errored trials", () => {
 
     const plan = await planErrorRerun(db, id);
     expect([plan.trials.length, plan.modelCalls, plan.caseKeys]).toEqual([1, 1, ["down"]]);
-    await startRerun(db, id, "errors");
+    await startRerun(db, id, "errors", { userId: "u-ed", email: "ed@example.com" });
+    // Who started it is in the activity trail (issue 19), with the number of trials it added.
+    expect(
+      db.$client
+        .prepare(
+          "SELECT actor_id AS actorId, actor_email AS actorEmail, action, subject_type AS subjectType, subject_id AS subjectId, system_id AS systemId, detail FROM activity WHERE action = 'bench.rerun'",
+        )
+        .all(),
+    ).toEqual([
+      {
+        actorId: "u-ed",
+        actorEmail: "ed@example.com",
+        action: "bench.rerun",
+        subjectType: "bench",
+        subjectId: String(id),
+        systemId: "shop",
+        detail: "rerun errored trials: 1 trial",
+      },
+    ]);
     bench = await runToEnd(id);
     const rows = trialsOf(id);
     const erroredId = (db.$client.prepare("SELECT id FROM trials WHERE bench_id = ? AND status = 'error'").get(id) as { id: number }).id;

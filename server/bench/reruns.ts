@@ -9,6 +9,7 @@
  * recomputes the summary, the statuses and the recommendation.
  */
 import type { Db } from "@/db/client";
+import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
 import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
 import { caseRevisionReader } from "@/db/queries/cases";
@@ -182,12 +183,13 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
 /**
  * Plans and starts a rerun: adds its trials to the bench and reopens it for the worker (one
  * transaction, which refuses a bench that stopped being finished meanwhile).
+ * @param author who started it, recorded as a `bench.rerun` activity row (none without one)
  * @returns the plan that was started
  * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}
  */
-export async function startRerun(db: Db, benchId: number, kind: "confirm" | "errors"): Promise<RerunPlan> {
+export async function startRerun(db: Db, benchId: number, kind: "confirm" | "errors", author?: Author | null): Promise<RerunPlan> {
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
-  addRerunTrials(db, benchId, plan.trials);
+  addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials");
   return plan;
 }
 

@@ -4,13 +4,15 @@
  * Server actions of reruns inside a finished bench (issue #16 §3): plan, then confirm its
  * suspected regressions or rerun its errored trials. Each validates its input and refuses a bench
  * of another system, one still running, or one with nothing to rerun (a clear error); starting
- * adds the trials and reopens the bench, then wakes the worker.
+ * adds the trials and reopens the bench, then wakes the worker. Who started it is recorded
+ * (activity `bench.rerun`).
  */
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import { LibraryError } from "@/lib/library/errors";
+import { currentActor } from "@/server/auth/actor";
 import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { planRerunSummary, startRerun, type RerunPlanSummary } from "@/server/bench/reruns";
@@ -30,18 +32,19 @@ async function benchOf(systemId: string, benchId: number) {
 }
 
 /** A rerun's plan (trials, cases, calls, tokens, cost) for its confirm dialog, computed when the dialog opens. */
-export async function planRerunAction(input: unknown): Promise<ActionResult<RerunPlanSummary>> {
+// Editor-level like the rerun it plans: only those who may start it are offered its dialog.
+export const planRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<RerunPlanSummary>> => {
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
     await benchOf(systemId, benchId);
     return planRerunSummary(getDb(), benchId, kind);
   });
-}
+});
 
 /** Starts a rerun; returns how many trials it added and the model calls planned for them. */
 export const startRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> => {
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
     await benchOf(systemId, benchId);
-    const plan = await startRerun(getDb(), benchId, kind);
+    const plan = await startRerun(getDb(), benchId, kind, await currentActor());
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

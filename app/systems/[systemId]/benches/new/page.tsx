@@ -7,6 +7,8 @@ import { listPrompts } from "@/db/queries/systems";
 import { activeRubric } from "@/db/queries/criteria";
 import { NewBenchForm } from "@/components/benches/new-bench-form";
 import { generatorModelChoices } from "@/server/generate/with-config";
+import { NeedsRole } from "@/components/auth/needs-role";
+import { pageRoleRefusal } from "@/server/auth/page-guard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New bench" };
@@ -19,6 +21,8 @@ export default async function NewBenchPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { systemId } = await params;
+  const refused = await pageRoleRefusal("editor", "Launching a bench");
+  if (refused) return <NeedsRole refusal={refused} back={{ href: `/systems/${systemId}/benches`, label: "Benches" }} />;
   const sp = await searchParams;
   const db = getDb();
   const prompts = await listPrompts(db, systemId);

@@ -8,6 +8,8 @@ import { UploadForm } from "@/components/datasets/upload-form";
 import { LimitsNote } from "@/components/datasets/limits-note";
 import { ImportSteps } from "@/components/datasets/steps";
 import { PageTitle } from "@/components/datasets/page-title";
+import { NeedsRole } from "@/components/auth/needs-role";
+import { pageRoleRefusal } from "@/server/auth/page-guard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Upload cases" };
@@ -15,6 +17,8 @@ export const metadata: Metadata = { title: "Upload cases" };
 /** Upload cases, step 1: choose a file (limits shown); the route handler parses and stores it. */
 export default async function UploadPage({ params }: { params: Promise<{ systemId: string }> }) {
   const { systemId } = await params;
+  const refused = await pageRoleRefusal("editor", "Uploading cases");
+  if (refused) return <NeedsRole refusal={refused} back={{ href: `/systems/${systemId}/datasets`, label: "Datasets" }} />;
   const limits = importLimitsFromEnv();
   const uploads = await listUploads(getDb(), systemId);
   return (

@@ -7,6 +7,8 @@ import { generatorModelChoices } from "@/server/generate/with-config";
 import { GenerateForm } from "@/components/generate/generate-form";
 import { ProposalReview } from "@/components/generate/proposal-review";
 import { RunSummary } from "@/components/generate/run-summary";
+import { NeedsRole } from "@/components/auth/needs-role";
+import { pageRoleRefusal } from "@/server/auth/page-guard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Generate criteria and scenarios" };
@@ -17,6 +19,8 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 /** Generate and review proposed criteria and scenarios for one prompt (issue 17). `from` = the tab it was opened from. */
 export default async function GeneratePage({ params, searchParams }: { params: Promise<{ systemId: string }>; searchParams: Promise<Raw> }) {
   const { systemId } = await params;
+  const refused = await pageRoleRefusal("editor", "Generating and accepting criteria and scenarios");
+  if (refused) return <NeedsRole refusal={refused} back={{ href: `/systems/${systemId}/library`, label: "Library" }} />;
   const sp = await searchParams;
   const db = getDb();
   const prompts = await listPrompts(db, systemId);

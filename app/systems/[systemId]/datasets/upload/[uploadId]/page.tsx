@@ -22,6 +22,8 @@ import { PageTitle } from "@/components/datasets/page-title";
 import { HeaderRowPicker } from "@/components/datasets/header-row-picker";
 import { SheetPicker } from "@/components/datasets/sheet-picker";
 import { ImportSteps } from "@/components/datasets/steps";
+import { NeedsRole } from "@/components/auth/needs-role";
+import { pageRoleRefusal } from "@/server/auth/page-guard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Map and preview" };
@@ -58,6 +60,8 @@ export default async function MapPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { systemId, uploadId } = await params;
+  const refused = await pageRoleRefusal("editor", "Mapping and saving an upload");
+  if (refused) return <NeedsRole refusal={refused} back={{ href: `/systems/${systemId}/datasets`, label: "Datasets" }} />;
   const sp = await searchParams;
   const sheetParam = first(sp.sheet) || undefined;
   const headerParam = /^\d{1,9}$/.test(first(sp.header) ?? "") ? Number(first(sp.header)) : undefined;

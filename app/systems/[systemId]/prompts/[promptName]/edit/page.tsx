@@ -5,6 +5,8 @@ import { getDb } from "@/db/client";
 import { promptPageData } from "@/server/prompts";
 import { PromptHeader } from "@/components/prompts/prompt-header";
 import { PromptEditForm } from "@/components/prompts/prompt-edit-form";
+import { NeedsRole } from "@/components/auth/needs-role";
+import { pageRoleRefusal } from "@/server/auth/page-guard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Edit prompt" };
@@ -23,6 +25,8 @@ export default async function EditPromptPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { systemId, promptName } = await params;
+  const refused = await pageRoleRefusal("editor", "Editing a prompt");
+  if (refused) return <NeedsRole refusal={refused} back={{ href: `/systems/${systemId}/prompts/${promptName}`, label: "The prompt" }} />;
   const from = (await searchParams).from;
   const data = await promptPageData(getDb(), systemId, decodeRouteParam(promptName));
   if (!data) notFound();

@@ -124,6 +124,7 @@ export default async function VersionPage({
           <span className="font-mono text-xs">{v.fileName}</span>
           <span className="text-xs text-slate-500">
             {how} · {formatBytes(v.fileSize)} · {v.rowCount.toLocaleString("en-US")} rows · saved <LocalTime ms={v.createdAt} />
+            {v.authorEmail ? <> by {v.authorEmail}</> : null}
           </span>
           {v.version === latest ? <Badge tone="green">latest</Badge> : <Badge tone="amber">version {latest} is newer</Badge>}
         </span>
@@ -136,6 +137,7 @@ export default async function VersionPage({
             key={x.version}
             href={`${base}/${v.datasetId}/versions/${x.version}`}
             aria-current={x.version === v.version ? "page" : undefined}
+            title={x.authorEmail ? `saved by ${x.authorEmail}` : undefined}
             className={`rounded-md px-2 py-0.5 text-xs ring-1 ring-inset ${x.version === v.version ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50"}`}
           >
             v{x.version}

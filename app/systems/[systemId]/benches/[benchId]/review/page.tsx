@@ -15,6 +15,7 @@ import { CriterionVerdicts, type ReviewCriterion } from "@/components/review/cri
 import { CalibrationTable } from "@/components/review/calibration-table";
 import { PolicyForm } from "@/components/review/policy-form";
 import { CorrectExpected } from "@/components/review/correct-expected";
+import { IfRole } from "@/components/auth/role-context";
 import { Badge } from "@/components/ui/badge";
 
 export const dynamic = "force-dynamic";
@@ -211,7 +212,10 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
               prevHref={index > 0 ? href({ trial: queue[index - 1] }) : null}
               nextHref={index < queue.length - 1 ? href({ trial: queue[index + 1] }) : null}
             />
-            <CorrectExpected key={`x${trialId}`} systemId={systemId} benchId={id} trialId={trialId} caseKey={String(trial.caseKey)} current={current} />
+            {/* Editors correct expected results and set the policy; a viewer reads (the actions check the role too). */}
+            <IfRole role="editor">
+              <CorrectExpected key={`x${trialId}`} systemId={systemId} benchId={id} trialId={trialId} caseKey={String(trial.caseKey)} current={current} />
+            </IfRole>
           </aside>
         </div>
       ) : (
@@ -230,7 +234,9 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
       ) : (
         <CalibrationTable calibrations={calibrations} policy={policy} judgeModel={judgeModel} promptName={bench.promptName} />
       )}
-      <PolicyForm systemId={systemId} benchId={id} policy={policy} />
+      <IfRole role="editor">
+        <PolicyForm systemId={systemId} benchId={id} policy={policy} />
+      </IfRole>
     </div>
   );
 }

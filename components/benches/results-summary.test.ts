@@ -121,7 +121,14 @@ describe("the recommendation card with the evidence", () => {
 describe("the recommendation card's long lists", () => {
   it("shows the first 20 blocking regressions and fixes with a link to all of them; with every one asked for, all and no link", () => {
     const { detail, rec: plain } = bench({ a: ["passed"], b: ["failed"] });
-    const item = (i: number) => ({ caseKey: `case-${i}`, caseRevisionId: i, key: "e0:exact", label: "Exact match", against: "baseline" as const, outcome: "failed" as const });
+    const item = (i: number) => ({
+      caseKey: `case-${i}`,
+      caseRevisionId: i,
+      key: "e0:exact",
+      label: "Exact match",
+      against: "baseline" as const,
+      outcome: "failed" as const,
+    });
     const blockers = Array.from({ length: 25 }, (_, i) => item(i + 1));
     const fixes = Array.from({ length: 30 }, (_, i) => item(i + 101));
     const rec: Recommendation = { ...plain, candidates: plain.candidates.map((c) => (c.candidateId === 2 ? { ...c, blockers, fixes } : c)) };

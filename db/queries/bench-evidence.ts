@@ -61,7 +61,12 @@ export async function computeBenchEvidence(
     const own = cases.get(c.id) ?? NONE;
     const comparisons: StoredComparison[] = [];
     if (baseCases && c.id !== baselineCandidateId)
-      comparisons.push({ against: "baseline", againstCandidate: labelIn(candidates, baselineCandidateId!), againstBenchId: benchId, ...compareCandidates(own, baseCases) });
+      comparisons.push({
+        against: "baseline",
+        againstCandidate: labelIn(candidates, baselineCandidateId!),
+        againstBenchId: benchId,
+        ...compareCandidates(own, baseCases),
+      });
     if (refCases && prev)
       comparisons.push({
         against: "last",

@@ -183,7 +183,11 @@ describe("confirm suspected regressions", () => {
       [6, 5 / 6],
     ]);
     expect((await benchEvidence(db, id))![1].comparisons[0]).toEqual(comparisonBefore);
-    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: null, errors: null, cleared: [{ caseKey: "flaky", status: "cleared" }] });
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({
+      confirm: null,
+      errors: null,
+      cleared: [{ caseKey: "flaky", status: "cleared" }],
+    });
     // Nothing is suspected any more: a second confirm is refused.
     await expect(planConfirm(db, id)).rejects.toThrow(`Bench #${id} has no suspected regression to confirm`);
   });

@@ -2,7 +2,7 @@
  * Results page speed on a 20,000-trial bench (issue #16: "computing the statistics for a 20,000-trial
  * bench adds < 50 ms; the results page's first render stays < 200 ms"):
  *
- *   npx tsx bench/results-page.ts [--runs 20] [--serve PORT] [--db PATH]
+ *   npx tsx bench/results-page.ts [--runs 20] [--serve PORT [--compare [--rounds N] [--before DIR]]] [--db PATH]
  *
  * 1. Seeds a temp SQLite file: a prompt with 2,000 cases, two priced model candidates × 5 repeats =
  *    20,000 trials (synthetic outcomes from a fixed seed: 3 checks each, latency and cost), with a
@@ -24,6 +24,9 @@
  *    - "stored, all listed": the stored evidence with every one listed;
  *    - "after": the stored evidence, 20 of each listed (the page as a user opens it).
  *    The in-process timings show `benchEvidence` stored and recomputed side by side too.
+ *    With `--before DIR` (a checkout of the older code, built: `git archive REV | tar -x -C DIR`, its own
+ *    `node_modules` — a hard-linked copy works), the comparison is that checkout's server ("before")
+ *    against this one's ("after"), both on the stored evidence and the page as a user opens it.
  * Prints p50/p95/max after 3 warm-up runs, with the load average.
  */
 import { spawn } from "node:child_process";
@@ -55,6 +58,7 @@ const runs = Number(opt("--runs") ?? 20) || 20;
 const servePort = opt("--serve");
 const compare = args.includes("--compare");
 const rounds = Number(opt("--rounds") ?? 1) || 1;
+const beforeDir = opt("--before");
 const CASES = 2_000;
 const REPEATS = 5;
 
@@ -192,9 +196,9 @@ function serverCpuMs(startPid: number): number | null {
  * Starts the production server on `file`, warms it on another page, loads the bench route's code
  * (a 404), then times the first GET of bench `id`'s results page (`query` appended) and `runs` more.
  */
-async function serveAndTime(file: string, port: string, id: number, query: string) {
+async function serveAndTime(file: string, port: string, id: number, query: string, cwd?: string) {
   const env = { ...process.env, BENCHWORK_DB: file, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "ignore", "inherit"], detached: false });
+  const child = spawn(process.execPath, ["scripts/start.mjs"], { env, cwd, stdio: ["ignore", "ignore", "inherit"], detached: false });
   const exited = new Promise((r) => child.once("exit", r));
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -295,14 +299,19 @@ async function main() {
     db.$client.close();
 
     if (servePort) {
-      type Mode = { name: string; storedEvidence: boolean; query: string };
-      const modes: Mode[] = compare
-        ? [
-            { name: "before: evidence computed per render, every list shown (?list=all)", storedEvidence: false, query: "?list=all" },
-            { name: "stored evidence, every list shown (?list=all)", storedEvidence: true, query: "?list=all" },
-            { name: "after: stored evidence, 20 per list", storedEvidence: true, query: "" },
-          ]
-        : [{ name: "results page", storedEvidence: true, query: "" }];
+      type Mode = { name: string; storedEvidence: boolean; query: string; cwd?: string };
+      const modes: Mode[] = !compare
+        ? [{ name: "results page", storedEvidence: true, query: "" }]
+        : beforeDir
+          ? [
+              { name: `before: ${beforeDir}`, storedEvidence: true, query: "", cwd: path.resolve(beforeDir) },
+              { name: "after: this checkout", storedEvidence: true, query: "" },
+            ]
+          : [
+              { name: "before: evidence computed per render, every list shown (?list=all)", storedEvidence: false, query: "?list=all" },
+              { name: "stored evidence, every list shown (?list=all)", storedEvidence: true, query: "?list=all" },
+              { name: "after: stored evidence, 20 per list", storedEvidence: true, query: "" },
+            ];
       const results: { mode: Mode; first: number; later: number[]; firstCpu: number | null; laterCpu: number | null; kb: number; load: string }[] = [];
       const cpu = (ms: number | null) => (ms === null ? "?" : ms.toFixed(0));
       for (let round = 0; round < (compare ? rounds : 1); round++)
@@ -312,7 +321,7 @@ async function main() {
           const { evidence: _e, ...bare } = JSON.parse(summaryJson) as Record<string, unknown>;
           w.$client.prepare("UPDATE benches SET summary = ? WHERE id = ?").run(mode.storedEvidence ? summaryJson : JSON.stringify(bare), id);
           w.$client.close();
-          const r = await serveAndTime(file, servePort, id, mode.query);
+          const r = await serveAndTime(file, servePort, id, mode.query, mode.cwd);
           results.push({ mode, ...r });
           console.log(
             `[${mode.name}] first server render ${r.first.toFixed(1)} ms, server CPU ${cpu(r.firstCpu)} ms (${r.kb.toFixed(0)} KB); later renders ${describeTimes(r.later)}, server CPU ${cpu(r.laterCpu)} ms each; load average ${r.load}`,

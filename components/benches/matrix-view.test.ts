@@ -77,3 +77,43 @@ describe("the results matrix", () => {
     expect(broken).not.toContain("flaky — cleared");
   });
 });
+
+describe("the results matrix pager", () => {
+  /** Page 2 of 3 of “Failures only” (50 per page), with an href that keeps the current URL state as the page does. */
+  function paged() {
+    const state: Record<string, string | number | undefined> = { filter: "failures", page: 2 };
+    const href = (changes: Record<string, string | number | undefined>) => {
+      const p = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...state, ...changes })) if (v !== undefined) p.set(k, String(v));
+      return `/b?${p.toString()}`;
+    };
+    return renderToStaticMarkup(
+      createElement(MatrixView, {
+        rows: [row(51, "case-051"), row(52, "case-052")],
+        candidates: [cand(1, "base"), cand(2, "cand")],
+        total: 120,
+        page: 2,
+        pageCount: 3,
+        pageSize: 50,
+        filter: "failures",
+        sort: "position",
+        href,
+        regressionKeys: new Set<string>(),
+        regressedCells: new Map(),
+      }),
+    );
+  }
+
+  it("says which cases of the filter's result it shows and links the next and previous pages within the filter", () => {
+    const html = paged();
+    expect(html).toContain("Showing 51–100 of 120 · page 2 of 3");
+    expect(html).toContain('rel="next" href="/b?filter=failures&amp;page=3"');
+    expect(html).toContain('rel="prev" href="/b?filter=failures&amp;page=1"');
+  });
+
+  it("starts another filter or sort on its first page", () => {
+    const html = paged();
+    expect(html).toContain('href="/b?filter=errors"');
+    expect(html).toContain('href="/b?filter=failures&amp;sort=case"');
+  });
+});

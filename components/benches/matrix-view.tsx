@@ -2,10 +2,20 @@ import Link from "next/link";
 import type { BenchCandidate } from "@/db/queries/benches";
 import type { MatrixFilter, MatrixRow, MatrixSort } from "@/db/queries/bench-matrix";
 import { isResolved, regressionMark, type StatusedRegression } from "@/lib/bench/evidence/resolved";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { BADGE_TONES, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
 
 const TONE: Record<string, BadgeTone> = { passed: "green", failed: "red", mixed: "amber", unscored: "slate", error: "amber", skipped: "slate", pending: "sky" };
+
+// The matrix repeats the same shapes on every row (a page of 50 cases has ~200 pills), and the page carries each class twice
+// (HTML and RSC payload): the shapes are set once on the table through arbitrary variants, each pill names only its tone.
+const TABLE =
+  "w-full text-left text-sm [&_td]:px-3 [&_td]:py-1.5 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-100 [&>tbody>tr:last-child]:border-0 " +
+  "[&_td_a]:inline-flex [&_td_a]:items-center [&_td_a]:gap-1 [&_td_a]:hover:opacity-80 [&_td>span]:inline-flex [&_td>span]:items-center [&_td>span]:gap-1 " +
+  "[&_.pill]:inline-flex [&_.pill]:items-center [&_.pill]:rounded-full [&_.pill]:px-2 [&_.pill]:py-0.5 [&_.pill]:text-xs [&_.pill]:font-medium [&_.pill]:whitespace-nowrap [&_.pill]:ring-1 [&_.pill]:ring-inset";
+
+/** A badge (components/ui/badge) whose shape comes from the table: only its tone's classes. */
+const Pill = ({ tone = "slate", children }: { tone?: BadgeTone; children: React.ReactNode }) => <span className={`pill ${BADGE_TONES[tone]}`}>{children}</span>;
 
 /** Cases × candidates with each cell's verdict (and passed/scored trials with repeats); filter, sort, page. */
 export function MatrixView({
@@ -84,7 +94,7 @@ export function MatrixView({
         <p className="p-6 text-sm text-slate-600">No case matches this filter.</p>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className={TABLE}>
             <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
               <tr>
                 <th className="px-3 py-2 font-medium">#</th>
@@ -98,17 +108,17 @@ export function MatrixView({
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.benchCaseId} className="border-b border-slate-100 last:border-0" data-testid="matrix-row">
-                  <td className="px-3 py-1.5 text-xs text-slate-500 tabular-nums">{r.position}</td>
-                  <td className="px-3 py-1.5">
+                <tr key={r.benchCaseId} data-testid="matrix-row">
+                  <td className="text-xs text-slate-500 tabular-nums">{r.position}</td>
+                  <td>
                     <code className="text-xs">{r.caseKey}</code>
                     {regressionKeys.has(String(r.caseRevisionId)) ? (
                       <span className="ml-1.5">
                         {/* Muted when a confirm round resolved every regression of the case (issue #16 §3). */}
                         {regressionMark(candidates.flatMap((c) => regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [])) === "cleared" ? (
-                          <Badge>regression cleared</Badge>
+                          <Pill>regression cleared</Pill>
                         ) : (
-                          <Badge tone="red">regression</Badge>
+                          <Pill tone="red">regression</Pill>
                         )}
                       </span>
                     ) : null}
@@ -117,7 +127,7 @@ export function MatrixView({
                     const cell = r.cells[c.id];
                     if (!cell)
                       return (
-                        <td key={c.id} className="px-3 py-1.5 text-xs text-slate-400">
+                        <td key={c.id} className="text-xs text-slate-400">
                           —
                         </td>
                       );
@@ -136,7 +146,7 @@ export function MatrixView({
                         : cell.verdict === "skipped" && cell.budgetSkipped
                           ? "skipped: budget"
                           : `${cell.verdict}${repeats}`;
-                    const extra = cell.verdict !== "error" && errors ? <Badge tone="amber">{errors}</Badge> : null;
+                    const extra = cell.verdict !== "error" && errors ? <Pill tone="amber">{errors}</Pill> : null;
                     const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
                     // A regression a confirm round cleared no longer blocks: muted, "flaky — cleared" (issue #16 §3).
                     const marked = regressionMark(regressed);
@@ -149,25 +159,20 @@ export function MatrixView({
                       .join("\n");
                     const markText = marked === "cleared" ? "flaky — cleared" : "regressed";
                     const mark = marked ? (
-                      <span title={regressedTitle}>{marked === "cleared" ? <Badge>{markText}</Badge> : <Badge tone="red">{markText}</Badge>}</span>
+                      <span title={regressedTitle}>{marked === "cleared" ? <Pill>{markText}</Pill> : <Pill tone="red">{markText}</Pill>}</span>
                     ) : null;
                     const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""})` : ""}`;
                     return (
-                      <td key={c.id} className={`px-3 py-1.5 ${cell.firstTrialId === selectedTrial ? "bg-indigo-50" : ""}`} data-testid="matrix-cell">
+                      <td key={c.id} className={cell.firstTrialId === selectedTrial ? "bg-indigo-50" : undefined} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link
-                            scroll={false}
-                            href={href({ trial: cell.firstTrialId })}
-                            aria-label={label}
-                            className="inline-flex items-center gap-1 hover:opacity-80"
-                          >
-                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label}>
+                            <Pill tone={TONE[cell.verdict]}>{text}</Pill>
                             {extra}
                             {mark}
                           </Link>
                         ) : (
-                          <span className="inline-flex items-center gap-1">
-                            <Badge tone={TONE[cell.verdict]}>{text}</Badge>
+                          <span>
+                            <Pill tone={TONE[cell.verdict]}>{text}</Pill>
                             {extra}
                             {mark}
                           </span>

@@ -16,6 +16,7 @@ import { recordedSuite } from "@/server/bench/test-support/recorded-bench";
 import { startBenchWorker } from "@/server/worker";
 import { startV1Server, useApiDatabase } from "@/server/api/test-support/v1-server";
 import { issueTestToken } from "@/server/api/test-support/api-token";
+import { revokeOwnApiToken } from "@/server/auth/api-tokens";
 import { main } from "../main";
 import { captureIo, tempFiles } from "../testing";
 
@@ -102,6 +103,24 @@ describe("bench run --server", () => {
       process.env.BENCHWORK_TOKEN = TOKEN;
     }
   });
+
+  it("a token that worked and was then revoked: the next call exits 2 with one line, and launches nothing", async () => {
+    const t = await issueTestToken(serverDb, { email: "revoked@example.test", role: "editor", scope: "run" });
+    process.env.BENCHWORK_TOKEN = t.token;
+    try {
+      const args = ["bench", "run", "--system", "rec", "--prompt", "answerer", "--candidate", "recorded:a", "--server", server.url];
+      expect((await cli(args)).code).toBe(0);
+      revokeOwnApiToken(serverDb, t.userId, t.tokenId, Date.now());
+      const before = serverDb.select().from(benches).all().length;
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toMatch(new RegExp(`^benchwork: ${server.url} refused the token \\(BENCHWORK_TOKEN\\): `));
+      expect(serverDb.select().from(benches).all().length).toBe(before);
+    } finally {
+      process.env.BENCHWORK_TOKEN = TOKEN;
+    }
+  }, 60_000);
 
   it("bad options are usage errors (exit 2) worded as on a database file", async () => {
     const r = await cli(["bench", "run", "--system", "rec", "--prompt", "nope", "--candidate", "recorded:a", "--server", server.url]);

@@ -10,11 +10,14 @@ import { addUser } from "@/server/auth/users";
 
 /**
  * Adds user `email` with `role` and issues them a token of `scope`.
- * @returns the token's secret (what `BENCHWORK_TOKEN` holds) and the user's id
+ * @returns the token's secret (what `BENCHWORK_TOKEN` holds), its id and the user's id
  */
-export async function issueTestToken(db: Db, o: { email: string; role: Role; scope: "read" | "run" }): Promise<{ token: string; userId: string }> {
+export async function issueTestToken(
+  db: Db,
+  o: { email: string; role: Role; scope: "read" | "run" },
+): Promise<{ token: string; userId: string; tokenId: number }> {
   const auth = createAuth({ db, secret: "t".repeat(32), env: {} });
   const user = await addUser(auth, { email: o.email, role: o.role, password: "test-password-123" });
-  const { token } = createApiToken(db, user.id, { name: "test", scope: o.scope }, Date.now());
-  return { token, userId: user.id };
+  const { token, id } = createApiToken(db, user.id, { name: "test", scope: o.scope }, Date.now());
+  return { token, userId: user.id, tokenId: id };
 }

@@ -194,13 +194,15 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
         insCase.run(id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included ? 1 : 0, m.reason, m.note).lastInsertRowid,
       );
       if (!m.included) continue;
-      b.candidates.forEach((c, ci) => {
-        const missing = c.spec.kind === "recorded" && !b.hasRecording(m.caseId, c.spec.recordedName);
-        for (let r = 1; r <= b.settings.repeats; r++) {
-          if (missing) insTrial.run(id, candIds[ci], bcId, r, "skipped", `no recorded output for candidate “${c.spec.label}” in this case`, now);
+      // Queued case → repeat → candidate, and claimed in id order: the candidates of a case run side by
+      // side, so a bench a spend cap stops early still has paired trials (issue 16 §4).
+      const missing = b.candidates.map((c) => c.spec.kind === "recorded" && !b.hasRecording(m.caseId, c.spec.recordedName));
+      for (let r = 1; r <= b.settings.repeats; r++) {
+        b.candidates.forEach((c, ci) => {
+          if (missing[ci]) insTrial.run(id, candIds[ci], bcId, r, "skipped", `no recorded output for candidate “${c.spec.label}” in this case`, now);
           else insTrial.run(id, candIds[ci], bcId, r, "queued", null, null);
-        }
-      });
+        });
+      }
     }
     return { id, created: true };
   });

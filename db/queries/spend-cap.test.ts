@@ -25,7 +25,7 @@ import { benchSpend } from "./bench-budget";
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-spend-cap-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function launch(file: string, spendCapUsd: number | null, concurrency = 4) {
+async function launch(file: string, spendCapUsd: number | null, concurrency = 4, o: { candidates?: number; repeats?: number } = {}) {
   const db = openDatabase(file);
   migrateDatabase(db);
   await seedDemoWorkspace(db);
@@ -41,11 +41,27 @@ async function launch(file: string, spendCapUsd: number | null, concurrency = 4)
   const { id } = await launchFromRequest(db, {
     systemId: "customer-support",
     promptId: router.id,
-    candidates: [{ kind: "model", modelConfigId: modelId }],
-    baseline: { kind: "none" },
+    candidates: await Promise.all(
+      Array.from({ length: o.candidates ?? 1 }, async (_, i) => ({
+        kind: "model" as const,
+        // Each candidate its own configuration (a bench refuses twins), priced alike.
+        modelConfigId:
+          i === 0
+            ? modelId
+            : await createModelConfig(db, {
+                name: `priced-${i}`,
+                provider: "openai-compatible",
+                modelId: `x${i}`,
+                baseUrl: "http://127.0.0.1:9/v1",
+                inputPricePerMTok: 1,
+                outputPricePerMTok: 2,
+              }),
+      })),
+    ),
+    baseline: (o.candidates ?? 1) > 1 ? { kind: "candidate", index: 0 } : { kind: "none" },
     selection: { kind: "all" },
     budget: 10,
-    repeats: 1,
+    repeats: o.repeats ?? 1,
     concurrency,
     timeoutSeconds: 5,
     maxSteps: 1,
@@ -104,6 +120,27 @@ async function runToEnd(dbs: Db[], benchId: number, exec: TrialExecutor) {
 }
 
 describe("spend cap", () => {
+  it("stops early with paired trials: the candidates of a case run side by side, not one candidate's repeats first", async () => {
+    // Found by a new-user pass: trials were queued case → candidate → repeat, so a tight cap spent
+    // everything on the first candidate and the bench had nothing to compare.
+    const probe = await launch(path.join(dir, "probe-pair.db"), 1, 1, { candidates: 2, repeats: 2 });
+    const est = (await getBench(probe.db, probe.id))!.settings.spendCap!.trialEstimateUsd;
+    probe.db.$client.close();
+    const { db, id: benchId } = await launch(path.join(dir, "pair.db"), est * 2.5, 1, { candidates: 2, repeats: 2 });
+    await runToEnd([db], benchId, executor(est, { running: 0, max: 0, started: 0 }));
+    const done = db.$client
+      .prepare(
+        "SELECT c.position AS candidate, t.repeat AS repeat, t.bench_case_id AS benchCase FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.status = 'done' ORDER BY t.id",
+      )
+      .all(benchId) as { candidate: number; repeat: number; benchCase: number }[];
+    expect(done.map((d) => [d.candidate, d.repeat])).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
+    expect(done[0].benchCase).toBe(done[1].benchCase);
+    db.$client.close();
+  });
+
   it("starts no more trials than the cap permits, with two workers at concurrency 4, and skips the rest as budget", async () => {
     // The plan's per-trial estimate (a probe bench on its own file), then a cap with room for 3.5 trials.
     const probe = await launch(path.join(dir, "probe.db"), 1);

@@ -185,4 +185,20 @@ describe("listActivity", () => {
     const actions = byAction.rows.map((r) => r.action);
     expect(actions).toEqual([...actions].sort());
   });
+
+  it("orders changes made in the same millisecond by the order they were made, oldest first when sorted by time ascending", async () => {
+    // Found on CI (Node 24): a bench launch and its cancel in one millisecond listed the cancel first.
+    const at = 1_700_000_000_000;
+    const base = { at, actorId: "u", actorEmail: "u@example.test", subjectType: "tie", systemId: null, detail: "" };
+    db.insert(activity)
+      .values([
+        { ...base, action: "first", subjectId: "t1" },
+        { ...base, action: "second", subjectId: "t1" },
+      ])
+      .run();
+    const asc = await listActivity(db, { subjectType: "tie" }, { sort: "at", dir: "asc" });
+    expect(asc.rows.map((r) => r.action)).toEqual(["first", "second"]);
+    const desc = await listActivity(db, { subjectType: "tie" }, { sort: "at", dir: "desc" });
+    expect(desc.rows.map((r) => r.action)).toEqual(["second", "first"]);
+  });
 });

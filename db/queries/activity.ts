@@ -57,7 +57,8 @@ export type ActivityRow = typeof activity.$inferSelect;
 const sortColumns = { at: activity.at, actor: activity.actorEmail, action: activity.action, subject: activity.subjectType } as const;
 
 /**
- * One page of activity matching `filter`, sorted by `sort` (ties newest first), and the total count.
+ * One page of activity matching `filter`, sorted by `sort` (ties newest first; by time ascending, oldest
+ * first), and the total count.
  * `actor` matches the user id or the e-mail exactly.
  */
 export async function listActivity(
@@ -77,12 +78,16 @@ export async function listActivity(
   const pageSize = opts.pageSize ?? 50;
   const page = Math.max(1, opts.page ?? 1);
   const col = sortColumns[opts.sort ?? "at"];
-  const order = (opts.dir ?? "desc") === "asc" ? asc(col) : desc(col);
+  const ascending = (opts.dir ?? "desc") === "asc";
+  const order = ascending ? asc(col) : desc(col);
+  // Ties newest first; sorted by time, ties follow the time's direction (ids are in the order the
+  // changes were made, so a launch and its cancel in one millisecond keep their order).
+  const tie = (opts.sort ?? "at") === "at" && ascending ? asc : desc;
   const rows = db
     .select()
     .from(activity)
     .where(cond)
-    .orderBy(order, desc(activity.at), desc(activity.id))
+    .orderBy(order, tie(activity.at), tie(activity.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();

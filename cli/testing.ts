@@ -17,3 +17,17 @@ export function tempFiles(files: Record<string, unknown>): string {
   for (const [name, value] of Object.entries(files)) writeFileSync(path.join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
   return dir;
 }
+
+/** `bench run` on the demo's GSM8K recorded candidates (6b-finetuning as the baseline, 6b-verification), for the CLI tests. */
+export const GSM8K_BENCH_RUN: readonly string[] = [
+  "bench",
+  "run",
+  "--system",
+  "grade-school-math",
+  "--prompt",
+  "solver",
+  "--candidate",
+  "recorded:model-6b-finetuning",
+  "--candidate",
+  "recorded:model-6b-verification",
+];

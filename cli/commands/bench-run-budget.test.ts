@@ -7,24 +7,13 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { main } from "../main";
-import { captureIo } from "../testing";
+import { captureIo, GSM8K_BENCH_RUN } from "../testing";
 import { withCliDatabase } from "../test-database";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 
 const { dir } = withCliDatabase("benchwork-bench-budget-", seedDemoWorkspace);
 
-const run = [
-  "bench",
-  "run",
-  "--system",
-  "grade-school-math",
-  "--prompt",
-  "solver",
-  "--candidate",
-  "recorded:model-6b-finetuning",
-  "--candidate",
-  "recorded:model-6b-verification",
-];
+const run = GSM8K_BENCH_RUN;
 
 describe("bench run spend cap and gate limits", () => {
   it("stores them and writes them in the JSON (recorded candidates cost nothing: no trial is skipped)", async () => {

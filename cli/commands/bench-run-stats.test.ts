@@ -8,25 +8,14 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { main } from "../main";
-import { captureIo } from "../testing";
+import { captureIo, GSM8K_BENCH_RUN } from "../testing";
 import { withCliDatabase } from "../test-database";
 import { migrateDatabase, openDatabase } from "@/db/client";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 
 const { dir, file } = withCliDatabase("benchwork-bench-stats-", seedDemoWorkspace);
 
-const run = [
-  "bench",
-  "run",
-  "--system",
-  "grade-school-math",
-  "--prompt",
-  "solver",
-  "--candidate",
-  "recorded:model-6b-finetuning",
-  "--candidate",
-  "recorded:model-6b-verification",
-];
+const run = GSM8K_BENCH_RUN;
 
 describe("bench run --json-output statistics", () => {
   it("writes comparisons against the baseline and the last bench, Wilson intervals, pass@k with repeats and a status per regression", async () => {

@@ -9,6 +9,8 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
+import { postgresUrl } from "./pg/client";
+import { openPgStore } from "./pg/store";
 
 /**
  * The better-sqlite3 connection under a {@link Db}, without `transaction`: transactions go through
@@ -74,13 +76,23 @@ export function openMemoryDatabase(): Db {
   return db;
 }
 
+/**
+ * The configured store: PostgreSQL when `BENCHWORK_DATABASE_URL=postgres://…` (a pool, see
+ * db/pg/store.ts), else the SQLite file at `BENCHWORK_DB` (issue 20).
+ * @throws when `BENCHWORK_DATABASE_URL` is set to something else than a postgres:// URL
+ */
+export function openStore(): Db {
+  const url = postgresUrl();
+  return url ? openPgStore(url) : openDatabase();
+}
+
 const globalForDb = globalThis as unknown as { benchworkDb?: Db };
 
 /**
- * The server's shared connection, opened on first use. Migrations are NOT applied here: they run
- * in the start script before the server starts (DESIGN.md §3).
+ * The server's shared store, opened on first use ({@link openStore}). Migrations are NOT applied
+ * here: they run in the start script before the server starts (DESIGN.md §3).
  */
 export function getDb(): Db {
-  if (!globalForDb.benchworkDb) globalForDb.benchworkDb = openDatabase();
+  if (!globalForDb.benchworkDb) globalForDb.benchworkDb = openStore();
   return globalForDb.benchworkDb;
 }

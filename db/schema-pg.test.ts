@@ -21,8 +21,7 @@ const KIND: Record<string, string> = {
   SQLiteBoolean: "boolean",
   SQLiteReal: "real",
   SQLiteBlobBuffer: "bytes",
-  SQLiteTimestamp: "timestamp",
-  PgTimestamp: "timestamp",
+  SQLiteTimestamp: "integer", // ms since the epoch on both (db/pg/store.ts maps Dates)
   PgText: "text",
   PgInteger: "integer",
   PgBigInt53: "integer",

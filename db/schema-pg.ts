@@ -11,7 +11,7 @@
  * The job queue's own tables live in db/schema-pg-queue.ts.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { BaselineSetting, BenchSettings, BenchSummary } from "./queries/benches";
 import type { CaseOrigin } from "./queries/cases";
 import type { ModelSettings, PromptTool } from "./queries/systems";
@@ -497,8 +497,12 @@ export const promptCalibrationSettings = pgTable("prompt_calibration_settings", 
   updatedAt: ms("updated_at").notNull(),
 });
 
-/* Accounts (issue 19): better-auth's tables (see db/schema.ts); its adapter reads and writes Dates there. */
-const at = (name: string) => timestamp(name, { mode: "date", withTimezone: true, precision: 3 });
+/*
+ * Accounts (issue 19): better-auth's tables (see db/schema.ts). Their times are ms since the epoch
+ * in a bigint, as in SQLite (`integer` with mode timestamp_ms): the app's queries use db/schema.ts's
+ * table objects on both stores (db/pg/store.ts), whose mapper turns a Date into ms.
+ */
+const at = ms;
 
 export const users = pgTable("users", {
   id: text("id").primaryKey(),

@@ -20,6 +20,17 @@ const config = [
     },
   },
   {
+    // Issue 20: the queries are async on both stores; a query or workflow that is not awaited (or a
+    // Promise tested as a condition) would skip its write or read a Promise instead of rows.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
     // Eval modules and tool configs default-export a plain object: that is their documented contract.
     files: ["examples/**", "**/*.config.{ts,mjs,js}"],
     rules: { "import/no-anonymous-default-export": "off" },

@@ -220,11 +220,15 @@ export class TrialThreadPool {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(
-      this.slots.map((s) =>
-        s?.worker.then(
-          (w) => w.terminate(),
-          () => {},
-        ),
+      this.slots.flatMap((s) =>
+        s
+          ? [
+              s.worker.then(
+                (w) => w.terminate(),
+                () => {},
+              ),
+            ]
+          : [],
       ),
     );
   }

@@ -10,24 +10,26 @@
  * transaction cannot be written by mistake; nested calls become savepoints of the outer transaction.
  */
 import type Database from "better-sqlite3";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Db, SqliteConnection } from "./client";
-import type * as schema from "./schema";
 
-type DrizzleDb = BetterSQLite3Database<typeof schema>;
-
-/** The drizzle transaction handed to {@link writeTransaction}'s callback (same query builders as `Db`). */
-export type Tx = Parameters<Parameters<DrizzleDb["transaction"]>[0]>[0];
+/**
+ * What a transaction body gets: the store itself. On SQLite a transaction belongs to the connection,
+ * so the store's query builders run inside it; using the same type as the async
+ * `transaction(db, async (tx) => …)` (db/transaction.ts) lets a `…Tx(tx)` helper serve both while
+ * db/queries moves to the async API (issue 20).
+ */
+export type Tx = Db;
 
 /**
  * Runs `fn` in a transaction that holds the write lock from its first statement; commits when `fn`
- * returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3).
+ * returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3). Inside an open
+ * transaction it is a savepoint.
  * @returns what `fn` returns
  * @throws what `fn` throws (after the rollback); `SQLITE_BUSY` when another connection kept the
  *   write lock longer than the busy timeout (5 s, db/client.ts)
  */
 export function writeTransaction<T>(db: Db, fn: (tx: Tx) => T): T {
-  return (db as unknown as DrizzleDb).transaction(fn, { behavior: "immediate" });
+  return immediateTransaction(db.$client, () => fn(db))();
 }
 
 /**

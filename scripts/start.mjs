@@ -3,7 +3,8 @@
  * `npm start`: one command from a fresh clone to a running app.
  * 1. builds the production bundle when .next is missing or older than the sources (build-app.mjs:
  *    without Next's type-check, with progress lines);
- * 2. migrates the database (BENCHWORK_DB, default data/benchwork.db) and seeds the demo workspace
+ * 2. migrates the store (PostgreSQL at BENCHWORK_DATABASE_URL, else the SQLite file BENCHWORK_DB,
+ *    default data/benchwork.db) and seeds the demo workspace
  *    the first time (never twice, never over user data);
  * 3. serves on PORT (default 3000), on 127.0.0.1 only unless BENCHWORK_HOST names another address
  *    (then only with authentication configured: BENCHWORK_AUTH_SECRET and a user; else it refuses
@@ -37,6 +38,27 @@ function run(cmd, args) {
   }
 }
 
+/** Accounts in the store the seed step migrated: PostgreSQL (BENCHWORK_DATABASE_URL) or the SQLite file. */
+async function countUsers() {
+  const url = process.env.BENCHWORK_DATABASE_URL?.trim();
+  if (url) {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return Number((await client.query("SELECT count(*) AS n FROM users")).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const sqlite = new Database(process.env.BENCHWORK_DB?.trim() || "data/benchwork.db", { readonly: true, fileMustExist: true });
+  try {
+    return sqlite.prepare("SELECT count(*) AS n FROM users").get().n;
+  } finally {
+    sqlite.close();
+  }
+}
+
 if (!dev) {
   if (buildIsCurrent()) console.log("benchwork: production build is current");
   else {
@@ -49,9 +71,7 @@ if (!dev) {
 run(bin("tsx"), ["db/seed/cli.ts"]);
 
 // Beyond loopback only with accounts (issue 19). The seed step has migrated the database.
-const sqlite = new Database(process.env.BENCHWORK_DB?.trim() || "data/benchwork.db", { readonly: true, fileMustExist: true });
-const userCount = sqlite.prepare("SELECT count(*) AS n FROM users").get().n;
-sqlite.close();
+const userCount = await countUsers();
 const refusal = exposureRefusal({ env: process.env, userCount });
 if (refusal) {
   console.error(`benchwork: ${refusal}`);

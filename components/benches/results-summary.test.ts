@@ -103,7 +103,7 @@ describe("the recommendation card with the evidence", () => {
         candidateId: 2,
         rates: candidateRates(tally([0, 1, 1]).values()),
         comparisons: [{ against: "baseline", againstCandidate: "a", againstBenchId: 1, ...compareCandidates(tally([0, 1, 1]), tally([1, 0, 0])) }],
-        regressions: [{ ...blocker, regressionStatus: "suspected", regressionPValue: 0.5 }],
+        regressions: [{ ...blocker, regressionStatus: "suspected", regressionPValue: 0.5, regressionReason: null }],
       },
     ];
     const html = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, evidence }));

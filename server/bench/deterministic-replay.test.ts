@@ -36,6 +36,8 @@ beforeAll(async () => {
       reply: { text: '{"reason": "Made up.", "verdict": "fail"}' },
     },
     { name: "judge-pass", when: { systemIncludes: "impartial evaluator" }, reply: { text: '{"reason": "Fine.", "verdict": "pass"}' } },
+    // A live model that answers every question right.
+    { name: "live", when: { model: "live-model" }, reply: { text: "right" } },
   ]);
 });
 afterAll(async () => server.close());
@@ -160,5 +162,66 @@ describe("regressions of recorded candidates", () => {
     expect(offers.deterministic).toBe(1);
     // Nothing was added: 2 cases × 2 candidates.
     expect(db.$client.prepare("SELECT count(*) AS n FROM trials WHERE bench_id = ?").get(id)).toEqual({ n: 4 });
+  }, 60_000);
+});
+
+describe("regressions of a recorded candidate against the last bench", () => {
+  /** Prompt `answerer` with case `coded` (exact check, expected "right"; recorded `cand` answers "wrong"); first bench: `first` alone. */
+  async function twoBenches(first: { kind: "recorded"; recordedName: string } | { kind: "model"; modelConfigId: number } | "live") {
+    dir = mkdtempSync(path.join(tmpdir(), "benchwork-replay-"));
+    db = openDatabase(path.join(dir, "bench.db"));
+    migrateDatabase(db);
+    await createSystem(db, { id: "rec", name: "Recorded" });
+    const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
+    await addCases(db, [
+      {
+        systemId: "rec",
+        promptId,
+        caseKey: "coded",
+        source: "custom" as const,
+        content: {
+          ...emptyCaseContent(),
+          input: "coded question",
+          expected: "right",
+          recordedOutputs: { base: "right", cand: "wrong" },
+          evaluators: [{ kind: "exact" }],
+        },
+      },
+    ]);
+    const firstCandidate =
+      first === "live"
+        ? {
+            kind: "model" as const,
+            modelConfigId: await createModelConfig(db, { name: "live", provider: "openai-compatible", modelId: "live-model", baseUrl: server.url }),
+          }
+        : first;
+    const request = (candidate: typeof firstCandidate, key: string) => ({
+      systemId: "rec",
+      promptId,
+      candidates: [candidate],
+      baseline: { kind: "none" as const },
+      selection: { kind: "all" as const },
+      budget: null,
+      repeats: 1,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      launchKey: key,
+    });
+    const a = await launchFromRequest(db, request(firstCandidate, `a-${Math.random()}`));
+    expect((await runToEnd(a.id)).status).toBe("finished");
+    const b = await launchFromRequest(db, request({ kind: "recorded", recordedName: "cand" }, `b-${Math.random()}`));
+    await runToEnd(b.id);
+    const ev = (await benchEvidence(db, b.id))!;
+    return ev[0].regressions.map((r) => [r.caseKey, r.against, r.regressionStatus, r.regressionReason]);
+  }
+
+  it("is a deterministic replay when the last bench's reference is recorded too", async () => {
+    expect(await twoBenches({ kind: "recorded", recordedName: "base" })).toEqual([["coded", "last bench", "confirmed", "deterministic replay"]]);
+  }, 60_000);
+
+  it("stays suspected when the last bench's reference was a live model (its pass may have been luck)", async () => {
+    expect(await twoBenches("live")).toEqual([["coded", "last bench", "suspected", null]]);
   }, 60_000);
 });

@@ -98,7 +98,7 @@ function program(io: Io, result: { code: number }) {
     .option("--rerun-errors", "after the run, rerun the errored trials (429s, timeouts, outages) inside the same bench; the errored ones stay as history")
     .option(
       "--confirm",
-      "after the run, rerun the cases of suspected regressions (baseline and candidate, more repeats) inside the same bench: each is then confirmed or cleared",
+      "after the run, rerun the cases of suspected regressions (baseline and candidate, more repeats) inside the same bench: each is then confirmed or cleared (deterministic replays of recorded answers are confirmed without a rerun)",
     )
     .option("--server <url>", SERVER_HELP)
     .option("--max-cost <usd>", "spend cap: no trial starts once spent + running trials' estimated cost would pass it; the rest are skipped as budget")

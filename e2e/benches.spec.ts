@@ -51,7 +51,7 @@ test.describe("Benches", () => {
     // The evidence (issue #16): the sentence above the recommendation, Wilson intervals, the charts.
     // b = 5, c = 70 of 200 paired cases: Δ = +32.5 points, SE = √(75 − 65²/200)/200 → 95 % CI +25.3 to +39.7.
     await expect(page.getByTestId("evidence-headline")).toHaveText(
-      "model-175b-verification beats model-6b-finetuning by +32.5 points (95 % CI +25.3 to +39.7, p < 0.001, 200 paired cases); 5 regressions block it (5 suspected)",
+      "model-175b-verification beats model-6b-finetuning by +32.5 points (95 % CI +25.3 to +39.7, p < 0.001, 200 paired cases); 5 regressions block it (5 confirmed by deterministic replay)",
     );
     // Wilson 45/200 = (0.1726, 0.2877), 110/200 = (0.4808, 0.6174) (the score-interval formula, z = 1.959964).
     await expect(rows.filter({ hasText: "model-6b-finetuning" }).getByTestId("case-pass-rate")).toContainText("22.5 % (95 % CI 17.3–28.8)");
@@ -68,19 +68,26 @@ test.describe("Benches", () => {
     // Higher average, but it breaks problems the baseline solved: not recommended.
     await expect(page.getByTestId("recommendation")).toContainText("Keep the baseline model-6b-finetuning");
     await expect(page.getByRole("region", { name: "Recommendation" })).toContainText(/not recommended: \d+ regressions/);
-    // Each blocking regression says its status: with one trial per case chance cannot be ruled out.
+    // Each blocking regression says its status and why: recorded answers on both sides, scored by
+    // code, replay the same every time, so they are confirmed at once (no Confirm round is offered).
     const rec = page.getByRole("region", { name: "Recommendation" });
     await rec.getByText("Blocking regressions: 5 checks").click();
     await expect(
       rec
         .locator("li")
         .filter({ hasText: /^gsm8k/ })
-        .filter({ hasText: "suspected" }),
+        .filter({ hasText: "confirmed · deterministic replay" }),
     ).toHaveCount(5);
-    await expect(rec).toContainText("A suspected regression blocks until a rerun confirms or clears it");
+    await expect(rec).toContainText("A deterministic replay (a recorded answer against a recorded reference, scored by code) is confirmed without a rerun");
+    await expect(rec).not.toContainText("suspected");
+    const reruns = page.getByRole("region", { name: "Reruns" });
+    await expect(reruns.getByTestId("deterministic-count")).toContainText("5 regressions are deterministic replays: a rerun cannot change them.");
+    await expect(reruns.getByRole("button", { name: "Confirm suspected regressions" })).toHaveCount(0);
 
     await page.getByRole("link", { name: "Regressions only" }).click();
     await expect(page).toHaveURL(/filter=regressions/);
+    // The matrix marks the regressed cells as deterministic replays.
+    await expect(page.getByRole("link", { name: /by model-175b-verification: failed, regressed \(1 check, deterministic replay\)/ })).toHaveCount(5);
     const failing = page.getByRole("link", { name: /by model-175b-verification: failed/ }).first();
     await failing.click();
     const trial = page.getByRole("complementary", { name: "Trial" });

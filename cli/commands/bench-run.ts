@@ -24,6 +24,7 @@ import { databasePath, migrateDatabase, openDatabase, type Db } from "@/db/clien
 import { getBench, getBenchProgress, requestCancel, type BenchProgress } from "@/db/queries/benches";
 import { launchLines, planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
 import { LibraryError } from "@/lib/library/errors";
+import { deterministicNote } from "@/lib/bench/rerun/select";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
 import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request";
@@ -278,6 +279,9 @@ async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | 
   io.out(
     `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
   );
+  // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).
+  const note = kind === "confirm" ? deterministicNote(plan.deterministic) : null;
+  if (note) io.out(`--confirm: ${note}`);
   await waitForBench(backend, id, io);
   return { kind, trials: plan.trials.length, cases: plan.caseKeys, modelCalls: plan.modelCalls, judgeCalls: plan.judgeCalls, estimate: plan.estimate };
 }

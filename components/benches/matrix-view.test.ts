@@ -26,7 +26,12 @@ const row = (rev: number, key: string): MatrixRow => ({
   source: "custom",
   cells: { 1: cell("passed", 6, rev * 10 + 1), 2: cell("mixed", 5, rev * 10 + 2) },
 });
-const regression = (rev: number, key: string, regressionStatus: RegressionStatus): Regression & { regressionStatus: RegressionStatus } => ({
+const regression = (
+  rev: number,
+  key: string,
+  regressionStatus: RegressionStatus,
+  regressionReason: "deterministic replay" | null = null,
+): Regression & { regressionStatus: RegressionStatus; regressionReason: "deterministic replay" | null } => ({
   caseKey: key,
   caseRevisionId: rev,
   key: "e0:exact",
@@ -34,11 +39,12 @@ const regression = (rev: number, key: string, regressionStatus: RegressionStatus
   against: "baseline",
   outcome: "mixed",
   regressionStatus,
+  regressionReason,
 });
 
-/** The matrix of cases `flaky` (its regression cleared by a confirm round) and `broken` (suspected), candidate 2 against baseline 1. */
+/** The matrix of cases `flaky` (its regression cleared by a confirm round), `broken` (suspected) and `replayed` (a deterministic replay), candidate 2 against baseline 1. */
 function render() {
-  const rows = [row(1, "flaky"), row(2, "broken")];
+  const rows = [row(1, "flaky"), row(2, "broken"), row(3, "replayed")];
   return renderToStaticMarkup(
     createElement(MatrixView, {
       rows,
@@ -50,10 +56,11 @@ function render() {
       filter: "all",
       sort: "position",
       href: () => "/x",
-      regressionKeys: new Set(["1", "2"]),
+      regressionKeys: new Set(["1", "2", "3"]),
       regressedCells: new Map([
         ["2|1", [regression(1, "flaky", "cleared")]],
         ["2|2", [regression(2, "broken", "suspected")]],
+        ["2|3", [regression(3, "replayed", "confirmed", "deterministic replay")]],
       ]),
     }),
   );
@@ -75,6 +82,16 @@ describe("the results matrix", () => {
     expect(broken).toContain(">regressed<");
     expect(broken).toContain("bg-red-50");
     expect(broken).not.toContain("flaky — cleared");
+  });
+
+  it("says a regression is a deterministic replay in its cell, its hover text and its link's name", () => {
+    const replayed = rowOf(render(), "replayed");
+    expect(replayed).toContain(">regressed<");
+    expect(replayed).toContain(">deterministic replay<");
+    expect(replayed).toContain("Exact match passed for the baseline and fails now (confirmed: deterministic replay");
+    expect(replayed).toContain("regressed (1 check, deterministic replay)");
+    // The others do not say so.
+    expect(rowOf(render(), "broken")).not.toContain("deterministic replay");
   });
 });
 

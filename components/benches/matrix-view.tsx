@@ -151,17 +151,24 @@ export function MatrixView({
                     // A regression a confirm round cleared no longer blocks: muted, "flaky — cleared" (issue #16 §3).
                     const marked = regressionMark(regressed);
                     const shown = marked === "cleared" ? regressed : regressed.filter((g) => !isResolved(g));
+                    // A recorded answer against a recorded reference on a code check is confirmed as a deterministic replay (issue #16): said so.
+                    const replays = marked === "regressed" ? shown.filter((g) => g.regressionReason === "deterministic replay").length : 0;
                     const regressedTitle = shown
                       .map(
                         (g) =>
-                          `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and ${marked === "cleared" ? "failed, but a rerun did not reproduce it" : "fails now"}`,
+                          `${g.label} passed ${g.against === "baseline" ? "for the baseline" : "in the last bench"} and ${marked === "cleared" ? "failed, but a rerun did not reproduce it" : "fails now"}${g.regressionReason === "deterministic replay" && marked === "regressed" ? " (confirmed: deterministic replay — recorded answers replay the same, so a rerun cannot change it)" : ""}`,
                       )
                       .join("\n");
                     const markText = marked === "cleared" ? "flaky — cleared" : "regressed";
                     const mark = marked ? (
-                      <span title={regressedTitle}>{marked === "cleared" ? <Pill>{markText}</Pill> : <Pill tone="red">{markText}</Pill>}</span>
+                      <span title={regressedTitle}>
+                        {marked === "cleared" ? <Pill>{markText}</Pill> : <Pill tone="red">{markText}</Pill>}
+                        {replays ? <Pill>deterministic replay</Pill> : null}
+                      </span>
                     ) : null;
-                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""})` : ""}`;
+                    const replayNote =
+                      replays === 0 ? "" : replays === shown.length ? ", deterministic replay" : `, ${replays} deterministic replay${replays > 1 ? "s" : ""}`;
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""}${replayNote})` : ""}`;
                     return (
                       <td key={c.id} className={cell.firstTrialId === selectedTrial ? "bg-indigo-50" : undefined} data-testid="matrix-cell">
                         {cell.firstTrialId ? (

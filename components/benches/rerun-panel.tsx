@@ -10,6 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 import { runLabel, suspectedSentence } from "./rerun-text";
+import { deterministicNote } from "@/lib/bench/rerun/select";
 
 type RerunPlanView = RerunPlanSummary;
 
@@ -26,7 +27,9 @@ function planText(p: RerunPlanView): string {
     `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseCount)} case${p.caseCount === 1 ? "" : "s"} (${cases}), ` +
     `with the bench's pinned prompt revisions, models and rubric: ${p.modelCallsUpperBound ? "at most " : ""}${n(p.modelCalls)} model call${p.modelCalls === 1 ? "" : "s"}, ` +
     `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
-    "The bench reopens and its results are computed again when they are done."
+    "The bench reopens and its results are computed again when they are done." +
+    // Issue #16: the regressions it leaves out, and why.
+    (p.deterministic ? ` Not rerun: ${deterministicNote(p.deterministic)}` : "")
   );
 }
 
@@ -80,7 +83,8 @@ function RerunDialog({
 /**
  * Reruns inside a finished bench (issue #16 §3): "Confirm suspected regressions" and "Rerun errored
  * trials", each with its plan in a confirm dialog; and the suspected regressions a confirm round
- * resolved ("flaky — cleared", or flaky on the baseline: they no longer block).
+ * resolved ("flaky — cleared", or flaky on the baseline: they no longer block); and why the
+ * regressions that are deterministic replays are not offered a rerun.
  */
 export function RerunPanel({
   systemId,
@@ -88,6 +92,7 @@ export function RerunPanel({
   confirm,
   errors,
   cleared,
+  deterministic = 0,
 }: {
   systemId: string;
   benchId: number;
@@ -96,13 +101,15 @@ export function RerunPanel({
   /** The errored trials' rerun offer (how many), or null when none is left to rerun. */
   errors: RerunOffer | null;
   cleared: ResolvedRegression[];
+  /** Regressions confirmed as deterministic replays (recorded answers on both sides, a code check): no rerun is offered for them. */
+  deterministic?: number;
 }) {
   const router = useRouter();
   const toast = useToast();
   const [pending, startTransition] = useTransition();
   // Viewers see the counts and what was cleared; starting a rerun is an editor's (the server checks too).
   const canRun = useRoleAtLeast("editor");
-  if (!confirm && !errors && cleared.length === 0) return null;
+  if (!confirm && !errors && cleared.length === 0 && deterministic === 0) return null;
   const run = (kind: "confirm" | "errors") =>
     startTransition(async () => {
       const r = await startRerunAction({ systemId, benchId, kind });
@@ -119,6 +126,14 @@ export function RerunPanel({
           </p>
           {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} /> : null}
         </div>
+      ) : null}
+      {deterministic ? (
+        <p className="text-slate-700" data-testid="deterministic-count">
+          {deterministicNote(deterministic)}{" "}
+          <span className="text-xs text-slate-500">
+            Recorded answers against a recorded reference, scored by code, replay the same every time: they are confirmed and block.
+          </span>
+        </p>
       ) : null}
       {errors ? (
         <div className="flex flex-wrap items-center gap-3">

@@ -103,7 +103,7 @@ describe("the recommendation card with the evidence", () => {
         candidateId: 2,
         rates: candidateRates(tally([0, 1, 1]).values()),
         comparisons: [{ against: "baseline", againstCandidate: "a", againstBenchId: 1, ...compareCandidates(tally([0, 1, 1]), tally([1, 0, 0])) }],
-        regressions: [{ ...blocker, regressionStatus: "suspected", regressionPValue: 0.5 }],
+        regressions: [{ ...blocker, regressionStatus: "suspected", regressionPValue: 0.5, regressionReason: null }],
       },
     ];
     const html = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, evidence }));
@@ -115,6 +115,30 @@ describe("the recommendation card with the evidence", () => {
     expect(html.indexOf("evidence-headline")).toBeLessThan(html.indexOf('data-testid="recommendation"'));
     expect(html).toMatch(/case-1<\/code>[^]*?suspected/);
     expect(html).toContain("A suspected regression blocks until a rerun confirms or clears it");
+  });
+});
+
+describe("a regression confirmed as a deterministic replay", () => {
+  it("shows its reason beside its status, counts it apart in the headline and says why it needs no rerun", () => {
+    const { detail, rec: plain } = bench({ a: ["passed", "failed", "failed"], b: ["failed", "passed", "passed"] });
+    const blocker = { caseKey: "case-1", caseRevisionId: 1, key: "e0:exact", label: "Exact match", against: "baseline" as const, outcome: "failed" as const };
+    const rec: Recommendation = { ...plain, candidates: plain.candidates.map((c) => (c.candidateId === 2 ? { ...c, blockers: [blocker] } : c)) };
+    const tally = (vs: number[]) => new Map(vs.map((p, i) => [i + 1, { passed: p, scored: 1 }]));
+    const evidence: CandidateEvidence[] = [
+      { candidateId: 1, rates: candidateRates(tally([1, 0, 0]).values()), comparisons: [], regressions: [] },
+      {
+        candidateId: 2,
+        rates: candidateRates(tally([0, 1, 1]).values()),
+        comparisons: [{ against: "baseline", againstCandidate: "a", againstBenchId: 1, ...compareCandidates(tally([0, 1, 1]), tally([1, 0, 0])) }],
+        regressions: [{ ...blocker, regressionStatus: "confirmed", regressionPValue: null, regressionReason: "deterministic replay" }],
+      },
+    ];
+    const html = renderToStaticMarkup(createElement(RecommendationCard, { rec, bench: detail, evidence }));
+    const sentence = /data-testid="evidence-headline"[^>]*>([^<]*)</.exec(html)?.[1];
+    expect(sentence).toMatch(/; 1 regression blocks it \(1 confirmed by deterministic replay\)$/);
+    expect(html).toMatch(/case-1<\/code>[^]*?>confirmed · deterministic replay</);
+    expect(html).toContain("A deterministic replay (a recorded answer against a recorded reference, scored by code) is confirmed without a rerun");
+    expect(html).not.toContain("A suspected regression blocks until a rerun confirms or clears it");
   });
 });
 

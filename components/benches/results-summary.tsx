@@ -4,10 +4,10 @@ import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
-import { blockerStatuses } from "@/lib/bench/evidence/blockers";
+import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceHeadline } from "@/lib/bench/evidence/headline";
 import { formatPercent, formatRateInterval } from "@/lib/bench/evidence/format";
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { PassRate } from "./status-badge";
 
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
@@ -45,11 +45,17 @@ const STATUS_TITLE: Record<RegressionStatus, string> = {
   none: "",
 };
 
-/** A regression's status as a badge (confirmed / suspected / …), with what it means on hover. */
-function RegressionStatusBadge({ status }: { status: RegressionStatus }) {
+/** What a reason means, on hover. */
+const REASON_TITLE: Record<RegressionReason, string> = {
+  "deterministic replay":
+    "Recorded answers on both sides, scored by code: every rerun replays the same answers, so the failure is certain and a rerun cannot change it (no p value: repeats of a copy are no evidence)",
+};
+
+/** A regression's status as a badge (confirmed / suspected / …), with its reason ("confirmed · deterministic replay") and what it means on hover. */
+function RegressionStatusBadge({ status, reason = null }: { status: RegressionStatus; reason?: RegressionReason | null }) {
   return (
-    <Badge tone={STATUS_TONE[status]} title={STATUS_TITLE[status]}>
-      {status}
+    <Badge tone={STATUS_TONE[status]} title={reason ? REASON_TITLE[reason] : STATUS_TITLE[status]}>
+      {reason ? `${status} · ${reason}` : status}
     </Badge>
   );
 }
@@ -91,6 +97,7 @@ export function RecommendationCard({
   const sole = soleBaseline(rec.candidates);
   const evOf = (id: number) => evidence?.find((e) => e.candidateId === id);
   const statuses = new Map(rec.candidates.map((c) => [c.candidateId, blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? [])]));
+  const reasons = new Map(rec.candidates.map((c) => [c.candidateId, blockerReasons(c.blockers, evOf(c.candidateId)?.regressions ?? [])]));
   const sentence = evidence
     ? evidenceHeadline(
         rec.candidates.map((c) => ({
@@ -98,10 +105,12 @@ export function RecommendationCard({
           isBaseline: c.isBaseline,
           comparisons: evOf(c.candidateId)?.comparisons ?? [],
           blockers: statuses.get(c.candidateId)!,
+          blockerReasons: reasons.get(c.candidateId)!,
         })),
       )
     : null;
   const anySuspected = [...statuses.values()].some((l) => l.includes("suspected"));
+  const anyReplay = [...reasons.values()].some((l) => l.includes("deterministic replay"));
   // A candidate that passed nothing is never presented as recommended (benches finished before
   // that rule may still have stored such a pick).
   const passedAny = (id: number) => (statsOf(bench.summary, id)?.passRate.passed ?? 0) > 0;
@@ -130,6 +139,9 @@ export function RecommendationCard({
         Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.
         {anySuspected
           ? " A suspected regression blocks until a rerun confirms or clears it (with one trial per case chance cannot be ruled out: run more repeats)."
+          : ""}
+        {anyReplay
+          ? " A deterministic replay (a recorded answer against a recorded reference, scored by code) is confirmed without a rerun: a rerun replays the same answers."
           : ""}
       </p>
       <ul className="mt-1.5 flex flex-col gap-2">
@@ -162,7 +174,7 @@ export function RecommendationCard({
                     <li key={i}>
                       <code>{b.caseKey}</code> · {b.label}
                       {b.priority ? ` (${b.priority})` : ""} · {b.outcome === "mixed" ? "fails in some repeats" : "fails"} · vs {against(b.against)}{" "}
-                      <RegressionStatusBadge status={statuses.get(c.candidateId)![i]} />
+                      <RegressionStatusBadge status={statuses.get(c.candidateId)![i]} reason={reasons.get(c.candidateId)![i]} />
                     </li>
                   ))}
                   {more(c.blockers.length, "blocking regressions")}

@@ -11,7 +11,8 @@ import { classifyBenchRegressions } from "./regression-statuses";
 import { getBench, type BenchSummary } from "./benches";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
+import { asDeterministicReplay, isDeterministicRegression, type CandidateKind } from "@/lib/bench/stats/deterministic";
 
 /** A comparison as stored: against whom, then the paired figures (the trade-offs are read from the summary). */
 export interface StoredComparison extends PairedComparison {
@@ -26,27 +27,34 @@ export interface StoredComparison extends PairedComparison {
 export interface StoredEvidence {
   rates: CandidateRates;
   comparisons: StoredComparison[];
-  /** One `[status, one-sided Fisher p]` per regression of the summary's list of this candidate, in its order. */
-  statuses: [RegressionStatus, number | null][];
+  /**
+   * One `[status, one-sided Fisher p, reason]` per regression of the summary's list of this
+   * candidate, in its order; the reason only when the status does not come from the repeat rule
+   * (a deterministic replay). Evidence stored before has no reason.
+   */
+  statuses: [RegressionStatus, number | null, RegressionReason?][];
 }
 
 const NONE = new Map<number, CaseTally>();
 
 /**
  * Computes the evidence of every candidate of bench `benchId` from its trials.
- * @param candidates the bench's candidates (id and label), in bench order
+ * @param candidates the bench's candidates (id, label and kind), in bench order; a regression of a
+ *   recorded candidate against a recorded reference on a code check is a deterministic replay
  * @param summary the summary being stored (its baseline, reference bench and candidate, regressions)
  * @returns per candidate id (as a string key, like the summary's other maps), its evidence
  */
 export async function computeBenchEvidence(
   db: Db,
   benchId: number,
-  candidates: readonly { id: number; label: string }[],
+  candidates: readonly { id: number; label: string; kind?: "model" | "recorded" }[],
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
 ): Promise<Record<string, StoredEvidence>> {
   const cases = benchCaseTallies(db, benchId);
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
   const prev = referenceBenchId !== null && referenceCandidateId !== null ? await getBench(db, referenceBenchId) : null;
+  const kindOf = (list: readonly { id: number; kind?: "model" | "recorded" }[], id: number | null): CandidateKind =>
+    list.find((c) => c.id === id)?.kind ?? null;
   const labelIn = (list: readonly { id: number; label: string }[], id: number) => list.find((c) => c.id === id)?.label ?? `#${id}`;
   const baseCases = baselineCandidateId !== null ? (cases.get(baselineCandidateId) ?? NONE) : null;
   const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
@@ -74,7 +82,13 @@ export async function computeBenchEvidence(
         againstBenchId: prev.id,
         ...compareCandidates(own, refCases),
       });
-    const statuses = (classified.get(c.id) ?? []).map((x): [RegressionStatus, number | null] => [x.status, x.pValue]);
+    const list = summary.regressions[String(c.id)] ?? [];
+    const statuses = (classified.get(c.id) ?? []).map((x, i): StoredEvidence["statuses"][number] => {
+      const r = list[i];
+      const referenceKind = r?.against === "baseline" ? kindOf(candidates, baselineCandidateId) : kindOf(prev?.candidates ?? [], referenceCandidateId);
+      const y = r && isDeterministicRegression({ candidateKind: c.kind ?? null, referenceKind, checkKey: r.key }) ? asDeterministicReplay(x) : x;
+      return y.reason ? [y.status, y.pValue, y.reason] : [y.status, y.pValue];
+    });
     out[String(c.id)] = { rates: candidateRates(own.values()), comparisons, statuses };
   }
   return out;

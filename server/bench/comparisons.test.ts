@@ -55,7 +55,7 @@ async function launch(db: Db, repeats: number, key: string) {
 }
 
 describe("paired statistics of the GSM8K recorded candidates", () => {
-  it("6b-verification vs 6b-finetuning: b = 8, c = 38, Δ = +15.0 points, exact McNemar p ≈ 9.2e-6; with 3 repeats the regressions are confirmed", async () => {
+  it("6b-verification vs 6b-finetuning: b = 8, c = 38, Δ = +15.0 points, exact McNemar p ≈ 9.2e-6; its regressions are deterministic replays (confirmed, no p)", async () => {
     const db = openMemoryDatabase();
     await seedDemoWorkspace(db);
     const first = await launch(db, 1, "stats-gsm-1");
@@ -82,10 +82,13 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
     // Wilson 95 % of 75/200 (scipy binomtest(75, 200).proportion_ci(method="wilson")): (0.3108543685840982, 0.4438569630102185).
     expect(cand.rates.trialPassRate.ci95![0]).toBeCloseTo(0.3108543685840982, 9);
     expect(cand.rates.trialPassRate.ci95![1]).toBeCloseTo(0.4438569630102185, 9);
-    // One trial per case: every broken check is only suspected (1/1 → 0/1 has Fisher p = 0.5).
+    // Both candidates are recorded and the broken check is code (gsm8k): a rerun replays the same
+    // answers, so each broken check is confirmed as a deterministic replay, without a p value
+    // (Fisher over one trial each, 1/1 → 0/1, would only say p = 0.5: "suspected").
     expect(cand.regressions).toHaveLength(8);
-    expect(new Set(cand.regressions.map((r) => r.regressionStatus))).toEqual(new Set(["suspected"]));
-    expect(cand.regressions[0].regressionPValue).toBeCloseTo(0.5, 12);
+    expect(cand.regressions.map((r) => [r.regressionStatus, r.regressionReason, r.regressionPValue])).toEqual(
+      Array(8).fill(["confirmed", "deterministic replay", null]),
+    );
     // The SQL counts the evidence reads agree with the tallies of the parsed checks.
     const pure = benchTallies(trialFacts(db, first));
     const sql = benchCaseTallies(db, first);
@@ -93,11 +96,15 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
     for (const [id, side] of pure) expect(sql.get(id)).toEqual(side.cases);
 
     // The same candidates with 3 repeats: recorded answers do not change, so the 8 broken checks
-    // pass 3/3 on the baseline and 0/3 on the candidate (Fisher p = 1/20 = 0.05): confirmed.
+    // pass 3/3 on the baseline and 0/3 on the candidate; Fisher would say p = 1/20 = 0.05 from three
+    // copies of one answer: the p is dropped, the reason given. Against the last bench (whose
+    // reference, 6b-finetuning, is recorded too) the same.
     const second = await launch(db, 3, "stats-gsm-2");
     const [base2, cand2] = (await benchEvidence(db, second))!;
     expect(cand2.regressions.filter((r) => r.against === "baseline")).toHaveLength(8);
-    expect(cand2.regressions.every((r) => r.regressionStatus === "confirmed" && Math.abs(r.regressionPValue! - 0.05) < 1e-12)).toBe(true);
+    expect(
+      cand2.regressions.every((r) => r.regressionStatus === "confirmed" && r.regressionReason === "deterministic replay" && r.regressionPValue === null),
+    ).toBe(true);
     expect(base2.rates.passAt).toMatchObject({ "1": 45 / 200, "3": 45 / 200 });
     const [vsBase, vsLast] = cand2.comparisons;
     expect(vsBase).toMatchObject({ against: "baseline", n: 200, regressions: 8, fixes: 38, test: "paired t", verdict: "better", signTestPValue: null });

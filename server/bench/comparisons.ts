@@ -11,7 +11,7 @@ import { computeBenchEvidence, type StoredComparison } from "@/db/queries/bench-
 import { getBench, type BenchDetail } from "@/db/queries/benches";
 import type { Regression } from "@/lib/bench/recommend";
 import type { CandidateRates } from "@/lib/bench/stats/candidate-rates";
-import type { RegressionClassification } from "@/lib/bench/stats/regression-status";
+import type { RegressionClassification, RegressionReason } from "@/lib/bench/stats/regression-status";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
 /** One comparison of a candidate: against whom, then the paired figures. */
@@ -25,8 +25,16 @@ export interface CandidateEvidence {
   candidateId: number;
   rates: CandidateRates;
   comparisons: CandidateComparison[];
-  /** The bench summary's regressions of this candidate, in the same order, each with its status. */
-  regressions: (Regression & { regressionStatus: RegressionClassification["status"]; regressionPValue: number | null })[];
+  /**
+   * The bench summary's regressions of this candidate, in the same order, each with its status, its
+   * one-sided Fisher p, and the reason when the status does not come from repeats ("deterministic
+   * replay": a recorded answer against a recorded reference on a code check, confirmed without a p).
+   */
+  regressions: (Regression & {
+    regressionStatus: RegressionClassification["status"];
+    regressionPValue: number | null;
+    regressionReason: RegressionReason | null;
+  })[];
 }
 
 /**
@@ -48,8 +56,8 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
       x.against === "baseline" ? { ...x, tradeoffs: summary.tradeoffs?.[String(c.id)] ?? null } : x,
     );
     const regressions = (summary.regressions[String(c.id)] ?? []).map((r, i) => {
-      const [status, pValue] = ev.statuses[i] ?? ["suspected", null];
-      return { ...r, regressionStatus: status, regressionPValue: pValue };
+      const [status, pValue, reason] = ev.statuses[i] ?? ["suspected", null];
+      return { ...r, regressionStatus: status, regressionPValue: pValue, regressionReason: reason ?? null };
     });
     return { candidateId: c.id, rates: ev.rates, comparisons, regressions };
   });

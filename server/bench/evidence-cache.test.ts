@@ -32,7 +32,8 @@ describe("the stored evidence of a bench", () => {
     expect(stored[1].candidateId).toBe(candId);
     expect(stored[1].rates.trialPassRate).toMatchObject({ passed: 3, scored: 4 });
     expect(stored[1].comparisons).toMatchObject([{ against: "baseline", againstCandidate: bench.candidates[0].label, n: 4, regressions: 1, fixes: 0 }]);
-    expect(stored[1].regressions.map((r) => [r.caseKey, r.regressionStatus])).toEqual([["q1", "suspected"]]);
+    // Recorded answers against a recorded baseline on the exact check: a deterministic replay.
+    expect(stored[1].regressions.map((r) => [r.caseKey, r.regressionStatus, r.regressionReason])).toEqual([["q1", "confirmed", "deterministic replay"]]);
 
     // The q1 trial of `cand` now passes (as a human pass overrides a verdict): the page keeps the stored figures until the bench is recomputed…
     const t = db.$client

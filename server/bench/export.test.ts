@@ -6,6 +6,8 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { GET } from "@/app/api/benches/[benchId]/export/route";
 import { recordedRequest, recordedSuite, runBench, waitEnded } from "./test-support/recorded-bench";
 import { startRerun } from "./reruns";
+import { addRerunTrials } from "@/db/queries/bench-reruns";
+import { confirmTrials } from "@/lib/bench/rerun/select";
 import { startBenchWorker } from "../worker";
 
 afterEach(() => {
@@ -61,7 +63,7 @@ describe("bench export", () => {
   it("says which trials a rerun added (rerun: confirm or error, empty for planned ones) and which trial each error rerun reruns (rerunOf)", async () => {
     const db = openMemoryDatabase();
     (globalThis as { benchworkDb?: unknown }).benchworkDb = db;
-    // `cand` answers q1 wrong (a suspected regression with one trial per case); its q2 trial errors (a provider outage, written here).
+    // `cand` answers q1 wrong (a regression); its q2 trial errors (a provider outage, written here).
     const promptId = await recordedSuite(
       db,
       ["q1", "q2"].map((key) => ({ key, expected: "right", answers: { base: "right", cand: key === "q1" ? "wrong" : "right" } })),
@@ -73,7 +75,15 @@ describe("bench export", () => {
       .get(bench.id, cand.id) as { id: number };
     db.$client.prepare("UPDATE trials SET status = 'error', error = 'provider outage', passed_checks = 0 WHERE id = ?").run(errored.id);
     const rerun = async (kind: "confirm" | "errors") => {
-      await startRerun(db, bench.id, kind);
+      if (kind === "errors") await startRerun(db, bench.id, kind);
+      else {
+        // Recorded answers on a code check are deterministic replays, for which no confirm round is
+        // offered: its trials are added here as a round on a judged check adds them (2 more per side).
+        const q1 = db.$client.prepare("SELECT id FROM bench_cases WHERE bench_id = ? AND case_key = 'q1'").get(bench.id) as { id: number };
+        const suspected = [{ candidateId: cand.id, benchCaseId: q1.id, against: "baseline" as const }];
+        const trials = confirmTrials({ repeats: 1, baselineCandidateId: bench.candidates[0].id, suspected, existing: () => ({ count: 1, maxRepeat: 1 }) });
+        addRerunTrials(db, bench.id, trials, null, "confirm suspected regressions");
+      }
       const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
       try {
         expect((await waitEnded(db, bench.id)).status).toBe("finished");

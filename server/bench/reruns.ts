@@ -16,6 +16,7 @@ import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { planBench } from "@/lib/bench/plan";
 import { confirmTrials, errorRerunTrials, rerunRefusal, type RerunTrial, type SuspectedRegression } from "@/lib/bench/rerun/select";
+import { DETERMINISTIC_REPLAY } from "@/lib/bench/stats/deterministic";
 import type { CandidateSpec, SuppliedCase } from "@/lib/bench/types";
 import type { CaseSource } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
@@ -35,6 +36,8 @@ export interface RerunPlan {
   targets: number;
   /** Of `targets`, those that block a recommendation: a confirm's suspected regressions not on an advisory criterion (errors: all). */
   blockingTargets: number;
+  /** Confirm: the regressions it leaves out as deterministic replays (a rerun replays the same answers); errors: 0. */
+  deterministic: number;
   /** Calls to candidate models (an upper bound when a trial exposes tools: see `modelCallsUpperBound`). */
   modelCalls: number;
   modelCallsUpperBound: boolean;
@@ -51,19 +54,28 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
   return bench;
 }
 
-/** The suspected regressions of a finished bench, each at its bench case. */
-async function suspectedOf(db: Db, bench: BenchDetail, known?: CandidateEvidence[] | null): Promise<(SuspectedRegression & { advisory?: true })[]> {
-  if (bench.status !== "finished") return [];
+/**
+ * The suspected regressions of a finished bench, each at its bench case, and how many of its
+ * regressions are deterministic replays (confirmed already: a confirm round leaves them out).
+ */
+async function suspectedOf(
+  db: Db,
+  bench: BenchDetail,
+  known?: CandidateEvidence[] | null,
+): Promise<{ suspected: (SuspectedRegression & { advisory?: true })[]; deterministic: number }> {
+  if (bench.status !== "finished") return { suspected: [], deterministic: 0 };
   const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
   const cases = benchCaseIdsByRevision(db, bench.id);
   const out: SuspectedRegression[] = [];
+  let deterministic = 0;
   for (const e of evidence)
     for (const r of e.regressions) {
+      if (r.regressionReason === DETERMINISTIC_REPLAY) deterministic++;
       const bc = cases.get(r.caseRevisionId);
       if (r.regressionStatus === "suspected" && bc)
         out.push({ candidateId: e.candidateId, benchCaseId: bc.benchCaseId, against: r.against, ...(r.advisory ? { advisory: true as const } : {}) });
     }
-  return out;
+  return { suspected: out, deterministic };
 }
 
 /**
@@ -74,7 +86,7 @@ async function estimate(
   db: Db,
   bench: BenchDetail,
   trials: readonly RerunTrial[],
-): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets">> {
+): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets" | "deterministic">> {
   const cases = new Map([...benchCaseIdsByRevision(db, bench.id)].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases
@@ -145,15 +157,16 @@ async function estimate(
 /**
  * Plans the confirm round of a finished bench: for each case with a suspected regression, as many
  * new trials per side as the bench ran per case (at least 3 in all per side), for the candidate
- * and — against the baseline — the baseline.
+ * and — against the baseline — the baseline. Regressions that are deterministic replays are left
+ * out (counted in `deterministic`): a rerun replays the same answers.
  * @param known the bench and its evidence as the caller already read them (the results page)
  * @throws LibraryError `not_found` (no such bench), `not_allowed` (queued or running, cancelled or
- *   failed, or nothing suspected), with a message for the user
+ *   failed, or nothing suspected — when only deterministic replays, the message says so), with a message for the user
  */
 export async function planConfirm(db: Db, benchId: number, known?: { bench: BenchDetail; evidence: CandidateEvidence[] | null }): Promise<RerunPlan> {
   const bench = known?.bench.id === benchId ? known.bench : await benchOrThrow(db, benchId);
-  const suspected = await suspectedOf(db, bench, known?.evidence);
-  const refusal = rerunRefusal(bench, "confirm", suspected.length);
+  const { suspected, deterministic } = await suspectedOf(db, bench, known?.evidence);
+  const refusal = rerunRefusal(bench, "confirm", suspected.length, deterministic);
   if (refusal) throw new LibraryError("not_allowed", refusal);
   const trials = confirmTrials({
     repeats: bench.settings.repeats,
@@ -162,7 +175,7 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
     existing: side(benchSideTrials(db, benchId)),
   });
   const blockingTargets = suspected.filter((r) => !r.advisory).length;
-  return { benchId, kind: "confirm", trials, targets: suspected.length, blockingTargets, ...(await estimate(db, bench, trials)) };
+  return { benchId, kind: "confirm", trials, targets: suspected.length, blockingTargets, deterministic, ...(await estimate(db, bench, trials)) };
 }
 
 /**
@@ -177,7 +190,7 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
   const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
   if (refusal) throw new LibraryError("not_allowed", refusal);
   const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
-  return { benchId, kind: "errors", trials, targets: trials.length, blockingTargets: trials.length, ...(await estimate(db, bench, trials)) };
+  return { benchId, kind: "errors", trials, targets: trials.length, blockingTargets: trials.length, deterministic: 0, ...(await estimate(db, bench, trials)) };
 }
 
 /**
@@ -237,15 +250,16 @@ export interface RerunOffer {
  * What the results page offers on a finished bench: the confirm round (null when nothing is
  * suspected), the errored trials' rerun (null when none is left), each with its count only (the
  * plan comes with the dialog: {@link planRerunSummary}), and the regressions a confirm round
- * resolved, with their candidate's label.
+ * resolved, with their candidate's label; and how many regressions are deterministic replays
+ * (confirmed without a rerun: the panel says why no Confirm is offered for them).
  * @param evidence the bench's evidence as the page read it (`benchEvidence`)
  */
 export async function rerunOffers(
   db: Db,
   bench: BenchDetail,
   evidence: CandidateEvidence[] | null,
-): Promise<{ confirm: RerunOffer | null; errors: RerunOffer | null; cleared: ResolvedRegression[] }> {
-  if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [] };
+): Promise<{ confirm: RerunOffer | null; errors: RerunOffer | null; cleared: ResolvedRegression[]; deterministic: number }> {
+  if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [], deterministic: 0 };
   const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
   const cleared = (evidence ?? []).flatMap((e) =>
     e.regressions
@@ -253,7 +267,7 @@ export async function rerunOffers(
       .map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label, status: r.regressionStatus as ResolvedRegression["status"] })),
   );
   // The same counts the plans refuse on (rerunRefusal), without planning.
-  const suspectedList = await suspectedOf(db, bench, evidence);
+  const { suspected: suspectedList, deterministic } = await suspectedOf(db, bench, evidence);
   const suspected = suspectedList.length;
   const { errored, rerunAlready } = benchErroredTrials(db, bench.id);
   const left = errored.filter((t) => !rerunAlready.has(t.id)).length;
@@ -261,5 +275,6 @@ export async function rerunOffers(
     confirm: rerunRefusal(bench, "confirm", suspected) ? null : { targets: suspected, blockingTargets: suspectedList.filter((r) => !r.advisory).length },
     errors: rerunRefusal(bench, "errors", left) ? null : { targets: left, blockingTargets: left },
     cleared,
+    deterministic,
   };
 }

@@ -7,7 +7,7 @@
 import type { Db } from "@/db/client";
 import { getBench, getManifest, trialErrorReasons } from "@/db/queries/benches";
 import { statsOf } from "@/lib/bench/aggregate";
-import { blockerStatuses } from "@/lib/bench/evidence/blockers";
+import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
 import { benchMarkdown } from "@/lib/bench/evidence/markdown";
 import { reasonKind } from "@/lib/bench/plan";
@@ -172,13 +172,16 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const evOf = (cid: number) => evidence.find((e) => e.candidateId === cid);
   const ranked = rec.candidates.map((c) => {
     const statuses = blockerStatuses(c.blockers, evOf(c.candidateId)?.regressions ?? []);
+    // Issue #16: why a blocker is confirmed without repeats ("deterministic replay"), shown in the sentence and the comment.
+    const reasons = blockerReasons(c.blockers, evOf(c.candidateId)?.regressions ?? []);
     return {
       candidateId: c.candidateId,
       label: c.label,
       isBaseline: c.isBaseline,
       comparisons: evOf(c.candidateId)?.comparisons ?? [],
       blockers: statuses,
-      blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i] })),
+      blockerReasons: reasons,
+      blockerList: c.blockers.map((b, i) => ({ caseKey: b.caseKey, label: b.label, against: b.against, status: statuses[i], reason: reasons[i] })),
     };
   });
   const primary = primaryComparison(ranked);

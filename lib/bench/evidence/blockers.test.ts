@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockerStatuses } from "./blockers";
+import { blockerReasons, blockerStatuses } from "./blockers";
 
 describe("blockerStatuses", () => {
   it("joins each blocker to its classified regression by case revision, check and reference, in the blockers' order", () => {
@@ -18,5 +18,24 @@ describe("blockerStatuses", () => {
 
   it("calls a blocker the evidence does not list suspected, never confirmed", () => {
     expect(blockerStatuses([{ caseRevisionId: 9, key: "c1", against: "baseline" }], [])).toEqual(["suspected"]);
+  });
+
+  it("gives each blocker its reason (deterministic replay) or null, in the blockers' order", () => {
+    const blockers = [
+      { caseRevisionId: 2, key: "e0:exact", against: "baseline" as const },
+      { caseRevisionId: 1, key: "e0:exact", against: "baseline" as const },
+      { caseRevisionId: 9, key: "c1", against: "baseline" as const },
+    ];
+    const classified = [
+      {
+        caseRevisionId: 1,
+        key: "e0:exact",
+        against: "baseline" as const,
+        regressionStatus: "confirmed" as const,
+        regressionReason: "deterministic replay" as const,
+      },
+      { caseRevisionId: 2, key: "e0:exact", against: "baseline" as const, regressionStatus: "suspected" as const, regressionReason: null },
+    ];
+    expect(blockerReasons(blockers, classified)).toEqual([null, "deterministic replay", null]);
   });
 });

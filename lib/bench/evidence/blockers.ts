@@ -4,7 +4,7 @@
  * case revision, check key and what it passed against, so that triple joins them.
  */
 import type { Regression } from "@/lib/bench/recommend";
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 
 type Key = Pick<Regression, "caseRevisionId" | "key" | "against">;
 const keyOf = (r: Key) => `${r.caseRevisionId}|${r.key}|${r.against}`;
@@ -19,4 +19,16 @@ const keyOf = (r: Key) => `${r.caseRevisionId}|${r.key}|${r.against}`;
 export function blockerStatuses(blockers: readonly Key[], classified: readonly (Key & { regressionStatus: RegressionStatus })[]): RegressionStatus[] {
   const byKey = new Map(classified.map((r) => [keyOf(r), r.regressionStatus]));
   return blockers.map((b) => byKey.get(keyOf(b)) ?? "suspected");
+}
+
+/**
+ * The reason of each blocker's status ("deterministic replay") or null, in the blockers' order.
+ * @param classified as in {@link blockerStatuses}, with each regression's reason
+ */
+export function blockerReasons(
+  blockers: readonly Key[],
+  classified: readonly (Key & { regressionReason?: RegressionReason | null })[],
+): (RegressionReason | null)[] {
+  const byKey = new Map(classified.map((r) => [keyOf(r), r.regressionReason ?? null]));
+  return blockers.map((b) => byKey.get(keyOf(b)) ?? null);
 }

@@ -31,6 +31,22 @@ describe("evidenceHeadline", () => {
     );
   });
 
+  it("counts regressions confirmed as deterministic replays apart from those repeats confirmed", () => {
+    const cand: HeadlineCandidate = {
+      label: "6b-verification",
+      isBaseline: false,
+      comparisons: [cmp({ against: "baseline", againstCandidate: "6b-finetuning", delta: 0.15, ci95: [0.087, 0.213], pValue: 9.2e-6, verdict: "better" })],
+      blockers: ["confirmed", "confirmed", "confirmed", "suspected"],
+      blockerReasons: ["deterministic replay", null, "deterministic replay", null],
+    };
+    expect(evidenceHeadline([cand, base])).toBe(
+      "6b-verification beats 6b-finetuning by +15.0 points (95 % CI +8.7 to +21.3, p < 0.001, 200 paired cases); 4 regressions block it (1 confirmed, 2 confirmed by deterministic replay, 1 suspected)",
+    );
+    expect(evidenceHeadline([{ ...cand, blockers: ["confirmed"], blockerReasons: ["deterministic replay"] }, base])).toMatch(
+      /; 1 regression blocks it \(1 confirmed by deterministic replay\)$/,
+    );
+  });
+
   it("says an inconclusive comparison cannot tell, and the smallest difference this bench could detect (the issue's second example)", () => {
     const cand: HeadlineCandidate = {
       label: "b",

@@ -9,7 +9,7 @@
  *    200 paired cases): this bench can detect ≥ 7 points; add cases or repeats"
  */
 import type { PairedComparison } from "@/lib/bench/stats/paired";
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { formatCi, formatPoints, formatPValue, minDetectablePoints } from "./format";
 
 /** A paired comparison with whom it was made against (the shape `benchEvidence` returns). */
@@ -26,6 +26,8 @@ export interface HeadlineCandidate {
   comparisons: readonly LabelledComparison[];
   /** Status of each regression that blocks it under the gate rule (one entry per blocker). */
   blockers: readonly RegressionStatus[];
+  /** The reason of each blocker's status, in the same order ("deterministic replay" or null); absent: none. */
+  blockerReasons?: readonly (RegressionReason | null)[];
 }
 
 /** The comparison the headline is about: which candidate, against whom. */
@@ -53,12 +55,21 @@ export function primaryComparison(ranked: readonly HeadlineCandidate[]): Primary
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** What blocks the candidate: "; 5 regressions block it (2 confirmed, 3 suspected)", or "". */
-function blockingClause(blockers: readonly RegressionStatus[]): string {
+/**
+ * What blocks the candidate: "; 5 regressions block it (2 confirmed, 3 suspected)", or "". Those
+ * confirmed as deterministic replays (no repeat rule: a rerun replays the same answers) are counted
+ * apart: "(8 confirmed by deterministic replay)".
+ */
+function blockingClause(blockers: readonly RegressionStatus[], reasons: readonly (RegressionReason | null)[] = []): string {
   if (blockers.length === 0) return "";
-  const confirmed = blockers.filter((s) => s === "confirmed").length;
+  const replay = blockers.filter((s, i) => s === "confirmed" && reasons[i] === "deterministic replay").length;
+  const confirmed = blockers.filter((s) => s === "confirmed").length - replay;
   const suspected = blockers.filter((s) => s === "suspected").length;
-  const parts = [confirmed ? `${confirmed} confirmed` : "", suspected ? `${suspected} suspected` : ""].filter(Boolean);
+  const parts = [
+    confirmed ? `${confirmed} confirmed` : "",
+    replay ? `${replay} confirmed by deterministic replay` : "",
+    suspected ? `${suspected} suspected` : "",
+  ].filter(Boolean);
   // Only worth saying when the statuses differ: "5 regressions block it" with 5 suspected says "(5 suspected)".
   const detail = parts.length ? ` (${parts.join(", ")})` : "";
   return `; ${plural(blockers.length, "regression")} ${blockers.length === 1 ? "blocks" : "block"} it${detail}`;
@@ -72,7 +83,7 @@ export function evidenceSentence(p: PrimaryComparison): string {
   const { candidate, comparison: c } = p;
   const who = candidate.label;
   const other = c.againstCandidate + (c.against === "last" ? " (last bench)" : "");
-  const blocks = blockingClause(candidate.blockers);
+  const blocks = blockingClause(candidate.blockers, candidate.blockerReasons);
   if (c.n === 0 || c.delta === null) return `${who} and ${other} share no case both scored: nothing to compare${blocks}`;
   const stats = [c.ci95 ? formatCi(c.ci95) : null, c.pValue !== null ? formatPValue(c.pValue) : null, plural(c.n, "paired case")].filter(Boolean).join(", ");
   if (c.verdict === "better") return `${who} beats ${other} by ${formatPoints(c.delta)} points (${stats})${blocks}`;

@@ -66,6 +66,29 @@ describe("benchMarkdown", () => {
     expect(md).toContain("| model\\|6b-verification | `` gsm8k-`0002` `` | Exact match | baseline | confirmed |");
   });
 
+  it("shows the reason of a regression confirmed as a deterministic replay, in the counts, the list and a note", () => {
+    const replay = benchMarkdown({
+      ...input,
+      candidates: [
+        input.candidates[0],
+        {
+          ...input.candidates[1],
+          blockers: [
+            { caseKey: "gsm8k-0001", label: "Exact match", against: "baseline", status: "confirmed", reason: "deterministic replay" },
+            { caseKey: "gsm8k-0002", label: "Exact match", against: "baseline", status: "confirmed", reason: null },
+          ],
+        },
+      ],
+    });
+    expect(replay).toContain("| better | 2 (1 confirmed, 1 confirmed by deterministic replay) |");
+    expect(replay).toContain("| model\\|6b-verification | `gsm8k-0001` | Exact match | baseline | confirmed (deterministic replay) |");
+    expect(replay).toContain("| model\\|6b-verification | `gsm8k-0002` | Exact match | baseline | confirmed |");
+    expect(replay).toContain(
+      "A deterministic replay is a recorded answer against a recorded reference on a code check: a rerun replays the same answers, so it is confirmed without one.",
+    );
+    expect(md).not.toContain("deterministic replay");
+  });
+
   it("says what a passing case is, and has no blocking section when nothing blocks", () => {
     expect(md).toContain("A case passes when all its scored checks pass");
     const clean = benchMarkdown({ ...input, candidates: input.candidates.map((c) => ({ ...c, blockers: [] })) });

@@ -4,7 +4,7 @@
  * comparisons with their 95 % intervals, and the regressions that block, each with its status.
  * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table.
  */
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import type { RateInterval } from "@/lib/bench/stats/wilson";
 import { formatPoints, formatPValue, formatRateInterval } from "./format";
 import type { LabelledComparison } from "./headline";
@@ -16,6 +16,8 @@ export interface MarkdownBlocker {
   label: string;
   against: "baseline" | "last bench";
   status: RegressionStatus;
+  /** Why it has its status without repeats ("deterministic replay"), or null/absent. */
+  reason?: RegressionReason | null;
 }
 
 /** What the comment is made of (the CLI's result, reduced). */
@@ -58,11 +60,17 @@ function code(s: string): string {
   return `${fence}${pad}${codeText(s)}${pad}${fence}`;
 }
 
+/** A blocker's status as counted: "confirmed by deterministic replay" apart from "confirmed". */
+const countedAs = (b: MarkdownBlocker) => (b.reason ? `${b.status} by ${b.reason}` : b.status);
+
+/** A blocker's status as listed: "confirmed (deterministic replay)". */
+const listedAs = (b: MarkdownBlocker) => (b.reason ? `${b.status} (${b.reason})` : b.status);
+
 function statusCounts(blockers: readonly MarkdownBlocker[]): string {
   if (blockers.length === 0) return "0";
   const counts = new Map<string, number>();
-  for (const b of blockers) counts.set(b.status, (counts.get(b.status) ?? 0) + 1);
-  const order: RegressionStatus[] = ["confirmed", "suspected", "flaky on baseline", "cleared", "none"];
+  for (const b of blockers) counts.set(countedAs(b), (counts.get(countedAs(b)) ?? 0) + 1);
+  const order: string[] = ["confirmed", "confirmed by deterministic replay", "suspected", "flaky on baseline", "cleared", "none"];
   return `${blockers.length} (${order
     .filter((s) => counts.has(s))
     .map((s) => `${counts.get(s)} ${s}`)
@@ -103,6 +111,10 @@ export function benchMarkdown(b: MarkdownBench): string {
     "A case passes when all its scored checks pass (unscored and errored trials are left out). Pass rates carry their Wilson 95 % interval; a suspected regression blocks until a rerun confirms or clears it.",
   );
   const blockers = b.candidates.flatMap((c) => c.blockers.map((x) => ({ candidate: c.label, ...x })));
+  if (blockers.some((x) => x.reason === "deterministic replay"))
+    out.push(
+      "A deterministic replay is a recorded answer against a recorded reference on a code check: a rerun replays the same answers, so it is confirmed without one.",
+    );
   if (blockers.length) {
     out.push(
       "",
@@ -112,7 +124,8 @@ export function benchMarkdown(b: MarkdownBench): string {
       "| Candidate | Case | Check | Against | Status |",
       "| --- | --- | --- | --- | --- |",
     );
-    for (const x of blockers.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | ${x.status} |`);
+    for (const x of blockers.slice(0, MAX_BLOCKERS))
+      out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | ${listedAs(x)} |`);
     if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
     out.push("", "</details>");
   }

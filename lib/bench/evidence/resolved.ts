@@ -4,10 +4,10 @@
  * block, and the results matrix shows them muted as "flaky — cleared" instead of "regressed".
  */
 import type { Regression } from "@/lib/bench/recommend";
-import type { RegressionStatus } from "@/lib/bench/stats/regression-status";
+import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 
 /** A regression with its status when the bench's evidence was computed (absent: a summary stored before, counted as open). */
-export type StatusedRegression = Regression & { regressionStatus?: RegressionStatus };
+export type StatusedRegression = Regression & { regressionStatus?: RegressionStatus; regressionReason?: RegressionReason | null };
 
 /** Whether a confirm round resolved this regression. */
 export function isResolved(r: StatusedRegression): boolean {

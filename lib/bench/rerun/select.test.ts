@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmExtra, confirmTrials, errorRerunTrials, rerunRefusal, type SideTrials } from "./select";
+import { confirmExtra, confirmTrials, deterministicNote, errorRerunTrials, rerunRefusal, type SideTrials } from "./select";
 
 /** Existing trials per "candidate|case". */
 const have =
@@ -112,5 +112,14 @@ describe("rerunRefusal", () => {
     );
     expect(rerunRefusal({ id: 4, status: "finished" }, "errors", 0)).toBe("Bench #4 has no errored trial left to rerun.");
     expect(rerunRefusal({ id: 4, status: "finished" }, "confirm", 1)).toBeNull();
+  });
+
+  it("says why a bench whose only regressions are deterministic replays has nothing to confirm", () => {
+    expect(rerunRefusal({ id: 4, status: "finished" }, "confirm", 0, 8)).toBe("8 regressions are deterministic replays: a rerun cannot change them.");
+    expect(rerunRefusal({ id: 4, status: "finished" }, "confirm", 0, 1)).toBe("1 regression is a deterministic replay: a rerun cannot change it.");
+    // With something suspected beside them, the round runs (its plan says which it leaves out).
+    expect(rerunRefusal({ id: 4, status: "finished" }, "confirm", 2, 8)).toBeNull();
+    expect(deterministicNote(8)).toBe("8 regressions are deterministic replays: a rerun cannot change them.");
+    expect(deterministicNote(0)).toBeNull();
   });
 });

@@ -122,16 +122,31 @@ export interface RerunableBench {
 }
 
 /**
+ * Why a confirm round leaves out the regressions that are deterministic replays (a recorded answer
+ * against a recorded reference on a code check, see lib/bench/stats/deterministic.ts), or null
+ * when there are none.
+ * @param deterministic how many of the bench's regressions are deterministic replays
+ */
+export function deterministicNote(deterministic: number): string | null {
+  if (deterministic <= 0) return null;
+  return deterministic === 1
+    ? "1 regression is a deterministic replay: a rerun cannot change it."
+    : `${deterministic.toLocaleString("en-US")} regressions are deterministic replays: a rerun cannot change them.`;
+}
+
+/**
  * Why a rerun of `what` cannot start on this bench, or null when it can.
  * @param count how many suspected regressions (confirm) or errored trials not yet rerun (errors) it has
+ * @param deterministic (confirm) how many regressions are deterministic replays: with nothing
+ *   suspected, the refusal says why they are not rerun
  */
-export function rerunRefusal(bench: RerunableBench, what: "confirm" | "errors", count: number): string | null {
+export function rerunRefusal(bench: RerunableBench, what: "confirm" | "errors", count: number, deterministic = 0): string | null {
   if (bench.status === "queued" || bench.status === "running")
     return `Bench #${bench.id} is still ${bench.status}: wait until it has finished before ${what === "confirm" ? "confirming its suspected regressions" : "rerunning its errored trials"}.`;
   if (bench.status !== "finished") return `Bench #${bench.id} was ${bench.status}: only a finished bench can be rerun into (launch a new bench instead).`;
   if (count === 0)
     return what === "confirm"
-      ? `Bench #${bench.id} has no suspected regression to confirm (confirmed and cleared ones need no rerun).`
+      ? (deterministicNote(deterministic) ?? `Bench #${bench.id} has no suspected regression to confirm (confirmed and cleared ones need no rerun).`)
       : `Bench #${bench.id} has no errored trial left to rerun.`;
   return null;
 }

@@ -21,11 +21,16 @@ export interface CheckTally {
 
 export type RegressionStatus = "confirmed" | "suspected" | "cleared" | "flaky on baseline" | "none";
 
+/** Why a regression has its status without the repeat rule: a recorded replay scored by code (see deterministic.ts). */
+export type RegressionReason = "deterministic replay";
+
 /** A check's classification with the evidence behind it. */
 export interface RegressionClassification {
   status: RegressionStatus;
   /** One-sided Fisher exact p that the candidate fails more often than the reference; null when not computed. */
   pValue: number | null;
+  /** Set when the status does not come from the repeat rule (see deterministic.ts). */
+  reason?: RegressionReason;
 }
 
 /** The significance level below or at which a regression is confirmed. */

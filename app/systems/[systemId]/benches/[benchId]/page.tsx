@@ -178,7 +178,14 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             showAllHref={href({ list: "all" })}
           />
         ) : null}
-        <RerunPanel systemId={systemId} benchId={id} confirm={reruns.confirm} errors={reruns.errors} cleared={reruns.cleared} />
+        <RerunPanel
+          systemId={systemId}
+          benchId={id}
+          confirm={reruns.confirm}
+          errors={reruns.errors}
+          cleared={reruns.cleared}
+          deterministic={reruns.deterministic}
+        />
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />
         <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />

@@ -1,0 +1,311 @@
+/**
+ * The trial job queue on SQLite (implements lib/bench/trial-jobs.ts): the one-machine twin of
+ * db/pg/trial-job-queue.ts (pg-boss), over the tables of db/schema-sqlite-queue.ts.
+ *
+ * Every operation is one write transaction (`transaction`, BEGIN IMMEDIATE). SQLite runs one such
+ * transaction at a time across all processes on the file, so a claim's counts of current claims per
+ * bench and per provider are exact when it takes its slots: the limits hold however many worker
+ * processes claim, with no shares to agree on. A claim carries a fresh token; a result is stored only
+ * with the current token, so at-least-once delivery still ends with one stored result per trial.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
+import { countVerdicts } from "@/lib/bench/score";
+import type { Db } from "../client";
+import { benches, trials } from "../schema";
+import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
+import { transaction, type TxDb } from "../transaction";
+
+/** Options of {@link SqliteTrialJobQueue}. Times in ms. */
+export interface SqliteTrialJobQueueOptions {
+  /** How long a claim lasts without a heartbeat (default 60 s). */
+  leaseMs?: number;
+  /** Deliveries of a trial before it is given up as `error` (default 3). */
+  maxDeliveries?: number;
+}
+
+function assertLimit(value: number, what: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number ≥ 1 (got ${value})`);
+}
+
+const p = (name: string) => sql.placeholder(name);
+
+/** Statements run once per trial, prepared once per queue: compiling SQL per call cost ~0.3 ms each. */
+function statements(db: Db) {
+  return {
+    queuedOfLane: db
+      .select({ trialId: trialJobs.trialId, deliveries: trialJobs.deliveries })
+      .from(trialJobs)
+      .where(and(eq(trialJobs.state, "queued"), eq(trialJobs.benchId, p("benchId")), eq(trialJobs.providerKey, p("providerKey"))))
+      .orderBy(asc(trialJobs.trialId))
+      .limit(p("limit"))
+      .prepare(),
+    claimJob: db
+      .update(trialJobs)
+      .set({
+        state: "claimed",
+        deliveries: sql`${p("delivery")}`,
+        workerId: sql`${p("workerId")}`,
+        token: sql`${p("token")}`,
+        expiresAt: sql`${p("expiresAt")}`,
+      })
+      .where(eq(trialJobs.trialId, p("trialId")))
+      .prepare(),
+    runTrial: db
+      .update(trials)
+      .set({ status: "running", workerId: sql`${p("workerId")}`, startedAt: sql`${p("now")}` })
+      .where(and(eq(trials.id, p("trialId")), eq(trials.status, "queued")))
+      .prepare(),
+    finishJob: db
+      .update(trialJobs)
+      .set({ state: "done", workerId: null, token: null, expiresAt: null })
+      .where(and(eq(trialJobs.trialId, p("trialId")), eq(trialJobs.token, p("token")), eq(trialJobs.state, "claimed")))
+      .returning({ deliveries: trialJobs.deliveries })
+      .prepare(),
+    storeResult: db
+      .update(trials)
+      .set({
+        status: sql`${p("status")}`,
+        startedAt: sql`${p("startedAt")}`,
+        finishedAt: sql`${p("finishedAt")}`,
+        latencyMs: sql`${p("latencyMs")}`,
+        inputTokens: sql`${p("inputTokens")}`,
+        outputTokens: sql`${p("outputTokens")}`,
+        costUsd: sql`${p("costUsd")}`,
+        finishReason: sql`${p("finishReason")}`,
+        output: sql`${p("output")}`,
+        record: sql`${p("record")}`,
+        checks: sql`${p("checks")}`,
+        passedChecks: sql`${p("passed")}`,
+        failedChecks: sql`${p("failed")}`,
+        unscoredChecks: sql`${p("unscored")}`,
+        errorChecks: sql`${p("errorChecks")}`,
+        error: sql`${p("error")}`,
+        workerId: null,
+        attempts: sql`${p("attempts")}`,
+      })
+      .where(eq(trials.id, p("trialId")))
+      .prepare(),
+  };
+}
+
+/** The SQLite trial job queue over a store's connection. */
+export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
+  readonly leaseMs: number;
+  readonly maxDeliveries: number;
+  private readonly st: ReturnType<typeof statements>;
+
+  constructor(
+    private readonly db: Db,
+    options: SqliteTrialJobQueueOptions = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.maxDeliveries = options.maxDeliveries ?? 3;
+    assertLimit(this.leaseMs, "leaseMs");
+    assertLimit(this.maxDeliveries, "maxDeliveries");
+    this.st = statements(db);
+  }
+
+  /** Nothing to ready on SQLite: the jobs are rows of the launch transaction. */
+  async prepare(): Promise<void> {}
+
+  async enqueue(tx: TxDb, bench: BenchJobs): Promise<number> {
+    assertLimit(bench.concurrency, `bench ${bench.benchId}: concurrency`);
+    const providers = new Set(bench.trials.map((t) => t.providerKey));
+    for (const p of providers) {
+      if (!(p in bench.providerLimits)) throw new Error(`bench ${bench.benchId}: no provider limit for "${p}"`);
+      assertLimit(bench.providerLimits[p], `provider "${p}": limit`);
+    }
+    await tx
+      .insert(queueBenches)
+      .values({ benchId: bench.benchId, concurrency: bench.concurrency })
+      .onConflictDoUpdate({ target: queueBenches.benchId, set: { concurrency: bench.concurrency } });
+    for (const p of providers) {
+      await tx
+        .insert(queueProviders)
+        .values({ providerKey: p, concurrency: bench.providerLimits[p] })
+        .onConflictDoUpdate({ target: queueProviders.providerKey, set: { concurrency: bench.providerLimits[p] } });
+      await tx.insert(queueLanes).values({ benchId: bench.benchId, providerKey: p }).onConflictDoNothing();
+    }
+    let added = 0;
+    // SQLite binds at most 32,766 parameters per statement: 3 per row, in chunks.
+    for (let i = 0; i < bench.trials.length; i += 5_000) {
+      const rows = bench.trials
+        .slice(i, i + 5_000)
+        .map((t) => ({ trialId: t.trialId, benchId: bench.benchId, providerKey: t.providerKey, state: "queued" as const }));
+      added += (await tx.insert(trialJobs).values(rows).onConflictDoNothing().returning({ id: trialJobs.trialId })).length;
+    }
+    return added;
+  }
+
+  async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
+    await this.expire(now);
+    if (max < 1) return [];
+    return transaction(this.db, async (tx) => {
+      const lanes = await tx
+        .select({
+          benchId: queueLanes.benchId,
+          providerKey: queueLanes.providerKey,
+          benchLimit: queueBenches.concurrency,
+          providerLimit: queueProviders.concurrency,
+        })
+        .from(queueLanes)
+        .innerJoin(queueBenches, eq(queueBenches.benchId, queueLanes.benchId))
+        .innerJoin(queueProviders, eq(queueProviders.providerKey, queueLanes.providerKey))
+        .innerJoin(benches, eq(benches.id, queueLanes.benchId))
+        .where(and(isNull(queueBenches.cancelledAt), inArray(benches.status, ["queued", "running"])))
+        .orderBy(asc(queueLanes.benchId), asc(queueLanes.providerKey));
+      if (lanes.length === 0) return [];
+      const claimed = await tx
+        .select({ benchId: trialJobs.benchId, providerKey: trialJobs.providerKey, n: sql<number>`count(*)`.mapWith(Number) })
+        .from(trialJobs)
+        .where(eq(trialJobs.state, "claimed"))
+        .groupBy(trialJobs.benchId, trialJobs.providerKey);
+      const benchHeld = new Map<number, number>();
+      const providerHeld = new Map<string, number>();
+      for (const c of claimed) {
+        benchHeld.set(c.benchId, (benchHeld.get(c.benchId) ?? 0) + c.n);
+        providerHeld.set(c.providerKey, (providerHeld.get(c.providerKey) ?? 0) + c.n);
+      }
+      const out: TrialClaim[] = [];
+      for (const lane of lanes) {
+        const want = Math.min(
+          max - out.length,
+          lane.benchLimit - (benchHeld.get(lane.benchId) ?? 0),
+          lane.providerLimit - (providerHeld.get(lane.providerKey) ?? 0),
+        );
+        if (want <= 0) continue;
+        const jobs = this.st.queuedOfLane.all({ benchId: lane.benchId, providerKey: lane.providerKey, limit: want });
+        for (const job of jobs) {
+          const claim: TrialClaim = {
+            trialId: job.trialId,
+            benchId: lane.benchId,
+            providerKey: lane.providerKey,
+            token: randomUUID(),
+            delivery: job.deliveries + 1,
+            expiresAt: now + this.leaseMs,
+          };
+          this.st.claimJob.run({ trialId: claim.trialId, delivery: claim.delivery, workerId, token: claim.token, expiresAt: claim.expiresAt });
+          this.st.runTrial.run({ trialId: claim.trialId, workerId, now });
+          out.push(claim);
+        }
+        if (jobs.length) {
+          await tx
+            .update(benches)
+            .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${now})` })
+            .where(and(eq(benches.id, lane.benchId), eq(benches.status, "queued")));
+          benchHeld.set(lane.benchId, (benchHeld.get(lane.benchId) ?? 0) + jobs.length);
+          providerHeld.set(lane.providerKey, (providerHeld.get(lane.providerKey) ?? 0) + jobs.length);
+        }
+        if (out.length >= max) break;
+      }
+      return out;
+    });
+  }
+
+  async heartbeat(workerId: string, now: number): Promise<number> {
+    return transaction(this.db, async (tx) => {
+      const rows = await tx
+        .update(trialJobs)
+        .set({ expiresAt: now + this.leaseMs })
+        .where(and(eq(trialJobs.workerId, workerId), eq(trialJobs.state, "claimed"), sql`${trialJobs.expiresAt} > ${now}`))
+        .returning({ id: trialJobs.trialId });
+      return rows.length;
+    });
+  }
+
+  async expire(now: number): Promise<{ requeued: number; gaveUp: number }> {
+    return transaction(this.db, async (tx) => {
+      const expired = await tx
+        .select({ trialId: trialJobs.trialId, deliveries: trialJobs.deliveries })
+        .from(trialJobs)
+        .where(and(eq(trialJobs.state, "claimed"), lte(trialJobs.expiresAt, now)));
+      let requeued = 0;
+      let gaveUp = 0;
+      for (const job of expired) {
+        if (job.deliveries < this.maxDeliveries) {
+          await tx.update(trialJobs).set({ state: "queued", workerId: null, token: null, expiresAt: null }).where(eq(trialJobs.trialId, job.trialId));
+          await tx
+            .update(trials)
+            .set({ status: "queued", workerId: null, startedAt: null })
+            .where(and(eq(trials.id, job.trialId), eq(trials.status, "running")));
+          requeued++;
+        } else {
+          await tx.update(trialJobs).set({ state: "failed", workerId: null, token: null, expiresAt: null }).where(eq(trialJobs.trialId, job.trialId));
+          await tx
+            .update(trials)
+            .set({
+              status: "error",
+              workerId: null,
+              finishedAt: now,
+              attempts: job.deliveries,
+              error: `the worker running this trial stopped answering ${job.deliveries} times; giving up`,
+            })
+            .where(and(eq(trials.id, job.trialId), eq(trials.status, "running")));
+          gaveUp++;
+        }
+      }
+      return { requeued, gaveUp };
+    });
+  }
+
+  async complete(claim: TrialClaim, result: TrialResult): Promise<boolean> {
+    return (await this.completeMany([{ claim, result }])).length === 1;
+  }
+
+  async completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]> {
+    if (entries.length === 0) return [];
+    return transaction(this.db, async () => {
+      // The prepared statements run on the store's one connection, inside this transaction.
+      const stored: number[] = [];
+      for (const { claim, result } of entries) {
+        // Only the current claim (same trial, same token, still claimed) may store a result.
+        const held = this.st.finishJob.get({ trialId: claim.trialId, token: claim.token });
+        if (!held) continue;
+        const n = countVerdicts(result.checks ?? []);
+        this.st.storeResult.run({
+          trialId: claim.trialId,
+          status: result.status,
+          startedAt: result.startedAt,
+          finishedAt: result.finishedAt,
+          latencyMs: result.latencyMs,
+          inputTokens: result.inputTokens,
+          outputTokens: result.outputTokens,
+          costUsd: result.costUsd,
+          finishReason: result.finishReason,
+          output: result.output,
+          record: result.record,
+          checks: result.checks ? JSON.stringify(result.checks) : null,
+          passed: n.passed,
+          failed: n.failed,
+          unscored: n.unscored,
+          errorChecks: n.error,
+          error: result.error,
+          attempts: held.deliveries,
+        });
+        stored.push(claim.trialId);
+      }
+      return stored;
+    });
+  }
+
+  async cancelBench(benchId: number, reason: string, now: number): Promise<number> {
+    return transaction(this.db, async (tx) => {
+      await tx
+        .update(queueBenches)
+        .set({ cancelledAt: sql`coalesce(${queueBenches.cancelledAt}, ${now})` })
+        .where(eq(queueBenches.benchId, benchId));
+      await tx
+        .update(trialJobs)
+        .set({ state: "cancelled" })
+        .where(and(eq(trialJobs.benchId, benchId), eq(trialJobs.state, "queued")));
+      const skipped = await tx
+        .update(trials)
+        .set({ status: "skipped", error: reason, finishedAt: now })
+        .where(and(eq(trials.benchId, benchId), eq(trials.status, "queued")))
+        .returning({ id: trials.id });
+      return skipped.length;
+    });
+  }
+}

@@ -6,7 +6,9 @@
  */
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { isPostgres, rawRows } from "../dialect";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { datasetUploads } from "../schema";
 
 /** How long an unsaved upload is kept, in ms (a day). */
@@ -27,7 +29,7 @@ export interface DatasetUpload {
  * @returns the upload id
  */
 export async function createUpload(db: Db, u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null; now?: number }): Promise<number> {
-  const row = db
+  const [row] = await db
     .insert(datasetUploads)
     .values({
       systemId: u.systemId,
@@ -36,8 +38,7 @@ export async function createUpload(db: Db, u: { systemId: string; fileName: stri
       sheet: u.sheet ?? null,
       createdAt: u.now ?? Date.now(),
     })
-    .returning({ id: datasetUploads.id })
-    .get();
+    .returning({ id: datasetUploads.id });
   return row.id;
 }
 
@@ -54,16 +55,17 @@ export interface UploadQuota {
   maxBytes: number;
 }
 
-function usageOf(db: Pick<Db, "select">, systemId: string): UploadUsage {
-  const row = db
-    .select({
-      count: sql<number>`count(*)`,
-      bytes: sql<number>`coalesce(sum(length(${datasetUploads.fileBytes})), 0)`,
-      oldestAt: sql<number | null>`min(${datasetUploads.createdAt})`,
-    })
-    .from(datasetUploads)
-    .where(eq(datasetUploads.systemId, systemId))
-    .get();
+async function usageOf(db: Db, systemId: string): Promise<UploadUsage> {
+  const row = await first(
+    db
+      .select({
+        count: sql<number>`count(*)`.mapWith(Number),
+        bytes: sql<number>`coalesce(sum(length(${datasetUploads.fileBytes})), 0)`.mapWith(Number),
+        oldestAt: sql<number | null>`min(${datasetUploads.createdAt})`,
+      })
+      .from(datasetUploads)
+      .where(eq(datasetUploads.systemId, systemId)),
+  );
   return { count: row?.count ?? 0, bytes: row?.bytes ?? 0, oldestAt: row?.oldestAt ?? null };
 }
 
@@ -83,10 +85,13 @@ export async function createUploadWithinQuota(
   u: { systemId: string; fileName: string; bytes: Uint8Array; sheet?: string | null; now?: number },
   quota: UploadQuota,
 ): Promise<{ ok: true; id: number } | { ok: false; usage: UploadUsage }> {
-  return writeTransaction(db, (tx) => {
-    const usage = usageOf(tx, u.systemId);
+  return transaction(db, async (tx) => {
+    // PostgreSQL (read committed) would let two transactions both read the usage before either
+    // inserts: lock the system's row so they take turns, as SQLite's BEGIN IMMEDIATE makes them.
+    if (isPostgres(tx)) await rawRows(tx, sql`SELECT 1 FROM systems WHERE id = ${u.systemId} FOR UPDATE`);
+    const usage = await usageOf(tx, u.systemId);
     if (usage.count + 1 > quota.maxCount || usage.bytes + u.bytes.byteLength > quota.maxBytes) return { ok: false as const, usage };
-    const row = tx
+    const [row] = await tx
       .insert(datasetUploads)
       .values({
         systemId: u.systemId,
@@ -95,8 +100,7 @@ export async function createUploadWithinQuota(
         sheet: u.sheet ?? null,
         createdAt: u.now ?? Date.now(),
       })
-      .returning({ id: datasetUploads.id })
-      .get();
+      .returning({ id: datasetUploads.id });
     return { ok: true as const, id: row.id };
   });
 }
@@ -117,34 +121,33 @@ export async function listUploads(db: Db, systemId: string): Promise<UploadSumma
       id: datasetUploads.id,
       fileName: datasetUploads.fileName,
       sheet: datasetUploads.sheet,
-      size: sql<number>`length(${datasetUploads.fileBytes})`,
+      size: sql<number>`length(${datasetUploads.fileBytes})`.mapWith(Number),
       createdAt: datasetUploads.createdAt,
     })
     .from(datasetUploads)
     .where(eq(datasetUploads.systemId, systemId))
-    .orderBy(desc(datasetUploads.createdAt), desc(datasetUploads.id))
-    .all();
+    .orderBy(desc(datasetUploads.createdAt), desc(datasetUploads.id));
 }
 
 /** One upload of a system, or null (unknown, expired and deleted, or of another system). */
 export async function getUpload(db: Db, systemId: string, id: number): Promise<DatasetUpload | null> {
   return (
-    db
-      .select()
-      .from(datasetUploads)
-      .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId)))
-      .get() ?? null
+    (await first(
+      db
+        .select()
+        .from(datasetUploads)
+        .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId))),
+    )) ?? null
   );
 }
 
 /** Deletes one upload (Cancel). Returns true when it existed. */
 export async function deleteUpload(db: Db, systemId: string, id: number): Promise<boolean> {
-  return (
-    db
-      .delete(datasetUploads)
-      .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId)))
-      .run().changes > 0
-  );
+  const deleted = await db
+    .delete(datasetUploads)
+    .where(and(eq(datasetUploads.id, id), eq(datasetUploads.systemId, systemId)))
+    .returning({ id: datasetUploads.id });
+  return deleted.length > 0;
 }
 
 /**
@@ -153,8 +156,9 @@ export async function deleteUpload(db: Db, systemId: string, id: number): Promis
  * @returns how many were deleted
  */
 export async function deleteStaleUploads(db: Db, now: number = Date.now()): Promise<number> {
-  return db
+  const deleted = await db
     .delete(datasetUploads)
     .where(lte(datasetUploads.createdAt, now - UPLOAD_TTL_MS))
-    .run().changes;
+    .returning({ id: datasetUploads.id });
+  return deleted.length;
 }

@@ -4,9 +4,11 @@
  * a prompt's library through `addCases`, in one transaction ({@link adoptDatasetVersion}).
  * Versions are never updated: there is deliberately no function that changes one.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, max, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { isPostgres, jsonText } from "../dialect";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { caseRevisions, cases, datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCasesTx, type CaseOrigin, type NewCase } from "./cases";
 import { evaluatorsForRow, type DatasetCheck } from "@/lib/datasets/checks";
@@ -77,7 +79,7 @@ export interface SavedVersion {
  *   `upload_not_found` (the upload was already saved or expired). Nothing is written then.
  */
 export async function saveDatasetVersion(db: Db, input: SaveVersionInput): Promise<SavedVersion> {
-  return saveVersionSync(db, input);
+  return saveVersion(db, input);
 }
 
 /**
@@ -90,9 +92,9 @@ export async function saveAndUseDatasetVersion(
   input: SaveVersionInput,
   use: { promptId: number; onCollision?: CollisionChoice },
 ): Promise<{ saved: SavedVersion; used: UseResult }> {
-  return writeTransaction(db, () => {
-    const saved = saveVersionSync(db, input);
-    const used = adoptSync(db, {
+  return transaction(db, async (tx) => {
+    const saved = await saveVersion(tx, input);
+    const used = await adopt(tx, {
       systemId: input.systemId,
       datasetId: saved.datasetId,
       version: saved.version,
@@ -104,14 +106,15 @@ export async function saveAndUseDatasetVersion(
   });
 }
 
-function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
+/** Saves a version in its own transaction (a savepoint when `db` is a transaction). */
+async function saveVersion(db: Db, input: SaveVersionInput): Promise<SavedVersion> {
   const parsedName = datasetNameSchema.safeParse(input.name);
   if (!parsedName.success) {
     const msg = parsedName.error.issues[0].message;
     throw new LibraryError("validation", msg, { name: msg });
   }
   const name = parsedName.data;
-  if (!db.select({ id: systems.id }).from(systems).where(eq(systems.id, input.systemId)).get()) {
+  if (!(await first(db.select({ id: systems.id }).from(systems).where(eq(systems.id, input.systemId))))) {
     throw new LibraryError("not_found", `System "${input.systemId}" does not exist.`);
   }
   const prepared = prepareVersion(input.table, {
@@ -122,22 +125,28 @@ function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
     redaction: input.redaction,
   });
   const now = input.now ?? Date.now();
-  return writeTransaction(db, (tx) => {
-    let datasetId = tx
-      .select({ id: datasets.id })
-      .from(datasets)
-      .where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name)))
-      .get()?.id;
-    datasetId ??= tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }).get().id;
+  return transaction(db, async (tx) => {
+    let datasetId = (
+      await first(
+        tx
+          .select({ id: datasets.id })
+          .from(datasets)
+          .where(and(eq(datasets.systemId, input.systemId), eq(datasets.name, name))),
+      )
+    )?.id;
+    datasetId ??= (await tx.insert(datasets).values({ systemId: input.systemId, name, createdAt: now }).returning({ id: datasets.id }))[0].id;
     const last =
-      tx
-        .select({ n: sql<number | null>`max(${datasetVersions.version})` })
-        .from(datasetVersions)
-        .where(eq(datasetVersions.datasetId, datasetId))
-        .get()?.n ?? 0;
+      (
+        await first(
+          tx
+            .select({ n: max(datasetVersions.version) })
+            .from(datasetVersions)
+            .where(eq(datasetVersions.datasetId, datasetId)),
+        )
+      )?.n ?? 0;
     const version = last + 1;
     const t = input.table;
-    const { id: versionId } = tx
+    const [{ id: versionId }] = await tx
       .insert(datasetVersions)
       .values({
         datasetId,
@@ -161,8 +170,7 @@ function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
         createdAt: now,
         ...authorColumnsOf(input.author),
       })
-      .returning({ id: datasetVersions.id })
-      .get();
+      .returning({ id: datasetVersions.id });
     recordActivityTx(
       tx,
       input.author,
@@ -177,11 +185,11 @@ function saveVersionSync(db: Db, input: SaveVersionInput): SavedVersion {
     );
     // Last: a second Save of the same upload (double click, two tabs) finds it gone and rolls back.
     if (input.uploadId !== undefined) {
-      const gone =
-        tx
-          .delete(datasetUploads)
-          .where(and(eq(datasetUploads.id, input.uploadId), eq(datasetUploads.systemId, input.systemId)))
-          .run().changes === 0;
+      const deleted = await tx
+        .delete(datasetUploads)
+        .where(and(eq(datasetUploads.id, input.uploadId), eq(datasetUploads.systemId, input.systemId)))
+        .returning({ id: datasetUploads.id });
+      const gone = deleted.length === 0;
       if (gone) throw new DatasetError("upload_not_found", "This upload was already saved or has expired (uploads are kept for a day). Upload the file again.");
     }
     return {
@@ -221,18 +229,42 @@ export interface DatasetSummary {
   versions: VersionSummary[];
 }
 
+/** The length of a JSON array column (SQLite `json_array_length`, PostgreSQL `jsonb_array_length`). */
+function jsonArrayLength(db: Db, column: AnyColumn): SQL<number> {
+  return (isPostgres(db) ? sql<number>`jsonb_array_length(${column}::jsonb)` : sql<number>`json_array_length(${column})`).mapWith(Number);
+}
+
+/** How many of a version's stored problems have this severity (a correlated subquery on `dataset_versions`). */
+function problemCount(db: Db, severity: "error" | "warning"): SQL<number> {
+  // Qualified by hand: the subquery must bind to the outer row, not to its own FROM.
+  return (
+    isPostgres(db)
+      ? sql<number>`(SELECT count(*) FROM jsonb_array_elements("dataset_versions"."problems"::jsonb) AS p(value) WHERE p.value ->> 'severity' = ${severity})`
+      : sql<number>`(SELECT count(*) FROM json_each("dataset_versions"."problems") WHERE json_extract(value, '$.severity') = ${severity})`
+  ).mapWith(Number);
+}
+
 /** The datasets of a system by name, each with every version (newest first). */
 export async function listDatasets(db: Db, systemId: string): Promise<DatasetSummary[]> {
-  const sets = db.select().from(datasets).where(eq(datasets.systemId, systemId)).orderBy(asc(datasets.name)).all();
+  const sets = await db.select().from(datasets).where(eq(datasets.systemId, systemId)).orderBy(asc(datasets.name));
   if (sets.length === 0) return [];
-  const rows = db.all<VersionSummary & { datasetId: number }>(sql`
-    SELECT v.id, v.dataset_id AS datasetId, v.version, v.file_name AS fileName, v.row_count AS rowCount, v.created_at AS createdAt, v.author_email AS authorEmail,
-      json_array_length(v.excluded_rows) AS excludedCount,
-      (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'error') AS errorCount,
-      (SELECT count(*) FROM json_each(v.problems) WHERE json_extract(value, '$.severity') = 'warning') AS warningCount
-    FROM dataset_versions v JOIN datasets d ON d.id = v.dataset_id
-    WHERE d.system_id = ${systemId}
-    ORDER BY v.dataset_id, v.version DESC`);
+  const rows = await db
+    .select({
+      id: datasetVersions.id,
+      datasetId: datasetVersions.datasetId,
+      version: datasetVersions.version,
+      fileName: datasetVersions.fileName,
+      rowCount: datasetVersions.rowCount,
+      createdAt: datasetVersions.createdAt,
+      authorEmail: datasetVersions.authorEmail,
+      excludedCount: jsonArrayLength(db, datasetVersions.excludedRows),
+      errorCount: problemCount(db, "error"),
+      warningCount: problemCount(db, "warning"),
+    })
+    .from(datasetVersions)
+    .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
+    .where(eq(datasets.systemId, systemId))
+    .orderBy(asc(datasetVersions.datasetId), desc(datasetVersions.version));
   const byDataset = new Map<number, VersionSummary[]>();
   for (const { datasetId, ...v } of rows) byDataset.set(datasetId, [...(byDataset.get(datasetId) ?? []), v]);
   return sets.map((d) => ({ id: d.id, name: d.name, createdAt: d.createdAt, versions: byDataset.get(d.id) ?? [] }));
@@ -243,11 +275,21 @@ export async function listDatasets(db: Db, systemId: string): Promise<DatasetSum
  * X") and that version's redaction settings (a new version starts from them).
  */
 export async function datasetNames(db: Db, systemId: string): Promise<{ name: string; latestVersion: number; redaction: RedactionSettings }[]> {
-  const rows = db.all<{ name: string; latestVersion: number; settings: string | null }>(sql`
-    SELECT d.name, coalesce(max(v.version), 0) AS latestVersion,
-      (SELECT json_extract(l.redaction_report, '$.settings') FROM dataset_versions l WHERE l.dataset_id = d.id ORDER BY l.version DESC LIMIT 1) AS settings
-    FROM datasets d LEFT JOIN dataset_versions v ON v.dataset_id = d.id
-    WHERE d.system_id = ${systemId} GROUP BY d.id ORDER BY d.name`);
+  // The latest version's settings as JSON text on both stores (`->>`/json_extract of an object).
+  const latestSettings = sql<
+    string | null
+  >`(SELECT ${jsonText(db, sql`l.redaction_report`, "settings")} FROM dataset_versions l WHERE l.dataset_id = "datasets"."id" ORDER BY l.version DESC LIMIT 1)`;
+  const rows = await db
+    .select({
+      name: datasets.name,
+      latestVersion: sql<number>`coalesce(max(${datasetVersions.version}), 0)`.mapWith(Number),
+      settings: latestSettings,
+    })
+    .from(datasets)
+    .leftJoin(datasetVersions, eq(datasetVersions.datasetId, datasets.id))
+    .where(eq(datasets.systemId, systemId))
+    .groupBy(datasets.id)
+    .orderBy(asc(datasets.name));
   return rows.map((r) => ({ name: r.name, latestVersion: r.latestVersion, redaction: settingsOf(r.settings) }));
 }
 
@@ -304,46 +346,47 @@ export async function getDatasetVersion(db: Db, systemId: string, datasetId: num
   return readVersion(db, systemId, datasetId, version);
 }
 
-function readVersion(db: Db, systemId: string, datasetId: number, version: number): DatasetVersionDetail | null {
-  const d = db
-    .select()
-    .from(datasets)
-    .where(and(eq(datasets.id, datasetId), eq(datasets.systemId, systemId)))
-    .get();
+async function readVersion(db: Db, systemId: string, datasetId: number, version: number): Promise<DatasetVersionDetail | null> {
+  const d = await first(
+    db
+      .select()
+      .from(datasets)
+      .where(and(eq(datasets.id, datasetId), eq(datasets.systemId, systemId))),
+  );
   if (!d) return null;
-  const v = db
-    .select({
-      id: datasetVersions.id,
-      version: datasetVersions.version,
-      fileName: datasetVersions.fileName,
-      fileSize: sql<number>`length(${datasetVersions.fileBytes})`,
-      format: datasetVersions.format,
-      encoding: datasetVersions.encoding,
-      delimiter: datasetVersions.delimiter,
-      sheet: datasetVersions.sheet,
-      headerRow: datasetVersions.headerRow,
-      columns: datasetVersions.columns,
-      mapping: datasetVersions.mapping,
-      rows: datasetVersions.rows,
-      rowCount: datasetVersions.rowCount,
-      excludedRows: datasetVersions.excludedRows,
-      corrections: datasetVersions.corrections,
-      redactionReport: datasetVersions.redactionReport,
-      problems: datasetVersions.problems,
-      checks: datasetVersions.checks,
-      createdAt: datasetVersions.createdAt,
-      authorEmail: datasetVersions.authorEmail,
-    })
-    .from(datasetVersions)
-    .where(and(eq(datasetVersions.datasetId, datasetId), eq(datasetVersions.version, version)))
-    .get();
+  const v = await first(
+    db
+      .select({
+        id: datasetVersions.id,
+        version: datasetVersions.version,
+        fileName: datasetVersions.fileName,
+        fileSize: sql<number>`length(${datasetVersions.fileBytes})`,
+        format: datasetVersions.format,
+        encoding: datasetVersions.encoding,
+        delimiter: datasetVersions.delimiter,
+        sheet: datasetVersions.sheet,
+        headerRow: datasetVersions.headerRow,
+        columns: datasetVersions.columns,
+        mapping: datasetVersions.mapping,
+        rows: datasetVersions.rows,
+        rowCount: datasetVersions.rowCount,
+        excludedRows: datasetVersions.excludedRows,
+        corrections: datasetVersions.corrections,
+        redactionReport: datasetVersions.redactionReport,
+        problems: datasetVersions.problems,
+        checks: datasetVersions.checks,
+        createdAt: datasetVersions.createdAt,
+        authorEmail: datasetVersions.authorEmail,
+      })
+      .from(datasetVersions)
+      .where(and(eq(datasetVersions.datasetId, datasetId), eq(datasetVersions.version, version))),
+  );
   if (!v) return null;
-  const versions = db
+  const versions = await db
     .select({ version: datasetVersions.version, createdAt: datasetVersions.createdAt, authorEmail: datasetVersions.authorEmail })
     .from(datasetVersions)
     .where(eq(datasetVersions.datasetId, datasetId))
-    .orderBy(desc(datasetVersions.version))
-    .all();
+    .orderBy(desc(datasetVersions.version));
   return {
     id: v.id,
     datasetId,
@@ -380,12 +423,18 @@ export async function getDatasetVersionFile(
   version: number,
 ): Promise<{ fileName: string; fileBytes: Buffer; sheet: string | null; headerRow: number } | null> {
   return (
-    db
-      .select({ fileName: datasetVersions.fileName, fileBytes: datasetVersions.fileBytes, sheet: datasetVersions.sheet, headerRow: datasetVersions.headerRow })
-      .from(datasetVersions)
-      .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
-      .where(and(eq(datasets.systemId, systemId), eq(datasets.id, datasetId), eq(datasetVersions.version, version)))
-      .get() ?? null
+    (await first(
+      db
+        .select({
+          fileName: datasetVersions.fileName,
+          fileBytes: datasetVersions.fileBytes,
+          sheet: datasetVersions.sheet,
+          headerRow: datasetVersions.headerRow,
+        })
+        .from(datasetVersions)
+        .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
+        .where(and(eq(datasets.systemId, systemId), eq(datasets.id, datasetId), eq(datasetVersions.version, version))),
+    )) ?? null
   );
 }
 
@@ -399,13 +448,32 @@ export async function datasetVersionUsage(
   return usage(db, systemId, datasetId, version);
 }
 
-function usage(db: Db, systemId: string, datasetId: number, version: number): { promptId: number; promptName: string; count: number; lastAddedAt: number }[] {
-  return db.all<{ promptId: number; promptName: string; count: number; lastAddedAt: number }>(sql`
-    SELECT c.prompt_id AS promptId, p.name AS promptName, count(*) AS count, max(c.created_at) AS lastAddedAt
-    FROM cases c JOIN prompts p ON p.id = c.prompt_id
-    WHERE c.system_id = ${systemId} AND c.source = 'dataset' AND c.removed_at IS NULL
-      AND json_extract(c.origin, '$.datasetId') = ${datasetId} AND json_extract(c.origin, '$.version') = ${version}
-    GROUP BY c.prompt_id ORDER BY p.name`);
+/** `column`'s JSON number at `key` equals `n` (json_extract gives SQLite a number, `->>` gives PostgreSQL text). */
+function jsonNumberIs(db: Db, column: AnyColumn, key: string, n: number): SQL {
+  return isPostgres(db) ? sql`${jsonText(db, column, key)} = ${String(n)}` : sql`${jsonText(db, column, key)} = ${n}`;
+}
+
+async function usage(
+  db: Db,
+  systemId: string,
+  datasetId: number,
+  version: number,
+): Promise<{ promptId: number; promptName: string; count: number; lastAddedAt: number }[]> {
+  return db
+    .select({ promptId: cases.promptId, promptName: prompts.name, count: count(), lastAddedAt: sql<number>`max(${cases.createdAt})`.mapWith(Number) })
+    .from(cases)
+    .innerJoin(prompts, eq(prompts.id, cases.promptId))
+    .where(
+      and(
+        eq(cases.systemId, systemId),
+        eq(cases.source, "dataset"),
+        isNull(cases.removedAt),
+        jsonNumberIs(db, cases.origin, "datasetId", datasetId),
+        jsonNumberIs(db, cases.origin, "version", version),
+      ),
+    )
+    .groupBy(cases.promptId, prompts.name)
+    .orderBy(asc(prompts.name));
 }
 
 /** A case ID of the version that the prompt's library already uses. */
@@ -447,22 +515,19 @@ export interface UsePreview {
  * Live cases of a prompt holding one of `keys` (chunked IN lists), with their dataset origin.
  * Case IDs are unique within a prompt's library; other prompts do not count (issue 15).
  */
-function usedKeys(db: Db, promptId: number, keys: string[]): Map<string, ExistingCase> {
+async function usedKeys(db: Db, promptId: number, keys: string[]): Promise<Map<string, ExistingCase>> {
   const out = new Map<string, ExistingCase>();
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);
-    const rows = db.all<{ id: number; key: string; datasetId: number | null; version: number | null }>(sql`
-      SELECT c.id, c.case_key AS key,
-        CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.datasetId') END AS datasetId,
-        CASE WHEN json_extract(c.origin, '$.kind') = 'dataset' THEN json_extract(c.origin, '$.version') END AS version
-      FROM cases c
-      WHERE c.prompt_id = ${promptId} AND c.removed_at IS NULL AND c.case_key IN (${sql.join(
-        chunk.map((k) => sql`${k}`),
-        sql`, `,
-      )})`);
+    const rows = await db
+      .select({ id: cases.id, key: cases.caseKey, origin: cases.origin })
+      .from(cases)
+      .where(and(eq(cases.promptId, promptId), isNull(cases.removedAt), inArray(cases.caseKey, chunk)));
     for (const r of rows) {
       const e: ExistingCase = { caseId: r.id, caseKey: r.key };
-      if (r.datasetId != null && r.version != null) e.dataset = { datasetId: r.datasetId, version: r.version };
+      // The origin is small JSON; reading it here keeps the query the same on both stores.
+      const o = r.origin ? (JSON.parse(r.origin) as { kind?: unknown; datasetId?: unknown; version?: unknown }) : null;
+      if (o?.kind === "dataset" && o.datasetId != null && o.version != null) e.dataset = { datasetId: Number(o.datasetId), version: Number(o.version) };
       out.set(r.key, e);
     }
   }
@@ -476,14 +541,15 @@ interface Planned {
   collisions: CollisionPlan;
 }
 
-/** The prompt with its current template, read synchronously (inside a transaction). */
-function promptOf(db: Db, systemId: string, promptId: number): { id: number; name: string; template: string } {
-  const p = db
-    .select({ id: prompts.id, name: prompts.name, systemId: prompts.systemId, template: promptRevisions.systemPrompt })
-    .from(prompts)
-    .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
-    .where(eq(prompts.id, promptId))
-    .get();
+/** The prompt with its current template (`db` may be a transaction). */
+async function promptOf(db: Db, systemId: string, promptId: number): Promise<{ id: number; name: string; template: string }> {
+  const p = await first(
+    db
+      .select({ id: prompts.id, name: prompts.name, systemId: prompts.systemId, template: promptRevisions.systemPrompt })
+      .from(prompts)
+      .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
+      .where(eq(prompts.id, promptId)),
+  );
   if (!p || p.systemId !== systemId) {
     const msg = `Prompt #${promptId} does not exist in system "${systemId}". Choose one of the system's prompts.`;
     throw new LibraryError("validation", msg, { promptId: msg });
@@ -491,14 +557,14 @@ function promptOf(db: Db, systemId: string, promptId: number): { id: number; nam
   return { id: p.id, name: p.name, template: p.template ?? "" };
 }
 
-/** Plans a use synchronously, so it can run inside the write transaction of the insert. */
-function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Planned {
-  const detail = loaded ?? readVersion(db, q.systemId, q.datasetId, q.version);
+/** Plans a use; `db` may be the write transaction of the insert (queries only, no I/O). */
+async function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Promise<Planned> {
+  const detail = loaded ?? (await readVersion(db, q.systemId, q.datasetId, q.version));
   if (!detail) throw new LibraryError("not_found", `Dataset #${q.datasetId} has no version ${q.version} in system "${q.systemId}".`);
-  const prompt = promptOf(db, q.systemId, q.promptId);
+  const prompt = await promptOf(db, q.systemId, q.promptId);
   const p = planUse(storedTable(detail, detail.columns, detail.records), detail.mapping, detail.excludedRows, templateVariables(prompt.template));
   const keyed = p.drafts.filter((d) => d.caseKey !== undefined).map((d) => ({ row: d.rowNumber, caseKey: d.caseKey! }));
-  const used = usedKeys(db, prompt.id, [...new Set(keyed.map((d) => d.caseKey))]);
+  const used = await usedKeys(db, prompt.id, [...new Set(keyed.map((d) => d.caseKey))]);
   const collisions = resolveCollisions(keyed, used, { datasetId: detail.datasetId, datasetName: detail.datasetName, version: detail.version }, q.onCollision);
   const conflicts = collisions.collisions.map((c) => ({
     row: c.row,
@@ -508,7 +574,7 @@ function plan(db: Db, q: UseQuery, loaded?: DatasetVersionDetail): Planned {
   }));
   const collisionChoices: CollisionChoice[] =
     conflicts.length === 0 ? [] : conflicts.every((c) => c.fromEarlierVersion) ? ["skip", "prefix", "revise"] : ["skip", "prefix"];
-  const mine = usage(db, q.systemId, q.datasetId, q.version).find((u) => u.promptId === q.promptId);
+  const mine = (await usage(db, q.systemId, q.datasetId, q.version)).find((u) => u.promptId === q.promptId);
   return {
     detail,
     drafts: p.drafts,
@@ -551,7 +617,7 @@ export interface UseQuery {
  * @throws LibraryError `not_found` (version) or `validation` (prompt not in the system)
  */
 export async function planDatasetUse(db: Db, q: UseQuery): Promise<UsePreview> {
-  return plan(db, q).preview;
+  return (await plan(db, q)).preview;
 }
 
 /**
@@ -560,10 +626,10 @@ export async function planDatasetUse(db: Db, q: UseQuery): Promise<UsePreview> {
  * @returns one preview per prompt, by prompt name; empty when the version does not exist
  */
 export async function planDatasetUseForPrompts(db: Db, q: Omit<UseQuery, "promptId">): Promise<UsePreview[]> {
-  const detail = readVersion(db, q.systemId, q.datasetId, q.version);
+  const detail = await readVersion(db, q.systemId, q.datasetId, q.version);
   if (!detail) return [];
-  const ids = db.select({ id: prompts.id }).from(prompts).where(eq(prompts.systemId, q.systemId)).orderBy(asc(prompts.name)).all();
-  return ids.map(({ id }) => plan(db, { ...q, promptId: id }, detail).preview);
+  const ids = await db.select({ id: prompts.id }).from(prompts).where(eq(prompts.systemId, q.systemId)).orderBy(asc(prompts.name));
+  return Promise.all(ids.map(async ({ id }) => (await plan(db, { ...q, promptId: id }, detail)).preview));
 }
 
 /** Result of {@link adoptDatasetVersion}. */
@@ -615,17 +681,17 @@ function refusal({ preview, detail, drafts }: Planned): LibraryError | null {
  *   `conflict` (this version is already in this prompt's library). Nothing is written then.
  */
 export async function adoptDatasetVersion(db: Db, q: UseQuery): Promise<UseResult> {
-  return adoptSync(db, q);
+  return adopt(db, q);
 }
 
-function adoptSync(db: Db, q: UseQuery): UseResult {
+async function adopt(db: Db, q: UseQuery): Promise<UseResult> {
   let inserted: { id: number; caseKey: string }[] = [];
   let planned: Planned | undefined;
   let added: ReturnType<Planned["drafts"]["filter"]> = [];
   let revised = 0;
   let unchanged = 0;
-  writeTransaction(db, (tx) => {
-    planned = plan(db, q);
+  await transaction(db, async (tx) => {
+    planned = await plan(tx, q);
     const refused = refusal(planned);
     if (refused) throw refused;
     const { detail, drafts, collisions } = planned;
@@ -659,19 +725,19 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
       const existing = collisions.revised.get(d.rowNumber);
       if (!existing) continue;
       // A new revision of the case made from an earlier version of this dataset.
-      const c = tx.select().from(cases).where(eq(cases.id, existing.caseId)).get()!;
-      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+      const c = (await first(tx.select().from(cases).where(eq(cases.id, existing.caseId))))!;
+      const cur = (await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!))))!;
       const after = contentOf(d);
-      tx.update(cases)
+      await tx
+        .update(cases)
         .set({ origin: JSON.stringify(originOf(d.rowNumber)) })
-        .where(eq(cases.id, c.id))
-        .run();
+        .where(eq(cases.id, c.id));
       if (sameContent(decodeContent(cur.input, cur.expected, cur.details), after)) {
         unchanged++;
         continue;
       }
       const number = c.revisionNumber + 1;
-      const rev = tx
+      const [rev] = await tx
         .insert(caseRevisions)
         .values({
           caseId: c.id,
@@ -682,9 +748,8 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
           createdAt: now,
           ...authorColumnsOf(q.author),
         })
-        .returning({ id: caseRevisions.id })
-        .get();
-      tx.update(cases).set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now }).where(eq(cases.id, c.id)).run();
+        .returning({ id: caseRevisions.id });
+      await tx.update(cases).set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now }).where(eq(cases.id, c.id));
       revised++;
     }
     added = drafts.filter((d) => !skipped.has(d.rowNumber) && !collisions.revised.has(d.rowNumber));

@@ -4,7 +4,9 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { jsonText } from "../dialect";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { benchCandidates, benches, modelConfigs } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { ModelConfig } from "@/lib/runtime/model-config";
@@ -41,23 +43,23 @@ function columns(c: ModelConfig) {
 
 /** Every model configuration, by name. */
 export async function listModelConfigs(db: Db): Promise<StoredModelConfig[]> {
-  return db.select().from(modelConfigs).orderBy(asc(modelConfigs.name)).all().map(toConfig);
+  return (await db.select().from(modelConfigs).orderBy(asc(modelConfigs.name))).map(toConfig);
 }
 
 /** One configuration by id, or null. */
 export async function getModelConfig(db: Db, id: number): Promise<StoredModelConfig | null> {
-  const r = db.select().from(modelConfigs).where(eq(modelConfigs.id, id)).get();
+  const r = await first(db.select().from(modelConfigs).where(eq(modelConfigs.id, id)));
   return r ? toConfig(r) : null;
 }
 
 /** One configuration by its unique name, or null (the CLI's `model:NAME`). */
 export async function getModelConfigByName(db: Db, name: string): Promise<StoredModelConfig | null> {
-  const r = db.select().from(modelConfigs).where(eq(modelConfigs.name, name)).get();
+  const r = await first(db.select().from(modelConfigs).where(eq(modelConfigs.name, name)));
   return r ? toConfig(r) : null;
 }
 
-function nameTaken(db: Db, name: string, exceptId?: number): boolean {
-  const r = db.select({ id: modelConfigs.id }).from(modelConfigs).where(eq(modelConfigs.name, name)).get();
+async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
+  const r = await first(db.select({ id: modelConfigs.id }).from(modelConfigs).where(eq(modelConfigs.name, name)));
   return Boolean(r && r.id !== exceptId);
 }
 
@@ -66,13 +68,14 @@ function nameTaken(db: Db, name: string, exceptId?: number): boolean {
  * @throws LibraryError `validation` when the name is taken
  */
 export async function createModelConfig(db: Db, c: ModelConfig): Promise<number> {
-  if (nameTaken(db, c.name)) throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
+  if (await nameTaken(db, c.name))
+    throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
   const now = Date.now();
-  return db
+  const [row] = await db
     .insert(modelConfigs)
     .values({ ...columns(c), createdAt: now, updatedAt: now })
-    .returning({ id: modelConfigs.id })
-    .get().id;
+    .returning({ id: modelConfigs.id });
+  return row.id;
 }
 
 /**
@@ -82,12 +85,12 @@ export async function createModelConfig(db: Db, c: ModelConfig): Promise<number>
  */
 export async function updateModelConfig(db: Db, id: number, c: ModelConfig): Promise<void> {
   if (!(await getModelConfig(db, id))) throw new LibraryError("not_found", `Model configuration #${id} does not exist.`);
-  if (nameTaken(db, c.name, id))
+  if (await nameTaken(db, c.name, id))
     throw new LibraryError("validation", `A model configuration named "${c.name}" already exists.`, { name: "This name is taken." });
-  db.update(modelConfigs)
+  await db
+    .update(modelConfigs)
     .set({ ...columns(c), updatedAt: Date.now() })
-    .where(eq(modelConfigs.id, id))
-    .run();
+    .where(eq(modelConfigs.id, id));
 }
 
 /**
@@ -96,20 +99,18 @@ export async function updateModelConfig(db: Db, id: number, c: ModelConfig): Pro
  *   it); `not_found` when there is no such configuration
  */
 export async function deleteModelConfig(db: Db, id: number): Promise<void> {
-  writeTransaction(db, (tx) => {
-    const c = tx.select().from(modelConfigs).where(eq(modelConfigs.id, id)).get();
+  await transaction(db, async (tx) => {
+    const c = await first(tx.select().from(modelConfigs).where(eq(modelConfigs.id, id)));
     if (!c) throw new LibraryError("not_found", `Model configuration #${id} does not exist.`);
-    const busy = tx
+    const busy = await tx
       .select({ id: benches.id, title: benches.title })
       .from(benchCandidates)
       .innerJoin(benches, eq(benches.id, benchCandidates.benchId))
-      .where(and(eq(benchCandidates.modelConfigId, id), inArray(benches.status, ["queued", "running"])))
-      .all();
-    const judging = tx
+      .where(and(eq(benchCandidates.modelConfigId, id), inArray(benches.status, ["queued", "running"])));
+    const judging = await tx
       .select({ id: benches.id, title: benches.title })
       .from(benches)
-      .where(and(inArray(benches.status, ["queued", "running"]), sql`json_extract(${benches.judge}, '$.id') = ${String(id)}`))
-      .all();
+      .where(and(inArray(benches.status, ["queued", "running"]), sql`${jsonText(tx, benches.judge, "id")} = ${String(id)}`));
     const users = [...new Map([...busy, ...judging].map((b) => [b.id, b])).values()];
     if (users.length) {
       throw new LibraryError(
@@ -118,7 +119,7 @@ export async function deleteModelConfig(db: Db, id: number): Promise<void> {
       );
     }
     // Finished benches keep their own snapshot; only the link goes.
-    tx.update(benchCandidates).set({ modelConfigId: null }).where(eq(benchCandidates.modelConfigId, id)).run();
-    tx.delete(modelConfigs).where(eq(modelConfigs.id, id)).run();
+    await tx.update(benchCandidates).set({ modelConfigId: null }).where(eq(benchCandidates.modelConfigId, id));
+    await tx.delete(modelConfigs).where(eq(modelConfigs.id, id));
   });
 }

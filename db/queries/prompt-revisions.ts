@@ -1,7 +1,8 @@
 /** Prompt revisions (immutable snapshots of a prompt: system prompt template, model settings, tools). */
 import { and, desc, eq, max } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { promptRevisions, prompts } from "../schema";
 import type { ModelSettings, PromptTool } from "./systems";
 import { LibraryError } from "@/lib/library/errors";
@@ -39,23 +40,24 @@ function decode(r: typeof promptRevisions.$inferSelect): PromptRevision {
 
 /** One revision by id, or null. */
 export async function getPromptRevision(db: Db, id: number): Promise<PromptRevision | null> {
-  const r = db.select().from(promptRevisions).where(eq(promptRevisions.id, id)).get();
+  const r = await first(db.select().from(promptRevisions).where(eq(promptRevisions.id, id)));
   return r ? decode(r) : null;
 }
 
 /** One revision of a prompt by its number (r1 = 1), or null. */
 export async function getPromptRevisionByNumber(db: Db, promptId: number, number: number): Promise<PromptRevision | null> {
-  const r = db
-    .select()
-    .from(promptRevisions)
-    .where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.number, number)))
-    .get();
+  const r = await first(
+    db
+      .select()
+      .from(promptRevisions)
+      .where(and(eq(promptRevisions.promptId, promptId), eq(promptRevisions.number, number))),
+  );
   return r ? decode(r) : null;
 }
 
 /** Every revision of a prompt, newest first. */
 export async function listPromptRevisions(db: Db, promptId: number): Promise<PromptRevision[]> {
-  return db.select().from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).orderBy(desc(promptRevisions.number)).all().map(decode);
+  return (await db.select().from(promptRevisions).where(eq(promptRevisions.promptId, promptId)).orderBy(desc(promptRevisions.number))).map(decode);
 }
 
 /** The content of a new prompt revision (validated by the caller, see lib/prompts/edit.ts). */
@@ -83,19 +85,21 @@ export async function savePromptRevision(
   fields: PromptRevisionFields,
   author?: Author | null,
 ): Promise<{ id: number; number: number }> {
-  return writeTransaction(db, (tx) => {
-    const p = tx.select().from(prompts).where(eq(prompts.id, promptId)).get();
+  return transaction(db, async (tx) => {
+    const p = await first(tx.select().from(prompts).where(eq(prompts.id, promptId)));
     if (!p) throw new LibraryError("not_found", `Prompt #${promptId} does not exist.`);
     const message = fields.message.trim();
     if (!message)
       throw new LibraryError("validation", "Say why you made this change (a short message).", { message: "Say why you made this change (a short message)." });
-    const current = p.currentRevisionId == null ? null : decode(tx.select().from(promptRevisions).where(eq(promptRevisions.id, p.currentRevisionId)).get()!);
+    const current =
+      p.currentRevisionId == null ? null : decode((await first(tx.select().from(promptRevisions).where(eq(promptRevisions.id, p.currentRevisionId))))!);
     if (!current || current.id !== baseRevisionId) {
-      const base = tx
-        .select({ number: promptRevisions.number })
-        .from(promptRevisions)
-        .where(and(eq(promptRevisions.id, baseRevisionId), eq(promptRevisions.promptId, promptId)))
-        .get();
+      const base = await first(
+        tx
+          .select({ number: promptRevisions.number })
+          .from(promptRevisions)
+          .where(and(eq(promptRevisions.id, baseRevisionId), eq(promptRevisions.promptId, promptId))),
+      );
       throw new LibraryError(
         "conflict",
         `Prompt "${p.name}" was changed while you edited it: you started from ${base ? `r${base.number}` : `revision #${baseRevisionId}`}, it is now at ${current ? `r${current.number}${current.message ? ` ("${current.message}")` : ""}` : "no revision"}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
@@ -108,12 +112,15 @@ export async function savePromptRevision(
       );
     }
     const last =
-      tx
-        .select({ n: max(promptRevisions.number) })
-        .from(promptRevisions)
-        .where(eq(promptRevisions.promptId, promptId))
-        .get()?.n ?? 0;
-    const rev = tx
+      (
+        await first(
+          tx
+            .select({ n: max(promptRevisions.number) })
+            .from(promptRevisions)
+            .where(eq(promptRevisions.promptId, promptId)),
+        )
+      )?.n ?? 0;
+    const [rev] = await tx
       .insert(promptRevisions)
       .values({
         promptId,
@@ -125,8 +132,7 @@ export async function savePromptRevision(
         createdAt: Date.now(),
         ...authorColumnsOf(author),
       })
-      .returning({ id: promptRevisions.id })
-      .get();
+      .returning({ id: promptRevisions.id });
     recordActivityTx(tx, author, {
       action: "prompt.revise",
       subjectType: "prompt",
@@ -135,12 +141,12 @@ export async function savePromptRevision(
       detail: `${p.name} r${last + 1}: ${message.slice(0, 80)}`,
     });
     // Guarded by the base: a concurrent save that got here first leaves nothing to update.
-    const res = tx
+    const updated = await tx
       .update(prompts)
       .set({ currentRevisionId: rev.id })
       .where(and(eq(prompts.id, promptId), eq(prompts.currentRevisionId, baseRevisionId)))
-      .run();
-    if (res.changes !== 1) throw new LibraryError("conflict", `Prompt "${p.name}" was changed while you edited it. Nothing was saved.`);
+      .returning({ id: prompts.id });
+    if (updated.length !== 1) throw new LibraryError("conflict", `Prompt "${p.name}" was changed while you edited it. Nothing was saved.`);
     return { id: rev.id, number: last + 1 };
   });
 }

@@ -16,9 +16,11 @@
  *   target prompt that is not from code is a conflict: nothing is written, and the error lists
  *   every conflict. The same id in another prompt or system is another case.
  */
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction, type Tx } from "../write-transaction";
+import { first } from "../rows";
+import { transaction } from "../transaction";
+import type { Tx } from "../write-transaction";
 import { caseRevisions, cases, promptRevisions, prompts, systems } from "../schema";
 import type { CaseOrigin } from "./cases";
 import type { CaseContent } from "@/lib/library/case-content";
@@ -64,12 +66,12 @@ export interface PublishReport {
   warnings: string[];
 }
 
-function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number, author: Author | null | undefined): number {
-  return tx
+async function insertRevision(tx: Tx, caseId: number, number: number, content: CaseContent, now: number, author: Author | null | undefined): Promise<number> {
+  const [rev] = await tx
     .insert(caseRevisions)
     .values({ caseId, number, input: content.input, expected: content.expected, details: encodeDetails(content), createdAt: now, ...authorColumnsOf(author) })
-    .returning({ id: caseRevisions.id })
-    .get().id;
+    .returning({ id: caseRevisions.id });
+  return rev.id;
 }
 
 function parseOrigin(text: string | null): CodeOrigin | null {
@@ -91,8 +93,8 @@ function parseOrigin(text: string | null): CodeOrigin | null {
 export async function publishRelease(db: Db, input: PublishInput): Promise<PublishReport> {
   const { release, systemId } = input;
   const plan = planPrompts(release, input.promptName);
-  return writeTransaction(db, (tx) => {
-    const system = tx.select({ id: systems.id }).from(systems).where(eq(systems.id, systemId)).get();
+  return transaction(db, async (tx) => {
+    const system = await first(tx.select({ id: systems.id }).from(systems).where(eq(systems.id, systemId)));
     if (!system) throw new LibraryError("not_found", `System "${systemId}" does not exist. Create it in the app first, or choose another --system.`);
     const now = Date.now();
     const report: PublishReport = {
@@ -109,14 +111,24 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
     // Conflicts first: nothing is written when a case id belongs to something else.
     const conflicts: string[] = [];
     const existing = new Map<string, typeof cases.$inferSelect & { promptName: string }>();
-    for (const c of release.cases) {
-      const rows = tx
+    // The live cases holding the release's ids, read in chunks (one query per 500 ids, not per case).
+    const keys = [...new Set(release.cases.map((c) => c.id))];
+    const holders = new Map<string, { c: typeof cases.$inferSelect; promptName: string }[]>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const found = await tx
         .select({ c: cases, promptName: prompts.name })
         .from(cases)
         .innerJoin(prompts, eq(prompts.id, cases.promptId))
-        .where(and(eq(cases.systemId, systemId), eq(cases.caseKey, c.id), isNull(cases.removedAt)))
-        .orderBy(asc(cases.id))
-        .all();
+        .where(and(eq(cases.systemId, systemId), inArray(cases.caseKey, keys.slice(i, i + 500)), isNull(cases.removedAt)))
+        .orderBy(asc(cases.id));
+      for (const r of found) {
+        const list = holders.get(r.c.caseKey);
+        if (list) list.push(r);
+        else holders.set(r.c.caseKey, [r]);
+      }
+    }
+    for (const c of release.cases) {
+      const rows = holders.get(c.id) ?? [];
       // The case published earlier (it stays in its prompt), else whatever holds the id in the target prompt.
       const code = rows.find((r) => r.c.source === "code");
       const blocking = rows.find((r) => r.c.source !== "code" && r.promptName === plan.promptOf.get(c.id));
@@ -133,12 +145,13 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
     // Target prompts: existing ones as they are, missing ones created.
     const promptIds = new Map<string, { id: number; systemPrompt: string; tools: Set<string> }>();
     for (const p of plan.prompts) {
-      const row = tx
-        .select({ id: prompts.id, systemPrompt: promptRevisions.systemPrompt, tools: promptRevisions.tools })
-        .from(prompts)
-        .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
-        .where(and(eq(prompts.systemId, systemId), eq(prompts.name, p.name)))
-        .get();
+      const row = await first(
+        tx
+          .select({ id: prompts.id, systemPrompt: promptRevisions.systemPrompt, tools: promptRevisions.tools })
+          .from(prompts)
+          .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
+          .where(and(eq(prompts.systemId, systemId), eq(prompts.name, p.name))),
+      );
       if (row) {
         const have = new Set((JSON.parse(row.tools ?? "[]") as { name: string }[]).map((t) => t.name));
         const missing = p.tools.map((t) => t.name).filter((n) => !have.has(n));
@@ -149,12 +162,11 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
         promptIds.set(p.name, { id: row.id, systemPrompt: row.systemPrompt ?? "", tools: have });
         continue;
       }
-      const { id } = tx
+      const [{ id }] = await tx
         .insert(prompts)
         .values({ systemId, name: p.name, description: `Published from code: ${release.title} ${release.version}`, createdAt: now })
-        .returning({ id: prompts.id })
-        .get();
-      const rev = tx
+        .returning({ id: prompts.id });
+      const [rev] = await tx
         .insert(promptRevisions)
         .values({
           promptId: id,
@@ -165,9 +177,8 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
           createdAt: now,
           ...authorColumnsOf(input.author),
         })
-        .returning({ id: promptRevisions.id })
-        .get();
-      tx.update(prompts).set({ currentRevisionId: rev.id }).where(eq(prompts.id, id)).run();
+        .returning({ id: promptRevisions.id });
+      await tx.update(prompts).set({ currentRevisionId: rev.id }).where(eq(prompts.id, id));
       promptIds.set(p.name, { id, systemPrompt: p.systemPrompt, tools: new Set(p.tools.map((t) => t.name)) });
       report.promptsCreated.push(p.name);
     }
@@ -188,7 +199,7 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
         eval: c.evalId,
       };
       if (!old) {
-        const { id } = tx
+        const [{ id }] = await tx
           .insert(cases)
           .values({
             caseKey: c.id,
@@ -201,24 +212,23 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
             createdAt: now,
             updatedAt: now,
           })
-          .returning({ id: cases.id })
-          .get();
-        const revId = insertRevision(tx, id, 1, content, now, input.author);
-        tx.update(cases).set({ currentRevisionId: revId }).where(eq(cases.id, id)).run();
+          .returning({ id: cases.id });
+        const revId = await insertRevision(tx, id, 1, content, now, input.author);
+        await tx.update(cases).set({ currentRevisionId: revId }).where(eq(cases.id, id));
         report.created.push(c.id);
         continue;
       }
       if (old.promptId !== target.id)
         report.warnings.push(`case "${c.id}" stays in prompt "${old.promptName}" (this publish targets "${targetName}"); cases do not move between prompts`);
       const before = parseOrigin(old.origin);
-      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, old.currentRevisionId!)).get()!;
+      const cur = (await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, old.currentRevisionId!))))!;
       const current = decodeContent(cur.input, cur.expected, cur.details);
       const codeChanged = before?.contentHash === undefined ? true : before.contentHash !== hash;
       if (!codeChanged || sameContent(current, content)) {
-        tx.update(cases)
+        await tx
+          .update(cases)
           .set({ origin: JSON.stringify(origin) })
-          .where(eq(cases.id, old.id))
-          .run();
+          .where(eq(cases.id, old.id));
         report.unchanged.push(c.id);
         continue;
       }
@@ -229,22 +239,21 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       }
       if (old.status === "paused") report.warnings.push(`case "${c.id}" is paused in the library; its new revision stays paused`);
       const number = old.revisionNumber + 1;
-      const revId = insertRevision(tx, old.id, number, content, now, input.author);
-      tx.update(cases)
+      const revId = await insertRevision(tx, old.id, number, content, now, input.author);
+      await tx
+        .update(cases)
         .set({ currentRevisionId: revId, revisionNumber: number, updatedAt: now, origin: JSON.stringify(origin) })
-        .where(eq(cases.id, old.id))
-        .run();
+        .where(eq(cases.id, old.id));
       report.revised.push({ caseKey: c.id, revision: number });
     }
 
     const ids = new Set(release.cases.map((c) => c.id));
-    const live = tx
+    const live = await tx
       .select({ caseKey: cases.caseKey, status: cases.status, origin: cases.origin, promptName: prompts.name })
       .from(cases)
       .innerJoin(prompts, eq(prompts.id, cases.promptId))
       .where(and(eq(cases.systemId, systemId), eq(cases.source, "code"), isNull(cases.removedAt)))
-      .orderBy(cases.id)
-      .all();
+      .orderBy(cases.id);
     for (const r of live) {
       if (ids.has(r.caseKey)) continue;
       const o = parseOrigin(r.origin);

@@ -1,7 +1,9 @@
 /** Systems and their prompts (with immutable prompt revisions). */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { rawRows } from "../dialect";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { promptRevisions, prompts, systems } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { ToolDefinition } from "@/lib/library/case-content";
@@ -36,7 +38,7 @@ export interface PromptWithRevision {
 
 /** Every system, by name, with prompt and live-case counts. */
 export async function listSystems(db: Db): Promise<SystemSummary[]> {
-  const rows = db
+  const rows = await db
     .select({
       id: systems.id,
       name: systems.name,
@@ -46,14 +48,13 @@ export async function listSystems(db: Db): Promise<SystemSummary[]> {
       caseCount: sql<number>`coalesce((SELECT sum(n) FROM case_counts c WHERE c.system_id = "systems"."id"), 0)`,
     })
     .from(systems)
-    .orderBy(asc(systems.name))
-    .all();
+    .orderBy(asc(systems.name));
   return rows;
 }
 
 /** One system, or null when no system has this id. */
 export async function getSystem(db: Db, id: string): Promise<{ id: string; name: string; description: string } | null> {
-  return db.select({ id: systems.id, name: systems.name, description: systems.description }).from(systems).where(eq(systems.id, id)).get() ?? null;
+  return (await first(db.select({ id: systems.id, name: systems.name, description: systems.description }).from(systems).where(eq(systems.id, id)))) ?? null;
 }
 
 /**
@@ -63,9 +64,7 @@ export async function getSystem(db: Db, id: string): Promise<{ id: string; name:
 export async function createSystem(db: Db, s: { id: string; name: string; description?: string }): Promise<void> {
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(s.id)) throw new LibraryError("validation", `System id "${s.id}" must be 1–64 lowercase letters, digits or dashes.`);
   if (await getSystem(db, s.id)) throw new LibraryError("validation", `A system with id "${s.id}" already exists.`);
-  db.insert(systems)
-    .values({ id: s.id, name: s.name, description: s.description ?? "", createdAt: Date.now() })
-    .run();
+  await db.insert(systems).values({ id: s.id, name: s.name, description: s.description ?? "", createdAt: Date.now() });
 }
 
 function decodePrompt(row: {
@@ -111,24 +110,20 @@ const promptColumns = {
 
 /** The prompts of a system, by name, each with its current revision. */
 export async function listPrompts(db: Db, systemId: string): Promise<PromptWithRevision[]> {
-  return db
+  const rows = await db
     .select(promptColumns)
     .from(prompts)
     .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
     .where(eq(prompts.systemId, systemId))
-    .orderBy(asc(prompts.name))
-    .all()
-    .map(decodePrompt);
+    .orderBy(asc(prompts.name));
+  return rows.map(decodePrompt);
 }
 
 /** One prompt by id, or null. */
 export async function getPrompt(db: Db, promptId: number): Promise<PromptWithRevision | null> {
-  const row = db
-    .select(promptColumns)
-    .from(prompts)
-    .leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId))
-    .where(eq(prompts.id, promptId))
-    .get();
+  const row = await first(
+    db.select(promptColumns).from(prompts).leftJoin(promptRevisions, eq(promptRevisions.id, prompts.currentRevisionId)).where(eq(prompts.id, promptId)),
+  );
   return row ? decodePrompt(row) : null;
 }
 
@@ -141,20 +136,21 @@ export async function createPrompt(
   db: Db,
   p: { systemId: string; name: string; description?: string; systemPrompt: string; modelSettings?: ModelSettings; tools?: PromptTool[] },
 ): Promise<number> {
-  return writeTransaction(db, (tx) => {
-    const existing = tx
-      .select({ id: prompts.id })
-      .from(prompts)
-      .where(and(eq(prompts.systemId, p.systemId), eq(prompts.name, p.name)))
-      .get();
+  return transaction(db, async (tx) => {
+    const existing = await first(
+      tx
+        .select({ id: prompts.id })
+        .from(prompts)
+        .where(and(eq(prompts.systemId, p.systemId), eq(prompts.name, p.name)))
+        .limit(1),
+    );
     if (existing) throw new LibraryError("validation", `System "${p.systemId}" already has a prompt named "${p.name}".`);
     const now = Date.now();
-    const { id } = tx
+    const [{ id }] = await tx
       .insert(prompts)
       .values({ systemId: p.systemId, name: p.name, description: p.description ?? "", createdAt: now })
-      .returning({ id: prompts.id })
-      .get();
-    const rev = tx
+      .returning({ id: prompts.id });
+    const [rev] = await tx
       .insert(promptRevisions)
       .values({
         promptId: id,
@@ -164,9 +160,8 @@ export async function createPrompt(
         tools: JSON.stringify(p.tools ?? []),
         createdAt: now,
       })
-      .returning({ id: promptRevisions.id })
-      .get();
-    tx.update(prompts).set({ currentRevisionId: rev.id }).where(eq(prompts.id, id)).run();
+      .returning({ id: promptRevisions.id });
+    await tx.update(prompts).set({ currentRevisionId: rev.id }).where(eq(prompts.id, id));
     return id;
   });
 }
@@ -184,7 +179,8 @@ export async function caseCountsBySource(
   // Read from the trigger-maintained counters (migration 0002), not a scan of every case.
   const prompt = within.promptId === undefined ? sql`` : sql` AND prompt_id = ${within.promptId}`;
   const status = within.status === undefined ? sql`` : sql` AND status = ${within.status}`;
-  const rows = db.all<{ source: string; n: number }>(
+  const rows = await rawRows<{ source: string; n: number }>(
+    db,
     sql`SELECT source, sum(n) AS n FROM case_counts WHERE system_id = ${systemId}${prompt}${status} GROUP BY source`,
   );
   return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.source, r.n]));

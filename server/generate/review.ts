@@ -8,7 +8,7 @@ import type { Db } from "@/db/client";
 import { addCaseTx } from "@/db/queries/cases";
 import { addCriterionTx } from "@/db/queries/criteria";
 import { decideProposalTx, listProposals, openProposalTx, type ProposalRow } from "@/db/queries/proposals";
-import { writeTransaction } from "@/db/write-transaction";
+import { transaction } from "@/db/transaction";
 import { caseContentOf, criterionFieldsOf } from "@/lib/generate/accept";
 import { LibraryError } from "@/lib/library/errors";
 import { criterionFieldsSchema, fieldErrorsOf } from "@/lib/library/forms";
@@ -18,14 +18,14 @@ import type { Author } from "@/lib/audit/author";
 /** What a decision made. */
 export type Decision = { proposalId: number; status: "accepted" | "customized" | "dismissed"; criterionId?: number; caseId?: number; caseKey?: string };
 
-function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown, author?: Author | null): Decision {
-  return writeTransaction(db, (tx) => {
-    const p = openProposalTx(tx, id);
+async function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown, author?: Author | null): Promise<Decision> {
+  return transaction(db, async (tx) => {
+    const p = await openProposalTx(tx, id);
     const status = origin === "generated" ? "accepted" : "customized";
     if (p.kind === "criterion") {
       const fields = origin === "custom" && edits !== undefined ? parseCriterionEdits(edits) : criterionFieldsOf(p.content);
       const criterionId = addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
-      decideProposalTx(tx, id, status, { criterionId });
+      await decideProposalTx(tx, id, status, { criterionId });
       return { proposalId: id, status, criterionId };
     }
     const e = origin === "custom" && edits !== undefined ? parseScenarioEdits(edits) : {};
@@ -37,7 +37,7 @@ function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown
       content: caseContentOf(p.content, { runId: p.runId, model: p.model }, e),
       author,
     });
-    decideProposalTx(tx, id, status, { caseId: made.id });
+    await decideProposalTx(tx, id, status, { caseId: made.id });
     return { proposalId: id, status, caseId: made.id, caseKey: made.caseKey };
   });
 }
@@ -88,9 +88,9 @@ export async function customizeProposal(db: Db, id: number, edits?: unknown, aut
  * @throws LibraryError `not_found`, `conflict`
  */
 export async function dismissProposal(db: Db, id: number): Promise<Decision> {
-  return writeTransaction(db, (tx) => {
-    openProposalTx(tx, id);
-    decideProposalTx(tx, id, "dismissed");
+  return transaction(db, async (tx) => {
+    await openProposalTx(tx, id);
+    await decideProposalTx(tx, id, "dismissed");
     return { proposalId: id, status: "dismissed" as const };
   });
 }

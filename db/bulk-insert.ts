@@ -23,6 +23,8 @@ const CHUNK = 5000;
  * Inserts `rows` into `table` in their order (ids ascending with it), one statement per
  * {@link CHUNK} rows. Each row holds the values of `columns`, in that order; other columns take their
  * defaults. Values are what the column stores (ms numbers, not Dates; booleans as booleans).
+ * Not for columns that are `jsonb` on PostgreSQL (db/schema-pg.ts): their values would be cast to
+ * text, which PostgreSQL refuses; insert those with drizzle's builders.
  * @param returning columns to return per inserted row, keyed by their database names (e.g. `id`)
  * @returns the returned rows, in no promised order (empty without `returning`)
  * @throws the store's error (a constraint, a wrong type): the caller's transaction rolls back

@@ -164,7 +164,7 @@ function program(io: Io, result: { code: number }) {
       result.code = await generateCommand(o, io);
     });
 
-  const user = p.command("user").description("Accounts of a team server (BENCHWORK_DB)");
+  const user = p.command("user").description("Accounts of a team server (BENCHWORK_DATABASE_URL, else BENCHWORK_DB)");
   user
     .command("add")
     .description("Add a user; prints a one-time password unless --password-stdin")

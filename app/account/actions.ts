@@ -11,5 +11,5 @@ import { guardedAction } from "@/server/auth/guard";
 export const signOutEverywhereAction = guardedAction("viewer", async (): Promise<ActionResult<{ ended: number }>> => {
   const actor = await currentActor();
   if (!actor || actor.kind === "local") return { ok: false, error: { code: "not_allowed", message: "Single-user mode has no sessions to end." } };
-  return ok({ ended: deleteUserSessions(getDb(), actor.userId) });
+  return ok({ ended: await deleteUserSessions(getDb(), actor.userId) });
 });

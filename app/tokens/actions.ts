@@ -21,7 +21,7 @@ async function accountUser(): Promise<Actor> {
 export const createTokenAction = guardedAction("viewer", async (input: unknown): Promise<ActionResult<{ token: string; expiresAt: number | null }>> => {
   return runAction(z.unknown(), input, async (raw) => {
     const actor = await accountUser();
-    const r = createApiToken(getDb(), actor.userId, raw, Date.now());
+    const r = await createApiToken(getDb(), actor.userId, raw, Date.now());
     revalidatePath("/tokens");
     return { token: r.token, expiresAt: r.expiresAt };
   });
@@ -31,7 +31,7 @@ export const createTokenAction = guardedAction("viewer", async (input: unknown):
 export const revokeTokenAction = guardedAction("viewer", async (input: unknown): Promise<ActionResult<null>> => {
   return runAction(z.object({ id: z.coerce.number().int().positive() }), input, async ({ id }) => {
     const actor = await accountUser();
-    revokeOwnApiToken(getDb(), actor.userId, id, Date.now());
+    await revokeOwnApiToken(getDb(), actor.userId, id, Date.now());
     revalidatePath("/tokens");
     return null;
   });

@@ -22,7 +22,7 @@ export default async function TokensPage() {
       {actor?.kind === "session" ? (
         // A server component renders once per request: "expired" counts from the request's time.
         // eslint-disable-next-line react-hooks/purity
-        <TokensView tokens={listApiTokens(getDb(), actor.userId)} now={Date.now()} />
+        <TokensView tokens={await listApiTokens(getDb(), actor.userId)} now={Date.now()} />
       ) : (
         <p className="text-sm text-slate-700">Single-user mode has no accounts, so no tokens: add a user first (README, “Run it for a team”).</p>
       )}

@@ -26,7 +26,7 @@ export const addUserAction = guardedAction("admin", async (input: unknown): Prom
 /** Changes a user's role (never the last admin's). */
 export const changeRoleAction = guardedAction("admin", async (input: unknown): Promise<ActionResult<null>> => {
   return runAction(userIdSchema.extend({ role: roleSchema }), input, async (v) => {
-    changeRole(getDb(), v.userId, v.role, Date.now());
+    await changeRole(getDb(), v.userId, v.role, Date.now());
     revalidatePath("/users");
     return null;
   });
@@ -36,7 +36,7 @@ export const changeRoleAction = guardedAction("admin", async (input: unknown): P
 export const removeUserAction = guardedAction("admin", async (input: unknown): Promise<ActionResult<null>> => {
   return runAction(userIdSchema, input, async (v) => {
     const actor = await currentActor();
-    removeUser(getDb(), v.userId, actor?.userId ?? "");
+    await removeUser(getDb(), v.userId, actor?.userId ?? "");
     revalidatePath("/users");
     return null;
   });
@@ -45,7 +45,7 @@ export const removeUserAction = guardedAction("admin", async (input: unknown): P
 /** Ends every session of a user. */
 export const signOutUserAction = guardedAction("admin", async (input: unknown): Promise<ActionResult<{ ended: number }>> => {
   return runAction(userIdSchema, input, async (v) => {
-    const ended = signOutEverywhere(getDb(), v.userId);
+    const ended = await signOutEverywhere(getDb(), v.userId);
     revalidatePath("/users");
     return { ended };
   });

@@ -13,7 +13,7 @@ export default async function UsersPage() {
   if (actor?.role !== "admin") return <p className="text-sm text-slate-700">Only admins manage users.</p>;
   // A server component renders once per request: "live sessions" count from the request's time.
   // eslint-disable-next-line react-hooks/purity
-  const users = listUsers(getDb(), Date.now()).map((u) => ({ ...u, role: parseRole(u.role), createdAt: u.createdAt.getTime() }));
+  const users = (await listUsers(getDb(), Date.now())).map((u) => ({ ...u, role: parseRole(u.role), createdAt: u.createdAt.getTime() }));
   return (
     <div className="flex flex-col gap-4">
       <div>

@@ -110,7 +110,7 @@ describe("bench run --server", () => {
     try {
       const args = ["bench", "run", "--system", "rec", "--prompt", "answerer", "--candidate", "recorded:a", "--server", server.url];
       expect((await cli(args)).code).toBe(0);
-      revokeOwnApiToken(serverDb, t.userId, t.tokenId, Date.now());
+      await revokeOwnApiToken(serverDb, t.userId, t.tokenId, Date.now());
       const before = serverDb.select().from(benches).all().length;
       const r = await cli(args);
       expect(r.code).toBe(2);

@@ -1,7 +1,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeStore, openPgStore } from "@/db/pg/store";
+import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { users as usersTable } from "@/db/schema";
+import { createAuth } from "@/server/auth/auth";
 import { main } from "../main";
 import { captureIo } from "../testing";
 import { withCliDatabase } from "../test-database";
@@ -50,5 +54,39 @@ describe("benchwork user add", () => {
     io = captureIo();
     expect(await main(["user", "add", "--role", "owner", "bob@example.com"], io)).toBe(2);
     expect(io.stderr[0]).toContain("--role must be one of admin, editor, viewer");
+  });
+});
+
+describePg("benchwork user add [postgres]", () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let saved: string | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    saved = process.env.BENCHWORK_DATABASE_URL;
+    process.env.BENCHWORK_DATABASE_URL = database.url;
+  }, 60_000);
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.BENCHWORK_DATABASE_URL;
+    else process.env.BENCHWORK_DATABASE_URL = saved;
+    await database?.drop();
+    await stopOwnCluster();
+  }, 60_000);
+
+  it("adds the user to the PostgreSQL store BENCHWORK_DATABASE_URL names (not to the SQLite file), and the password signs in there", async () => {
+    const io = captureIo();
+    expect(await userAddCommand("pg@example.com", { admin: true, passwordStdin: true }, io, lines("admin-password-1\n"))).toBe(0);
+    expect(io.stdout).toEqual([`added pg@example.com as admin to ${new URL(database.url).host}${new URL(database.url).pathname} (PostgreSQL)`]);
+    expect(users().map((u) => u.email)).not.toContain("pg@example.com");
+    const db = openPgStore(database.url, 1);
+    try {
+      expect(await db.select({ email: usersTable.email, role: usersTable.role }).from(usersTable)).toEqual([{ email: "pg@example.com", role: "admin" }]);
+      const auth = createAuth({ db, secret: "s".repeat(32), env: {} });
+      expect((await auth.api.signInEmail({ body: { email: "pg@example.com", password: "admin-password-1" } })).user.email).toBe("pg@example.com");
+    } finally {
+      await closeStore(db);
+    }
+    const again = captureIo();
+    expect(await main(["user", "add", "pg@example.com"], again)).toBe(1);
+    expect(again.stderr).toEqual(["benchwork: A user with the e-mail pg@example.com already exists."]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
+import { first } from "../rows";
 import { activity } from "../schema";
 import type { Tx } from "../write-transaction";
 import type { Author } from "@/lib/audit/author";
@@ -20,12 +21,17 @@ export interface ActivityEntry {
 }
 
 /**
- * Records one change inside the caller's open write transaction. Nothing is recorded without an
- * author (seed, automatic retention): those are not a person's changes.
+ * Records one change inside the caller's open transaction (`tx` of `transaction(db, …)`). Nothing is
+ * recorded without an author (seed, automatic retention): those are not a person's changes.
+ * @returns when the row is written; await it inside the transaction body
  */
-export function recordActivityTx(tx: Tx, author: Author | null | undefined, e: ActivityEntry, at = Date.now()): void {
-  if (!author) return;
-  tx.insert(activity)
+export function recordActivityTx(tx: Tx, author: Author | null | undefined, e: ActivityEntry, at = Date.now()): Promise<void> {
+  if (!author) return Promise.resolve();
+  // `.then` starts the insert now rather than at the caller's await: on SQLite it runs at once, so a
+  // caller still inside a synchronous writeTransaction (a module not yet async, issue 20) records
+  // the row inside its transaction too.
+  return tx
+    .insert(activity)
     .values({
       at,
       actorId: author.userId,
@@ -36,7 +42,7 @@ export function recordActivityTx(tx: Tx, author: Author | null | undefined, e: A
       systemId: e.systemId ?? null,
       detail: (e.detail ?? "").slice(0, 200),
     })
-    .run();
+    .then(() => undefined);
 }
 
 /** Filters of the Activity page; every one optional. Times in ms since the epoch, inclusive. */
@@ -83,22 +89,25 @@ export async function listActivity(
   // Ties newest first; sorted by time, ties follow the time's direction (ids are in the order the
   // changes were made, so a launch and its cancel in one millisecond keep their order).
   const tie = (opts.sort ?? "at") === "at" && ascending ? asc : desc;
-  const rows = db
-    .select()
-    .from(activity)
-    .where(cond)
-    .orderBy(order, tie(activity.at), tie(activity.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  const total = db.select({ n: count() }).from(activity).where(cond).get()?.n ?? 0;
-  return { rows, total };
+  const [rows, counted] = await Promise.all([
+    db
+      .select()
+      .from(activity)
+      .where(cond)
+      .orderBy(order, tie(activity.at), tie(activity.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    first(db.select({ n: count() }).from(activity).where(cond)),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
 }
 
 /** The distinct actors and actions recorded, for the filter menus. */
 export async function activityFacets(db: Db): Promise<{ actors: string[]; actions: string[]; subjectTypes: string[] }> {
-  const actors = db.selectDistinct({ v: activity.actorEmail }).from(activity).orderBy(activity.actorEmail).all();
-  const actions = db.selectDistinct({ v: activity.action }).from(activity).orderBy(activity.action).all();
-  const types = db.selectDistinct({ v: activity.subjectType }).from(activity).orderBy(activity.subjectType).all();
+  const [actors, actions, types] = await Promise.all([
+    db.selectDistinct({ v: activity.actorEmail }).from(activity).orderBy(activity.actorEmail),
+    db.selectDistinct({ v: activity.action }).from(activity).orderBy(activity.action),
+    db.selectDistinct({ v: activity.subjectType }).from(activity).orderBy(activity.subjectType),
+  ]);
   return { actors: actors.map((r) => r.v), actions: actions.map((r) => r.v), subjectTypes: types.map((r) => r.v) };
 }

@@ -2,9 +2,12 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { countWhere } from "../dialect";
+import { first } from "../rows";
+import { insertRows, type JsonScalar } from "../bulk-insert";
+import { transaction } from "../transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
@@ -129,7 +132,7 @@ export interface LaunchInput {
 
 /** The id of the bench launched with `launchKey`, or null. */
 export async function benchIdByLaunchKey(db: Db, launchKey: string): Promise<number | null> {
-  return db.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, launchKey)).get()?.id ?? null;
+  return (await first(db.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, launchKey))))?.id ?? null;
 }
 
 /**
@@ -139,12 +142,12 @@ export async function benchIdByLaunchKey(db: Db, launchKey: string): Promise<num
  * @throws LibraryError `validation` when the plan includes no case
  */
 export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number; created: boolean }> {
-  return writeTransaction(db, (tx) => {
-    const existing = tx.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, b.launchKey)).get();
+  return transaction(db, async (tx) => {
+    const existing = await first(tx.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, b.launchKey)));
     if (existing) return { id: existing.id, created: false };
     if (b.plan.includedCount === 0) throw new LibraryError("validation", "Nothing to run: the plan includes no case. " + (b.plan.warnings[0] ?? ""));
     const now = Date.now();
-    const { id } = tx
+    const [{ id }] = await tx
       .insert(benches)
       .values({
         systemId: b.systemId,
@@ -161,49 +164,66 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
         createdAt: now,
         ...(b.author ? { launchedById: b.author.userId, launchedByEmail: b.author.email } : {}),
       })
-      .returning({ id: benches.id })
-      .get();
-    recordActivityTx(tx, b.author, { action: "bench.launch", subjectType: "bench", subjectId: id, systemId: b.systemId, detail: b.title.slice(0, 120) }, now);
-    const candIds = b.candidates.map(
-      (c, position) =>
-        tx
-          .insert(benchCandidates)
-          .values({
-            benchId: id,
-            position,
-            kind: c.spec.kind,
-            label: c.spec.label,
-            modelConfigId: c.modelConfigId,
-            modelConfig: c.spec.kind === "model" ? JSON.stringify(c.spec.model) : null,
-            promptRevisionId: c.promptRevisionId,
-            recordedName: c.spec.kind === "recorded" ? c.spec.recordedName : null,
-          })
-          .returning({ id: benchCandidates.id })
-          .get().id,
+      .returning({ id: benches.id });
+    await recordActivityTx(
+      tx,
+      b.author,
+      { action: "bench.launch", subjectType: "bench", subjectId: id, systemId: b.systemId, detail: b.title.slice(0, 120) },
+      now,
     );
-    // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
-    const client = db.$client;
-    const insCase = client.prepare(
-      'INSERT INTO bench_cases (bench_id, position, case_id, case_revision_id, case_key, source, "group", included, reason, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    const candRows = await tx
+      .insert(benchCandidates)
+      .values(
+        b.candidates.map((c, position) => ({
+          benchId: id,
+          position,
+          kind: c.spec.kind,
+          label: c.spec.label,
+          modelConfigId: c.modelConfigId,
+          modelConfig: c.spec.kind === "model" ? JSON.stringify(c.spec.model) : null,
+          promptRevisionId: c.promptRevisionId,
+          recordedName: c.spec.kind === "recorded" ? c.spec.recordedName : null,
+        })),
+      )
+      .returning({ id: benchCandidates.id, position: benchCandidates.position });
+    // RETURNING lists rows in no promised order: match them by their position.
+    const candIds = candRows.sort((x, y) => x.position - y.position).map((c) => c.id);
+    // One statement per few thousand rows (db/bulk-insert.ts): a 10,000-case launch stays well under a second.
+    const stored = await insertRows<{ id: number; position: number }>(
+      tx,
+      benchCases,
+      [
+        benchCases.benchId,
+        benchCases.position,
+        benchCases.caseId,
+        benchCases.caseRevisionId,
+        benchCases.caseKey,
+        benchCases.source,
+        benchCases.group,
+        benchCases.included,
+        benchCases.reason,
+        benchCases.note,
+      ],
+      b.plan.manifest.map((m) => [id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included, m.reason, m.note]),
+      [benchCases.id, benchCases.position],
     );
-    const insTrial = client.prepare(
-      "INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+    const benchCaseIdAt = new Map(stored.map((r) => [r.position, r.id]));
+    const recorded = b.candidates.map((c) => (c.spec.kind === "recorded" ? c.spec.recordedName : null));
+    const skippedReason = b.candidates.map((c) => `no recorded output for candidate “${c.spec.label}” in this case`);
+    const rows: JsonScalar[][] = [];
     for (const m of b.plan.manifest) {
-      const bcId = Number(
-        insCase.run(id, m.position, m.caseId, m.caseRevisionId, m.caseKey, m.source, m.group, m.included ? 1 : 0, m.reason, m.note).lastInsertRowid,
-      );
       if (!m.included) continue;
+      const benchCaseId = benchCaseIdAt.get(m.position)!;
+      const skip = recorded.map((name) => name !== null && !b.hasRecording(m.caseId, name));
       // Queued case → repeat → candidate, and claimed in id order: the candidates of a case run side by
       // side, so a bench a spend cap stops early still has paired trials (issue 16 §4).
-      const missing = b.candidates.map((c) => c.spec.kind === "recorded" && !b.hasRecording(m.caseId, c.spec.recordedName));
-      for (let r = 1; r <= b.settings.repeats; r++) {
-        b.candidates.forEach((c, ci) => {
-          if (missing[ci]) insTrial.run(id, candIds[ci], bcId, r, "skipped", `no recorded output for candidate “${c.spec.label}” in this case`, now);
-          else insTrial.run(id, candIds[ci], bcId, r, "queued", null, null);
-        });
-      }
+      for (let repeat = 1; repeat <= b.settings.repeats; repeat++)
+        for (let ci = 0; ci < candIds.length; ci++)
+          rows.push(
+            skip[ci] ? [id, candIds[ci], benchCaseId, repeat, "skipped", skippedReason[ci], now] : [id, candIds[ci], benchCaseId, repeat, "queued", null, null],
+          );
     }
+    await insertRows(tx, trials, [trials.benchId, trials.candidateId, trials.benchCaseId, trials.repeat, trials.status, trials.error, trials.finishedAt], rows);
     return { id, created: true };
   });
 }
@@ -223,15 +243,13 @@ function decodeCandidate(r: typeof benchCandidates.$inferSelect): BenchCandidate
 
 /** A bench with its candidates, or null. */
 export async function getBench(db: Db, id: number): Promise<BenchDetail | null> {
-  const r = db
-    .select({ b: benches, promptName: prompts.name })
-    .from(benches)
-    .innerJoin(prompts, eq(prompts.id, benches.promptId))
-    .where(eq(benches.id, id))
-    .get();
+  const [r, candRows] = await Promise.all([
+    first(db.select({ b: benches, promptName: prompts.name }).from(benches).innerJoin(prompts, eq(prompts.id, benches.promptId)).where(eq(benches.id, id))),
+    db.select().from(benchCandidates).where(eq(benchCandidates.benchId, id)).orderBy(benchCandidates.position),
+  ]);
   if (!r) return null;
   const b = r.b;
-  const candidates = db.select().from(benchCandidates).where(eq(benchCandidates.benchId, id)).orderBy(benchCandidates.position).all().map(decodeCandidate);
+  const candidates = candRows.map(decodeCandidate);
   return {
     id: b.id,
     systemId: b.systemId,
@@ -281,36 +299,37 @@ export interface BenchProgress {
  * worker's), most frequent first.
  * @param limit most reasons returned
  */
-export function trialErrorReasons(db: Db, benchId: number, limit = 5): { message: string; trials: number }[] {
-  return db.$client
-    .prepare(
-      "SELECT error AS message, count(*) AS trials FROM trials WHERE bench_id = ? AND status = 'error' GROUP BY error ORDER BY trials DESC, error LIMIT ?",
-    )
-    .all(benchId, limit) as { message: string; trials: number }[];
+export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Promise<{ message: string; trials: number }[]> {
+  const n = count();
+  const rows = await db
+    .select({ message: trials.error, trials: n })
+    .from(trials)
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error")))
+    .groupBy(trials.error)
+    .orderBy(desc(n), asc(trials.error))
+    .limit(limit);
+  // The worker writes a reason with every error; "" stands in should one lack it.
+  return rows.map((r) => ({ message: r.message ?? "", trials: r.trials }));
 }
 
 /** Trial counts per status of a bench (one indexed GROUP BY). */
 export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
-  const b = db
-    .select({
-      status: benches.status,
-      createdAt: benches.createdAt,
-      startedAt: benches.startedAt,
-      finishedAt: benches.finishedAt,
-      cancel: benches.cancelRequestedAt,
-      total: benches.trialCount,
-      rerunBase: benches.rerunBase,
-    })
-    .from(benches)
-    .where(eq(benches.id, id))
-    .get();
+  const b = await first(
+    db
+      .select({
+        status: benches.status,
+        createdAt: benches.createdAt,
+        startedAt: benches.startedAt,
+        finishedAt: benches.finishedAt,
+        cancel: benches.cancelRequestedAt,
+        total: benches.trialCount,
+        rerunBase: benches.rerunBase,
+      })
+      .from(benches)
+      .where(eq(benches.id, id)),
+  );
   if (!b) return null;
-  const rows = db
-    .select({ status: trials.status, n: sql<number>`count(*)` })
-    .from(trials)
-    .where(eq(trials.benchId, id))
-    .groupBy(trials.status)
-    .all();
+  const rows = await db.select({ status: trials.status, n: count() }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status);
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
   return {
     id,
@@ -336,22 +355,20 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
  * @throws LibraryError `not_allowed` when the bench already ended
  */
 export async function requestCancel(db: Db, id: number, author?: Author | null): Promise<void> {
-  writeTransaction(db, (tx) => {
-    const b = tx
-      .select({ status: benches.status, systemId: benches.systemId, cancelledAt: benches.cancelRequestedAt })
-      .from(benches)
-      .where(eq(benches.id, id))
-      .get();
+  await transaction(db, async (tx) => {
+    const b = await first(
+      tx.select({ status: benches.status, systemId: benches.systemId, cancelledAt: benches.cancelRequestedAt }).from(benches).where(eq(benches.id, id)),
+    );
     if (!b) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
     if (b.status !== "queued" && b.status !== "running")
       throw new LibraryError("not_allowed", `Bench #${id} has already ${b.status === "finished" ? "finished" : "ended"}; there is nothing to cancel.`);
     // The first request counts: a second click neither moves the time nor changes who cancelled.
     if (b.cancelledAt != null) return;
-    tx.update(benches)
+    await tx
+      .update(benches)
       .set({ cancelRequestedAt: Date.now(), cancelledById: author?.userId ?? null, cancelledByEmail: author?.email ?? null })
-      .where(eq(benches.id, id))
-      .run();
-    recordActivityTx(tx, author, { action: "bench.cancel", subjectType: "bench", subjectId: id, systemId: b.systemId });
+      .where(eq(benches.id, id));
+    await recordActivityTx(tx, author, { action: "bench.cancel", subjectType: "bench", subjectId: id, systemId: b.systemId });
   });
 }
 
@@ -376,22 +393,22 @@ export interface BenchListItem {
 
 /** Benches of a system (optionally one prompt), newest first. */
 export async function listBenches(db: Db, systemId: string, promptId?: number): Promise<BenchListItem[]> {
-  const rows = db
+  const rows = await db
     .select({ b: benches, promptName: prompts.name })
     .from(benches)
     .innerJoin(prompts, eq(prompts.id, benches.promptId))
     .where(promptId ? and(eq(benches.systemId, systemId), eq(benches.promptId, promptId)) : eq(benches.systemId, systemId))
-    .orderBy(desc(benches.createdAt), desc(benches.id))
-    .all();
+    .orderBy(desc(benches.createdAt), desc(benches.id));
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.b.id);
-  const cands = db.select().from(benchCandidates).where(inArray(benchCandidates.benchId, ids)).orderBy(benchCandidates.position).all();
-  const counts = db
-    .select({ benchId: benchCases.benchId, included: sql<number>`sum(${benchCases.included})`, total: sql<number>`count(*)` })
-    .from(benchCases)
-    .where(inArray(benchCases.benchId, ids))
-    .groupBy(benchCases.benchId)
-    .all();
+  const [cands, counts] = await Promise.all([
+    db.select().from(benchCandidates).where(inArray(benchCandidates.benchId, ids)).orderBy(benchCandidates.position),
+    db
+      .select({ benchId: benchCases.benchId, included: countWhere(eq(benchCases.included, true)), total: count() })
+      .from(benchCases)
+      .where(inArray(benchCases.benchId, ids))
+      .groupBy(benchCases.benchId),
+  ]);
   return rows.map(({ b, promptName }) => {
     const summary = b.summary ? (JSON.parse(b.summary) as BenchSummary) : null;
     const rec = b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null;
@@ -429,17 +446,18 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
 
 /** The manifest of a bench as it was pinned. */
 export async function getManifest(db: Db, benchId: number) {
-  return db.select().from(benchCases).where(eq(benchCases.benchId, benchId)).orderBy(benchCases.position).all();
+  return db.select().from(benchCases).where(eq(benchCases.benchId, benchId)).orderBy(benchCases.position);
 }
 
 /** The last finished bench of the same prompt before `benchId`, or null. */
 export async function previousFinishedBench(db: Db, promptId: number, benchId: number): Promise<number | null> {
-  const r = db
-    .select({ id: benches.id })
-    .from(benches)
-    .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId)))
-    .orderBy(desc(benches.id))
-    .limit(1)
-    .get();
+  const r = await first(
+    db
+      .select({ id: benches.id })
+      .from(benches)
+      .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId)))
+      .orderBy(desc(benches.id))
+      .limit(1),
+  );
   return r?.id ?? null;
 }

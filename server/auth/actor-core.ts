@@ -40,7 +40,7 @@ export class AuthError extends Error {
 export async function actorFromHeaders(h: Headers): Promise<Actor | null> {
   // No user, no session to look up (and no signing key needed): single-user mode, when only this
   // machine can reach the server (not behind a reverse proxy: see singleUserModeAllowed).
-  if (countUsers(getDb()) === 0) return singleUserModeAllowed() ? LOCAL_ACTOR : null;
+  if ((await countUsers(getDb())) === 0) return singleUserModeAllowed() ? LOCAL_ACTOR : null;
   const session = await getAuth().api.getSession({ headers: h });
   if (session) return { userId: session.user.id, email: session.user.email, role: parseRole(session.user.role), kind: "session" };
   return null;
@@ -57,10 +57,10 @@ export async function actorFromRequest(request: Request): Promise<Actor | null> 
     const token = bearerToken(authorization);
     if (!token) return null;
     const db = getDb();
-    const row = findApiTokenByHash(db, hashToken(token));
+    const row = await findApiTokenByHash(db, hashToken(token));
     const now = Date.now();
     if (!row || tokenRefusal(row, now)) return null;
-    touchApiToken(db, row.id, now);
+    await touchApiToken(db, row.id, now);
     return { userId: row.userId, email: row.email, role: parseRole(row.role), kind: "token", scopes: scopesOf(row.scope) };
   }
   return actorFromHeaders(request.headers);

@@ -1,9 +1,12 @@
 /**
- * The actor contract (issue 19) on a real in-memory database: API tokens (hashed, scoped, revoked,
- * expired), single-user mode, and requireRole.
+ * The actor contract (issue 19) on a real database, SQLite and PostgreSQL (issue 20): API tokens
+ * (hashed, scoped, revoked, expired), single-user mode, sessions, and requireRole.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openMemoryDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
+import { listApiTokens } from "@/db/queries/api-tokens";
+import { apiTokens, sessions } from "@/db/schema";
+import { describeStores, type TestStore } from "@/db/test-support/stores";
 import { createApiToken, revokeOwnApiToken } from "./api-tokens";
 import { actorFromRequest, AuthError, LOCAL_ACTOR, requireRole, type Actor } from "./actor-core";
 import { createAuth } from "./auth";
@@ -13,24 +16,28 @@ const globals = globalThis as unknown as { benchworkDb?: Db; benchworkAuth?: unk
 let db: Db;
 const env = { ...process.env };
 
-beforeEach(() => {
-  db = openMemoryDatabase();
-  globals.benchworkDb = db;
-  globals.benchworkAuth = createAuth({ db, secret: "s".repeat(32), env: {} });
-  delete process.env.BENCHWORK_HOST;
-});
+/** The server's database and auth instance (getDb(), getAuth()) on the store of the current test. */
+function onStore(store: TestStore) {
+  beforeEach(() => {
+    db = store.db();
+    globals.benchworkDb = db;
+    globals.benchworkAuth = createAuth({ db, secret: "s".repeat(32), env: {} });
+    delete process.env.BENCHWORK_HOST;
+  });
 
-afterEach(() => {
-  db.$client.close();
-  delete globals.benchworkDb;
-  delete globals.benchworkAuth;
-  process.env = { ...env };
-});
+  afterEach(() => {
+    delete globals.benchworkDb;
+    delete globals.benchworkAuth;
+    process.env = { ...env };
+  });
+}
 
 const request = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/api/benches/1/export", { headers });
 const auth = () => globals.benchworkAuth as ReturnType<typeof createAuth>;
 
-describe("actorFromRequest", () => {
+describeStores("actorFromRequest", (store) => {
+  onStore(store);
+
   it("is the local admin in single-user mode (no users, loopback), and nobody beyond loopback", async () => {
     expect(await actorFromRequest(request())).toEqual(LOCAL_ACTOR);
     process.env.BENCHWORK_HOST = "0.0.0.0";
@@ -54,24 +61,31 @@ describe("actorFromRequest", () => {
 
   it("resolves a token to its owner with its scopes, until it is revoked", async () => {
     const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
-    const t = createApiToken(db, ed.id, { name: "ci", scope: "run" }, Date.now());
+    const t = await createApiToken(db, ed.id, { name: "ci", scope: "run" }, Date.now());
+    const before = Date.now();
     const actor = await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }));
     expect(actor).toEqual({ userId: ed.id, email: "ed@example.com", role: "editor", kind: "token", scopes: ["read", "run"] });
-    revokeOwnApiToken(db, ed.id, t.id, Date.now());
+    const [listed] = await listApiTokens(db, ed.id);
+    expect(listed).toMatchObject({ id: t.id, name: "ci", scope: "run", prefix: t.token.slice(0, 9), expiresAt: null, revokedAt: null });
+    expect(listed.lastUsedAt).toBeGreaterThanOrEqual(before);
+    await revokeOwnApiToken(db, ed.id, t.id, Date.now());
     expect(await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }))).toBeNull();
+    expect((await listApiTokens(db, ed.id))[0].revokedAt).toBeGreaterThanOrEqual(before);
+    await expect(revokeOwnApiToken(db, ed.id, t.id, Date.now())).rejects.toThrow("No such token of yours");
   });
 
   it("refuses an expired token, an unknown one, and does not fall back to single-user mode for a bad token", async () => {
     const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
-    const t = createApiToken(db, ed.id, { name: "old", scope: "read", expiresInDays: 1 }, Date.now() - 2 * 24 * 3600 * 1000);
+    const t = await createApiToken(db, ed.id, { name: "old", scope: "read", expiresInDays: 1 }, Date.now() - 2 * 24 * 3600 * 1000);
     expect(await actorFromRequest(request({ Authorization: `Bearer ${t.token}` }))).toBeNull();
     expect(await actorFromRequest(request({ Authorization: `Bearer bw_${"A".repeat(43)}` }))).toBeNull();
   });
 
   it("keeps tokens hashed: the stored row does not contain the secret", async () => {
     const ed = await addUser(auth(), { email: "ed@example.com", role: "editor", password: "editor-password-1" });
-    const t = createApiToken(db, ed.id, { name: "ci", scope: "read" }, Date.now());
-    const rows = db.$client.prepare("SELECT * FROM api_tokens").all();
+    const t = await createApiToken(db, ed.id, { name: "ci", scope: "read" }, Date.now());
+    const rows = await db.select().from(apiTokens);
+    expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(t.token.slice(3));
   });
 });
@@ -105,7 +119,9 @@ describe("requireRole", () => {
   });
 });
 
-describe("sessions", () => {
+describeStores("sessions", (store) => {
+  onStore(store);
+
   async function signedInCookie(): Promise<string> {
     await addUser(auth(), { email: "ada@example.com", role: "admin", password: "admin-password-1" });
     const r = await auth().api.signInEmail({ body: { email: "ada@example.com", password: "admin-password-1" }, returnHeaders: true });
@@ -122,7 +138,7 @@ describe("sessions", () => {
 
   it("expire: a session past its expiry is refused", async () => {
     const cookie = await signedInCookie();
-    db.$client.prepare("UPDATE sessions SET expires_at = ?").run(Date.now() - 1000);
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) });
     expect(await actorFromRequest(request({ cookie }))).toBeNull();
   });
 

@@ -24,11 +24,11 @@ export const newTokenSchema = z.object({
  * @returns the secret (only now: it is stored hashed), its id and expiry (ms or null)
  * @throws ZodError on bad input
  */
-export function createApiToken(db: Db, userId: string, input: unknown, now: number): { id: number; token: string; expiresAt: number | null } {
+export async function createApiToken(db: Db, userId: string, input: unknown, now: number): Promise<{ id: number; token: string; expiresAt: number | null }> {
   const v = newTokenSchema.parse(input);
   const token = formatToken(randomBytes(32));
   const expiresAt = v.expiresInDays ? now + v.expiresInDays * 24 * 3600 * 1000 : null;
-  const id = insertApiToken(db, {
+  const id = await insertApiToken(db, {
     userId,
     name: v.name,
     scope: v.scope,
@@ -44,6 +44,6 @@ export function createApiToken(db: Db, userId: string, input: unknown, now: numb
  * Revokes one of the user's tokens; a request with it is refused from then on.
  * @throws LibraryError "not_found" when it is not theirs or already revoked
  */
-export function revokeOwnApiToken(db: Db, userId: string, id: number, now: number): void {
-  if (!revokeApiToken(db, userId, id, now)) throw new LibraryError("not_found", "No such token of yours (revoked already?).");
+export async function revokeOwnApiToken(db: Db, userId: string, id: number, now: number): Promise<void> {
+  if (!(await revokeApiToken(db, userId, id, now))) throw new LibraryError("not_found", "No such token of yours (revoked already?).");
 }

@@ -1,6 +1,7 @@
 /**
- * The better-auth instance (issue 19): email + password, sessions in SQLite through the drizzle
- * adapter, roles from the admin plugin, optional OpenID Connect (server/auth/oidc-config.ts).
+ * The better-auth instance (issue 19): email + password, sessions in the store (SQLite or
+ * PostgreSQL) through the drizzle adapter, roles from the admin plugin, optional OpenID Connect
+ * (server/auth/oidc-config.ts).
  * Benchwork never hashes a password or mints a session itself.
  *
  * Origin and Host are checked before any route by proxy.ts (lib/http/request-guard), so the base
@@ -12,6 +13,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin } from "better-auth/plugins/admin";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Db } from "@/db/client";
+import { isPostgres } from "@/db/dialect";
 import { authAccounts, authVerifications, sessions, users } from "@/db/schema";
 import { accessControl } from "./roles";
 import { oidcConfigFromEnv, OIDC_PROVIDER_ID } from "./oidc-config";
@@ -44,7 +46,9 @@ export function createAuth({ db, secret, env, plugins = [] }: AuthSetup) {
     baseURL: publicUrl ? publicUrl : { allowedHosts: ["*"], protocol: "http", fallback: `http://localhost:${env.PORT?.trim() || "3000"}` },
     basePath: "/api/auth",
     database: drizzleAdapter(db, {
-      provider: "sqlite",
+      // The same table objects on both stores: a PostgreSQL store maps its ms times and booleans to
+      // what they declare (db/pg/store.ts); the provider picks the dialect's SQL (ILIKE, JSON, arrays).
+      provider: isPostgres(db) ? "pg" : "sqlite",
       schema: { user: users, session: sessions, account: authAccounts, verification: authVerifications },
     }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },

@@ -46,8 +46,8 @@ export async function addUser(auth: Auth, input: z.input<typeof newUserSchema>):
   }
 }
 
-function mustExist(db: Db, id: string) {
-  const u = getUser(db, id);
+async function mustExist(db: Db, id: string) {
+  const u = await getUser(db, id);
   if (!u) throw new LibraryError("not_found", "No such user (removed meanwhile?).");
   return u;
 }
@@ -56,26 +56,26 @@ function mustExist(db: Db, id: string) {
  * Changes a user's role; their open sessions see it on their next request.
  * @throws LibraryError "not_found"; "conflict" when it would leave no admin
  */
-export function changeRole(db: Db, id: string, role: Role, now: number): void {
-  const u = mustExist(db, id);
-  if (u.role === "admin" && role !== "admin" && countAdmins(db) <= 1)
+export async function changeRole(db: Db, id: string, role: Role, now: number): Promise<void> {
+  const u = await mustExist(db, id);
+  if (u.role === "admin" && role !== "admin" && (await countAdmins(db)) <= 1)
     throw new LibraryError("conflict", "This is the last admin: make another user admin first.");
-  setUserRole(db, id, role, now);
+  await setUserRole(db, id, role, now);
 }
 
 /**
  * Removes a user (their sessions and API tokens go too). What they authored stays.
  * @throws LibraryError "not_found"; "conflict" for the last admin or for yourself
  */
-export function removeUser(db: Db, id: string, actingUserId: string): void {
-  const u = mustExist(db, id);
+export async function removeUser(db: Db, id: string, actingUserId: string): Promise<void> {
+  const u = await mustExist(db, id);
   if (id === actingUserId) throw new LibraryError("conflict", "You cannot remove yourself; ask another admin.");
-  if (u.role === "admin" && countAdmins(db) <= 1) throw new LibraryError("conflict", "This is the last admin: make another user admin first.");
-  deleteUser(db, id);
+  if (u.role === "admin" && (await countAdmins(db)) <= 1) throw new LibraryError("conflict", "This is the last admin: make another user admin first.");
+  await deleteUser(db, id);
 }
 
 /** Signs a user out on every browser. @returns how many sessions ended */
-export function signOutEverywhere(db: Db, id: string): number {
-  mustExist(db, id);
+export async function signOutEverywhere(db: Db, id: string): Promise<number> {
+  await mustExist(db, id);
   return deleteUserSessions(db, id);
 }

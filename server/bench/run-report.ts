@@ -75,6 +75,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const evidence = (await benchEvidence(db, id)) ?? [];
   const spend = benchSpend(db, id);
   const flipReports = benchFlips(db, bench);
+  const errors = await trialErrorReasons(db, id, 5);
   let m = manifest;
   if (!m) {
     const rows = await getManifest(db, id);
@@ -122,7 +123,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
         ...flipJson(flipReports.find((f) => f.candidateId === c.id)),
       };
     }),
-    errors: trialErrorReasons(db, id, 5),
+    errors,
     // Issue #16 §4: the spend cap (null = none), what the bench spent, and the gate limits.
     budget: {
       spendCapUsd: bench.settings.spendCap?.usd ?? null,

@@ -18,6 +18,6 @@ export async function issueTestToken(
 ): Promise<{ token: string; userId: string; tokenId: number }> {
   const auth = createAuth({ db, secret: "t".repeat(32), env: {} });
   const user = await addUser(auth, { email: o.email, role: o.role, password: "test-password-123" });
-  const { token, id } = createApiToken(db, user.id, { name: "test", scope: o.scope }, Date.now());
+  const { token, id } = await createApiToken(db, user.id, { name: "test", scope: o.scope }, Date.now());
   return { token, userId: user.id, tokenId: id };
 }

@@ -171,7 +171,7 @@ async function saveVersion(db: Db, input: SaveVersionInput): Promise<SavedVersio
         ...authorColumnsOf(input.author),
       })
       .returning({ id: datasetVersions.id });
-    recordActivityTx(
+    await recordActivityTx(
       tx,
       input.author,
       {
@@ -765,7 +765,7 @@ async function adopt(db: Db, q: UseQuery): Promise<UseResult> {
     try {
       // In this transaction: a refused case rolls back the revisions above too.
       inserted = addCasesTx(tx, list);
-      recordActivityTx(tx, q.author, {
+      await recordActivityTx(tx, q.author, {
         action: "dataset.use",
         subjectType: "dataset",
         subjectId: detail.datasetId,

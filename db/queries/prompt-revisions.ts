@@ -133,7 +133,7 @@ export async function savePromptRevision(
         ...authorColumnsOf(author),
       })
       .returning({ id: promptRevisions.id });
-    recordActivityTx(tx, author, {
+    await recordActivityTx(tx, author, {
       action: "prompt.revise",
       subjectType: "prompt",
       subjectId: promptId,

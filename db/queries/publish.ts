@@ -259,7 +259,7 @@ export async function publishRelease(db: Db, input: PublishInput): Promise<Publi
       const o = parseOrigin(r.origin);
       report.disappeared.push({ caseKey: r.caseKey, promptName: r.promptName, status: r.status, file: o?.file ?? null, row: o?.row ?? null });
     }
-    recordActivityTx(
+    await recordActivityTx(
       tx,
       input.author,
       {

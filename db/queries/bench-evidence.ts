@@ -30,12 +30,13 @@ export interface StoredEvidence {
   statuses: [RegressionStatus, number | null][];
 }
 
-const NONE = new Map<number, CaseTally>();
+const NONE: ReadonlyMap<number, CaseTally> = new Map();
 
 /**
  * Computes the evidence of every candidate of bench `benchId` from its trials.
  * @param candidates the bench's candidates (id and label), in bench order
  * @param summary the summary being stored (its baseline, reference bench and candidate, regressions)
+ * @param cases this bench's case tallies when the caller read them already (the finalize: `benchCaseFigures`), else read here
  * @returns per candidate id (as a string key, like the summary's other maps), its evidence
  */
 export async function computeBenchEvidence(
@@ -43,8 +44,8 @@ export async function computeBenchEvidence(
   benchId: number,
   candidates: readonly { id: number; label: string }[],
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
+  cases: ReadonlyMap<number, ReadonlyMap<number, CaseTally>> = benchCaseTallies(db, benchId),
 ): Promise<Record<string, StoredEvidence>> {
-  const cases = benchCaseTallies(db, benchId);
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
   const prev = referenceBenchId !== null && referenceCandidateId !== null ? await getBench(db, referenceBenchId) : null;
   const labelIn = (list: readonly { id: number; label: string }[], id: number) => list.find((c) => c.id === id)?.label ?? `#${id}`;

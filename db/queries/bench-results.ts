@@ -25,6 +25,7 @@ import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
 import { computeBenchEvidence } from "./bench-evidence";
+import { benchCaseFigures } from "./bench-tallies";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
@@ -159,7 +160,9 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   // Of those, a suspected regression a confirm round cleared (issue 16 §3) does not block either.
   const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
-  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates) : new Map();
+  // Case tallies, costs and latencies in one query: the trade-offs and the paired statistics read them (issue #16, speed).
+  const figures = benchCaseFigures(db, benchId);
+  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates, figures) : new Map();
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
@@ -181,7 +184,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     retained: 0,
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
-  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary);
+  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures);
   return { summary, recommendation };
 }
 

@@ -4,10 +4,10 @@
  * last bench's reference candidate), the candidate's trials, and the candidate's trials added by a
  * confirm round (issue #16 §3). Read when a bench is finalized (the gate leaves cleared
  * regressions out) and when its results page is shown. Checks are parsed only for the case
- * revisions with a regression.
+ * revisions with a regression, in one pass per bench.
  */
 import type { Db } from "../client";
-import { benchCheckTallies } from "./bench-tallies";
+import { benchCheckTalliesOf } from "./bench-tallies";
 import type { Regression } from "@/lib/bench/recommend";
 import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
 import { checkTally } from "@/lib/bench/stats/tallies";
@@ -34,20 +34,36 @@ export function classifyBenchRegressions(
 ): Map<number, RegressionClassification[]> {
   const broken = (against: Regression["against"]) =>
     new Set([...regressions.values()].flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
-  const baseChecks = refs.baselineCandidateId !== null ? benchCheckTallies(db, benchId, refs.baselineCandidateId, broken("baseline")) : new Map();
+  // One pass over this bench's trials for every side (a side's tallies are per case revision and
+  // check, so the baseline's can serve both its own regressions and the candidates' against it).
+  const wanted = new Map<number, Set<number>>();
+  const want = (candidateId: number, revs: Iterable<number>) => {
+    let set = wanted.get(candidateId);
+    if (!set) wanted.set(candidateId, (set = new Set()));
+    for (const r of revs) set.add(r);
+  };
+  for (const [candidateId, list] of regressions)
+    want(
+      candidateId,
+      list.map((r) => r.caseRevisionId),
+    );
+  if (refs.baselineCandidateId !== null) want(refs.baselineCandidateId, broken("baseline"));
+  const tallies = benchCheckTalliesOf(db, benchId, wanted);
+  const none = new Map<number, Map<string, CheckTally>>();
+  const baseChecks = refs.baselineCandidateId !== null ? (tallies.get(refs.baselineCandidateId)?.all ?? none) : none;
   const refChecks =
     refs.referenceBenchId !== null && refs.referenceCandidateId !== null
-      ? benchCheckTallies(db, refs.referenceBenchId, refs.referenceCandidateId, broken("last bench"))
-      : new Map();
+      ? (benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]])).get(refs.referenceCandidateId)?.all ??
+        none)
+      : none;
   const out = new Map<number, RegressionClassification[]>();
   for (const [candidateId, list] of regressions) {
     if (list.length === 0) {
       out.set(candidateId, []);
       continue;
     }
-    const revs = new Set(list.map((r) => r.caseRevisionId));
-    const own = benchCheckTallies(db, benchId, candidateId, revs);
-    const rerun = benchCheckTallies(db, benchId, candidateId, revs, { confirmOnly: true });
+    const own = tallies.get(candidateId)?.all ?? none;
+    const rerun = tallies.get(candidateId)?.confirm ?? none;
     out.set(
       candidateId,
       list.map((r) => {

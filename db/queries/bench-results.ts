@@ -19,7 +19,7 @@ import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
 import { IN_RESULTS } from "./rerun-sql";
-import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
+import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
 import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
@@ -27,6 +27,7 @@ import { benchTradeoffs } from "./bench-costs";
 import { computeBenchEvidence } from "./bench-evidence";
 import { benchCaseFigures } from "./bench-tallies";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
+import { checkTalliesFromOutcomes } from "@/lib/bench/stats/tallies";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -100,6 +101,11 @@ async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Re
   return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
 }
 
+/** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
+function neverRerun(db: Db, benchId: number): boolean {
+  return (db.$client.prepare("SELECT rerun_base AS b FROM benches WHERE id = ?").get(benchId) as { b: number } | undefined)?.b === 0;
+}
+
 /**
  * Computes summary and recommendation of a bench from its trials.
  * The reference of "the last bench of the same suite" is that bench's recommended candidate, else
@@ -134,6 +140,16 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const referenceBenchId = await previousFinishedBench(db, bench.promptId, benchId);
   let referenceCandidateId: number | null = null;
   let lastBench: LastBenchReference | null = null;
+  // Per-check tallies for the regression statuses, from the outcomes read here: valid for a bench no rerun added trials to (see KnownCheckTallies).
+  const known: KnownCheckTallies = {};
+  if (neverRerun(db, benchId)) {
+    const tallies = new Map<number, ReturnType<typeof checkTalliesFromOutcomes>>();
+    known.bench = (id) => {
+      let t = tallies.get(id);
+      if (!t) tallies.set(id, (t = checkTalliesFromOutcomes(outcomesOf(id).values())));
+      return t;
+    };
+  }
   if (referenceBenchId !== null) {
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
@@ -143,6 +159,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
         candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}`,
       };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
+      if (neverRerun(db, referenceBenchId)) known.reference = checkTalliesFromOutcomes(ref.values());
       for (const id of ids) {
         regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
         fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, outcomesOf(id), "last bench")));
@@ -184,7 +201,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     retained: 0,
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
-  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures);
+  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
   return { summary, recommendation };
 }
 

@@ -10,7 +10,7 @@ import type { Db } from "../client";
 import { benchCheckTalliesOf } from "./bench-tallies";
 import type { Regression } from "@/lib/bench/recommend";
 import { classifyCheck, type CheckTally, type RegressionClassification } from "@/lib/bench/stats/regression-status";
-import { checkTally } from "@/lib/bench/stats/tallies";
+import { checkTally, type SideTallies } from "@/lib/bench/stats/tallies";
 
 /** Where a bench's regressions were measured. */
 export interface RegressionReferences {
@@ -22,8 +22,21 @@ export interface RegressionReferences {
 const EMPTY: CheckTally = { passed: 0, scored: 0 };
 
 /**
+ * Per-check tallies the caller has already (the finalize's check outcomes), usable only where every
+ * trial with checks counts in the results — no rerun ever added trials to that bench
+ * (`rerun_base` 0): then the tallies over all trials equal them, and there is no confirm round.
+ */
+export interface KnownCheckTallies {
+  /** Per candidate of this bench, its tallies. */
+  bench?: (candidateId: number) => SideTallies["checks"];
+  /** The reference candidate's tallies in the reference bench. */
+  reference?: SideTallies["checks"];
+}
+
+/**
  * Classifies each regression of each candidate, in the order given.
  * @param regressions per candidate id, its regressions (as `findRegressions` lists them)
+ * @param known tallies the caller has (see {@link KnownCheckTallies}): those trials are not read again
  * @returns per candidate id, one classification per regression
  */
 export function classifyBenchRegressions(
@@ -31,6 +44,7 @@ export function classifyBenchRegressions(
   benchId: number,
   regressions: ReadonlyMap<number, readonly Regression[]>,
   refs: RegressionReferences,
+  known: KnownCheckTallies = {},
 ): Map<number, RegressionClassification[]> {
   const broken = (against: Regression["against"]) =>
     new Set([...regressions.values()].flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
@@ -43,17 +57,21 @@ export function classifyBenchRegressions(
     for (const r of revs) set.add(r);
   };
   for (const [candidateId, list] of regressions)
-    want(
-      candidateId,
-      list.map((r) => r.caseRevisionId),
-    );
+    if (list.length)
+      want(
+        candidateId,
+        list.map((r) => r.caseRevisionId),
+      );
   if (refs.baselineCandidateId !== null) want(refs.baselineCandidateId, broken("baseline"));
-  const tallies = benchCheckTalliesOf(db, benchId, wanted);
   const none = new Map<number, Map<string, CheckTally>>();
+  const tallies = known.bench
+    ? new Map([...wanted.keys()].map((id) => [id, { all: known.bench!(id), confirm: none }]))
+    : benchCheckTalliesOf(db, benchId, wanted);
   const baseChecks = refs.baselineCandidateId !== null ? (tallies.get(refs.baselineCandidateId)?.all ?? none) : none;
   const refChecks =
     refs.referenceBenchId !== null && refs.referenceCandidateId !== null
-      ? (benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]])).get(refs.referenceCandidateId)?.all ??
+      ? (known.reference ??
+        benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]])).get(refs.referenceCandidateId)?.all ??
         none)
       : none;
   const out = new Map<number, RegressionClassification[]>();

@@ -17,7 +17,8 @@ import {
 } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
-import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { matrixRows, TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { flipTable, storedFlips } from "@/lib/bench/evidence/flips";
 import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
 import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
@@ -202,6 +203,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
   summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
+  // The flip table too: the results page then reads only the matrix rows it shows.
+  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(matrixRows(db, benchId), baselineCandidateId, ids));
   return { summary, recommendation };
 }
 

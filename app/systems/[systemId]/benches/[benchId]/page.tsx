@@ -15,7 +15,7 @@ import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
 import { RerunPanel } from "@/components/benches/rerun-panel";
 import { trialRerunLinks } from "@/db/queries/bench-reruns";
-import { rerunOffers } from "@/server/bench/reruns";
+import { rerunOffers } from "@/server/bench/rerun-offers";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { AuthorNote } from "@/components/audit/author-note";

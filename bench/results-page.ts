@@ -275,11 +275,13 @@ async function main() {
     // The finalize parses every candidate's check outcomes anyway (to find the regressions): read once here, outside the timing.
     const outcomes = new Map(bench.candidates.map((c) => [c.id, checkTalliesFromOutcomes(candidateCheckOutcomes(db, id, c.id).values())]));
     await time("  statistics at finalize (case tallies + costs query, trade-offs with the 1,000-replicate bootstrap, paired evidence)", async () => {
-      const figures = benchCaseFigures(db, id);
+      const figures = benchCaseFigures(db, id, { neverRerun: true }); // as the finalize reads it: no rerun added trials to this bench
       benchTradeoffs(db, id, baseId, bench.candidates, figures);
       return computeBenchEvidence(db, id, bench.candidates, bench.summary!, figures, { bench: (c) => outcomes.get(c)! });
     });
-    await time("    of which the trade-offs (from the query's costs)", () => benchTradeoffs(db, id, baseId, bench.candidates, benchCaseFigures(db, id)));
+    await time("    of which the trade-offs (from the query's costs)", () =>
+      benchTradeoffs(db, id, baseId, bench.candidates, benchCaseFigures(db, id, { neverRerun: true })),
+    );
     await time("  benchEvidence as the page reads it (stored with the summary at finalize)", () => benchEvidence(db, id, bench));
     const { evidence: _stored, ...unstored } = bench.summary!;
     await time("  benchEvidence recomputed from the trials (a summary stored before the evidence was)", () =>

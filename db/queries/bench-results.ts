@@ -143,7 +143,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   let lastBench: LastBenchReference | null = null;
   // Per-check tallies for the regression statuses, from the outcomes read here: valid for a bench no rerun added trials to (see KnownCheckTallies).
   const known: KnownCheckTallies = {};
-  if (neverRerun(db, benchId)) {
+  const noReruns = neverRerun(db, benchId);
+  if (noReruns) {
     const tallies = new Map<number, ReturnType<typeof checkTalliesFromOutcomes>>();
     known.bench = (id) => {
       let t = tallies.get(id);
@@ -179,7 +180,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
   // Case tallies, costs and latencies in one query: the trade-offs and the paired statistics read them (issue #16, speed).
-  const figures = benchCaseFigures(db, benchId);
+  const figures = benchCaseFigures(db, benchId, { neverRerun: noReruns });
   const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates, figures) : new Map();
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);

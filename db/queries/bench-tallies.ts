@@ -49,9 +49,11 @@ export interface CaseFigures extends CaseTally {
  * Case tallies (as {@link benchCaseTallies}) and the mean cost and latency of the `done` trials (as
  * `benchCaseCosts`) of every candidate of bench `benchId`, from one grouped query over the trials
  * that count in the results: the finalize reads both, and each query walks every trial of the bench.
+ * @param o.neverRerun no rerun ever added trials to the bench (`rerun_base` 0): every trial counts in the
+ *   results, and the per-trial check for a rerun replacing it is skipped
  * @returns per candidate id, per case revision id (ascending, as the separate queries order them), its figures
  */
-export function benchCaseFigures(db: Db, benchId: number): Map<number, Map<number, CaseFigures>> {
+export function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Map<number, Map<number, CaseFigures>> {
   const rows = db.$client
     .prepare(
       `SELECT t.candidate_id AS c, bc.case_revision_id AS r,
@@ -59,7 +61,7 @@ export function benchCaseFigures(db: Db, benchId: number): Map<number, Map<numbe
               coalesce(sum(t.passed_checks + t.failed_checks > 0 AND t.failed_checks = 0), 0) AS passed,
               sum(t.status = 'done') AS done, avg(CASE WHEN t.status = 'done' THEN t.cost_usd END) AS cost, avg(CASE WHEN t.status = 'done' THEN t.latency_ms END) AS latency
        FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? AND ${IN_RESULTS}
+       WHERE t.bench_id = ? AND ${o.neverRerun ? "1" : IN_RESULTS}
        GROUP BY t.candidate_id, bc.case_revision_id`,
     )
     .all(benchId) as { c: number; r: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null }[];

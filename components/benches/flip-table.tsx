@@ -6,10 +6,10 @@
  */
 import Link from "next/link";
 import type { BenchDetail } from "@/db/queries/benches";
-import type { CandidateFlips, FlipCase } from "@/lib/bench/evidence/flips";
+import { FLIP_CASES_SHOWN, flipCount, type CandidateFlips, type FlipCase, type StoredFlips } from "@/lib/bench/evidence/flips";
 
-/** Chips shown per kind before "… and N more". */
-const MAX_CHIPS = 40;
+/** Chips shown per kind before "… and N more" (as many as the summary stores). */
+const MAX_CHIPS = FLIP_CASES_SHOWN;
 
 // A chip's shape is set once on its row (`*:` styles the direct children), its colour per kind:
 // a 2,000-case bench has up to 120 chips per candidate, and the page carries each class twice (HTML and flight data).
@@ -30,7 +30,8 @@ export function FlipTable({
   regressionsHref,
 }: {
   bench: BenchDetail;
-  flips: CandidateFlips[];
+  /** All flips, or as stored with the summary (counts and the first cases of each kind). */
+  flips: (CandidateFlips | StoredFlips)[];
   trialHref: (trialId: number) => string;
   regressionsHref: string;
 }) {
@@ -64,24 +65,24 @@ export function FlipTable({
             <div className="flex flex-wrap items-baseline gap-x-3 text-sm">
               <span className="font-medium">{label(f.candidateId)}</span>
               <span className="text-xs text-slate-600 tabular-nums">
-                <b className="text-red-700">{f.regressed.length}</b> regressed · <b className="text-emerald-700">{f.fixed.length}</b> fixed ·{" "}
-                <b className="text-slate-700">{f.flaky.length}</b> flaky on baseline · of {f.paired} paired cases
+                <b className="text-red-700">{flipCount(f, "regressed")}</b> regressed · <b className="text-emerald-700">{flipCount(f, "fixed")}</b> fixed ·{" "}
+                <b className="text-slate-700">{flipCount(f, "flaky")}</b> flaky on baseline · of {f.paired} paired cases
               </span>
             </div>
             {/* A proportion bar: the share of paired cases in each kind. */}
             <div className="mt-1 flex h-2 w-full max-w-xl overflow-hidden rounded bg-slate-100" aria-hidden="true">
               {KINDS.map((k) => (
-                <div key={k.key} className={k.dot} style={{ width: `${(f[k.key].length / f.paired) * 100}%` }} />
+                <div key={k.key} className={k.dot} style={{ width: `${(flipCount(f, k.key) / f.paired) * 100}%` }} />
               ))}
             </div>
             {KINDS.map((k) =>
-              f[k.key].length ? (
+              flipCount(f, k.key) ? (
                 <div key={k.key} className="mt-1.5 flex items-start gap-1" data-testid={`flip-${k.key}`}>
                   <span className="w-32 shrink-0 pt-1 text-xs text-slate-600">{k.title}</span>
                   <div className={`${CHIP_ROW} ${k.chip}`}>{f[k.key].slice(0, MAX_CHIPS).map(chip)}</div>
-                  {f[k.key].length > MAX_CHIPS ? (
+                  {flipCount(f, k.key) > MAX_CHIPS ? (
                     <Link href={regressionsHref} className="shrink-0 pt-1 text-xs text-slate-600 underline">
-                      … and {f[k.key].length - MAX_CHIPS} more
+                      … and {flipCount(f, k.key) - MAX_CHIPS} more
                     </Link>
                   ) : null}
                 </div>

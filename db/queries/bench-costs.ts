@@ -33,6 +33,8 @@ export function benchCaseCosts(db: Db, benchId: number): Map<number, Map<number,
  * The trade-offs of every candidate of a bench against its baseline candidate (the baseline itself
  * left out). Recorded candidates are read, not timed or priced: a pair with one has no trade-offs.
  * @param candidates the bench's candidates with their kind
+ * @param costs the per-case costs when the caller read them already (the finalize: `benchCaseFigures`, whose cases
+ *   without a `done` trial are left out as `benchCaseCosts` leaves them out), else read here
  * @returns candidate id → its trade-offs
  */
 export function benchTradeoffs(
@@ -40,12 +42,15 @@ export function benchTradeoffs(
   benchId: number,
   baselineCandidateId: number,
   candidates: readonly { id: number; kind: string }[],
+  costs?: ReadonlyMap<number, ReadonlyMap<number, CaseCost & { done?: number }>>,
 ): Map<number, Tradeoffs> {
   const out = new Map<number, Tradeoffs>();
   const model = new Set(candidates.filter((c) => c.kind === "model").map((c) => c.id));
   if (!model.has(baselineCandidateId)) return out;
-  const costs = benchCaseCosts(db, benchId);
-  const base = costs.get(baselineCandidateId) ?? new Map<number, CaseCost>();
-  for (const [id, own] of costs) if (id !== baselineCandidateId && model.has(id)) out.set(id, compareTradeoffs(own, base));
+  const byCandidate: ReadonlyMap<number, ReadonlyMap<number, CaseCost & { done?: number }>> = costs ?? benchCaseCosts(db, benchId);
+  const base: ReadonlyMap<number, CaseCost> = byCandidate.get(baselineCandidateId) ?? new Map();
+  // A case with no done trial has null figures (skipped by compareTradeoffs); a candidate with none has no trade-offs.
+  const ranAny = (cases: ReadonlyMap<number, { done?: number }>) => [...cases.values()].some((c) => c.done !== 0);
+  for (const [id, own] of byCandidate) if (id !== baselineCandidateId && model.has(id) && ranAny(own)) out.set(id, compareTradeoffs(own, base));
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import type { Db } from "../client";
 import { benchCaseTallies } from "./bench-tallies";
-import { classifyBenchRegressions } from "./regression-statuses";
+import { classifyBenchRegressions, type KnownCheckTallies } from "./regression-statuses";
 import { getBench, type BenchSummary } from "./benches";
 import { candidateRates, type CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates, type CaseTally, type PairedComparison } from "@/lib/bench/stats/paired";
@@ -35,13 +35,15 @@ export interface StoredEvidence {
   statuses: [RegressionStatus, number | null, RegressionReason?][];
 }
 
-const NONE = new Map<number, CaseTally>();
+const NONE: ReadonlyMap<number, CaseTally> = new Map();
 
 /**
  * Computes the evidence of every candidate of bench `benchId` from its trials.
  * @param candidates the bench's candidates (id, label and kind), in bench order; a regression of a
  *   recorded candidate against a recorded reference on a code check is a deterministic replay
  * @param summary the summary being stored (its baseline, reference bench and candidate, regressions)
+ * @param cases this bench's case tallies when the caller read them already (the finalize: `benchCaseFigures`), else read here
+ * @param known per-check tallies the caller has (the finalize's check outcomes; see `KnownCheckTallies` for when they serve)
  * @returns per candidate id (as a string key, like the summary's other maps), its evidence
  */
 export async function computeBenchEvidence(
@@ -49,8 +51,9 @@ export async function computeBenchEvidence(
   benchId: number,
   candidates: readonly { id: number; label: string; kind?: "model" | "recorded" }[],
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
+  cases: ReadonlyMap<number, ReadonlyMap<number, CaseTally>> = benchCaseTallies(db, benchId),
+  known: KnownCheckTallies = {},
 ): Promise<Record<string, StoredEvidence>> {
-  const cases = benchCaseTallies(db, benchId);
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
   const prev = referenceBenchId !== null && referenceCandidateId !== null ? await getBench(db, referenceBenchId) : null;
   const kindOf = (list: readonly { id: number; kind?: "model" | "recorded" }[], id: number | null): CandidateKind =>
@@ -59,11 +62,13 @@ export async function computeBenchEvidence(
   const baseCases = baselineCandidateId !== null ? (cases.get(baselineCandidateId) ?? NONE) : null;
   const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
   // Per-check tallies only where a check broke (the reference's, the candidate's and its confirm rerun's trials of those case revisions).
-  const classified = classifyBenchRegressions(db, benchId, new Map(candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])), {
-    baselineCandidateId,
-    referenceBenchId: prev ? prev.id : null,
-    referenceCandidateId: prev ? referenceCandidateId : null,
-  });
+  const classified = classifyBenchRegressions(
+    db,
+    benchId,
+    new Map(candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])),
+    { baselineCandidateId, referenceBenchId: prev ? prev.id : null, referenceCandidateId: prev ? referenceCandidateId : null },
+    known,
+  );
   const out: Record<string, StoredEvidence> = {};
   for (const c of candidates) {
     const own = cases.get(c.id) ?? NONE;

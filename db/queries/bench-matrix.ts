@@ -57,16 +57,53 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
     .prepare(
       "SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position",
     )
-    .all(benchId) as { id: number; position: number; caseId: number; caseKey: string; rev: number; source: string }[];
+    .all(benchId) as CaseRow[];
+  return withCells(db, benchId, cases, null);
+}
+
+/**
+ * One page of the matrix in manifest order (what `selectMatrix` gives for filter `all` and sort
+ * `position`), reading only that page's cases and their trials' counts: the results page's first
+ * view of a 2,000-case bench reads 50 rows, not 2,000 (issue #16, speed).
+ * @param page 1-based, clamped to [1, pageCount]
+ */
+export function matrixPage(db: Db, benchId: number, page: number, pageSize: number): { rows: MatrixRow[]; total: number; page: number; pageCount: number } {
+  const total = (db.$client.prepare("SELECT count(*) AS n FROM bench_cases WHERE bench_id = ? AND included = 1").get(benchId) as { n: number }).n;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const p = Math.min(Math.max(1, page), pageCount);
+  const cases = db.$client
+    .prepare(
+      "SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position LIMIT ? OFFSET ?",
+    )
+    .all(benchId, pageSize, (p - 1) * pageSize) as CaseRow[];
+  return {
+    rows: withCells(
+      db,
+      benchId,
+      cases,
+      cases.map((c) => c.id),
+    ),
+    total,
+    page: p,
+    pageCount,
+  };
+}
+
+type CaseRow = { id: number; position: number; caseId: number; caseKey: string; rev: number; source: string };
+
+/** Matrix rows of `cases` with their cells; `only` limits the trial counts read to those bench cases (null: every case of the bench). */
+function withCells(db: Db, benchId: number, cases: CaseRow[], only: number[] | null): MatrixRow[] {
+  const some = only ? "AND t.bench_case_id IN (SELECT value FROM json_each(?))" : "";
+  const params = only ? [benchId, JSON.stringify(only)] : [benchId];
   const cells = db.$client
     .prepare(
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
               sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
               ${TRIAL_VERDICT_SUMS},
               sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
-       FROM trials t WHERE t.bench_id = ? AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
+       FROM trials t WHERE t.bench_id = ? ${some} AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
     )
-    .all(benchId) as {
+    .all(...params) as {
     bc: number;
     cand: number;
     total: number;
@@ -98,9 +135,9 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
     .prepare(
       // By status first: else SQLite walks every trial row of the bench for the grouping's order.
       `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS n FROM trials t INDEXED BY trials_bench_status
-       WHERE t.bench_id = ? AND t.status = 'skipped' AND t.error LIKE 'budget%' AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
+       WHERE t.bench_id = ? ${some} AND t.status = 'skipped' AND t.error LIKE 'budget%' AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
     )
-    .all(benchId) as { bc: number; cand: number; n: number }[];
+    .all(...params) as { bc: number; cand: number; n: number }[];
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
   for (const x of cells) {
     const row = byCase.get(x.bc);

@@ -17,15 +17,18 @@ import {
 } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
-import { TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { matrixRows, TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { flipTable, storedFlips } from "@/lib/bench/evidence/flips";
 import { IN_RESULTS } from "./rerun-sql";
-import { classifyBenchRegressions, type RegressionReferences } from "./regression-statuses";
+import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
 import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
 import { computeBenchEvidence } from "./bench-evidence";
+import { benchCaseFigures } from "./bench-tallies";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
+import { checkTalliesFromOutcomes } from "@/lib/bench/stats/tallies";
 
 /** Check outcomes of one candidate (see `checkOutcomes`). */
 type CheckOutcomes = ReturnType<typeof checkOutcomes>;
@@ -99,6 +102,11 @@ async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Re
   return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
 }
 
+/** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
+function neverRerun(db: Db, benchId: number): boolean {
+  return (db.$client.prepare("SELECT rerun_base AS b FROM benches WHERE id = ?").get(benchId) as { b: number } | undefined)?.b === 0;
+}
+
 /**
  * Computes summary and recommendation of a bench from its trials.
  * The reference of "the last bench of the same suite" is that bench's recommended candidate, else
@@ -133,6 +141,17 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const referenceBenchId = await previousFinishedBench(db, bench.promptId, benchId);
   let referenceCandidateId: number | null = null;
   let lastBench: LastBenchReference | null = null;
+  // Per-check tallies for the regression statuses, from the outcomes read here: valid for a bench no rerun added trials to (see KnownCheckTallies).
+  const known: KnownCheckTallies = {};
+  const noReruns = neverRerun(db, benchId);
+  if (noReruns) {
+    const tallies = new Map<number, ReturnType<typeof checkTalliesFromOutcomes>>();
+    known.bench = (id) => {
+      let t = tallies.get(id);
+      if (!t) tallies.set(id, (t = checkTalliesFromOutcomes(outcomesOf(id).values())));
+      return t;
+    };
+  }
   if (referenceBenchId !== null) {
     const prev = (await getBench(db, referenceBenchId))!;
     referenceCandidateId = prev.recommendation?.recommendedCandidateId ?? prev.summary?.baselineCandidateId ?? prev.candidates[0]?.id ?? null;
@@ -142,6 +161,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
         candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}`,
       };
       const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
+      if (neverRerun(db, referenceBenchId)) known.reference = checkTalliesFromOutcomes(ref.values());
       for (const id of ids) {
         regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
         fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, outcomesOf(id), "last bench")));
@@ -159,7 +179,9 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   // Of those, a suspected regression a confirm round cleared (issue 16 §3) does not block either.
   const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
-  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates) : new Map();
+  // Case tallies, costs and latencies in one query: the trade-offs and the paired statistics read them (issue #16, speed).
+  const figures = benchCaseFigures(db, benchId, { neverRerun: noReruns });
+  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates, figures) : new Map();
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
@@ -181,7 +203,9 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     retained: 0,
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
-  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary);
+  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
+  // The flip table too: the results page then reads only the matrix rows it shows.
+  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(matrixRows(db, benchId), baselineCandidateId, ids));
   return { summary, recommendation };
 }
 

@@ -21,6 +21,7 @@ import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 import type { StoredEvidence } from "./bench-evidence";
+import type { StoredFlips } from "@/lib/bench/evidence/flips";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -82,6 +83,8 @@ export interface BenchSummary {
   tradeoffs?: Record<string, Tradeoffs>;
   /** Per candidate id, its paired statistics, computed when the summary is (issue #16, speed; absent in summaries stored before: computed on read). */
   evidence?: Record<string, StoredEvidence>;
+  /** Per candidate except the baseline, in bench order, its flip table against the baseline (issue #16, speed; absent without a baseline and in summaries stored before: computed on read). */
+  flips?: StoredFlips[];
   retained: number;
 }
 

@@ -1,8 +1,9 @@
 /**
  * One-line human summaries of evaluator specs, for UI lists ("Exact match: “30 days”").
- * Imports only spec.ts (zod) and pure helpers, so UI code may import this file directly.
+ * Imports only the spec defaults, spec types and pure helpers (no zod at run time), so UI code may import this file directly.
  */
-import { SPEC_DEFAULTS, type EvaluatorSpec, type ToolCallAlternative } from "./spec";
+import { SPEC_DEFAULTS } from "./spec-defaults";
+import type { EvaluatorSpec, ToolCallAlternative } from "./spec";
 
 /** A human name per case evaluator kind (the evaluator editor's kind menu, check rows that sum several cases). */
 export const EVALUATOR_KIND_LABEL = {

@@ -15,12 +15,15 @@ import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTr
 import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { planBench } from "@/lib/bench/plan";
-import { confirmTrials, errorRerunTrials, rerunRefusal, type RerunTrial, type SuspectedRegression } from "@/lib/bench/rerun/select";
-import { DETERMINISTIC_REPLAY } from "@/lib/bench/stats/deterministic";
+import { confirmTrials, errorRerunTrials, rerunRefusal, type RerunTrial } from "@/lib/bench/rerun/select";
 import type { CandidateSpec, SuppliedCase } from "@/lib/bench/types";
 import type { CaseSource } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
-import { benchEvidence, type CandidateEvidence } from "./comparisons";
+import type { CandidateEvidence } from "./comparisons";
+import { suspectedOf } from "./rerun-offers";
+
+// The results page's offers live apart (they do not plan: no runtime or model code on the page's server render).
+export { rerunOffers, type RerunOffer, type ResolvedRegression } from "./rerun-offers";
 
 /** What a rerun will run and cost, before it runs. */
 export interface RerunPlan {
@@ -52,30 +55,6 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
   const bench = await getBench(db, benchId);
   if (!bench) throw new LibraryError("not_found", `Bench #${benchId} does not exist.`);
   return bench;
-}
-
-/**
- * The suspected regressions of a finished bench, each at its bench case, and how many of its
- * regressions are deterministic replays (confirmed already: a confirm round leaves them out).
- */
-async function suspectedOf(
-  db: Db,
-  bench: BenchDetail,
-  known?: CandidateEvidence[] | null,
-): Promise<{ suspected: (SuspectedRegression & { advisory?: true })[]; deterministic: number }> {
-  if (bench.status !== "finished") return { suspected: [], deterministic: 0 };
-  const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
-  const cases = benchCaseIdsByRevision(db, bench.id);
-  const out: SuspectedRegression[] = [];
-  let deterministic = 0;
-  for (const e of evidence)
-    for (const r of e.regressions) {
-      if (r.regressionReason === DETERMINISTIC_REPLAY) deterministic++;
-      const bc = cases.get(r.caseRevisionId);
-      if (r.regressionStatus === "suspected" && bc)
-        out.push({ candidateId: e.candidateId, benchCaseId: bc.benchCaseId, against: r.against, ...(r.advisory ? { advisory: true as const } : {}) });
-    }
-  return { suspected: out, deterministic };
 }
 
 /**
@@ -206,14 +185,6 @@ export async function startRerun(db: Db, benchId: number, kind: "confirm" | "err
   return plan;
 }
 
-/** A regression a confirm round resolved: it did not reproduce (`cleared`), or the reference failed a rerun itself (`flaky on baseline`). */
-export interface ResolvedRegression {
-  candidateLabel: string;
-  caseKey: string;
-  label: string;
-  status: "cleared" | "flaky on baseline";
-}
-
 /** How many case IDs a plan's summary names (the confirm dialog names 5, then "and N more"). */
 const SUMMARY_CASE_KEYS = 5;
 
@@ -237,44 +208,4 @@ const summarize = ({ trials, caseKeys, ...rest }: RerunPlan): RerunPlanSummary =
  */
 export async function planRerunSummary(db: Db, benchId: number, kind: "confirm" | "errors"): Promise<RerunPlanSummary> {
   return summarize(kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId));
-}
-
-/** A rerun the results page offers: how many suspected regressions (confirm) or errored trials (errors) it targets. */
-export interface RerunOffer {
-  targets: number;
-  /** Of `targets`, those that block (suspected regressions on advisory criteria do not: issue 18). */
-  blockingTargets: number;
-}
-
-/**
- * What the results page offers on a finished bench: the confirm round (null when nothing is
- * suspected), the errored trials' rerun (null when none is left), each with its count only (the
- * plan comes with the dialog: {@link planRerunSummary}), and the regressions a confirm round
- * resolved, with their candidate's label; and how many regressions are deterministic replays
- * (confirmed without a rerun: the panel says why no Confirm is offered for them).
- * @param evidence the bench's evidence as the page read it (`benchEvidence`)
- */
-export async function rerunOffers(
-  db: Db,
-  bench: BenchDetail,
-  evidence: CandidateEvidence[] | null,
-): Promise<{ confirm: RerunOffer | null; errors: RerunOffer | null; cleared: ResolvedRegression[]; deterministic: number }> {
-  if (bench.status !== "finished") return { confirm: null, errors: null, cleared: [], deterministic: 0 };
-  const label = (id: number) => bench.candidates.find((c) => c.id === id)?.label ?? `#${id}`;
-  const cleared = (evidence ?? []).flatMap((e) =>
-    e.regressions
-      .filter((r) => r.regressionStatus === "cleared" || r.regressionStatus === "flaky on baseline")
-      .map((r) => ({ candidateLabel: label(e.candidateId), caseKey: r.caseKey, label: r.label, status: r.regressionStatus as ResolvedRegression["status"] })),
-  );
-  // The same counts the plans refuse on (rerunRefusal), without planning.
-  const { suspected: suspectedList, deterministic } = await suspectedOf(db, bench, evidence);
-  const suspected = suspectedList.length;
-  const { errored, rerunAlready } = benchErroredTrials(db, bench.id);
-  const left = errored.filter((t) => !rerunAlready.has(t.id)).length;
-  return {
-    confirm: rerunRefusal(bench, "confirm", suspected) ? null : { targets: suspected, blockingTargets: suspectedList.filter((r) => !r.advisory).length },
-    errors: rerunRefusal(bench, "errors", left) ? null : { targets: left, blockingTargets: left },
-    cleared,
-    deterministic,
-  };
 }

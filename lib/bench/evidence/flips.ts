@@ -75,6 +75,43 @@ export function flipTable(rows: readonly FlipRow[], baselineId: number, candidat
     });
 }
 
+/** Cases of each kind the results page shows per candidate (the rest are counted: "… and N more"). */
+export const FLIP_CASES_SHOWN = 40;
+
+/**
+ * One candidate's flips as stored with the bench summary (issue #16, speed: the page reads these
+ * instead of every case's matrix row): how many cases of each kind, and the first
+ * {@link FLIP_CASES_SHOWN} of each, in manifest order.
+ */
+export interface StoredFlips {
+  candidateId: number;
+  paired: number;
+  counts: { regressed: number; fixed: number; flaky: number };
+  regressed: FlipCase[];
+  fixed: FlipCase[];
+  flaky: FlipCase[];
+}
+
+/**
+ * The flip table as stored: counts, and the first `shown` cases of each kind.
+ * @param flips from {@link flipTable}
+ */
+export function storedFlips(flips: readonly CandidateFlips[], shown = FLIP_CASES_SHOWN): StoredFlips[] {
+  return flips.map((f) => ({
+    candidateId: f.candidateId,
+    paired: f.paired,
+    counts: { regressed: f.regressed.length, fixed: f.fixed.length, flaky: f.flaky.length },
+    regressed: f.regressed.slice(0, shown),
+    fixed: f.fixed.slice(0, shown),
+    flaky: f.flaky.slice(0, shown),
+  }));
+}
+
+/** How many cases of `kind` a candidate's flips hold (all of them, or as stored: the counts). */
+export function flipCount(f: CandidateFlips | StoredFlips, kind: "regressed" | "fixed" | "flaky"): number {
+  return "counts" in f ? f.counts[kind] : f[kind].length;
+}
+
 /** A check the baseline is flaky on: its trials of the check disagree. */
 export interface FlakyCheck {
   caseKey: string;

@@ -57,3 +57,18 @@ export function benchTallies(trials: Iterable<TallyTrial>): BenchTallies {
   }
   return out;
 }
+
+/**
+ * Per-check tallies from a candidate's check outcomes (`checkOutcomes` in ../aggregate.ts, keyed
+ * by case revision and check key): the same counts, passes of scored trials, in the two-level shape
+ * the regression statuses read. The finalize has the outcomes already: the checks are not parsed again.
+ */
+export function checkTalliesFromOutcomes(outcomes: Iterable<{ caseRevisionId: number; key: string; passed: number; scored: number }>): SideTallies["checks"] {
+  const out: SideTallies["checks"] = new Map();
+  for (const o of outcomes) {
+    let byKey = out.get(o.caseRevisionId);
+    if (!byKey) out.set(o.caseRevisionId, (byKey = new Map()));
+    byKey.set(o.key, { passed: o.passed, scored: o.scored });
+  }
+  return out;
+}

@@ -98,7 +98,6 @@ export function bootstrapPercentileDifferences(
 ): [number, number][] {
   const n = a.length;
   const replicates = o.replicates ?? BOOTSTRAP_REPLICATES;
-  const rand = mulberry32(o.seed ?? BOOTSTRAP_SEED);
   // Each side's values sorted once, and each case's place in that order: a draw counts straight into
   // the sorted order of both sides, so a percentile is one walk over contiguous counts.
   const sortedOrder = (v: readonly number[]) => Uint32Array.from(v.keys()).sort((i, j) => v[i] - v[j]);
@@ -116,23 +115,41 @@ export function bootstrapPercentileDifferences(
   const countsB = new Uint32Array(n);
   // The percentiles' ranks in the resample (nearest rank), ascending, with where each goes back.
   const byRank = qs.map((q, i) => [Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)), i] as const).sort((x, y) => x[0] - y[0]);
-  const ranks = byRank.map((r) => r[0]);
+  const ranks = Uint32Array.from(byRank, (r) => r[0]);
+  // Ranks in the lower half are found walking the counts up from the smallest value, the others
+  // walking down from the largest (the p95 is 5 % of the values from the top, not 95 % from the bottom).
+  let low = 0;
+  while (low < ranks.length && ranks[low] < n / 2) low++;
   const diffs = qs.map(() => new Float64Array(replicates));
   const va = new Float64Array(qs.length);
   const vb = new Float64Array(qs.length);
   const pick = (counts: Uint32Array, sorted: Float64Array, out: Float64Array) => {
+    // Rank r is the value at the first place where the counts so far exceed r.
     let qi = 0;
     let seen = 0;
-    for (let i = 0; i < n && qi < ranks.length; i++) {
+    for (let i = 0; i < n && qi < low; i++) {
       seen += counts[i];
-      while (qi < ranks.length && seen > ranks[qi]) out[qi++] = sorted[i];
+      while (qi < low && seen > ranks[qi]) out[qi++] = sorted[i];
+    }
+    // From the top: the same place is the first (going down) where the counts from it up reach n − r.
+    qi = ranks.length - 1;
+    seen = 0;
+    for (let i = n - 1; i >= 0 && qi >= low; i--) {
+      seen += counts[i];
+      while (qi >= low && seen >= n - ranks[qi]) out[qi--] = sorted[i];
     }
   };
+  // mulberry32 (see above) inlined: the same sequence as `mulberry32(seed)`, without a call per draw.
+  let state = (o.seed ?? BOOTSTRAP_SEED) >>> 0;
   for (let r = 0; r < replicates; r++) {
     countsA.fill(0);
     countsB.fill(0);
     for (let i = 0; i < n; i++) {
-      const k = Math.floor(rand() * n);
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const k = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
       countsA[placeA[k]]++;
       countsB[placeB[k]]++;
     }

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getBench, getBenchProgress, getManifest } from "@/db/queries/benches";
 import { liveCandidateStats } from "@/db/queries/bench-results";
-import { getTrial, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
+import { getTrial, matrixPage, matrixRows, referenceTrials, repeatTrials, selectMatrix, type MatrixFilter, type MatrixSort } from "@/db/queries/bench-matrix";
 import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { BenchProgressBar } from "@/components/benches/bench-progress";
 import { CandidatesTable, ChecksTable, ErrorsTable, LIST_LIMIT, RecommendationCard } from "@/components/benches/results-summary";
@@ -15,7 +15,7 @@ import { EvidenceCharts } from "@/components/benches/evidence-charts";
 import { TrialView } from "@/components/benches/trial-view";
 import { RerunPanel } from "@/components/benches/rerun-panel";
 import { trialRerunLinks } from "@/db/queries/bench-reruns";
-import { rerunOffers } from "@/server/bench/reruns";
+import { rerunOffers } from "@/server/bench/rerun-offers";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { AuthorNote } from "@/components/audit/author-note";
@@ -155,8 +155,14 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
       </section>
     );
   } else {
-    const all = matrixRows(db, id);
-    const m = selectMatrix(all, { filter, sort, page: Number(one(sp.page)) || 1, pageSize: MATRIX_PAGE, regressionCases: regressionKeys });
+    // The flip table as stored at finalize; every matrix row is read only to filter or sort them, or for a bench stored before.
+    const showFlips = ended && bench.summary?.baselineCandidateId != null;
+    const stored = bench.summary?.flips;
+    const all = filter === "all" && sort === "position" && (!showFlips || stored) ? null : matrixRows(db, id);
+    const pageNo = Number(one(sp.page)) || 1;
+    const m = all
+      ? selectMatrix(all, { filter, sort, page: pageNo, pageSize: MATRIX_PAGE, regressionCases: regressionKeys })
+      : matrixPage(db, id, pageNo, MATRIX_PAGE);
     const trial = trialId ? getTrial(db, trialId) : null;
     const siblings = trial
       ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
@@ -189,14 +195,17 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />
         <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />
-        {ended && bench.summary?.baselineCandidateId != null ? (
+        {showFlips ? (
           <FlipTable
             bench={bench}
-            flips={flipTable(
-              all,
-              bench.summary.baselineCandidateId,
-              bench.candidates.map((c) => c.id),
-            )}
+            flips={
+              stored ??
+              flipTable(
+                all ?? matrixRows(db, id),
+                bench.summary!.baselineCandidateId!,
+                bench.candidates.map((c) => c.id),
+              )
+            }
             trialHref={(t) => href({ trial: t })}
             regressionsHref={href({ filter: "changed", page: undefined })}
           />

@@ -7,6 +7,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { writeTransaction } from "../write-transaction";
+import { transaction } from "../transaction";
 import { caseRevisions, cases, datasetUploads, datasetVersions, datasets, promptRevisions, prompts, systems } from "../schema";
 import { addCasesTx, type CaseOrigin, type NewCase } from "./cases";
 import { evaluatorsForRow, type DatasetCheck } from "@/lib/datasets/checks";
@@ -90,9 +91,9 @@ export async function saveAndUseDatasetVersion(
   input: SaveVersionInput,
   use: { promptId: number; onCollision?: CollisionChoice },
 ): Promise<{ saved: SavedVersion; used: UseResult }> {
-  return writeTransaction(db, () => {
-    const saved = saveVersionSync(db, input);
-    const used = adoptSync(db, {
+  return transaction(db, async (tx) => {
+    const saved = saveVersionSync(tx, input);
+    const used = await adoptSync(tx, {
       systemId: input.systemId,
       datasetId: saved.datasetId,
       version: saved.version,
@@ -618,13 +619,13 @@ export async function adoptDatasetVersion(db: Db, q: UseQuery): Promise<UseResul
   return adoptSync(db, q);
 }
 
-function adoptSync(db: Db, q: UseQuery): UseResult {
+async function adoptSync(db: Db, q: UseQuery): Promise<UseResult> {
   let inserted: { id: number; caseKey: string }[] = [];
   let planned: Planned | undefined;
   let added: ReturnType<Planned["drafts"]["filter"]> = [];
   let revised = 0;
   let unchanged = 0;
-  writeTransaction(db, (tx) => {
+  await transaction(db, async (tx) => {
     planned = plan(db, q);
     const refused = refusal(planned);
     if (refused) throw refused;
@@ -699,7 +700,7 @@ function adoptSync(db: Db, q: UseQuery): UseResult {
     }));
     try {
       // In this transaction: a refused case rolls back the revisions above too.
-      inserted = addCasesTx(tx, list);
+      inserted = await addCasesTx(tx, list);
       recordActivityTx(tx, q.author, {
         action: "dataset.use",
         subjectType: "dataset",

@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { addCaseTx } from "@/db/queries/cases";
 import { addCriterionTx } from "@/db/queries/criteria";
 import { decideProposalTx, listProposals, openProposalTx, type ProposalRow } from "@/db/queries/proposals";
+import { transaction } from "@/db/transaction";
 import { writeTransaction } from "@/db/write-transaction";
 import { caseContentOf, criterionFieldsOf } from "@/lib/generate/accept";
 import { LibraryError } from "@/lib/library/errors";
@@ -18,18 +19,18 @@ import type { Author } from "@/lib/audit/author";
 /** What a decision made. */
 export type Decision = { proposalId: number; status: "accepted" | "customized" | "dismissed"; criterionId?: number; caseId?: number; caseKey?: string };
 
-function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown, author?: Author | null): Decision {
-  return writeTransaction(db, (tx) => {
+async function make(db: Db, id: number, origin: "generated" | "custom", edits: unknown, author?: Author | null): Promise<Decision> {
+  return transaction(db, async (tx) => {
     const p = openProposalTx(tx, id);
     const status = origin === "generated" ? "accepted" : "customized";
     if (p.kind === "criterion") {
       const fields = origin === "custom" && edits !== undefined ? parseCriterionEdits(edits) : criterionFieldsOf(p.content);
-      const criterionId = addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
+      const criterionId = await addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
       decideProposalTx(tx, id, status, { criterionId });
       return { proposalId: id, status, criterionId };
     }
     const e = origin === "custom" && edits !== undefined ? parseScenarioEdits(edits) : {};
-    const made = addCaseTx(tx, {
+    const made = await addCaseTx(tx, {
       systemId: p.systemId,
       promptId: p.promptId,
       source: origin,

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
-import { caseRevisions, cases, prompts, systems } from "../schema";
+import { benchCandidates, benchCases, benches, caseRevisions, cases, prompts, systems, trials } from "../schema";
+import { ERASED_CHECK_MESSAGE, REMOVED_CASE_SKIP_REASON } from "@/lib/bench/erase";
 import { isUniqueViolation } from "../dialect";
 import { content } from "../testing";
 import { describeStores } from "../test-support/stores";
@@ -226,6 +227,88 @@ describeStores("cases", (store) => {
       await expectError(setCaseStatus(db, id, "paused"), "removed");
       // The ID can be used again.
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "gone", source: "custom", content: content("new", "b") });
+    });
+
+    it("removing a case erases what its bench trials quote and skips its queued trials; other cases' trials stay", async () => {
+      const gone = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("secret", "b") });
+      const kept = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content("public", "b") });
+      const [bench] = await db
+        .insert(benches)
+        .values({
+          systemId: "acme",
+          promptId: agentId,
+          title: "t",
+          status: "running",
+          launchKey: "k1",
+          settings: "{}",
+          rubric: "[]",
+          rubricHash: "h",
+          baseline: "{}",
+          trialCount: 4,
+          createdAt: 1,
+        })
+        .returning({ id: benches.id });
+      const [model, recorded] = await db
+        .insert(benchCandidates)
+        .values([
+          { benchId: bench.id, position: 0, kind: "model", label: "m" },
+          { benchId: bench.id, position: 1, kind: "recorded", label: "r", recordedName: "r" },
+        ])
+        .returning({ id: benchCandidates.id });
+      const bc = async (c: { id: number }, position: number) =>
+        (
+          await db
+            .insert(benchCases)
+            .values({
+              benchId: bench.id,
+              position,
+              caseId: c.id,
+              caseRevisionId: (await getCaseRevision(db, c.id, 1))!.id,
+              caseKey: "k",
+              source: "custom",
+              group: "explicit",
+              included: true,
+            })
+            .returning({ id: benchCases.id })
+        )[0].id;
+      const [goneBc, keptBc] = [await bc(gone, 0), await bc(kept, 1)];
+      const checks = JSON.stringify([{ key: "exact", kind: "exact", label: "Exact", verdict: "fail", score: 0, message: "expected secret" }]);
+      const done = {
+        status: "done" as const,
+        finishedAt: 5,
+        checks,
+        output: "the answer",
+        record: JSON.stringify({ renderedMessages: ["secret"], model: "m" }),
+      };
+      const ids = await db
+        .insert(trials)
+        .values([
+          { benchId: bench.id, candidateId: model.id, benchCaseId: goneBc, repeat: 0, ...done },
+          { benchId: bench.id, candidateId: recorded.id, benchCaseId: goneBc, repeat: 0, ...done },
+          { benchId: bench.id, candidateId: model.id, benchCaseId: goneBc, repeat: 1, status: "queued" },
+          { benchId: bench.id, candidateId: model.id, benchCaseId: keptBc, repeat: 0, ...done },
+        ])
+        .returning({ id: trials.id });
+      await removeCase(db, gone.id);
+      const rows = await db
+        .select()
+        .from(trials)
+        .where(
+          inArray(
+            trials.id,
+            ids.map((t) => t.id),
+          ),
+        )
+        .orderBy(asc(trials.id));
+      const erasedChecks = [{ key: "exact", kind: "exact", label: "Exact", verdict: "fail", score: 0, message: ERASED_CHECK_MESSAGE }];
+      // JSON compared parsed: PostgreSQL's jsonb gives it back in its own key order and spacing.
+      const json = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
+      expect(rows.map((t) => [t.status, json(t.checks), t.output, json(t.record), t.error])).toEqual([
+        ["done", erasedChecks, "the answer", { model: "m" }, null],
+        ["done", erasedChecks, null, null, null],
+        ["skipped", null, null, null, REMOVED_CASE_SKIP_REASON],
+        ["done", json(checks), "the answer", json(done.record), null],
+      ]);
     });
 
     it("refuses to remove a dataset case", async () => {

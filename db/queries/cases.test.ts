@@ -196,6 +196,9 @@ describeStores("cases", (store) => {
       c = (await getCase(db, id))!;
       expect(c.userCorrected).toBe(true);
       expect(c.source).toBe("retained");
+      expect((await listCases(db, { systemId: "acme" })).rows.map((r) => [r.caseKey, r.userCorrected, r.revisionNumber, r.input, r.expected])).toEqual([
+        [c.caseKey, true, 2, "q", "a corrected"],
+      ]);
       expect(canRemove(c)).toBe(true);
     });
   });

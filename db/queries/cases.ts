@@ -4,7 +4,7 @@
  * concurrency). Every write runs in one transaction.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../client";
 import { isPostgres, isUniqueViolation, rawRows } from "../dialect";
 import { first } from "../rows";
@@ -175,16 +175,17 @@ function listConditions(db: Db, q: CaseListQuery): SQL {
   return and(...conds)!;
 }
 
-function orderOf(sort: CaseSort | undefined) {
+/** The Cases table's order over `c`: the cases table itself, or a subquery of its columns. */
+function orderOf(sort: CaseSort | undefined, c: { id: SQLWrapper; caseKey: SQLWrapper; updatedAt: SQLWrapper } = cases) {
   switch (sort) {
     case "updated-asc":
-      return [asc(cases.updatedAt), asc(cases.id)];
+      return [asc(c.updatedAt), asc(c.id)];
     case "id-asc":
-      return [asc(cases.caseKey)];
+      return [asc(c.caseKey)];
     case "id-desc":
-      return [desc(cases.caseKey)];
+      return [desc(c.caseKey)];
     default:
-      return [desc(cases.updatedAt), desc(cases.id)];
+      return [desc(c.updatedAt), desc(c.id)];
   }
 }
 
@@ -221,27 +222,44 @@ export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage>
   if (truncated) total = limit;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(q.page ?? 1)), pageCount);
-  const rows = await db
+  // The page's cases first, then their revisions and prompt names: joining the revisions before the
+  // sort made PostgreSQL fetch the revision of every match (5,001 for a common term) for a page of 10.
+  const onPage = db
     .select({
       id: cases.id,
       caseKey: cases.caseKey,
       promptId: cases.promptId,
-      promptName: prompts.name,
       source: cases.source,
       status: cases.status,
       userCorrected: cases.userCorrected,
-      input: sql<string>`substr(${caseRevisions.input}, 1, 300)`,
-      expected: sql<string>`substr(${caseRevisions.expected}, 1, 300)`,
       revisionNumber: cases.revisionNumber,
       updatedAt: cases.updatedAt,
+      currentRevisionId: cases.currentRevisionId,
     })
     .from(cases)
-    .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
-    .innerJoin(prompts, eq(prompts.id, cases.promptId))
-    .where(where)
+    .where(and(where, isNotNull(cases.currentRevisionId)))
     .orderBy(...orderOf(q.sort))
     .limit(pageSize)
-    .offset((page - 1) * pageSize);
+    .offset((page - 1) * pageSize)
+    .as("on_page");
+  const rows = await db
+    .select({
+      id: onPage.id,
+      caseKey: onPage.caseKey,
+      promptId: onPage.promptId,
+      promptName: prompts.name,
+      source: onPage.source,
+      status: onPage.status,
+      userCorrected: onPage.userCorrected,
+      input: sql<string>`substr(${caseRevisions.input}, 1, 300)`,
+      expected: sql<string>`substr(${caseRevisions.expected}, 1, 300)`,
+      revisionNumber: onPage.revisionNumber,
+      updatedAt: onPage.updatedAt,
+    })
+    .from(onPage)
+    .innerJoin(caseRevisions, eq(caseRevisions.id, onPage.currentRevisionId))
+    .innerJoin(prompts, eq(prompts.id, onPage.promptId))
+    .orderBy(...orderOf(q.sort, onPage));
   return { rows, total, truncated, page, pageSize, pageCount };
 }
 

@@ -13,7 +13,7 @@ import type { ExportCase } from "@/lib/datasets/library-export";
 export async function listCasesForExport(db: Db, systemId: string, promptId?: number): Promise<ExportCase[]> {
   const conds = [eq(cases.systemId, systemId), isNull(cases.removedAt)];
   if (promptId !== undefined) conds.push(eq(cases.promptId, promptId));
-  return db
+  const rows = await db
     .select({
       caseKey: cases.caseKey,
       promptName: prompts.name,
@@ -27,7 +27,12 @@ export async function listCasesForExport(db: Db, systemId: string, promptId?: nu
     .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
     .innerJoin(prompts, eq(prompts.id, cases.promptId))
     .where(and(...conds))
-    .orderBy(asc(prompts.name), asc(cases.createdAt), asc(cases.id))
-    .all()
-    .map((r) => ({ caseKey: r.caseKey, promptName: r.promptName, source: r.source, status: r.status, content: decodeContent(r.input, r.expected, r.details) }));
+    .orderBy(asc(prompts.name), asc(cases.createdAt), asc(cases.id));
+  return rows.map((r) => ({
+    caseKey: r.caseKey,
+    promptName: r.promptName,
+    source: r.source,
+    status: r.status,
+    content: decodeContent(r.input, r.expected, r.details),
+  }));
 }

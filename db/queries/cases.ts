@@ -4,10 +4,12 @@
  * concurrency). Every write runs in one transaction.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction, type Tx } from "../write-transaction";
-import { caseRevisions, cases, prompts, systems } from "../schema";
+import { isPostgres, isUniqueViolation, rawRows } from "../dialect";
+import { first } from "../rows";
+import { transaction, type TxDb as Tx } from "../transaction";
+import { benchCandidates, benchCases, caseRevisions, cases, prompts, systems, trials } from "../schema";
 import type { CaseContent, CaseSource, CaseStatus } from "@/lib/library/case-content";
 import { caseKeyProblem, generateCaseKey } from "@/lib/library/case-key";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
@@ -108,19 +110,43 @@ function likePattern(term: string): string {
  */
 export const SEARCH_MATCH_LIMIT = 5_000;
 
+/** `column LIKE pattern` with backslash escapes, case-insensitive on both stores (ILIKE on PostgreSQL). */
+function likeEscaped(db: Db, column: SQL | typeof cases.caseKey, pattern: string): SQL {
+  return isPostgres(db) ? sql`${column} ILIKE ${pattern} ESCAPE '\\'` : sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
 /**
  * Search condition over the case ID and the current input and expected result of one system's
  * cases: every whitespace-separated term must occur in one of them (case-insensitive substring;
- * different terms may match different fields). Terms of 3+ characters use the trigram index
- * (migration 0006 indexes the case ID too), limited to the newest {@link SEARCH_MATCH_LIMIT}
- * matches; shorter terms fall back to LIKE on the case ID and the revision row.
+ * different terms may match different fields). Terms of 3+ characters use the trigram index,
+ * limited to the newest {@link SEARCH_MATCH_LIMIT} matches: on SQLite the FTS5 trigram table
+ * `case_search` (migration 0006 indexes the case ID too); on PostgreSQL the trigger-kept
+ * `case_search` table, whose `haystack` (input, expected result and case ID, one per line) a
+ * pg_trgm GIN index answers with ILIKE (db/migrations-pg/0001_case_search.sql). Shorter terms fall
+ * back to LIKE on the case ID and the revision row (SQLite) or to ILIKE on the haystack in the same
+ * bounded newest-first walk of `case_search` (PostgreSQL: no trigram for them, but one table and
+ * stopping after the bound, 10× faster at 100,000 cases than the join).
  */
-function searchCondition(systemId: string, q: string, limit: number): SQL | undefined {
+function searchCondition(db: Db, systemId: string, q: string, limit: number): SQL | undefined {
   const terms = q.trim().slice(0, LIMITS.searchQuery).split(/\s+/).filter(Boolean);
   if (terms.length === 0) return undefined;
   const parts: SQL[] = [];
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3);
+  if (isPostgres(db)) {
+    // case_search holds only live cases with a current revision (its trigger); a term has no
+    // whitespace, so it is in one of the three fields exactly when it is in the haystack.
+    const matches = sql.join(
+      terms.map((t) => sql`haystack ILIKE ${likePattern(t)}`),
+      sql` AND `,
+    );
+    // = ANY(ARRAY(…)), not IN (…): the planner runs the bounded search once and fetches its cases
+    // by primary key; with IN it hash-joined against a scan of every case (5 ms vs 20–30 ms at 100,000).
+    parts.push(
+      sql`${cases.id} = ANY(ARRAY(SELECT case_id FROM case_search WHERE system_id = ${systemId} AND ${matches} ORDER BY case_id DESC LIMIT ${limit + 1}))`,
+    );
+    return parts[0];
+  }
   if (long.length) {
     const match = long.map(ftsPhrase).join(" AND ");
     // Walk the index newest-first, keep this system's live cases, stop after limit + 1 of them.
@@ -131,42 +157,47 @@ function searchCondition(systemId: string, q: string, limit: number): SQL | unde
   for (const t of short) {
     const p = likePattern(t);
     parts.push(
-      sql`(${cases.caseKey} LIKE ${p} ESCAPE '\\' OR EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (r.input LIKE ${p} ESCAPE '\\' OR r.expected LIKE ${p} ESCAPE '\\')))`,
+      or(
+        likeEscaped(db, cases.caseKey, p),
+        sql`EXISTS (SELECT 1 FROM case_revisions r WHERE r.id = ${cases.currentRevisionId} AND (${likeEscaped(db, sql`r.input`, p)} OR ${likeEscaped(db, sql`r.expected`, p)}))`,
+      )!,
     );
   }
   return and(...parts);
 }
 
-function listConditions(q: CaseListQuery): SQL {
+function listConditions(db: Db, q: CaseListQuery): SQL {
   const conds: (SQL | undefined)[] = [eq(cases.systemId, q.systemId), isNull(cases.removedAt)];
   if (q.source) conds.push(eq(cases.source, q.source));
   if (q.status) conds.push(eq(cases.status, q.status));
   if (q.promptId) conds.push(eq(cases.promptId, q.promptId));
-  if (q.q) conds.push(searchCondition(q.systemId, q.q, q.searchLimit ?? SEARCH_MATCH_LIMIT));
+  if (q.q) conds.push(searchCondition(db, q.systemId, q.q, q.searchLimit ?? SEARCH_MATCH_LIMIT));
   return and(...conds)!;
 }
 
-function orderOf(sort: CaseSort | undefined) {
+/** The Cases table's order over `c`: the cases table itself, or a subquery of its columns. */
+function orderOf(sort: CaseSort | undefined, c: { id: SQLWrapper; caseKey: SQLWrapper; updatedAt: SQLWrapper } = cases) {
   switch (sort) {
     case "updated-asc":
-      return [asc(cases.updatedAt), asc(cases.id)];
+      return [asc(c.updatedAt), asc(c.id)];
     case "id-asc":
-      return [asc(cases.caseKey)];
+      return [asc(c.caseKey)];
     case "id-desc":
-      return [desc(cases.caseKey)];
+      return [desc(c.caseKey)];
     default:
-      return [desc(cases.updatedAt), desc(cases.id)];
+      return [desc(c.updatedAt), desc(c.id)];
   }
 }
 
-/** Live cases matching the non-text filters, from the trigger-maintained `case_counts` table. */
-function countFromCounters(db: Db, q: CaseListQuery): number {
+/** Live cases matching the non-text filters, from the trigger-maintained `case_counts` table (both stores). */
+async function countFromCounters(db: Db, q: CaseListQuery): Promise<number> {
   const conds: SQL[] = [sql`system_id = ${q.systemId}`];
   if (q.source) conds.push(sql`source = ${q.source}`);
   if (q.status) conds.push(sql`status = ${q.status}`);
   if (q.promptId) conds.push(sql`prompt_id = ${q.promptId}`);
-  const row = db.get<{ n: number | null }>(sql`SELECT sum(n) AS n FROM case_counts WHERE ${sql.join(conds, sql` AND `)}`);
-  return row?.n ?? 0;
+  // sum() of integers is bigint on PostgreSQL (a number through the store, but raw rows are text): Number() both.
+  const [row] = await rawRows<{ n: number | string | null }>(db, sql`SELECT coalesce(sum(n), 0) AS n FROM case_counts WHERE ${sql.join(conds, sql` AND `)}`);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -175,41 +206,60 @@ function countFromCounters(db: Db, q: CaseListQuery): number {
  */
 export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage> {
   const pageSize = q.pageSize ?? CASES_PAGE_SIZE;
-  const where = listConditions(q);
+  const where = listConditions(db, q);
   let total = q.q?.trim()
-    ? (db
-        .select({ n: sql<number>`count(*)` })
-        .from(cases)
-        .where(where)
-        .get()?.n ?? 0)
-    : countFromCounters(db, q);
+    ? ((
+        await first(
+          db
+            .select({ n: sql<number>`count(*)`.mapWith(Number) })
+            .from(cases)
+            .where(where),
+        )
+      )?.n ?? 0)
+    : await countFromCounters(db, q);
   const limit = q.searchLimit ?? SEARCH_MATCH_LIMIT;
   const truncated = Boolean(q.q?.trim()) && total > limit;
   if (truncated) total = limit;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, Math.floor(q.page ?? 1)), pageCount);
-  const rows = db
+  // The page's cases first, then their revisions and prompt names: joining the revisions before the
+  // sort made PostgreSQL fetch the revision of every match (5,001 for a common term) for a page of 10.
+  const onPage = db
     .select({
       id: cases.id,
       caseKey: cases.caseKey,
       promptId: cases.promptId,
-      promptName: prompts.name,
       source: cases.source,
       status: cases.status,
       userCorrected: cases.userCorrected,
-      input: sql<string>`substr(${caseRevisions.input}, 1, 300)`,
-      expected: sql<string>`substr(${caseRevisions.expected}, 1, 300)`,
       revisionNumber: cases.revisionNumber,
       updatedAt: cases.updatedAt,
+      currentRevisionId: cases.currentRevisionId,
     })
     .from(cases)
-    .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
-    .innerJoin(prompts, eq(prompts.id, cases.promptId))
-    .where(where)
+    .where(and(where, isNotNull(cases.currentRevisionId)))
     .orderBy(...orderOf(q.sort))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
-    .all();
+    .as("on_page");
+  const rows = await db
+    .select({
+      id: onPage.id,
+      caseKey: onPage.caseKey,
+      promptId: onPage.promptId,
+      promptName: prompts.name,
+      source: onPage.source,
+      status: onPage.status,
+      userCorrected: onPage.userCorrected,
+      input: sql<string>`substr(${caseRevisions.input}, 1, 300)`,
+      expected: sql<string>`substr(${caseRevisions.expected}, 1, 300)`,
+      revisionNumber: onPage.revisionNumber,
+      updatedAt: onPage.updatedAt,
+    })
+    .from(onPage)
+    .innerJoin(caseRevisions, eq(caseRevisions.id, onPage.currentRevisionId))
+    .innerJoin(prompts, eq(prompts.id, onPage.promptId))
+    .orderBy(...orderOf(q.sort, onPage));
   return { rows, total, truncated, page, pageSize, pageCount };
 }
 
@@ -223,14 +273,16 @@ export async function findCaseByKey(
   promptId?: number,
 ): Promise<{ id: number; systemId: string; promptName: string; systemName: string } | null> {
   return (
-    db
-      .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
-      .from(cases)
-      .innerJoin(prompts, eq(prompts.id, cases.promptId))
-      .innerJoin(systems, eq(systems.id, cases.systemId))
-      .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt), promptId === undefined ? undefined : eq(cases.promptId, promptId)))
-      .orderBy(asc(cases.id))
-      .get() ?? null
+    (await first(
+      db
+        .select({ id: cases.id, systemId: cases.systemId, promptName: prompts.name, systemName: systems.name })
+        .from(cases)
+        .innerJoin(prompts, eq(prompts.id, cases.promptId))
+        .innerJoin(systems, eq(systems.id, cases.systemId))
+        .where(and(eq(cases.caseKey, caseKey), isNull(cases.removedAt), promptId === undefined ? undefined : eq(cases.promptId, promptId)))
+        .orderBy(asc(cases.id))
+        .limit(1),
+    )) ?? null
   );
 }
 
@@ -239,37 +291,37 @@ export async function findCaseByKey(
  * `removedAt` set and empty content) so a page can say so. Null when no such case ever existed.
  */
 export async function getCase(db: Db, caseId: number): Promise<CaseDetail | null> {
-  const row = db
-    .select({
-      id: cases.id,
-      caseKey: cases.caseKey,
-      systemId: cases.systemId,
-      promptId: cases.promptId,
-      promptName: prompts.name,
-      source: cases.source,
-      status: cases.status,
-      userCorrected: cases.userCorrected,
-      origin: cases.origin,
-      revisionNumber: cases.revisionNumber,
-      createdAt: cases.createdAt,
-      updatedAt: cases.updatedAt,
-      removedAt: cases.removedAt,
-      input: caseRevisions.input,
-      expected: caseRevisions.expected,
-      details: caseRevisions.details,
-    })
-    .from(cases)
-    .innerJoin(prompts, eq(prompts.id, cases.promptId))
-    .leftJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
-    .where(eq(cases.id, caseId))
-    .get();
+  const row = await first(
+    db
+      .select({
+        id: cases.id,
+        caseKey: cases.caseKey,
+        systemId: cases.systemId,
+        promptId: cases.promptId,
+        promptName: prompts.name,
+        source: cases.source,
+        status: cases.status,
+        userCorrected: cases.userCorrected,
+        origin: cases.origin,
+        revisionNumber: cases.revisionNumber,
+        createdAt: cases.createdAt,
+        updatedAt: cases.updatedAt,
+        removedAt: cases.removedAt,
+        input: caseRevisions.input,
+        expected: caseRevisions.expected,
+        details: caseRevisions.details,
+      })
+      .from(cases)
+      .innerJoin(prompts, eq(prompts.id, cases.promptId))
+      .leftJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
+      .where(eq(cases.id, caseId)),
+  );
   if (!row) return null;
-  const revisions = db
+  const revisions = await db
     .select({ number: caseRevisions.number, createdAt: caseRevisions.createdAt, authorEmail: caseRevisions.authorEmail })
     .from(caseRevisions)
     .where(eq(caseRevisions.caseId, caseId))
-    .orderBy(desc(caseRevisions.number))
-    .all();
+    .orderBy(desc(caseRevisions.number));
   const { input, expected, details, origin, ...rest } = row;
   return {
     ...rest,
@@ -285,11 +337,12 @@ export async function getCaseRevision(
   caseId: number,
   number: number,
 ): Promise<{ id: number; number: number; createdAt: number; authorEmail: string | null; erased: boolean; content: CaseContent } | null> {
-  const r = db
-    .select()
-    .from(caseRevisions)
-    .where(and(eq(caseRevisions.caseId, caseId), eq(caseRevisions.number, number)))
-    .get();
+  const r = await first(
+    db
+      .select()
+      .from(caseRevisions)
+      .where(and(eq(caseRevisions.caseId, caseId), eq(caseRevisions.number, number))),
+  );
   if (!r) return null;
   return {
     id: r.id,
@@ -319,70 +372,75 @@ function duplicateMessage(key: string, existing: { promptName: string; systemNam
 }
 
 /** The live case of a prompt holding a case ID (case IDs are unique within a prompt's library). */
-function existingKey(tx: Tx, promptId: number, key: string) {
+async function existingKey(tx: Tx, promptId: number, key: string) {
+  const live = and(eq(cases.promptId, promptId), eq(cases.caseKey, key), isNull(cases.removedAt));
   // Cheap index probe first; the joins for the message run only on a hit.
-  if (!tx.get(sql`SELECT 1 FROM cases WHERE prompt_id = ${promptId} AND case_key = ${key} AND removed_at IS NULL`)) return undefined;
-  return tx
-    .select({ id: cases.id, promptName: prompts.name, systemName: systems.name })
-    .from(cases)
-    .innerJoin(prompts, eq(prompts.id, cases.promptId))
-    .innerJoin(systems, eq(systems.id, cases.systemId))
-    .where(and(eq(cases.promptId, promptId), eq(cases.caseKey, key), isNull(cases.removedAt)))
-    .get();
+  if (!(await first(tx.select({ id: cases.id }).from(cases).where(live).limit(1)))) return undefined;
+  return first(
+    tx
+      .select({ id: cases.id, promptName: prompts.name, systemName: systems.name })
+      .from(cases)
+      .innerJoin(prompts, eq(prompts.id, cases.promptId))
+      .innerJoin(systems, eq(systems.id, cases.systemId))
+      .where(live)
+      .limit(1),
+  );
 }
 
 /** Inserts one case and its revision 1 inside an open transaction; returns the case id. */
 /** `quiet`: no activity row per case (a bulk add records one summary row itself). */
-function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number, quiet = false): { id: number; caseKey: string } {
+async function insertCaseTx(tx: Tx, c: NewCase, promptName: string, now: number, quiet = false): Promise<{ id: number; caseKey: string }> {
   let key = c.caseKey ?? "";
   if (key) {
     const problem = caseKeyProblem(key);
     if (problem) throw new LibraryError("validation", problem, { caseKey: problem });
-    const existing = existingKey(tx, c.promptId, key);
+    const existing = await existingKey(tx, c.promptId, key);
     if (existing) {
       const msg = duplicateMessage(key, existing);
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
   } else {
     do key = generateCaseKey(promptName, (n) => randomBytes(n));
-    while (existingKey(tx, c.promptId, key));
+    while (await existingKey(tx, c.promptId, key));
   }
-  const { id } = tx
-    .insert(cases)
-    .values({
-      caseKey: key,
-      systemId: c.systemId,
-      promptId: c.promptId,
-      source: c.source,
-      status: c.status ?? "active",
-      origin: c.origin ? JSON.stringify(c.origin) : null,
-      revisionNumber: 1,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: cases.id })
-    .get();
-  const rev = tx
-    .insert(caseRevisions)
-    .values({
-      caseId: id,
-      number: 1,
-      input: c.content.input,
-      expected: c.content.expected,
-      details: encodeDetails(c.content),
-      createdAt: now,
-      ...authorColumnsOf(c.author),
-    })
-    .returning({ id: caseRevisions.id })
-    .get();
-  tx.update(cases).set({ currentRevisionId: rev.id }).where(eq(cases.id, id)).run();
+  const { id } = (await first(
+    tx
+      .insert(cases)
+      .values({
+        caseKey: key,
+        systemId: c.systemId,
+        promptId: c.promptId,
+        source: c.source,
+        status: c.status ?? "active",
+        origin: c.origin ? JSON.stringify(c.origin) : null,
+        revisionNumber: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: cases.id }),
+  ))!;
+  const rev = (await first(
+    tx
+      .insert(caseRevisions)
+      .values({
+        caseId: id,
+        number: 1,
+        input: c.content.input,
+        expected: c.content.expected,
+        details: encodeDetails(c.content),
+        createdAt: now,
+        ...authorColumnsOf(c.author),
+      })
+      .returning({ id: caseRevisions.id }),
+  ))!;
+  await tx.update(cases).set({ currentRevisionId: rev.id }).where(eq(cases.id, id));
   if (!quiet)
-    recordActivityTx(tx, c.author, { action: "case.add", subjectType: "case", subjectId: id, systemId: c.systemId, detail: `${key} (${c.source})` }, now);
+    await recordActivityTx(tx, c.author, { action: "case.add", subjectType: "case", subjectId: id, systemId: c.systemId, detail: `${key} (${c.source})` }, now);
   return { id, caseKey: key };
 }
 
-function promptOf(tx: Tx, systemId: string, promptId: number): { name: string } {
-  const p = tx.select({ name: prompts.name, systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, promptId)).get();
+async function promptOf(tx: Tx, systemId: string, promptId: number): Promise<{ name: string }> {
+  const p = await first(tx.select({ name: prompts.name, systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, promptId)));
   if (!p || p.systemId !== systemId) {
     const msg = `Prompt #${promptId} does not exist in system "${systemId}". Choose one of the system's prompts.`;
     throw new LibraryError("validation", msg, { promptId: msg });
@@ -398,10 +456,10 @@ function promptOf(tx: Tx, systemId: string, promptId: number): { name: string } 
  */
 export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey: string }> {
   try {
-    return writeTransaction(db, (tx) => insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now()));
+    return await transaction(db, async (tx) => insertCaseTx(tx, c, (await promptOf(tx, c.systemId, c.promptId)).name, Date.now()));
   } catch (e) {
     // Two writers racing for the same ID: the partial unique index is the final judge.
-    if (e instanceof Error && "code" in e && (e as { code: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && c.caseKey) {
+    if (isUniqueViolation(e) && c.caseKey) {
       const msg = `Case ID "${c.caseKey}" is already used by another case of this prompt. Choose another ID.`;
       throw new LibraryError("duplicate_case_id", msg, { caseKey: msg });
     }
@@ -414,8 +472,8 @@ export async function addCase(db: Db, c: NewCase): Promise<{ id: number; caseKey
  * together with its review record).
  * @throws LibraryError as {@link addCase}
  */
-export function addCaseTx(tx: Tx, c: NewCase): { id: number; caseKey: string } {
-  return insertCaseTx(tx, c, promptOf(tx, c.systemId, c.promptId).name, Date.now());
+export async function addCaseTx(tx: Tx, c: NewCase): Promise<{ id: number; caseKey: string }> {
+  return insertCaseTx(tx, c, (await promptOf(tx, c.systemId, c.promptId)).name, Date.now());
 }
 
 /**
@@ -423,33 +481,36 @@ export function addCaseTx(tx: Tx, c: NewCase): { id: number; caseKey: string } {
  * @throws LibraryError naming the 1-based position of the first bad case; nothing is written then.
  */
 export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
-  return writeTransaction(db, (tx) => addCasesTx(tx, list));
+  return transaction(db, (tx) => addCasesTx(tx, list));
 }
 
 /**
  * {@link addCases} inside the caller's open write transaction. Each case's revision 1 records its
  * author, but no activity row is written per case: the caller records the bulk change once. (a workflow that writes more in the
- * same transaction, e.g. Use a dataset with new revisions): throws synchronously, so the caller's
- * whole transaction rolls back.
+ * same transaction, e.g. Use a dataset with new revisions): rejects, so the caller's whole
+ * transaction rolls back.
  * @throws LibraryError naming the 1-based position of the first bad case
  */
-export function addCasesTx(tx: Tx, list: NewCase[]): { id: number; caseKey: string }[] {
+export async function addCasesTx(tx: Tx, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
   const names = new Map<number, string>();
   const now = Date.now();
-  return list.map((c, i) => {
+  const out: { id: number; caseKey: string }[] = [];
+  // One case after the other: the case-ID probe of each must see the ones inserted before it.
+  for (const [i, c] of list.entries()) {
     try {
       let name = names.get(c.promptId);
-      if (name === undefined) names.set(c.promptId, (name = promptOf(tx, c.systemId, c.promptId).name));
-      return insertCaseTx(tx, c, name, now, true);
+      if (name === undefined) names.set(c.promptId, (name = (await promptOf(tx, c.systemId, c.promptId)).name));
+      out.push(await insertCaseTx(tx, c, name, now, true));
     } catch (e) {
       if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
       throw e;
     }
-  });
+  }
+  return out;
 }
 
-function liveCase(tx: Tx, caseId: number) {
-  const c = tx.select().from(cases).where(eq(cases.id, caseId)).get();
+async function liveCase(tx: Tx, caseId: number) {
+  const c = await first(tx.select().from(cases).where(eq(cases.id, caseId)));
   if (!c) throw new LibraryError("not_found", `Case #${caseId} does not exist.`);
   if (c.removedAt != null)
     throw new LibraryError("removed", `Case "${c.caseKey}" was removed on ${new Date(c.removedAt).toISOString().slice(0, 10)}; it can no longer be edited.`);
@@ -472,8 +533,8 @@ export async function saveCaseRevision(
   fields: CaseFields,
   author?: Author | null,
 ): Promise<{ revisionNumber: number }> {
-  return writeTransaction(db, (tx) => {
-    const c = liveCase(tx, caseId);
+  return transaction(db, async (tx) => {
+    const c = await liveCase(tx, caseId);
     if (c.source === "generated") throw new LibraryError("not_allowed", "Generated cases are read-only. Use Customize to make an editable copy.");
     if (c.revisionNumber !== baseRevision) {
       throw new LibraryError(
@@ -481,29 +542,30 @@ export async function saveCaseRevision(
         `Case "${c.caseKey}" was changed while you edited it: you started from revision ${baseRevision}, it is now at revision ${c.revisionNumber}. Nothing was saved; your edits are still in the form. Open the latest revision, then apply them again.`,
       );
     }
-    const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+    const cur = (await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!))))!;
     const before = decodeContent(cur.input, cur.expected, cur.details);
     const after = mergeCaseFields(before, fields);
     if (sameContent(before, after)) throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
     const now = Date.now();
     const number = c.revisionNumber + 1;
-    const rev = tx
-      .insert(caseRevisions)
-      .values({ caseId, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now, ...authorColumnsOf(author) })
-      .returning({ id: caseRevisions.id })
-      .get();
-    recordActivityTx(
+    const rev = (await first(
+      tx
+        .insert(caseRevisions)
+        .values({ caseId, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now, ...authorColumnsOf(author) })
+        .returning({ id: caseRevisions.id }),
+    ))!;
+    await recordActivityTx(
       tx,
       author,
       { action: "case.revise", subjectType: "case", subjectId: caseId, systemId: c.systemId, detail: `${c.caseKey} r${number}` },
       now,
     );
-    const res = tx
+    const res = await tx
       .update(cases)
       .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
       .where(and(eq(cases.id, caseId), eq(cases.revisionNumber, baseRevision)))
-      .run();
-    if (res.changes !== 1) throw new LibraryError("conflict", `Case "${c.caseKey}" was changed while you edited it. Nothing was saved.`);
+      .returning({ id: cases.id });
+    if (res.length !== 1) throw new LibraryError("conflict", `Case "${c.caseKey}" was changed while you edited it. Nothing was saved.`);
     return { revisionNumber: number };
   });
 }
@@ -516,16 +578,20 @@ export async function saveCaseRevision(
  *   `not_found` / `removed`
  */
 export async function customizeCase(db: Db, caseId: number, author?: Author | null): Promise<{ id: number; caseKey: string }> {
-  return writeTransaction(db, (tx) => {
-    const g = liveCase(tx, caseId);
+  return transaction(db, async (tx) => {
+    const g = await liveCase(tx, caseId);
     if (g.source !== "generated") throw new LibraryError("not_allowed", "Only generated cases can be customized; edit this one directly.");
-    const copy = tx.get<{ case_key: string }>(
-      sql`SELECT case_key FROM cases WHERE removed_at IS NULL AND source = 'custom' AND json_extract(origin, '$.fromCaseId') = ${caseId}`,
+    const copy = await first(
+      tx
+        .select({ caseKey: cases.caseKey })
+        .from(cases)
+        .where(and(isNull(cases.removedAt), eq(cases.source, "custom"), originFromCaseIs(tx, caseId)))
+        .limit(1),
     );
-    if (copy) throw new LibraryError("not_allowed", `This case is already customized: ${copy.case_key} is its editable copy.`);
-    const rev = tx.select().from(caseRevisions).where(eq(caseRevisions.id, g.currentRevisionId!)).get()!;
+    if (copy) throw new LibraryError("not_allowed", `This case is already customized: ${copy.caseKey} is its editable copy.`);
+    const rev = (await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, g.currentRevisionId!))))!;
     const origin = g.origin ? (JSON.parse(g.origin) as CaseOrigin) : null;
-    const made = insertCaseTx(
+    const made = await insertCaseTx(
       tx,
       {
         systemId: g.systemId,
@@ -535,10 +601,10 @@ export async function customizeCase(db: Db, caseId: number, author?: Author | nu
         content: decodeContent(rev.input, rev.expected, rev.details),
         author,
       },
-      promptOf(tx, g.systemId, g.promptId).name,
+      (await promptOf(tx, g.systemId, g.promptId)).name,
       Date.now(),
     );
-    if (g.status !== "paused") tx.update(cases).set({ status: "paused", updatedAt: Date.now() }).where(eq(cases.id, g.id)).run();
+    if (g.status !== "paused") await tx.update(cases).set({ status: "paused", updatedAt: Date.now() }).where(eq(cases.id, g.id));
     return made;
   });
 }
@@ -548,11 +614,11 @@ export async function customizeCase(db: Db, caseId: number, author?: Author | nu
  * @throws LibraryError `not_found` / `removed`
  */
 export async function setCaseStatus(db: Db, caseId: number, status: CaseStatus, author?: Author | null): Promise<{ caseKey: string }> {
-  return writeTransaction(db, (tx) => {
-    const c = liveCase(tx, caseId);
+  return transaction(db, async (tx) => {
+    const c = await liveCase(tx, caseId);
     if (c.status !== status) {
-      tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId)).run();
-      recordActivityTx(tx, author, {
+      await tx.update(cases).set({ status, updatedAt: Date.now() }).where(eq(cases.id, caseId));
+      await recordActivityTx(tx, author, {
         action: status === "paused" ? "case.pause" : "case.resume",
         subjectType: "case",
         subjectId: caseId,
@@ -581,8 +647,8 @@ export function canRemove(c: { source: CaseSource; userCorrected: boolean }): bo
  * @throws LibraryError `not_allowed` for sources other than custom (unless corrected by the user)
  */
 export async function removeCase(db: Db, caseId: number, author?: Author | null): Promise<{ caseKey: string; alsoRemoved: string[] }> {
-  return writeTransaction(db, (tx) => {
-    const c = liveCase(tx, caseId);
+  return transaction(db, async (tx) => {
+    const c = await liveCase(tx, caseId);
     if (!canRemove(c)) {
       throw new LibraryError(
         "not_allowed",
@@ -590,51 +656,48 @@ export async function removeCase(db: Db, caseId: number, author?: Author | null)
       );
     }
     const now = Date.now();
-    const copies = tx
+    const copies = await tx
       .select({ id: cases.id, caseKey: cases.caseKey })
       .from(cases)
-      .where(
-        and(
-          eq(cases.source, "retained"),
-          eq(cases.userCorrected, false),
-          isNull(cases.removedAt),
-          sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`,
-        ),
-      )
-      .orderBy(asc(cases.id))
-      .all();
+      .where(and(eq(cases.source, "retained"), eq(cases.userCorrected, false), isNull(cases.removedAt), originFromCaseIs(tx, caseId)))
+      .orderBy(asc(cases.id));
     for (const id of [caseId, ...copies.map((x) => x.id)]) {
-      tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, id)).run();
-      tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, id)).run();
-      // Same connection, so these statements run inside this transaction (better-sqlite3 is synchronous).
-      eraseTrialsOfCase(db, id, now);
+      await tx.update(cases).set({ removedAt: now, updatedAt: now }).where(eq(cases.id, id));
+      await tx.update(caseRevisions).set({ input: "", expected: "", details: "{}", erasedAt: now }).where(eq(caseRevisions.caseId, id));
+      await eraseTrialsOfCaseTx(tx, id, now);
     }
-    recordActivityTx(tx, author, { action: "case.remove", subjectType: "case", subjectId: caseId, systemId: c.systemId, detail: c.caseKey }, now);
+    await recordActivityTx(tx, author, { action: "case.remove", subjectType: "case", subjectId: caseId, systemId: c.systemId, detail: c.caseKey }, now);
     return { caseKey: c.caseKey, alsoRemoved: copies.map((x) => x.caseKey) };
   });
 }
 
 /**
- * The trials of a removed case: finished ones lose the case's details (eraseTrialText), queued
- * ones are skipped (their case content is gone). Runs inside the caller's transaction.
+ * The origin of a case points at case `caseId` (`origin.fromCaseId`, a JSON number): SQLite's
+ * json_extract gives an integer, PostgreSQL's `->>` text, so each compares with its own kind.
  */
-function eraseTrialsOfCase(db: Db, caseId: number, now: number): void {
-  const c = db.$client;
-  c.prepare(
-    `UPDATE trials SET status = 'skipped', error = ?, finished_at = ?
-     WHERE status = 'queued' AND bench_case_id IN (SELECT id FROM bench_cases WHERE case_id = ?)`,
-  ).run(REMOVED_CASE_SKIP_REASON, now, caseId);
-  const rows = c
-    .prepare(
-      `SELECT t.id, t.checks, t.record, t.output, k.kind FROM trials t
-       JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates k ON k.id = t.candidate_id
-       WHERE bc.case_id = ? AND (t.checks IS NOT NULL OR t.record IS NOT NULL OR t.output IS NOT NULL)`,
-    )
-    .all(caseId) as { id: number; checks: string | null; record: string | null; output: string | null; kind: "model" | "recorded" }[];
-  const write = c.prepare("UPDATE trials SET checks = ?, record = ?, output = ? WHERE id = ?");
+function originFromCaseIs(db: Db, caseId: number): SQL {
+  return isPostgres(db) ? sql`(${cases.origin}::jsonb ->> 'fromCaseId') = ${String(caseId)}` : sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`;
+}
+
+/**
+ * The trials of a removed case: finished ones lose the case's details (eraseTrialText), queued
+ * ones are skipped (their case content is gone). Runs inside the caller's transaction `tx`.
+ */
+async function eraseTrialsOfCaseTx(tx: Tx, caseId: number, now: number): Promise<void> {
+  const ofCase = tx.select({ id: benchCases.id }).from(benchCases).where(eq(benchCases.caseId, caseId));
+  await tx
+    .update(trials)
+    .set({ status: "skipped", error: REMOVED_CASE_SKIP_REASON, finishedAt: now })
+    .where(and(eq(trials.status, "queued"), inArray(trials.benchCaseId, ofCase)));
+  const rows = await tx
+    .select({ id: trials.id, checks: trials.checks, record: trials.record, output: trials.output, kind: benchCandidates.kind })
+    .from(trials)
+    .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+    .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+    .where(and(eq(benchCases.caseId, caseId), or(sql`${trials.checks} IS NOT NULL`, sql`${trials.record} IS NOT NULL`, sql`${trials.output} IS NOT NULL`)));
   for (const r of rows) {
     const e = eraseTrialText(r, r.kind);
-    write.run(e.checks, e.record, e.output, r.id);
+    await tx.update(trials).set({ checks: e.checks, record: e.record, output: e.output }).where(eq(trials.id, r.id));
   }
 }
 
@@ -653,7 +716,7 @@ export interface PromptCase {
 
 /** Every live case of a prompt with its current content, in creation order. */
 export async function listPromptCases(db: Db, promptId: number): Promise<PromptCase[]> {
-  const rows = db
+  const rows = await db
     .select({
       caseId: cases.id,
       caseKey: cases.caseKey,
@@ -669,8 +732,7 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
     .from(cases)
     .innerJoin(caseRevisions, eq(caseRevisions.id, cases.currentRevisionId))
     .where(and(eq(cases.promptId, promptId), isNull(cases.removedAt)))
-    .orderBy(asc(cases.id))
-    .all();
+    .orderBy(asc(cases.id));
   return rows.map((r) => ({
     caseId: r.caseId,
     caseKey: r.caseKey,
@@ -687,17 +749,29 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
  * A reader of case revisions' content by revision id, for the trials of a bench: each revision is
  * read (and decoded) the first time a trial asks for it and kept after. Reading a 5,000-case suite
  * up front held up a bench's first trials by ~60 ms per trial thread (issue #5, bench/runner.ts).
- * @returns `(revisionId) => content`, or undefined when no such revision is stored
+ * The promise is kept, so trials asking for the same revision at once share one read.
+ * @returns `(revisionId) => content`, resolving to undefined when no such revision is stored
  */
-export function caseRevisionReader(db: Db): (revisionId: number) => CaseContent | undefined {
-  const out = new Map<number, CaseContent>();
-  const stmt = db.$client.prepare("SELECT input, expected, details FROM case_revisions WHERE id = ?");
+export function caseRevisionReader(db: Db): (revisionId: number) => Promise<CaseContent | undefined> {
+  const out = new Map<number, Promise<CaseContent | undefined>>();
+  const read = async (id: number): Promise<CaseContent | undefined> => {
+    const r = await first(
+      db
+        .select({ input: caseRevisions.input, expected: caseRevisions.expected, details: caseRevisions.details })
+        .from(caseRevisions)
+        .where(eq(caseRevisions.id, id)),
+    );
+    if (!r) {
+      out.delete(id); // not stored (yet): ask again next time
+      return undefined;
+    }
+    return decodeContent(r.input, r.expected, r.details);
+  };
   return (id) => {
     let c = out.get(id);
     if (c === undefined) {
-      const r = stmt.get(id) as { input: string; expected: string; details: string } | undefined;
-      if (!r) return undefined;
-      out.set(id, (c = decodeContent(r.input, r.expected, r.details)));
+      out.set(id, (c = read(id)));
+      c.catch(() => out.delete(id));
     }
     return c;
   };
@@ -727,14 +801,14 @@ export async function reviseCases(
   change: (content: CaseContent, c: { caseId: number; caseKey: string }) => CaseContent | null,
   author?: Author | null,
 ): Promise<BulkRevisionResult> {
-  return writeTransaction(db, (tx) => {
+  return transaction(db, async (tx) => {
     const now = Date.now();
     const out: BulkRevisionResult = { revised: [], unchanged: 0 };
     for (const id of caseIds) {
-      const c = tx.select().from(cases).where(eq(cases.id, id)).get();
+      const c = await first(tx.select().from(cases).where(eq(cases.id, id)));
       if (!c || c.systemId !== systemId || c.removedAt != null)
         throw new LibraryError("not_found", `Case #${id} is not a case of this system's library (it may have been removed). Nothing was changed.`);
-      const cur = tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!)).get()!;
+      const cur = (await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, c.currentRevisionId!))))!;
       const before = decodeContent(cur.input, cur.expected, cur.details);
       const after = change(before, { caseId: id, caseKey: c.caseKey });
       if (!after || sameContent(before, after)) {
@@ -742,16 +816,30 @@ export async function reviseCases(
         continue;
       }
       const number = c.revisionNumber + 1;
-      const rev = tx
-        .insert(caseRevisions)
-        .values({ caseId: id, number, input: after.input, expected: after.expected, details: encodeDetails(after), createdAt: now, ...authorColumnsOf(author) })
-        .returning({ id: caseRevisions.id })
-        .get();
-      recordActivityTx(tx, author, { action: "case.revise", subjectType: "case", subjectId: id, systemId, detail: `${c.caseKey} r${number} (bulk)` }, now);
-      tx.update(cases)
+      const rev = (await first(
+        tx
+          .insert(caseRevisions)
+          .values({
+            caseId: id,
+            number,
+            input: after.input,
+            expected: after.expected,
+            details: encodeDetails(after),
+            createdAt: now,
+            ...authorColumnsOf(author),
+          })
+          .returning({ id: caseRevisions.id }),
+      ))!;
+      await recordActivityTx(
+        tx,
+        author,
+        { action: "case.revise", subjectType: "case", subjectId: id, systemId, detail: `${c.caseKey} r${number} (bulk)` },
+        now,
+      );
+      await tx
+        .update(cases)
         .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now, userCorrected: c.source === "retained" ? true : c.userCorrected })
-        .where(eq(cases.id, id))
-        .run();
+        .where(eq(cases.id, id));
       out.revised.push({ caseId: id, caseKey: c.caseKey, revisionNumber: number });
     }
     return out;

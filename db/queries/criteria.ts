@@ -4,7 +4,8 @@
  */
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction, type Tx } from "../write-transaction";
+import { first } from "../rows";
+import { transaction, type TxDb as Tx } from "../transaction";
 import { criteria, criterionRevisions, prompts } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 import type { CriterionFields } from "@/lib/library/forms";
@@ -51,49 +52,47 @@ export async function listCriteria(db: Db, promptId: number): Promise<CriterionR
     .from(criteria)
     .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
     .where(eq(criteria.promptId, promptId))
-    .orderBy(asc(criteria.origin), asc(criteria.createdAt), asc(criteria.id))
-    .all();
+    .orderBy(asc(criteria.origin), asc(criteria.createdAt), asc(criteria.id));
 }
 
 /** One criterion, or null. */
 export async function getCriterion(db: Db, id: number): Promise<CriterionRow | null> {
   return (
-    db
-      .select(rowColumns)
-      .from(criteria)
-      .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
-      .where(eq(criteria.id, id))
-      .get() ?? null
+    (await first(
+      db.select(rowColumns).from(criteria).innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId)).where(eq(criteria.id, id)),
+    )) ?? null
   );
 }
 
 /** Every revision of a criterion, newest first. */
 export async function listCriterionRevisions(db: Db, id: number) {
-  return db.select().from(criterionRevisions).where(eq(criterionRevisions.criterionId, id)).orderBy(desc(criterionRevisions.number)).all();
+  return db.select().from(criterionRevisions).where(eq(criterionRevisions.criterionId, id)).orderBy(desc(criterionRevisions.number));
 }
 
-function insertTx(
+async function insertTx(
   tx: Tx,
   c: { systemId: string; promptId: number; origin: "custom" | "generated"; customizedFromId?: number | null; fields: CriterionFields; author?: Author | null },
-): number {
-  const p = tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, c.promptId)).get();
+): Promise<number> {
+  const p = await first(tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, c.promptId)));
   if (!p || p.systemId !== c.systemId) {
     const msg = `Prompt #${c.promptId} does not exist in system "${c.systemId}".`;
     throw new LibraryError("validation", msg, { promptId: msg });
   }
   const now = Date.now();
-  const { id } = tx
-    .insert(criteria)
-    .values({ systemId: c.systemId, promptId: c.promptId, origin: c.origin, customizedFromId: c.customizedFromId ?? null, createdAt: now, updatedAt: now })
-    .returning({ id: criteria.id })
-    .get();
-  const rev = tx
-    .insert(criterionRevisions)
-    .values({ criterionId: id, number: 1, ...c.fields, createdAt: now, ...authorColumnsOf(c.author) })
-    .returning({ id: criterionRevisions.id })
-    .get();
-  tx.update(criteria).set({ currentRevisionId: rev.id }).where(eq(criteria.id, id)).run();
-  recordActivityTx(
+  const { id } = (await first(
+    tx
+      .insert(criteria)
+      .values({ systemId: c.systemId, promptId: c.promptId, origin: c.origin, customizedFromId: c.customizedFromId ?? null, createdAt: now, updatedAt: now })
+      .returning({ id: criteria.id }),
+  ))!;
+  const rev = (await first(
+    tx
+      .insert(criterionRevisions)
+      .values({ criterionId: id, number: 1, ...c.fields, createdAt: now, ...authorColumnsOf(c.author) })
+      .returning({ id: criterionRevisions.id }),
+  ))!;
+  await tx.update(criteria).set({ currentRevisionId: rev.id }).where(eq(criteria.id, id));
+  await recordActivityTx(
     tx,
     c.author,
     { action: "criterion.add", subjectType: "criterion", subjectId: id, systemId: c.systemId, detail: c.fields.rule.slice(0, 80) },
@@ -111,9 +110,9 @@ export async function addCriterion(
   db: Db,
   c: { systemId: string; promptId: number; origin?: "custom" | "generated"; fields: CriterionFields; author?: Author | null },
 ): Promise<number> {
-  return writeTransaction(db, (tx) => {
+  return transaction(db, async (tx) => {
     const origin = c.origin ?? "custom";
-    if (origin === "custom") refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
+    if (origin === "custom") await refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
     return insertTx(tx, { ...c, origin });
   });
 }
@@ -124,11 +123,11 @@ export async function addCriterion(
  * @returns the new criterion's id
  * @throws LibraryError `validation` (prompt outside the system, or the rule is already in the rubric)
  */
-export function addCriterionTx(
+export async function addCriterionTx(
   tx: Tx,
   c: { systemId: string; promptId: number; origin: "custom" | "generated"; fields: CriterionFields; author?: Author | null },
-): number {
-  refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
+): Promise<number> {
+  await refuseDuplicateRuleTx(tx, c.promptId, c.fields.rule, null);
   return insertTx(tx, c);
 }
 
@@ -145,15 +144,15 @@ const ruleKey = (rule: string) =>
     .toLowerCase();
 
 /** The active criterion of the prompt (other than `exceptId`) whose rule is `rule`, if any. */
-function activeTwinTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): { id: number; rule: string } | undefined {
+async function activeTwinTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): Promise<{ id: number; rule: string } | undefined> {
   const key = ruleKey(rule);
-  return tx
-    .select({ id: criteria.id, rule: criterionRevisions.rule })
-    .from(criteria)
-    .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
-    .where(and(eq(criteria.promptId, promptId), eq(criteria.status, "active")))
-    .all()
-    .find((c) => c.id !== exceptId && ruleKey(c.rule) === key);
+  return (
+    await tx
+      .select({ id: criteria.id, rule: criterionRevisions.rule })
+      .from(criteria)
+      .innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId))
+      .where(and(eq(criteria.promptId, promptId), eq(criteria.status, "active")))
+  ).find((c) => c.id !== exceptId && ruleKey(c.rule) === key);
 }
 
 /**
@@ -161,8 +160,8 @@ function activeTwinTx(tx: Tx, promptId: number, rule: string, exceptId: number |
  * rubric would judge it twice (double weight in pass rates, two judge calls per trial).
  * @throws LibraryError `validation`, with the criterion that has the rule named on field `rule`
  */
-function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): void {
-  const twin = activeTwinTx(tx, promptId, rule, exceptId);
+async function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId: number | null): Promise<void> {
+  const twin = await activeTwinTx(tx, promptId, rule, exceptId);
   if (twin) {
     throw new LibraryError("validation", "This rule is already in the rubric.", {
       rule: `The active criterion “${twin.rule}” already has this rule, so the rubric would judge it twice. Edit or pause that one, or word this rule differently.`,
@@ -170,8 +169,8 @@ function refuseDuplicateRuleTx(tx: Tx, promptId: number, rule: string, exceptId:
   }
 }
 
-function loadTx(tx: Tx, id: number) {
-  const c = tx.select().from(criteria).where(eq(criteria.id, id)).get();
+async function loadTx(tx: Tx, id: number) {
+  const c = await first(tx.select().from(criteria).where(eq(criteria.id, id)));
   if (!c) throw new LibraryError("not_found", `Criterion #${id} does not exist.`);
   return c;
 }
@@ -190,8 +189,8 @@ export async function editCriterion(
   fields: CriterionFields,
   author?: Author | null,
 ): Promise<{ revisionNumber: number }> {
-  return writeTransaction(db, (tx) => {
-    const c = loadTx(tx, id);
+  return transaction(db, async (tx) => {
+    const c = await loadTx(tx, id);
     if (c.origin === "generated") throw new LibraryError("not_allowed", "Generated criteria are read-only. Use Customize to make an editable copy.");
     if (c.revisionNumber !== baseRevision) {
       throw new LibraryError(
@@ -199,29 +198,30 @@ export async function editCriterion(
         `This criterion was changed while you edited it: you started from revision ${baseRevision}, it is now at revision ${c.revisionNumber}. Nothing was saved; your text is still in the form.`,
       );
     }
-    const cur = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
+    const cur = (await first(tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!))))!;
     if (cur.rule === fields.rule && cur.passes === fields.passes && cur.fails === fields.fails && cur.priority === fields.priority) {
       throw new LibraryError("unchanged", "Nothing changed since the current revision; no new revision was made.");
     }
     // Only a changed rule is checked: twins made before this check can still have other fields edited.
-    if (c.status === "active" && ruleKey(fields.rule) !== ruleKey(cur.rule)) refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
+    if (c.status === "active" && ruleKey(fields.rule) !== ruleKey(cur.rule)) await refuseDuplicateRuleTx(tx, c.promptId, fields.rule, id);
     const now = Date.now();
     const number = c.revisionNumber + 1;
-    const rev = tx
-      .insert(criterionRevisions)
-      .values({ criterionId: id, number, ...fields, createdAt: now, ...authorColumnsOf(author) })
-      .returning({ id: criterionRevisions.id })
-      .get();
-    recordActivityTx(
+    const rev = (await first(
+      tx
+        .insert(criterionRevisions)
+        .values({ criterionId: id, number, ...fields, createdAt: now, ...authorColumnsOf(author) })
+        .returning({ id: criterionRevisions.id }),
+    ))!;
+    await recordActivityTx(
       tx,
       author,
       { action: "criterion.revise", subjectType: "criterion", subjectId: id, systemId: c.systemId, detail: `r${number}: ${fields.rule.slice(0, 70)}` },
       now,
     );
-    tx.update(criteria)
+    await tx
+      .update(criteria)
       .set({ currentRevisionId: rev.id, revisionNumber: number, updatedAt: now })
-      .where(and(eq(criteria.id, id), eq(criteria.revisionNumber, baseRevision)))
-      .run();
+      .where(and(eq(criteria.id, id), eq(criteria.revisionNumber, baseRevision)));
     return { revisionNumber: number };
   });
 }
@@ -231,16 +231,16 @@ export async function editCriterion(
  * @throws LibraryError `validation` when resuming beside an active criterion with the same rule
  */
 export async function setCriterionStatus(db: Db, id: number, status: "active" | "paused", author?: Author | null): Promise<void> {
-  writeTransaction(db, (tx) => {
-    const c = loadTx(tx, id);
+  await transaction(db, async (tx) => {
+    const c = await loadTx(tx, id);
     if (status === "active" && c.status !== "active") {
-      const rev = tx.select({ rule: criterionRevisions.rule }).from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!)).get()!;
-      const twin = activeTwinTx(tx, c.promptId, rev.rule, id);
+      const rev = (await first(tx.select({ rule: criterionRevisions.rule }).from(criterionRevisions).where(eq(criterionRevisions.id, c.currentRevisionId!))))!;
+      const twin = await activeTwinTx(tx, c.promptId, rev.rule, id);
       if (twin) throw new LibraryError("validation", `Not resumed: the active criterion “${twin.rule}” has the same rule; pause it first.`);
     }
     if (c.status !== status) {
-      tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id)).run();
-      recordActivityTx(tx, author, {
+      await tx.update(criteria).set({ status, updatedAt: Date.now() }).where(eq(criteria.id, id));
+      await recordActivityTx(tx, author, {
         action: status === "paused" ? "criterion.pause" : "criterion.resume",
         subjectType: "criterion",
         subjectId: id,
@@ -259,14 +259,14 @@ export async function setCriterionStatus(db: Db, id: number, status: "active" | 
  *   already has its rule (it was customized before)
  */
 export async function customizeCriterion(db: Db, generatedId: number, author?: Author | null): Promise<number> {
-  return writeTransaction(db, (tx) => {
-    const g = loadTx(tx, generatedId);
+  return transaction(db, async (tx) => {
+    const g = await loadTx(tx, generatedId);
     if (g.origin !== "generated") throw new LibraryError("not_allowed", "Only generated criteria can be customized; edit this one directly.");
-    const rev = tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!)).get()!;
-    const twin = activeTwinTx(tx, g.promptId, rev.rule, g.id);
+    const rev = (await first(tx.select().from(criterionRevisions).where(eq(criterionRevisions.id, g.currentRevisionId!))))!;
+    const twin = await activeTwinTx(tx, g.promptId, rev.rule, g.id);
     if (twin)
       throw new LibraryError("not_allowed", `This criterion is already customized: the active criterion “${twin.rule}” has its rule. Edit that one instead.`);
-    const id = insertTx(tx, {
+    const id = await insertTx(tx, {
       systemId: g.systemId,
       promptId: g.promptId,
       origin: "custom",
@@ -274,7 +274,7 @@ export async function customizeCriterion(db: Db, generatedId: number, author?: A
       fields: { rule: rev.rule, passes: rev.passes, fails: rev.fails, priority: rev.priority },
       author,
     });
-    if (g.status !== "paused") tx.update(criteria).set({ status: "paused", updatedAt: Date.now() }).where(eq(criteria.id, g.id)).run();
+    if (g.status !== "paused") await tx.update(criteria).set({ status: "paused", updatedAt: Date.now() }).where(eq(criteria.id, g.id));
     return id;
   });
 }
@@ -290,5 +290,5 @@ export async function activeRubric(db: Db, promptId: number): Promise<CriterionR
 /** Criterion revisions by id (to show a pinned rubric as it was). */
 export async function criterionRevisionsByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
-  return db.select().from(criterionRevisions).where(inArray(criterionRevisions.id, ids)).all();
+  return db.select().from(criterionRevisions).where(inArray(criterionRevisions.id, ids));
 }

@@ -60,10 +60,6 @@ describeStores("datasets", (store) => {
   let db: Db;
   let agentId: number;
   let routerId: number;
-  // TODO(#20 A seam): these tests go through db/queries/cases.ts (addCase, listCases, getCase,
-  // addCasesTx) or activity.ts's recordActivityTx, converted on other branches; until those are async
-  // they run on SQLite only. Replace with `it` once they land.
-  const itWithCases = it.skipIf(store.kind === "postgres");
 
   const count = async (table: typeof cases | typeof datasets | typeof datasetVersions) =>
     (await first(db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table)))!.n;
@@ -99,7 +95,7 @@ describeStores("datasets", (store) => {
       ]);
     });
 
-    itWithCases("names who saved each version in the list and on the version (issue 19; none for a version saved without an author)", async () => {
+    it("names who saved each version in the list and on the version (issue 19; none for a version saved without an author)", async () => {
       const v1 = await saveDatasetVersion(db, await input(CSV, { now: 1000 }));
       await saveDatasetVersion(db, await input(CSV, { now: 2000, author: { userId: "u-ed", email: "ed@example.com" } }));
       const listed = (await listDatasets(db, "acme")).find((d) => d.name === "support")!;
@@ -169,7 +165,7 @@ describeStores("datasets", (store) => {
   });
 
   describe("adoptDatasetVersion", () => {
-    itWithCases("copies rows as golden cases with source dataset, origin and recorded outputs; blocked rows stay out", async () => {
+    it("copies rows as golden cases with source dataset, origin and recorded outputs; blocked rows stay out", async () => {
       const saved = await saveDatasetVersion(db, await input(CSV));
       const plan = await planDatasetUse(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
       expect(plan).toMatchObject({ promptName: "agent", willAdd: 2, conflicts: [], alreadyAdded: null });
@@ -201,7 +197,7 @@ describeStores("datasets", (store) => {
       expect(await datasetVersionUsage(db, "acme", saved.datasetId, 1)).toEqual([expect.objectContaining({ promptName: "agent", count: 2 })]);
     });
 
-    itWithCases("adds the blocked row once it is corrected, or leaves it out once excluded, in a new version", async () => {
+    it("adds the blocked row once it is corrected, or leaves it out once excluded, in a new version", async () => {
       const v1 = await saveDatasetVersion(db, await input(CSV));
       const v2 = await saveDatasetVersion(db, await input(CSV, { corrections: { 2: { answer: "Yes, within 30 days" } } }));
       const v3 = await saveDatasetVersion(db, await input(CSV, { excludedRows: [2] }));
@@ -215,7 +211,7 @@ describeStores("datasets", (store) => {
       expect(r3).toMatchObject({ added: 2, blockedRows: [] });
     });
 
-    itWithCases("refuses a version that is already in the prompt's library, and a version where every row is blocked", async () => {
+    it("refuses a version that is already in the prompt's library, and a version where every row is blocked", async () => {
       const saved = await saveDatasetVersion(db, await input(CSV));
       const q = { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId };
       await adoptDatasetVersion(db, q);
@@ -227,7 +223,7 @@ describeStores("datasets", (store) => {
       expect(e2.message).toMatch(/every row is excluded or blocked/);
     });
 
-    itWithCases("is all or nothing: a case ID already in the prompt's library refuses the whole version, naming the row and the choices", async () => {
+    it("is all or nothing: a case ID already in the prompt's library refuses the whole version, naming the row and the choices", async () => {
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "c-2", source: "custom", content: content("x", "y") });
       const before = await count(cases);
       const text = "id,question,answer\nc-1,A,a\nc-2,B,b\nc-3,C,c\n";
@@ -245,7 +241,7 @@ describeStores("datasets", (store) => {
       expect(await count(cases)).toBe(before);
     });
 
-    itWithCases("the same case IDs can go into another prompt's library (case IDs are unique per prompt)", async () => {
+    it("the same case IDs can go into another prompt's library (case IDs are unique per prompt)", async () => {
       await addCase(db, { systemId: "acme", promptId: routerId, caseKey: "c-2", source: "custom", content: content("x", "y") });
       const saved = await saveDatasetVersion(
         db,
@@ -255,7 +251,7 @@ describeStores("datasets", (store) => {
       expect(r.caseKeys).toEqual(["c-1", "c-2"]);
     });
 
-    itWithCases("collisions: skip leaves the rows out, prefix names them after the dataset", async () => {
+    it("collisions: skip leaves the rows out, prefix names them after the dataset", async () => {
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "c-2", source: "custom", content: content("x", "y") });
       const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
       const saved = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping }));
@@ -275,7 +271,7 @@ describeStores("datasets", (store) => {
       expect(e.message).toContain("New revisions are only made of cases from an earlier version of “third”");
     });
 
-    itWithCases("collisions: revise makes new revisions of the cases from an earlier version of the same dataset, in one transaction", async () => {
+    it("collisions: revise makes new revisions of the cases from an earlier version of the same dataset, in one transaction", async () => {
       const mapping: ColumnMapping = [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)];
       const v1 = await saveDatasetVersion(db, await input("id,question,answer\nc-1,A,a\nc-2,B,b\n", { mapping, checks: [{ kind: "exact" }] }));
       await adoptDatasetVersion(db, { systemId: "acme", datasetId: v1.datasetId, version: 1, promptId: agentId });
@@ -295,7 +291,7 @@ describeStores("datasets", (store) => {
       expect(c2.content.evaluators).toEqual([{ kind: "exact" }]);
     });
 
-    itWithCases("a row the dataset's checks cannot use is named and nothing is added", async () => {
+    it("a row the dataset's checks cannot use is named and nothing is added", async () => {
       const mapping: ColumnMapping = MAPPING.slice(0, 2);
       const saved = await saveDatasetVersion(db, await input("question,answer\nA,^a$\nB,(unclosed\n", { mapping, checks: [{ kind: "regex" }] }));
       const before = await count(cases);
@@ -304,7 +300,7 @@ describeStores("datasets", (store) => {
       expect(await count(cases)).toBe(before);
     });
 
-    itWithCases("the version's checks travel with it and with the golden cases made from it", async () => {
+    it("the version's checks travel with it and with the golden cases made from it", async () => {
       const saved = await saveDatasetVersion(db, await input(CSV, { checks: [{ kind: "exact" }, { kind: "contains", ignoreCase: true }], excludedRows: [2] }));
       expect((await getDatasetVersion(db, "acme", saved.datasetId, 1))!.checks).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
       const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });
@@ -313,7 +309,7 @@ describeStores("datasets", (store) => {
       for (const row of page.rows) expect((await getCase(db, row.id))!.content.evaluators).toEqual([{ kind: "exact" }, { kind: "contains", ignoreCase: true }]);
     });
 
-    itWithCases("is all or nothing when the insert itself fails half-way: no case of the version remains", async () => {
+    it("is all or nothing when the insert itself fails half-way: no case of the version remains", async () => {
       const saved = await saveDatasetVersion(db, await input("question,answer\nA,a\nB,b\nC,c\n", { mapping: MAPPING.slice(0, 2) }));
       // A failure on the third insert, after two cases went in.
       if (store.kind === "postgres") {
@@ -335,7 +331,7 @@ describeStores("datasets", (store) => {
       expect((await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId })).added).toBe(3);
     });
 
-    itWithCases("keeps rows out whose case ID repeats inside the file", async () => {
+    it("keeps rows out whose case ID repeats inside the file", async () => {
       const text = "id,question,answer\nk-1,A,a\nk-1,B,b\n";
       const saved = await saveDatasetVersion(db, await input(text, { mapping: [{ column: "id", role: "case_id" }, ...MAPPING.slice(0, 2)] }));
       const r = await adoptDatasetVersion(db, { systemId: "acme", datasetId: saved.datasetId, version: 1, promptId: agentId });

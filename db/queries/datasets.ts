@@ -764,7 +764,7 @@ async function adopt(db: Db, q: UseQuery): Promise<UseResult> {
     }));
     try {
       // In this transaction: a refused case rolls back the revisions above too.
-      inserted = addCasesTx(tx, list);
+      inserted = await addCasesTx(tx, list);
       await recordActivityTx(tx, q.author, {
         action: "dataset.use",
         subjectType: "dataset",

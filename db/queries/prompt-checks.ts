@@ -5,13 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
-import { writeTransaction } from "../write-transaction";
+import { first } from "../rows";
+import { transaction } from "../transaction";
 import { promptDefaultChecks, prompts } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
 
 /** The default checks of a prompt (evaluator specs), `[]` when it has none. */
 export async function getPromptDefaultChecks(db: Db, promptId: number): Promise<unknown[]> {
-  const row = db.select({ checks: promptDefaultChecks.checks }).from(promptDefaultChecks).where(eq(promptDefaultChecks.promptId, promptId)).get();
+  const row = await first(db.select({ checks: promptDefaultChecks.checks }).from(promptDefaultChecks).where(eq(promptDefaultChecks.promptId, promptId)));
   return row ? (JSON.parse(row.checks) as unknown[]) : [];
 }
 
@@ -21,16 +22,16 @@ export async function getPromptDefaultChecks(db: Db, promptId: number): Promise<
  * @throws LibraryError `validation` when the prompt is not one of the system's
  */
 export async function setPromptDefaultChecks(db: Db, systemId: string, promptId: number, checks: unknown[], now = Date.now()): Promise<void> {
-  writeTransaction(db, (tx) => {
-    const p = tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, promptId)).get();
+  await transaction(db, async (tx) => {
+    const p = await first(tx.select({ systemId: prompts.systemId }).from(prompts).where(eq(prompts.id, promptId)));
     if (!p || p.systemId !== systemId) {
       const msg = `Prompt #${promptId} does not exist in system "${systemId}". Choose one of the system's prompts.`;
       throw new LibraryError("validation", msg, { promptId: msg });
     }
     const json = JSON.stringify(checks);
-    tx.insert(promptDefaultChecks)
+    await tx
+      .insert(promptDefaultChecks)
       .values({ promptId, checks: json, updatedAt: now })
-      .onConflictDoUpdate({ target: promptDefaultChecks.promptId, set: { checks: json, updatedAt: now } })
-      .run();
+      .onConflictDoUpdate({ target: promptDefaultChecks.promptId, set: { checks: json, updatedAt: now } });
   });
 }

@@ -58,9 +58,6 @@ describeStores("publish", (store) => {
     await createPrompt(db, { systemId: "acme", name: "agent", systemPrompt: "You help {{customer}}." });
     await createPrompt(db, { systemId: "acme", name: "router", systemPrompt: "Route the message." });
   });
-  // TODO(#20 A seam): tests that read or make cases through db/queries/cases.ts (converted on another
-  // branch) run on SQLite only until it is async; replace with `it` then.
-  const itWithCases = it.skipIf(store.kind === "postgres");
 
   /** The live case of `key` with its current revision, read without db/queries/cases.ts. */
   async function stored(key: string) {
@@ -98,7 +95,7 @@ describeStores("publish", (store) => {
   }
 
   describe("publishRelease", () => {
-    itWithCases("creates one prompt per eval and the cases with source code, file/row origin and their checks", async () => {
+    it("creates one prompt per eval and the cases with source code, file/row origin and their checks", async () => {
       const rel = await release(CSV_V1);
       const report = await publishRelease(db, { systemId: "acme", release: rel });
       expect(report).toMatchObject({
@@ -130,7 +127,7 @@ describeStores("publish", (store) => {
       expect(lookupCase.content.tools).toEqual(["lookup_policy"]);
     });
 
-    itWithCases("publishing the same release again changes nothing", async () => {
+    it("publishing the same release again changes nothing", async () => {
       const rel = await release(CSV_V1);
       await publishRelease(db, { systemId: "acme", release: rel });
       const again = await publishRelease(db, { systemId: "acme", release: rel });
@@ -144,7 +141,7 @@ describeStores("publish", (store) => {
       expect((await caseOf("holiday")).revisionNumber).toBe(1);
     });
 
-    itWithCases("makes new revisions only for changed cases, adds new ones, and lists (never pauses) cases that disappeared", async () => {
+    it("makes new revisions only for changed cases, adds new ones, and lists (never pauses) cases that disappeared", async () => {
       await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
       const v2 = await release("id,prompt,expected\nunopened,Unopened window?,thirty days\nholiday,Holiday window?,60 days\nwarranty,Warranty?,one year\n", [
         { id: "lookup-shipping", prompt: "Find the shipping policy." },
@@ -166,7 +163,7 @@ describeStores("publish", (store) => {
       expect(gone.content.expected).toBe("replacement");
     });
 
-    itWithCases("keeps an edit made in the library until the code of that case changes", async () => {
+    it("keeps an edit made in the library until the code of that case changes", async () => {
       await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
       const holiday = await caseOf("holiday");
       await saveCaseRevision(db, holiday.id, 1, { input: "Holiday window?", expected: "60 days (edited)", notes: "", history: [], variables: [], context: [] });
@@ -179,7 +176,7 @@ describeStores("publish", (store) => {
       expect((await caseOf("holiday")).content.expected).toBe("sixty days");
     });
 
-    itWithCases("leaves a paused case paused when it gets a new revision", async () => {
+    it("leaves a paused case paused when it gets a new revision", async () => {
       await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });
       await setCaseStatus(db, (await caseOf("unopened")).id, "paused");
       const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1.replace("30 days", "thirty days")) });
@@ -188,14 +185,14 @@ describeStores("publish", (store) => {
       expect((await caseOf("unopened")).status).toBe("paused");
     });
 
-    itWithCases("puts every case into --prompt NAME and says which tools that prompt lacks", async () => {
+    it("puts every case into --prompt NAME and says which tools that prompt lacks", async () => {
       const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1), promptName: "agent" });
       expect(r.promptsCreated).toEqual([]);
       expect(r.warnings).toEqual(['prompt "agent" has no definition of tool lookup_policy; the app cannot expose it to models']);
       expect((await caseOf("holiday")).promptName).toBe("agent");
     });
 
-    itWithCases("refuses case ids held by non-code cases of the target prompt, listing every one, and writes nothing", async () => {
+    it("refuses case ids held by non-code cases of the target prompt, listing every one, and writes nothing", async () => {
       const agentId = (await listPrompts(db, "acme")).find((p) => p.name === "agent")!.id;
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "holiday", source: "custom", content: content("a", "b") });
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "unopened", source: "dataset", content: content("a", "b") });
@@ -207,7 +204,7 @@ describeStores("publish", (store) => {
       expect(await findCaseByKey(db, "lookup-returns")).toBeNull();
     });
 
-    itWithCases("publishes into another prompt the case ids that a non-code case of a different prompt holds (case IDs are unique per prompt)", async () => {
+    it("publishes into another prompt the case ids that a non-code case of a different prompt holds (case IDs are unique per prompt)", async () => {
       const agentId = (await listPrompts(db, "acme")).find((p) => p.name === "agent")!.id;
       const custom = await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "holiday", source: "custom", content: content("a", "b") });
       const r = await publishRelease(db, { systemId: "acme", release: await release(CSV_V1) });

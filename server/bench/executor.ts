@@ -110,7 +110,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
       const gate = limits?.calls;
       const slotOf = (key: string | null): CallSlot | null => (gate && key ? { acquire: (s) => gate.acquire(key, s), release: () => gate.release(key) } : null);
       const c = candidates.get(t.candidateId);
-      const content = contentOf(t.caseRevisionId);
+      const content = await contentOf(t.caseRevisionId);
       if (!c || !content) return errorOutcome(t.id, startedAt, "the case revision or candidate of this trial is no longer stored");
       let record: TrialRecord;
       let unscored: string | null = null;

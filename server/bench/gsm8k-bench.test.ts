@@ -74,7 +74,7 @@ describe("the demo GSM8K bench on recorded solutions (no model, no key)", () => 
     // The New bench form's counts stay the number of problems: a retained copy whose original is
     // still in the library is not a case of its own (the next plan leaves it out as a duplicate).
     const { recordedNames } = await import("@/db/queries/prompt-facets");
-    expect(recordedNames(db, solver.id).map((r) => r.cases)).toEqual([200, 200, 200, 200]);
+    expect((await recordedNames(db, solver.id)).map((r) => r.cases)).toEqual([200, 200, 200, 200]);
   }, 60_000);
 });
 

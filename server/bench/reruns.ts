@@ -106,10 +106,18 @@ async function estimate(
       };
     }
     for (const [repeats, benchCaseIds] of byRepeats) {
-      const supplied: SuppliedCase[] = benchCaseIds.map((bc) => {
+      const supplied: SuppliedCase[] = [];
+      for (const bc of benchCaseIds) {
         const c = cases.get(bc)!;
-        return { caseId: c.caseId, caseKey: c.caseKey, caseRevisionId: c.rev, source: c.source as CaseSource, status: "active", content: content(c.rev)! };
-      });
+        supplied.push({
+          caseId: c.caseId,
+          caseKey: c.caseKey,
+          caseRevisionId: c.rev,
+          source: c.source as CaseSource,
+          status: "active",
+          content: (await content(c.rev))!,
+        });
+      }
       const p = planBench(supplied, [spec], {
         budget: null,
         repeats,

@@ -76,7 +76,7 @@ export async function resolveBenchRun(db: Db, o: BenchRunInput, where: string, l
   if (!prompt) throw refuse("prompt", `--prompt: system "${system.id}" has no prompt "${o.prompt}" (it has ${prompts.map((p) => p.name).join(", ")})`);
   if (!o.candidate?.length) throw refuse("candidate", "give at least one --candidate recorded:COLUMN or model:CONFIG[@REVISION]");
   const revisions = await listPromptRevisions(db, prompt.id);
-  const recorded = recordedNames(db, prompt.id).map((r) => r.name);
+  const recorded = (await recordedNames(db, prompt.id)).map((r) => r.name);
   const candidates: CandidateRequest[] = [];
   for (const spec of o.candidate) {
     const m = /^(recorded|model):(.+)$/.exec(spec);

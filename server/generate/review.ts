@@ -24,12 +24,12 @@ async function make(db: Db, id: number, origin: "generated" | "custom", edits: u
     const status = origin === "generated" ? "accepted" : "customized";
     if (p.kind === "criterion") {
       const fields = origin === "custom" && edits !== undefined ? parseCriterionEdits(edits) : criterionFieldsOf(p.content);
-      const criterionId = addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
+      const criterionId = await addCriterionTx(tx, { systemId: p.systemId, promptId: p.promptId, origin, fields, author });
       await decideProposalTx(tx, id, status, { criterionId });
       return { proposalId: id, status, criterionId };
     }
     const e = origin === "custom" && edits !== undefined ? parseScenarioEdits(edits) : {};
-    const made = addCaseTx(tx, {
+    const made = await addCaseTx(tx, {
       systemId: p.systemId,
       promptId: p.promptId,
       source: origin,

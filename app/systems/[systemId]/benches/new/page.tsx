@@ -33,6 +33,7 @@ export default async function NewBenchPage({
   const rubric = await activeRubric(db, prompt.id);
   // Which configurations can generate now, and the setting each one that cannot is missing (no key value leaves the server).
   const generators = await generatorModelChoices(db, process.env);
+  const [recorded, tags, datasets] = await Promise.all([recordedNames(db, prompt.id), promptTags(db, prompt.id), promptDatasets(db, prompt.id)]);
   return (
     <NewBenchForm
       key={prompt.id}
@@ -40,9 +41,9 @@ export default async function NewBenchPage({
       prompts={prompts.map((p) => ({ id: p.id, name: p.name }))}
       prompt={{ id: prompt.id, name: prompt.name, revisions }}
       models={models}
-      recorded={recordedNames(db, prompt.id)}
-      tags={promptTags(db, prompt.id)}
-      datasets={promptDatasets(db, prompt.id)}
+      recorded={recorded}
+      tags={tags}
+      datasets={datasets}
       criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
       promptChange={sp.change === "1"}
       generators={generators}

@@ -2,7 +2,7 @@
  * Tables of the trial job queue on SQLite (db/queries/trial-job-queue.ts, the one-machine
  * implementation of lib/bench/trial-jobs.ts; PostgreSQL's is pg-boss with db/schema-pg-queue.ts).
  * SQLite only, so db/schema-pg.test.ts does not compare them. A claim runs in one write
- * transaction (`BEGIN IMMEDIATE`), which SQLite serialises across every process on the file: the
+ * transaction that takes the write lock first, which SQLite serialises across every process on the file: the
  * counts it reads are exact, so the bench and provider limits hold however many workers claim.
  * Times are ms since the epoch.
  */

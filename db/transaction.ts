@@ -13,6 +13,7 @@
  *      notices the turn ending before the body settles, rolls back and throws.
  *   A nested call (on a `tx`) is a savepoint of the outer transaction.
  */
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Db, SqliteConnection } from "./client";
 import { isPostgres } from "./pg/store";
 
@@ -46,7 +47,13 @@ export class TransactionAwaitedIoError extends Error {
 export async function transaction<T>(db: Db, fn: (tx: TxDb) => Promise<T>): Promise<T> {
   if (isPostgres(db)) {
     const pgDb = db as unknown as { transaction: (f: (tx: unknown) => Promise<T>) => Promise<T> };
-    return pgDb.transaction((tx) => fn(tx as TxDb));
+    try {
+      return await pgDb.transaction((tx) => fn(tx as TxDb));
+    } catch (e) {
+      // drizzle wraps PostgreSQL's error ("Failed query: <the SQL>"); rethrow the database's own, as
+      // SQLite's path does, so callers and users see its message (a constraint, a trigger's RAISE).
+      throw e instanceof DrizzleQueryError && e.cause instanceof Error ? e.cause : e;
+    }
   }
   const depth = (db as Nested)[DEPTH] ?? 0;
   if (depth > 0) return savepoint(db, depth, fn);

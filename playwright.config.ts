@@ -9,6 +9,15 @@ const ports = await e2ePorts();
 export const E2E_PORT = ports.appPort;
 /** Port of the scripted OpenAI-compatible model server the e2e server starts. */
 export const E2E_MODEL_PORT = ports.modelPort;
+/** Port of the same app on a throwaway PostgreSQL store (issue 20). */
+export const E2E_PG_PORT = ports.pgAppPort;
+/** `BENCHWORK_SKIP_PG=1` leaves the PostgreSQL server and its project out on purpose (as in the unit run). */
+const withPostgres = process.env.BENCHWORK_SKIP_PG !== "1";
+/**
+ * Specs that also run against the PostgreSQL store. Left out: specs that read the SQLite file
+ * directly, and those that run benches (on PostgreSQL the bench worker is issue 20's next step).
+ */
+const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",
@@ -30,13 +39,32 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `http://127.0.0.1:${E2E_PORT}/`,
-    timeout: 400_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { E2E_PORT: String(E2E_PORT), E2E_MODEL_PORT: String(E2E_MODEL_PORT) },
-  },
+  projects: [
+    { name: "sqlite" },
+    ...(withPostgres ? [{ name: "postgres", testMatch: POSTGRES_SPECS, use: { baseURL: `http://127.0.0.1:${E2E_PG_PORT}` } }] : []),
+  ],
+  webServer: [
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `http://127.0.0.1:${E2E_PORT}/`,
+      timeout: 400_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { E2E_PORT: String(E2E_PORT), E2E_MODEL_PORT: String(E2E_MODEL_PORT), E2E_PG_PORT: String(E2E_PG_PORT) },
+    },
+    ...(withPostgres
+      ? [
+          {
+            command: "node scripts/e2e-server.mjs --store postgres",
+            url: `http://127.0.0.1:${E2E_PG_PORT}/`,
+            timeout: 500_000,
+            reuseExistingServer: false,
+            stdout: "pipe" as const,
+            stderr: "pipe" as const,
+            env: { E2E_PORT: String(E2E_PORT), E2E_MODEL_PORT: String(E2E_MODEL_PORT), E2E_PG_PORT: String(E2E_PG_PORT) },
+          },
+        ]
+      : []),
+  ],
 });

@@ -4,4 +4,4 @@
  * and stored into `env`, so every process of the run uses the same.
  * @throws Error naming the variable when a given value is not a port number
  */
-export declare function e2ePorts(env?: Record<string, string | undefined>): Promise<{ appPort: number; modelPort: number }>;
+export declare function e2ePorts(env?: Record<string, string | undefined>): Promise<{ appPort: number; modelPort: number; pgAppPort: number }>;

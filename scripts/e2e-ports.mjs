@@ -1,6 +1,6 @@
 /**
- * Ports of an e2e run: `E2E_PORT` (the app under test) and `E2E_MODEL_PORT` (the scripted model
- * server). Given ones are used; missing ones are picked free (so two checkouts can run their e2e
+ * Ports of an e2e run: `E2E_PORT` (the app under test on SQLite), `E2E_MODEL_PORT` (the scripted
+ * model server) and `E2E_PG_PORT` (the same app on a throwaway PostgreSQL store, issue 20). Given ones are used; missing ones are picked free (so two checkouts can run their e2e
  * tests at once) and written back to the environment, so every process of the run — Playwright's
  * runner and workers, which each evaluate playwright.config.ts, and the web server — gets the same.
  */
@@ -33,16 +33,16 @@ function parsePort(name, value) {
 }
 
 /**
- * The run's two ports, from `env` or picked free and stored into `env`.
+ * The run's three ports, from `env` or picked free and stored into `env`.
  * @param env the environment to read and complete (default `process.env`)
- * @returns `{ appPort, modelPort }`
+ * @returns `{ appPort, modelPort, pgAppPort }`
  * @throws Error naming the variable when a given value is not a port
  */
 export async function e2ePorts(env = process.env) {
-  const given = { E2E_PORT: env.E2E_PORT, E2E_MODEL_PORT: env.E2E_MODEL_PORT };
+  const given = { E2E_PORT: env.E2E_PORT, E2E_MODEL_PORT: env.E2E_MODEL_PORT, E2E_PG_PORT: env.E2E_PG_PORT };
   const held = [];
   try {
-    for (const name of /** @type {const} */ (["E2E_PORT", "E2E_MODEL_PORT"])) {
+    for (const name of /** @type {const} */ (["E2E_PORT", "E2E_MODEL_PORT", "E2E_PG_PORT"])) {
       const value = given[name];
       if (value !== undefined && value !== "") parsePort(name, value);
       else {
@@ -54,5 +54,9 @@ export async function e2ePorts(env = process.env) {
   } finally {
     await Promise.all(held.map((p) => p.release()));
   }
-  return { appPort: parsePort("E2E_PORT", env.E2E_PORT), modelPort: parsePort("E2E_MODEL_PORT", env.E2E_MODEL_PORT) };
+  return {
+    appPort: parsePort("E2E_PORT", env.E2E_PORT),
+    modelPort: parsePort("E2E_MODEL_PORT", env.E2E_MODEL_PORT),
+    pgAppPort: parsePort("E2E_PG_PORT", env.E2E_PG_PORT),
+  };
 }

@@ -2,10 +2,15 @@
 /**
  * The server the e2e tests drive: the production build (built when stale) on a throwaway
  * database that is deleted first, so every e2e run starts from a freshly seeded demo workspace.
+ * `--store postgres`: the same build on a throwaway PostgreSQL cluster (pg-cluster.mjs) on
+ * E2E_PG_PORT (issue 20); it waits for the SQLite server to answer first, so only one of them builds.
  */
 import { rmSync, mkdirSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { e2ePorts } from "./e2e-ports.mjs";
+import { startCluster } from "./pg-cluster.mjs";
+
+if (process.argv.includes("--store") && process.argv[process.argv.indexOf("--store") + 1] === "postgres") await servePostgres();
 
 const dir = "e2e/.artifacts";
 mkdirSync(dir, { recursive: true });
@@ -34,3 +39,28 @@ child.on("exit", (code) => (models.kill(), process.exit(code ?? 1)));
 models.on("exit", (code) => {
   if (code) console.error(`scripted model server exited with ${code}`);
 });
+
+/** The app on a fresh PostgreSQL cluster (demo workspace seeded by start.mjs), stopped with the process. */
+async function servePostgres() {
+  const { appPort, modelPort, pgAppPort } = await e2ePorts(process.env);
+  // The SQLite server builds the bundle when it is stale; start after it answers (then it is built).
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${appPort}/`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const cluster = await startCluster();
+  const keys = { E2E_SCRIPTED_API_KEY: "e2e-scripted-key", BENCHWORK_KEY_HOSTS: `E2E_SCRIPTED_API_KEY=http://127.0.0.1:${modelPort}` };
+  const env = { ...process.env, ...keys, BENCHWORK_DATABASE_URL: cluster.url, PORT: String(pgAppPort), NEXT_TELEMETRY_DISABLED: "1" };
+  const app = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
+  const stop = async (code) => {
+    await cluster.stop().catch(() => undefined);
+    process.exit(code ?? 1);
+  };
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => app.kill(sig));
+  app.on("exit", (code) => void stop(code));
+  await new Promise(() => {});
+}

@@ -9,6 +9,7 @@ import Papa from "papaparse";
 import { eq } from "drizzle-orm";
 import type { Db } from "../client";
 import { workspaceMeta, systems } from "../schema";
+import { first } from "../rows";
 import { addCases, type NewCase } from "../queries/cases";
 import { addCriterion } from "../queries/criteria";
 import { createPrompt, createSystem } from "../queries/systems";
@@ -177,9 +178,9 @@ function casesOf(dir: string, spec: CaseFileSpec, systemId: string, promptId: nu
 }
 
 /** True when the workspace already holds data (a seeded demo or anything a user made). */
-export function workspaceHasData(db: Db): boolean {
-  const seeded = db.select().from(workspaceMeta).where(eq(workspaceMeta.key, "demo_seeded_at")).get();
-  const anySystem = db.select({ id: systems.id }).from(systems).limit(1).get();
+export async function workspaceHasData(db: Db): Promise<boolean> {
+  const seeded = await first(db.select().from(workspaceMeta).where(eq(workspaceMeta.key, "demo_seeded_at")));
+  const anySystem = await first(db.select({ id: systems.id }).from(systems).limit(1));
   return Boolean(seeded || anySystem);
 }
 
@@ -189,7 +190,7 @@ export function workspaceHasData(db: Db): boolean {
  * @throws Error naming the file and line when a data file is malformed
  */
 export async function seedDemoWorkspace(db: Db, dir: string = DEMO_DATA_DIR): Promise<{ skipped: boolean; systems: number; cases: number; criteria: number }> {
-  if (workspaceHasData(db)) return { skipped: true, systems: 0, cases: 0, criteria: 0 };
+  if (await workspaceHasData(db)) return { skipped: true, systems: 0, cases: 0, criteria: 0 };
   const spec = JSON.parse(readFileSync(path.join(dir, "workspace.json"), "utf8")) as WorkspaceSpec;
   let caseCount = 0;
   let criteriaCount = 0;
@@ -220,6 +221,6 @@ export async function seedDemoWorkspace(db: Db, dir: string = DEMO_DATA_DIR): Pr
       criteriaCount++;
     }
   }
-  db.insert(workspaceMeta).values({ key: "demo_seeded_at", value: new Date().toISOString() }).run();
+  await db.insert(workspaceMeta).values({ key: "demo_seeded_at", value: new Date().toISOString() });
   return { skipped: false, systems: spec.systems.length, cases: caseCount, criteria: criteriaCount };
 }

@@ -152,18 +152,18 @@ async function pageData(db: Db, id: number) {
   await getBenchProgress(db, id);
   const stats = bench.summary
     ? bench.summary.candidates.map((c) => c.stats)
-    : liveCandidateStats(
+    : await liveCandidateStats(
         db,
         id,
         bench.candidates.map((c) => c.id),
       );
-  const all = matrixRows(db, id);
+  const all = await matrixRows(db, id);
   const regressionKeys = new Set(Object.values(bench.summary?.regressions ?? {}).flatMap((l) => l.map((r) => String(r.caseRevisionId))));
   selectMatrix(all, { filter: "all", sort: "position", page: 1, pageSize: 50, regressionCases: regressionKeys });
   const evidence = await benchEvidence(db, id, bench);
   await rerunOffers(db, bench, evidence);
-  benchErrorBreakdown(db, id);
-  benchSpend(db, id);
+  await benchErrorBreakdown(db, id);
+  await benchSpend(db, id);
   const flips = flipTable(
     all,
     bench.summary!.baselineCandidateId!,
@@ -279,7 +279,7 @@ async function main() {
     await time("  benchEvidence recomputed (paired comparisons, rates, regression statuses: the old per-render path, and once at finalize)", () =>
       benchEvidence(db, id, { ...bench, summary: unstored }),
     );
-    const rows = matrixRows(db, id);
+    const rows = await matrixRows(db, id);
     await time("  flip table (from the matrix rows the page reads anyway)", () =>
       flipTable(
         rows,

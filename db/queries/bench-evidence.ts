@@ -44,14 +44,14 @@ export async function computeBenchEvidence(
   candidates: readonly { id: number; label: string }[],
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
 ): Promise<Record<string, StoredEvidence>> {
-  const cases = benchCaseTallies(db, benchId);
+  const cases = await benchCaseTallies(db, benchId);
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
   const prev = referenceBenchId !== null && referenceCandidateId !== null ? await getBench(db, referenceBenchId) : null;
   const labelIn = (list: readonly { id: number; label: string }[], id: number) => list.find((c) => c.id === id)?.label ?? `#${id}`;
   const baseCases = baselineCandidateId !== null ? (cases.get(baselineCandidateId) ?? NONE) : null;
-  const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
+  const refCases = prev ? ((await benchCaseTallies(db, prev.id, referenceCandidateId!)).get(referenceCandidateId!) ?? NONE) : null;
   // Per-check tallies only where a check broke (the reference's, the candidate's and its confirm rerun's trials of those case revisions).
-  const classified = classifyBenchRegressions(db, benchId, new Map(candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])), {
+  const classified = await classifyBenchRegressions(db, benchId, new Map(candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])), {
     baselineCandidateId,
     referenceBenchId: prev ? prev.id : null,
     referenceCandidateId: prev ? referenceCandidateId : null,

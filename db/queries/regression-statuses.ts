@@ -26,18 +26,18 @@ const EMPTY: CheckTally = { passed: 0, scored: 0 };
  * @param regressions per candidate id, its regressions (as `findRegressions` lists them)
  * @returns per candidate id, one classification per regression
  */
-export function classifyBenchRegressions(
+export async function classifyBenchRegressions(
   db: Db,
   benchId: number,
   regressions: ReadonlyMap<number, readonly Regression[]>,
   refs: RegressionReferences,
-): Map<number, RegressionClassification[]> {
+): Promise<Map<number, RegressionClassification[]>> {
   const broken = (against: Regression["against"]) =>
     new Set([...regressions.values()].flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
-  const baseChecks = refs.baselineCandidateId !== null ? benchCheckTallies(db, benchId, refs.baselineCandidateId, broken("baseline")) : new Map();
+  const baseChecks = refs.baselineCandidateId !== null ? await benchCheckTallies(db, benchId, refs.baselineCandidateId, broken("baseline")) : new Map();
   const refChecks =
     refs.referenceBenchId !== null && refs.referenceCandidateId !== null
-      ? benchCheckTallies(db, refs.referenceBenchId, refs.referenceCandidateId, broken("last bench"))
+      ? await benchCheckTallies(db, refs.referenceBenchId, refs.referenceCandidateId, broken("last bench"))
       : new Map();
   const out = new Map<number, RegressionClassification[]>();
   for (const [candidateId, list] of regressions) {
@@ -46,8 +46,8 @@ export function classifyBenchRegressions(
       continue;
     }
     const revs = new Set(list.map((r) => r.caseRevisionId));
-    const own = benchCheckTallies(db, benchId, candidateId, revs);
-    const rerun = benchCheckTallies(db, benchId, candidateId, revs, { confirmOnly: true });
+    const own = await benchCheckTallies(db, benchId, candidateId, revs);
+    const rerun = await benchCheckTallies(db, benchId, candidateId, revs, { confirmOnly: true });
     out.set(
       candidateId,
       list.map((r) => {

@@ -87,8 +87,8 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
     expect(new Set(cand.regressions.map((r) => r.regressionStatus))).toEqual(new Set(["suspected"]));
     expect(cand.regressions[0].regressionPValue).toBeCloseTo(0.5, 12);
     // The SQL counts the evidence reads agree with the tallies of the parsed checks.
-    const pure = benchTallies(trialFacts(db, first));
-    const sql = benchCaseTallies(db, first);
+    const pure = benchTallies(await trialFacts(db, first));
+    const sql = await benchCaseTallies(db, first);
     expect([...sql.keys()].sort()).toEqual([...pure.keys()].sort());
     for (const [id, side] of pure) expect(sql.get(id)).toEqual(side.cases);
 

@@ -3,10 +3,10 @@
  * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
  * sorting run over all rows; the page then takes its slice.
  */
-import { and, asc, count, eq, getTableColumns, like, min, sql, type Column } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
-import { countWhere, isPostgres } from "../dialect";
+import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first } from "../rows";
 import { NOT_RERUN } from "./rerun-sql";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
@@ -77,20 +77,28 @@ export async function matrixRows(db: Db, benchId: number): Promise<MatrixRow[]> 
     .from(benchCases)
     .where(and(eq(benchCases.benchId, benchId), eq(benchCases.included, true)))
     .orderBy(benchCases.position);
-  const cells = await db
-    .select({
-      bc: trials.benchCaseId,
-      cand: trials.candidateId,
-      total: count(),
-      skipped: countWhere(sql`${trials.status} = 'skipped'`),
-      pending: countWhere(sql`${trials.status} IN ('queued', 'running')`),
-      ...TRIAL_VERDICT_SUMS,
-      failedChecks: sumOf(trials.failedChecks),
-      firstTrialId: min(trials.id),
-    })
-    .from(trials)
-    .where(and(eq(trials.benchId, benchId), NOT_RERUN))
-    .groupBy(trials.benchCaseId, trials.candidateId);
+  // Run as raw SQL from the same fragments: drizzle's per-field row mapping cost a third more CPU
+  // on the 4,000 cells of a 20,000-trial bench (results page speed, issue #16). Every value is a
+  // number on both stores (PostgreSQL's int8 counts and sums too, db/pg/store.ts).
+  const cells = await rawRows<{
+    bc: number;
+    cand: number;
+    total: number;
+    skipped: number;
+    pending: number;
+    scored: number;
+    passed: number;
+    errors: number;
+    failedChecks: number;
+    firstTrialId: number;
+  }>(
+    db,
+    sql`SELECT ${trials.benchCaseId} AS "bc", ${trials.candidateId} AS "cand", count(*) AS "total",
+           ${countWhere(sql`${trials.status} = 'skipped'`)} AS "skipped", ${countWhere(sql`${trials.status} IN ('queued', 'running')`)} AS "pending",
+           ${TRIAL_VERDICT_SUMS.scored} AS "scored", ${TRIAL_VERDICT_SUMS.passed} AS "passed", ${TRIAL_VERDICT_SUMS.errors} AS "errors",
+           coalesce(sum(${trials.failedChecks}), 0) AS "failedChecks", min(${trials.id}) AS "firstTrialId"
+        FROM ${trials} WHERE ${trials.benchId} = ${benchId} AND ${NOT_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
+  );
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
     const row: MatrixRow = {
@@ -116,7 +124,7 @@ export async function matrixRows(db: Db, benchId: number): Promise<MatrixRow[]> 
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    row.cells[x.cand] = cellOf({ ...x, firstTrialId: x.firstTrialId!, budgetSkipped: budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0 });
+    row.cells[x.cand] = cellOf({ ...x, budgetSkipped: budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0 });
   }
   return rows;
 }

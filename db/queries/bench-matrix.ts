@@ -40,19 +40,21 @@ export interface MatrixRow {
   cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number }>;
 }
 
-function cellOf(r: {
-  total: number;
-  errors: number;
-  skipped: number;
-  pending: number;
-  scored: number;
-  passed: number;
-  failedChecks: number;
-  firstTrialId: number;
-  budgetSkipped?: number;
-}): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
+function cellOf(
+  r: {
+    total: number;
+    errors: number;
+    skipped: number;
+    pending: number;
+    scored: number;
+    passed: number;
+    failedChecks: number;
+    firstTrialId: number;
+  },
+  budgetSkipped: number,
+): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
   return {
-    ...(r.budgetSkipped ? { budgetSkipped: r.budgetSkipped } : {}),
+    ...(budgetSkipped ? { budgetSkipped } : {}),
     verdict: cellVerdict(r),
     passedTrials: r.passed,
     scoredTrials: r.scored,
@@ -124,7 +126,7 @@ export async function matrixRows(db: Db, benchId: number): Promise<MatrixRow[]> 
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    row.cells[x.cand] = cellOf({ ...x, budgetSkipped: budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0 });
+    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0);
   }
   return rows;
 }

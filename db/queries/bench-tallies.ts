@@ -4,7 +4,7 @@
  * check and no failed one) of trials with a scored check; and, for a few case revisions only (the
  * ones with a broken check), per-check tallies parsed from the stored checks.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCases, trials } from "../schema";
 import type { CaseTally } from "@/lib/bench/stats/paired";
@@ -59,25 +59,19 @@ export async function benchCheckTallies(
   const inRevisions = isPostgres(db)
     ? sql`${benchCases.caseRevisionId} IN (SELECT (jsonb_array_elements_text(${ids}::jsonb))::int)`
     : sql`${benchCases.caseRevisionId} IN (SELECT value FROM json_each(${ids}))`;
-  const rows = await db
-    .select({ candidateId: trials.candidateId, caseRevisionId: benchCases.caseRevisionId, checks: trials.checks, human: humanOverlaySql(db) })
-    .from(trials)
-    .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
-    .where(
-      and(
-        eq(trials.benchId, benchId),
-        eq(trials.candidateId, candidateId),
-        sql`${trials.checks} IS NOT NULL`,
-        inRevisions,
-        o.confirmOnly ? eq(trials.rerun, "confirm") : undefined,
-      ),
-    );
+  const rows = await rawRows<{ candidateId: number; caseRevisionId: number; checks: string; human: string | null }>(
+    db,
+    sql`SELECT ${trials.candidateId} AS "candidateId", ${benchCases.caseRevisionId} AS "caseRevisionId", ${trials.checks} AS "checks", ${humanOverlaySql(db)} AS "human"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId} AND ${trials.candidateId} = ${candidateId} AND ${trials.checks} IS NOT NULL AND ${inRevisions}
+          ${o.confirmOnly ? sql`AND ${trials.rerun} = 'confirm'` : sql``}`,
+  );
   const parsed = function* () {
     for (const r of rows)
       yield {
         candidateId: r.candidateId,
         caseRevisionId: r.caseRevisionId,
-        checks: applyHumanVerdicts(JSON.parse(r.checks!) as CheckRecord[], parseHumanOverlay(r.human)),
+        checks: applyHumanVerdicts(JSON.parse(r.checks) as CheckRecord[], parseHumanOverlay(r.human)),
       };
   };
   return benchTallies(parsed()).get(candidateId)?.checks ?? new Map();

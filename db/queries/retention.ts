@@ -8,11 +8,16 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { jsonText } from "../dialect";
+import { isPostgres } from "../dialect";
 import { first } from "../rows";
 import { benchCases, caseRevisions, cases, trials } from "../schema";
 import type { Recommendation } from "@/lib/bench/recommend";
 import { decodeContent, encodeDetails, sameContent } from "@/lib/library/content-codec";
+
+/** The case is a retained copy of case `caseId` (its origin's `fromCaseId`; SQLite's SQL as it was, for its speed). */
+function fromCase(db: Db, caseId: number) {
+  return isPostgres(db) ? sql`(${cases.origin}::jsonb ->> 'fromCaseId') = ${String(caseId)}` : sql`json_extract(${cases.origin}, '$.fromCaseId') = ${caseId}`;
+}
 
 /**
  * Creates or refreshes retained copies of the cases the reference candidate failed, inside the
@@ -44,7 +49,7 @@ export async function retainFailingCasesIn(db: Db, benchId: number, recommendati
         tx
           .select()
           .from(cases)
-          .where(and(eq(cases.source, "retained"), isNull(cases.removedAt), sql`CAST(${jsonText(tx, cases.origin, "fromCaseId")} AS integer) = ${f.caseId}`))
+          .where(and(eq(cases.source, "retained"), isNull(cases.removedAt), fromCase(tx, f.caseId)))
           .limit(1),
       );
       const origin = JSON.stringify({ kind: "bench", benchId, fromCaseId: f.caseId, trialCaseRevisionId: f.revId });

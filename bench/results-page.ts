@@ -158,17 +158,17 @@ async function pageData(db: Db, id: number) {
   await getBenchProgress(db, id);
   const stats = bench.summary
     ? bench.summary.candidates.map((c) => c.stats)
-    : liveCandidateStats(
+    : await liveCandidateStats(
         db,
         id,
         bench.candidates.map((c) => c.id),
       );
   // The default view: the first 50 matrix rows, the flip table as stored at finalize.
-  matrixPage(db, id, 1, 50);
+  await matrixPage(db, id, 1, 50);
   const evidence = await benchEvidence(db, id, bench);
   await rerunOffers(db, bench, evidence);
-  benchErrorBreakdown(db, id);
-  benchSpend(db, id);
+  await benchErrorBreakdown(db, id);
+  await benchSpend(db, id);
   const flips = bench.summary!.flips;
   return { stats, evidence, flips };
 }
@@ -273,24 +273,26 @@ async function main() {
     const baseId = bench.summary!.baselineCandidateId!;
     console.log("statistics (target < 50 ms in all):");
     // The finalize parses every candidate's check outcomes anyway (to find the regressions): read once here, outside the timing.
-    const outcomes = new Map(bench.candidates.map((c) => [c.id, checkTalliesFromOutcomes(candidateCheckOutcomes(db, id, c.id).values())]));
+    const outcomes = new Map(
+      await Promise.all(bench.candidates.map(async (c) => [c.id, checkTalliesFromOutcomes((await candidateCheckOutcomes(db, id, c.id)).values())] as const)),
+    );
     await time("  statistics at finalize (case tallies + costs query, trade-offs with the 1,000-replicate bootstrap, paired evidence)", async () => {
-      const figures = benchCaseFigures(db, id, { neverRerun: true }); // as the finalize reads it: no rerun added trials to this bench
-      benchTradeoffs(db, id, baseId, bench.candidates, figures);
-      return computeBenchEvidence(db, id, bench.candidates, bench.summary!, figures, { bench: (c) => outcomes.get(c)! });
+      const figures = await benchCaseFigures(db, id, { neverRerun: true }); // as the finalize reads it: no rerun added trials to this bench
+      await benchTradeoffs(db, id, baseId, bench.candidates, figures);
+      return computeBenchEvidence(db, id, bench.candidates, bench.summary!, figures, { bench: (c) => Promise.resolve(outcomes.get(c)!) });
     });
-    await time("    of which the trade-offs (from the query's costs)", () =>
-      benchTradeoffs(db, id, baseId, bench.candidates, benchCaseFigures(db, id, { neverRerun: true })),
+    await time("    of which the trade-offs (from the query's costs)", async () =>
+      benchTradeoffs(db, id, baseId, bench.candidates, await benchCaseFigures(db, id, { neverRerun: true })),
     );
     await time("  benchEvidence as the page reads it (stored with the summary at finalize)", () => benchEvidence(db, id, bench));
     const { evidence: _stored, ...unstored } = bench.summary!;
     await time("  benchEvidence recomputed from the trials (a summary stored before the evidence was)", () =>
       benchEvidence(db, id, { ...bench, summary: unstored }),
     );
-    await time("  flip table at finalize (every matrix row + the table, stored)", () =>
+    await time("  flip table at finalize (every matrix row + the table, stored)", async () =>
       storedFlips(
         flipTable(
-          matrixRows(db, id),
+          await matrixRows(db, id),
           baseId,
           bench.candidates.map((c) => c.id),
         ),

@@ -264,11 +264,11 @@ const runSeconds = (tDone - tLaunched) / 1000;
 const ideal = (TRIALS * LATENCY) / CONCURRENCY / 1000;
 
 const m0 = performance.now();
-const rows = matrixRows(db, id);
+const rows = await matrixRows(db, id);
 selectMatrix(rows, { filter: "all", sort: "position", page: 1, pageSize: 50, regressionCases: new Set() });
 const matrixMs = performance.now() - m0;
 const m1 = performance.now();
-selectMatrix(matrixRows(db, id), { filter: "failures", sort: "failures", page: 1, pageSize: 50, regressionCases: new Set() });
+selectMatrix(await matrixRows(db, id), { filter: "failures", sort: "failures", page: 1, pageSize: 50, regressionCases: new Set() });
 const matrixFilteredMs = performance.now() - m1;
 
 const dbBytes = statSync(file).size + (existsSync(file + "-wal") ? statSync(file + "-wal").size : 0);

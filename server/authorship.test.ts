@@ -161,7 +161,7 @@ describe("authorship", () => {
     expect([b.launchedByEmail, b.cancelledByEmail]).toEqual(["ana@example.test", "bo@example.test"]);
     // The trial view and the History read who launched it and who wrote the case revision the trial ran.
     const trialId = db.select({ id: trials.id }).from(trials).where(eq(trials.benchId, id)).get()!.id;
-    expect(getTrial(db, trialId)).toMatchObject({ caseRevisionNumber: 1, caseAuthorEmail: null, launchedByEmail: "ana@example.test" });
+    expect(await getTrial(db, trialId)).toMatchObject({ caseRevisionNumber: 1, caseAuthorEmail: null, launchedByEmail: "ana@example.test" });
     expect((await listBenches(db, "rec")).find((x) => x.id === id)?.launchedByEmail).toBe("ana@example.test");
     const acts = (await listActivity(db, { subjectType: "bench", subjectId: String(id) }, { sort: "at", dir: "asc" })).rows;
     expect(acts.map((a) => [a.action, a.actorEmail])).toEqual([

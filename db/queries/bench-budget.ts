@@ -1,7 +1,11 @@
 /**
  * What a bench spent and which trials its spend cap kept from starting (issue #16 §4).
  */
+import { and, count, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { first } from "../rows";
+import { benches, trials } from "../schema";
+import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { BUDGET_SKIP } from "@/lib/bench/budget";
 
 /** A bench's spending: USD spent by its finished trials, and trials skipped as "budget" per candidate id. */
@@ -13,15 +17,20 @@ export interface BenchSpend {
 }
 
 /** Reads a bench's spending (one row and one grouped count). */
-export function benchSpend(db: Db, benchId: number): BenchSpend {
-  const spent = db.$client.prepare("SELECT spent_usd AS s FROM benches WHERE id = ?").get(benchId) as { s: number } | undefined;
-  const rows = db.$client
-    .prepare(
-      // By status first: without it SQLite walks every trial row of the bench for the grouping's order (results page speed, issue #16).
-      `SELECT candidate_id AS c, count(*) AS n FROM trials INDEXED BY trials_bench_status
-       WHERE bench_id = ? AND status = 'skipped' AND (error = ? OR error LIKE ? ESCAPE '\\') GROUP BY candidate_id`,
+export async function benchSpend(db: Db, benchId: number): Promise<BenchSpend> {
+  const spent = await first(db.select({ s: benches.spentUsd }).from(benches).where(eq(benches.id, benchId)));
+  const rows = await db
+    .select({ c: trialsColumn(trials.candidateId), n: count() })
+    // By status first: without it SQLite walks every trial row of the bench for the grouping's order (results page speed, issue #16).
+    .from(trialsIndexedBy(db, "trials_bench_status"))
+    .where(
+      and(
+        eq(trials.benchId, benchId),
+        eq(trials.status, "skipped"),
+        or(eq(trials.error, BUDGET_SKIP), sql`${trials.error} LIKE ${`${BUDGET_SKIP}:%`} ESCAPE '\\'`),
+      ),
     )
-    .all(benchId, BUDGET_SKIP, `${BUDGET_SKIP}:%`) as { c: number; n: number }[];
+    .groupBy(trials.candidateId);
   const budgetSkipped = new Map(rows.map((r) => [r.c, r.n]));
   return { spentUsd: spent?.s ?? 0, budgetSkipped, budgetSkippedTotal: rows.reduce((a, r) => a + r.n, 0) };
 }

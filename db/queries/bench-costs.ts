@@ -2,7 +2,9 @@
  * Per candidate and case revision, the mean cost and latency of a bench's finished trials: what the
  * trade-offs against the baseline are computed from (issue #16 §4; lib/bench/stats/tradeoffs.ts).
  */
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { benchCases, trials } from "../schema";
 import { IN_RESULTS } from "./rerun-sql";
 import { compareTradeoffs, type CaseCost, type Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 
@@ -11,15 +13,19 @@ import { compareTradeoffs, type CaseCost, type Tradeoffs } from "@/lib/bench/sta
  * count in the results (a confirm round's trials do not: issue #16 §3).
  * @returns candidate id → case revision id → mean cost (USD, null when no trial had a price) and mean latency (ms)
  */
-export function benchCaseCosts(db: Db, benchId: number): Map<number, Map<number, CaseCost>> {
-  const rows = db.$client
-    .prepare(
-      `SELECT t.candidate_id AS c, bc.case_revision_id AS r, avg(t.cost_usd) AS cost, avg(t.latency_ms) AS latency
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? AND t.status = 'done' AND ${IN_RESULTS}
-       GROUP BY t.candidate_id, bc.case_revision_id`,
-    )
-    .all(benchId) as { c: number; r: number; cost: number | null; latency: number | null }[];
+export async function benchCaseCosts(db: Db, benchId: number): Promise<Map<number, Map<number, CaseCost>>> {
+  const rows = await db
+    .select({
+      c: trials.candidateId,
+      r: benchCases.caseRevisionId,
+      // avg is numeric (text) on PostgreSQL: as a number on both.
+      cost: sql<number | null>`avg(${trials.costUsd})`.mapWith(Number),
+      latency: sql<number | null>`avg(${trials.latencyMs})`.mapWith(Number),
+    })
+    .from(trials)
+    .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "done"), IN_RESULTS))
+    .groupBy(trials.candidateId, benchCases.caseRevisionId);
   const out = new Map<number, Map<number, CaseCost>>();
   for (const x of rows) {
     let m = out.get(x.c);
@@ -37,17 +43,17 @@ export function benchCaseCosts(db: Db, benchId: number): Map<number, Map<number,
  *   without a `done` trial are left out as `benchCaseCosts` leaves them out), else read here
  * @returns candidate id → its trade-offs
  */
-export function benchTradeoffs(
+export async function benchTradeoffs(
   db: Db,
   benchId: number,
   baselineCandidateId: number,
   candidates: readonly { id: number; kind: string }[],
   costs?: ReadonlyMap<number, ReadonlyMap<number, CaseCost & { done?: number }>>,
-): Map<number, Tradeoffs> {
+): Promise<Map<number, Tradeoffs>> {
   const out = new Map<number, Tradeoffs>();
   const model = new Set(candidates.filter((c) => c.kind === "model").map((c) => c.id));
   if (!model.has(baselineCandidateId)) return out;
-  const byCandidate: ReadonlyMap<number, ReadonlyMap<number, CaseCost & { done?: number }>> = costs ?? benchCaseCosts(db, benchId);
+  const byCandidate: ReadonlyMap<number, ReadonlyMap<number, CaseCost & { done?: number }>> = costs ?? (await benchCaseCosts(db, benchId));
   const base: ReadonlyMap<number, CaseCost> = byCandidate.get(baselineCandidateId) ?? new Map();
   // A case with no done trial has null figures (skipped by compareTradeoffs); a candidate with none has no trade-offs.
   const ranAny = (cases: ReadonlyMap<number, { done?: number }>) => [...cases.values()].some((c) => c.done !== 0);

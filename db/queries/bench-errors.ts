@@ -4,7 +4,11 @@
  * checks whose verdict is `error`, grouped by the check's kind (`judge`, `custom` …), each with its
  * most common messages.
  */
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { isPostgres, jsonText, rawRows } from "../dialect";
+import { trials } from "../schema";
+import { trialsIndexedBy } from "./trials-from";
 
 /** One kind of error in a bench. */
 export interface ErrorKindCount {
@@ -28,20 +32,25 @@ export function trialErrorKind(message: string | null): string {
  * first.
  * @param examples most messages kept per kind (default 3)
  */
-export function benchErrorBreakdown(db: Db, benchId: number, examples = 3): ErrorKindCount[] {
-  const trialRows = db.$client
-    .prepare("SELECT error AS message, count(*) AS n FROM trials WHERE bench_id = ? AND status = 'error' GROUP BY error")
-    .all(benchId) as { message: string | null; n: number }[];
+export async function benchErrorBreakdown(db: Db, benchId: number, examples = 3): Promise<ErrorKindCount[]> {
+  const trialRows = await db
+    .select({ message: trials.error, n: count() })
+    .from(trials)
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error")))
+    .groupBy(trials.error);
   // Only trials that hold an errored check are opened (error_checks is kept per trial): read from the
   // index that holds error_checks, else every trial row of the bench is read (results page speed, issue #16).
-  const checkRows = db.$client
-    .prepare(
-      `SELECT json_extract(c.value, '$.kind') AS kind, json_extract(c.value, '$.message') AS message, count(*) AS n
-       FROM trials t INDEXED BY trials_matrix, json_each(t.checks) c
-       WHERE t.bench_id = ? AND t.error_checks > 0 AND json_extract(c.value, '$.verdict') = 'error'
+  const checks = isPostgres(db) ? sql`jsonb_array_elements(${trials.checks}::jsonb) c(value)` : sql`json_each(${trials.checks}) c`;
+  const c = (key: string) => jsonText(db, sql.raw("c.value"), key);
+  const checkRows = (
+    await rawRows<{ kind: string | null; message: string | null; n: number }>(
+      db,
+      sql`SELECT ${c("kind")} AS kind, ${c("message")} AS message, count(*) AS n
+       FROM ${trialsIndexedBy(db, "trials_matrix")}, ${checks}
+       WHERE ${trials.benchId} = ${benchId} AND ${trials.errorChecks} > 0 AND ${c("verdict")} = 'error'
        GROUP BY kind, message`,
     )
-    .all(benchId) as { kind: string | null; message: string | null; n: number }[];
+  ).map((r) => ({ ...r, n: Number(r.n) }));
   const group = (source: ErrorKindCount["source"], rows: { kind: string; message: string; n: number }[]): ErrorKindCount[] => {
     const by = new Map<string, ErrorKindCount>();
     for (const r of rows) {

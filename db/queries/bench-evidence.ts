@@ -42,7 +42,7 @@ const NONE: ReadonlyMap<number, CaseTally> = new Map();
  * @param candidates the bench's candidates (id, label and kind), in bench order; a regression of a
  *   recorded candidate against a recorded reference on a code check is a deterministic replay
  * @param summary the summary being stored (its baseline, reference bench and candidate, regressions)
- * @param cases this bench's case tallies when the caller read them already (the finalize: `benchCaseFigures`), else read here
+ * @param knownCases this bench's case tallies when the caller read them already (the finalize: `benchCaseFigures`), else read here
  * @param known per-check tallies the caller has (the finalize's check outcomes; see `KnownCheckTallies` for when they serve)
  * @returns per candidate id (as a string key, like the summary's other maps), its evidence
  */
@@ -51,18 +51,19 @@ export async function computeBenchEvidence(
   benchId: number,
   candidates: readonly { id: number; label: string; kind?: "model" | "recorded" }[],
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
-  cases: ReadonlyMap<number, ReadonlyMap<number, CaseTally>> = benchCaseTallies(db, benchId),
+  knownCases?: ReadonlyMap<number, ReadonlyMap<number, CaseTally>>,
   known: KnownCheckTallies = {},
 ): Promise<Record<string, StoredEvidence>> {
+  const cases = knownCases ?? (await benchCaseTallies(db, benchId));
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
   const prev = referenceBenchId !== null && referenceCandidateId !== null ? await getBench(db, referenceBenchId) : null;
   const kindOf = (list: readonly { id: number; kind?: "model" | "recorded" }[], id: number | null): CandidateKind =>
     list.find((c) => c.id === id)?.kind ?? null;
   const labelIn = (list: readonly { id: number; label: string }[], id: number) => list.find((c) => c.id === id)?.label ?? `#${id}`;
   const baseCases = baselineCandidateId !== null ? (cases.get(baselineCandidateId) ?? NONE) : null;
-  const refCases = prev ? (benchCaseTallies(db, prev.id, referenceCandidateId!).get(referenceCandidateId!) ?? NONE) : null;
+  const refCases = prev ? ((await benchCaseTallies(db, prev.id, referenceCandidateId!)).get(referenceCandidateId!) ?? NONE) : null;
   // Per-check tallies only where a check broke (the reference's, the candidate's and its confirm rerun's trials of those case revisions).
-  const classified = classifyBenchRegressions(
+  const classified = await classifyBenchRegressions(
     db,
     benchId,
     new Map(candidates.map((c) => [c.id, summary.regressions[String(c.id)] ?? []])),

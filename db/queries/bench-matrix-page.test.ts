@@ -25,13 +25,13 @@ describe("matrixPage", () => {
     const suite = await createSyntheticSuite(db, shape);
     const id = await launchSyntheticBench(db, shape, suite, "pages-1");
     await runSyntheticTrials(db, id, shape, lcg(3));
-    const all = matrixRows(db, id);
+    const all = await matrixRows(db, id);
     expect(all).toHaveLength(120);
     for (const page of [1, 2, 3, 0, 99]) {
       const want = selectMatrix(all, { filter: "all", sort: "position", page, pageSize: 50, regressionCases: new Set() });
-      const got = matrixPage(db, id, page, 50);
+      const got = await matrixPage(db, id, page, 50);
       expect(got).toEqual(want);
     }
-    expect(matrixPage(db, id, 3, 50).rows.map((r) => r.caseKey)).toEqual(all.slice(100).map((r) => r.caseKey));
+    expect((await matrixPage(db, id, 3, 50)).rows.map((r) => r.caseKey)).toEqual(all.slice(100).map((r) => r.caseKey));
   });
 });

@@ -3,18 +3,30 @@
  * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
  * sorting run over all rows; the page then takes its slice.
  */
+import { and, asc, count, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
 import type { Db } from "../client";
+import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
+import { countWhere, isPostgres, rawRows } from "../dialect";
+import { first } from "../rows";
 import { NOT_RERUN } from "./rerun-sql";
+import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
 
 /**
- * SQL sums of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
+ * Counts of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
  * (a verdict: fully passed or failed), `passed` (fully passed), `errors` (the trial or one of its
- * checks errored; `hasErrors`). Over the rows of `trials` in the query's group.
+ * checks errored; `hasErrors`). Over the rows of `trials` in the query's group; spread into a select.
  */
-export const TRIAL_VERDICT_SUMS = `sum(failed_checks > 0 OR (status = 'done' AND error_checks = 0 AND passed_checks > 0)) AS scored,
-              sum(status = 'done' AND failed_checks = 0 AND error_checks = 0 AND passed_checks > 0) AS passed,
-              sum(status = 'error' OR error_checks > 0) AS errors`;
+export const TRIAL_VERDICT_SUMS = {
+  scored: countWhere(sql`${trials.failedChecks} > 0 OR (${trials.status} = 'done' AND ${trials.errorChecks} = 0 AND ${trials.passedChecks} > 0)`),
+  passed: countWhere(sql`${trials.status} = 'done' AND ${trials.failedChecks} = 0 AND ${trials.errorChecks} = 0 AND ${trials.passedChecks} > 0`),
+  errors: countWhere(sql`${trials.status} = 'error' OR ${trials.errorChecks} > 0`),
+};
+
+/** `sum(column)` of an integer column as a number (0 for no rows) on both stores. */
+export function sumOf(column: Column) {
+  return sql<number>`coalesce(sum(${column}), 0)`.mapWith(Number);
+}
 
 /** One matrix row: a case and its cell per candidate id. */
 export interface MatrixRow {
@@ -28,19 +40,21 @@ export interface MatrixRow {
   cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number }>;
 }
 
-function cellOf(r: {
-  total: number;
-  errors: number;
-  skipped: number;
-  pending: number;
-  scored: number;
-  passed: number;
-  failedChecks: number;
-  firstTrialId: number;
-  budgetSkipped?: number;
-}): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
+function cellOf(
+  r: {
+    total: number;
+    errors: number;
+    skipped: number;
+    pending: number;
+    scored: number;
+    passed: number;
+    failedChecks: number;
+    firstTrialId: number;
+  },
+  budgetSkipped: number,
+): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
   return {
-    ...(r.budgetSkipped ? { budgetSkipped: r.budgetSkipped } : {}),
+    ...(budgetSkipped ? { budgetSkipped } : {}),
     verdict: cellVerdict(r),
     passedTrials: r.passed,
     scoredTrials: r.scored,
@@ -52,13 +66,8 @@ function cellOf(r: {
 }
 
 /** Every row of the matrix, in manifest order. */
-export function matrixRows(db: Db, benchId: number): MatrixRow[] {
-  const cases = db.$client
-    .prepare(
-      "SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position",
-    )
-    .all(benchId) as CaseRow[];
-  return withCells(db, benchId, cases, null);
+export async function matrixRows(db: Db, benchId: number): Promise<MatrixRow[]> {
+  return withCells(db, benchId, await includedCases(db, benchId), null);
 }
 
 /**
@@ -67,17 +76,18 @@ export function matrixRows(db: Db, benchId: number): MatrixRow[] {
  * view of a 2,000-case bench reads 50 rows, not 2,000 (issue #16, speed).
  * @param page 1-based, clamped to [1, pageCount]
  */
-export function matrixPage(db: Db, benchId: number, page: number, pageSize: number): { rows: MatrixRow[]; total: number; page: number; pageCount: number } {
-  const total = (db.$client.prepare("SELECT count(*) AS n FROM bench_cases WHERE bench_id = ? AND included = 1").get(benchId) as { n: number }).n;
+export async function matrixPage(
+  db: Db,
+  benchId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: MatrixRow[]; total: number; page: number; pageCount: number }> {
+  const total = (await first(db.select({ n: count() }).from(benchCases).where(includedIn(benchId))))?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const p = Math.min(Math.max(1, page), pageCount);
-  const cases = db.$client
-    .prepare(
-      "SELECT id, position, case_id AS caseId, case_key AS caseKey, case_revision_id AS rev, source FROM bench_cases WHERE bench_id = ? AND included = 1 ORDER BY position LIMIT ? OFFSET ?",
-    )
-    .all(benchId, pageSize, (p - 1) * pageSize) as CaseRow[];
+  const cases = await includedCases(db, benchId, { limit: pageSize, offset: (p - 1) * pageSize });
   return {
-    rows: withCells(
+    rows: await withCells(
       db,
       benchId,
       cases,
@@ -91,31 +101,59 @@ export function matrixPage(db: Db, benchId: number, page: number, pageSize: numb
 
 type CaseRow = { id: number; position: number; caseId: number; caseKey: string; rev: number; source: string };
 
+/** The included cases of bench `benchId`. */
+function includedIn(benchId: number) {
+  return and(eq(benchCases.benchId, benchId), eq(benchCases.included, true));
+}
+
+/** The included cases of bench `benchId` in manifest order (optionally one slice of them). */
+async function includedCases(db: Db, benchId: number, slice?: { limit: number; offset: number }): Promise<CaseRow[]> {
+  const q = db
+    .select({
+      id: benchCases.id,
+      position: benchCases.position,
+      caseId: benchCases.caseId,
+      caseKey: benchCases.caseKey,
+      rev: benchCases.caseRevisionId,
+      source: benchCases.source,
+    })
+    .from(benchCases)
+    .where(includedIn(benchId))
+    .orderBy(benchCases.position);
+  return slice ? q.limit(slice.limit).offset(slice.offset) : q;
+}
+
 /** Matrix rows of `cases` with their cells; `only` limits the trial counts read to those bench cases (null: every case of the bench). */
-function withCells(db: Db, benchId: number, cases: CaseRow[], only: number[] | null): MatrixRow[] {
-  const some = only ? "AND t.bench_case_id IN (SELECT value FROM json_each(?))" : "";
-  const params = only ? [benchId, JSON.stringify(only)] : [benchId];
-  const cells = db.$client
-    .prepare(
-      `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS total,
-              sum(status = 'skipped') AS skipped, sum(status IN ('queued', 'running')) AS pending,
-              ${TRIAL_VERDICT_SUMS},
-              sum(failed_checks) AS failedChecks, min(id) AS firstTrialId
-       FROM trials t WHERE t.bench_id = ? ${some} AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
-    )
-    .all(...params) as {
+async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number[] | null): Promise<MatrixRow[]> {
+  // The bench cases as one JSON parameter (no list of placeholders).
+  const json = JSON.stringify(only ?? []);
+  const some = !only
+    ? undefined
+    : isPostgres(db)
+      ? sql`${trials.benchCaseId} IN (SELECT (jsonb_array_elements_text(${json}::jsonb))::int)`
+      : sql`${trials.benchCaseId} IN (SELECT value FROM json_each(${json}))`;
+  // Run as raw SQL from the same fragments: drizzle's per-field row mapping cost a third more CPU
+  // on the 4,000 cells of a 20,000-trial bench (results page speed, issue #16). Every value is a
+  // number on both stores (PostgreSQL's int8 counts and sums too, db/pg/store.ts).
+  const cells = await rawRows<{
     bc: number;
     cand: number;
     total: number;
-    errors: number;
     skipped: number;
     pending: number;
     scored: number;
     passed: number;
+    errors: number;
     failedChecks: number;
     firstTrialId: number;
-    budgetSkipped: number;
-  }[];
+  }>(
+    db,
+    sql`SELECT ${trials.benchCaseId} AS "bc", ${trials.candidateId} AS "cand", count(*) AS "total",
+           ${countWhere(sql`${trials.status} = 'skipped'`)} AS "skipped", ${countWhere(sql`${trials.status} IN ('queued', 'running')`)} AS "pending",
+           ${TRIAL_VERDICT_SUMS.scored} AS "scored", ${TRIAL_VERDICT_SUMS.passed} AS "passed", ${TRIAL_VERDICT_SUMS.errors} AS "errors",
+           coalesce(sum(${trials.failedChecks}), 0) AS "failedChecks", min(${trials.id}) AS "firstTrialId"
+        FROM ${trials} WHERE ${trials.benchId} = ${benchId} ${some ? sql`AND ${some}` : sql``} AND ${NOT_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
+  );
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
     const row: MatrixRow = {
@@ -131,19 +169,17 @@ function withCells(db: Db, benchId: number, cases: CaseRow[], only: number[] | n
     return row;
   });
   // Trials the spend cap kept from starting, apart: the counts above come from an index (trials_matrix) without the error text.
-  const budget = db.$client
-    .prepare(
-      // By status first: else SQLite walks every trial row of the bench for the grouping's order.
-      `SELECT bench_case_id AS bc, candidate_id AS cand, count(*) AS n FROM trials t INDEXED BY trials_bench_status
-       WHERE t.bench_id = ? ${some} AND t.status = 'skipped' AND t.error LIKE 'budget%' AND ${NOT_RERUN} GROUP BY bench_case_id, candidate_id`,
-    )
-    .all(...params) as { bc: number; cand: number; n: number }[];
+  const budget = await db
+    .select({ bc: trialsColumn(trials.benchCaseId), cand: trialsColumn(trials.candidateId), n: count() })
+    // By status first: else SQLite walks every trial row of the bench for the grouping's order.
+    .from(trialsIndexedBy(db, "trials_bench_status"))
+    .where(and(eq(trials.benchId, benchId), some, eq(trials.status, "skipped"), like(trials.error, "budget%"), NOT_RERUN))
+    .groupBy(trials.benchCaseId, trials.candidateId);
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    x.budgetSkipped = budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0;
-    row.cells[x.cand] = cellOf(x);
+    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0);
   }
   return rows;
 }
@@ -177,18 +213,40 @@ export function selectMatrix(rows: MatrixRow[], o: { filter: MatrixFilter; sort:
   return { rows: list.slice((page - 1) * o.pageSize, page * o.pageSize), total, page, pageCount };
 }
 
-/** One trial with everything the trial view shows. */
-export function getTrial(db: Db, trialId: number) {
-  const t = db.$client
-    .prepare(
-      `SELECT t.*, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, c.label AS candidateLabel, c.kind AS candidateKind,
-              r.input AS input, r.expected AS expected, r.details AS details, r.erased_at AS erasedAt,
-              r.number AS caseRevisionNumber, r.author_email AS caseAuthorEmail, b.launched_by_email AS launchedByEmail
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
-       JOIN case_revisions r ON r.id = bc.case_revision_id JOIN benches b ON b.id = t.bench_id WHERE t.id = ?`,
-    )
-    .get(trialId) as Record<string, unknown> | undefined;
-  return t ?? null;
+/** The columns of `trials` keyed by their SQL names (`bench_case_id` …), as the trial view reads a trial. */
+const TRIAL_COLUMNS_BY_NAME = Object.fromEntries(Object.values(getTableColumns(trials)).map((c) => [c.name, c])) as Record<string, Column>;
+
+/**
+ * One trial with everything the trial view shows: every column of the trial under its SQL name
+ * (`candidate_id`, `checks` as JSON text …), then its case, candidate, case revision and launcher.
+ * @returns null for an unknown trial
+ */
+export async function getTrial(db: Db, trialId: number): Promise<Record<string, unknown> | null> {
+  const t = await first(
+    db
+      .select({
+        ...TRIAL_COLUMNS_BY_NAME,
+        caseKey: benchCases.caseKey,
+        caseId: benchCases.caseId,
+        caseRevisionId: benchCases.caseRevisionId,
+        candidateLabel: benchCandidates.label,
+        candidateKind: benchCandidates.kind,
+        input: caseRevisions.input,
+        expected: caseRevisions.expected,
+        details: caseRevisions.details,
+        erasedAt: caseRevisions.erasedAt,
+        caseRevisionNumber: caseRevisions.number,
+        caseAuthorEmail: caseRevisions.authorEmail,
+        launchedByEmail: benches.launchedByEmail,
+      })
+      .from(trials)
+      .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+      .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+      .innerJoin(caseRevisions, eq(caseRevisions.id, benchCases.caseRevisionId))
+      .innerJoin(benches, eq(benches.id, trials.benchId))
+      .where(eq(trials.id, trialId)),
+  );
+  return (t as Record<string, unknown> | undefined) ?? null;
 }
 
 /**
@@ -196,10 +254,12 @@ export function getTrial(db: Db, trialId: number) {
  * view links between them.
  * @returns `{ id, repeat }` per trial (repeats count from 1)
  */
-export function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): { id: number; repeat: number }[] {
-  return db.$client
-    .prepare("SELECT id, repeat FROM trials WHERE bench_id = ? AND candidate_id = ? AND bench_case_id = ? ORDER BY repeat")
-    .all(benchId, candidateId, benchCaseId) as { id: number; repeat: number }[];
+export async function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): Promise<{ id: number; repeat: number }[]> {
+  return db
+    .select({ id: trials.id, repeat: trials.repeat })
+    .from(trials)
+    .where(and(eq(trials.benchId, benchId), eq(trials.candidateId, candidateId), eq(trials.benchCaseId, benchCaseId)))
+    .orderBy(trials.repeat);
 }
 
 /**
@@ -212,19 +272,43 @@ export function repeatTrials(db: Db, benchId: number, candidateId: number, bench
  * inside the bench added, null for a planned one) and `rerunOf` (the errored trial an error rerun
  * reruns, else null) — last, so the earlier columns keep their places.
  */
-export function exportTrialRows(db: Db, benchId: number): Record<string, unknown>[] {
-  return db.$client
-    .prepare(
-      `SELECT t.id AS trial, c.label AS candidate, bc.case_key AS caseId, bc.case_revision_id AS caseRevision, r.input AS input, r.expected AS expected,
-              t.repeat, t.status, t.passed_checks AS passedChecks, t.failed_checks AS failedChecks, t.unscored_checks AS unscoredChecks, t.error_checks AS errorChecks,
-              t.output, CASE WHEN json_valid(t.record) THEN json_extract(t.record, '$.toolCalls') END AS toolCalls,
-              t.finish_reason AS finishReason, t.latency_ms AS latencyMs, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens,
-              t.cost_usd AS costUsd, t.error, t.checks, t.rerun, t.rerun_of AS rerunOf
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id
-       JOIN case_revisions r ON r.id = bc.case_revision_id
-       WHERE t.bench_id = ? ORDER BY bc.position, c.position, t.repeat`,
-    )
-    .all(benchId) as Record<string, unknown>[];
+export async function exportTrialRows(db: Db, benchId: number): Promise<Record<string, unknown>[]> {
+  // The record is JSON text on SQLite (checked: an unreadable one exports no tool calls), jsonb on PostgreSQL.
+  const toolCalls = isPostgres(db)
+    ? sql<string | null>`(${trials.record}::jsonb -> 'toolCalls')`
+    : sql<string | null>`CASE WHEN json_valid(${trials.record}) THEN json_extract(${trials.record}, '$.toolCalls') END`;
+  return db
+    .select({
+      trial: trials.id,
+      candidate: benchCandidates.label,
+      caseId: benchCases.caseKey,
+      caseRevision: benchCases.caseRevisionId,
+      input: caseRevisions.input,
+      expected: caseRevisions.expected,
+      repeat: trials.repeat,
+      status: trials.status,
+      passedChecks: trials.passedChecks,
+      failedChecks: trials.failedChecks,
+      unscoredChecks: trials.unscoredChecks,
+      errorChecks: trials.errorChecks,
+      output: trials.output,
+      toolCalls,
+      finishReason: trials.finishReason,
+      latencyMs: trials.latencyMs,
+      inputTokens: trials.inputTokens,
+      outputTokens: trials.outputTokens,
+      costUsd: trials.costUsd,
+      error: trials.error,
+      checks: trials.checks,
+      rerun: trials.rerun,
+      rerunOf: trials.rerunOf,
+    })
+    .from(trials)
+    .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+    .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+    .innerJoin(caseRevisions, eq(caseRevisions.id, benchCases.caseRevisionId))
+    .where(eq(trials.benchId, benchId))
+    .orderBy(benchCases.position, benchCandidates.position, trials.repeat);
 }
 
 /** A trial shown beside another for comparison: the baseline's in the same bench, or the last bench's reference candidate's. */
@@ -248,19 +332,32 @@ export interface ReferenceTrial {
  * bench's reference candidate's trial of the same case revision (from the bench summary).
  * @returns at most one of each, in that order; empty when the trial is not of this bench
  */
-export function referenceTrials(
+export async function referenceTrials(
   db: Db,
   bench: { id: number; summary: { baselineCandidateId: number | null; referenceBenchId: number | null; referenceCandidateId: number | null } | null },
   trialId: number,
-): ReferenceTrial[] {
-  const t = db.$client
-    .prepare(
-      "SELECT t.candidate_id AS cand, t.bench_case_id AS bc, t.repeat AS rep, bc.case_revision_id AS rev FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ? AND t.bench_id = ?",
-    )
-    .get(trialId, bench.id) as { cand: number; bc: number; rep: number; rev: number } | undefined;
+): Promise<ReferenceTrial[]> {
+  const t = await first(
+    db
+      .select({ cand: trials.candidateId, bc: trials.benchCaseId, rep: trials.repeat, rev: benchCases.caseRevisionId })
+      .from(trials)
+      .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+      .where(and(eq(trials.id, trialId), eq(trials.benchId, bench.id))),
+  );
   if (!t || !bench.summary) return [];
-  const cols = `t.id AS trialId, t.bench_id AS benchId, c.label, t.status, t.output, t.error, t.checks,
-                t.passed_checks AS passed, t.failed_checks AS failed, t.unscored_checks AS unscored, t.error_checks AS errors`;
+  const cols = {
+    trialId: trials.id,
+    benchId: trials.benchId,
+    label: benchCandidates.label,
+    status: trials.status,
+    output: trials.output,
+    error: trials.error,
+    checks: trials.checks,
+    passed: trials.passedChecks,
+    failed: trials.failedChecks,
+    unscored: trials.unscoredChecks,
+    errors: trials.errorChecks,
+  };
   type Row = {
     trialId: number;
     benchId: number;
@@ -285,23 +382,33 @@ export function referenceTrials(
     verdicts: { passed: r.passed ?? 0, failed: r.failed ?? 0, unscored: r.unscored ?? 0, error: r.errors ?? 0 },
     checks: r.checks,
   });
+  // The same repeat when it has one, else its first.
+  const sameRepeatFirst = [sql`CASE WHEN ${trials.repeat} = ${t.rep} THEN 0 ELSE 1 END`, asc(trials.repeat)];
   const out: ReferenceTrial[] = [];
   const { baselineCandidateId: base, referenceBenchId: refBench, referenceCandidateId: refCand } = bench.summary;
   if (base !== null && base !== t.cand) {
-    const r = db.$client
-      .prepare(
-        `SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND t.candidate_id = ? AND t.bench_case_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`,
-      )
-      .get(bench.id, base, t.bc, t.rep) as Row | undefined;
+    const r = await first(
+      db
+        .select(cols)
+        .from(trials)
+        .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+        .where(and(eq(trials.benchId, bench.id), eq(trials.candidateId, base), eq(trials.benchCaseId, t.bc)))
+        .orderBy(...sameRepeatFirst)
+        .limit(1),
+    );
     if (r) out.push(shape("baseline", r));
   }
   if (refBench !== null && refCand !== null) {
-    const r = db.$client
-      .prepare(
-        `SELECT ${cols} FROM trials t JOIN bench_candidates c ON c.id = t.candidate_id JOIN bench_cases bc ON bc.id = t.bench_case_id
-         WHERE t.bench_id = ? AND t.candidate_id = ? AND bc.case_revision_id = ? ORDER BY t.repeat = ? DESC, t.repeat LIMIT 1`,
-      )
-      .get(refBench, refCand, t.rev, t.rep) as Row | undefined;
+    const r = await first(
+      db
+        .select(cols)
+        .from(trials)
+        .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+        .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+        .where(and(eq(trials.benchId, refBench), eq(trials.candidateId, refCand), eq(benchCases.caseRevisionId, t.rev)))
+        .orderBy(...sameRepeatFirst)
+        .limit(1),
+    );
     if (r) out.push(shape("last bench", r));
   }
   return out;

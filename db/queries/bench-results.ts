@@ -3,7 +3,11 @@
  * statistics, regressions against the baseline and the last bench of the same prompt, the
  * recommendation, and the cases to retain for the next bench.
  */
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
+import { first } from "../rows";
+import { countWhere, rawRows } from "../dialect";
+import { benchCases, benches, trials } from "../schema";
 import { aggregateCandidates, checkOutcomes, percentile, type TrialFacts } from "@/lib/bench/aggregate";
 import {
   findFixes,
@@ -17,11 +21,11 @@ import {
 } from "@/lib/bench/recommend";
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
-import { matrixRows, TRIAL_VERDICT_SUMS } from "./bench-matrix";
+import { matrixRows, sumOf, TRIAL_VERDICT_SUMS } from "./bench-matrix";
 import { flipTable, storedFlips } from "@/lib/bench/evidence/flips";
 import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
-import { HUMAN_OVERLAY_SQL, parseHumanOverlay } from "./human-verdicts";
+import { humanOverlaySql, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
@@ -36,20 +40,22 @@ type CheckOutcomes = ReturnType<typeof checkOutcomes>;
 /**
  * Trial facts of a bench (optionally one candidate), with checks parsed down to what aggregation
  * reads (key, label, kind, verdict, priority, a judge's usage; not messages, scores or details).
- * @returns an iterable that reads the trials from the database each time it is iterated, one row
- *   at a time: a bench's results are computed over all its trials, and holding them all at once
- *   made the worker's memory grow with the bench's size (issue #5: memory flat as trials grow).
- *   Iterate it synchronously (the connection is busy while a pass runs).
+ * @returns the trials read in one query, as an iterable that parses one trial's checks at a time
+ *   while it is iterated (it may be iterated more than once): a bench's results are computed over
+ *   all its trials, and holding them all parsed at once made the worker's memory grow with the
+ *   bench's size (issue #5); the rows hold the checks' JSON text only.
  */
-export function trialFacts(db: Db, benchId: number, candidateId?: number): Iterable<TrialFacts> {
-  const stmt = db.$client.prepare(
-    `SELECT t.candidate_id AS candidateId, bc.case_revision_id AS caseRevisionId, bc.case_key AS caseKey, t.repeat AS repeat, t.status AS status,
-            t.checks AS checks, t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.cost_usd AS costUsd, t.latency_ms AS latencyMs,
-            ${HUMAN_OVERLAY_SQL} AS human
-     FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-     WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}`,
+export async function trialFacts(db: Db, benchId: number, candidateId?: number): Promise<Iterable<TrialFacts>> {
+  // Raw SQL from drizzle fragments: drizzle's per-field row mapping over every trial of a large bench
+  // cost a quarter more CPU at finalize (issue #16's time budget). Values are the same on both stores.
+  const rows = await rawRows<Omit<TrialFacts, "checks"> & { checks: string | null; human: string | null }>(
+    db,
+    sql`SELECT ${trials.candidateId} AS "candidateId", ${benchCases.caseRevisionId} AS "caseRevisionId", ${benchCases.caseKey} AS "caseKey",
+           ${trials.repeat} AS "repeat", ${trials.status} AS "status", ${trials.checks} AS "checks", ${trials.inputTokens} AS "inputTokens",
+           ${trials.outputTokens} AS "outputTokens", ${trials.costUsd} AS "costUsd", ${trials.latencyMs} AS "latencyMs", ${humanOverlaySql(db)} AS "human"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId} ${candidateId ? sql`AND ${trials.candidateId} = ${candidateId}` : sql``} AND ${IN_RESULTS}`,
   );
-  const params = candidateId ? [benchId, candidateId] : [benchId];
   return {
     *[Symbol.iterator]() {
       // Labels, kinds and keys repeat on every trial: one string each, not one per row.
@@ -60,7 +66,7 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
         shared.set(v, v);
         return v;
       };
-      for (const { human, ...r } of stmt.iterate(...params) as Iterable<Omit<TrialFacts, "checks"> & { checks: string | null; human: string | null }>) {
+      for (const { human, ...r } of rows) {
         // A reviewer's pass or fail takes precedence over the recorded verdict (issue 18).
         const checks = r.checks
           ? applyHumanVerdicts(JSON.parse(r.checks) as CheckRecord[], parseHumanOverlay(human)).map((c) => ({
@@ -83,8 +89,8 @@ export function trialFacts(db: Db, benchId: number, candidateId?: number): Itera
  * regressions are found from, against a baseline, the last bench, or another bench on Compare.
  * One pass over that candidate's trials.
  */
-export function candidateCheckOutcomes(db: Db, benchId: number, candidateId: number): CheckOutcomes {
-  return checkOutcomes(trialFacts(db, benchId, candidateId), candidateId);
+export async function candidateCheckOutcomes(db: Db, benchId: number, candidateId: number): Promise<CheckOutcomes> {
+  return checkOutcomes(await trialFacts(db, benchId, candidateId), candidateId);
 }
 
 /**
@@ -97,14 +103,21 @@ const RESOLVED = new Set<string>(["cleared", "flaky on baseline"]);
 
 async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Regression[]>, refs: RegressionReferences): Promise<Map<number, Regression[]>> {
   // Without a confirm trial nothing can be cleared: skip parsing the broken checks.
-  if (!db.$client.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND rerun = 'confirm' LIMIT 1").get(benchId)) return regressions;
-  const statuses = classifyBenchRegressions(db, benchId, regressions, refs);
+  const confirm = await first(
+    db
+      .select({ id: trials.id })
+      .from(trials)
+      .where(and(eq(trials.benchId, benchId), eq(trials.rerun, "confirm")))
+      .limit(1),
+  );
+  if (!confirm) return regressions;
+  const statuses = await classifyBenchRegressions(db, benchId, regressions, refs);
   return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
 }
 
 /** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
-function neverRerun(db: Db, benchId: number): boolean {
-  return (db.$client.prepare("SELECT rerun_base AS b FROM benches WHERE id = ?").get(benchId) as { b: number } | undefined)?.b === 0;
+async function neverRerun(db: Db, benchId: number): Promise<boolean> {
+  return (await first(db.select({ b: benches.rerunBase }).from(benches).where(eq(benches.id, benchId))))?.b === 0;
 }
 
 /**
@@ -115,25 +128,26 @@ function neverRerun(db: Db, benchId: number): boolean {
 export async function computeBenchResults(db: Db, benchId: number): Promise<{ summary: BenchSummary; recommendation: Recommendation }> {
   const bench = (await getBench(db, benchId))!;
   const ids = bench.candidates.map((c) => c.id);
-  const stats = aggregateCandidates(ids, trialFacts(db, benchId));
+  const stats = aggregateCandidates(ids, await trialFacts(db, benchId));
   const baselineCandidateId =
     bench.baseline.kind === "candidate" ? (bench.candidates.find((c) => c.position === (bench.baseline as { position: number }).position)?.id ?? null) : null;
   // Each candidate's check outcomes take a pass over its trials: only read when compared.
   const outcomes = new Map<number, CheckOutcomes>();
-  const outcomesOf = (id: number) => {
+  const outcomesOf = async (id: number) => {
     let o = outcomes.get(id);
-    if (!o) outcomes.set(id, (o = candidateCheckOutcomes(db, benchId, id)));
+    if (!o) outcomes.set(id, (o = await candidateCheckOutcomes(db, benchId, id)));
     return o;
   };
 
   const regressions = new Map<number, Regression[]>();
   const fixes = new Map<number, Fix[]>();
   if (baselineCandidateId !== null) {
-    const base = outcomesOf(baselineCandidateId);
+    const base = await outcomesOf(baselineCandidateId);
     for (const id of ids) {
       if (id === baselineCandidateId) continue;
-      regressions.set(id, findRegressions(base, outcomesOf(id), "baseline"));
-      fixes.set(id, findFixes(base, outcomesOf(id), "baseline"));
+      const own = await outcomesOf(id);
+      regressions.set(id, findRegressions(base, own, "baseline"));
+      fixes.set(id, findFixes(base, own, "baseline"));
     }
   }
   // Every bench is also compared with the last finished bench of its prompt, whatever its baseline:
@@ -143,12 +157,12 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   let lastBench: LastBenchReference | null = null;
   // Per-check tallies for the regression statuses, from the outcomes read here: valid for a bench no rerun added trials to (see KnownCheckTallies).
   const known: KnownCheckTallies = {};
-  const noReruns = neverRerun(db, benchId);
+  const noReruns = await neverRerun(db, benchId);
   if (noReruns) {
     const tallies = new Map<number, ReturnType<typeof checkTalliesFromOutcomes>>();
-    known.bench = (id) => {
+    known.bench = async (id) => {
       let t = tallies.get(id);
-      if (!t) tallies.set(id, (t = checkTalliesFromOutcomes(outcomesOf(id).values())));
+      if (!t) tallies.set(id, (t = checkTalliesFromOutcomes((await outcomesOf(id)).values())));
       return t;
     };
   }
@@ -160,11 +174,12 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
         benchId: referenceBenchId,
         candidateLabel: prev.candidates.find((c) => c.id === referenceCandidateId)?.label ?? `candidate #${referenceCandidateId}`,
       };
-      const ref = candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
-      if (neverRerun(db, referenceBenchId)) known.reference = checkTalliesFromOutcomes(ref.values());
+      const ref = await candidateCheckOutcomes(db, referenceBenchId, referenceCandidateId);
+      if (await neverRerun(db, referenceBenchId)) known.reference = checkTalliesFromOutcomes(ref.values());
       for (const id of ids) {
-        regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, outcomesOf(id), "last bench")));
-        fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, outcomesOf(id), "last bench")));
+        const own = await outcomesOf(id);
+        regressions.set(id, mergeRegressions(regressions.get(id) ?? [], findRegressions(ref, own, "last bench")));
+        fixes.set(id, mergeRegressions(fixes.get(id) ?? [], findFixes(ref, own, "last bench")));
       }
     }
   }
@@ -180,8 +195,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const blockers = await gateBlockers(db, benchId, blocking, { baselineCandidateId, referenceBenchId, referenceCandidateId });
   // Cost and latency against the baseline, and the gate limits they pass (issue #16 §4).
   // Case tallies, costs and latencies in one query: the trade-offs and the paired statistics read them (issue #16, speed).
-  const figures = benchCaseFigures(db, benchId, { neverRerun: noReruns });
-  const tradeoffs = baselineCandidateId !== null ? benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates, figures) : new Map();
+  const figures = await benchCaseFigures(db, benchId, { neverRerun: noReruns });
+  const tradeoffs = baselineCandidateId !== null ? await benchTradeoffs(db, benchId, baselineCandidateId, bench.candidates, figures) : new Map();
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
@@ -205,7 +220,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
   summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
   // The flip table too: the results page then reads only the matrix rows it shows.
-  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(matrixRows(db, benchId), baselineCandidateId, ids));
+  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(await matrixRows(db, benchId), baselineCandidateId, ids));
   return { summary, recommendation };
 }
 
@@ -213,21 +228,39 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
  * Per-candidate figures of a running bench from the trial count columns (no JSON parsing), so the
  * bench page stays fast while trials are written. Per-check rates (`byCheck`) come when it ends.
  */
-export function liveCandidateStats(db: Db, benchId: number, candidateIds: number[]): import("@/lib/bench/aggregate").CandidateStats[] {
-  const rows = db.$client
-    .prepare(
-      `SELECT candidate_id AS id, count(*) AS total, sum(status = 'done') AS done, sum(status = 'error') AS error, sum(status = 'skipped') AS skipped,
-              sum(status IN ('queued', 'running')) AS pending, sum(passed_checks) AS passedChecks, sum(failed_checks) AS failedChecks,
-              sum(unscored_checks) AS unscored, sum(error_checks) AS errorChecks, ${TRIAL_VERDICT_SUMS},
-              coalesce(sum(input_tokens), 0) AS tin, coalesce(sum(output_tokens), 0) AS tout, sum(cost_usd) AS cost
-       FROM trials t WHERE t.bench_id = ? AND ${IN_RESULTS} GROUP BY candidate_id`,
-    )
-    .all(benchId) as Record<string, number | null>[];
-  const lat = db.$client.prepare("SELECT latency_ms AS l FROM trials WHERE bench_id = ? AND candidate_id = ? AND status = 'done' AND latency_ms IS NOT NULL");
-  return candidateIds.map((id) => {
+export async function liveCandidateStats(db: Db, benchId: number, candidateIds: number[]): Promise<import("@/lib/bench/aggregate").CandidateStats[]> {
+  const rows: Record<string, number | null>[] = await db
+    .select({
+      id: trials.candidateId,
+      total: count(),
+      done: countWhere(sql`${trials.status} = 'done'`),
+      error: countWhere(sql`${trials.status} = 'error'`),
+      skipped: countWhere(sql`${trials.status} = 'skipped'`),
+      pending: countWhere(sql`${trials.status} IN ('queued', 'running')`),
+      passedChecks: sumOf(trials.passedChecks),
+      failedChecks: sumOf(trials.failedChecks),
+      unscored: sumOf(trials.unscoredChecks),
+      errorChecks: sumOf(trials.errorChecks),
+      ...TRIAL_VERDICT_SUMS,
+      tin: sumOf(trials.inputTokens),
+      tout: sumOf(trials.outputTokens),
+      cost: sql<number | null>`sum(${trials.costUsd})`.mapWith(Number),
+    })
+    .from(trials)
+    .where(and(eq(trials.benchId, benchId), IN_RESULTS))
+    .groupBy(trials.candidateId);
+  const latenciesOf = async (id: number) =>
+    (
+      await db
+        .select({ l: trials.latencyMs })
+        .from(trials)
+        .where(and(eq(trials.benchId, benchId), eq(trials.candidateId, id), eq(trials.status, "done"), isNotNull(trials.latencyMs)))
+    ).map((x) => x.l!);
+  const latencyLists = await Promise.all(candidateIds.map(latenciesOf));
+  return candidateIds.map((id, i) => {
     const r = rows.find((x) => x.id === id) ?? {};
     const n = (k: string) => Number(r[k] ?? 0);
-    const latencies = (lat.all(benchId, id) as { l: number }[]).map((x) => x.l);
+    const latencies = latencyLists[i];
     const rate = (p: number, s: number) => ({ passed: p, scored: s, rate: s ? p / s : null });
     return {
       candidateId: id,

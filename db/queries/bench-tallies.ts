@@ -4,31 +4,36 @@
  * check and no failed one) of trials with a scored check; and, for a few case revisions only (the
  * ones with a broken check), per-check tallies parsed from the stored checks.
  */
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../client";
+import { benchCases, trials } from "../schema";
 import type { CaseTally } from "@/lib/bench/stats/paired";
 import type { CheckTally } from "@/lib/bench/stats/regression-status";
 import type { CheckRecord } from "@/lib/bench/types";
 import type { SideTallies } from "@/lib/bench/stats/tallies";
 import { IN_RESULTS } from "./rerun-sql";
+import { countWhere, isPostgres, rawRows } from "../dialect";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { parseHumanOverlay } from "./human-verdicts";
 
 /**
  * Case tallies of every candidate of bench `benchId` (optionally one candidate).
- * @returns per candidate id, per case revision id, `{ passed, scored }` (cases whose trials were
- *   all unscored, errored or unrun have `scored: 0`)
+ * @returns per candidate id, per case revision id (ascending on both stores: the statistics read them in
+ *   that order), `{ passed, scored }` (cases whose trials were all unscored, errored or unrun have `scored: 0`)
  */
-export function benchCaseTallies(db: Db, benchId: number, candidateId?: number): Map<number, Map<number, CaseTally>> {
-  const rows = db.$client
-    .prepare(
-      `SELECT t.candidate_id AS c, bc.case_revision_id AS r,
-              coalesce(sum(t.passed_checks + t.failed_checks > 0), 0) AS scored,
-              coalesce(sum(t.passed_checks + t.failed_checks > 0 AND t.failed_checks = 0), 0) AS passed
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? ${candidateId ? "AND t.candidate_id = ?" : ""} AND ${IN_RESULTS}
-       GROUP BY t.candidate_id, bc.case_revision_id`,
-    )
-    .all(...(candidateId ? [benchId, candidateId] : [benchId])) as { c: number; r: number; scored: number; passed: number }[];
+export async function benchCaseTallies(db: Db, benchId: number, candidateId?: number): Promise<Map<number, Map<number, CaseTally>>> {
+  // Raw SQL from drizzle fragments: no per-field row mapping over the ~4,000 groups of a 20,000-trial
+  // bench (the statistics' time budget, issue #16). Every value is a number on both stores.
+  const rows = await rawRows<{ c: number; r: number; scored: number; passed: number }>(
+    db,
+    sql`SELECT ${trials.candidateId} AS "c", ${benchCases.caseRevisionId} AS "r",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0`)} AS "scored",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0 AND ${trials.failedChecks} = 0`)} AS "passed"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId} ${candidateId ? sql`AND ${trials.candidateId} = ${candidateId}` : sql``} AND ${IN_RESULTS}
+        GROUP BY ${trials.candidateId}, ${benchCases.caseRevisionId}
+        ORDER BY ${trials.candidateId}, ${benchCases.caseRevisionId}`,
+  );
   const out = new Map<number, Map<number, CaseTally>>();
   for (const x of rows) {
     let m = out.get(x.c);
@@ -45,6 +50,19 @@ export interface CaseFigures extends CaseTally {
   latencyMs: number | null;
 }
 
+/** `avg(expr)` as a float on both stores (PostgreSQL's `avg` is numeric, which its driver returns as text). */
+function avgOf(db: Db, expr: SQL): SQL {
+  return isPostgres(db) ? sql`avg(${expr})::float8` : sql`avg(${expr})`;
+}
+
+/** `column IN (the ids)`, the ids as one JSON parameter (there can be thousands: no list of placeholders). */
+function inIds(db: Db, column: SQLWrapper, ids: Iterable<number>): SQL {
+  const json = JSON.stringify([...ids]);
+  return isPostgres(db)
+    ? sql`${column} IN (SELECT (jsonb_array_elements_text(${json}::jsonb))::int)`
+    : sql`${column} IN (SELECT value FROM json_each(${json}))`;
+}
+
 /**
  * Case tallies (as {@link benchCaseTallies}) and the mean cost and latency of the `done` trials (as
  * `benchCaseCosts`) of every candidate of bench `benchId`, from one grouped query over the trials
@@ -53,18 +71,23 @@ export interface CaseFigures extends CaseTally {
  *   results, and the per-trial check for a rerun replacing it is skipped
  * @returns per candidate id, per case revision id (ascending, as the separate queries order them), its figures
  */
-export function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Map<number, Map<number, CaseFigures>> {
-  const rows = db.$client
-    .prepare(
-      `SELECT t.candidate_id AS c, bc.case_revision_id AS r,
-              coalesce(sum(t.passed_checks + t.failed_checks > 0), 0) AS scored,
-              coalesce(sum(t.passed_checks + t.failed_checks > 0 AND t.failed_checks = 0), 0) AS passed,
-              sum(t.status = 'done') AS done, avg(CASE WHEN t.status = 'done' THEN t.cost_usd END) AS cost, avg(CASE WHEN t.status = 'done' THEN t.latency_ms END) AS latency
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? AND ${o.neverRerun ? "1" : IN_RESULTS}
-       GROUP BY t.candidate_id, bc.case_revision_id`,
-    )
-    .all(benchId) as { c: number; r: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null }[];
+export async function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Promise<Map<number, Map<number, CaseFigures>>> {
+  // Raw SQL from drizzle fragments (no per-field row mapping over the ~4,000 groups of a 20,000-trial
+  // bench); counts are numbers on both stores, the means floats.
+  const done = sql`${trials.status} = 'done'`;
+  const rows = await rawRows<{ c: number; r: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null }>(
+    db,
+    sql`SELECT ${trials.candidateId} AS "c", ${benchCases.caseRevisionId} AS "r",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0`)} AS "scored",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0 AND ${trials.failedChecks} = 0`)} AS "passed",
+           ${countWhere(done)} AS "done",
+           ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.costUsd} END`)} AS "cost",
+           ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.latencyMs} END`)} AS "latency"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId} ${o.neverRerun ? sql`` : sql`AND ${IN_RESULTS}`}
+        GROUP BY ${trials.candidateId}, ${benchCases.caseRevisionId}
+        ORDER BY ${trials.candidateId}, ${benchCases.caseRevisionId}`,
+  );
   const out = new Map<number, Map<number, CaseFigures>>();
   for (const x of rows) {
     let m = out.get(x.c);
@@ -88,7 +111,11 @@ export interface CheckTalliesWithConfirm {
  * Human verdicts are read once for the bench (usually none), not per trial.
  * @param wanted candidate id → the case revision ids to tally for it
  */
-export function benchCheckTalliesOf(db: Db, benchId: number, wanted: ReadonlyMap<number, ReadonlySet<number>>): Map<number, CheckTalliesWithConfirm> {
+export async function benchCheckTalliesOf(
+  db: Db,
+  benchId: number,
+  wanted: ReadonlyMap<number, ReadonlySet<number>>,
+): Promise<Map<number, CheckTalliesWithConfirm>> {
   const out = new Map<number, CheckTalliesWithConfirm>();
   const revs = new Set<number>();
   for (const [c, set] of wanted) {
@@ -97,25 +124,24 @@ export function benchCheckTalliesOf(db: Db, benchId: number, wanted: ReadonlyMap
     for (const r of set) revs.add(r);
   }
   if (revs.size === 0) return out;
-  const human = new Map(
-    (
-      db.$client
-        .prepare(
-          `SELECT hv.trial_id AS id, json_group_array(json_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id)) AS human
-           FROM trials t JOIN human_verdicts hv ON hv.trial_id = t.id WHERE t.bench_id = ? GROUP BY hv.trial_id`,
-        )
-        .all(benchId) as { id: number; human: string }[]
-    ).map((h) => [h.id, h.human]),
+  // The same overlay text as humanOverlaySql, grouped once over the bench's verdicts (not a subquery per trial).
+  const overlay = isPostgres(db)
+    ? sql`jsonb_agg(jsonb_build_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id))`
+    : sql`json_group_array(json_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id))`;
+  const overlays = await rawRows<{ id: number; human: string }>(
+    db,
+    sql`SELECT hv.trial_id AS "id", ${overlay} AS "human"
+        FROM ${trials} JOIN human_verdicts hv ON hv.trial_id = trials.id WHERE ${trials.benchId} = ${benchId} GROUP BY hv.trial_id`,
   );
-  // Raw rows (arrays, not objects): one object fewer per trial.
-  const stmt = db.$client
-    .prepare(
-      `SELECT t.id, t.candidate_id, bc.case_revision_id, t.checks, t.rerun = 'confirm'
-       FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id
-       WHERE t.bench_id = ? AND t.checks IS NOT NULL AND t.candidate_id IN (SELECT value FROM json_each(?))
-         AND bc.case_revision_id IN (SELECT value FROM json_each(?))`,
-    )
-    .raw(true);
+  const human = new Map(overlays.map((h) => [h.id, h.human]));
+  const rows = await rawRows<{ id: number; c: number; r: number; checks: string; confirm: number | boolean | null }>(
+    db,
+    sql`SELECT ${trials.id} AS "id", ${trials.candidateId} AS "c", ${benchCases.caseRevisionId} AS "r", ${trials.checks} AS "checks",
+           ${trials.rerun} = 'confirm' AS "confirm"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId} AND ${trials.checks} IS NOT NULL AND ${inIds(db, trials.candidateId, out.keys())}
+          AND ${inIds(db, benchCases.caseRevisionId, revs)}`,
+  );
   const add = (byRev: SideTallies["checks"], rev: number, key: string, passed: boolean) => {
     let byKey = byRev.get(rev);
     if (!byKey) byRev.set(rev, (byKey = new Map()));
@@ -124,9 +150,7 @@ export function benchCheckTalliesOf(db: Db, benchId: number, wanted: ReadonlyMap
     ct.scored++;
     if (passed) ct.passed++;
   };
-  for (const [id, candidateId, rev, checks, confirm] of stmt.iterate(benchId, JSON.stringify([...out.keys()]), JSON.stringify([...revs])) as Iterable<
-    [number, number, number, string, number | null]
-  >) {
+  for (const { id, c: candidateId, r: rev, checks, confirm } of rows) {
     if (!wanted.get(candidateId)!.has(rev)) continue;
     const side = out.get(candidateId)!;
     const h = human.get(id);

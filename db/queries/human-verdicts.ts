@@ -3,10 +3,12 @@
  * beside the judge's record (never in it), and the per-prompt calibration settings. Typed reads and
  * writes only; the overlay and the figures are in `lib/review`.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import type { Tx } from "../write-transaction";
-import { humanVerdicts, promptCalibrationSettings, trials } from "../schema";
+import { isPostgres, jsonText, rawRows } from "../dialect";
+import { first } from "../rows";
+import { benchCandidates, benchCases, benches, caseRevisions, humanVerdicts, promptCalibrationSettings, trials } from "../schema";
 import type { HumanCheckVerdict, HumanVerdictValue } from "@/lib/review/overlay";
 import { DEFAULT_CALIBRATION_POLICY, type CalibrationPolicy } from "@/lib/review/advisory";
 
@@ -22,14 +24,21 @@ export interface HumanVerdictRow {
 }
 
 /**
- * A SQL expression, for a query over `trials t`, that is the trial's human verdicts as JSON text
- * (`[{ "checkKey", "verdict", "at" }]`, in no set order: {@link parseHumanOverlay} orders them), or
- * null when it has none. Scoring reads it beside `t.checks`.
+ * A SQL expression, for a query over `trials` (the table, not an alias), that is the trial's human
+ * verdicts as JSON text (`[{ "checkKey", "verdict", "at", "id" }]`, in no set order:
+ * {@link parseHumanOverlay} orders them), or null (PostgreSQL) or `[]` (SQLite) when it has none.
+ * Scoring reads it beside `trials.checks`. (`trials.id` is written out: drizzle would write a column
+ * selected from a single table without its table name, and `hv` has an `id` too.)
  */
-export const HUMAN_OVERLAY_SQL = `(SELECT json_group_array(json_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id))
-  FROM human_verdicts hv WHERE hv.trial_id = t.id)`;
+export function humanOverlaySql(db: Db): SQL<string | null> {
+  return isPostgres(db)
+    ? sql<string | null>`(SELECT jsonb_agg(jsonb_build_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id))
+  FROM human_verdicts hv WHERE hv.trial_id = trials.id)`
+    : sql<string | null>`(SELECT json_group_array(json_object('checkKey', hv.check_key, 'verdict', hv.verdict, 'at', hv.created_at, 'id', hv.id))
+  FROM human_verdicts hv WHERE hv.trial_id = trials.id)`;
+}
 
-/** The verdicts of {@link HUMAN_OVERLAY_SQL}'s text, oldest first (so the last one given wins). */
+/** The verdicts of {@link humanOverlaySql}'s text, oldest first (so the last one given wins). */
 export function parseHumanOverlay(text: string | null | undefined): HumanCheckVerdict[] {
   if (!text) return [];
   const list = JSON.parse(text) as { checkKey: string; verdict: HumanVerdictValue; at: number; id: number }[];
@@ -41,39 +50,40 @@ export function parseHumanOverlay(text: string | null | undefined): HumanCheckVe
  * the same check, leaves other reviewers' and the trial's checks alone. Call inside the transaction
  * that also rewrites the trial's counts.
  */
-export function upsertHumanVerdict(tx: Tx, v: Omit<HumanVerdictRow, "id">): void {
-  tx.insert(humanVerdicts)
+export async function upsertHumanVerdict(tx: Tx, v: Omit<HumanVerdictRow, "id">): Promise<void> {
+  await tx
+    .insert(humanVerdicts)
     .values(v)
     .onConflictDoUpdate({
       target: [humanVerdicts.trialId, humanVerdicts.checkKey, humanVerdicts.reviewer],
       set: { verdict: v.verdict, note: v.note, createdAt: v.createdAt },
-    })
-    .run();
+    });
 }
 
 /** The human verdicts of one trial, oldest first. */
-export function trialHumanVerdicts(db: Db | Tx, trialId: number): HumanVerdictRow[] {
-  return db.select().from(humanVerdicts).where(eq(humanVerdicts.trialId, trialId)).orderBy(humanVerdicts.createdAt, humanVerdicts.id).all();
+export async function trialHumanVerdicts(db: Db | Tx, trialId: number): Promise<HumanVerdictRow[]> {
+  return db.select().from(humanVerdicts).where(eq(humanVerdicts.trialId, trialId)).orderBy(humanVerdicts.createdAt, humanVerdicts.id);
 }
 
 /** The human verdicts of a bench's trials, per trial id, oldest first. */
-export function benchHumanVerdicts(db: Db, benchId: number): Map<number, HumanVerdictRow[]> {
-  const rows = db
+export async function benchHumanVerdicts(db: Db, benchId: number): Promise<Map<number, HumanVerdictRow[]>> {
+  const rows = await db
     .select({ v: humanVerdicts })
     .from(humanVerdicts)
     .innerJoin(trials, eq(trials.id, humanVerdicts.trialId))
     .where(eq(trials.benchId, benchId))
-    .orderBy(humanVerdicts.createdAt, humanVerdicts.id)
-    .all();
+    .orderBy(humanVerdicts.createdAt, humanVerdicts.id);
   const out = new Map<number, HumanVerdictRow[]>();
   for (const { v } of rows) out.set(v.trialId, [...(out.get(v.trialId) ?? []), v]);
   return out;
 }
 
 /** What a review needs of a trial to check and score a verdict: its bench, status and recorded checks (JSON text). */
-export function trialForVerdict(db: Db | Tx, trialId: number): { id: number; benchId: number; status: string; checks: string | null } | null {
+export async function trialForVerdict(db: Db | Tx, trialId: number): Promise<{ id: number; benchId: number; status: string; checks: string | null } | null> {
   return (
-    db.select({ id: trials.id, benchId: trials.benchId, status: trials.status, checks: trials.checks }).from(trials).where(eq(trials.id, trialId)).get() ?? null
+    (await first(
+      db.select({ id: trials.id, benchId: trials.benchId, status: trials.status, checks: trials.checks }).from(trials).where(eq(trials.id, trialId)),
+    )) ?? null
   );
 }
 
@@ -81,11 +91,11 @@ export function trialForVerdict(db: Db | Tx, trialId: number): { id: number; ben
  * Writes a trial's verdict counts (the columns the matrix, live figures and case tallies read) as
  * scored with human verdicts. `checks` — the judge's record — is not touched.
  */
-export function setTrialCounts(tx: Tx, trialId: number, n: { passed: number; failed: number; unscored: number; error: number }): void {
-  tx.update(trials)
+export async function setTrialCounts(tx: Tx, trialId: number, n: { passed: number; failed: number; unscored: number; error: number }): Promise<void> {
+  await tx
+    .update(trials)
     .set({ passedChecks: n.passed, failedChecks: n.failed, unscoredChecks: n.unscored, errorChecks: n.error })
-    .where(eq(trials.id, trialId))
-    .run();
+    .where(eq(trials.id, trialId));
 }
 
 /** One human verdict on a judged check, with what the judge recorded and what the review needs to show or export. */
@@ -119,39 +129,48 @@ export interface ReviewedCheckRow {
  * first, with the judge's recorded verdict and the judge model of its bench.
  * @param criterionId only this criterion's checks, when given
  */
-export function reviewedJudgedChecks(db: Db, promptId: number, criterionId?: number): ReviewedCheckRow[] {
-  return db.$client
-    .prepare(
-      `SELECT b.id AS benchId, t.id AS trialId, bc.case_key AS caseKey, bc.case_id AS caseId, bc.case_revision_id AS caseRevisionId, r.number AS caseRevisionNumber, c.label AS candidate,
-              hv.check_key AS checkKey, json_extract(k.value, '$.criterionId') AS criterionId, json_extract(k.value, '$.label') AS label,
-              json_extract(k.value, '$.verdict') AS judgeVerdict, coalesce(json_extract(k.value, '$.message'), '') AS judgeReason,
-              CASE WHEN b.judge IS NULL THEN NULL ELSE json_extract(b.judge, '$.provider') || ':' || json_extract(b.judge, '$.modelId') END AS judgeModel,
-              hv.verdict AS human, hv.note, hv.reviewer, hv.created_at AS reviewedAt, r.input, r.expected, t.output
-       FROM human_verdicts hv JOIN trials t ON t.id = hv.trial_id JOIN benches b ON b.id = t.bench_id
-       JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id JOIN case_revisions r ON r.id = bc.case_revision_id,
-       json_each(t.checks) k
-       WHERE b.prompt_id = ? AND json_extract(k.value, '$.key') = hv.check_key AND json_extract(k.value, '$.kind') = 'judge'
-         ${criterionId !== undefined ? "AND json_extract(k.value, '$.criterionId') = ?" : ""}
-       ORDER BY hv.created_at, hv.id`,
-    )
-    .all(...(criterionId !== undefined ? [promptId, criterionId] : [promptId])) as ReviewedCheckRow[];
+export async function reviewedJudgedChecks(db: Db, promptId: number, criterionId?: number): Promise<ReviewedCheckRow[]> {
+  // One row per verdict and its check in the trial's checks (a JSON array): a table function over it, per store.
+  const k = sql.raw("k.value");
+  const checksOf = isPostgres(db) ? sql`jsonb_array_elements(${trials.checks}::jsonb) k(value)` : sql`json_each(${trials.checks}) k`;
+  const criterion = isPostgres(db) ? sql`(${jsonText(db, k, "criterionId")})::int` : jsonText(db, k, "criterionId");
+  const judgeModel = sql`CASE WHEN ${benches.judge} IS NULL THEN NULL ELSE ${jsonText(db, benches.judge, "provider")} || ':' || ${jsonText(db, benches.judge, "modelId")} END`;
+  return rawRows<ReviewedCheckRow>(
+    db,
+    sql`SELECT ${benches.id} AS "benchId", ${trials.id} AS "trialId", ${benchCases.caseKey} AS "caseKey", ${benchCases.caseId} AS "caseId",
+              ${benchCases.caseRevisionId} AS "caseRevisionId", ${caseRevisions.number} AS "caseRevisionNumber", ${benchCandidates.label} AS "candidate",
+              ${humanVerdicts.checkKey} AS "checkKey", ${criterion} AS "criterionId", ${jsonText(db, k, "label")} AS "label",
+              ${jsonText(db, k, "verdict")} AS "judgeVerdict", coalesce(${jsonText(db, k, "message")}, '') AS "judgeReason",
+              ${judgeModel} AS "judgeModel",
+              ${humanVerdicts.verdict} AS "human", ${humanVerdicts.note} AS "note", ${humanVerdicts.reviewer} AS "reviewer", ${humanVerdicts.createdAt} AS "reviewedAt",
+              ${caseRevisions.input} AS "input", ${caseRevisions.expected} AS "expected", ${trials.output} AS "output"
+       FROM ${humanVerdicts} JOIN ${trials} ON ${trials.id} = ${humanVerdicts.trialId} JOIN ${benches} ON ${benches.id} = ${trials.benchId}
+       JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId} JOIN ${benchCandidates} ON ${benchCandidates.id} = ${trials.candidateId}
+       JOIN ${caseRevisions} ON ${caseRevisions.id} = ${benchCases.caseRevisionId}, ${checksOf}
+       WHERE ${benches.promptId} = ${promptId} AND ${jsonText(db, k, "key")} = ${humanVerdicts.checkKey} AND ${jsonText(db, k, "kind")} = 'judge'
+         ${criterionId !== undefined ? sql`AND ${criterion} = ${criterionId}` : sql``}
+       ORDER BY ${humanVerdicts.createdAt}, ${humanVerdicts.id}`,
+  );
 }
 
 /** A prompt's calibration policy (the defaults when it set none). */
-export function getCalibrationPolicy(db: Db | Tx, promptId: number): CalibrationPolicy {
-  const r = db.select().from(promptCalibrationSettings).where(eq(promptCalibrationSettings.promptId, promptId)).get();
+export async function getCalibrationPolicy(db: Db | Tx, promptId: number): Promise<CalibrationPolicy> {
+  const r = await first(db.select().from(promptCalibrationSettings).where(eq(promptCalibrationSettings.promptId, promptId)));
   return r ? { kappaThreshold: r.kappaThreshold, minReviewed: r.minReviewed } : { ...DEFAULT_CALIBRATION_POLICY };
 }
 
 /** Sets a prompt's calibration policy (validated by the caller). */
-export function setCalibrationPolicy(db: Db, promptId: number, p: CalibrationPolicy, now: number): void {
-  db.insert(promptCalibrationSettings)
+export async function setCalibrationPolicy(db: Db, promptId: number, p: CalibrationPolicy, now: number): Promise<void> {
+  await db
+    .insert(promptCalibrationSettings)
     .values({ promptId, kappaThreshold: p.kappaThreshold, minReviewed: p.minReviewed, updatedAt: now })
-    .onConflictDoUpdate({ target: promptCalibrationSettings.promptId, set: { kappaThreshold: p.kappaThreshold, minReviewed: p.minReviewed, updatedAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: promptCalibrationSettings.promptId, set: { kappaThreshold: p.kappaThreshold, minReviewed: p.minReviewed, updatedAt: now } });
 }
 
 /** Stores a bench's recomputed results (after a human verdict changed a trial's score). */
-export function updateBenchResults(db: Db, benchId: number, summary: unknown, recommendation: unknown): void {
-  db.$client.prepare("UPDATE benches SET summary = ?, recommendation = ? WHERE id = ?").run(JSON.stringify(summary), JSON.stringify(recommendation), benchId);
+export async function updateBenchResults(db: Db, benchId: number, summary: unknown, recommendation: unknown): Promise<void> {
+  await db
+    .update(benches)
+    .set({ summary: JSON.stringify(summary), recommendation: JSON.stringify(recommendation) })
+    .where(eq(benches.id, benchId));
 }

@@ -28,7 +28,7 @@ const EMPTY: CheckTally = { passed: 0, scored: 0 };
  */
 export interface KnownCheckTallies {
   /** Per candidate of this bench, its tallies. */
-  bench?: (candidateId: number) => SideTallies["checks"];
+  bench?: (candidateId: number) => Promise<SideTallies["checks"]>;
   /** The reference candidate's tallies in the reference bench. */
   reference?: SideTallies["checks"];
 }
@@ -39,13 +39,13 @@ export interface KnownCheckTallies {
  * @param known tallies the caller has (see {@link KnownCheckTallies}): those trials are not read again
  * @returns per candidate id, one classification per regression
  */
-export function classifyBenchRegressions(
+export async function classifyBenchRegressions(
   db: Db,
   benchId: number,
   regressions: ReadonlyMap<number, readonly Regression[]>,
   refs: RegressionReferences,
   known: KnownCheckTallies = {},
-): Map<number, RegressionClassification[]> {
+): Promise<Map<number, RegressionClassification[]>> {
   const broken = (against: Regression["against"]) =>
     new Set([...regressions.values()].flatMap((rs) => rs.filter((r) => r.against === against).map((r) => r.caseRevisionId)));
   // One pass over this bench's trials for every side (a side's tallies are per case revision and
@@ -65,13 +65,13 @@ export function classifyBenchRegressions(
   if (refs.baselineCandidateId !== null) want(refs.baselineCandidateId, broken("baseline"));
   const none = new Map<number, Map<string, CheckTally>>();
   const tallies = known.bench
-    ? new Map([...wanted.keys()].map((id) => [id, { all: known.bench!(id), confirm: none }]))
-    : benchCheckTalliesOf(db, benchId, wanted);
+    ? new Map(await Promise.all([...wanted.keys()].map(async (id) => [id, { all: await known.bench!(id), confirm: none }] as const)))
+    : await benchCheckTalliesOf(db, benchId, wanted);
   const baseChecks = refs.baselineCandidateId !== null ? (tallies.get(refs.baselineCandidateId)?.all ?? none) : none;
   const refChecks =
     refs.referenceBenchId !== null && refs.referenceCandidateId !== null
       ? (known.reference ??
-        benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]])).get(refs.referenceCandidateId)?.all ??
+        (await benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]]))).get(refs.referenceCandidateId)?.all ??
         none)
       : none;
   const out = new Map<number, RegressionClassification[]>();

@@ -1,12 +1,18 @@
 /**
- * SQL conditions on trial `t` for reruns inside a bench (issue #16 §3).
+ * SQL conditions on the `trials` table of a query for reruns inside a bench (issue #16 §3), as
+ * drizzle fragments (the same SQL on SQLite and PostgreSQL). The query selects from `trials`
+ * itself (not an alias): the conditions refer to `trials.id` and `trials.rerun`.
  */
+import { sql } from "drizzle-orm";
+import { trials } from "../schema";
 
 /**
  * No later trial reruns it. An errored trial that was rerun stays stored as the attempt history,
  * but its rerun stands in for it in the results.
  */
-export const NOT_RERUN = "NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of = t.id)";
+// `trials.id` as text, not the column object: drizzle writes a column selected from one table without
+// its table name, and inside this subquery a bare "id" would be the rerun's own id.
+export const NOT_RERUN = sql`NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of = trials.id)`;
 
 /**
  * It counts in the bench's rates and comparisons: not replaced by a rerun, and not added by a
@@ -14,4 +20,4 @@ export const NOT_RERUN = "NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of 
  * those cases more and bias the pass rates, so they serve only as evidence for the regression
  * statuses (confirmed or cleared).
  */
-export const IN_RESULTS = `coalesce(t.rerun, '') <> 'confirm' AND ${NOT_RERUN}`;
+export const IN_RESULTS = sql`coalesce(${trials.rerun}, '') <> 'confirm' AND ${NOT_RERUN}`;

@@ -171,7 +171,7 @@ describe("spend cap", () => {
     const spent = (a.$client.prepare("SELECT spent_usd AS s FROM benches WHERE id = ?").get(benchId) as { s: number }).s;
     expect(spent).toBeCloseTo(est * 3, 12);
     // The matrix says why: the cells of trials the cap kept from starting read "skipped: budget".
-    const matrix = matrixRows(a, benchId);
+    const matrix = await matrixRows(a, benchId);
     const candId = bench.candidates[0].id;
     expect(matrix.map((r) => r.cells[candId].budgetSkipped ?? 0)).toEqual([0, 0, 0, 1, 1, 1, 1, 1, 1, 1]);
     const html = renderToStaticMarkup(
@@ -190,7 +190,7 @@ describe("spend cap", () => {
       }),
     );
     expect(html.match(/skipped: budget/g)).toHaveLength(7);
-    expect(benchSpend(a, benchId)).toMatchObject({ budgetSkippedTotal: 7, budgetSkipped: new Map([[candId, 7]]) });
+    expect(await benchSpend(a, benchId)).toMatchObject({ budgetSkippedTotal: 7, budgetSkipped: new Map([[candId, 7]]) });
     a.$client.close();
     b.$client.close();
   });

@@ -7,6 +7,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Db } from "../client";
 import { immediateTransaction } from "../write-transaction";
+import { transaction } from "../transaction";
 import { concurrencyShare } from "@/lib/bench/share";
 import type { ClaimedTrial, RunnableBench, TrialOutcome, TrialQueue } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
@@ -33,7 +34,7 @@ export class SqliteTrialQueue implements TrialQueue {
     unregister: (workerId: string) => void;
     requeueOrphans: (staleBefore: number, isAlive: (pid: number) => boolean) => number;
     release: (workerId: string, trialIds: number[]) => number;
-    finish: (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => boolean;
+    finish: (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => Promise<boolean>;
   };
   private readonly revisionOf = new Map<number, Map<number, number>>();
   /** Per bench: its spend cap (settings are fixed at launch), null for none. */
@@ -185,15 +186,18 @@ export class SqliteTrialQueue implements TrialQueue {
       }),
       // Re-checks inside the write: another worker may have finalized meanwhile. The retained cases
       // are written in the same transaction (retention runs on this connection, inside it).
-      finish: immediateTransaction(c, (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) => {
-        if (this.st.open.get(benchId)) return false;
-        if (this.st.finish.run(status, now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes !== 1) return false;
-        if (status === "finished") {
-          summary.retained = retainFailingCasesIn(this.db, benchId, recommendation, summary.baselineCandidateId);
-          if (summary.retained) this.st.setSummary.run(JSON.stringify(summary), benchId);
-        }
-        return true;
-      }),
+      // Retention is async (db/queries on both stores, #20 A): this one is transaction(), also BEGIN IMMEDIATE,
+      // and its prepared statements run on the same connection, inside it.
+      finish: (benchId: number, status: string, now: number, summary: BenchSummary, recommendation: Recommendation) =>
+        transaction(this.db, async (tx) => {
+          if (this.st.open.get(benchId)) return false;
+          if (this.st.finish.run(status, now, JSON.stringify(summary), JSON.stringify(recommendation), benchId).changes !== 1) return false;
+          if (status === "finished") {
+            summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);
+            if (summary.retained) this.st.setSummary.run(JSON.stringify(summary), benchId);
+          }
+          return true;
+        }),
     };
   }
 
@@ -312,7 +316,7 @@ export class SqliteTrialQueue implements TrialQueue {
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
     // One write: the results, the end status and the retained cases together (a crash between two
     // writes lost the retained cases).
-    const done = this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, summary, recommendation);
+    const done = await this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, summary, recommendation);
     this.revisionOf.delete(benchId);
     this.capOf.delete(benchId);
     return done;

@@ -49,7 +49,7 @@ describe("check errors are visible wherever verdicts are", () => {
     expect(bench.status).toBe("finished");
     const cand = bench.candidates[0].id;
 
-    const cells = Object.fromEntries(matrixRows(db, bench.id).map((r) => [r.caseKey, r.cells[cand]]));
+    const cells = Object.fromEntries((await matrixRows(db, bench.id)).map((r) => [r.caseKey, r.cells[cand]]));
     expect(cells.q1).toMatchObject({ verdict: "passed", passedTrials: 5, scoredTrials: 5, errorTrials: 0 });
     // Every trial's exact check passed but its judge check errored: not a pass.
     expect(cells.q2).toMatchObject({ verdict: "error", passedTrials: 0, scoredTrials: 0, errorTrials: 5 });
@@ -61,14 +61,14 @@ describe("check errors are visible wherever verdicts are", () => {
     const stats = bench.summary!.candidates[0].stats;
     expect(stats.trialPassRate).toEqual({ passed: 7, scored: 12, rate: 7 / 12 });
     expect(stats.trialsWithErrors).toBe(13);
-    const [live] = liveCandidateStats(db, bench.id, [cand]);
+    const [live] = await liveCandidateStats(db, bench.id, [cand]);
     expect(live.trialPassRate).toEqual(stats.trialPassRate);
     expect(live.trialsWithErrors).toBe(13);
 
-    const errorsOnly = selectMatrix(matrixRows(db, bench.id), { filter: "errors", sort: "position", page: 1, pageSize: 50, regressionCases: new Set() });
+    const errorsOnly = selectMatrix(await matrixRows(db, bench.id), { filter: "errors", sort: "position", page: 1, pageSize: 50, regressionCases: new Set() });
     expect(errorsOnly.rows.map((r) => r.caseKey)).toEqual(["q2", "q3", "q4"]);
 
-    const breakdown = benchErrorBreakdown(db, bench.id);
+    const breakdown = await benchErrorBreakdown(db, bench.id);
     expect(breakdown).toEqual([
       { source: "check", kind: "judge", count: 13, examples: [{ message: expect.stringMatching(/^judge call failed: .*judge key revoked/), count: 13 }] },
     ]);

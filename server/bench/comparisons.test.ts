@@ -90,8 +90,8 @@ describe("paired statistics of the GSM8K recorded candidates", () => {
       Array(8).fill(["confirmed", "deterministic replay", null]),
     );
     // The SQL counts the evidence reads agree with the tallies of the parsed checks.
-    const pure = benchTallies(trialFacts(db, first));
-    const sql = benchCaseTallies(db, first);
+    const pure = benchTallies(await trialFacts(db, first));
+    const sql = await benchCaseTallies(db, first);
     expect([...sql.keys()].sort()).toEqual([...pure.keys()].sort());
     for (const [id, side] of pure) expect(sql.get(id)).toEqual(side.cases);
 

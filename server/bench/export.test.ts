@@ -82,7 +82,7 @@ describe("bench export", () => {
         const q1 = db.$client.prepare("SELECT id FROM bench_cases WHERE bench_id = ? AND case_key = 'q1'").get(bench.id) as { id: number };
         const suspected = [{ candidateId: cand.id, benchCaseId: q1.id, against: "baseline" as const }];
         const trials = confirmTrials({ repeats: 1, baselineCandidateId: bench.candidates[0].id, suspected, existing: () => ({ count: 1, maxRepeat: 1 }) });
-        addRerunTrials(db, bench.id, trials, null, "confirm suspected regressions");
+        await addRerunTrials(db, bench.id, trials, null, "confirm suspected regressions");
       }
       const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
       try {

@@ -34,7 +34,7 @@ describe("the stored flip table", () => {
       const b = (await getBench(db, id))!;
       return storedFlips(
         flipTable(
-          matrixRows(db, id),
+          await matrixRows(db, id),
           b.summary!.baselineCandidateId!,
           b.candidates.map((c) => c.id),
         ),

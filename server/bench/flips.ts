@@ -19,11 +19,11 @@ export interface CandidateFlipReport {
 /**
  * @returns one report per candidate other than the baseline, in bench order; [] without a baseline candidate
  */
-export function benchFlips(db: Db, bench: BenchDetail): CandidateFlipReport[] {
+export async function benchFlips(db: Db, bench: BenchDetail): Promise<CandidateFlipReport[]> {
   const baselineId = bench.summary?.baselineCandidateId ?? null;
   if (baselineId === null) return [];
-  const rows = matrixRows(db, bench.id);
-  const flaky = flakyChecks(trialFacts(db, bench.id, baselineId));
+  const rows = await matrixRows(db, bench.id);
+  const flaky = flakyChecks(await trialFacts(db, bench.id, baselineId));
   return flipTable(
     rows,
     baselineId,

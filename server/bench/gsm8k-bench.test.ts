@@ -88,8 +88,8 @@ describe("live statistics of a running bench", () => {
     const { id } = await launchFromRequest(db, gsmRequest(solver.id, ["model-6b-verification"], { repeats: 2, concurrency: 4, launchKey: "live-stats-1" }));
     const bench = await runToEnd(db, id);
     const ids = bench.candidates.map((c) => c.id);
-    const [live] = liveCandidateStats(db, id, ids);
-    const facts = [...trialFacts(db, id)];
+    const [live] = await liveCandidateStats(db, id, ids);
+    const facts = [...(await trialFacts(db, id))];
     const [full] = aggregateCandidates(ids, facts);
     // Facts keep what aggregation reads, not each check's message (memory when a large bench ends).
     expect(Object.keys(facts[0].checks![0]).sort()).toEqual(["key", "kind", "label", "verdict"]);
@@ -102,18 +102,18 @@ describe("live statistics of a running bench", () => {
 
     // Repeats: each case's trials in repeat order, and the matrix says how many of them passed.
     const { exportTrialRows, matrixRows, repeatTrials } = await import("@/db/queries/bench-matrix");
-    const rows = exportTrialRows(db, id);
+    const rows = await exportTrialRows(db, id);
     expect(rows).toHaveLength(400);
     expect(rows.slice(0, 2).map((r) => [r.caseId, r.repeat])).toEqual([
       [rows[0].caseId, 1],
       [rows[0].caseId, 2],
     ]);
     const first = db.$client.prepare("SELECT candidate_id AS c, bench_case_id AS bc FROM trials WHERE id = ?").get(rows[0].trial) as { c: number; bc: number };
-    expect(repeatTrials(db, id, first.c, first.bc)).toEqual([
+    expect(await repeatTrials(db, id, first.c, first.bc)).toEqual([
       { id: rows[0].trial, repeat: 1 },
       { id: rows[1].trial, repeat: 2 },
     ]);
-    const matrix = matrixRows(db, id);
+    const matrix = await matrixRows(db, id);
     const cells = matrix.map((m) => m.cells[ids[0]]);
     expect(cells.reduce((n, c) => n + c.passedTrials, 0)).toBe(150);
     expect(cells.every((c) => c.trials === 2)).toBe(true);

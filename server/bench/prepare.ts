@@ -187,7 +187,7 @@ export async function prepareBench(db: Db, r: BenchRequest, o: { env?: Env } = {
   if (defaultChecks.length > 0) settings.defaultChecks = defaultChecks;
   const judge = judgeRow ? pinnedConfig(judgeRow) : null;
   // Each criterion's calibration state is pinned with the rubric: History shows what gated (issue 18).
-  const { states } = launchCalibrationStates(
+  const { states } = await launchCalibrationStates(
     db,
     prompt.id,
     rubric.map((c) => c.criterionId),

@@ -64,13 +64,13 @@ describe("which candidate regressed, against what, and what it fixed", () => {
     const t = db.$client
       .prepare("SELECT t.id FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND t.candidate_id = ? AND bc.case_key = 'q2'")
       .get(bench.id, bad.id) as { id: number };
-    const refs = referenceTrials(db, bench, t.id);
+    const refs = await referenceTrials(db, bench, t.id);
     expect(refs.map((r) => [r.role, r.benchId, r.label, r.output, r.verdicts])).toEqual([
       ["baseline", bench.id, "good", "a1", { passed: 1, failed: 0, unscored: 0, error: 0 }],
       ["last bench", first.id, "good", "a1", { passed: 1, failed: 0, unscored: 0, error: 0 }],
     ]);
     // The baseline's own trial has no baseline to show, only the last bench.
     const own = db.$client.prepare("SELECT min(id) AS id FROM trials WHERE bench_id = ? AND candidate_id = ?").get(bench.id, good.id) as { id: number };
-    expect(referenceTrials(db, bench, own.id).map((r) => r.role)).toEqual(["last bench"]);
+    expect((await referenceTrials(db, bench, own.id)).map((r) => r.role)).toEqual(["last bench"]);
   });
 });

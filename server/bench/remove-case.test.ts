@@ -42,11 +42,11 @@ async function runToEnd(db: Db, id: number): Promise<void> {
   }
 }
 
-function trialsOfCase(db: Db, benchId: number, caseId: number) {
+async function trialsOfCase(db: Db, benchId: number, caseId: number) {
   const ids = db.$client
     .prepare("SELECT t.id FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ? AND bc.case_id = ? ORDER BY t.id")
     .all(benchId, caseId) as { id: number }[];
-  return ids.map(({ id }) => getTrial(db, id)!);
+  return Promise.all(ids.map(async ({ id }) => (await getTrial(db, id))!));
 }
 
 describe("Remove erases a case's saved details from the trials that used it", () => {
@@ -68,7 +68,7 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     });
     const done = await launchFromRequest(db, request(routerId, "remove-erases-1"));
     await runToEnd(db, done.id);
-    const before = trialsOfCase(db, done.id, secret.id);
+    const before = await trialsOfCase(db, done.id, secret.id);
     expect(before).toHaveLength(1);
     const checksBefore = JSON.parse(String(before[0].checks)) as CheckRecord[];
     expect(checksBefore[0]).toMatchObject({ verdict: "failed", score: 0 });
@@ -94,7 +94,7 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     const copyRevisions = db.$client.prepare("SELECT input, expected, details, erased_at AS erasedAt FROM case_revisions WHERE case_id = ?").all(copy.id);
     expect(copyRevisions).toEqual([{ input: "", expected: "", details: "{}", erasedAt: expect.any(Number) }]);
 
-    const after = trialsOfCase(db, done.id, secret.id)[0];
+    const after = (await trialsOfCase(db, done.id, secret.id))[0];
     const text = `${after.checks} ${after.record} ${after.output}`;
     expect(text).not.toContain("999999");
     expect(text).not.toContain("999990");
@@ -114,15 +114,15 @@ describe("Remove erases a case's saved details from the trials that used it", ()
     expect(after.erasedAt).not.toBeNull();
 
     // The other case's trial keeps everything.
-    const kept = trialsOfCase(db, done.id, other.id)[0];
+    const kept = (await trialsOfCase(db, done.id, other.id))[0];
     expect(String(kept.checks)).toContain("but the expected answer is 4");
     expect(kept.output).toBe("#### 5");
 
     // The waiting bench does not run the removed case (its content is gone): skipped, with the reason.
-    const skipped = trialsOfCase(db, waiting.id, secret.id)[0];
+    const skipped = (await trialsOfCase(db, waiting.id, secret.id))[0];
     expect(skipped).toMatchObject({ status: "skipped", error: "the case was removed before this trial ran" });
     // The other case's corrected copy runs in its place (a correction replaces its original) and still waits.
-    expect(trialsOfCase(db, waiting.id, otherCopy.id)[0]).toMatchObject({ status: "queued" });
+    expect((await trialsOfCase(db, waiting.id, otherCopy.id))[0]).toMatchObject({ status: "queued" });
 
     // A copy the user corrected is theirs: removing its original leaves it.
     expect((await removeCase(db, other.id)).alsoRemoved).toEqual([]);

@@ -21,7 +21,7 @@ export async function suspectedOf(
 ): Promise<{ suspected: (SuspectedRegression & { advisory?: true })[]; deterministic: number }> {
   if (bench.status !== "finished") return { suspected: [], deterministic: 0 };
   const evidence = known ?? (await benchEvidence(db, bench.id, bench)) ?? [];
-  const cases = benchCaseIdsByRevision(db, bench.id);
+  const cases = await benchCaseIdsByRevision(db, bench.id);
   const out: SuspectedRegression[] = [];
   let deterministic = 0;
   for (const e of evidence)
@@ -72,7 +72,7 @@ export async function rerunOffers(
   // The same counts the plans refuse on (rerunRefusal), without planning.
   const { suspected: suspectedList, deterministic } = await suspectedOf(db, bench, evidence);
   const suspected = suspectedList.length;
-  const { errored, rerunAlready } = benchErroredTrials(db, bench.id);
+  const { errored, rerunAlready } = await benchErroredTrials(db, bench.id);
   const left = errored.filter((t) => !rerunAlready.has(t.id)).length;
   return {
     confirm: rerunRefusal(bench, "confirm", suspected) ? null : { targets: suspected, blockingTargets: suspectedList.filter((r) => !r.advisory).length },

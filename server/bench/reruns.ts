@@ -66,7 +66,7 @@ async function estimate(
   bench: BenchDetail,
   trials: readonly RerunTrial[],
 ): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets" | "deterministic">> {
-  const cases = new Map([...benchCaseIdsByRevision(db, bench.id)].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
+  const cases = new Map([...(await benchCaseIdsByRevision(db, bench.id))].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases
   const groups = new Map<number, Map<number, number[]>>();
@@ -159,7 +159,7 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
     repeats: bench.settings.repeats,
     baselineCandidateId: bench.summary?.baselineCandidateId ?? null,
     suspected,
-    existing: side(benchSideTrials(db, benchId)),
+    existing: side(await benchSideTrials(db, benchId)),
   });
   const blockingTargets = suspected.filter((r) => !r.advisory).length;
   return { benchId, kind: "confirm", trials, targets: suspected.length, blockingTargets, deterministic, ...(await estimate(db, bench, trials)) };
@@ -172,11 +172,11 @@ export async function planConfirm(db: Db, benchId: number, known?: { bench: Benc
  */
 export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetail): Promise<RerunPlan> {
   const bench = known?.id === benchId ? known : await benchOrThrow(db, benchId);
-  const { errored, rerunAlready } = benchErroredTrials(db, benchId);
+  const { errored, rerunAlready } = await benchErroredTrials(db, benchId);
   // Refused before reading the repeats of every case (the results page asks on every render).
   const refusal = rerunRefusal(bench, "errors", errored.filter((t) => !rerunAlready.has(t.id)).length);
   if (refusal) throw new LibraryError("not_allowed", refusal);
-  const trials = errorRerunTrials(errored, rerunAlready, side(benchSideTrials(db, benchId)));
+  const trials = errorRerunTrials(errored, rerunAlready, side(await benchSideTrials(db, benchId)));
   return { benchId, kind: "errors", trials, targets: trials.length, blockingTargets: trials.length, deterministic: 0, ...(await estimate(db, bench, trials)) };
 }
 
@@ -189,7 +189,7 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
  */
 export async function startRerun(db: Db, benchId: number, kind: "confirm" | "errors", author?: Author | null): Promise<RerunPlan> {
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
-  addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials");
+  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials");
   return plan;
 }
 

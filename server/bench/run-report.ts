@@ -73,8 +73,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const rec = bench.recommendation;
   const summary = bench.summary;
   const evidence = (await benchEvidence(db, id)) ?? [];
-  const spend = benchSpend(db, id);
-  const flipReports = benchFlips(db, bench);
+  const spend = await benchSpend(db, id);
+  const flipReports = await benchFlips(db, bench);
   const errors = await trialErrorReasons(db, id, 5);
   let m = manifest;
   if (!m) {

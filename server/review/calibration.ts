@@ -27,9 +27,9 @@ export const judgeModelName = (judge: { provider: string; modelId: string } | nu
  * criterion then judge model. Each human verdict on a judged check is one pair (a reviewer's
  * "can't tell", and a judge check that was unscored or errored, are listed but not counted).
  */
-export function promptCalibrations(db: Db, promptId: number): CriterionCalibration[] {
+export async function promptCalibrations(db: Db, promptId: number): Promise<CriterionCalibration[]> {
   const groups = new Map<string, ReviewedCheckRow[]>();
-  for (const r of reviewedJudgedChecks(db, promptId)) {
+  for (const r of await reviewedJudgedChecks(db, promptId)) {
     if (r.criterionId === null || r.judgeModel === null) continue;
     const k = `${r.criterionId}|${r.judgeModel}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
@@ -50,15 +50,15 @@ export function promptCalibrations(db: Db, promptId: number): CriterionCalibrati
  * @param judge the bench's judge (null: none, every criterion advisory and unscored)
  * @returns criterion id → state
  */
-export function launchCalibrationStates(
+export async function launchCalibrationStates(
   db: Db,
   promptId: number,
   criterionIds: readonly number[],
   judge: { provider: string; modelId: string } | null,
-): { policy: CalibrationPolicy; states: Map<number, CriterionCalibrationState> } {
-  const policy = getCalibrationPolicy(db, promptId);
+): Promise<{ policy: CalibrationPolicy; states: Map<number, CriterionCalibrationState> }> {
+  const policy = await getCalibrationPolicy(db, promptId);
   const model = judgeModelName(judge);
-  const cals = model ? promptCalibrations(db, promptId).filter((c) => c.judgeModel === model) : [];
+  const cals = model ? (await promptCalibrations(db, promptId)).filter((c) => c.judgeModel === model) : [];
   const states = new Map(criterionIds.map((id) => [id, calibrationState(cals.find((c) => c.criterionId === id) ?? null, policy, model)]));
   return { policy, states };
 }

@@ -24,7 +24,7 @@ export async function correctExpectedFromTrial(
   baseRevision: number,
   author?: Author | null,
 ): Promise<{ caseKey: string; revisionNumber: number }> {
-  const trial = getTrial(db, trialId);
+  const trial = await getTrial(db, trialId);
   if (!trial || Number(trial.bench_id) !== benchId) throw new LibraryError("not_found", `Trial #${trialId} is not a trial of bench #${benchId}.`);
   const c = await getCase(db, Number(trial.caseId));
   if (!c) throw new LibraryError("not_found", `The case of trial #${trialId} no longer exists.`);

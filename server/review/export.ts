@@ -29,8 +29,8 @@ export const REVIEWED_COLUMNS = [
 ] as const;
 
 /** The rows of the reviewed set of prompt `promptId`, oldest verdict first; `caseRevision` is the revision number (1, 2, …); `reviewedAt` as ISO 8601 (UTC). */
-export function reviewedSetRows(db: Db, promptId: number): ExportRow[] {
-  return reviewedJudgedChecks(db, promptId).map((r) => ({
+export async function reviewedSetRows(db: Db, promptId: number): Promise<ExportRow[]> {
+  return (await reviewedJudgedChecks(db, promptId)).map((r) => ({
     bench: r.benchId,
     trial: r.trialId,
     caseId: r.caseKey,

@@ -83,11 +83,13 @@ describe("a human verdict takes precedence in the trial's score and the bench's 
     const s = b.summary!.candidates[0].stats;
     expect(s.passRate).toEqual({ passed: 4, scored: 15, rate: 4 / 15 });
     expect(s.byCheck[`c${alpha}`]).toMatchObject({ passed: 4, failed: 1 });
-    expect(trialHumanVerdicts(db, t.id)).toMatchObject([{ checkKey: `c${alpha}`, verdict: "fail", note: "Too curt.", reviewer: "local", createdAt: 1000 }]);
+    expect(await trialHumanVerdicts(db, t.id)).toMatchObject([
+      { checkKey: `c${alpha}`, verdict: "fail", note: "Too curt.", reviewer: "local", createdAt: 1000 },
+    ]);
 
     // Changing one's mind replaces one's own verdict; can't tell leaves the judge's verdict standing.
     await recordHumanVerdict(db, bench.id, { trialId: t.id, checkKey: `c${alpha}`, verdict: "cant_tell", note: "" }, { now: 2000 });
-    expect(trialHumanVerdicts(db, t.id)).toHaveLength(1);
+    expect(await trialHumanVerdicts(db, t.id)).toHaveLength(1);
     expect((await getBench(db, bench.id))!.summary!.candidates[0].stats.passRate.passed).toBe(5);
   });
 
@@ -109,7 +111,7 @@ describe("a human verdict takes precedence in the trial's score and the bench's 
     await expect(recordHumanVerdict(db, b.id, { trialId: tb.id, checkKey: "e0:exact", verdict: "pass", note: "" })).rejects.toMatchObject({
       code: "validation",
     });
-    expect(trialHumanVerdicts(db, tb.id)).toEqual([]);
+    expect(await trialHumanVerdicts(db, tb.id)).toEqual([]);
   });
 });
 
@@ -128,11 +130,11 @@ describe("judged criteria gate only once calibrated", () => {
     expect(first.recommendation!.candidates.find((c) => c.candidateId === bad)!.blockers).toEqual([]);
 
     // Two reviews that agree with the judge on alpha (one pass, one fail): κ = 1 over 2 trials.
-    setCalibrationPolicy(db, promptId, { kappaThreshold: 0.6, minReviewed: 2 }, 0);
+    await setCalibrationPolicy(db, promptId, { kappaThreshold: 0.6, minReviewed: 2 }, 0);
     const [goodQ1, badQ1] = trialsOf(db, first.id).filter((t) => t.caseKey === "q1");
     await recordHumanVerdict(db, first.id, { trialId: goodQ1.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
     await recordHumanVerdict(db, first.id, { trialId: badQ1.id, checkKey: `c${alpha}`, verdict: "fail", note: "" });
-    const cal = promptCalibrations(db, promptId);
+    const cal = await promptCalibrations(db, promptId);
     expect(cal.map((c) => [c.criterionId, c.judgeModel, c.reviewed, c.kappa?.value])).toEqual([[alpha, "openai-compatible:judge-1", 2, 1]]);
 
     const second = await runBench(db, recordedRequest(promptId, ["good", "bad"], { judgeModelConfigId: judge }));
@@ -194,7 +196,7 @@ describe("the reviewed set as a calibration dataset", () => {
     const second = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
     const t = trialsOf(db, second.id).find((x) => x.caseKey === "q2")!;
     await recordHumanVerdict(db, second.id, { trialId: t.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
-    const rows = reviewedSetRows(db, promptId);
+    const rows = await reviewedSetRows(db, promptId);
     expect(rows.map((r) => [r.caseId, r.caseRevision, r.expected])).toEqual([["q2", 2, "polite long"]]);
   });
 
@@ -204,7 +206,7 @@ describe("the reviewed set as a calibration dataset", () => {
     const bench = await runBench(db, recordedRequest(promptId, ["good"], { judgeModelConfigId: judge }));
     const t = trialsOf(db, bench.id)[0];
     await recordHumanVerdict(db, bench.id, { trialId: t.id, checkKey: `c${alpha}`, verdict: "fail", note: "=HYPERLINK(1)" }, { now: Date.UTC(2026, 0, 2) });
-    const rows = reviewedSetRows(db, promptId);
+    const rows = await reviewedSetRows(db, promptId);
     expect(rows).toEqual([
       {
         bench: bench.id,
@@ -243,7 +245,7 @@ describe("the review queue's flags", () => {
     await recordHumanVerdict(db, bench.id, { trialId: t1.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
     await recordHumanVerdict(db, bench.id, { trialId: t2.id, checkKey: `c${alpha}`, verdict: "pass", note: "" });
     await recordHumanVerdict(db, bench.id, { trialId: t2.id, checkKey: `c${beta}`, verdict: "pass", note: "" });
-    const rows = reviewQueueRows(db, bench.id);
+    const rows = await reviewQueueRows(db, bench.id);
     expect(rows.map((r) => [r.trialId, r.failed, r.disagrees, r.unreviewed, r.judged])).toEqual([
       [t1.id, true, false, true, 2],
       [t2.id, true, true, false, 2], // the exact check still fails

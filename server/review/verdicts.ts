@@ -6,7 +6,7 @@
 import { recordActivityTx } from "@/db/queries/activity";
 import type { Author } from "@/lib/audit/author";
 import type { Db } from "@/db/client";
-import { writeTransaction } from "@/db/write-transaction";
+import { transaction } from "@/db/transaction";
 import { getBench } from "@/db/queries/benches";
 import { computeBenchResults } from "@/db/queries/bench-results";
 import { setTrialCounts, trialForVerdict, trialHumanVerdicts, updateBenchResults, upsertHumanVerdict } from "@/db/queries/human-verdicts";
@@ -42,8 +42,8 @@ export async function recordHumanVerdict(
   // The reviewer is the signed-in actor's e-mail (issue 19); "local" in single-user mode.
   const reviewer = o.reviewer ?? o.author?.email ?? LOCAL_REVIEWER;
   const now = o.now ?? Date.now();
-  const counts = writeTransaction(db, (tx) => {
-    const t = trialForVerdict(tx, v.trialId);
+  const counts = await transaction(db, async (tx) => {
+    const t = await trialForVerdict(tx, v.trialId);
     if (!t || t.benchId !== benchId)
       throw new LibraryError("not_found", `Trial #${v.trialId} is not a trial of bench #${benchId}.`, { trialId: "Unknown trial." });
     if (!t.checks)
@@ -52,10 +52,10 @@ export async function recordHumanVerdict(
     // Reviewers judge criteria (the judge's checks); static evaluators are not second-guessed here.
     if (!checks.some((c) => c.key === v.checkKey && c.kind === "judge"))
       throw new LibraryError("validation", `Trial #${v.trialId} has no criterion check “${v.checkKey}”.`, { checkKey: "Unknown criterion of this trial." });
-    upsertHumanVerdict(tx, { trialId: v.trialId, checkKey: v.checkKey, verdict: v.verdict, note: v.note, reviewer, createdAt: now });
-    recordActivityTx(tx, o.author, { action: "review.verdict", subjectType: "trial", subjectId: v.trialId, detail: `${v.checkKey}: ${v.verdict}` }, now);
-    const n = countVerdicts(applyHumanVerdicts(checks, trialHumanVerdicts(tx, v.trialId)));
-    setTrialCounts(tx, v.trialId, n);
+    await upsertHumanVerdict(tx, { trialId: v.trialId, checkKey: v.checkKey, verdict: v.verdict, note: v.note, reviewer, createdAt: now });
+    await recordActivityTx(tx, o.author, { action: "review.verdict", subjectType: "trial", subjectId: v.trialId, detail: `${v.checkKey}: ${v.verdict}` }, now);
+    const n = countVerdicts(applyHumanVerdicts(checks, await trialHumanVerdicts(tx, v.trialId)));
+    await setTrialCounts(tx, v.trialId, n);
     return n;
   });
   await rescoreBench(db, benchId);
@@ -71,7 +71,7 @@ export async function rescoreBench(db: Db, benchId: number): Promise<void> {
   const bench = await getBench(db, benchId);
   if (!bench?.summary || bench.status === "queued" || bench.status === "running") return;
   const { summary, recommendation } = await computeBenchResults(db, benchId);
-  updateBenchResults(db, benchId, { ...summary, retained: bench.summary.retained }, recommendation);
+  await updateBenchResults(db, benchId, { ...summary, retained: bench.summary.retained }, recommendation);
 }
 
 /**

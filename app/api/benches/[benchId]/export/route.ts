@@ -21,7 +21,7 @@ export const GET = guardedRoute("viewer", async (req: Request, { params }: { par
   const db = getDb();
   const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
   if (!bench) return Response.json({ error: "no such bench" }, { status: 404 });
-  const rows = exportTrialRows(db, id);
+  const rows = await exportTrialRows(db, id);
   const name = `bench-${id}`;
   if (format === "json") {
     const body = {

@@ -18,7 +18,7 @@ export const GET = guardedRoute("viewer", async (req: Request, { params }: { par
   const db = getDb();
   const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
   if (!bench) return Response.json({ error: "no such bench" }, { status: 404 });
-  const rows = reviewedSetRows(db, bench.promptId);
+  const rows = await reviewedSetRows(db, bench.promptId);
   const name = `reviewed-${bench.promptName.replace(/[^\w.-]+/g, "_")}-bench-${id}`;
   if (format === "jsonl")
     return new Response(toJsonl(rows, REVIEWED_COLUMNS), {

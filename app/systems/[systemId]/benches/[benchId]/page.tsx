@@ -68,7 +68,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   const stats =
     bench.summary && ended
       ? bench.summary.candidates.map((c) => c.stats)
-      : liveCandidateStats(
+      : await liveCandidateStats(
           db,
           id,
           bench.candidates.map((c) => c.id),
@@ -158,21 +158,21 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
     // The flip table as stored at finalize; every matrix row is read only to filter or sort them, or for a bench stored before.
     const showFlips = ended && bench.summary?.baselineCandidateId != null;
     const stored = bench.summary?.flips;
-    const all = filter === "all" && sort === "position" && (!showFlips || stored) ? null : matrixRows(db, id);
+    const all = filter === "all" && sort === "position" && (!showFlips || stored) ? null : await matrixRows(db, id);
     const pageNo = Number(one(sp.page)) || 1;
     const m = all
       ? selectMatrix(all, { filter, sort, page: pageNo, pageSize: MATRIX_PAGE, regressionCases: regressionKeys })
-      : matrixPage(db, id, pageNo, MATRIX_PAGE);
-    const trial = trialId ? getTrial(db, trialId) : null;
+      : await matrixPage(db, id, pageNo, MATRIX_PAGE);
+    const trial = trialId ? await getTrial(db, trialId) : null;
     const siblings = trial
-      ? repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id)).map((s) => ({ ...s, href: href({ trial: s.id }) }))
+      ? (await repeatTrials(db, id, Number(trial.candidate_id), Number(trial.bench_case_id))).map((s) => ({ ...s, href: href({ trial: s.id }) }))
       : [];
     // The paired statistics, as stored with the summary when the bench was finalized (computed here only for a bench stored before).
     const evidence = ended ? await benchEvidence(db, id, bench) : null;
     if (evidence) markRegressions(evidence.map((e) => [e.candidateId, e.regressions]));
     // Reruns inside the bench (issue #16 §3): how many suspected regressions and errored trials each would rerun (its plan comes with its dialog).
     const reruns = await rerunOffers(db, bench, evidence);
-    const links = trial ? trialRerunLinks(db, Number(trial.id)) : null;
+    const links = trial ? await trialRerunLinks(db, Number(trial.id)) : null;
     main = (
       <div className="flex flex-col gap-4">
         {bench.recommendation && ended ? (
@@ -201,7 +201,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
             flips={
               stored ??
               flipTable(
-                all ?? matrixRows(db, id),
+                all ?? (await matrixRows(db, id)),
                 bench.summary!.baselineCandidateId!,
                 bench.candidates.map((c) => c.id),
               )
@@ -212,7 +212,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         ) : null}
         <CandidatesTable bench={bench} stats={stats} evidence={evidence} />
         <ChecksTable bench={bench} stats={stats} />
-        <ErrorsTable errors={benchErrorBreakdown(db, id)} />
+        <ErrorsTable errors={await benchErrorBreakdown(db, id)} />
         <div className={`grid items-start gap-4 ${trial ? "xl:grid-cols-[minmax(0,1fr)_minmax(420px,40%)]" : ""}`}>
           <MatrixView
             rows={m.rows}
@@ -231,7 +231,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           {trial && Number(trial.bench_id) === id ? (
             <div className="flex flex-col gap-2">
               <HumanVerdictsNote
-                verdicts={trialHumanVerdicts(db, Number(trial.id))}
+                verdicts={await trialHumanVerdicts(db, Number(trial.id))}
                 checks={trial.checks ? JSON.parse(String(trial.checks)) : []}
                 reviewHref={`${base}/review?filter=all&trial=${trial.id}`}
               />
@@ -239,7 +239,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
                 trial={trial}
                 closeHref={href({ trial: undefined })}
                 siblings={siblings}
-                references={referenceTrials(db, bench, Number(trial.id)).map((r) => ({
+                references={(await referenceTrials(db, bench, Number(trial.id))).map((r) => ({
                   ...r,
                   href: r.benchId === id ? href({ trial: r.trialId }) : `/systems/${systemId}/benches/${r.benchId}?trial=${r.trialId}`,
                 }))}
@@ -295,7 +295,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               )
             ) : null}
           </p>
-          <BudgetLine settings={bench.settings} spend={benchSpend(db, id)} />
+          <BudgetLine settings={bench.settings} spend={await benchSpend(db, id)} />
         </div>
         <div className="ml-auto flex gap-2 text-sm">
           <Link href={`${base}/review`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">

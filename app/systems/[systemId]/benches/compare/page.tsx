@@ -99,10 +99,10 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   const cb = pick(b, "cb");
   // Check-level regressions, as the bench page counts them: a check that passed before and fails now.
   const regressed = new Map<string, string[]>();
-  for (const r of findRegressions(candidateCheckOutcomes(db, a.id, ca.id), candidateCheckOutcomes(db, b.id, cb.id), "last bench")) {
+  for (const r of findRegressions(await candidateCheckOutcomes(db, a.id, ca.id), await candidateCheckOutcomes(db, b.id, cb.id), "last bench")) {
     regressed.set(r.caseKey, [...(regressed.get(r.caseKey) ?? []), r.label]);
   }
-  const { lines, counts } = compareBenches(matrixRows(db, a.id), matrixRows(db, b.id), ca.id, cb.id, regressed);
+  const { lines, counts } = compareBenches(await matrixRows(db, a.id), await matrixRows(db, b.id), ca.id, cb.id, regressed);
   const show = SHOW.find((x) => x.key === one(sp.show)) ?? SHOW[0];
   const shown = lines.filter((l) => show.keeps(l.change));
   const pageCount = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));

@@ -43,7 +43,7 @@ describe("review actions refuse bad input", () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: "not_found" } });
     const noCriterion = await recordVerdictAction({ systemId: "rec", benchId, trialId, checkKey: "c1", verdict: "pass" });
     expect(noCriterion).toMatchObject({ ok: false, error: { code: "validation", fieldErrors: { checkKey: "Unknown criterion of this trial." } } });
-    expect(trialHumanVerdicts(getDb(), trialId)).toEqual([]);
+    expect(await trialHumanVerdicts(getDb(), trialId)).toEqual([]);
   });
 
   it("a κ threshold outside [−1, 1], a minimum that is not whole, an empty expected result", async () => {
@@ -58,7 +58,7 @@ describe("review actions refuse bad input", () => {
 
   it("an empty κ threshold or minimum is refused, never saved as 0 (which would let any judge gate)", async () => {
     const promptId = (getDb().$client.prepare("SELECT prompt_id AS p FROM benches WHERE id = ?").get(benchId) as { p: number }).p;
-    const before = getCalibrationPolicy(getDb(), promptId);
+    const before = await getCalibrationPolicy(getDb(), promptId);
     for (const blank of ["", "   "]) {
       const r = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: blank, minReviewed: blank });
       expect(r).toMatchObject({
@@ -71,6 +71,6 @@ describe("review actions refuse bad input", () => {
     }
     const huge = await setCalibrationPolicyAction({ systemId: "rec", benchId, kappaThreshold: "0.6", minReviewed: "1e9" });
     expect(huge).toMatchObject({ ok: false, error: { code: "validation", fieldErrors: { minReviewed: "Enter a whole number from 1 to 100,000." } } });
-    expect(getCalibrationPolicy(getDb(), promptId)).toEqual(before);
+    expect(await getCalibrationPolicy(getDb(), promptId)).toEqual(before);
   });
 });

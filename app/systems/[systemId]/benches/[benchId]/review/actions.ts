@@ -75,7 +75,7 @@ export const setCalibrationPolicyAction = guardedAction("editor", async (input: 
   return runAction(policySchema, input, async (v) => {
     const db = getDb();
     const bench = await requireBench(db, v.systemId, v.benchId);
-    setCalibrationPolicy(db, bench.promptId, { kappaThreshold: v.kappaThreshold, minReviewed: v.minReviewed }, Date.now());
+    await setCalibrationPolicy(db, bench.promptId, { kappaThreshold: v.kappaThreshold, minReviewed: v.minReviewed }, Date.now());
     refresh(v.systemId, v.benchId);
     return null;
   });

@@ -55,7 +55,7 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   const asked = Number(one(sp.trial)) || undefined;
 
   const regressed = new Set(Object.entries(bench.summary?.regressions ?? {}).flatMap(([cand, list]) => list.map((r) => `${cand}|${r.caseRevisionId}`)));
-  const rows = reviewQueueRows(db, id).filter((r) => r.judged > 0);
+  const rows = (await reviewQueueRows(db, id)).filter((r) => r.judged > 0);
   const reviewable = rows.map((r) => ({ ...r, regressed: regressed.has(`${r.candidateId}|${r.caseRevisionId}`) }));
   const queue = reviewQueue(reviewable, filter, { seed, size, keep: asked });
   /** The first trial a filter walks: its link names it, so following it needs no redirect. */
@@ -82,11 +82,11 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
   // and j then skipped one.
   if (trialId !== undefined && asked !== trialId) redirect(href({ trial: trialId }));
 
-  const trial = trialId !== undefined ? getTrial(db, trialId) : null;
+  const trial = trialId !== undefined ? await getTrial(db, trialId) : null;
   let criteria: ReviewCriterion[] = [];
   let current: React.ComponentProps<typeof CorrectExpected>["current"] = null;
   if (trial) {
-    const human = trialHumanVerdicts(db, trialId);
+    const human = await trialHumanVerdicts(db, trialId);
     const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
     criteria = checks
       .filter((c) => c.kind === "judge")
@@ -110,8 +110,8 @@ export default async function ReviewPage({ params, searchParams }: { params: Pro
         ...(c.source === "generated" ? { why: "A generated case is read-only: customize it in the library to correct it." } : {}),
       };
   }
-  const calibrations = promptCalibrations(db, bench.promptId);
-  const policy = getCalibrationPolicy(db, bench.promptId);
+  const calibrations = await promptCalibrations(db, bench.promptId);
+  const policy = await getCalibrationPolicy(db, bench.promptId);
   const judgeModel = judgeModelName(bench.judge);
 
   return (

@@ -56,6 +56,9 @@ export interface BenchRunOptions extends BenchRunInput {
  * @throws CliError (exit 2) naming the path and the problem, in one line
  */
 function openExisting(): Db {
+  // The local worker runs SQLite's trial queue only (issue 20): on PostgreSQL, a team server runs benches.
+  if (process.env.BENCHWORK_DATABASE_URL?.trim())
+    throw usage("bench run: benches do not run on PostgreSQL yet (BENCHWORK_DATABASE_URL is set); unset it to run on the SQLite file BENCHWORK_DB");
   const file = databasePath();
   if (file !== ":memory:" && !existsSync(file))
     throw usage(`no database at ${path.resolve(file)}: create one with \`npm run db:seed\` (the demo workspace) or set BENCHWORK_DB to yours`);

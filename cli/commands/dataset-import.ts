@@ -23,7 +23,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { migrateDatabase, openDatabase, databasePath } from "@/db/client";
+import { openMigratedStore } from "@/db/open-store";
 import type { SavedVersion, UseResult } from "@/db/queries/datasets";
 import { DATASET_CHECK_LABEL, parseChecksOption, type DatasetCheck } from "@/lib/datasets/checks";
 import { COLLISION_CHOICES, type CollisionChoice } from "@/lib/datasets/collisions";
@@ -99,14 +99,14 @@ function importRefusal(e: unknown, o: ImportCliOptions, io: Io): unknown {
   return fileRefusal(e);
 }
 
-/** Imports on BENCHWORK_DB. */
+/** Imports on the configured store (BENCHWORK_DATABASE_URL or BENCHWORK_DB). */
 async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise<{ saved: SavedVersion; used?: UseResult }> {
-  const db = openDatabase();
+  const store = await openMigratedStore();
+  const db = store.db;
   try {
-    migrateDatabase(db);
     let use: { promptId: number; onCollision?: CollisionChoice } | undefined;
     try {
-      use = await resolveImportTarget(db, { system: o.system, use: o.use, onCollision: o.onCollision as CollisionChoice | undefined }, databasePath());
+      use = await resolveImportTarget(db, { system: o.system, use: o.use, onCollision: o.onCollision as CollisionChoice | undefined }, store.where);
     } catch (e) {
       if (e instanceof LibraryError) throw usage(e.message);
       throw e;
@@ -133,7 +133,7 @@ async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise
       throw importRefusal(e, o, io);
     }
   } finally {
-    db.$client.close();
+    await store.close();
   }
 }
 

@@ -47,12 +47,13 @@ export async function evaluateCommand(o: EvaluateOptions, io: Io): Promise<numbe
 
   let judgeModel = null;
   if (o.judgeModel) {
-    const { openDatabase } = await import("@/db/client");
+    const { openMigratedStore } = await import("@/db/open-store");
     const { getModelConfigByName } = await import("@/db/queries/models");
     const { createModel, KeyPolicyError, MissingApiKeyError, ModelConfigError } = await import("@/lib/runtime/providers");
     const { nodeFetch } = await import("@/server/http-fetch");
-    const config = await getModelConfigByName(openDatabase(), o.judgeModel);
-    if (!config) throw usage(`--judge-model: no model configuration named "${o.judgeModel}" in ${process.env.BENCHWORK_DB ?? "data/benchwork.db"}`);
+    const store = await openMigratedStore();
+    const config = await getModelConfigByName(store.db, o.judgeModel).finally(() => store.close());
+    if (!config) throw usage(`--judge-model: no model configuration named "${o.judgeModel}" in ${store.where}`);
     try {
       // The key policy applies here as everywhere: a refused variable or host is a usage error, no request made.
       judgeModel = structuredOutputModel(createModel(config, process.env, nodeFetch), config);

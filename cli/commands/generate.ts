@@ -35,14 +35,13 @@ function count(flag: string, value: string | undefined): number {
 }
 
 async function lookupModelConfig(name: string): Promise<ModelConfig | null> {
-  const { openDatabase, migrateDatabase } = await import("@/db/client");
+  const { openMigratedStore } = await import("@/db/open-store");
   const { getModelConfigByName } = await import("@/db/queries/models");
-  const db = openDatabase();
+  const store = await openMigratedStore();
   try {
-    migrateDatabase(db);
-    return await getModelConfigByName(db, name);
+    return await getModelConfigByName(store.db, name);
   } finally {
-    db.$client.close();
+    await store.close();
   }
 }
 
@@ -68,16 +67,16 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
     throw e;
   }
 
-  const { databasePath, migrateDatabase, openDatabase } = await import("@/db/client");
+  const { openMigratedStore } = await import("@/db/open-store");
   const { listPrompts, getSystem } = await import("@/db/queries/systems");
   const { generateForPrompt, generatorModelLabel } = await import("@/server/generate/generate");
-  const db = openDatabase();
+  const store = await openMigratedStore();
+  const db = store.db;
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once("SIGINT", onSigint);
   try {
-    migrateDatabase(db);
-    if (!(await getSystem(db, o.system))) throw usage(`--system: no system "${o.system}" in ${databasePath()}`);
+    if (!(await getSystem(db, o.system))) throw usage(`--system: no system "${o.system}" in ${store.where}`);
     const prompts = await listPrompts(db, o.system);
     const prompt = prompts.find((p) => p.name === o.prompt);
     if (!prompt) throw usage(`--prompt: system "${o.system}" has no prompt "${o.prompt}" (prompts: ${prompts.map((p) => p.name).join(", ") || "none"})`);
@@ -112,7 +111,7 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
       );
       return 0;
     }
-    io.out(`generated for prompt "${prompt.name}" of "${o.system}" with ${run.model} (run ${run.id}), stored for review in ${databasePath()}`);
+    io.out(`generated for prompt "${prompt.name}" of "${o.system}" with ${run.model} (run ${run.id}), stored for review in ${store.where}`);
     for (const c of crit) io.out(`  criterion #${c.id} [${c.priority}, ${c.check.kind}] ${c.rule}`);
     for (const s of scen) io.out(`  scenario #${s.id} (${s.persona} / ${s.concept}${s.edgeCase ? ", edge case" : ""}) ${s.input}`);
     const dup = run.dropped.filter((d) => d.reason === "duplicate").length;
@@ -132,6 +131,6 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
     return 0;
   } finally {
     process.off("SIGINT", onSigint);
-    db.$client.close();
+    await store.close();
   }
 }

@@ -9,7 +9,7 @@
  * With `--server URL` (issue 19) the release compiled here is published on that team server through
  * its HTTP API (token from BENCHWORK_TOKEN); same output and exit codes; a refused token exits 2.
  */
-import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
+import { openMigratedStore, storeName } from "@/db/open-store";
 import { publishRelease, type PublishReport } from "@/db/queries/publish";
 import { LibraryError } from "@/lib/library/errors";
 import type { Release } from "@/lib/suite/types";
@@ -27,11 +27,11 @@ export interface PublishOptions {
   server?: string;
 }
 
-/** Publishes on BENCHWORK_DB. */
+/** Publishes on the configured store (BENCHWORK_DATABASE_URL or BENCHWORK_DB). */
 async function publishLocal(release: Release, o: PublishOptions): Promise<PublishReport> {
-  const db = openDatabase();
+  const store = await openMigratedStore();
+  const db = store.db;
   try {
-    migrateDatabase(db);
     return await publishRelease(db, {
       systemId: o.system,
       release,
@@ -39,11 +39,11 @@ async function publishLocal(release: Release, o: PublishOptions): Promise<Publis
       author: LOCAL_AUTHOR,
     });
   } catch (e) {
-    if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${databasePath()})`);
+    if (e instanceof LibraryError && e.code === "not_found") throw usage(`--system: ${e.message} (database ${store.where})`);
     if (e instanceof LibraryError) throw new CliError(e.message, 1);
     throw e;
   } finally {
-    db.$client.close();
+    await store.close();
   }
 }
 
@@ -68,7 +68,7 @@ export async function publishCommand(configArg: string | undefined, o: PublishOp
     io.out(JSON.stringify(report));
     return 0;
   }
-  io.out(`published ${release.title} ${release.version} (${release.contentHash}) to system "${o.system}" in ${o.server ?? databasePath()}`);
+  io.out(`published ${release.title} ${release.version} (${release.contentHash}) to system "${o.system}" in ${o.server ?? storeName()}`);
   if (report.promptsCreated.length) io.out(`  prompts created: ${report.promptsCreated.join(", ")}`);
   io.out(`  ${report.created.length} new, ${report.revised.length} revised, ${report.unchanged.length} unchanged`);
   for (const r of report.revised) io.out(`  revised: ${r.caseKey} → revision ${r.revision}`);

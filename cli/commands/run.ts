@@ -75,14 +75,13 @@ function caseJudgeKey(c: ReleaseCase): string | null {
 }
 
 async function lookupModelConfig(name: string): Promise<ModelConfig | null> {
-  const { openDatabase, migrateDatabase } = await import("@/db/client");
+  const { openMigratedStore } = await import("@/db/open-store");
   const { getModelConfigByName } = await import("@/db/queries/models");
-  const db = openDatabase();
+  const store = await openMigratedStore();
   try {
-    migrateDatabase(db);
-    return await getModelConfigByName(db, name);
+    return await getModelConfigByName(store.db, name);
   } finally {
-    db.$client.close();
+    await store.close();
   }
 }
 

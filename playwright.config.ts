@@ -17,7 +17,7 @@ const withPostgres = process.env.BENCHWORK_SKIP_PG !== "1";
  * Specs that also run against the PostgreSQL store. Left out: specs that read the SQLite file
  * directly, and those that run benches (on PostgreSQL the bench worker is issue 20's next step).
  */
-const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts"];
+const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts", "evaluators.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",

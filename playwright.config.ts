@@ -17,7 +17,7 @@ const withPostgres = process.env.BENCHWORK_SKIP_PG !== "1";
  * Specs that also run against the PostgreSQL store. Left out: specs that read the SQLite file
  * directly, and those that run benches (on PostgreSQL the bench worker is issue 20's next step).
  */
-const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts", "evaluators.spec.ts"];
+const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts", "evaluators.spec.ts", "postgres.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",
@@ -40,7 +40,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    { name: "sqlite" },
+    { name: "sqlite", testIgnore: ["postgres.spec.ts"] },
     ...(withPostgres ? [{ name: "postgres", testMatch: POSTGRES_SPECS, use: { baseURL: `http://127.0.0.1:${E2E_PG_PORT}` } }] : []),
   ],
   webServer: [

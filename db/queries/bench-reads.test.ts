@@ -255,8 +255,7 @@ describeStores("bench reads", (store) => {
     ]);
     // The same tallies as benchCaseTallies.
     const tallies = await benchCaseTallies(db, s.benchId);
-    for (const c of [s.a, s.b])
-      expect([...figures.get(c)!].map(([r, f]) => [r, { passed: f.passed, scored: f.scored }])).toEqual([...tallies.get(c)!]);
+    for (const c of [s.a, s.b]) expect([...figures.get(c)!].map(([r, f]) => [r, { passed: f.passed, scored: f.scored }])).toEqual([...tallies.get(c)!]);
     // neverRerun (the caller knows no rerun added trials): every trial counts, here the confirm trial too.
     const all = await benchCaseFigures(db, s.benchId, { neverRerun: true });
     expect(all.get(s.b)!.get(s.rev[0])).toEqual({ passed: 0, scored: 2, done: 2, costUsd: expect.closeTo(0.26, 10) as number, latencyMs: 325 });

@@ -71,7 +71,8 @@ export async function classifyBenchRegressions(
   const refChecks =
     refs.referenceBenchId !== null && refs.referenceCandidateId !== null
       ? (known.reference ??
-        (await benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]]))).get(refs.referenceCandidateId)?.all ??
+        (await benchCheckTalliesOf(db, refs.referenceBenchId, new Map([[refs.referenceCandidateId, broken("last bench")]]))).get(refs.referenceCandidateId)
+          ?.all ??
         none)
       : none;
   const out = new Map<number, RegressionClassification[]>();

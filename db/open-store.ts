@@ -4,15 +4,14 @@
  * named for messages (a PostgreSQL URL without its credentials).
  */
 import { databasePath, migrateDatabase, openDatabase, type Db } from "./client";
-import { migratePostgres, postgresUrl } from "./pg/client";
+import { migratePostgres, pgStoreName, postgresUrl } from "./pg/client";
 import { closeStore, openPgStore } from "./pg/store";
 
 /** The configured store's name for messages: `host/db (PostgreSQL)` (no credentials) or the SQLite file. */
 export function storeName(): string {
   const url = postgresUrl();
   if (!url) return databasePath();
-  const u = new URL(url);
-  return `${u.host}${u.pathname} (PostgreSQL)`;
+  return `${pgStoreName(url)} (PostgreSQL)`;
 }
 
 /** An open, migrated store: `where` names it for messages; `close()` releases it. */

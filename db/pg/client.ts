@@ -51,14 +51,31 @@ export function pgDrizzle(client: pg.Pool | pg.PoolClient): PgDb {
   return drizzle({ client, schema: pgSchema });
 }
 
+/** A PostgreSQL store's name for messages: `host:port/database`, never the credentials. */
+export function pgStoreName(url: string): string {
+  const u = new URL(url);
+  return `${u.host}${u.pathname}`;
+}
+
+/** The driver's reason in words (connecting to `localhost` fails with an AggregateError whose message is empty). */
+function reasonOf(e: unknown): string {
+  const err = e as { message?: string; code?: string; errors?: { message?: string }[] };
+  return err.message || err.errors?.[0]?.message || err.code || String(e);
+}
+
 /**
  * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
  * `drizzle.__drizzle_migrations`), each in a transaction.
- * @throws when a migration fails (it is rolled back)
+ * @throws naming the store and PostgreSQL's reason when it cannot be reached (server down, no such
+ *   database, authentication refused); when a migration fails (it is rolled back)
  */
 export async function migratePostgres(url: string, migrationsFolder: string = PG_MIGRATIONS_DIR): Promise<void> {
   const pool = openPgPool(url, 1);
   try {
+    // Connect first: a failed connection otherwise surfaces as drizzle's "Failed query: CREATE SCHEMA…".
+    await pool.query("SELECT 1").catch((e: unknown) => {
+      throw new Error(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
+    });
     await migrate(pgDrizzle(pool), { migrationsFolder });
   } finally {
     await pool.end();

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere } from "../dialect";
-import { first } from "../rows";
+import { first, isRowId } from "../rows";
 import { insertRows, type JsonScalar } from "../bulk-insert";
 import { transaction } from "../transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
@@ -244,8 +244,9 @@ function decodeCandidate(r: typeof benchCandidates.$inferSelect): BenchCandidate
   };
 }
 
-/** A bench with its candidates, or null. */
+/** A bench with its candidates, or null (also for an id no row can have: NaN, 0, beyond 32 bits). */
 export async function getBench(db: Db, id: number): Promise<BenchDetail | null> {
+  if (!isRowId(id)) return null;
   const [r, candRows] = await Promise.all([
     first(db.select({ b: benches, promptName: prompts.name }).from(benches).innerJoin(prompts, eq(prompts.id, benches.promptId)).where(eq(benches.id, id))),
     db.select().from(benchCandidates).where(eq(benchCandidates.benchId, id)).orderBy(benchCandidates.position),
@@ -315,8 +316,9 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
   return rows.map((r) => ({ message: r.message ?? "", trials: r.trials }));
 }
 
-/** Trial counts per status of a bench (one indexed GROUP BY). */
+/** Trial counts per status of a bench (one indexed GROUP BY), or null (also for an id no row can have). */
 export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
+  if (!isRowId(id)) return null;
   const b = await first(
     db
       .select({

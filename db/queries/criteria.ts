@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
-import { first } from "../rows";
+import { first, isRowId } from "../rows";
 import { transaction, type TxDb as Tx } from "../transaction";
 import { criteria, criterionRevisions, prompts } from "../schema";
 import { LibraryError } from "@/lib/library/errors";
@@ -55,8 +55,9 @@ export async function listCriteria(db: Db, promptId: number): Promise<CriterionR
     .orderBy(asc(criteria.origin), asc(criteria.createdAt), asc(criteria.id));
 }
 
-/** One criterion, or null. */
+/** One criterion, or null (also for an id no row can have: NaN, a fraction, beyond 32 bits). */
 export async function getCriterion(db: Db, id: number): Promise<CriterionRow | null> {
+  if (!isRowId(id)) return null;
   return (
     (await first(
       db.select(rowColumns).from(criteria).innerJoin(criterionRevisions, eq(criterionRevisions.id, criteria.currentRevisionId)).where(eq(criteria.id, id)),

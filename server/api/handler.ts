@@ -9,6 +9,7 @@
  * model failed · 500 anything else (details in the server log only).
  */
 import { z } from "zod";
+import { isRowId } from "@/db/rows";
 import { fieldErrorsOf } from "@/lib/library/forms";
 import { LibraryError } from "@/lib/library/errors";
 import { DatasetError } from "@/lib/datasets/errors";
@@ -136,9 +137,9 @@ export function apiRoute<S extends z.ZodType | undefined, P = Record<string, str
   };
 }
 
-/** A positive integer route param (a bench id), or a 404. */
+/** A row id route param (a bench id: 1 to 2^31 - 1, as PostgreSQL stores it), or a 404. */
 export function idParam(value: string, what: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0 || String(n) !== value) throw new ApiRefusal(404, { code: "not_found", message: `${what} #${value} does not exist.` });
+  if (!isRowId(n) || String(n) !== value) throw new ApiRefusal(404, { code: "not_found", message: `${what} #${value} does not exist.` });
   return n;
 }

@@ -111,11 +111,20 @@ export async function startCluster(options = {}) {
   const data = path.join(dir, "data");
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
 
-  const init = spawnSync(path.join(bin, "initdb"), ["-D", data, "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], {
-    encoding: "utf8",
-    cwd: dir,
-    ...asUser,
-  });
+  // C.UTF-8: code-point collation (as SQLite's) with Unicode character classes, so ILIKE folds the
+  // case of non-ASCII letters ("Ü" matches "ü") as the library's search promises; plain C where the
+  // system has no C.UTF-8 locale.
+  const initdb = (locale) =>
+    spawnSync(path.join(bin, "initdb"), ["-D", data, "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", `--locale=${locale}`, "--no-sync"], {
+      encoding: "utf8",
+      cwd: dir,
+      ...asUser,
+    });
+  let init = initdb("C.UTF-8");
+  if (init.status !== 0) {
+    rmSync(data, { recursive: true, force: true });
+    init = initdb("C");
+  }
   if (init.status !== 0) {
     cleanup();
     throw new Error(`initdb failed (${init.status ?? init.error?.message}):\n${init.stdout}${init.stderr}`);

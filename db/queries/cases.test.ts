@@ -365,6 +365,12 @@ describeStores("cases", (store) => {
       expect((await listCases(db, { systemId: "acme", q: "100%" })).total).toBe(0);
     });
 
+    it("searches letters beyond ASCII in any case (Ü finds ü; PostgreSQL with a UTF-8 character type)", async () => {
+      await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "unicode-1", source: "custom", content: content("Ünïcode Straße question", "Answer") });
+      expect((await listCases(db, { systemId: "acme", q: "ünï" })).rows.map((r) => r.caseKey)).toEqual(["unicode-1"]);
+      expect((await listCases(db, { systemId: "acme", q: "ÜNÏCODE straße" })).rows.map((r) => r.caseKey)).toEqual(["unicode-1"]);
+    });
+
     it("searches case IDs too: a whole or partial ID, any letter case, and with words of the input", async () => {
       await addCase(db, {
         systemId: "acme",

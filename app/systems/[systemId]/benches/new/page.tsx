@@ -9,6 +9,8 @@ import { NewBenchForm } from "@/components/benches/new-bench-form";
 import { generatorModelChoices } from "@/server/generate/with-config";
 import { NeedsRole } from "@/components/auth/needs-role";
 import { pageRoleRefusal } from "@/server/auth/page-guard";
+import { isPostgres } from "@/db/dialect";
+import { BENCHES_NOT_ON_POSTGRES } from "@/server/bench/store-support";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New bench" };
@@ -35,18 +37,25 @@ export default async function NewBenchPage({
   const generators = await generatorModelChoices(db, process.env);
   const [recorded, tags, datasets] = await Promise.all([recordedNames(db, prompt.id), promptTags(db, prompt.id), promptDatasets(db, prompt.id)]);
   return (
-    <NewBenchForm
-      key={prompt.id}
-      systemId={systemId}
-      prompts={prompts.map((p) => ({ id: p.id, name: p.name }))}
-      prompt={{ id: prompt.id, name: prompt.name, revisions }}
-      models={models}
-      recorded={recorded}
-      tags={tags}
-      datasets={datasets}
-      criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
-      promptChange={sp.change === "1"}
-      generators={generators}
-    />
+    <>
+      {isPostgres(db) && (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          {BENCHES_NOT_ON_POSTGRES} You can still plan a bench here.
+        </p>
+      )}
+      <NewBenchForm
+        key={prompt.id}
+        systemId={systemId}
+        prompts={prompts.map((p) => ({ id: p.id, name: p.name }))}
+        prompt={{ id: prompt.id, name: prompt.name, revisions }}
+        models={models}
+        recorded={recorded}
+        tags={tags}
+        datasets={datasets}
+        criteria={rubric.map((c) => ({ rule: c.rule, priority: c.priority }))}
+        promptChange={sp.change === "1"}
+        generators={generators}
+      />
+    </>
   );
 }

@@ -4,17 +4,16 @@
  * expiry and re-delivery, giving up, cancellation, and the limits held across two processes on one
  * database file.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TrialClaim, TrialResult } from "@/lib/bench/trial-jobs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { migrateDatabase, openDatabase, type Db } from "../client";
 import { benches, trials } from "../schema";
 import { insertQueuedBench } from "../test-support/bench-rows";
+import { queueProcessTests } from "../test-support/queue-processes";
 import { transaction } from "../transaction";
 import { SqliteTrialJobQueue } from "./trial-job-queue";
 
@@ -234,110 +233,11 @@ describe("SqliteTrialJobQueue", () => {
   });
 
   describe("two claimer processes on one file", () => {
-    const children: ChildProcess[] = [];
-    let nextId = 1;
-
-    /** Starts tsx on sqlite-claimer.ts; returns a request function (with its `child` process). */
-    async function claimer(providerKey: string) {
-      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../test-support/sqlite-claimer.ts", import.meta.url))], {
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-      });
-      children.push(child);
-      const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-      const ready = new Promise<void>((resolve, reject) => {
-        child.on("message", (m: { ready?: true; id?: number; result?: unknown; error?: string }) => {
-          if (m.ready) return resolve();
-          const p = pending.get(m.id!);
-          pending.delete(m.id!);
-          if (m.error) p?.reject(new Error(m.error));
-          else p?.resolve(m.result);
-        });
-        child.once("exit", (code) => reject(new Error(`claimer exited with ${code}`)));
-      });
-      child.send({ file, providerKey });
-      await ready;
-      const request = <T>(req: Record<string, unknown>) =>
-        new Promise<T>((resolve, reject) => {
-          const id = nextId++;
-          pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-          child.send({ id, ...req });
-        });
-      return Object.assign(request, { child });
-    }
-
-    afterAll(() => {
-      for (const c of children) if (c.exitCode === null) c.kill();
+    queueProcessTests({
+      now: T0,
+      target: () => ({ kind: "sqlite", file }),
+      launch: (count, o) => launch(count, o),
+      trialRows,
     });
-
-    it("never exceed a provider limit of N between them, and each trial gets exactly one result", async () => {
-      const N = 3;
-      const { benchId, trialIds } = await launch(40, { concurrency: 40, provider: "limited", providerLimit: N });
-      const [a, b] = await Promise.all([claimer("limited"), claimer("limited")]);
-
-      const heldByA = await a<TrialClaim[]>({ op: "claim", workerId: "a", max: N + 5, now: T0 });
-      expect(heldByA).toHaveLength(N);
-      expect(await b<TrialClaim[]>({ op: "claim", workerId: "b", max: 5, now: T0 })).toEqual([]);
-      expect(await a<number>({ op: "complete", claims: heldByA.slice(0, 1) })).toBe(1);
-      const heldByB = await b<TrialClaim[]>({ op: "claim", workerId: "b", max: 5, now: T0 });
-      expect(heldByB).toHaveLength(1);
-      await Promise.all([a({ op: "complete", claims: heldByA.slice(1) }), b({ op: "complete", claims: heldByB })]);
-
-      // Both ask for N at the same moment: together they get exactly N.
-      const [x, y] = await Promise.all([
-        a<TrialClaim[]>({ op: "claim", workerId: "a", max: N, now: T0 }),
-        b<TrialClaim[]>({ op: "claim", workerId: "b", max: N, now: T0 }),
-      ]);
-      expect(x.length + y.length).toBe(N);
-      expect(new Set([...x, ...y].map((c) => c.trialId)).size).toBe(N);
-      await Promise.all([a({ op: "complete", claims: x }), b({ op: "complete", claims: y })]);
-
-      const [da, dbr] = await Promise.all([
-        a<{ completed: number; peak: number }>({ op: "drain", workerId: "a", max: N, now: T0 }),
-        b<{ completed: number; peak: number }>({ op: "drain", workerId: "b", max: N, now: T0 }),
-      ]);
-      expect(da.completed + dbr.completed).toBe(40 - 1 - (N - 1) - 1 - N);
-      expect(Math.max(da.peak, dbr.peak)).toBeLessThanOrEqual(N);
-      await Promise.all([a({ op: "stop" }), b({ op: "stop" })]);
-
-      const rows = await trialRows(benchId);
-      expect(rows.map((r) => r.id)).toEqual(trialIds);
-      expect(rows.every((r) => r.status === "done" && r.output !== null && r.attempts === 1)).toBe(true);
-    }, 60_000);
-
-    it("lose nothing when one is killed (SIGKILL) holding claims: they are re-delivered once, and each trial ends with one result", async () => {
-      const { benchId, trialIds } = await launch(12, { concurrency: 12, provider: "kill", providerLimit: 5 });
-      const [victim, survivor] = await Promise.all([claimer("kill"), claimer("kill")]);
-      const held = await victim<TrialClaim[]>({ op: "claim", workerId: "victim", max: 5, now: T0 });
-      expect(held).toHaveLength(5);
-      const child = victim.child;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
-      await exited;
-      expect(await survivor<TrialClaim[]>({ op: "claim", workerId: "survivor", max: 5, now: T0 + 59_999 })).toEqual([]);
-      const drained = await survivor<{ completed: number; peak: number }>({ op: "drain", workerId: "survivor", max: 5, now: T0 + 60_000 });
-      await survivor({ op: "stop" });
-      expect(drained.completed).toBe(12);
-      const rows = await trialRows(benchId);
-      expect(rows.map((r) => r.id)).toEqual(trialIds);
-      expect(rows.every((r) => r.status === "done")).toBe(true);
-      const redelivered = new Set(held.map((c) => c.trialId));
-      expect(rows.map((r) => r.attempts)).toEqual(trialIds.map((id) => (redelivered.has(id) ? 2 : 1)));
-      expect(rows.every((r) => r.output?.startsWith("by ") && !r.output.startsWith(`by ${child.pid} `))).toBe(true);
-    }, 60_000);
-
-    it("hold the provider's limit while they claim from different benches at once", async () => {
-      const N = 3;
-      const launched = [];
-      for (let i = 0; i < 10; i++) launched.push(await launch(4, { concurrency: 1, provider: "spread", providerLimit: N }));
-      const [a, b] = await Promise.all([claimer("spread"), claimer("spread")]);
-      const [da, dbr] = await Promise.all([
-        a<{ completed: number; peak: number }>({ op: "drain", workerId: "a", max: N, now: T0 }),
-        b<{ completed: number; peak: number }>({ op: "drain", workerId: "b", max: N, now: T0 }),
-      ]);
-      await Promise.all([a({ op: "stop" }), b({ op: "stop" })]);
-      expect(da.completed + dbr.completed).toBe(40);
-      expect(Math.max(da.peak, dbr.peak)).toBeLessThanOrEqual(N);
-      for (const bench of launched) expect((await trialRows(bench.benchId)).map((r) => r.status)).toEqual(["done", "done", "done", "done"]);
-    }, 60_000);
   });
 });

@@ -135,7 +135,7 @@ function localBackend(): BenchBackend {
     },
     report: (id, plan, includeRetained) => benchRunReport(db, id, manifestOfPlan(plan, includeRetained)),
     async rerun(id, kind) {
-      const plan = await startRerun(db, id, kind);
+      const plan = await startRerun(db, id, kind, undefined, process.env);
       worker?.wake();
       return plan;
     },

@@ -46,7 +46,7 @@ export const startRerunAction = guardedAction("editor", async (input: unknown): 
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
     await benchOf(systemId, benchId);
     assertBenchesRun(getDb());
-    const plan = await startRerun(getDb(), benchId, kind, await currentActor());
+    const plan = await startRerun(getDb(), benchId, kind, await currentActor(), process.env);
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

@@ -271,7 +271,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect(rows.map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped", "skipped"]);
     expect(rows[2].error).toBe("budget: the spend cap of $0.01 would be passed ($0.0080 spent)");
     const jobs = await pool.query<{ state: string; n: number }>(
-      "SELECT state, count(*)::int AS n FROM pgboss.job WHERE data->>'benchId' = $1::text GROUP BY state ORDER BY state",
+      "SELECT state, count(*)::int AS n FROM pgboss.job WHERE data->>'benchId' = $1::text GROUP BY state ORDER BY state::text",
       [benchId],
     );
     expect(jobs.rows).toEqual([

@@ -16,8 +16,9 @@
  *   and `completeMany` adds what each stored result spent to the bench;
  * - leases are ours (pg-boss 10 has no heartbeat): `expire` deletes expired claims and fails their
  *   jobs through pg-boss, which re-queues them (`retry`) or, after the last delivery, fails them
- *   for good (the trial ends as `error`). pg-boss's own expiry is set far beyond any lease and its
- *   supervisor is off, so it never re-delivers a job behind our back.
+ *   for good (the trial ends as `error`). pg-boss's own expiry is set far beyond any lease, so it
+ *   never re-delivers a job behind our back; its supervisor (maintenance) runs only where asked
+ *   (`supervise`: the job workers) and then only archives and deletes old jobs.
  */
 import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
@@ -37,6 +38,12 @@ export interface PgTrialJobQueueOptions {
   maxDeliveries?: number;
   /** Connections of this process's pool (default 4; pg-boss keeps 2 more). */
   poolSize?: number;
+  /**
+   * Run pg-boss's maintenance from this instance (default false): it archives completed and
+   * cancelled jobs after 12 h and deletes archived ones after 7 days, one process at a time (pg-boss
+   * takes an advisory lock). Job workers turn it on; its job expiry (23 h) is far beyond our leases.
+   */
+  supervise?: boolean;
 }
 
 /** The data of a trial's pg-boss job. */
@@ -83,7 +90,14 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     assertLimit(this.leaseMs, "leaseMs");
     assertLimit(this.maxDeliveries, "maxDeliveries");
     this.pool = openPgPool(options.url, options.poolSize ?? 4);
-    this.boss = new PgBoss({ connectionString: options.url, max: 2, supervise: false, schedule: false, migrate: true, application_name: "benchwork-queue" });
+    this.boss = new PgBoss({
+      connectionString: options.url,
+      max: 2,
+      supervise: options.supervise ?? false,
+      schedule: false,
+      migrate: true,
+      application_name: "benchwork-queue",
+    });
     this.boss.on("error", (e) => (this.lastBossError = e));
   }
 

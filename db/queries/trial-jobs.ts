@@ -1,12 +1,14 @@
 /**
- * Rows the PostgreSQL trial job queue needs around a launch or rerun (issue 20): the bench's next id
- * (reserved before the launch transaction, whose job queues are made first) and its queued trials
- * with their candidates (to name each trial's provider lane inside the transaction).
+ * Rows the PostgreSQL trial job queue and its job worker need (issue 20): the bench's next id
+ * (reserved before the launch transaction, whose job queues are made first), its queued trials with
+ * their candidates (to name each trial's provider lane inside the transaction), the rows of claimed
+ * trials, and the benches to cancel or finalize. Written once for both stores.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { isPostgres } from "../dialect";
-import { benchCandidates, trials } from "../schema";
+import { benchCandidates, benchCases, benches, trials } from "../schema";
+import type { ClaimedTrial } from "@/lib/bench/queue";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 
 /**
@@ -38,4 +40,57 @@ export async function queuedTrialLanes(db: Db, benchId: number): Promise<QueuedT
     .where(and(eq(trials.benchId, benchId), eq(trials.status, "queued")))
     .orderBy(trials.id);
   return rows.map((r) => ({ trialId: r.trialId, kind: r.kind, modelConfig: r.modelConfig ? (JSON.parse(r.modelConfig) as ModelConfig) : null }));
+}
+
+/**
+ * The rows of claimed trials as an executor runs them (candidate, bench case, its case revision,
+ * repeat), in one query. Ids without a row are left out.
+ */
+export async function claimedTrialRows(db: Db, trialIds: readonly number[]): Promise<ClaimedTrial[]> {
+  if (trialIds.length === 0) return [];
+  return db
+    .select({
+      id: trials.id,
+      benchId: trials.benchId,
+      candidateId: trials.candidateId,
+      benchCaseId: trials.benchCaseId,
+      caseRevisionId: benchCases.caseRevisionId,
+      repeat: trials.repeat,
+      attempts: trials.attempts,
+    })
+    .from(trials)
+    .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+    .where(inArray(trials.id, [...trialIds]));
+}
+
+const OPEN_BENCH = inArray(benches.status, ["queued", "running"]);
+
+/** Open benches (queued or running) whose cancellation was asked, oldest first. */
+export async function benchesToCancel(db: Db): Promise<number[]> {
+  const rows = await db
+    .select({ id: benches.id })
+    .from(benches)
+    .where(and(OPEN_BENCH, isNotNull(benches.cancelRequestedAt)))
+    .orderBy(benches.id);
+  return rows.map((r) => r.id);
+}
+
+/** Open benches none of whose trials is queued or running: what is left is to finalize them. */
+export async function benchesToFinalize(db: Db): Promise<number[]> {
+  const rows = await db
+    .select({ id: benches.id })
+    .from(benches)
+    .where(
+      and(
+        OPEN_BENCH,
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(trials)
+            .where(and(eq(trials.benchId, benches.id), inArray(trials.status, ["queued", "running"]))),
+        ),
+      ),
+    )
+    .orderBy(benches.id);
+  return rows.map((r) => r.id);
 }

@@ -12,6 +12,8 @@ import { laneName, trialJobId } from "@/db/pg/trial-job-queue";
 import { launchBench } from "@/db/queries/benches";
 import { reserveBenchId } from "@/db/queries/trial-jobs";
 import { launchFromRequest, prepareBench } from "./prepare";
+import { launchBenchRun } from "@/server/api/benches";
+import { LOCAL_ACTOR } from "@/server/auth/actor-core";
 import { recordedRequest, recordedSuite } from "./test-support/recorded-bench";
 import { prepareTrialJobs, RECORDED_LANE, stopJobQueue } from "./trial-jobs";
 
@@ -97,5 +99,14 @@ describePg("trial jobs of a launch on PostgreSQL", () => {
     // …and gone with it: no bench, no trial, no job, no queue settings.
     expect((await pool.query("SELECT 1 FROM benches WHERE id = $1", [id])).rowCount).toBe(0);
     expect(await jobsOf(id)).toEqual({ trials: [], jobs: [], concurrency: null });
+  });
+
+  it("launches over the API on PostgreSQL (no longer refused), its trials enqueued", async () => {
+    const body = { system: "rec", prompt: "answerer", candidate: ["recorded:old"] };
+    const launched = await launchBenchRun(db, body, LOCAL_ACTOR, {});
+    expect(launched.created).toBe(true);
+    const { trials, jobs } = await jobsOf(launched.benchId);
+    expect(trials.map((t) => t.status)).toEqual(["queued", "queued"]);
+    expect(jobs.map((j) => j.id).sort()).toEqual(trials.map((t) => trialJobId(t.id)).sort());
   });
 });

@@ -126,8 +126,9 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
           ctl.signal.reason === CANCELLED ? skippedOutcome(claim.trialId, "cancelled while running", now()) : workerErrorOutcome(claim.trialId, e, now());
       }
       running.delete(claim.trialId);
-      // A trial cut short because this worker stops is not a result: its claim expires and it runs again.
-      if (ctl.signal.reason !== STOPPING) {
+      // A trial cut short because this worker stops is not a result: its claim expires and it runs
+      // again. One that answered before the stop reached it is (stop may abort it just after).
+      if (ctl.signal.reason !== STOPPING || outcome.status === "done") {
         const { id: _id, ...result } = capOutcome(outcome);
         buffer.push({ claim, result });
       }

@@ -6,7 +6,8 @@
  * the trigram index on `case_search` (a term in every case, bounded like SEARCH_MATCH_LIMIT; a rare
  * term; two terms; a case ID fragment), p50/p95 over 50 runs each; then the Cases tab's own query
  * (db/queries/cases.ts listCases: total and first page, on the app's PostgreSQL store) for the same
- * searches and the unfiltered list. Target: p95 under 50 ms.
+ * searches and the unfiltered list, and short-term-only searches both ways side by side: the walk
+ * alone (before) and listCases (walk first, then the walk or the case_search_grams index). Target: p95 under 50 ms.
  *
  * Run: `npx tsx bench/pg-case-search.ts`.
  */
@@ -21,6 +22,8 @@ import { describeTimes, timeMany } from "./stats";
 const N = 100_000;
 const RUNS = 50;
 const BOUND = 5_000; // db/queries/cases.ts SEARCH_MATCH_LIMIT
+/** Short-term-only searches (db/queries/case-search-short.ts): rare ('zz', 'q', '%'), 1 in 8 ('c4'), common ('7', 'e'). */
+const SHORT = ["zz", "q", "%", "c4", "7", "e"];
 
 const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
 const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
@@ -59,7 +62,7 @@ try {
   const search = (terms: string[]) =>
     db.query(
       `SELECT case_id FROM case_search WHERE system_id = 'big' AND ${terms.map((_, i) => `haystack ILIKE $${i + 1}`).join(" AND ")} ORDER BY case_id DESC LIMIT ${BOUND + 1}`,
-      terms.map((t) => `%${t}%`),
+      terms.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`), // LIKE escapes, as listCases
     );
   const scenarios: [string, () => Promise<unknown>, () => Promise<number>][] = [
     ["total from case_counts", () => db.query("SELECT sum(n) FROM case_counts WHERE system_id = 'big'"), async () => 1],
@@ -67,6 +70,13 @@ try {
     ["search 'refund desk' (100 cases)", () => search(["refund", "desk"]), async () => (await search(["refund", "desk"])).rowCount ?? 0],
     ["search 'case-0421' (case ID, 100 cases)", () => search(["case-0421"]), async () => (await search(["case-0421"])).rowCount ?? 0],
     ["search md5 fragment 'c4ca42' (rare)", () => search(["c4ca42"]), async () => (await search(["c4ca42"])).rowCount ?? 0],
+    // Short terms only: the newest-first walk alone (how listCases searched them before
+    // db/queries/case-search-short.ts), for the listCases rows below side by side.
+    ...SHORT.map((t): [string, () => Promise<unknown>, () => Promise<number>] => [
+      `walk alone '${t}' (short terms, before)`,
+      () => search([t]),
+      async () => (await search([t])).rowCount ?? 0,
+    ]),
   ];
   for (const [label, run, rows] of scenarios) {
     for (let i = 0; i < 10; i++) await run(); // warm the cache
@@ -75,13 +85,15 @@ try {
   }
   const store = openPgStore(url, 4);
   try {
-    for (const q of [undefined, "tracking", "refund desk", "case-0421", "c4ca42", "desk 7", "7", "zz"]) {
+    for (const q of [undefined, "tracking", "refund desk", "case-0421", "c4ca42", "desk 7", ...SHORT]) {
       const run = () => listCases(store, { systemId: "big", q });
       for (let i = 0; i < 10; i++) await run();
       const times = await timeMany(RUNS, () => run());
       const page = await run();
       const label = `listCases ${q === undefined ? "(no search)" : `'${q}'`} total ${page.total}${page.truncated ? " (bounded)" : ""}`;
-      console.log(`${label.padEnd(46)} rows ${String(page.rows.length).padStart(5)}  ${describeTimes(times)}`);
+      // Same matches as the walk alone (its count up to the bound + 1).
+      const same = q && SHORT.includes(q) ? ` (walk alone: ${Math.min((await search([q])).rowCount ?? 0, BOUND)})` : "";
+      console.log(`${label.padEnd(46)} rows ${String(page.rows.length).padStart(5)}  ${describeTimes(times)}${same}`);
     }
   } finally {
     await closeStore(store);

@@ -4,6 +4,7 @@
  * command, 2 a usage error.
  */
 import { Command, CommanderError, Option } from "commander";
+import { StoreUnreachableError } from "@/db/pg/client";
 import { CliError, processIo, type Io } from "./io";
 import { evaluateCommand } from "./commands/evaluate";
 import { datasetImportCommand } from "./commands/dataset-import";
@@ -196,6 +197,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (e instanceof CliError) {
       io.err(`benchwork: ${e.message}`);
       return e.exitCode;
+    }
+    // The store's own words are the whole story (which store, PostgreSQL's reason): no stack under them.
+    if (e instanceof StoreUnreachableError) {
+      io.err(`benchwork: ${e.message}`);
+      return 1;
     }
     io.err(`benchwork: ${(e as Error).stack ?? String(e)}`);
     return 1;

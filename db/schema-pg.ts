@@ -128,6 +128,9 @@ export const cases = pgTable(
     index("cases_system_key")
       .on(t.systemId, t.caseKey)
       .where(sql`removed_at IS NULL`),
+    // Retention finds a case's retained copy by its origin's fromCaseId (db/queries/retention.ts): the
+    // expression must stay the lookup's own for the index to serve it.
+    index("retention_origin_index").on(sql`(${t.origin} ->> 'fromCaseId')`),
   ],
 );
 

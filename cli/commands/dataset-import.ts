@@ -16,7 +16,8 @@
  * PROMPT's library already uses are a usage error naming the choices unless `--on-collision` says
  * what to do (skip the rows, prefix them with the dataset's name, or revise the cases made from an
  * earlier version of the same dataset). Nothing is saved when the use is refused.
- * Exit 0 saved; 1 the file has problems that block import (printed); 2 usage error (unknown
+ * The success line names where the version went (the SQLite file, `host:port/db (PostgreSQL)` or
+ * the server). Exit 0 saved; 1 the file has problems that block import (printed); 2 usage error (unknown
  * system, missing file, bad mapping JSON, unknown sheet, bad name).
  * With `--server URL` (issue 19) the file is read and checked here and saved on that team server
  * through its HTTP API (token from BENCHWORK_TOKEN); same output and exit codes; a refused token exits 2.
@@ -99,8 +100,15 @@ function importRefusal(e: unknown, o: ImportCliOptions, io: Io): unknown {
   return fileRefusal(e);
 }
 
+/** What an import saved, and where (the store's or the server's name, for the success line). */
+interface Imported {
+  saved: SavedVersion;
+  used?: UseResult;
+  where: string;
+}
+
 /** Imports on the configured store (BENCHWORK_DATABASE_URL or BENCHWORK_DB). */
-async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise<{ saved: SavedVersion; used?: UseResult }> {
+async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise<Imported> {
   const store = await openMigratedStore();
   const db = store.db;
   try {
@@ -112,7 +120,7 @@ async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise
       throw e;
     }
     try {
-      return await importDataset(db, {
+      const done = await importDataset(db, {
         systemId: o.system,
         name: o.name,
         fileName: path.basename(i.file),
@@ -129,6 +137,7 @@ async function importLocal(i: ImportInput, o: ImportCliOptions, io: Io): Promise
         use,
         author: LOCAL_AUTHOR,
       });
+      return { ...done, where: store.where };
     } catch (e) {
       throw importRefusal(e, o, io);
     }
@@ -157,10 +166,10 @@ function localErrorOf(e: RemoteError): unknown {
 }
 
 /** Imports on a team server. */
-async function importRemote(i: ImportInput, o: ImportCliOptions & { server: string }, io: Io): Promise<{ saved: SavedVersion; used?: UseResult }> {
+async function importRemote(i: ImportInput, o: ImportCliOptions & { server: string }, io: Io): Promise<Imported> {
   const remote = connect(o.server, process.env.BENCHWORK_TOKEN || undefined);
   try {
-    return await remote.call("POST", "api/v1/datasets/import", {
+    const done = await remote.call<{ saved: SavedVersion; used?: UseResult }>("POST", "api/v1/datasets/import", {
       system: o.system,
       name: o.name,
       fileName: path.basename(i.file),
@@ -172,6 +181,7 @@ async function importRemote(i: ImportInput, o: ImportCliOptions & { server: stri
       ...(o.use !== undefined ? { use: o.use } : {}),
       ...(o.onCollision !== undefined ? { onCollision: o.onCollision } : {}),
     });
+    return { ...done, where: o.server };
   } catch (e) {
     if (!(e instanceof RemoteError)) throw e;
     // The target's own refusals already name the option (--system, --use).
@@ -196,7 +206,7 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
     throw usage(`--on-collision must be skip, prefix or revise (got "${o.onCollision}").`);
   if (o.onCollision !== undefined && o.use === undefined) throw usage("--on-collision needs --use PROMPT.");
   const input: ImportInput = { file, bytes, choices, headerRow, checks };
-  const { saved, used } = o.server !== undefined ? await importRemote(input, { ...o, server: o.server }, io) : await importLocal(input, o, io);
+  const { saved, used, where } = o.server !== undefined ? await importRemote(input, { ...o, server: o.server }, io) : await importLocal(input, o, io);
   if (o.json) {
     const out: Record<string, unknown> = {
       datasetId: saved.datasetId,
@@ -222,7 +232,7 @@ export async function datasetImportCommand(file: string, o: ImportCliOptions, io
   }
   const redacted = PII_TYPES.filter((t) => saved.redaction.totals[t] > 0).map((t) => `${saved.redaction.totals[t]} ${PII_LABEL[t]}`);
   const excluded = saved.excludedRows.length ? `, ${saved.excludedRows.length} excluded` : "";
-  io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}): ${saved.rowCount} row(s)${excluded}.`);
+  io.out(`Saved dataset "${saved.name}" version ${saved.version} (dataset #${saved.datasetId}) in ${where}: ${saved.rowCount} row(s)${excluded}.`);
   const settings = saved.redaction.settings;
   if (settings && !settings.enabled) io.out("Redaction: off (nothing was replaced).");
   else io.out(redacted.length ? `Redacted: ${redacted.join(", ")}.` : "Redacted: nothing (no personal data found).");

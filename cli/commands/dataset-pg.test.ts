@@ -40,6 +40,8 @@ describePg("benchwork dataset import [postgres]", () => {
   it("stores the version in PostgreSQL and names the store; an unknown system names it too", async () => {
     const io = captureIo();
     expect(await main(["dataset", "import", path.join(dir, "faq.csv"), "--system", "acme", "--name", "faq"], io)).toBe(0);
+    const { host, pathname } = new URL(database.url);
+    expect(io.stdout[0]).toBe(`Saved dataset "faq" version 1 (dataset #1) in ${host}${pathname} (PostgreSQL): 2 row(s).`);
     const db = openPgStore(database.url, 1);
     try {
       const list = await listDatasets(db, "acme");

@@ -200,7 +200,9 @@ describe("benchwork dataset import", () => {
   it("saves version 1, then version 2 under the same name, redacting personal data", async () => {
     const r1 = await run(["dataset", "import", f("good.csv"), "--system", "acme", "--name", "faq"]);
     expect(r1.code).toBe(0);
-    expect(r1.out).toMatch(/Saved dataset "faq" version 1 \(dataset #\d+\): 2 row\(s\)\./);
+    // The store it went to is named, as other store commands do (issue 20).
+    expect(r1.out.split("\n")[0]).toMatch(/^Saved dataset "faq" version 1 \(dataset #\d+\) in (.+): 2 row\(s\)\.$/);
+    expect(r1.out.split("\n")[0]).toContain(` in ${dbFile}: `);
     expect(r1.out).toMatch(/Redacted: 1 EMAIL\./);
     const r2 = await run(["dataset", "import", f("good.csv"), "--system", "acme", "--name", "faq", "--json"]);
     expect(r2.code).toBe(0);

@@ -143,8 +143,10 @@ describe("dataset import --server", () => {
     const remote = await cli([...args, "--server", server.url]);
     expect(local.code).toBe(0);
     expect(remote.code).toBe(0);
-    expect(remote.out).toEqual(local.out);
-    expect(remote.out[0]).toMatch(/^Saved dataset "faq" version 1 \(dataset #1\): 2 row\(s\)\./);
+    // The same words, each naming where the version went (the server, or the local file).
+    expect(remote.out.slice(1)).toEqual(local.out.slice(1));
+    expect(remote.out[0]).toBe(`Saved dataset "faq" version 1 (dataset #1) in ${server.url}: 2 row(s).`);
+    expect(local.out[0]).toBe(`Saved dataset "faq" version 1 (dataset #1) in ${localFile}: 2 row(s).`);
     expect(serverDb.select().from(datasetVersions).get()?.authorEmail).toBe("ci@example.test");
   });
 

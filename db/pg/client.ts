@@ -64,17 +64,29 @@ function reasonOf(e: unknown): string {
 }
 
 /**
+ * The PostgreSQL store cannot be reached (server down, no such database, authentication refused).
+ * Its message is one line for a person: the store without credentials and PostgreSQL's reason
+ * (the driver's error is its `cause`); command lines print it without a stack.
+ */
+export class StoreUnreachableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreUnreachableError";
+  }
+}
+
+/**
  * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
  * `drizzle.__drizzle_migrations`), each in a transaction.
- * @throws naming the store and PostgreSQL's reason when it cannot be reached (server down, no such
- *   database, authentication refused); when a migration fails (it is rolled back)
+ * @throws StoreUnreachableError naming the store and PostgreSQL's reason when it cannot be reached
+ *   (server down, no such database, authentication refused); when a migration fails (it is rolled back)
  */
 export async function migratePostgres(url: string, migrationsFolder: string = PG_MIGRATIONS_DIR): Promise<void> {
   const pool = openPgPool(url, 1);
   try {
     // Connect first: a failed connection otherwise surfaces as drizzle's "Failed query: CREATE SCHEMA…".
     await pool.query("SELECT 1").catch((e: unknown) => {
-      throw new Error(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
+      throw new StoreUnreachableError(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
     });
     await migrate(pgDrizzle(pool), { migrationsFolder });
   } finally {

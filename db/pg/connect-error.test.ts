@@ -5,7 +5,7 @@
  * IF NOT EXISTS "drizzle"`, without the reason or the store. The password never appears.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { migratePostgres } from "./client";
+import { migratePostgres, StoreUnreachableError } from "./client";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
 
 describePg("migratePostgres on a store it cannot reach", () => {
@@ -28,5 +28,7 @@ describePg("migratePostgres on a store it cannot reach", () => {
     );
     expect(error?.message).toBe(`cannot connect to the PostgreSQL store ${missing.host}/bw_no_such_database: database "bw_no_such_database" does not exist`);
     expect(error?.message).not.toContain("s3cret-pw");
+    // The CLI prints this error's message alone, without a stack (cli/store-unreachable.test.ts).
+    expect(error).toBeInstanceOf(StoreUnreachableError);
   });
 });

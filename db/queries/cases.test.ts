@@ -365,6 +365,15 @@ describeStores("cases", (store) => {
       expect((await listCases(db, { systemId: "acme", q: "100%" })).total).toBe(0);
     });
 
+    it("a search of short terms only (1–2 characters) finds the same cases on both stores", async () => {
+      const keys = async (q: string) => (await listCases(db, { systemId: "acme", q, pageSize: 50 })).rows.map((r) => r.caseKey).sort();
+      expect(await keys("KE")).toEqual(["c-07"]);
+      expect(await keys("2 1")).toEqual(["c-12", "c-21"]);
+      expect(await keys("_a")).toEqual(["c-11"]);
+      expect(await keys("zz")).toEqual([]);
+      expect((await listCases(db, { systemId: "acme", q: "1" })).total).toBe(12); // c-01, c-10 … c-19, c-21
+    });
+
     it("searches letters beyond ASCII in any case (Ü finds ü; PostgreSQL with a UTF-8 character type)", async () => {
       await addCase(db, { systemId: "acme", promptId: agentId, caseKey: "unicode-1", source: "custom", content: content("Ünïcode Straße question", "Answer") });
       expect((await listCases(db, { systemId: "acme", q: "ünï" })).rows.map((r) => r.caseKey)).toEqual(["unicode-1"]);

@@ -19,6 +19,7 @@ import { mergeCaseFields, type CaseFields } from "@/lib/library/forms";
 import { LIMITS } from "@/lib/library/limits";
 import { authorColumnsOf, type Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
+import { shortTermMatches } from "./case-search-short";
 
 /** Sort orders of the Cases table. */
 export const CASE_SORTS = ["updated-desc", "updated-asc", "id-asc", "id-desc"] as const;
@@ -125,14 +126,20 @@ function likeEscaped(db: Db, column: SQL | typeof cases.caseKey, pattern: string
  * pg_trgm GIN index answers with ILIKE (db/migrations-pg/0001_case_search.sql). Shorter terms fall
  * back to LIKE on the case ID and the revision row (SQLite) or to ILIKE on the haystack in the same
  * bounded newest-first walk of `case_search` (PostgreSQL: no trigram for them, but one table and
- * stopping after the bound, 10× faster at 100,000 cases than the join).
+ * stopping after the bound, 10× faster at 100,000 cases than the join). On PostgreSQL a search of
+ * short terms only finds its matches first (db/queries/case-search-short.ts: the walk for common
+ * terms, the `case_search_grams` index for rare ones), the same set the walk alone would give.
  */
-function searchCondition(db: Db, systemId: string, q: string, limit: number): SQL | undefined {
+async function searchCondition(db: Db, systemId: string, q: string, limit: number): Promise<SQL | undefined> {
   const terms = q.trim().slice(0, LIMITS.searchQuery).split(/\s+/).filter(Boolean);
   if (terms.length === 0) return undefined;
   const parts: SQL[] = [];
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3);
+  if (isPostgres(db) && long.length === 0) {
+    const { ids } = await shortTermMatches(db, systemId, short, short.map(likePattern), limit + 1, await countFromCounters(db, { systemId }));
+    return sql`${cases.id} = ANY(${`{${ids.join(",")}}`}::int[])`;
+  }
   if (isPostgres(db)) {
     // case_search holds only live cases with a current revision (its trigger); a term has no
     // whitespace, so it is in one of the three fields exactly when it is in the haystack.
@@ -166,12 +173,12 @@ function searchCondition(db: Db, systemId: string, q: string, limit: number): SQ
   return and(...parts);
 }
 
-function listConditions(db: Db, q: CaseListQuery): SQL {
+async function listConditions(db: Db, q: CaseListQuery): Promise<SQL> {
   const conds: (SQL | undefined)[] = [eq(cases.systemId, q.systemId), isNull(cases.removedAt)];
   if (q.source) conds.push(eq(cases.source, q.source));
   if (q.status) conds.push(eq(cases.status, q.status));
   if (q.promptId) conds.push(eq(cases.promptId, q.promptId));
-  if (q.q) conds.push(searchCondition(db, q.systemId, q.q, q.searchLimit ?? SEARCH_MATCH_LIMIT));
+  if (q.q) conds.push(await searchCondition(db, q.systemId, q.q, q.searchLimit ?? SEARCH_MATCH_LIMIT));
   return and(...conds)!;
 }
 
@@ -206,7 +213,7 @@ async function countFromCounters(db: Db, q: CaseListQuery): Promise<number> {
  */
 export async function listCases(db: Db, q: CaseListQuery): Promise<CaseListPage> {
   const pageSize = q.pageSize ?? CASES_PAGE_SIZE;
-  const where = listConditions(db, q);
+  const where = await listConditions(db, q);
   let total = q.q?.trim()
     ? ((
         await first(

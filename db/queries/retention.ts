@@ -20,6 +20,18 @@ function fromCase(db: Db, caseId: number) {
 }
 
 /**
+ * The live retained copy of case `caseId`, if any (at most one row). Served by the expression index
+ * `retention_origin_index` on both stores: without it each lookup scanned every case, once per failing case.
+ */
+export function retainedCopyQuery(db: Db, caseId: number) {
+  return db
+    .select()
+    .from(cases)
+    .where(and(eq(cases.source, "retained"), isNull(cases.removedAt), fromCase(db, caseId)))
+    .limit(1);
+}
+
+/**
  * Creates or refreshes retained copies of the cases the reference candidate failed, inside the
  * caller's open transaction (it starts none), so a bench's results and its retained cases are
  * stored together or not at all.
@@ -45,13 +57,7 @@ export async function retainFailingCasesIn(db: Db, benchId: number, recommendati
       const rev = await first(tx.select().from(caseRevisions).where(eq(caseRevisions.id, f.revId)));
       if (!rev || rev.erasedAt != null) continue;
       const content = decodeContent(rev.input, rev.expected, rev.details);
-      const copy = await first(
-        tx
-          .select()
-          .from(cases)
-          .where(and(eq(cases.source, "retained"), isNull(cases.removedAt), fromCase(tx, f.caseId)))
-          .limit(1),
-      );
+      const copy = await first(retainedCopyQuery(tx, f.caseId));
       const origin = JSON.stringify({ kind: "bench", benchId, fromCaseId: f.caseId, trialCaseRevisionId: f.revId });
       if (!copy) {
         let key = `${original.caseKey}~retained`;

@@ -26,6 +26,8 @@
  *    - "stored, all listed": the stored evidence with every one listed;
  *    - "after": the stored evidence, 20 of each listed (the page as a user opens it).
  *    The in-process timings show `benchEvidence` stored and recomputed side by side too.
+ *    With `--before DIR` the statistics also time that checkout's trade-offs (lib/bench/stats/tradeoffs.ts)
+ *    against this one's on the same figures, alternated run by run (and check both give the same numbers).
  *    With `--before DIR` (a checkout of the older code, built: `git archive REV | tar -x -C DIR`, its own
  *    `node_modules` — a hard-linked copy works), the comparison is that checkout's server ("before")
  *    against this one's ("after"), both on the stored evidence and the page as a user opens it.
@@ -49,6 +51,7 @@ import { checkTalliesFromOutcomes } from "../lib/bench/stats/tallies";
 import { benchErrorBreakdown } from "../db/queries/bench-errors";
 import { benchSpend } from "../db/queries/bench-budget";
 import { benchTradeoffs } from "../db/queries/bench-costs";
+import { compareTradeoffs } from "../lib/bench/stats/tradeoffs";
 import { SqliteTrialQueue } from "../db/queries/trial-queue";
 import { flipTable, storedFlips } from "../lib/bench/evidence/flips";
 import type { TrialOutcome } from "../lib/bench/queue";
@@ -281,9 +284,47 @@ async function main() {
       await benchTradeoffs(db, id, baseId, bench.candidates, figures);
       return computeBenchEvidence(db, id, bench.candidates, bench.summary!, figures, { bench: (c) => Promise.resolve(outcomes.get(c)!) });
     });
-    await time("    of which the trade-offs (from the query's costs)", async () =>
-      benchTradeoffs(db, id, baseId, bench.candidates, await benchCaseFigures(db, id, { neverRerun: true })),
+    // Its parts, each on the figures read once (the query apart).
+    const figures = await benchCaseFigures(db, id, { neverRerun: true });
+    await time("    of which the case figures query", () => benchCaseFigures(db, id, { neverRerun: true }));
+    await time("    of which the trade-offs (the 1,000-replicate latency bootstrap and the cost t interval)", () =>
+      benchTradeoffs(db, id, baseId, bench.candidates, figures),
     );
+    await time("    of which the paired evidence", () =>
+      computeBenchEvidence(db, id, bench.candidates, bench.summary!, figures, { bench: (c) => Promise.resolve(outcomes.get(c)!) }),
+    );
+    if (beforeDir) {
+      // The older checkout's trade-offs (a pure module: its own relative imports only) on the same figures,
+      // alternated run by run with this one's so both see the same load.
+      type Compare = typeof compareTradeoffs;
+      const older = (await import(path.resolve(beforeDir, "lib/bench/stats/tradeoffs.ts"))) as { compareTradeoffs: Compare };
+      const base = figures.get(baseId)!;
+      const others = [...figures].filter(([c]) => c !== baseId);
+      const run = (compareFn: Compare) => others.map(([, own]) => compareFn(own, base));
+      if (JSON.stringify(run(older.compareTradeoffs)) !== JSON.stringify(run(compareTradeoffs)))
+        throw new Error("the trade-offs differ from the older checkout's");
+      const both: Record<string, number[]> = { before: [], after: [] };
+      const cpuOf: Record<string, number> = { before: 0, after: 0 };
+      for (let i = 0; i < runs + 3; i++)
+        for (const [k, fn] of [
+          ["before", older.compareTradeoffs],
+          ["after", compareTradeoffs],
+        ] as const) {
+          const c0 = process.cpuUsage();
+          const t0 = performance.now();
+          run(fn);
+          const dt = performance.now() - t0;
+          const dc = process.cpuUsage(c0);
+          if (i >= 3) {
+            both[k].push(dt);
+            cpuOf[k] += (dc.user + dc.system) / 1000;
+          }
+        }
+      for (const k of ["before", "after"])
+        console.log(
+          `    trade-offs, ${k === "before" ? `before (${beforeDir})` : "after (this checkout)"}, same results: ${describeTimes(both[k])}; CPU ${(cpuOf[k] / runs).toFixed(2)} ms per run`,
+        );
+    }
     await time("  benchEvidence as the page reads it (stored with the summary at finalize)", () => benchEvidence(db, id, bench));
     const { evidence: _stored, ...unstored } = bench.summary!;
     await time("  benchEvidence recomputed from the trials (a summary stored before the evidence was)", () =>

@@ -86,7 +86,7 @@ export function mulberry32(seed: number): () => number {
  * baseline. Each replicate draws n case indexes with replacement (the same for both sides, in the
  * order `rand` gives: index = ⌊rand · n⌋) and takes the nearest-rank percentiles of the resampled
  * values; the interval is the nearest-rank 2.5 % and 97.5 % of the replicate differences.
- * Runs in O(replicates · n) (a resample is counts over the values sorted once).
+ * Runs in O(replicates · n) without sorting or allocating per replicate (see {@link bootstrapQuantileGroup}).
  * @param a candidate values, b baseline values, same length ≥ 1, paired by index
  * @param qs percentiles in (0, 1], e.g. [0.5, 0.95]
  */
@@ -96,66 +96,79 @@ export function bootstrapPercentileDifferences(
   qs: readonly number[],
   o: { replicates?: number; seed?: number } = {},
 ): [number, number][] {
-  const n = a.length;
   const replicates = o.replicates ?? BOOTSTRAP_REPLICATES;
-  // Each side's values sorted once, and each case's place in that order: a draw counts straight into
-  // the sorted order of both sides, so a percentile is one walk over contiguous counts.
+  const seed = o.seed ?? BOOTSTRAP_SEED;
+  // A replicate's draws depend on the seed only, so percentiles bootstrapped in separate groups (same
+  // seed) give the same numbers as together; a group has at most 4 (its draws are tallied by 8-bit masks).
+  const out: [number, number][] = [];
+  for (let i = 0; i < qs.length; i += 4) out.push(...bootstrapQuantileGroup(a, b, qs.slice(i, i + 4), replicates, seed));
+  return out;
+}
+
+/**
+ * {@link bootstrapPercentileDifferences} for up to 4 percentiles. A resample is counted, never sorted:
+ * both sides' values are sorted once, and each percentile's rank r in a resample lies near place r of
+ * that order (the resample's own quantile varies by about √(n·q·(1 − q)) places). So each side and
+ * percentile gets a pivot place (r itself); per draw, the case's count goes up and one 8-bit mask
+ * (bit j: the case sits below pivot j on its side) is tallied, which gives how many draws fell below
+ * every pivot. The rank is then found walking the counts from the pivot: a few dozen places, not n.
+ * Identical to sorting each resample: the value at rank r is at the one place whose draws before it
+ * are ≤ r and whose draws through it are > r, whichever way it is found.
+ */
+function bootstrapQuantileGroup(a: readonly number[], b: readonly number[], qs: readonly number[], replicates: number, seed: number): [number, number][] {
+  const n = a.length;
+  const nq = qs.length;
   const sortedOrder = (v: readonly number[]) => Uint32Array.from(v.keys()).sort((i, j) => v[i] - v[j]);
-  const orderA = sortedOrder(a);
-  const orderB = sortedOrder(b);
-  const placeA = new Uint32Array(n);
-  const placeB = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    placeA[orderA[i]] = i;
-    placeB[orderB[i]] = i;
-  }
-  const sortedA = Float64Array.from(orderA, (i) => a[i]);
-  const sortedB = Float64Array.from(orderB, (i) => b[i]);
-  const countsA = new Uint32Array(n);
-  const countsB = new Uint32Array(n);
-  // The percentiles' ranks in the resample (nearest rank), ascending, with where each goes back.
-  const byRank = qs.map((q, i) => [Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)), i] as const).sort((x, y) => x[0] - y[0]);
-  const ranks = Uint32Array.from(byRank, (r) => r[0]);
-  // Ranks in the lower half are found walking the counts up from the smallest value, the others
-  // walking down from the largest (the p95 is 5 % of the values from the top, not 95 % from the bottom).
-  let low = 0;
-  while (low < ranks.length && ranks[low] < n / 2) low++;
+  // Side 0 is the candidate, side 1 the baseline; per side its sorted case order and values.
+  const orders = [sortedOrder(a), sortedOrder(b)];
+  const sorted = [Float64Array.from(orders[0], (i) => a[i]), Float64Array.from(orders[1], (i) => b[i])];
+  const ranks = qs.map((q) => Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)));
+  // Bit s·nq + j of a case's mask: its place on side s is below pivot (= rank) j.
+  const mask = new Uint8Array(n);
+  for (let s = 0; s < 2; s++)
+    for (let place = 0; place < n; place++) for (let j = 0; j < nq; j++) if (place < ranks[j]) mask[orders[s][place]] |= 1 << (s * nq + j);
+  const bits = 2 * nq;
+  const maskTally = new Uint32Array(1 << bits);
+  const counts = new Uint32Array(n);
+  const below = new Float64Array(bits);
   const diffs = qs.map(() => new Float64Array(replicates));
-  const va = new Float64Array(qs.length);
-  const vb = new Float64Array(qs.length);
-  const pick = (counts: Uint32Array, sorted: Float64Array, out: Float64Array) => {
-    // Rank r is the value at the first place where the counts so far exceed r.
-    let qi = 0;
-    let seen = 0;
-    for (let i = 0; i < n && qi < low; i++) {
-      seen += counts[i];
-      while (qi < low && seen > ranks[qi]) out[qi++] = sorted[i];
+  /** The value at rank r of the resample on side s, from `below` (the draws below pivot r). */
+  const valueAt = (s: number, r: number, drawsBelow: number) => {
+    const order = orders[s];
+    let seen = drawsBelow;
+    if (seen > r) {
+      // Below the pivot: walk down until the draws before a place are ≤ r.
+      for (let place = r - 1; ; place--) {
+        seen -= counts[order[place]];
+        if (seen <= r) return sorted[s][place];
+      }
     }
-    // From the top: the same place is the first (going down) where the counts from it up reach n − r.
-    qi = ranks.length - 1;
-    seen = 0;
-    for (let i = n - 1; i >= 0 && qi >= low; i--) {
-      seen += counts[i];
-      while (qi >= low && seen >= n - ranks[qi]) out[qi--] = sorted[i];
+    // At or above it: walk up until the draws through a place exceed r.
+    for (let place = r; ; place++) {
+      seen += counts[order[place]];
+      if (seen > r) return sorted[s][place];
     }
   };
   // mulberry32 (see above) inlined: the same sequence as `mulberry32(seed)`, without a call per draw.
-  let state = (o.seed ?? BOOTSTRAP_SEED) >>> 0;
-  for (let r = 0; r < replicates; r++) {
-    countsA.fill(0);
-    countsB.fill(0);
+  let state = seed >>> 0;
+  for (let rep = 0; rep < replicates; rep++) {
+    counts.fill(0);
+    maskTally.fill(0);
     for (let i = 0; i < n; i++) {
       state = (state + 0x6d2b79f5) >>> 0;
       let t = state;
       t = Math.imul(t ^ (t >>> 15), t | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       const k = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-      countsA[placeA[k]]++;
-      countsB[placeB[k]]++;
+      counts[k]++;
+      maskTally[mask[k]]++;
     }
-    pick(countsA, sortedA, va);
-    pick(countsB, sortedB, vb);
-    for (let k = 0; k < byRank.length; k++) diffs[byRank[k][1]][r] = va[k] - vb[k];
+    below.fill(0);
+    for (let m = 1; m < maskTally.length; m++) {
+      const c = maskTally[m];
+      if (c !== 0) for (let bit = 0; bit < bits; bit++) if (m & (1 << bit)) below[bit] += c;
+    }
+    for (let j = 0; j < nq; j++) diffs[j][rep] = valueAt(0, ranks[j], below[j]) - valueAt(1, ranks[j], below[nq + j]);
   }
   return diffs.map((d) => {
     d.sort();

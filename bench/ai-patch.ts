@@ -20,7 +20,8 @@
  * the wall time with it, less one, with the other setting unchanged.
  *
  * Run: `npx tsx bench/ai-patch.ts [--trials 20000] [--concurrency 256] [--latencies 50,0]
- * [--rounds 3] [--warmup 2000] [--patch patches/ai+6.0.326.patch] [--node-fetch-from REV]`.
+ * [--rounds 3] [--warmup 2000] [--variants a,b] [--patch patches/ai+6.0.326.patch] [--node-fetch-from REV]`
+ * (`--variants`: only the named ones, e.g. `patch+nodeFetch,no-patch+nodeFetch`).
  * `--patch` names the patch file (once dropped from the tree: `git show REV:patches/ai+6.0.326.patch`
  * into a file); `--node-fetch-from REV` takes server/http-fetch.ts and server/buffered-response.ts
  * from git revision REV for the nodeFetch variants (by default this checkout's files).
@@ -41,6 +42,8 @@ const ROUNDS = Number(arg("rounds", "3"));
 const WARMUP = arg("warmup", "2000");
 const PATCH = path.resolve(arg("patch", "patches/ai+6.0.326.patch"));
 const NODE_FETCH_FROM = arg("node-fetch-from", "");
+/** Only these variants (comma-separated names, e.g. "patch+nodeFetch,no-patch+nodeFetch"); default all four. */
+const ONLY = arg("variants", "").split(",").filter(Boolean);
 
 const root = process.cwd();
 if (!existsSync(path.join(root, "package.json")) || !existsSync(path.join(root, "bench", "runner.ts")))
@@ -93,6 +96,7 @@ const variants: Variant[] = [];
 for (const patch of [true, false])
   for (const fetch of ["nodeFetch", "fetch"] as const) {
     const name = `${patch ? "patch" : "no-patch"}+${fetch}`;
+    if (ONLY.length && !ONLY.includes(name)) continue;
     const dir = path.join(OUT, name);
     rmSync(dir, { recursive: true, force: true });
     for (const f of tracked) {
@@ -204,8 +208,11 @@ for (const latency of LATENCIES) {
       );
     console.log(`| ${v.name} | ${col("wallS", 2)} | ${col("rate", 0)} | ${col("cpuS", 2)} | ${col("cpuUsPerTrial", 0)} | ${col("load", 2)} |`);
   }
+  const has = (name: string) => variants.some((v) => v.name === name);
   for (const fetch of ["nodeFetch", "fetch"])
-    console.log(`patch, with ${fetch}: wall time without it ${pct(medWall(`no-patch+${fetch}`, latency), medWall(`patch+${fetch}`, latency))}`);
+    if (has(`no-patch+${fetch}`) && has(`patch+${fetch}`))
+      console.log(`patch, with ${fetch}: wall time without it ${pct(medWall(`no-patch+${fetch}`, latency), medWall(`patch+${fetch}`, latency))}`);
   for (const p of ["patch", "no-patch"])
-    console.log(`nodeFetch, with ${p}: wall time without it (Node's fetch) ${pct(medWall(`${p}+fetch`, latency), medWall(`${p}+nodeFetch`, latency))}`);
+    if (has(`${p}+fetch`) && has(`${p}+nodeFetch`))
+      console.log(`nodeFetch, with ${p}: wall time without it (Node's fetch) ${pct(medWall(`${p}+fetch`, latency), medWall(`${p}+nodeFetch`, latency))}`);
 }

@@ -1,10 +1,10 @@
 /**
  * A `fetch` for model calls made by the bench worker: node:http(s) with keep-alive agents and a
  * buffered response. The ai SDK's generateText needs no streaming, and Node's built-in fetch
- * (undici with web streams) costs several times more CPU per request, which caps a 2-core machine
- * well below the runner's throughput target (issue #5). Same contract as `fetch` for what the ai
- * SDK uses: method, headers, string/bytes body, AbortSignal; returns a {@link BufferedResponse}
- * (the standard `Response` interface over the bytes already read).
+ * (undici with web streams) costs the worker ~60 % more CPU per trial, 74–84 % more wall time on
+ * 20,000 trials at 50 ms latency (bench/ai-patch.ts, issue #20; README "Layout"). Same contract
+ * as `fetch` for what the ai SDK uses: method, headers, string/bytes body, AbortSignal; returns a
+ * {@link BufferedResponse} (the standard `Response` interface over the bytes already read).
  *
  * Redirects are never followed (node:http does not, and nothing here does): a 3xx comes back as it
  * is, so the key headers of a model call never reach another host (security review item 2).

@@ -5,9 +5,10 @@
  * old-generation garbage per trial (bench/runner.ts, issue #5). These tests check that the patch is
  * installed and that telemetry still records the same attributes when a caller turns it on.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { generateText } from "ai";
 import { textModel } from "./test-support/mock-model";
@@ -62,6 +63,14 @@ describe("the installed ai SDK carries patches/ai+6.0.326.patch", () => {
     const all = body.match(/selectTelemetryAttributes\(/g) ?? [];
     expect(all.length).toBe(5);
     expect(guarded.length).toBe(all.length);
+  });
+
+  it("package.json pins ai exactly to the version the patch was made for (and the one installed)", () => {
+    const project = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+    const pkg = JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const patches = readdirSync(path.join(project, "patches")).filter((f) => f.startsWith("ai+"));
+    expect(patches).toEqual([`ai+${pkg.dependencies.ai}.patch`]);
+    expect((require("ai/package.json") as { version: string }).version).toBe(pkg.dependencies.ai);
   });
 
   it("still records the spans' attributes when a caller turns telemetry on", async () => {

@@ -15,7 +15,7 @@ export const E2E_PG_PORT = ports.pgAppPort;
 const withPostgres = process.env.BENCHWORK_SKIP_PG !== "1";
 /**
  * Specs that also run against the PostgreSQL store. Left out: specs that read the SQLite file
- * directly, and those that run benches (on PostgreSQL the bench worker is issue 20's next step).
+ * directly; postgres.spec.ts runs a bench there (through pg-boss and the server's job worker).
  */
 const POSTGRES_SPECS = ["library.spec.ts", "activity.spec.ts", "evaluators.spec.ts", "postgres.spec.ts"];
 

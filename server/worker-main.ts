@@ -1,11 +1,16 @@
 /**
- * `npm run worker` (through scripts/worker.mjs, bundled): a bench worker as its own process on the
- * same database (BENCHWORK_DB), with its trial threads. Several can run beside the server; the
- * queue guarantees a trial is run by one of them at a time. `BENCHWORK_WORKER_POLL_MS` sets how
- * often it looks for new benches (default 250 ms; the server's own worker is woken at launch).
+ * `npm run worker` (through scripts/worker.mjs, bundled): a bench worker as its own process. On
+ * SQLite (BENCHWORK_DB) it is the trial-queue worker with its trial threads; several can run beside
+ * the server on the same file. On PostgreSQL (`BENCHWORK_DATABASE_URL` set) it is a job worker on the
+ * pg-boss queue (server/job-worker.ts), on any host that reaches the database; the queue holds every
+ * limit across them. `BENCHWORK_WORKER_POLL_MS` sets how often it looks for new benches (default 250
+ * ms); `BENCHWORK_WORKER_SLOTS` (PostgreSQL) how many trials it runs at once (default 256).
  */
 import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
+import { pgStoreName, postgresUrl } from "@/db/pg/client";
+import { closeStore, openPgStore } from "@/db/pg/store";
 import { startBenchWorker, trialThreadCount } from "./worker";
+import { startJobWorker, workerSlots } from "./job-worker";
 
 /**
  * `BENCHWORK_WORKER_POLL_MS` in ms (unset or blank: the worker's default).
@@ -30,12 +35,40 @@ function settingsOrExit<T>(read: () => T): T {
   }
 }
 
+/** The PostgreSQL URL, or null for SQLite; a malformed one is a setting error (RangeError). */
+function storeUrl(): string | null {
+  try {
+    return postgresUrl(process.env);
+  } catch (e) {
+    throw new RangeError((e as Error).message);
+  }
+}
+
 const pollMs = settingsOrExit(() => pollInterval(process.env.BENCHWORK_WORKER_POLL_MS));
-const trialThreads = settingsOrExit(() => trialThreadCount(process.env, databasePath()));
-const db = openDatabase();
-migrateDatabase(db);
-const worker = startBenchWorker(db, { pollMs, trialThreads, onBenchFinished: (id) => console.log(`bench #${id} finished`) });
-console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
+const pgUrl = settingsOrExit(storeUrl);
+const onBenchFinished = (id: number) => console.log(`bench #${id} finished`);
+let stop: (graceMs: number) => Promise<void>;
+if (pgUrl) {
+  // The schema is migrated by `npm run db:migrate` (as for the server); the worker only connects.
+  const slots = settingsOrExit(() => workerSlots(process.env));
+  const db = openPgStore(pgUrl, 8);
+  const worker = await startJobWorker(db, { pollMs, slots, onBenchFinished }).catch((e: Error) => {
+    console.error(`benchwork worker: cannot start on the PostgreSQL store ${pgStoreName(pgUrl)}: ${e.message}`);
+    process.exit(1);
+  });
+  console.log(`benchwork worker ${process.pid} running on PostgreSQL ${pgStoreName(pgUrl)} (${slots} slots)`);
+  stop = async (graceMs) => {
+    await worker.stop(graceMs);
+    await closeStore(db);
+  };
+} else {
+  const trialThreads = settingsOrExit(() => trialThreadCount(process.env, databasePath()));
+  const db = openDatabase();
+  migrateDatabase(db);
+  const worker = startBenchWorker(db, { pollMs, trialThreads, onBenchFinished });
+  console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
+  stop = (graceMs) => worker.stop(graceMs);
+}
 let stopping = false;
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
@@ -44,6 +77,6 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     console.log("stopping: running trials finish, unrun ones go back to the queue…");
     // Never hang on shutdown: exit anyway a little after the grace period.
     setTimeout(() => process.exit(1), 15_000).unref();
-    void worker.stop(10_000).then(() => process.exit(0));
+    void stop(10_000).then(() => process.exit(0));
   });
 }

@@ -151,19 +151,6 @@ describe("benchwork bench run", () => {
     }
     expect(existsSync(path.dirname(missing))).toBe(false);
   }, 60_000);
-
-  it("exits 2 with one line when BENCHWORK_DATABASE_URL selects PostgreSQL (no local bench worker there yet), running nothing", async () => {
-    process.env.BENCHWORK_DATABASE_URL = "postgres://nobody@127.0.0.1:9/none";
-    const io = captureIo();
-    try {
-      expect(await main([...base, "--candidate", "recorded:model-6b-finetuning"], io)).toBe(2);
-    } finally {
-      delete process.env.BENCHWORK_DATABASE_URL;
-    }
-    expect(io.stderr).toEqual([
-      "benchwork: bench run: benches do not run on PostgreSQL yet (BENCHWORK_DATABASE_URL is set); unset it to run on the SQLite file BENCHWORK_DB",
-    ]);
-  });
 });
 
 describe("benchwork bench run from another directory", () => {

@@ -4,7 +4,8 @@
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
  *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive] [--rerun-errors] [--confirm]
  *   [--max-cost USD] [--max-latency-increase PCT] [--max-cost-increase PCT]`
- * Plans, launches and waits for a bench on BENCHWORK_DB with the same worker code as the app,
+ * Plans, launches and waits for a bench on BENCHWORK_DB (or on PostgreSQL with BENCHWORK_DATABASE_URL
+ * set: a job worker on its pg-boss queue, issue 20) with the same worker code as the app,
  * showing progress; then prints the summary and the recommendation (issue #5). `--rerun-errors`
  * reruns the errored trials and `--confirm` the suspected regressions' cases inside the same bench
  * once it finished, saying what each adds first (issue #16 §3); the results are then the recomputed ones.
@@ -31,6 +32,10 @@ import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request"
 import { benchRunExit, benchRunReport, manifestOfPlan, type BenchRunReport } from "@/server/bench/run-report";
 import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
+import { startJobWorker } from "@/server/job-worker";
+import { stopJobQueue } from "@/server/bench/trial-jobs";
+import { postgresUrl } from "@/db/pg/client";
+import { isPostgres, openPgStore } from "@/db/pg/store";
 import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 import { connect, remoteRefusal, RemoteError } from "../remote";
@@ -56,9 +61,14 @@ export interface BenchRunOptions extends BenchRunInput {
  * @throws CliError (exit 2) naming the path and the problem, in one line
  */
 function openExisting(): Db {
-  // The local worker runs SQLite's trial queue only (issue 20): on PostgreSQL, a team server runs benches.
-  if (process.env.BENCHWORK_DATABASE_URL?.trim())
-    throw usage("bench run: benches do not run on PostgreSQL yet (BENCHWORK_DATABASE_URL is set); unset it to run on the SQLite file BENCHWORK_DB");
+  // PostgreSQL (issue 20): migrated by `npm run db:migrate` like the server; this process runs a job worker on it.
+  let url: string | null;
+  try {
+    url = postgresUrl(process.env);
+  } catch (e) {
+    throw usage(`bench run: ${(e as Error).message}`);
+  }
+  if (url) return openPgStore(url, 4);
   const file = databasePath();
   if (file !== ":memory:" && !existsSync(file))
     throw usage(`no database at ${path.resolve(file)}: create one with \`npm run db:seed\` (the demo workspace) or set BENCHWORK_DB to yours`);
@@ -105,7 +115,7 @@ interface BenchBackend {
 
 function localBackend(): BenchBackend {
   const db = openExisting();
-  let worker: ReturnType<typeof startBenchWorker> | null = null;
+  let worker: { wake(): void; stop(graceMs?: number): Promise<void> } | null = null;
   return {
     async launch(o) {
       let request;
@@ -125,7 +135,8 @@ function localBackend(): BenchBackend {
         throw e;
       }
       const generated = request.generate ? ((await getBench(db, launched.id))?.settings.generated ?? null) : null;
-      worker = startBenchWorker(db, { pollMs: 50 });
+      // On PostgreSQL the job worker (pg-boss queue); other `npm run worker` processes may run trials of it too.
+      worker = isPostgres(db) ? await startJobWorker(db, { pollMs: 50 }) : startBenchWorker(db, { pollMs: 50 });
       return { id: launched.id, plan: planSummary(launched.plan), generated, includeRetained: o.retained !== false };
     },
     progress: async (id) => (await getBenchProgress(db, id))!,
@@ -135,12 +146,14 @@ function localBackend(): BenchBackend {
     },
     report: (id, plan, includeRetained) => benchRunReport(db, id, manifestOfPlan(plan, includeRetained)),
     async rerun(id, kind) {
-      const plan = await startRerun(db, id, kind);
+      const plan = await startRerun(db, id, kind, undefined, process.env);
       worker?.wake();
       return plan;
     },
     close: async () => {
       await worker?.stop(2_000);
+      // The store stays open for the report; the CLI's entry (cli/bin.mjs) exits when the command is done.
+      if (isPostgres(db)) await stopJobQueue(db);
     },
   };
 }

@@ -239,6 +239,73 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect(rows[4].error).toBe("cancelled by the user");
   });
 
+  /** Gives a launched bench a spend cap (settings as a launch stores them). */
+  async function capBench(benchId: number, usd: number, trialEstimateUsd: number) {
+    await pool.query("UPDATE benches SET settings = $2::jsonb WHERE id = $1", [
+      benchId,
+      JSON.stringify({ concurrency: 10, spendCap: { usd, trialEstimateUsd } }),
+    ]);
+  }
+  const costing = (usd: number): TrialResult => ({ ...result("paid"), costUsd: usd });
+  const spentOf = async (benchId: number) =>
+    (
+      await pool.query<{ spentUsd: number; spentTrials: number }>('SELECT spent_usd AS "spentUsd", spent_trials AS "spentTrials" FROM benches WHERE id = $1', [
+        benchId,
+      ])
+    ).rows[0];
+
+  it("applies the spend cap in the claim and adds what stored results spent; once exhausted, queued trials are skipped and their jobs cancelled", async () => {
+    const { benchId, trialIds } = await launch(6, { concurrency: 10 });
+    await capBench(benchId, 0.01, 0.004);
+    // $0.01 fits two trials estimated at $0.004 each, running or not.
+    const first = await queue.claim("w1", 10, T0);
+    expect(first.map((c) => c.trialId)).toEqual(trialIds.slice(0, 2));
+    expect(await queue.claim("w2", 10, T0)).toEqual([]);
+    // A stale claim's result spends nothing; each stored one adds its cost and one answered trial.
+    expect(await queue.completeMany([{ claim: { ...first[0], token: "00000000-0000-4000-8000-000000000000" }, result: costing(1) }])).toEqual([]);
+    expect(await queue.completeMany(first.map((claim) => ({ claim, result: costing(0.004) })))).toHaveLength(2);
+    expect(await spentOf(benchId)).toEqual({ spentUsd: 0.008, spentTrials: 2 });
+    // $0.008 spent + $0.004 would pass the cap: nothing starts again, the queued trials are skipped.
+    expect(await queue.claim("w1", 10, T0 + 1)).toEqual([]);
+    const rows = await trialRows(benchId);
+    expect(rows.map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped", "skipped"]);
+    expect(rows[2].error).toBe("budget: the spend cap of $0.01 would be passed ($0.0080 spent)");
+    const jobs = await pool.query<{ state: string; n: number }>(
+      "SELECT state, count(*)::int AS n FROM pgboss.job WHERE data->>'benchId' = $1::text GROUP BY state ORDER BY state::text",
+      [benchId],
+    );
+    expect(jobs.rows).toEqual([
+      { state: "cancelled", n: 4 },
+      { state: "completed", n: 2 },
+    ]);
+  });
+
+  it("never passes the spend cap with two claimers taking turns", async () => {
+    const { benchId } = await launch(30, { concurrency: 10 });
+    await capBench(benchId, 0.05, 0.004);
+    const other = new PgTrialJobQueue({ url: db.url, leaseMs: 1_000 });
+    await other.start();
+    try {
+      // Both claim before either completes, then complete: the running trials count at the estimate.
+      for (let round = 0; round < 10; round++) {
+        const a = await queue.claim("a", 4, T0 + round);
+        const b = await other.claim("b", 4, T0 + round);
+        await Promise.all([
+          queue.completeMany(a.map((claim) => ({ claim, result: costing(0.004) }))),
+          other.completeMany(b.map((claim) => ({ claim, result: costing(0.004) }))),
+        ]);
+      }
+    } finally {
+      await other.stop();
+    }
+    const spent = await spentOf(benchId);
+    expect(spent.spentUsd).toBeLessThanOrEqual(0.05 + 1e-9);
+    expect(spent.spentTrials).toBe(12);
+    const rows = await trialRows(benchId);
+    expect(rows.filter((t) => t.status === "done")).toHaveLength(12);
+    expect(rows.filter((t) => t.status === "skipped")).toHaveLength(18);
+  });
+
   describePg("two claimer processes", () => {
     queueProcessTests({
       now: T0,

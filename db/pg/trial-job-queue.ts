@@ -12,16 +12,20 @@
  *   hold across processes and hosts;
  * - a claim carries a fresh token; `complete` deletes the claim row with that token and stores the
  *   result in the same transaction, so only the current claim's result is ever stored;
+ * - a bench's spend cap is applied in the same claim, under the bench's lock (lib/bench/budget.ts),
+ *   and `completeMany` adds what each stored result spent to the bench;
  * - leases are ours (pg-boss 10 has no heartbeat): `expire` deletes expired claims and fails their
  *   jobs through pg-boss, which re-queues them (`retry`) or, after the last delivery, fails them
- *   for good (the trial ends as `error`). pg-boss's own expiry is set far beyond any lease and its
- *   supervisor is off, so it never re-delivers a job behind our back.
+ *   for good (the trial ends as `error`). pg-boss's own expiry is set far beyond any lease, so it
+ *   never re-delivers a job behind our back; its supervisor (maintenance) runs only where asked
+ *   (`supervise`: the job workers) and then only archives and deletes old jobs.
  */
 import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
+import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
 
 /** Options of {@link PgTrialJobQueue}. */
@@ -34,6 +38,12 @@ export interface PgTrialJobQueueOptions {
   maxDeliveries?: number;
   /** Connections of this process's pool (default 4; pg-boss keeps 2 more). */
   poolSize?: number;
+  /**
+   * Run pg-boss's maintenance from this instance (default false): it archives completed and
+   * cancelled jobs after 12 h and deletes archived ones after 7 days, one process at a time (pg-boss
+   * takes an advisory lock). Job workers turn it on; its job expiry (23 h) is far beyond our leases.
+   */
+  supervise?: boolean;
 }
 
 /** The data of a trial's pg-boss job. */
@@ -80,7 +90,14 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     assertLimit(this.leaseMs, "leaseMs");
     assertLimit(this.maxDeliveries, "maxDeliveries");
     this.pool = openPgPool(options.url, options.poolSize ?? 4);
-    this.boss = new PgBoss({ connectionString: options.url, max: 2, supervise: false, schedule: false, migrate: true, application_name: "benchwork-queue" });
+    this.boss = new PgBoss({
+      connectionString: options.url,
+      max: 2,
+      supervise: options.supervise ?? false,
+      schedule: false,
+      migrate: true,
+      application_name: "benchwork-queue",
+    });
     this.boss.on("error", (e) => (this.lastBossError = e));
   }
 
@@ -164,7 +181,11 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       );
       const row = rows[0];
       if (!row || row.cancelled) return [];
-      const free = Math.min(want, row.benchFree, row.providerFree);
+      let free = Math.min(want, row.benchFree, row.providerFree);
+      if (free <= 0) return [];
+      const allowed = await this.spendAllowance(client, lane.benchId, now);
+      if (allowed === "exhausted") return [];
+      free = Math.min(free, allowed);
       if (free <= 0) return [];
       const jobs = await this.boss.fetch<JobData>(lane.name, { batchSize: free, includeMetadata: true, ignoreStartAfter: true, db: onClient(client) });
       if (jobs.length === 0) return [];
@@ -202,6 +223,47 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         ]);
       return claims;
     });
+  }
+
+  /**
+   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts), counted
+   * under the bench's lock like SQLite's claim: what its stored results spent, plus its current
+   * claims at the in-flight estimate. An exhausted cap skips the bench's queued trials (with the
+   * budget reason) and cancels their jobs. Infinity without a cap.
+   */
+  private async spendAllowance(client: pg.ClientBase, benchId: number, now: number): Promise<number | "exhausted"> {
+    const { rows } = await client.query<{ cap: SpendCap | null; spentUsd: number; spentTrials: number; running: number }>(
+      `SELECT settings->'spendCap' AS cap, spent_usd AS "spentUsd", spent_trials AS "spentTrials",
+              (SELECT count(*) FROM trial_claims c WHERE c.bench_id = benches.id)::int AS running
+       FROM benches WHERE id = $1`,
+      [benchId],
+    );
+    const b = rows[0];
+    if (!b?.cap) return Infinity;
+    const spent = { spentUsd: b.spentUsd, spentTrials: b.spentTrials };
+    const a = budgetAllowance({
+      capUsd: b.cap.usd,
+      spentUsd: b.spentUsd,
+      running: b.running,
+      trialEstimateUsd: inFlightEstimate(b.cap.trialEstimateUsd, spent),
+    });
+    if (!a.exhausted) return a.startable;
+    await this.skipQueued(client, benchId, budgetSkipReason(b.cap.usd, b.spentUsd), now);
+    return "exhausted";
+  }
+
+  /** Marks the bench's queued trials `skipped` with `reason` and cancels their jobs. @returns how many */
+  private async skipQueued(client: pg.ClientBase, benchId: number, reason: string, now: number): Promise<number> {
+    const skipped = await client.query<{ id: number }>(
+      "UPDATE trials SET status = 'skipped', error = $2, finished_at = $3 WHERE bench_id = $1 AND status = 'queued' RETURNING id",
+      [benchId, reason, now],
+    );
+    const jobIds = skipped.rows.map((r) => trialJobId(r.id));
+    if (jobIds.length) {
+      const lanes = await client.query<{ name: string }>("SELECT name FROM queue_lanes WHERE bench_id = $1", [benchId]);
+      for (const l of lanes.rows) await this.boss.cancel(l.name, jobIds, { db: onClient(client) });
+    }
+    return skipped.rowCount ?? 0;
   }
 
   async heartbeat(workerId: string, now: number): Promise<number> {
@@ -252,6 +314,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       );
       const byTrial = new Map(entries.map((e) => [e.claim.trialId, e.result]));
       const jobsByLane = new Map<string, string[]>();
+      /** Per bench: what its stored results spent (USD) and how many answered, for its spend cap. */
+      const spend = new Map<number, { usd: number; answered: number }>();
       for (const { trialId, lane, jobId, delivery } of held.rows) {
         const result = byTrial.get(trialId)!;
         const n = countVerdicts(result.checks ?? []);
@@ -282,7 +346,16 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
           ],
         );
         jobsByLane.set(lane, [...(jobsByLane.get(lane) ?? []), jobId]);
+        const benchId = entries.find((e) => e.claim.trialId === trialId)!.claim.benchId;
+        const s = spend.get(benchId) ?? { usd: 0, answered: 0 };
+        s.usd += outcomeSpend(result);
+        s.answered += result.status === "done" ? 1 : 0;
+        spend.set(benchId, s);
       }
+      // As SQLite's complete: only stored results count; a finished answer counts even at $0 (the mean cost per trial).
+      for (const [benchId, s] of spend)
+        if (s.usd > 0 || s.answered > 0)
+          await client.query("UPDATE benches SET spent_usd = spent_usd + $2, spent_trials = spent_trials + $3 WHERE id = $1", [benchId, s.usd, s.answered]);
       for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
       return held.rows.map((r) => r.trialId);
     });
@@ -293,16 +366,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       // Under the bench's lock: no claim of this bench is between its check and its commit.
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0))", [benchId]);
       await client.query("UPDATE queue_benches SET cancelled_at = coalesce(cancelled_at, $2) WHERE bench_id = $1", [benchId, now]);
-      const skipped = await client.query<{ id: number }>(
-        "UPDATE trials SET status = 'skipped', error = $2, finished_at = $3 WHERE bench_id = $1 AND status = 'queued' RETURNING id",
-        [benchId, reason, now],
-      );
-      const jobIds = skipped.rows.map((r) => trialJobId(r.id));
-      if (jobIds.length) {
-        const lanes = await client.query<{ name: string }>("SELECT name FROM queue_lanes WHERE bench_id = $1", [benchId]);
-        for (const l of lanes.rows) await this.boss.cancel(l.name, jobIds, { db: onClient(client) });
-      }
-      return skipped.rowCount ?? 0;
+      return this.skipQueued(client, benchId, reason, now);
     });
   }
 }

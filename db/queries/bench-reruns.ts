@@ -5,7 +5,7 @@
  */
 import { and, eq, isNotNull, max, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { transaction } from "../transaction";
+import { transaction, type TxDb } from "../transaction";
 import { countWhere } from "../dialect";
 import { first } from "../rows";
 import { benchCases, benches, trials } from "../schema";
@@ -79,10 +79,18 @@ export async function trialRerunLinks(
  * and the activity row (issue 19: who started the rerun; none without an author, e.g. the CLI on a
  * local database) commits with it.
  * @param what the activity line's detail prefix ("rerun errored trials", "confirm suspected regressions")
+ * @param onQueued runs inside the transaction after the trials are stored (PostgreSQL: enqueues their jobs)
  * @throws LibraryError `not_found` for an unknown bench; `not_allowed` when it is no longer
  *   finished (a second click that raced the first) or `trials` is empty
  */
-export async function addRerunTrials(db: Db, benchId: number, planned: readonly RerunTrial[], author?: Author | null, what = "rerun"): Promise<number> {
+export async function addRerunTrials(
+  db: Db,
+  benchId: number,
+  planned: readonly RerunTrial[],
+  author?: Author | null,
+  what = "rerun",
+  onQueued?: (tx: TxDb, benchId: number) => Promise<void>,
+): Promise<number> {
   return transaction(db, async (tx) => {
     const b = await first(tx.select({ status: benches.status, systemId: benches.systemId }).from(benches).where(eq(benches.id, benchId)));
     if (!b) throw new LibraryError("not_found", `Bench #${benchId} does not exist.`);
@@ -121,6 +129,8 @@ export async function addRerunTrials(db: Db, benchId: number, planned: readonly 
       systemId: b.systemId,
       detail: `${what}: ${planned.length} trial${planned.length === 1 ? "" : "s"}`,
     });
+    // PostgreSQL: the new trials' jobs commit with them (server/bench/trial-jobs.ts).
+    await onQueued?.(tx, benchId);
     return planned.length;
   });
 }

@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import { countWhere } from "../dialect";
 import { first, isRowId } from "../rows";
 import { insertRows, type JsonScalar } from "../bulk-insert";
-import { transaction } from "../transaction";
+import { transaction, type TxDb } from "../transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
@@ -138,13 +138,22 @@ export async function benchIdByLaunchKey(db: Db, launchKey: string): Promise<num
   return (await first(db.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, launchKey))))?.id ?? null;
 }
 
+/** What a launch does besides its rows (PostgreSQL: its trials' jobs, see server/bench/trial-jobs.ts). */
+export interface LaunchHooks {
+  /** The bench's id, reserved beforehand with `reserveBenchId` (its job queues are made before the transaction). */
+  id?: number;
+  /** Runs inside the launch transaction after the trials are stored (only `tx` queries and the queue's own writes). */
+  onQueued?: (tx: TxDb, benchId: number) => Promise<void>;
+}
+
 /**
  * Stores a bench and its queued trials in ONE transaction and returns its id. A second launch with
  * the same `launchKey` (a double click) returns the first bench's id and writes nothing.
  * Recorded trials without a recorded output are stored `skipped` with the reason.
- * @throws LibraryError `validation` when the plan includes no case
+ * @param hooks a reserved id and the enqueueing of the trials' jobs in the same transaction (PostgreSQL)
+ * @throws LibraryError `validation` when the plan includes no case; what `hooks.onQueued` throws (nothing is stored)
  */
-export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number; created: boolean }> {
+export async function launchBench(db: Db, b: LaunchInput, hooks: LaunchHooks = {}): Promise<{ id: number; created: boolean }> {
   return transaction(db, async (tx) => {
     const existing = await first(tx.select({ id: benches.id }).from(benches).where(eq(benches.launchKey, b.launchKey)));
     if (existing) return { id: existing.id, created: false };
@@ -153,6 +162,7 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
     const [{ id }] = await tx
       .insert(benches)
       .values({
+        ...(hooks.id !== undefined ? { id: hooks.id } : {}),
         systemId: b.systemId,
         promptId: b.promptId,
         title: b.title,
@@ -227,6 +237,7 @@ export async function launchBench(db: Db, b: LaunchInput): Promise<{ id: number;
           );
     }
     await insertRows(tx, trials, [trials.benchId, trials.candidateId, trials.benchCaseId, trials.repeat, trials.status, trials.error, trials.finishedAt], rows);
+    await hooks.onQueued?.(tx, id);
     return { id, created: true };
   });
 }

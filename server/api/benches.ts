@@ -10,7 +10,6 @@ import type { Author } from "@/lib/audit/author";
 import { planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
 import { LibraryError } from "@/lib/library/errors";
 import { launchFromRequest } from "@/server/bench/prepare";
-import { assertBenchesRun } from "@/server/bench/store-support";
 import { resolveBenchRun } from "@/server/bench/run-request";
 import { benchRunReport, type BenchRunReport } from "@/server/bench/run-report";
 import { wakeInServerWorker } from "@/server/in-server-worker";
@@ -27,11 +26,9 @@ export interface LaunchedBench {
 
 /**
  * Launches a bench from `bench run`'s options for `author`; the server's worker runs it.
- * @throws LibraryError `validation` naming the option; `not_allowed` on a PostgreSQL store (no bench
- *   worker there yet); GenerationFailed when the generator's answer was unusable
+ * @throws LibraryError `validation` naming the option; GenerationFailed when the generator's answer was unusable
  */
 export async function launchBenchRun(db: Db, body: BenchRunBody, author: Author, env: Record<string, string | undefined>): Promise<LaunchedBench> {
-  assertBenchesRun(db);
   const request = await resolveBenchRun(db, body, "this server", body.launchKey ?? `api-${randomUUID()}`);
   const { id, created, plan } = await launchFromRequest(db, request, { env, author });
   wakeInServerWorker();

@@ -22,6 +22,9 @@ import type { ModelConfig } from "@/lib/runtime/model-config";
 import { generatorModelChoices } from "@/server/generate/with-config";
 import { generateForBench, type LaunchGenerator } from "./generate-at-launch";
 import type { Author } from "@/lib/audit/author";
+import { isPostgres } from "@/db/dialect";
+import { reserveBenchId } from "@/db/queries/trial-jobs";
+import { prepareTrialJobs } from "./trial-jobs";
 
 /** The server's environment, for the generator model's key (never read here from `process.env`). */
 type Env = Record<string, string | undefined>;
@@ -233,7 +236,7 @@ export async function launchFromRequest(
   r: BenchRequest,
   o: { env?: Record<string, string | undefined>; generator?: LaunchGenerator; author?: Author | null } = {},
 ): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
-  if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o), o.author);
+  if (!r.generate) return launchPrepared(db, r, await prepareBench(db, r, o), o.author, o.env);
   const running = launching.get(r.launchKey);
   if (running) return running;
   const work = (async () => {
@@ -245,7 +248,7 @@ export async function launchFromRequest(
     const generated = await generateForBench(db, { systemId: r.systemId, promptId: r.promptId, generate: r.generate! }, o.generator ?? { env: o.env ?? {} });
     const p = await prepareBench(db, { ...r, generate: null }, o);
     p.settings.generated = generated;
-    return launchPrepared(db, r, p, o.author);
+    return launchPrepared(db, r, p, o.author, o.env);
   })();
   launching.set(r.launchKey, work);
   try {
@@ -255,26 +258,49 @@ export async function launchFromRequest(
   }
 }
 
-async function launchPrepared(db: Db, r: BenchRequest, p: PreparedBench, author?: Author | null): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
+async function launchPrepared(
+  db: Db,
+  r: BenchRequest,
+  p: PreparedBench,
+  author?: Author | null,
+  env: Record<string, string | undefined> = {},
+): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
   const bySupplied = new Map(p.supplied.map((c) => [c.caseId, c]));
+  // PostgreSQL: the bench's id is reserved and its job queues made before the launch transaction,
+  // which then enqueues the trials' jobs with them (server/bench/trial-jobs.ts). SQLite: neither.
+  const id = isPostgres(db) ? await reserveBenchId(db) : undefined;
+  const onQueued =
+    id === undefined
+      ? undefined
+      : ((await prepareTrialJobs(
+          db,
+          id,
+          p.candidates.map((c) => ({ kind: c.spec.kind, modelConfig: c.spec.kind === "model" ? c.spec.model : null })),
+          p.settings.concurrency,
+          env,
+        )) ?? undefined);
   const title = r.title?.trim() || `${p.promptName}: ${p.candidates.map((c) => c.spec.label).join(" vs ")}`.slice(0, 200);
-  const launched = await launchBench(db, {
-    systemId: r.systemId,
-    promptId: r.promptId,
-    title,
-    launchKey: r.launchKey,
-    settings: p.settings,
-    rubric: p.rubric,
-    rubricHash: p.rubricHash,
-    baseline: p.baseline,
-    judge: p.judge,
-    candidates: p.candidates,
-    plan: p.plan,
-    hasRecording: (caseId, name) => {
-      const c = bySupplied.get(caseId)?.content;
-      return Boolean(c && (name in c.recordedOutputs || name in (c.recordedToolCalls ?? {})));
+  const launched = await launchBench(
+    db,
+    {
+      systemId: r.systemId,
+      promptId: r.promptId,
+      title,
+      launchKey: r.launchKey,
+      settings: p.settings,
+      rubric: p.rubric,
+      rubricHash: p.rubricHash,
+      baseline: p.baseline,
+      judge: p.judge,
+      candidates: p.candidates,
+      plan: p.plan,
+      hasRecording: (caseId, name) => {
+        const c = bySupplied.get(caseId)?.content;
+        return Boolean(c && (name in c.recordedOutputs || name in (c.recordedToolCalls ?? {})));
+      },
+      author,
     },
-    author,
-  });
+    { id, onQueued },
+  );
   return { ...launched, plan: p.plan };
 }

@@ -9,6 +9,8 @@
  * recomputes the summary, the statuses and the recommendation.
  */
 import type { Db } from "@/db/client";
+import { isPostgres } from "@/db/dialect";
+import { prepareTrialJobs } from "./trial-jobs";
 import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
 import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
@@ -184,12 +186,22 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
  * Plans and starts a rerun: adds its trials to the bench and reopens it for the worker (one
  * transaction, which refuses a bench that stopped being finished meanwhile).
  * @param author who started it, recorded as a `bench.rerun` activity row (none without one)
+ * @param env `BENCHWORK_PROVIDER_CONCURRENCY` for the rerun's jobs on PostgreSQL
  * @returns the plan that was started
  * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}
  */
-export async function startRerun(db: Db, benchId: number, kind: "confirm" | "errors", author?: Author | null): Promise<RerunPlan> {
+export async function startRerun(
+  db: Db,
+  benchId: number,
+  kind: "confirm" | "errors",
+  author?: Author | null,
+  env: Record<string, string | undefined> = {},
+): Promise<RerunPlan> {
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
-  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials");
+  // PostgreSQL: the rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
+  const bench = isPostgres(db) ? await benchOrThrow(db, benchId) : null;
+  const onQueued = bench ? await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env) : null;
+  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", onQueued ?? undefined);
   return plan;
 }
 

@@ -9,7 +9,6 @@ import { benchRequestSchema } from "@/lib/bench/request";
 import type { BenchPlan } from "@/lib/bench/types";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { launchFromRequest, prepareBench } from "@/server/bench/prepare";
-import { assertBenchesRun } from "@/server/bench/store-support";
 import { wakeInServerWorker } from "@/server/in-server-worker";
 import { currentActor } from "@/server/auth/actor";
 import { guardedAction } from "@/server/auth/guard";
@@ -25,7 +24,6 @@ export const planBenchAction = guardedAction("editor", async (input: unknown): P
  */
 export const launchBenchAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ id: number }>> => {
   return runAction(benchRequestSchema, input, async (r) => {
-    assertBenchesRun(getDb());
     const { id } = await launchFromRequest(getDb(), r, { env: process.env, author: await currentActor() });
     wakeInServerWorker();
     revalidatePath(`/systems/${r.systemId}/benches`);

@@ -16,7 +16,6 @@ import { currentActor } from "@/server/auth/actor";
 import { guardedAction } from "@/server/auth/guard";
 import { runAction, type ActionResult } from "@/lib/shell/result";
 import { planRerunSummary, startRerun, type RerunPlanSummary } from "@/server/bench/reruns";
-import { assertBenchesRun } from "@/server/bench/store-support";
 import { wakeInServerWorker } from "@/server/in-server-worker";
 
 const rerunInput = z.object({
@@ -45,8 +44,7 @@ export const planRerunAction = guardedAction("editor", async (input: unknown): P
 export const startRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> => {
   return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
     await benchOf(systemId, benchId);
-    assertBenchesRun(getDb());
-    const plan = await startRerun(getDb(), benchId, kind, await currentActor());
+    const plan = await startRerun(getDb(), benchId, kind, await currentActor(), process.env);
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

@@ -9,8 +9,6 @@ import { NewBenchForm } from "@/components/benches/new-bench-form";
 import { generatorModelChoices } from "@/server/generate/with-config";
 import { NeedsRole } from "@/components/auth/needs-role";
 import { pageRoleRefusal } from "@/server/auth/page-guard";
-import { isPostgres } from "@/db/dialect";
-import { BENCHES_NOT_ON_POSTGRES } from "@/server/bench/store-support";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New bench" };
@@ -38,11 +36,6 @@ export default async function NewBenchPage({
   const [recorded, tags, datasets] = await Promise.all([recordedNames(db, prompt.id), promptTags(db, prompt.id), promptDatasets(db, prompt.id)]);
   return (
     <>
-      {isPostgres(db) && (
-        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-          {BENCHES_NOT_ON_POSTGRES} You can still plan a bench here.
-        </p>
-      )}
       <NewBenchForm
         key={prompt.id}
         systemId={systemId}

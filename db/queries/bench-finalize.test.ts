@@ -1,0 +1,63 @@
+/**
+ * Finalizing a bench on either store (issue 20): once no trial is open, its results, end status and
+ * retained cases are written in one transaction, exactly once.
+ */
+import { eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { describeStores } from "../test-support/stores";
+import { insertQueuedBench } from "../test-support/bench-rows";
+import { benches, trials } from "../schema";
+import { getBench } from "./benches";
+import { finalizeBench } from "./bench-finalize";
+
+const NOW = 1_800_000_000_000;
+
+describeStores("finalizeBench", (store) => {
+  async function answerAll(benchId: number) {
+    const db = store.db();
+    await db
+      .update(trials)
+      .set({ status: "done", startedAt: NOW - 10, finishedAt: NOW - 5, latencyMs: 5, output: "a", costUsd: 0.001 })
+      .where(eq(trials.benchId, benchId));
+  }
+
+  it("finishes a bench with no open trial: status, end time and summary in one write, once", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await insertQueuedBench(db, 3);
+    await db
+      .update(benches)
+      .set({ settings: JSON.stringify({ concurrency: 2 }) })
+      .where(eq(benches.id, benchId));
+    await answerAll(benchId);
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const b = (await getBench(db, benchId))!;
+    expect(b.status).toBe("finished");
+    expect(b.finishedAt).toBe(NOW);
+    expect(b.summary?.candidates).toHaveLength(1);
+    expect(b.summary?.candidates[0].stats.trials).toMatchObject({ total: trialIds.length, done: trialIds.length });
+    expect(b.recommendation).not.toBeNull();
+    expect(await finalizeBench(db, benchId, NOW + 1)).toBeNull();
+    expect((await getBench(db, benchId))!.finishedAt).toBe(NOW);
+  });
+
+  it("leaves a bench with a queued or running trial alone", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    await db.update(trials).set({ status: "running" }).where(eq(trials.id, trialIds[1]));
+    expect(await finalizeBench(db, benchId, NOW)).toBeNull();
+    expect((await getBench(db, benchId))!).toMatchObject({ status: "queued", summary: null, finishedAt: null });
+  });
+
+  it("ends a bench whose cancellation was asked as cancelled", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await db.update(trials).set({ status: "skipped", error: "cancelled before it ran", finishedAt: NOW }).where(eq(trials.benchId, benchId));
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("cancelled");
+    expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
+  });
+});

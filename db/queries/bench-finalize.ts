@@ -1,0 +1,53 @@
+/**
+ * Finalizing a bench on either store (issue 20): when none of its trials is open (queued or
+ * running), its results (lib/bench results via computeBenchResults), end status (`finished`, or
+ * `cancelled` when a cancel was asked), summary, recommendation and retained cases are written in
+ * ONE transaction. SQLite's trial queue keeps its own (db/queries/trial-queue.ts); PostgreSQL's job
+ * worker uses this one.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../client";
+import { first } from "../rows";
+import { transaction } from "../transaction";
+import { benches, trials } from "../schema";
+import { computeBenchResults } from "./bench-results";
+import { retainFailingCasesIn } from "./retention";
+
+const OPEN = ["queued", "running"] as const;
+
+/**
+ * Ends bench `benchId` if it is still open and none of its trials is.
+ * Of two workers finalizing at once, one ends it: the end is a conditional update of the bench's
+ * row (PostgreSQL's row lock makes the other wait, then find it ended), and the other's transaction
+ * writes nothing.
+ * @param now the end time, ms since the epoch
+ * @returns the status it ended with, or null (an open trial, already ended, or no such bench)
+ */
+export async function finalizeBench(db: Db, benchId: number, now: number): Promise<"finished" | "cancelled" | null> {
+  return transaction(db, async (tx) => {
+    const b = await first(tx.select({ status: benches.status, cancel: benches.cancelRequestedAt }).from(benches).where(eq(benches.id, benchId)));
+    if (!b || (b.status !== "queued" && b.status !== "running")) return null;
+    const open = await first(
+      tx
+        .select({ id: trials.id })
+        .from(trials)
+        .where(and(eq(trials.benchId, benchId), inArray(trials.status, [...OPEN])))
+        .limit(1),
+    );
+    if (open) return null;
+    const status = b.cancel != null ? "cancelled" : "finished";
+    const { summary, recommendation } = await computeBenchResults(tx, benchId);
+    const ended = await tx
+      .update(benches)
+      .set({ status, finishedAt: now })
+      .where(and(eq(benches.id, benchId), inArray(benches.status, [...OPEN])))
+      .returning({ id: benches.id });
+    if (ended.length !== 1) return null;
+    if (status === "finished") summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);
+    await tx
+      .update(benches)
+      .set({ summary: JSON.stringify(summary), recommendation: JSON.stringify(recommendation) })
+      .where(eq(benches.id, benchId));
+    return status;
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * The job worker (issue 20): a plain loop over a trial job queue (lib/bench/trial-jobs.ts) such as
+ * PostgreSQL's pg-boss one. Concurrency comes only from the queue's claim, which holds every bench's
+ * and provider's limit across all worker processes; this loop adds no shares, settling or prefetch
+ * (compare lib/bench/worker.ts, SQLite's). It claims up to its free slots, runs each trial through
+ * its bench's executor, stores results in batches, keeps its claims alive, applies cancellations and
+ * finalizes benches with no open trial. Impure things (queue, rows, executor, clock) are parameters.
+ */
+import type { ClaimedTrial, TrialOutcome } from "./queue";
+import type { TrialClaim, TrialJobQueue, TrialResult } from "./trial-jobs";
+import { capOutcome } from "./stored-limits";
+import { skippedOutcome, workerErrorOutcome, type TrialExecutor, type TrialLimits } from "./worker";
+
+/** What the loop needs from its store. Times in ms since the epoch. */
+export interface JobWorkerOptions {
+  queue: Pick<TrialJobQueue<unknown>, "claim" | "heartbeat" | "completeMany" | "cancelBench">;
+  workerId: string;
+  /** Most trials this worker runs at once (default 256). */
+  slots?: number;
+  /** The queue's lease in ms: claims are heartbeaten every quarter of it. */
+  leaseMs: number;
+  /** The rows of claimed trials (candidate, bench case, case revision, repeat), in one query. */
+  loadTrials(trialIds: number[]): Promise<ClaimedTrial[]>;
+  /** Builds (or returns a cached) executor for a bench. */
+  executorFor(benchId: number): Promise<TrialExecutor>;
+  /** Open benches whose cancellation was asked. */
+  cancelRequested(): Promise<number[]>;
+  /** Open benches none of whose trials is queued or running (to finalize). */
+  finalizable(): Promise<number[]>;
+  /** Finalizes a bench with no open trial. @returns whether this call ended it */
+  finalize(benchId: number, now: number): Promise<boolean>;
+  /** How often to look for work, cancellations and benches to finalize (default 250). */
+  pollMs?: number;
+  /** Store results at least this often (default 50) or when `flushSize` wait (default 256). */
+  flushMs?: number;
+  flushSize?: number;
+  now?: () => number;
+  onError?: (e: unknown) => void;
+  onBenchFinished?: (benchId: number) => void;
+}
+
+/** A running job worker. */
+export interface JobWorkerHandle {
+  /** Look for work now (after a launch) instead of at the next poll. */
+  wake(): void;
+  /**
+   * Stops claiming, lets running trials finish up to `graceMs` (default 10 s), stores their results;
+   * trials still running then are aborted and not stored: their claims expire and the queue
+   * delivers them again.
+   */
+  stop(graceMs?: number): Promise<void>;
+  /** Resolves when the loop has ended. */
+  done: Promise<void>;
+}
+
+const STOPPING = new Error("worker stopping");
+const CANCELLED = new Error("bench cancelled");
+
+interface Running {
+  claim: TrialClaim;
+  ctl: AbortController;
+}
+
+/** Starts the loop. */
+export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
+  const now = o.now ?? Date.now;
+  const slots = o.slots ?? 256;
+  const pollMs = o.pollMs ?? 250;
+  const flushMs = o.flushMs ?? 50;
+  const flushSize = o.flushSize ?? 256;
+  const heartbeatMs = Math.max(10, Math.floor(o.leaseMs / 4));
+  const report = (e: unknown) => (o.onError ? o.onError(e) : console.error("benchwork job worker:", e));
+  const running = new Map<number, Running>();
+  const buffer: { claim: TrialClaim; result: TrialResult }[] = [];
+  const stopCtl = new AbortController();
+  let lastPoll = 0;
+  let lastBeat = now();
+  let lastFlush = now();
+  /** A trial ended or a wake came: claim again before sleeping. */
+  let claimNow = true;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  const wake = () => {
+    claimNow = true;
+    const w = wakeUp;
+    wakeUp = null;
+    if (w) w();
+    else woken = true;
+  };
+
+  /** Stores the buffered results; benches they belonged to with nothing running here are finalized if done. */
+  async function flush(): Promise<void> {
+    lastFlush = now();
+    if (buffer.length === 0) return;
+    const batch = buffer.splice(0, buffer.length);
+    try {
+      await o.queue.completeMany(batch);
+    } catch (e) {
+      buffer.unshift(...batch); // kept for the next flush
+      throw e;
+    }
+    const touched = new Set(batch.map((b) => b.claim.benchId));
+    for (const r of running.values()) touched.delete(r.claim.benchId);
+    for (const benchId of touched) await finalize(benchId);
+  }
+
+  async function finalize(benchId: number): Promise<void> {
+    if (await o.finalize(benchId, now())) o.onBenchFinished?.(benchId);
+  }
+
+  function launch(claim: TrialClaim, trial: ClaimedTrial | undefined): void {
+    const ctl = new AbortController();
+    running.set(claim.trialId, { claim, ctl });
+    void (async () => {
+      let outcome: TrialOutcome;
+      try {
+        if (!trial) throw new Error("the trial's row is no longer stored");
+        const exec = await o.executorFor(claim.benchId);
+        // No call gate: the queue's claim already holds the provider's limit across all workers.
+        const limits: TrialLimits = { concurrency: slots, providerKey: exec.providerKey(trial), provider: Infinity, providers: [] };
+        outcome = await exec.run(trial, ctl.signal, limits, () => undefined);
+        if (ctl.signal.reason === CANCELLED && outcome.status === "error")
+          outcome = { ...skippedOutcome(claim.trialId, "cancelled while running", now()), startedAt: outcome.startedAt };
+      } catch (e) {
+        outcome =
+          ctl.signal.reason === CANCELLED ? skippedOutcome(claim.trialId, "cancelled while running", now()) : workerErrorOutcome(claim.trialId, e, now());
+      }
+      running.delete(claim.trialId);
+      // A trial cut short because this worker stops is not a result: its claim expires and it runs again.
+      if (ctl.signal.reason !== STOPPING) {
+        const { id: _id, ...result } = capOutcome(outcome);
+        buffer.push({ claim, result });
+      }
+      wake();
+    })();
+  }
+
+  async function tick(): Promise<void> {
+    const t = now();
+    if (t - lastBeat >= heartbeatMs) {
+      lastBeat = t;
+      await o.queue.heartbeat(o.workerId, t);
+    }
+    const poll = t - lastPoll >= pollMs;
+    if (poll) {
+      lastPoll = t;
+      for (const benchId of await o.cancelRequested()) {
+        await o.queue.cancelBench(benchId, "cancelled before it ran", t);
+        for (const r of running.values()) if (r.claim.benchId === benchId) r.ctl.abort(CANCELLED);
+      }
+    }
+    const free = slots - running.size;
+    if (!stopCtl.signal.aborted && free > 0 && (poll || claimNow)) {
+      claimNow = false;
+      const claims = await o.queue.claim(o.workerId, free, t);
+      if (claims.length) {
+        const rows = new Map((await o.loadTrials(claims.map((c) => c.trialId))).map((r) => [r.id, r]));
+        for (const c of claims) launch(c, rows.get(c.trialId));
+      }
+    }
+    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
+    if (poll) for (const benchId of await o.finalizable()) await finalize(benchId);
+  }
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stopCtl.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stopCtl.signal.addEventListener("abort", done, { once: true });
+      wakeUp = done;
+    });
+
+  const done = (async () => {
+    while (!stopCtl.signal.aborted) {
+      try {
+        await tick();
+      } catch (e) {
+        report(e);
+        await sleep(pollMs);
+      }
+      if (woken) {
+        woken = false;
+        continue;
+      }
+      await sleep(buffer.length ? flushMs : pollMs);
+      wakeUp = null;
+      woken = false;
+    }
+  })();
+
+  return {
+    wake,
+    done,
+    async stop(graceMs = 10_000) {
+      stopCtl.abort();
+      await done;
+      const deadline = now() + graceMs;
+      while (running.size && now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const r of running.values()) r.ctl.abort(STOPPING);
+      while (running.size) await new Promise((r) => setTimeout(r, 10));
+      await flush().catch(report);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Wires the job worker (lib/bench/job-worker.ts) to PostgreSQL's trial job queue (pg-boss), the
+ * bench executors and this process's environment (issue 20). Started by Next.js instrumentation on
+ * a PostgreSQL store (unless `BENCHWORK_WORKER=off`) and by `npm run worker` with
+ * `BENCHWORK_DATABASE_URL` set; any number of them, on any hosts, share the queue's limits.
+ */
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type pg from "pg";
+import type { Db } from "@/db/client";
+import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
+import { finalizeBench } from "@/db/queries/bench-finalize";
+import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
+import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
+import type { TrialExecutor } from "@/lib/bench/worker";
+
+/**
+ * `BENCHWORK_WORKER_SLOTS`: most trials one job worker runs at once (default 256). The queue still
+ * holds each bench's concurrency and each provider's limit over all workers.
+ * @throws {RangeError} naming the variable when it is not a whole number from 1 to 4,096
+ */
+export function workerSlots(env: Record<string, string | undefined>): number {
+  const raw = env.BENCHWORK_WORKER_SLOTS;
+  if (raw === undefined || raw.trim() === "") return 256;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 4096) throw new RangeError(`BENCHWORK_WORKER_SLOTS: expected a whole number from 1 to 4096, got "${raw}"`);
+  return n;
+}
+
+/** A running job worker. */
+export interface JobWorkerHandle {
+  /** Look for work now (after a launch) instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, lets running trials finish up to `graceMs`, stores their results, closes the queue. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a job worker on the PostgreSQL store `db`: its own queue connection (with pg-boss's
+ * maintenance on), trials run on this thread.
+ * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
+ * @param o.leaseMs how long a claim lasts without a heartbeat (default 60 s)
+ * @throws when the queue cannot start (PostgreSQL unreachable)
+ */
+export async function startJobWorker(
+  db: Db,
+  o: {
+    env?: Record<string, string | undefined>;
+    slots?: number;
+    pollMs?: number;
+    leaseMs?: number;
+    keepRecord?: boolean;
+    retryBaseDelayMs?: number;
+    onBenchFinished?: (id: number) => void;
+  } = {},
+): Promise<JobWorkerHandle> {
+  const env = o.env ?? process.env;
+  const url = (db.$client as unknown as pg.Pool & { options: { connectionString?: string } }).options.connectionString;
+  if (!url) throw new Error("startJobWorker: the PostgreSQL store was opened without a URL");
+  const queue = new PgTrialJobQueue({ url, leaseMs: o.leaseMs, supervise: true });
+  await queue.start();
+  let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
+  const executorFor = async (benchId: number) => {
+    factory ??= Promise.all([import("./bench/executor"), import("@/lib/evaluators/sandbox"), import("./http-fetch")]).then(([e, s, h]) =>
+      e.createExecutorFactory(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs, fetch: h.nodeFetch, sandbox: s.getSharedSandbox }),
+    );
+    return (await factory)(benchId);
+  };
+  const loop = startLoop({
+    queue,
+    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    slots: o.slots ?? workerSlots(env),
+    leaseMs: queue.leaseMs,
+    pollMs: o.pollMs,
+    loadTrials: (ids) => claimedTrialRows(db, ids),
+    executorFor,
+    cancelRequested: () => benchesToCancel(db),
+    finalizable: () => benchesToFinalize(db),
+    finalize: async (benchId, now) => (await finalizeBench(db, benchId, now)) !== null,
+    onBenchFinished: o.onBenchFinished,
+  });
+  return {
+    wake: loop.wake,
+    async stop(graceMs?: number) {
+      await loop.stop(graceMs);
+      await queue.stop();
+    },
+  };
+}

@@ -24,10 +24,9 @@ import { closeStore, openPgStore } from "../db/pg/store";
 import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/database";
 import { getBenchProgress } from "../db/queries/benches";
 import { launchFromRequest } from "../server/bench/prepare";
-import * as storeSupport from "../server/bench/store-support";
+import { stopJobQueue } from "../server/bench/trial-jobs";
 import { LOAD_CASES_MAX, loadRequest, seedLoadSuite, startLoadModelServer, waitUntil } from "../server/bench/test-support/load-bench";
 import { WorkerFleet } from "../server/bench/test-support/worker-fleet";
-import type { Db } from "../db/client";
 
 const args = process.argv.slice(2);
 /** `--name value`, or `def`. */
@@ -63,19 +62,6 @@ if (FLEETS.some((n) => !Number.isInteger(n) || n < 1)) {
 const CAP_MS = Math.max(600_000, 20 * ((TRIALS * LATENCY) / CONCURRENCY));
 const ideal = (TRIALS * LATENCY) / CONCURRENCY / 1000;
 
-/** Why benches are refused on PostgreSQL (the New bench action's check), or null once they run there. */
-function refusedOnPostgres(db: Db): string | null {
-  try {
-    (storeSupport as { assertBenchesRun?: (db: Db) => void }).assertBenchesRun?.(db);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** The app refuses benches on PostgreSQL (no worker there yet): nothing to measure. */
-class NotOnPostgres extends Error {}
-
 interface Run {
   workers: number;
   wallS: number;
@@ -103,8 +89,6 @@ async function measure(workers: number): Promise<Run> {
     onBenchFinished: (id) => finished.get(id)?.(),
   });
   try {
-    const refused = refusedOnPostgres(db);
-    if (refused) throw new NotOnPostgres(refused);
     const suite = await seedLoadSuite(db, { cases: Math.min(TRIALS, LOAD_CASES_MAX), baseUrl: model.server.url });
     await fleet.start(workers);
     const env = { BENCHWORK_PROVIDER_CONCURRENCY: String(PROVIDER_LIMIT) };
@@ -141,6 +125,7 @@ async function measure(workers: number): Promise<Run> {
   } finally {
     await fleet.stop();
     await model.close();
+    await stopJobQueue(db);
     await closeStore(db);
     await database.drop();
   }
@@ -157,15 +142,10 @@ try {
     runs.push(r);
     console.log(`${n} worker${n > 1 ? "s" : ""}: ${r.wallS.toFixed(2)} s (${r.done} done, ${r.error} errors, ${r.skipped} skipped)`);
   }
-} catch (e) {
-  if (!(e instanceof NotOnPostgres)) throw e;
-  console.error(`bench/pg-workers.ts: nothing measured: ${e.message}`);
-  process.exitCode = 2;
 } finally {
   await stopOwnCluster();
 }
 
-if (process.exitCode) process.exit();
 const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(8) : c.padStart(14))).join(" ");
 console.log("");
 console.log(row(["workers", "wall s", "ideal s", "wall / ideal", "trials/s", "peak in flight", "provider limit", "load 1m", "trials"]));

@@ -21,9 +21,8 @@ import { trials } from "@/db/schema";
 import { closeStore, openPgStore } from "@/db/pg/store";
 import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
 import { and, eq } from "drizzle-orm";
-import { LibraryError } from "@/lib/library/errors";
 import { launchFromRequest } from "./prepare";
-import * as storeSupport from "./store-support";
+import { stopJobQueue } from "./trial-jobs";
 import { loadCaseText, loadRequest, loadTrialRows, seedLoadSuite, startLoadModelServer, waitUntil, type LoadModelServer } from "./test-support/load-bench";
 import { WorkerFleet } from "./test-support/worker-fleet";
 
@@ -40,21 +39,6 @@ const LEASE_MS = 3_000;
 /** Cap on any one wait (ms): generous, only so a broken run ends with a message. */
 const CAP_MS = 180_000;
 
-/**
- * Why the New bench action refuses a launch while benches cannot run on PostgreSQL (its check,
- * server/bench/store-support.ts, goes once the PostgreSQL worker runs benches): the reason, or null.
- */
-function refusedOnPostgres(db: Db): string | null {
-  const check = (storeSupport as { assertBenchesRun?: (db: Db) => void }).assertBenchesRun;
-  try {
-    check?.(db);
-    return null;
-  } catch (e) {
-    if (e instanceof LibraryError && e.code === "not_allowed") return e.message;
-    throw e;
-  }
-}
-
 describePg("kill -9 of worker processes on PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let db: Db;
@@ -69,15 +53,15 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
   afterAll(async () => {
     await fleet?.stop();
     await model?.close();
-    if (db) await closeStore(db);
+    if (db) {
+      await stopJobQueue(db); // the launch's pg-boss queue in this process
+      await closeStore(db);
+    }
     await database?.drop();
     await stopOwnCluster();
   }, 120_000);
 
-  it("every trial of a 2,000-trial bench ends with exactly one result; each was requested at most twice", async (ctx) => {
-    // Until benches run on PostgreSQL (the pg worker, issue 20), the app refuses them: nothing to kill.
-    const refused = refusedOnPostgres(db);
-    if (refused) return ctx.skip(`benches do not run on PostgreSQL yet (${refused})`);
+  it("every trial of a 2,000-trial bench ends with exactly one result; each was requested at most twice", async () => {
     const suite = await seedLoadSuite(db, { cases: TRIALS, baseUrl: model.server.url });
     // As the New bench form's action launches (app/systems/[systemId]/benches/actions.ts).
     const { id: benchId } = await launchFromRequest(db, loadRequest(suite, { trials: TRIALS, concurrency: CONCURRENCY }), {

@@ -35,7 +35,7 @@ const LATENCY_MS = 100;
 /** Pause after a round before the next kill (ms): "every few seconds"; where it lands does not matter. */
 const KILL_EVERY_MS = 3_000;
 /** The claim lease the workers get (ms): a dead worker's trials return to the queue this long after its last heartbeat. */
-const LEASE_MS = 3_000;
+const LEASE_MS = 5_000;
 /** Cap on any one wait (ms): generous, only so a broken run ends with a message. */
 const CAP_MS = 180_000;
 
@@ -138,14 +138,19 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
     await waitUntil("the bench to be finished", finished, { timeoutMs: CAP_MS, intervalMs: 200, detail: progress });
     await fleet.stop();
 
+    console.log(
+      `pg kill test: ${kills.length} kills (${kills.map((k) => k.unfinished).join(", ")} trials in flight or unstored at each), ` +
+        `${[...model.requestsByCase.values()].filter((n) => n === 2).length} trials requested twice, ${fleet.starts} worker starts`,
+    );
+    const rows = await loadTrialRows(db, benchId);
+    // Any trial that did not end `done` with its answer, with its error and model requests (to say why).
+    const wrong = rows.filter((r) => r.status !== "done" || r.output !== `Answer to ${loadCaseText(r.caseKey)}` || r.passedChecks !== 1);
+    expect(wrong.map((r) => ({ ...r, requests: model.requestsByCase.get(r.caseKey) ?? 0 }))).toEqual([]);
     const end = (await getBenchProgress(db, benchId))!;
     expect([end.status, end.total, end.done, end.error, end.skipped, end.queued, end.running]).toEqual(["finished", TRIALS, TRIALS, 0, 0, 0, 0]);
-    const rows = await loadTrialRows(db, benchId);
     // One stored result per trial: one row per case, each done with its own case's answer and check.
     expect(rows).toHaveLength(TRIALS);
     expect(new Set(rows.map((r) => r.caseKey)).size).toBe(TRIALS);
-    const wrong = rows.filter((r) => r.status !== "done" || r.output !== `Answer to ${loadCaseText(r.caseKey)}` || r.passedChecks !== 1);
-    expect(wrong).toEqual([]);
     // The model server saw every trial's request, none more than twice, and nothing else.
     const counts = rows.map((r) => model.requestsByCase.get(r.caseKey) ?? 0);
     expect(counts.filter((n) => n < 1 || n > 2)).toEqual([]);
@@ -156,9 +161,5 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
     expect(kills[0].unfinished).toBeGreaterThanOrEqual(CONCURRENCY);
     // The first victim's held trials ran again elsewhere: requested twice, stored once.
     for (const key of victimsTrials) expect(model.requestsByCase.get(key)).toBe(2);
-    console.log(
-      `pg kill test: ${kills.length} kills (${kills.map((k) => k.unfinished).join(", ")} trials in flight or unstored at each), ` +
-        `${counts.filter((n) => n === 2).length} trials requested twice, ${fleet.starts} worker starts`,
-    );
   }, 900_000);
 });

@@ -125,6 +125,7 @@ export interface LoadTrialRow {
   output: string | null;
   attempts: number;
   passedChecks: number;
+  error: string | null;
 }
 
 /** Every trial row of bench `benchId` with its case key. */
@@ -138,6 +139,7 @@ export function loadTrialRows(db: Db, benchId: number): Promise<LoadTrialRow[]> 
       output: trials.output,
       attempts: trials.attempts,
       passedChecks: trials.passedChecks,
+      error: trials.error,
     })
     .from(trials)
     .innerJoin(benchCases, and(eq(benchCases.id, trials.benchCaseId), eq(benchCases.benchId, trials.benchId)))

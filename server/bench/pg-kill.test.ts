@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { getBenchProgress } from "@/db/queries/benches";
+import { getBench, getBenchProgress } from "@/db/queries/benches";
 import { trials } from "@/db/schema";
 import { closeStore, openPgStore } from "@/db/pg/store";
 import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
@@ -148,6 +148,9 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
     expect(wrong.map((r) => ({ ...r, requests: model.requestsByCase.get(r.caseKey) ?? 0 }))).toEqual([]);
     const end = (await getBenchProgress(db, benchId))!;
     expect([end.status, end.total, end.done, end.error, end.skipped, end.queued, end.running]).toEqual(["finished", TRIALS, TRIALS, 0, 0, 0, 0]);
+    // The stored results (finalized once every trial had ended) count every trial once.
+    const stats = (await getBench(db, benchId))!.summary!.candidates.map((c) => [c.stats.trials, c.stats.checks.passed]);
+    expect(stats).toEqual([[{ total: TRIALS, done: TRIALS, error: 0, skipped: 0, pending: 0 }, TRIALS]]);
     // One stored result per trial: one row per case, each done with its own case's answer and check.
     expect(rows).toHaveLength(TRIALS);
     expect(new Set(rows.map((r) => r.caseKey)).size).toBe(TRIALS);

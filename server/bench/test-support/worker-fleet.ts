@@ -43,6 +43,8 @@ export interface WorkerFleetOptions {
   env: Record<string, string | undefined>;
   /** Called with a bench id each time a worker prints `bench #N finished`. */
   onBenchFinished?: (benchId: number) => void;
+  /** Show the workers' standard error, each line marked with its pid (default true). */
+  echoStderr?: boolean;
   /** Most ms to wait for a worker to say it is running (default 120 s: a busy machine bundles slowly). */
   startTimeoutMs?: number;
   root?: string;
@@ -129,7 +131,11 @@ export class WorkerFleet {
     slot.child = child;
     slot.starts++;
     slot.stderr = "";
-    child.stderr!.on("data", (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4_000)));
+    child.stderr!.on("data", (d: Buffer) => {
+      slot.stderr = (slot.stderr + d.toString()).slice(-4_000);
+      // What a worker reports as an error is shown as it happens, to tell why a run went wrong.
+      if (this.o.echoStderr !== false) process.stderr.write(d.toString().replace(/^(?=.)/gm, `[worker ${child.pid}] `));
+    });
     let out = "";
     return new Promise<void>((resolve, reject) => {
       const timeoutMs = this.o.startTimeoutMs ?? 120_000;

@@ -27,6 +27,21 @@ export function workerSlots(env: Record<string, string | undefined>): number {
   return n;
 }
 
+/**
+ * `BENCHWORK_WORKER_LEASE_MS`: how long a job worker's claim lasts without a heartbeat (default
+ * 60,000): a worker that dies holds its trials this long before they run elsewhere.
+ * @returns ms, or undefined for the queue's default
+ * @throws {RangeError} naming the variable when it is not a whole number from 1,000 to 3,600,000
+ */
+export function workerLeaseMs(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.BENCHWORK_WORKER_LEASE_MS;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1_000 || n > 3_600_000)
+    throw new RangeError(`BENCHWORK_WORKER_LEASE_MS: expected a whole number of ms from 1000 to 3600000, got "${raw}"`);
+  return n;
+}
+
 /** A running job worker. */
 export interface JobWorkerHandle {
   /** Look for work now (after a launch) instead of at the next poll. */
@@ -39,7 +54,7 @@ export interface JobWorkerHandle {
  * Starts a job worker on the PostgreSQL store `db`: its own queue connection (with pg-boss's
  * maintenance on), trials run on this thread.
  * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
- * @param o.leaseMs how long a claim lasts without a heartbeat (default 60 s)
+ * @param o.leaseMs how long a claim lasts without a heartbeat (default {@link workerLeaseMs}, else 60 s)
  * @throws when the queue cannot start (PostgreSQL unreachable)
  */
 export async function startJobWorker(
@@ -57,7 +72,7 @@ export async function startJobWorker(
   const env = o.env ?? process.env;
   const url = (db.$client as unknown as pg.Pool & { options: { connectionString?: string } }).options.connectionString;
   if (!url) throw new Error("startJobWorker: the PostgreSQL store was opened without a URL");
-  const queue = new PgTrialJobQueue({ url, leaseMs: o.leaseMs, supervise: true });
+  const queue = new PgTrialJobQueue({ url, leaseMs: o.leaseMs ?? workerLeaseMs(env), supervise: true });
   await queue.start();
   let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
   const executorFor = async (benchId: number) => {

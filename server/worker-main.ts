@@ -4,13 +4,14 @@
  * the server on the same file. On PostgreSQL (`BENCHWORK_DATABASE_URL` set) it is a job worker on the
  * pg-boss queue (server/job-worker.ts), on any host that reaches the database; the queue holds every
  * limit across them. `BENCHWORK_WORKER_POLL_MS` sets how often it looks for new benches (default 250
- * ms); `BENCHWORK_WORKER_SLOTS` (PostgreSQL) how many trials it runs at once (default 256).
+ * ms); `BENCHWORK_WORKER_SLOTS` (PostgreSQL) how many trials it runs at once (default 256) and
+ * `BENCHWORK_WORKER_LEASE_MS` how long its claims outlive it (default 60 s).
  */
 import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
 import { pgStoreName, postgresUrl } from "@/db/pg/client";
 import { closeStore, openPgStore } from "@/db/pg/store";
 import { startBenchWorker, trialThreadCount } from "./worker";
-import { startJobWorker, workerSlots } from "./job-worker";
+import { startJobWorker, workerLeaseMs, workerSlots } from "./job-worker";
 
 /**
  * `BENCHWORK_WORKER_POLL_MS` in ms (unset or blank: the worker's default).
@@ -51,8 +52,9 @@ let stop: (graceMs: number) => Promise<void>;
 if (pgUrl) {
   // The schema is migrated by `npm run db:migrate` (as for the server); the worker only connects.
   const slots = settingsOrExit(() => workerSlots(process.env));
+  const leaseMs = settingsOrExit(() => workerLeaseMs(process.env));
   const db = openPgStore(pgUrl, 8);
-  const worker = await startJobWorker(db, { pollMs, slots, onBenchFinished }).catch((e: Error) => {
+  const worker = await startJobWorker(db, { pollMs, slots, leaseMs, onBenchFinished }).catch((e: Error) => {
     console.error(`benchwork worker: cannot start on the PostgreSQL store ${pgStoreName(pgUrl)}: ${e.message}`);
     process.exit(1);
   });

@@ -60,4 +60,16 @@ describeStores("finalizeBench", (store) => {
     expect(await finalizeBench(db, benchId, NOW)).toBe("cancelled");
     expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
   });
+
+  it("of two finalizers at once, exactly one ends the bench", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    const ends = await Promise.all([finalizeBench(db, benchId, NOW), finalizeBench(db, benchId, NOW + 1)]);
+    expect(ends.filter((e) => e === "finished")).toHaveLength(1);
+    expect(ends.filter((e) => e === null)).toHaveLength(1);
+    const b = (await getBench(db, benchId))!;
+    expect(b.finishedAt).toBe(ends[0] === "finished" ? NOW : NOW + 1);
+    expect(b.summary?.candidates[0].stats.trials.done).toBe(2);
+  });
 });

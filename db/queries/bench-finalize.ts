@@ -18,8 +18,8 @@ const OPEN = ["queued", "running"] as const;
 /**
  * Ends bench `benchId` if it is still open and none of its trials is.
  * Of two workers finalizing at once, one ends it: the end is a conditional update of the bench's
- * row (PostgreSQL's row lock makes the other wait, then find it ended), and the other's transaction
- * writes nothing.
+ * row, made before the results are computed (PostgreSQL's row lock makes the other wait, then find
+ * it ended), and the other's transaction writes nothing.
  * @param now the end time, ms since the epoch
  * @returns the status it ended with, or null (an open trial, already ended, or no such bench)
  */
@@ -36,13 +36,15 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
     );
     if (open) return null;
     const status = b.cancel != null ? "cancelled" : "finished";
-    const { summary, recommendation } = await computeBenchResults(tx, benchId);
+    // End it first: a second finalizer waits on the row (PostgreSQL) and then finds it ended, instead
+    // of computing the results too.
     const ended = await tx
       .update(benches)
       .set({ status, finishedAt: now })
       .where(and(eq(benches.id, benchId), inArray(benches.status, [...OPEN])))
       .returning({ id: benches.id });
     if (ended.length !== 1) return null;
+    const { summary, recommendation } = await computeBenchResults(tx, benchId);
     if (status === "finished") summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);
     await tx
       .update(benches)

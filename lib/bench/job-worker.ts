@@ -76,16 +76,23 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   let lastPoll = 0;
   let lastBeat = now();
   let lastFlush = now();
-  /** A trial ended or a wake came: claim again before sleeping. */
+  /**
+   * Claim before sleeping: results were stored (their claims no longer count against the bench's
+   * and provider's limits) or a wake came (a launch). A trial that ends frees nothing in the queue
+   * until its result is stored, so it only wakes the loop ({@link rouse}).
+   */
   let claimNow = true;
   let wakeUp: (() => void) | null = null;
   let woken = false;
-  const wake = () => {
-    claimNow = true;
+  const rouse = () => {
     const w = wakeUp;
     wakeUp = null;
     if (w) w();
     else woken = true;
+  };
+  const wake = () => {
+    claimNow = true;
+    rouse();
   };
 
   /** Stores the buffered results; benches they belonged to with nothing running here are finalized if done. */
@@ -94,7 +101,7 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
     if (buffer.length === 0) return;
     const batch = buffer.splice(0, buffer.length);
     try {
-      await o.queue.completeMany(batch);
+      if ((await o.queue.completeMany(batch)).length) claimNow = true;
     } catch (e) {
       buffer.unshift(...batch); // kept for the next flush
       throw e;
@@ -126,12 +133,13 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
           ctl.signal.reason === CANCELLED ? skippedOutcome(claim.trialId, "cancelled while running", now()) : workerErrorOutcome(claim.trialId, e, now());
       }
       running.delete(claim.trialId);
-      // A trial cut short because this worker stops is not a result: its claim expires and it runs again.
-      if (ctl.signal.reason !== STOPPING) {
+      // A trial cut short because this worker stops is not a result: its claim expires and it runs
+      // again. One that answered before the stop reached it is (stop may abort it just after).
+      if (ctl.signal.reason !== STOPPING || outcome.status === "done") {
         const { id: _id, ...result } = capOutcome(outcome);
         buffer.push({ claim, result });
       }
-      wake();
+      rouse();
     })();
   }
 
@@ -149,6 +157,8 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         for (const r of running.values()) if (r.claim.benchId === benchId) r.ctl.abort(CANCELLED);
       }
     }
+    // Store first: the stored results' claims then no longer hold the bench's slots for this claim.
+    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
     const free = slots - running.size;
     if (!stopCtl.signal.aborted && free > 0 && (poll || claimNow)) {
       claimNow = false;
@@ -158,7 +168,6 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         for (const c of claims) launch(c, rows.get(c.trialId));
       }
     }
-    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
     if (poll) for (const benchId of await o.finalizable()) await finalize(benchId);
   }
 
@@ -186,7 +195,8 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         woken = false;
         continue;
       }
-      await sleep(buffer.length ? flushMs : pollMs);
+      // Results wait at most `flushMs`; otherwise the next poll (or a trial's end, or a wake).
+      await sleep(buffer.length ? Math.max(0, flushMs - (now() - lastFlush)) : claimNow && running.size < slots ? 0 : pollMs);
       wakeUp = null;
       woken = false;
     }

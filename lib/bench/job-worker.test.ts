@@ -1,0 +1,174 @@
+/**
+ * The job worker loop against an in-memory queue: it never runs more trials than its free slots,
+ * stores each result once, finalizes the bench when its last result is stored, turns a cancel into
+ * skipped trials, and on stop stores nothing for a trial it had to abort (its claim expires instead).
+ */
+import { describe, expect, it, vi } from "vitest";
+import type { ClaimedTrial, TrialOutcome } from "./queue";
+import type { TrialClaim, TrialResult } from "./trial-jobs";
+import { startJobWorker } from "./job-worker";
+import { bareOutcome, type TrialExecutor } from "./worker";
+
+/** A queue of `n` trials of bench 1 that hands out claims in order. */
+function fakeQueue(n: number) {
+  const waiting = Array.from({ length: n }, (_, i) => i + 1);
+  const stored = new Map<number, TrialResult>();
+  const claimed = new Set<number>();
+  let cancelled = false;
+  return {
+    stored,
+    claimed,
+    waiting,
+    async claim(_worker: string, max: number): Promise<TrialClaim[]> {
+      if (cancelled) return [];
+      return waiting.splice(0, max).map((trialId) => {
+        claimed.add(trialId);
+        return { trialId, benchId: 1, providerKey: "p", token: `t${trialId}`, delivery: 1, expiresAt: Infinity };
+      });
+    },
+    heartbeat: async () => 0,
+    async completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]> {
+      for (const e of entries) {
+        if (stored.has(e.claim.trialId)) throw new Error(`trial ${e.claim.trialId} stored twice`);
+        stored.set(e.claim.trialId, e.result);
+      }
+      return entries.map((e) => e.claim.trialId);
+    },
+    async cancelBench(): Promise<number> {
+      cancelled = true;
+      return waiting.splice(0).length;
+    },
+  };
+}
+
+/** An executor whose trials end only when the test ends them; it counts how many run at once. */
+function heldExecutor() {
+  const ends = new Map<number, (o: TrialOutcome) => void>();
+  let peak = 0;
+  const exec: TrialExecutor = {
+    providerKey: () => "p",
+    run: (t: ClaimedTrial, signal: AbortSignal) =>
+      new Promise<TrialOutcome>((resolve) => {
+        ends.set(t.id, resolve);
+        peak = Math.max(peak, ends.size);
+        signal.addEventListener("abort", () => resolve(bareOutcome(t.id, "error", "aborted", Date.now())), { once: true });
+      }).finally(() => ends.delete(t.id)),
+  };
+  return { exec, ends, peak: () => peak };
+}
+
+const done = (id: number): TrialOutcome => ({ ...bareOutcome(id, "error", "", 1), status: "done", error: null, output: `answer ${id}` });
+const row = (id: number): ClaimedTrial => ({ id, benchId: 1, candidateId: 1, benchCaseId: id, caseRevisionId: id, repeat: 1, attempts: 0 });
+
+describe("the job worker loop", () => {
+  it("runs at most its slots at once, stores each result once and finalizes the bench after the last", async () => {
+    const queue = fakeQueue(5);
+    const { exec, ends, peak } = heldExecutor();
+    const finalized: number[] = [];
+    let open = true;
+    const worker = startJobWorker({
+      queue,
+      workerId: "w",
+      slots: 2,
+      leaseMs: 60_000,
+      pollMs: 5,
+      loadTrials: async (ids) => ids.map(row),
+      executorFor: async () => exec,
+      cancelRequested: async () => [],
+      finalizable: async () => [],
+      finalize: async (benchId) => {
+        if (!open || queue.stored.size < 5) return false;
+        open = false;
+        finalized.push(benchId);
+        return true;
+      },
+    });
+    const ended = new Set<number>();
+    while (ended.size < 5) {
+      // End one running trial at a time: the worker then claims the next into the freed slot.
+      const next = await vi.waitFor(() => {
+        const running = [...ends].find(([id]) => !ended.has(id));
+        expect(running).toBeDefined();
+        return running!;
+      });
+      ended.add(next[0]);
+      next[1](done(next[0]));
+    }
+    await vi.waitFor(() => expect(finalized).toEqual([1]));
+    await worker.stop(0);
+    expect(peak()).toBe(2);
+    expect([...queue.stored.keys()].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(queue.stored.get(3)).toMatchObject({ status: "done", output: "answer 3" });
+  });
+
+  it("aborts the running trials of a cancelled bench and stores them as skipped 'cancelled while running'", async () => {
+    const queue = fakeQueue(4);
+    const { exec, ends } = heldExecutor();
+    let cancel = false;
+    const worker = startJobWorker({
+      queue,
+      workerId: "w",
+      slots: 2,
+      leaseMs: 60_000,
+      pollMs: 5,
+      loadTrials: async (ids) => ids.map(row),
+      executorFor: async () => exec,
+      cancelRequested: async () => (cancel ? [1] : []),
+      finalizable: async () => [],
+      finalize: async () => false,
+    });
+    await vi.waitFor(() => expect(ends.size).toBe(2));
+    cancel = true;
+    await vi.waitFor(() => expect(queue.stored.size).toBe(2));
+    await worker.stop(0);
+    expect([...queue.stored.values()].map((r) => [r.status, r.error])).toEqual([
+      ["skipped", "cancelled while running"],
+      ["skipped", "cancelled while running"],
+    ]);
+    expect(queue.waiting).toEqual([]);
+  });
+
+  it("on stop, stores the trials that end within the grace period and nothing for those it aborts", async () => {
+    const queue = fakeQueue(2);
+    const { exec, ends } = heldExecutor();
+    const worker = startJobWorker({
+      queue,
+      workerId: "w",
+      slots: 2,
+      leaseMs: 60_000,
+      pollMs: 5,
+      loadTrials: async (ids) => ids.map(row),
+      executorFor: async () => exec,
+      cancelRequested: async () => [],
+      finalizable: async () => [],
+      finalize: async () => false,
+    });
+    await vi.waitFor(() => expect(ends.size).toBe(2));
+    ends.get(1)!(done(1));
+    await vi.waitFor(() => expect(queue.stored.has(1)).toBe(true));
+    await worker.stop(0);
+    expect([...queue.stored.keys()]).toEqual([1]);
+    expect(queue.claimed).toEqual(new Set([1, 2]));
+  });
+
+  it("stores a trial that ended just as the worker stops (its answer is not thrown away)", async () => {
+    const queue = fakeQueue(1);
+    const { exec, ends } = heldExecutor();
+    const worker = startJobWorker({
+      queue,
+      workerId: "w",
+      slots: 1,
+      leaseMs: 60_000,
+      pollMs: 5,
+      loadTrials: async (ids) => ids.map(row),
+      executorFor: async () => exec,
+      cancelRequested: async () => [],
+      finalizable: async () => [],
+      finalize: async () => false,
+    });
+    await vi.waitFor(() => expect(ends.size).toBe(1));
+    ends.get(1)!(done(1));
+    await worker.stop(0);
+    expect(queue.stored.get(1)).toMatchObject({ status: "done", output: "answer 1" });
+  });
+});

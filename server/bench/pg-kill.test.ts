@@ -9,7 +9,7 @@
  * No assertion depends on when a kill lands. The rounds are paced by conditions, not by time: after
  * a kill, every trial the model server has seen but whose result is not stored (the dead worker's
  * trials among them) must be finished before the next kill, so no trial loses two runs to kills.
- * A short claim lease (BENCHWORK_LEASE_MS) lets the dead worker's trials return to the queue soon.
+ * A short claim lease (BENCHWORK_WORKER_LEASE_MS) lets the dead worker's trials return to the queue soon.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,7 +75,7 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
         // A SQLite path of its own: nothing of this test may touch the checkout's data/ folder.
         BENCHWORK_DB: path.join(mkdtempSync(path.join(tmpdir(), "benchwork-pg-kill-")), "unused.db"),
         BENCHWORK_WORKER_SLOTS: String(CONCURRENCY),
-        BENCHWORK_LEASE_MS: String(LEASE_MS),
+        BENCHWORK_WORKER_LEASE_MS: String(LEASE_MS),
         BENCHWORK_PROVIDER_CONCURRENCY: String(CONCURRENCY),
         BENCHWORK_WORKER_POLL_MS: "100",
         BENCHWORK_TRIAL_THREADS: "0",

@@ -326,6 +326,42 @@ describe("scripted model server + openai-compatible provider", () => {
     expect((await chat("fourth")).choices[0].message.content).toBe("Scripted answer.");
   });
 
+  it("counts chat requests in flight and their peak, and reports each one's user text as it arrives", async () => {
+    const texts: string[] = [];
+    const counted = await startScriptedModelServer({ onChatRequest: (text) => texts.push(text) });
+    try {
+      const chat = (text: string, signal?: AbortSignal) =>
+        fetch(`${counted.url}/chat/completions`, {
+          method: "POST",
+          body: JSON.stringify({ model: "m", messages: [{ role: "user", content: text }] }),
+          signal,
+        });
+      counted.hold();
+      const abort = new AbortController();
+      const dropped = chat("dropped", abort.signal).catch(() => null);
+      const answered = [chat("one"), chat("two")];
+      await counted.requests.until((n) => n === 3);
+      expect([counted.requests.inFlight, counted.requests.peakInFlight]).toEqual([3, 3]);
+      expect(texts.sort()).toEqual(["dropped", "one", "two"]);
+      // A client that goes away is no longer in flight.
+      abort.abort();
+      await dropped;
+      for (let i = 0; i < 500 && counted.requests.inFlight !== 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(counted.requests.inFlight).toBe(2);
+      counted.release();
+      expect((await Promise.all(answered)).map((r) => r.status)).toEqual([200, 200]);
+      for (let i = 0; i < 500 && counted.requests.inFlight !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect([counted.requests.inFlight, counted.requests.peakInFlight]).toEqual([0, 3]);
+      // reset() starts the peak again from what is in flight now.
+      counted.requests.reset();
+      expect(counted.requests.peakInFlight).toBe(0);
+      expect((await chat("three")).status).toBe(200);
+      expect(counted.requests.peakInFlight).toBe(1);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it("keeps at most keepRequests entries in the log, oldest dropped", async () => {
     const small = await startScriptedModelServer({ keepRequests: 2 });
     try {

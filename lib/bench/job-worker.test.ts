@@ -171,4 +171,41 @@ describe("the job worker loop", () => {
     await worker.stop(0);
     expect(queue.stored.get(1)).toMatchObject({ status: "done", output: "answer 1" });
   });
+
+  it("keeps its claims alive while a slow store call holds up the loop (heartbeats on their own timer)", async () => {
+    // A claim that takes longer than the lease (a busy database, claimers queued on a bench's lock)
+    // must not let the trials this worker runs expire and run again elsewhere.
+    const queue = fakeQueue(3);
+    const { exec, ends } = heldExecutor();
+    let beats = 0;
+    let release: () => void = () => {};
+    let claims = 0;
+    const worker = startJobWorker({
+      queue: {
+        ...queue,
+        heartbeat: async () => ++beats,
+        claim: async (w: string, _max: number) => {
+          if (++claims === 1) return queue.claim(w, 1);
+          await new Promise<void>((r) => (release = r));
+          return [];
+        },
+      },
+      workerId: "w",
+      slots: 2,
+      leaseMs: 40,
+      pollMs: 5,
+      loadTrials: async (ids) => ids.map(row),
+      executorFor: async () => exec,
+      cancelRequested: async () => [],
+      finalizable: async () => [],
+      finalize: async () => false,
+    });
+    await vi.waitFor(() => expect(claims).toBe(2), { timeout: 10_000 });
+    const before = beats;
+    await vi.waitFor(() => expect(beats).toBeGreaterThanOrEqual(before + 3), { timeout: 10_000 });
+    expect(claims).toBe(2); // the loop is still waiting on its second claim
+    release();
+    ends.get(1)?.(done(1));
+    await worker.stop(0);
+  });
 });

@@ -74,7 +74,6 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   const buffer: { claim: TrialClaim; result: TrialResult }[] = [];
   const stopCtl = new AbortController();
   let lastPoll = 0;
-  let lastBeat = now();
   let lastFlush = now();
   /**
    * Claim before sleeping: results were stored (their claims no longer count against the bench's
@@ -94,6 +93,20 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
     claimNow = true;
     rouse();
   };
+
+  // Claims are kept alive on their own timer, not in the loop: a loop held up by a slow store call
+  // (a claim queued on a bench's lock, a finalize) must not let the trials it runs expire and run
+  // again elsewhere. One heartbeat at a time; it beats until the worker has stopped.
+  let beating = false;
+  const beatTimer = setInterval(() => {
+    if (beating) return;
+    beating = true;
+    o.queue
+      .heartbeat(o.workerId, now())
+      .catch(report)
+      .finally(() => (beating = false));
+  }, heartbeatMs);
+  beatTimer.unref?.();
 
   /** Stores the buffered results; benches they belonged to with nothing running here are finalized if done. */
   async function flush(): Promise<void> {
@@ -145,10 +158,6 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
 
   async function tick(): Promise<void> {
     const t = now();
-    if (t - lastBeat >= heartbeatMs) {
-      lastBeat = t;
-      await o.queue.heartbeat(o.workerId, t);
-    }
     const poll = t - lastPoll >= pollMs;
     if (poll) {
       lastPoll = t;
@@ -213,6 +222,7 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
       for (const r of running.values()) r.ctl.abort(STOPPING);
       while (running.size) await new Promise((r) => setTimeout(r, 10));
       await flush().catch(report);
+      clearInterval(beatTimer);
     },
   };
 }

@@ -34,8 +34,12 @@ const CONCURRENCY = 16;
 const LATENCY_MS = 100;
 /** Pause after a round before the next kill (ms): "every few seconds"; where it lands does not matter. */
 const KILL_EVERY_MS = 3_000;
-/** The claim lease the workers get (ms): a dead worker's trials return to the queue this long after its last heartbeat. */
-const LEASE_MS = 5_000;
+/**
+ * The claim lease the workers get (ms): a dead worker's trials return to the queue this long after its
+ * last heartbeat. Live workers beat every quarter of it on a timer of their own; 10 s leaves a loaded
+ * CI machine's stalls far inside it (a live worker's claim that expires would cost its trial a delivery).
+ */
+const LEASE_MS = 10_000;
 /** Cap on any one wait (ms): generous, only so a broken run ends with a message. */
 const CAP_MS = 180_000;
 

@@ -307,7 +307,7 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
         <p className="border-t border-slate-100 px-3 py-2 text-xs text-slate-600">
           Pass rate means a case passes when all its scored checks pass; unscored and errored trials are left out. The 95 % interval is
           {evidence.some((e) => e.rates.passAt !== null)
-            ? " over cases (with repeats a case's trials are not independent, so it is the cluster-robust interval of the trial pass rate; pass@k and pass^k are per case)"
+            ? " over cases (with repeats a case's trials are not independent, so it is Wilson's on the effective number of cases, from the spread between cases; pass@k and pass^k are per case)"
             : " Wilson's score interval over cases"}
           .
         </p>

@@ -4,7 +4,9 @@
  * errored trials and unscored checks, after an earlier bench of the same prompt, then a confirm
  * round, an error rerun and a human verdict — stores exactly the evidence, trade-offs and
  * recommendation recorded in `__snapshots__/evidence-golden.txt`, which the code before the
- * speed work (commit e3bd44a) computed.
+ * speed work (commit e3bd44a) computed — except the pass-rate intervals with repeats (`trialPassRate.ci95`),
+ * re-recorded on purpose when they became Wilson's on the effective number of cases (a Wald interval
+ * had zero width when every trial failed).
  */
 import { describe, expect, it } from "vitest";
 import { openMemoryDatabase } from "@/db/client";

@@ -1,11 +1,11 @@
 /**
  * A candidate's case-level pass rates with their evidence: over its cases, the 95 % interval of
- * the share of passing trials (Wilson's; with repeats a cluster-robust one over cases) (a trial passes when every scored check passes), and
+ * the share of passing trials (Wilson's; with repeats Wilson's on the effective number of cases) (a trial passes when every scored check passes), and
  * with repeats pass@k and pass^k for k = 1 … the fewest trials a scored case has (at most 10).
  */
 import { passAtK, passHatK } from "./pass-at-k";
 import type { CaseTally } from "./paired";
-import { tQuantile } from "./distributions";
+import { tQuantile, Z_975 } from "./distributions";
 import { wilsonInterval, type RateInterval } from "./wilson";
 
 /** Case-level rates of one candidate. */
@@ -14,8 +14,8 @@ export interface CandidateRates {
   cases: number;
   /**
    * Passing trials of scored trials with a 95 % interval over cases: Wilson's without repeats; with
-   * repeats the cluster-robust interval of the ratio (a case's trials are not independent, so
-   * repeats do not narrow it the way more cases would).
+   * repeats Wilson's on the effective number of cases from the cluster-robust variance (a case's
+   * trials are not independent, so repeats do not narrow it the way more cases would).
    */
   trialPassRate: RateInterval;
   /** pass@k per k (as a string key "1", "2", …); present only with repeats (some case scored > 1 trial). */
@@ -48,8 +48,16 @@ export function candidateRates(cases: Iterable<CaseTally>): CandidateRates {
 }
 
 /**
- * The ratio estimator's cluster-robust 95 % interval over cases (Cochran, *Sampling Techniques*, §6.4):
- * p̂ = Σyᵢ/Σmᵢ, SE² = n/(n−1) · Σ(yᵢ − p̂·mᵢ)² / (Σmᵢ)², p̂ ± t(0.975, n−1)·SE clipped to [0, 1].
+ * The pass rate's 95 % interval over cases when cases have repeats: Wilson's score interval on the
+ * effective number of cases (Korn & Graubard 1998, "Confidence intervals for proportions with small
+ * expected number of positive counts estimated from survey data", Survey Methodology 24(2):193–201,
+ * with Wilson's interval in place of Clopper–Pearson's):
+ * p̂ = Σyᵢ/Σmᵢ; the ratio estimator's cluster-robust variance (Cochran, *Sampling Techniques*, §6.4)
+ * SE² = n/(n−1) · Σ(yᵢ − p̂·mᵢ)² / (Σmᵢ)²; effective size n* = p̂(1−p̂)/SE² (at most Σmᵢ), scaled by
+ * (z/t(0.975, n−1))² for the n − 1 degrees of freedom; Wilson(p̂, n*).
+ * When p̂ is 0 or 1 (or every case has the same rate) the spread says nothing about how alike a
+ * case's repeats are, so n* = n: each case counts once, never fewer (a Wald interval there has zero
+ * width: "0 % (95 % CI 0.0–0.0)" from 600 failing trials claimed a certainty 200 cases cannot give).
  * Null with fewer than two cases (no spread to measure).
  */
 function clusteredInterval(cases: readonly CaseTally[], passed: number, trials: number): RateInterval {
@@ -58,7 +66,17 @@ function clusteredInterval(cases: readonly CaseTally[], passed: number, trials: 
   if (n < 2) return { passed, scored: trials, rate: p, ci95: null };
   let ss = 0;
   for (const c of cases) ss += (c.passed - p * c.scored) ** 2;
-  const se = Math.sqrt((n / (n - 1)) * ss) / trials;
-  const half = tQuantile(0.975, n - 1) * se;
-  return { passed, scored: trials, rate: p, ci95: [Math.max(0, p - half), Math.min(1, p + half)] };
+  const se2 = ((n / (n - 1)) * ss) / (trials * trials);
+  const df = Z_975 / tQuantile(0.975, n - 1);
+  const size = p > 0 && p < 1 && se2 > 0 ? Math.min(trials, (p * (1 - p)) / se2) * df * df : n;
+  return { passed, scored: trials, rate: p, ci95: wilsonBounds(p, size) };
+}
+
+/** Wilson's score interval (z = 1.96) of a rate `p` over a size `n` > 0 that need not be whole. */
+function wilsonBounds(p: number, n: number): [number, number] {
+  const z2 = Z_975 * Z_975;
+  const denom = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denom;
+  const half = (Z_975 / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }

@@ -47,6 +47,32 @@ describe("evidenceHeadline", () => {
     );
   });
 
+  it("says why it cannot tell when the interval excludes 0 but the test does not reach p < 0.05 (not a bare 'no detectable difference')", () => {
+    // Seen by the new-team pass: b = 4 regressions, c = 0 fixes of 29 paired cases → Δ = −13.8, Wald CI
+    // −26.3 to −1.2, exact McNemar p = 0.125; the verdict is inconclusive by design (paired.ts), and the
+    // sentence must not read as if the interval said so too.
+    const cand: HeadlineCandidate = {
+      label: "Scripted",
+      isBaseline: false,
+      comparisons: [
+        cmp({
+          against: "baseline",
+          againstCandidate: "6b",
+          n: 29,
+          regressions: 4,
+          delta: -4 / 29,
+          ci95: [-0.263, -0.012],
+          pValue: 0.125,
+          minDetectableEffect: 0.205,
+        }),
+      ],
+      blockers: ["suspected", "suspected", "suspected", "suspected"],
+    };
+    expect(evidenceHeadline([cand, { ...base, label: "6b" }])).toBe(
+      "No difference its test can confirm between Scripted and 6b (−13.8 points, 95 % CI −26.3 to −1.2, p = 0.125, 29 paired cases): the interval excludes 0 but the test does not reach p < 0.05; this bench can detect ≥ 21 points; add cases or repeats; 4 regressions block it (4 suspected)",
+    );
+  });
+
   it("says an inconclusive comparison cannot tell, and the smallest difference this bench could detect (the issue's second example)", () => {
     const cand: HeadlineCandidate = {
       label: "b",

@@ -7,6 +7,8 @@
  *    200 paired cases); 5 regressions block it"
  *   "No detectable difference between a and b (−5.0 points, 95 % CI −11.9 to +1.9, p = 0.150,
  *    200 paired cases): this bench can detect ≥ 7 points; add cases or repeats"
+ *   "No difference its test can confirm between a and b (−13.8 points, 95 % CI −26.3 to −1.2,
+ *    p = 0.125, 29 paired cases): the interval excludes 0 but the test does not reach p < 0.05; …"
  */
 import type { PairedComparison } from "@/lib/bench/stats/paired";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
@@ -92,6 +94,10 @@ export function evidenceSentence(p: PrimaryComparison): string {
     c.minDetectableEffect !== null
       ? `: this bench can detect ≥ ${minDetectablePoints(c.minDetectableEffect)} points; add cases or repeats`
       : ": too few cases to tell; add cases or repeats";
+  // The verdict needs the test too (paired.ts): a Wald interval can exclude 0 where the exact test
+  // cannot. Say so, or the sentence reads as if its own interval said "no difference".
+  if (c.ci95 && (c.ci95[0] > 0 || c.ci95[1] < 0))
+    return `No difference its test can confirm between ${who} and ${other} (${formatPoints(c.delta)} points, ${stats}): the interval excludes 0 but the test does not reach p < 0.05${detect.replace(/^:/, ";")}${blocks}`;
   return `No detectable difference between ${who} and ${other} (${formatPoints(c.delta)} points, ${stats})${detect}${blocks}`;
 }
 

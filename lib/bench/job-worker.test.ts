@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ClaimedTrial, TrialOutcome } from "./queue";
 import type { TrialClaim, TrialResult } from "./trial-jobs";
-import { startJobWorker } from "./job-worker";
+import { startJobWorker, type JobWorkerOptions } from "./job-worker";
 import { bareOutcome, type TrialExecutor } from "./worker";
 
 /** A queue of `n` trials of bench 1 that hands out claims in order. */
@@ -60,22 +60,29 @@ function heldExecutor() {
 const done = (id: number): TrialOutcome => ({ ...bareOutcome(id, "error", "", 1), status: "done", error: null, output: `answer ${id}` });
 const row = (id: number): ClaimedTrial => ({ id, benchId: 1, candidateId: 1, benchCaseId: id, caseRevisionId: id, repeat: 1, attempts: 0 });
 
+/** The loop on `queue` and `exec` with the tests' defaults: 2 slots, a 60 s lease, 5 ms polls, nothing to cancel or finalize. */
+const startOn = (queue: JobWorkerOptions["queue"], exec: TrialExecutor, o: Partial<JobWorkerOptions> = {}) =>
+  startJobWorker({
+    queue,
+    workerId: "w",
+    slots: 2,
+    leaseMs: 60_000,
+    pollMs: 5,
+    loadTrials: async (ids) => ids.map(row),
+    executorFor: async () => exec,
+    cancelRequested: async () => [],
+    finalizable: async () => [],
+    finalize: async () => false,
+    ...o,
+  });
+
 describe("the job worker loop", () => {
   it("runs at most its slots at once, stores each result once and finalizes the bench after the last", async () => {
     const queue = fakeQueue(5);
     const { exec, ends, peak } = heldExecutor();
     const finalized: number[] = [];
     let open = true;
-    const worker = startJobWorker({
-      queue,
-      workerId: "w",
-      slots: 2,
-      leaseMs: 60_000,
-      pollMs: 5,
-      loadTrials: async (ids) => ids.map(row),
-      executorFor: async () => exec,
-      cancelRequested: async () => [],
-      finalizable: async () => [],
+    const worker = startOn(queue, exec, {
       finalize: async (benchId) => {
         if (!open || queue.stored.size < 5) return false;
         open = false;
@@ -105,17 +112,8 @@ describe("the job worker loop", () => {
     const queue = fakeQueue(4);
     const { exec, ends } = heldExecutor();
     let cancel = false;
-    const worker = startJobWorker({
-      queue,
-      workerId: "w",
-      slots: 2,
-      leaseMs: 60_000,
-      pollMs: 5,
-      loadTrials: async (ids) => ids.map(row),
-      executorFor: async () => exec,
+    const worker = startOn(queue, exec, {
       cancelRequested: async () => (cancel ? [1] : []),
-      finalizable: async () => [],
-      finalize: async () => false,
     });
     await vi.waitFor(() => expect(ends.size).toBe(2));
     cancel = true;
@@ -131,18 +129,7 @@ describe("the job worker loop", () => {
   it("on stop, stores the trials that end within the grace period and nothing for those it aborts", async () => {
     const queue = fakeQueue(2);
     const { exec, ends } = heldExecutor();
-    const worker = startJobWorker({
-      queue,
-      workerId: "w",
-      slots: 2,
-      leaseMs: 60_000,
-      pollMs: 5,
-      loadTrials: async (ids) => ids.map(row),
-      executorFor: async () => exec,
-      cancelRequested: async () => [],
-      finalizable: async () => [],
-      finalize: async () => false,
-    });
+    const worker = startOn(queue, exec);
     await vi.waitFor(() => expect(ends.size).toBe(2));
     ends.get(1)!(done(1));
     await vi.waitFor(() => expect(queue.stored.has(1)).toBe(true));
@@ -154,18 +141,7 @@ describe("the job worker loop", () => {
   it("stores a trial that ended just as the worker stops (its answer is not thrown away)", async () => {
     const queue = fakeQueue(1);
     const { exec, ends } = heldExecutor();
-    const worker = startJobWorker({
-      queue,
-      workerId: "w",
-      slots: 1,
-      leaseMs: 60_000,
-      pollMs: 5,
-      loadTrials: async (ids) => ids.map(row),
-      executorFor: async () => exec,
-      cancelRequested: async () => [],
-      finalizable: async () => [],
-      finalize: async () => false,
-    });
+    const worker = startOn(queue, exec, { slots: 1 });
     await vi.waitFor(() => expect(ends.size).toBe(1));
     ends.get(1)!(done(1));
     await worker.stop(0);
@@ -180,26 +156,16 @@ describe("the job worker loop", () => {
     let beats = 0;
     let release: () => void = () => {};
     let claims = 0;
-    const worker = startJobWorker({
-      queue: {
-        ...queue,
-        heartbeat: async () => ++beats,
-        claim: async (w: string, _max: number) => {
-          if (++claims === 1) return queue.claim(w, 1);
-          await new Promise<void>((r) => (release = r));
-          return [];
-        },
+    const slowQueue = {
+      ...queue,
+      heartbeat: async () => ++beats,
+      claim: async (w: string, _max: number) => {
+        if (++claims === 1) return queue.claim(w, 1);
+        await new Promise<void>((r) => (release = r));
+        return [];
       },
-      workerId: "w",
-      slots: 2,
-      leaseMs: 40,
-      pollMs: 5,
-      loadTrials: async (ids) => ids.map(row),
-      executorFor: async () => exec,
-      cancelRequested: async () => [],
-      finalizable: async () => [],
-      finalize: async () => false,
-    });
+    };
+    const worker = startOn(slowQueue, exec, { leaseMs: 40 });
     await vi.waitFor(() => expect(claims).toBe(2), { timeout: 10_000 });
     const before = beats;
     await vi.waitFor(() => expect(beats).toBeGreaterThanOrEqual(before + 3), { timeout: 10_000 });

@@ -12,11 +12,9 @@
  * Run: `npx tsx bench/pg-case-search.ts`.
  */
 import pg from "pg";
-import { randomBytes } from "node:crypto";
-import { migratePostgres } from "../db/pg/client";
+import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/test-database";
 import { closeStore, openPgStore } from "../db/pg/store";
 import { listCases } from "../db/queries/cases";
-import { startCluster } from "../scripts/pg-cluster.mjs";
 import { describeTimes, timeMany } from "./stats";
 
 const N = 100_000;
@@ -25,14 +23,8 @@ const BOUND = 5_000; // db/queries/cases.ts SEARCH_MATCH_LIMIT
 /** Short-term-only searches (db/queries/case-search-short.ts): rare ('zz', 'q', '%'), 1 in 8 ('c4'), common ('7', 'e'). */
 const SHORT = ["zz", "q", "%", "c4", "7", "e"];
 
-const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
-const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
-const name = `bw_bench_${randomBytes(4).toString("hex")}`;
-const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: "/postgres" }).toString() });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-await migratePostgres(url);
+const database = await createTestDatabase();
+const url = database.url;
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 
@@ -100,7 +92,6 @@ try {
   }
 } finally {
   await db.end();
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
-  await own?.stop();
+  await database.drop();
+  await stopOwnCluster();
 }

@@ -12,22 +12,19 @@
  *
  * Run: `npx tsx bench/retention.ts [N …] [--rounds R] [--no-pg]` (default N = 2000 8000, R = 3).
  */
-import pg from "pg";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { eq, sql, type SQL } from "drizzle-orm";
 import { migrateDatabase, openDatabase, type Db } from "../db/client";
 import { rawRows } from "../db/dialect";
-import { migratePostgres } from "../db/pg/client";
+import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/test-database";
 import { closeStore, isPostgres, openPgStore } from "../db/pg/store";
 import { retainFailingCasesIn } from "../db/queries/retention";
 import { benchCandidates, trials } from "../db/schema";
 import { insertQueuedBench } from "../db/test-support/bench-rows";
 import { transaction } from "../db/transaction";
 import type { Recommendation } from "../lib/bench/recommend";
-import { startCluster } from "../scripts/pg-cluster.mjs";
 import { percentile } from "./stats";
 
 const args = process.argv.slice(2);
@@ -97,25 +94,17 @@ try {
 }
 
 if (!args.includes("--no-pg")) {
-  const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
-  const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
-  const name = `bw_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: "/postgres" }).toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const database = await createTestDatabase();
   try {
-    const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-    await migratePostgres(url);
-    const db = openPgStore(url, 2);
+    const db = openPgStore(database.url, 2);
     try {
       await measure("postgres", db);
     } finally {
       await closeStore(db);
     }
   } finally {
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-    await admin.end();
-    await own?.stop();
+    await database.drop();
+    await stopOwnCluster();
   }
 }
 console.log(`load average ${loadavg()[0].toFixed(2)}`);

@@ -7,32 +7,22 @@
  *
  * Run: `npx tsx --expose-gc bench/trial-facts-memory.ts [N]` (a throwaway cluster, or BENCHWORK_TEST_DATABASE_URL's).
  */
-import pg from "pg";
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { migratePostgres } from "../db/pg/client";
+import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/test-database";
 import { closeStore, openPgStore } from "../db/pg/store";
 import { trialFacts } from "../db/queries/bench-results";
 import { trials } from "../db/schema";
 import { insertQueuedBench } from "../db/test-support/bench-rows";
 import { transaction } from "../db/transaction";
-import { startCluster } from "../scripts/pg-cluster.mjs";
 
 const N = Number(process.argv[2]) || 20_000;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc (npx tsx --expose-gc bench/trial-facts-memory.ts)");
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 
-const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
-const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
-const name = `bw_bench_${randomBytes(4).toString("hex")}`;
-const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: "/postgres" }).toString() });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
+const database = await createTestDatabase();
 try {
-  const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-  await migratePostgres(url);
-  const db = openPgStore(url, 2);
+  const db = openPgStore(database.url, 2);
   try {
     const t0 = performance.now();
     const { benchId } = await transaction(db, (tx) => insertQueuedBench(tx, N));
@@ -75,7 +65,6 @@ try {
     await closeStore(db);
   }
 } finally {
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
-  await own?.stop();
+  await database.drop();
+  await stopOwnCluster();
 }

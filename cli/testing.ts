@@ -18,16 +18,13 @@ export function tempFiles(files: Record<string, unknown>): string {
   return dir;
 }
 
+/**
+ * `bench run` of the demo's GSM8K system and prompt on recorded candidates, the first the baseline.
+ * @param candidates recorded candidate names without `recorded:` (e.g. `model-6b-finetuning`)
+ */
+export function gsm8kBenchRun(...candidates: string[]): string[] {
+  return ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", ...candidates.flatMap((c) => ["--candidate", `recorded:${c}`])];
+}
+
 /** `bench run` on the demo's GSM8K recorded candidates (6b-finetuning as the baseline, 6b-verification), for the CLI tests. */
-export const GSM8K_BENCH_RUN: readonly string[] = [
-  "bench",
-  "run",
-  "--system",
-  "grade-school-math",
-  "--prompt",
-  "solver",
-  "--candidate",
-  "recorded:model-6b-finetuning",
-  "--candidate",
-  "recorded:model-6b-verification",
-];
+export const GSM8K_BENCH_RUN: readonly string[] = gsm8kBenchRun("model-6b-finetuning", "model-6b-verification");

@@ -2,59 +2,31 @@
  * `benchwork bench run` on PostgreSQL (issue 20): with BENCHWORK_DATABASE_URL set the command runs
  * the bench with a job worker on the pg-boss queue and reports it like on SQLite.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { main } from "../main";
-import { captureIo } from "../testing";
+import { captureIo, gsm8kBenchRun } from "../testing";
 import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { describePg, useTestDatabaseAsStore } from "@/db/pg/test-support/database";
 import { seedDemoWorkspace } from "@/db/seed/demo";
 import { listBenches } from "@/db/queries/benches";
 
 describePg("benchwork bench run on PostgreSQL", () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let saved: string | undefined;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const db = openPgStore(database.url, 2);
+  const databaseUrl = useTestDatabaseAsStore(async (url) => {
+    const db = openPgStore(url, 2);
     try {
       await seedDemoWorkspace(db);
     } finally {
       await closeStore(db);
     }
-    saved = process.env.BENCHWORK_DATABASE_URL;
-    process.env.BENCHWORK_DATABASE_URL = database.url;
-  }, 120_000);
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.BENCHWORK_DATABASE_URL;
-    else process.env.BENCHWORK_DATABASE_URL = saved;
-    await database?.drop();
-    await stopOwnCluster();
-  }, 60_000);
+  });
 
   it("runs the recorded GSM8K bench to its end with the job worker and writes the same report as on SQLite", async () => {
     const io = captureIo();
     const out = path.join(mkdtempSync(path.join(tmpdir(), "benchwork-bench-pg-")), "gsm8k.json");
-    const code = await main(
-      [
-        "bench",
-        "run",
-        "--system",
-        "grade-school-math",
-        "--prompt",
-        "solver",
-        "--candidate",
-        "recorded:model-6b-finetuning",
-        "--candidate",
-        "recorded:model-175b-verification",
-        "--json-output",
-        out,
-      ],
-      io,
-    );
+    const code = await main([...gsm8kBenchRun("model-6b-finetuning", "model-175b-verification"), "--json-output", out], io);
     expect(io.stderr).toEqual([]);
     expect(code).toBe(1);
     const r = JSON.parse(readFileSync(out, "utf8"));
@@ -65,7 +37,7 @@ describePg("benchwork bench run on PostgreSQL", () => {
       ["model-175b-verification", 110, 200, 90],
     ]);
     expect(r.recommendation.recommended).toBe("model-6b-finetuning");
-    const db = openPgStore(database.url, 1);
+    const db = openPgStore(databaseUrl(), 1);
     try {
       expect((await listBenches(db, "grade-school-math"))[0]).toMatchObject({ id: r.benchId, status: "finished" });
     } finally {

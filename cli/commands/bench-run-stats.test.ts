@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { main } from "../main";
-import { captureIo, GSM8K_BENCH_RUN } from "../testing";
+import { captureIo, GSM8K_BENCH_RUN, gsm8kBenchRun } from "../testing";
 import { withCliDatabase } from "../test-database";
 import { migrateDatabase, openDatabase } from "@/db/client";
 import { seedDemoWorkspace } from "@/db/seed/demo";
@@ -74,18 +74,7 @@ describe("bench run --json-output statistics", () => {
 
 describe("bench run --markdown and --fail-on inconclusive", () => {
   // 175b-finetuning (32.5 %) against 6b-verification (37.5 %): −5.0 points, the "no detectable difference" example.
-  const close = [
-    "bench",
-    "run",
-    "--system",
-    "grade-school-math",
-    "--prompt",
-    "solver",
-    "--candidate",
-    "recorded:model-6b-verification",
-    "--candidate",
-    "recorded:model-175b-finetuning",
-  ];
+  const close = gsm8kBenchRun("model-6b-verification", "model-175b-finetuning");
 
   it("writes a pull-request comment with the evidence sentence, the table with intervals and the blocking regressions", async () => {
     const md = path.join(dir, "comment.md");
@@ -128,7 +117,7 @@ describe("bench run --fail-on inconclusive with nothing to compare", () => {
     db.$client.close();
     process.env.BENCHWORK_DB = fresh;
     try {
-      const sole = ["bench", "run", "--system", "grade-school-math", "--prompt", "solver", "--candidate", "recorded:model-6b-finetuning"];
+      const sole = gsm8kBenchRun("model-6b-finetuning");
       const io = captureIo();
       expect(await main([...sole, "--fail-on", "inconclusive"], io)).toBe(1);
       expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)");

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { describePg, useTestDatabaseAsStore } from "@/db/pg/test-support/database";
 import { users as usersTable } from "@/db/schema";
 import { createAuth } from "@/server/auth/auth";
 import { main } from "../main";
@@ -58,26 +58,14 @@ describe("benchwork user add", () => {
 });
 
 describePg("benchwork user add [postgres]", () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let saved: string | undefined;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    saved = process.env.BENCHWORK_DATABASE_URL;
-    process.env.BENCHWORK_DATABASE_URL = database.url;
-  }, 60_000);
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.BENCHWORK_DATABASE_URL;
-    else process.env.BENCHWORK_DATABASE_URL = saved;
-    await database?.drop();
-    await stopOwnCluster();
-  }, 60_000);
+  const databaseUrl = useTestDatabaseAsStore();
 
   it("adds the user to the PostgreSQL store BENCHWORK_DATABASE_URL names (not to the SQLite file), and the password signs in there", async () => {
     const io = captureIo();
     expect(await userAddCommand("pg@example.com", { admin: true, passwordStdin: true }, io, lines("admin-password-1\n"))).toBe(0);
-    expect(io.stdout).toEqual([`added pg@example.com as admin to ${new URL(database.url).host}${new URL(database.url).pathname} (PostgreSQL)`]);
+    expect(io.stdout).toEqual([`added pg@example.com as admin to ${new URL(databaseUrl()).host}${new URL(databaseUrl()).pathname} (PostgreSQL)`]);
     expect(users().map((u) => u.email)).not.toContain("pg@example.com");
-    const db = openPgStore(database.url, 1);
+    const db = openPgStore(databaseUrl(), 1);
     try {
       expect(await db.select({ email: usersTable.email, role: usersTable.role }).from(usersTable)).toEqual([{ email: "pg@example.com", role: "admin" }]);
       const auth = createAuth({ db, secret: "s".repeat(32), env: {} });

@@ -5,11 +5,12 @@
  * so test files never share rows. When PostgreSQL is not installed the suites FAIL, saying so,
  * unless `BENCHWORK_SKIP_PG=1` is set explicitly (then {@link describePg} skips them).
  */
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { describe, it } from "vitest";
-import { migratePostgres } from "../client";
-import { findPgBin, MISSING_PG_MESSAGE, startCluster } from "../../../scripts/pg-cluster.mjs";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { findPgBin, MISSING_PG_MESSAGE } from "../../../scripts/pg-cluster.mjs";
+
+import { createTestDatabase, stopOwnCluster } from "./test-database";
+
+export { createTestDatabase, stopOwnCluster };
 
 /** True when `BENCHWORK_SKIP_PG=1`: the PostgreSQL suites are skipped instead of failing. */
 export const SKIP_PG = process.env.BENCHWORK_SKIP_PG === "1";
@@ -30,54 +31,29 @@ export function describePg(name: string, fn: () => void): void {
   else describe(name, fn);
 }
 
-let ownCluster: Promise<{ url: string; stop: () => Promise<void> }> | null = null;
-
-/** The cluster URL: the shared one from `npm test`, else one started for this test file. */
-async function clusterUrl(): Promise<string> {
-  const shared = process.env.BENCHWORK_TEST_DATABASE_URL?.trim();
-  if (shared) return shared;
-  ownCluster ??= startCluster();
-  return (await ownCluster).url;
-}
-
-/** Stops the cluster this file started (none when `npm test` shared one). */
-export async function stopOwnCluster(): Promise<void> {
-  if (!ownCluster) return;
-  const c = await ownCluster.catch(() => null);
-  ownCluster = null;
-  await c?.stop();
-}
-
 /**
- * A fresh, migrated database in the test cluster.
- * @returns its URL and `drop()` (drops it, closing other sessions)
- * @throws when PostgreSQL is not installed (message says how to install it or set BENCHWORK_SKIP_PG=1)
+ * For a suite that runs commands against PostgreSQL (inside its `describePg`): a fresh database,
+ * seeded by `seed` when given, that `BENCHWORK_DATABASE_URL` names while the suite runs; afterwards
+ * the variable is restored, the database dropped and a cluster of this file's own stopped.
+ * @returns a function giving the database's URL (once the suite has started)
  */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = new URL(await clusterUrl());
-  const name = `bw_test_${randomBytes(6).toString("hex")}`;
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  await migratePostgres(url.toString());
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin.toString() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
+export function useTestDatabaseAsStore(seed?: (url: string) => Promise<void>): () => string {
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let saved: string | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seed?.(database.url);
+    saved = process.env.BENCHWORK_DATABASE_URL;
+    process.env.BENCHWORK_DATABASE_URL = database.url;
+  }, 120_000);
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.BENCHWORK_DATABASE_URL;
+    else process.env.BENCHWORK_DATABASE_URL = saved;
+    await database?.drop();
+    await stopOwnCluster();
+  }, 60_000);
+  return () => {
+    if (!database) throw new Error("the test database is made in beforeAll: read its URL inside a test");
+    return database.url;
   };
 }

@@ -89,6 +89,23 @@ describe("compareCandidates", () => {
     expect(() => compareCandidates(new Map([["q7", { passed: 2, scored: 1 }]]), new Map())).toThrow(/case q7 \(candidate\)/);
   });
 
+  it("no case differs: the interval is the Wilson bound on the share of cases that differ, not a zero-width 0.0 to 0.0", () => {
+    // |Δ| ≤ the share of cases whose two sides differ; 0 of n differ gives the Wilson score interval's
+    // upper end z²/(n + z²) (Wilson 1927; by hand with z = 1.959963984540054): n = 5 → 0.43448246478317476,
+    // n = 40 → 0.08762160119728664 (the same as scipy binomtest(0, n).proportion_ci("wilson").high).
+    const { cand, base } = oneTrial(0, 0, 3, 2);
+    const r = compareCandidates(cand, base);
+    expect(r).toMatchObject({ n: 5, delta: 0, pValue: 1, verdict: "inconclusive" });
+    expect(r.ci95![0]).toBeCloseTo(-0.43448246478317476, 12);
+    expect(r.ci95![1]).toBeCloseTo(0.43448246478317476, 12);
+    // With repeats: 40 cases, every case the same pass count on both sides (sd of dᵢ = 0).
+    const same = new Map(Array.from({ length: 40 }, (_, i) => [`k${i}`, { passed: i % 4, scored: 3 }]));
+    const t = compareCandidates(same, new Map(same));
+    expect(t).toMatchObject({ n: 40, delta: 0, pValue: 1, test: "paired t", verdict: "inconclusive" });
+    expect(t.ci95![0]).toBeCloseTo(-0.08762160119728664, 12);
+    expect(t.ci95![1]).toBeCloseTo(0.08762160119728664, 12);
+  });
+
   it("several trials per case: paired t with its t interval, and the sign test under 30 cases", () => {
     // Passes of 3 trials per case; scipy ttest_rel(cand, base) on the rates:
     // t = 3.279648999660727, p = 0.009534613041301045, CI (0.07239029602227207, 0.3942763706443946).

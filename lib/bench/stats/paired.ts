@@ -11,6 +11,12 @@
  *   Δ = mean(dᵢ), SE = sd(dᵢ)/√n, t interval with n − 1 degrees of freedom, p from the paired
  *   t-test; with n < 30 also the sign test over the cases that differ (`signTestPValue`).
  *
+ * - No case differs (b + c = 0; with repeats every dᵢ = 0): both intervals above have zero width, which
+ *   would claim certainty from 5 cases as from 5,000. |Δ| is at most the share of cases whose sides
+ *   differ, and 0 of n differing bounds that share by the Wilson score interval's upper end
+ *   z²/(n + z²) (Wilson 1927), so the interval is ±z²/(n + z²) — the same choice as the pass rate's
+ *   interval at 0 % or 100 % (candidate-rates.ts).
+ *
  * Verdict: `better` / `worse` only when the 95 % CI excludes 0 AND every reported test has
  * p < 0.05 — the Wald interval alone can exclude 0 where the exact test cannot (b = 0, c = 5:
  * CI above 0, p = 0.0625), and a verdict must not say more than its test. Otherwise `inconclusive`.
@@ -57,6 +63,12 @@ export interface PairedComparison {
 
 const ALPHA = 0.05;
 const clamp = (x: number) => Math.max(-1, Math.min(1, x));
+
+/** The interval when no case of `n` differs: ± the Wilson upper bound of 0 of n (see the file's comment). */
+function noDifferenceInterval(n: number): [number, number] {
+  const bound = (Z_975 * Z_975) / (n + Z_975 * Z_975);
+  return [-bound, bound];
+}
 
 function verdictOf(ci: [number, number] | null, ps: (number | null)[]): ComparisonVerdict {
   if (!ci || ps.some((p) => p === null || p >= ALPHA)) return "inconclusive";
@@ -128,7 +140,7 @@ function mcnemar(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
     };
   const delta = (c - b) / n;
   const se = Math.sqrt(Math.max(0, b + c - ((c - b) * (c - b)) / n)) / n;
-  const ci95: [number, number] = [clamp(delta - Z_975 * se), clamp(delta + Z_975 * se)];
+  const ci95: [number, number] = b + c === 0 ? noDifferenceInterval(n) : [clamp(delta - Z_975 * se), clamp(delta + Z_975 * se)];
   const pValue = binomialHalfTwoSided(Math.min(b, c), b + c);
   return {
     n,
@@ -174,7 +186,7 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const sd = Math.sqrt(d.reduce((s, x) => s + (x - delta) * (x - delta), 0) / (n - 1));
   const se = sd / Math.sqrt(n);
   const half = tQuantile(0.975, n - 1) * se;
-  const ci95: [number, number] = [clamp(delta - half), clamp(delta + half)];
+  const ci95: [number, number] = fixes + regressions === 0 ? noDifferenceInterval(n) : [clamp(delta - half), clamp(delta + half)];
   // No spread: every case moved by the same amount (p 0 unless that amount is 0).
   const pValue = se < EPS ? (Math.abs(delta) < EPS ? 1 : 0) : tTwoSidedP(delta / se, n - 1);
   return {

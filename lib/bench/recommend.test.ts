@@ -209,6 +209,53 @@ describe("regressions and recommendation", () => {
   });
 });
 
+describe("ranking ties", () => {
+  // Two candidates with the same pass rate: found by the new-team pass, where "Recommended: TB base3"
+  // came from a p50 latency 4 ms lower than the baseline's (noise), asking a team to switch for nothing.
+  const twin = (latencyMs: number, costUsd: number | null) =>
+    aggregateCandidates(
+      [1],
+      [1, 2, 3, 4].map((n) => trial(1, n, [check("e0", n < 4 ? "passed" : "failed")], { latencyMs, costUsd })),
+    )[0];
+
+  it("keeps the baseline when the other differs only by noise in latency or cost (under the 10 % / 5 % the trade-offs call worth knowing)", () => {
+    const rec = recommend(
+      [
+        { id: 1, label: "base", stats: twin(1000, 0.1) },
+        { id: 2, label: "other", stats: twin(996, 0.098) },
+      ],
+      1,
+      new Map(),
+    );
+    expect(rec.recommendedCandidateId).toBe(1);
+    expect(rec.candidates.map((c) => [c.label, c.rank])).toEqual([
+      ["base", 1],
+      ["other", 2],
+    ]);
+  });
+
+  it("still prefers a clearly cheaper or faster candidate at the same pass rate", () => {
+    const cheaper = recommend(
+      [
+        { id: 1, label: "base", stats: twin(1000, 0.1) },
+        { id: 2, label: "other", stats: twin(1000, 0.05) },
+      ],
+      1,
+      new Map(),
+    );
+    expect(cheaper.recommendedCandidateId).toBe(2);
+    const faster = recommend(
+      [
+        { id: 1, label: "base", stats: twin(1000, null) },
+        { id: 2, label: "other", stats: twin(500, null) },
+      ],
+      1,
+      new Map(),
+    );
+    expect(faster.recommendedCandidateId).toBe(2);
+  });
+});
+
 describe("recommendation context", () => {
   it("a single candidate that is its own baseline: says there was nothing to compare it with", () => {
     const st = aggregateCandidates([1], [trial(1, 1, [check("e0", "passed")]), trial(1, 2, [check("e0", "failed")]), trial(1, 3, [check("e0", "failed")])]);

@@ -109,6 +109,14 @@ export interface Recommendation {
 
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
 
+/**
+ * Relative differences in cost and in median latency that the trade-offs mention, and below which
+ * they do not rank candidates of equal pass rate and errors: a few ms or cents are noise (a bench
+ * recommended switching to a twin of the baseline for a p50 4 ms lower).
+ */
+const COST_WORTH_KNOWING = 0.05;
+const LATENCY_WORTH_KNOWING = 0.1;
+
 function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[] {
   // A candidate (or baseline) with no finished trial has no tokens, cost or latency to compare ("-100% tokens").
   if (!base || base.candidateId === s.candidateId || s.trials.done === 0 || base.trials.done === 0) return [];
@@ -119,11 +127,11 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   }
   if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
     const r = s.costUsd / base.costUsd;
-    if (Math.abs(r - 1) >= 0.05) out.push(`cost ${r > 1 ? `${r.toFixed(2)}× higher` : `${(1 / r).toFixed(2)}× lower`}`);
+    if (Math.abs(r - 1) >= COST_WORTH_KNOWING) out.push(`cost ${r > 1 ? `${r.toFixed(2)}× higher` : `${(1 / r).toFixed(2)}× lower`}`);
   }
   if (s.latencyMs.p50 !== null && base.latencyMs.p50 !== null && base.latencyMs.p50 > 0) {
     const r = s.latencyMs.p50 / base.latencyMs.p50;
-    if (Math.abs(r - 1) >= 0.1) out.push(`median latency ${r > 1 ? `${r.toFixed(1)}× slower` : `${(1 / r).toFixed(1)}× faster`}`);
+    if (Math.abs(r - 1) >= LATENCY_WORTH_KNOWING) out.push(`median latency ${r > 1 ? `${r.toFixed(1)}× slower` : `${(1 / r).toFixed(1)}× faster`}`);
   }
   const tok = s.tokens.input + s.tokens.output;
   const btok = base.tokens.input + base.tokens.output;
@@ -148,8 +156,16 @@ function brokeNote(verdicts: readonly CandidateVerdict[]): string {
   return ` ${broke.length === 1 ? "It also breaks" : "They also break"} ${n} previously passing check${n > 1 ? "s" : ""} (${broke.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")}).`;
 }
 
+/** −1 when `a` is lower than `b` by at least `share` of the larger, 1 when higher, else 0 (a tie). */
+function clearlyLower(a: number, b: number, share: number): number {
+  const larger = Math.max(Math.abs(a), Math.abs(b));
+  if (larger === 0 || Math.abs(a - b) < share * larger) return 0;
+  return a < b ? -1 : 1;
+}
+
 /**
- * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
+ * Ranks candidates (pass rate over scored checks, then fewer errors, cost lower by ≥ 5 %, median
+ * latency lower by ≥ 10 %, then the baseline before the others, then bench order),
  * and recommends the best-ranked one with no blocking regression and at least one passed check: a
  * candidate that passed nothing is never recommended, and when nothing passed the headline says so.
  * @param candidates in bench order, with labels
@@ -173,13 +189,14 @@ export function recommend(
   } = {},
 ): Recommendation {
   const base = candidates.find((c) => c.id === baselineId)?.stats;
-  const key = (s: CandidateStats) => [s.passRate.rate ?? -1, -s.trials.error, -(s.costUsd ?? 0), -(s.latencyMs.p50 ?? 0)];
-  const ranked = [...candidates].sort((a, b) => {
-    const ka = key(a.stats);
-    const kb = key(b.stats);
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return kb[i] - ka[i];
-    return 0;
-  });
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      (b.stats.passRate.rate ?? -1) - (a.stats.passRate.rate ?? -1) ||
+      a.stats.trials.error - b.stats.trials.error ||
+      clearlyLower(a.stats.costUsd ?? 0, b.stats.costUsd ?? 0, COST_WORTH_KNOWING) ||
+      clearlyLower(a.stats.latencyMs.p50 ?? 0, b.stats.latencyMs.p50 ?? 0, LATENCY_WORTH_KNOWING) ||
+      Number(b.id === baselineId) - Number(a.id === baselineId),
+  );
   const verdicts: CandidateVerdict[] = ranked.map((c, i) => ({
     candidateId: c.id,
     label: c.label,

@@ -60,6 +60,11 @@ export interface TrialStep {
   /** ai SDK finish reason: `stop`, `length`, `content-filter`, `tool-calls`, `error`, `other`. */
   finishReason: string;
   usage: TrialUsage;
+  /**
+   * Set on the last step of a trial that ended (timeout, abort) while these calls' tools were
+   * running: the model asked for them, but they have no results and the step never finished.
+   */
+  unfinished?: true;
 }
 
 /**

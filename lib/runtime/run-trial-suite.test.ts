@@ -3,7 +3,7 @@
  * executable tools, events as the trial goes, and the calls whose tools had not returned when the
  * trial ended.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
@@ -76,5 +76,20 @@ describe("runModelTrial with executable tools (code suites)", () => {
       },
     ]);
     expect(record.toolCalls.map((c) => c.toolName)).toEqual(["wait_forever"]);
+  });
+});
+
+describe("runModelTrial with a long timeout (a suite case may set days)", () => {
+  it("never asks for a timer past Node's 2^31 − 1 ms limit (a longer one fires at once: it would spin every millisecond)", async () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const record = await runModelTrial({ model: new MockLanguageModelV3({ doGenerate: textResult("ok") }), system: "", messages: ask("q"), timeoutMs: 3e9 });
+      expect(record.output).toBe("ok");
+      const delays = spy.mock.calls.map((c) => c[1] ?? 0);
+      expect(delays).toContain(2_147_483_647);
+      expect(Math.max(...delays)).toBeLessThanOrEqual(2_147_483_647);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

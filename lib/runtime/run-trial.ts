@@ -15,6 +15,9 @@ import { toAiSdkTools } from "./tools";
 import { buildTrialRecord, recordStep, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "./trial-record";
 import { callTiming, meteredModel, type CallSlot } from "./metered-model";
 
+/** The longest timer Node keeps (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
 
@@ -131,7 +134,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     const waited = timing.waitMs + (timing.waitingSince === null ? 0 : t - timing.waitingSince);
     const due = started + timeoutMs + waited;
     if (t < due) {
-      timer = setTimeout(expire, Math.max(1, due - t));
+      timer = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(1, due - t)));
       return;
     }
     timedOut = true;
@@ -139,7 +142,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     controller.abort(reason);
     rejectStop(reason);
   };
-  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, Math.min(MAX_TIMER_MS, timeoutMs));
 
   // Calls the model asked for whose step has not finished (their tools are running).
   let inFlight: TrialToolCall[] = [];

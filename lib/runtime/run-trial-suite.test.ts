@@ -4,7 +4,7 @@
  * trial ended.
  */
 import { describe, expect, it, vi } from "vitest";
-import { tool } from "ai";
+import { APICallError, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { runModelTrial, type TrialEvent } from "./run-trial";
@@ -76,6 +76,26 @@ describe("runModelTrial with executable tools (code suites)", () => {
       },
     ]);
     expect(record.toolCalls.map((c) => c.toolName)).toEqual(["wait_forever"]);
+    expect(record.stoppedBy).toBe("timeout");
+  });
+
+  it("says when it stopped the trial itself (its deadline, the caller's signal), not when the provider timed out", async () => {
+    const late = new MockLanguageModelV3({
+      doGenerate: () =>
+        Promise.reject(new APICallError({ message: "Request Timeout", url: "http://x", requestBodyValues: {}, statusCode: 408, isRetryable: true })),
+    });
+    const r408 = await runModelTrial({ model: late, system: "", messages: ask("q"), timeoutMs: 5000 });
+    expect(r408.error).toMatchObject({ kind: "timeout", status: 408 });
+    expect(r408.stoppedBy).toBeUndefined();
+    const controller = new AbortController();
+    const hang = new MockLanguageModelV3({
+      doGenerate: () => {
+        controller.abort(new Error("Ctrl-C"));
+        return new Promise<never>(() => {});
+      },
+    });
+    const cancelled = await runModelTrial({ model: hang, system: "", messages: ask("q"), timeoutMs: 5000, abortSignal: controller.signal });
+    expect([cancelled.error?.kind, cancelled.stoppedBy]).toEqual(["aborted", "abort"]);
   });
 });
 

@@ -10,13 +10,15 @@ import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type 
 import type { ToolDefinition } from "@/lib/library/case-content";
 import { classifyError, type TrialError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
-import { argumentsAsSent, tapToolCalls } from "./tool-call-tap";
+import { argumentsAsSent, tapToolCalls, type RawToolCall } from "./tool-call-tap";
 import { toAiSdkTools } from "./tools";
 import { buildTrialRecord, recordStep, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "./trial-record";
 import { callTiming, meteredModel, type CallSlot } from "./metered-model";
 
 /** The longest timer Node keeps (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
+
+const NO_CALLS: readonly RawToolCall[] = [];
 
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
@@ -110,7 +112,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   };
 
   if (input.abortSignal?.aborted) {
-    return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
+    return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }), stoppedBy: "abort" });
   }
 
   const controller = new AbortController();
@@ -145,12 +147,14 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, Math.min(MAX_TIMER_MS, timeoutMs));
 
   // Calls the model asked for whose step has not finished (their tools are running).
-  let inFlight: TrialToolCall[] = [];
+  // Kept as the tap reports them and decoded only when needed (an event, a failure): a bench
+  // trial's tool rounds should not parse every argument text twice.
+  let inFlight: readonly RawToolCall[] = NO_CALLS;
   const onEvent = input.onEvent;
   // The tap keeps each call's argument text as the model sent it (see tool-call-tap.ts).
   const tap = tapToolCalls(input.model, (calls) => {
-    inFlight = calls.map((x) => ({ toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput }));
-    onEvent?.({ type: "tool-calls", index: steps.length, calls: inFlight });
+    inFlight = calls;
+    if (onEvent) onEvent({ type: "tool-calls", index: steps.length, calls: calls.map(callAsSent) });
   });
   try {
     const options: Parameters<typeof generateText>[0] = {
@@ -165,7 +169,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       onStepFinish: (step) => {
         const recorded = recordStep(step as StepResult<ToolSet>, warnings, tap.take);
         steps.push(recorded);
-        inFlight = [];
+        inFlight = NO_CALLS;
         onEvent?.({ type: "step", index: steps.length - 1, step: recorded });
       },
     };
@@ -198,17 +202,25 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   } catch (e) {
     const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
     // The calls whose tools had not returned stay in the trace (a tool that hangs is worth seeing).
-    const trace = inFlight.length > 0 ? [...steps, unfinishedStep(inFlight)] : steps;
-    return timed(buildTrialRecord(trace, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] }));
+    const trace = inFlight.length > 0 ? [...steps, unfinishedStep(inFlight.map(callAsSent))] : steps;
+    const record = buildTrialRecord(trace, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] });
+    if (timedOut) record.stoppedBy = "timeout";
+    else if (aborted) record.stoppedBy = "abort";
+    return timed(record);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     input.abortSignal?.removeEventListener("abort", onCallerAbort);
   }
 }
 
+/** A tool call as the model sent it, before its tool ran. */
+function callAsSent(x: RawToolCall): TrialToolCall {
+  return { toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput };
+}
+
 /** The step of calls whose tools were still running when the trial ended: no results, no usage. */
 function unfinishedStep(calls: TrialToolCall[]): TrialStep {
-  return { text: "", toolCalls: [...calls], toolResults: [], finishReason: "tool-calls", usage: zeroUsage(), unfinished: true };
+  return { text: "", toolCalls: calls, toolResults: [], finishReason: "tool-calls", usage: zeroUsage(), unfinished: true };
 }
 
 /**

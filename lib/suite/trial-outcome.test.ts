@@ -36,6 +36,7 @@ describe("caseTrialOutcome (a case's result fields from its trial record)", () =
       ],
       {
         error: { kind: "timeout", retryable: false, message: "model call timed out after 1000 ms" },
+        stoppedBy: "timeout",
       },
     );
     expect(caseTrialOutcome(r, 1)).toEqual({
@@ -49,13 +50,20 @@ describe("caseTrialOutcome (a case's result fields from its trial record)", () =
   });
 
   it("a trial that timed out before any answer has no output (null, not empty)", () => {
-    const r = record([], { error: { kind: "timeout", retryable: false, message: "model call timed out after 50 ms" } });
+    const r = record([], { error: { kind: "timeout", retryable: false, message: "model call timed out after 50 ms" }, stoppedBy: "timeout" });
     expect(caseTrialOutcome(r, 0.05)).toMatchObject({ output: null, toolsCalled: [], timedOut: true, error: "run: timed out after 0.05 s" });
   });
 
   it("a cancelled trial: run: cancelled, not timed out", () => {
-    const r = record([], { error: { kind: "aborted", retryable: false, message: "model call was aborted" } });
+    const r = record([], { error: { kind: "aborted", retryable: false, message: "model call was aborted" }, stoppedBy: "abort" });
     expect(caseTrialOutcome(r, 120)).toEqual({ output: null, toolsCalled: [], timedOut: false, cancelled: true, error: "run: cancelled", checkable: false });
+  });
+
+  it("a provider's own timeout (HTTP 408) or an abort the suite did not ask for is a model-call error, not the case's timeout or a cancel", () => {
+    const late = record([], { error: { kind: "timeout", retryable: true, status: 408, message: "Request Timeout" } });
+    expect(caseTrialOutcome(late, 120)).toMatchObject({ output: "", timedOut: false, cancelled: false, error: "run: timeout: Request Timeout" });
+    const dropped = record([], { error: { kind: "aborted", retryable: false, message: "model call was aborted" } });
+    expect(caseTrialOutcome(dropped, 120)).toMatchObject({ output: "", timedOut: false, cancelled: false, error: "run: aborted: model call was aborted" });
   });
 
   it("a failed model call: its kind and message, the record's (empty) output", () => {

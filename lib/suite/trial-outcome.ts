@@ -19,9 +19,9 @@ export interface CaseTrialOutcome extends Pick<CaseResult, "output" | "toolsCall
 /**
  * Projects a trial record onto a case result.
  * - finished: the record's output and tool calls;
- * - error `timeout`: `timedOut`, `run: timed out after N s`;
- * - error `aborted` (the suite's cancellation): `run: cancelled`;
- * - any other error: `run: KIND: MESSAGE` (lib/runtime `classifyError`).
+ * - stopped by the engine's deadline (`stoppedBy: "timeout"`): `timedOut`, `run: timed out after N s`;
+ * - stopped by the caller's signal (`stoppedBy: "abort"`, the suite's cancellation): `run: cancelled`;
+ * - any other error (also a provider's own timeout, HTTP 408): `run: KIND: MESSAGE` (lib/runtime `classifyError`).
  * A trial that did not end (timeout, cancel) shows the text of its last finished step as `output`
  * (null when none finished), and every call the model asked for — also those whose tools were still
  * running (the record's `unfinished` step) — in `toolsCalled`.
@@ -29,18 +29,17 @@ export interface CaseTrialOutcome extends Pick<CaseResult, "output" | "toolsCall
  * @param timeoutSeconds the case's timeout, for the message
  */
 export function caseTrialOutcome(trial: TrialRecord, timeoutSeconds: number): CaseTrialOutcome {
-  const kind = trial.error?.kind;
-  const ended = kind === "timeout" || kind === "aborted";
+  const stopped = trial.error ? trial.stoppedBy : undefined;
   const finished = trial.steps.filter((s) => !s.unfinished);
   let error: string | null = null;
-  if (kind === "timeout") error = `run: timed out after ${timeoutSeconds} s`;
-  else if (kind === "aborted") error = "run: cancelled";
+  if (stopped === "timeout") error = `run: timed out after ${timeoutSeconds} s`;
+  else if (stopped === "abort") error = "run: cancelled";
   else if (trial.error) error = `run: ${trial.error.kind}: ${trial.error.message}`;
   return {
-    output: ended ? (finished.length > 0 ? finished[finished.length - 1].text : null) : trial.output,
+    output: stopped ? (finished.length > 0 ? finished[finished.length - 1].text : null) : trial.output,
     toolsCalled: trial.toolCalls.map((x) => x.toolName),
-    timedOut: kind === "timeout",
-    cancelled: kind === "aborted",
+    timedOut: stopped === "timeout",
+    cancelled: stopped === "abort",
     error,
     checkable: !trial.error,
   };

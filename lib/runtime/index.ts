@@ -36,7 +36,7 @@ export {
   type TrialUsage,
   type NormalizedToolCall,
 } from "./trial-record";
-export { runModelTrial, runModelTrialWithRetries, DEFAULT_MAX_STEPS, type RunModelTrialInput } from "./run-trial";
+export { runModelTrial, runModelTrialWithRetries, DEFAULT_MAX_STEPS, type RunModelTrialInput, type TrialEvent } from "./run-trial";
 export { recordedTrial, recordedCandidateNames, isMissingRecording, type MissingRecording, type RecordedCandidate } from "./recorded";
 export { createModel, testConnection, MissingApiKeyError, type ConnectionResult, type FetchImpl } from "./providers";
 export {

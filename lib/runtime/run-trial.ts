@@ -1,20 +1,36 @@
 /**
- * Running one trial against a live model (DESIGN.md §4 step 4): one `generateText` call with the
- * case's tools (answered by fixtures), up to `maxSteps` model calls, a per-trial timeout, and a
- * {@link TrialRecord} as the result, whose tool calls keep the arguments exactly as the model sent
- * them (`rawInput`). Failures are caught and classified, never thrown.
+ * Running one trial against a live model (DESIGN.md §4 step 4) — the one trial engine of benches
+ * and of `benchwork run` suites (issue #20): one `generateText` call with the case's tools
+ * (answered by fixtures for benches, by the benchmark's own `execute` for suites), up to `maxSteps`
+ * model calls, a per-trial timeout, and a {@link TrialRecord} as the result, whose tool calls keep
+ * the arguments exactly as the model sent them (`rawInput`). Failures are caught and classified,
+ * never thrown.
  */
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { ToolDefinition } from "@/lib/library/case-content";
 import { classifyError, type TrialError } from "./errors";
 import { withRetries, type RetryOptions } from "./retry";
-import { tapToolCalls } from "./tool-call-tap";
+import { argumentsAsSent, tapToolCalls, type RawToolCall } from "./tool-call-tap";
 import { toAiSdkTools } from "./tools";
-import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep } from "./trial-record";
+import { buildTrialRecord, recordStep, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "./trial-record";
 import { callTiming, meteredModel, type CallSlot } from "./metered-model";
+
+/** The longest timer Node keeps (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const NO_CALLS: readonly RawToolCall[] = [];
 
 /** Default number of model calls in one trial (tool call rounds + final answer). */
 export const DEFAULT_MAX_STEPS = 5;
+
+/**
+ * An event of a running trial, for a caller that shows or keeps the trace as it grows:
+ * - `tool-calls`: the model asked for these calls, reported as its answer arrives — before the
+ *   tools run, so a call whose tool never returns is still known;
+ * - `step`: a model call finished (its tools have returned).
+ * `index` is the 0-based number of the model call in this trial.
+ */
+export type TrialEvent = { type: "tool-calls"; index: number; calls: TrialToolCall[] } | { type: "step"; index: number; step: TrialStep };
 
 /** Input of {@link runModelTrial}. */
 export interface RunModelTrialInput {
@@ -26,6 +42,11 @@ export interface RunModelTrialInput {
   messages: ModelMessage[];
   /** Exposed tool definitions (see `exposedTools`); their fixtures answer the calls. */
   tools?: readonly ToolDefinition[];
+  /**
+   * Executable tools instead of `tools` (a code suite's own ai SDK `tool()`s, whose `execute` runs
+   * in this process): used as they are; `tools` is ignored when this is given.
+   */
+  toolSet?: ToolSet;
   /** Most model calls in this trial (≥ 1). Default {@link DEFAULT_MAX_STEPS}. */
   maxSteps?: number;
   /** Sampling temperature; omitted from the request when undefined. */
@@ -56,6 +77,8 @@ export interface RunModelTrialInput {
    * is sent (the worker counts a trial's attempt there, not while it only waits).
    */
   onModelCall?: () => void;
+  /** Called with each {@link TrialEvent} as the trial goes (synchronously; must not throw). */
+  onEvent?: (event: TrialEvent) => void;
 }
 
 /**
@@ -65,7 +88,8 @@ export interface RunModelTrialInput {
  * provider slot.
  * @returns the trial record; on failure `error` is set (kinds: see `classifyError`; the runtime's
  *   timeout gives `timeout`, the caller's signal gives `aborted`) and the steps finished before the
- *   failure are kept. Never throws.
+ *   failure are kept, then — as a last step marked `unfinished`, without results — the calls whose
+ *   tools were still running. Never throws.
  */
 export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRecord> {
   const now = input.now ?? (() => performance.now());
@@ -88,7 +112,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
   };
 
   if (input.abortSignal?.aborted) {
-    return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }) });
+    return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(input.abortSignal.reason, { aborted: true }), stoppedBy: "abort" });
   }
 
   const controller = new AbortController();
@@ -112,7 +136,7 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     const waited = timing.waitMs + (timing.waitingSince === null ? 0 : t - timing.waitingSince);
     const due = started + timeoutMs + waited;
     if (t < due) {
-      timer = setTimeout(expire, Math.max(1, due - t));
+      timer = setTimeout(expire, Math.min(MAX_TIMER_MS, Math.max(1, due - t)));
       return;
     }
     timedOut = true;
@@ -120,10 +144,18 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     controller.abort(reason);
     rejectStop(reason);
   };
-  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(expire, Math.min(MAX_TIMER_MS, timeoutMs));
 
+  // Calls the model asked for whose step has not finished (their tools are running).
+  // Kept as the tap reports them and decoded only when needed (an event, a failure): a bench
+  // trial's tool rounds should not parse every argument text twice.
+  let inFlight: readonly RawToolCall[] = NO_CALLS;
+  const onEvent = input.onEvent;
   // The tap keeps each call's argument text as the model sent it (see tool-call-tap.ts).
-  const tap = tapToolCalls(input.model);
+  const tap = tapToolCalls(input.model, (calls) => {
+    inFlight = calls;
+    if (onEvent) onEvent({ type: "tool-calls", index: steps.length, calls: calls.map(callAsSent) });
+  });
   try {
     const options: Parameters<typeof generateText>[0] = {
       model: meteredModel(tap.model, { slot: input.slot, timing, now, onCall: input.onModelCall }),
@@ -135,13 +167,18 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
       // held twice (text and response body) while the trial runs.
       experimental_include: { requestBody: false, responseBody: false },
       onStepFinish: (step) => {
-        steps.push(recordStep(step as StepResult<ToolSet>, warnings, tap.take));
+        const recorded = recordStep(step as StepResult<ToolSet>, warnings, tap.take);
+        steps.push(recorded);
+        inFlight = NO_CALLS;
+        onEvent?.({ type: "step", index: steps.length - 1, step: recorded });
       },
     };
     // Optional settings are assigned, not spread in: on Node 20's V8 an object literal with spreads
     // copies its hidden class on every call, in the old generation (bench/runner.ts, issue #5).
     if (input.system) options.system = input.system;
-    if (input.tools && input.tools.length > 0) options.tools = toAiSdkTools(input.tools);
+    if (input.toolSet) {
+      if (Object.keys(input.toolSet).length > 0) options.tools = input.toolSet;
+    } else if (input.tools && input.tools.length > 0) options.tools = toAiSdkTools(input.tools);
     if (input.temperature !== undefined) options.temperature = input.temperature;
     if (input.maxOutputTokens !== undefined) options.maxOutputTokens = input.maxOutputTokens;
     if (input.topP !== undefined) options.topP = input.topP;
@@ -164,11 +201,26 @@ export async function runModelTrial(input: RunModelTrialInput): Promise<TrialRec
     );
   } catch (e) {
     const error: TrialError = classifyError(e, { timedOut, aborted: aborted && !timedOut, timeoutMs });
-    return timed(buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] }));
+    // The calls whose tools had not returned stay in the trace (a tool that hangs is worth seeing).
+    const trace = inFlight.length > 0 ? [...steps, unfinishedStep(inFlight.map(callAsSent))] : steps;
+    const record = buildTrialRecord(trace, { latencyMs: 0, renderedMessages, error, warnings: [...warnings] });
+    if (timedOut) record.stoppedBy = "timeout";
+    else if (aborted) record.stoppedBy = "abort";
+    return timed(record);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     input.abortSignal?.removeEventListener("abort", onCallerAbort);
   }
+}
+
+/** A tool call as the model sent it, before its tool ran. */
+function callAsSent(x: RawToolCall): TrialToolCall {
+  return { toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput };
+}
+
+/** The step of calls whose tools were still running when the trial ended: no results, no usage. */
+function unfinishedStep(calls: TrialToolCall[]): TrialStep {
+  return { text: "", toolCalls: calls, toolResults: [], finishReason: "tool-calls", usage: zeroUsage(), unfinished: true };
 }
 
 /**

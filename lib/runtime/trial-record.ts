@@ -60,6 +60,11 @@ export interface TrialStep {
   /** ai SDK finish reason: `stop`, `length`, `content-filter`, `tool-calls`, `error`, `other`. */
   finishReason: string;
   usage: TrialUsage;
+  /**
+   * Set on the last step of a trial that ended (timeout, abort) while these calls' tools were
+   * running: the model asked for them, but they have no results and the step never finished.
+   */
+  unfinished?: true;
 }
 
 /**
@@ -80,6 +85,8 @@ export interface TrialStep {
  * - `responseMessages`: assistant and tool messages the trial produced (for the trial view).
  * - `warnings`: provider warnings (e.g. a setting the model does not support), deduplicated; absent when none.
  * - `error`: set when the model call failed; the other fields then hold what finished before the failure.
+ * - `stoppedBy`: set when the trial engine ended the trial itself: its deadline passed (`timeout`) or
+ *   the caller's signal fired (`abort`) — unlike a provider's own timeout (HTTP 408) or abort.
  * - `attempts`: how many calls were made when retried ({@link runModelTrialWithRetries}).
  */
 export interface TrialRecord {
@@ -98,6 +105,7 @@ export interface TrialRecord {
   responseMessages?: ModelMessage[];
   warnings?: string[];
   error?: TrialError;
+  stoppedBy?: "timeout" | "abort";
   attempts?: number;
 }
 
@@ -211,5 +219,6 @@ export function buildTrialRecord(
   if (rest.wallMs !== undefined) record.wallMs = rest.wallMs;
   if (rest.warnings && rest.warnings.length > 0) record.warnings = rest.warnings;
   if (rest.error) record.error = rest.error;
+  if (rest.stoppedBy) record.stoppedBy = rest.stoppedBy;
   return record;
 }

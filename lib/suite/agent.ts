@@ -1,32 +1,31 @@
 /**
- * The agent between a case and the model (issue #6 runner contract): one ai SDK `generateText`
- * loop that exposes only the case's tools (the benchmark's own `tool()` definitions, whose
- * `execute` runs in-process: they are the user's tools), forwards the model's tool calls to them,
- * returns their results to the model, and records the trace as a {@link TrialRecord} — the same
- * shape lib/runtime records for benches, so the evaluators see identical trials. Tool calls keep
- * the arguments the model sent (`input`, `rawInput`), not only what the tool's schema let through
- * (`parsedInput`).
+ * The agent between a case and the model (issue #6 runner contract): a case run through the one
+ * trial engine of benches and suites (lib/runtime `runModelTrial`, issue #20). It exposes only the
+ * case's tools (the benchmark's own `tool()` definitions, whose `execute` runs in-process: they are
+ * the user's tools), forwards the model's tool calls to them, returns their results to the model,
+ * and records the trace as the same {@link TrialRecord} benches store, so the evaluators see
+ * identical trials. Tool calls keep the arguments the model sent (`input`, `rawInput`), not only
+ * what the tool's schema let through (`parsedInput`).
  *
- * Timeouts are the runner's job: it aborts `abortSignal`. The agent never throws: a failed call is
- * a record with `error` set (classified by lib/runtime `classifyError`).
+ * The case's timeout and the suite's cancellation are the trial engine's: it ends the trial at the
+ * deadline (error kind `timeout`) or on the signal (`aborted`) even when the model or a tool
+ * ignores the abort, keeping the calls whose tools were still running. The agent never throws: a
+ * failed call is a record with `error` set (classified by lib/runtime `classifyError`).
  */
-import { generateText, stepCountIs, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
-import { classifyError } from "@/lib/runtime/errors";
-import { argumentsAsSent, tapToolCalls } from "@/lib/runtime/tool-call-tap";
-import { buildTrialRecord, recordStep, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
+import type { LanguageModel, ToolSet } from "ai";
+import { DEFAULT_MAX_STEPS, runModelTrial, type RunModelTrialInput, type TrialEvent } from "@/lib/runtime/run-trial";
+import type { TrialRecord } from "@/lib/runtime/trial-record";
 import type { ReleaseCase } from "./types";
 
-/** Default number of model calls per case (tool rounds + final answer). */
-export const DEFAULT_AGENT_MAX_STEPS = 5;
+/** Default number of model calls per case (tool rounds + final answer): the trial engine's. */
+export const DEFAULT_AGENT_MAX_STEPS = DEFAULT_MAX_STEPS;
 
 /**
- * An event of a running case (the runner's partial trace, and the `onRunEvent` presentation hook):
- * - `tool-calls`: the model asked for these calls, reported as its answer arrives — before the
- *   tools run, so a call whose tool never returns is still known when the case times out;
- * - `step`: a model call finished (its tools have returned).
- * `index` is the 0-based number of the model call in this case.
+ * An event of a running case (the `onRunEvent` presentation hook): the trial engine's
+ * {@link TrialEvent} — `tool-calls` as the model's answer arrives (before the tools run), `step`
+ * when a model call finished; `index` is the 0-based number of the model call in this case.
  */
-export type RunEvent = { type: "tool-calls"; index: number; calls: TrialToolCall[] } | { type: "step"; index: number; step: TrialStep };
+export type RunEvent = TrialEvent;
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -40,17 +39,23 @@ export interface AgentOptions {
   temperature?: number;
   /** Most output tokens per model call; omitted when undefined. */
   maxOutputTokens?: number;
-  /** Clock in ms for `latencyMs`. Default `performance.now`. */
+  /** Clock in ms for the record's times. Default `performance.now`. */
   now?: () => number;
 }
 
 /** What the runner passes to an agent for one case. */
 export interface AgentCall {
+  /** The suite's cancellation: the trial ends `aborted`. */
   abortSignal: AbortSignal;
+  /** The case's time budget in ms: the trial ends `timeout` after it. `0` or absent = no timeout. */
+  timeoutMs?: number;
   onEvent?: (event: RunEvent) => void;
 }
 
-/** Runs one case through the model and returns its trial record. Never rejects. */
+/**
+ * Runs one case through the model and returns its trial record; ends by `timeoutMs` and on
+ * `abortSignal` (see {@link AgentCall}). Never rejects.
+ */
 export type AgentRunner = (c: ReleaseCase, call: AgentCall) => Promise<TrialRecord>;
 
 /**
@@ -67,57 +72,28 @@ export function caseToolSet(all: ToolSet, names: readonly string[]): ToolSet | u
 }
 
 /**
- * Creates the agent: for each case, `generateText` with the case's system prompt and prompt, its
- * tools, `stopWhen: stepCountIs(maxSteps)` and the SDK's retries off.
+ * Creates the agent: for each case, `runModelTrial` with the case's system prompt and prompt, its
+ * tools, its `maxSteps` and `temperature` (else the agent's), no retries.
  * @returns an {@link AgentRunner}
  */
 export function createAgent(options: AgentOptions): AgentRunner {
-  const now = options.now ?? (() => performance.now());
-  return async (c, call) => {
-    const messages: ModelMessage[] = [{ role: "user", content: c.prompt }];
-    const renderedMessages: ModelMessage[] = c.systemPrompt ? [{ role: "system", content: c.systemPrompt }, ...messages] : [...messages];
-    const steps: TrialStep[] = [];
-    const started = now();
-    if (call.abortSignal.aborted) {
-      return buildTrialRecord(steps, { latencyMs: 0, renderedMessages, error: classifyError(call.abortSignal.reason, { aborted: true }) });
-    }
+  return (c, call) => {
+    const input: RunModelTrialInput = {
+      model: options.model,
+      system: c.systemPrompt ?? "",
+      messages: [{ role: "user", content: c.prompt }],
+      timeoutMs: call.timeoutMs ?? 0,
+      abortSignal: call.abortSignal,
+    };
+    const tools = caseToolSet(options.tools, c.tools);
+    if (tools) input.toolSet = tools;
+    const maxSteps = c.maxSteps ?? options.maxSteps;
+    if (maxSteps !== undefined) input.maxSteps = maxSteps;
     const temperature = c.temperature ?? options.temperature;
-    // The tap keeps each call's arguments as the model sent them: the tools' zod schemas may drop
-    // keys before the SDK reports the call (see lib/runtime/tool-call-tap.ts).
-    const tap = tapToolCalls(options.model, (calls) =>
-      call.onEvent?.({
-        type: "tool-calls",
-        index: steps.length,
-        calls: calls.map((x) => ({ toolCallId: x.toolCallId, toolName: x.toolName, input: argumentsAsSent(x.rawInput), rawInput: x.rawInput })),
-      }),
-    );
-    try {
-      const tools = caseToolSet(options.tools, c.tools);
-      const result = await generateText({
-        model: tap.model,
-        ...(c.systemPrompt ? { system: c.systemPrompt } : {}),
-        messages,
-        ...(tools ? { tools } : {}),
-        stopWhen: stepCountIs(Math.max(1, c.maxSteps ?? options.maxSteps ?? DEFAULT_AGENT_MAX_STEPS)),
-        maxRetries: 0,
-        abortSignal: call.abortSignal,
-        ...(temperature !== undefined && temperature !== null ? { temperature } : {}),
-        ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
-        onStepFinish: (step) => {
-          const converted = recordStep(step as StepResult<ToolSet>, undefined, tap.take);
-          steps.push(converted);
-          call.onEvent?.({ type: "step", index: steps.length - 1, step: converted });
-        },
-      });
-      return buildTrialRecord(steps, {
-        output: result.text,
-        finishReason: result.finishReason,
-        latencyMs: now() - started,
-        renderedMessages,
-        responseMessages: result.response.messages as ModelMessage[],
-      });
-    } catch (e) {
-      return buildTrialRecord(steps, { latencyMs: now() - started, renderedMessages, error: classifyError(e, { aborted: call.abortSignal.aborted }) });
-    }
+    if (temperature !== undefined) input.temperature = temperature;
+    if (options.maxOutputTokens !== undefined) input.maxOutputTokens = options.maxOutputTokens;
+    if (options.now) input.now = options.now;
+    if (call.onEvent) input.onEvent = call.onEvent;
+    return runModelTrial(input);
   };
 }

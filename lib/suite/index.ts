@@ -51,6 +51,7 @@ export {
   type FunctionEvaluatorOutcome,
 } from "./checks";
 export { runSuite, DEFAULT_TIMEOUT_SECONDS, type RunSuiteOptions, type CaseDetail } from "./runner";
+export { caseTrialOutcome, type CaseTrialOutcome } from "./trial-outcome";
 export {
   casePassed,
   summarize,

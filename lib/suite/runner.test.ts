@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { z } from "zod";
+import { mockUsage } from "@/lib/runtime/test-support/mock-model";
 import type { TrialRecord } from "@/lib/runtime/trial-record";
-import type { AgentRunner } from "./agent";
+import { createAgent, type AgentRunner } from "./agent";
 import type { CaseChecker, CaseVerdicts } from "./checks";
 import { DEFAULT_TIMEOUT_SECONDS, runSuite, type RunSuiteOptions } from "./runner";
 import { releaseCase } from "./testing";
@@ -66,8 +70,15 @@ function verdictsOf(evaluatorPassed: boolean | null): CaseVerdicts {
 }
 
 const goodAgent: AgentRunner = async () => trial("good");
-/** Never answers and ignores the abort signal. */
-const stuckAgent: AgentRunner = () => new Promise<TrialRecord>(() => {});
+/**
+ * The real agent (the trial engine) on a model that never answers and ignores its abort signal:
+ * only the case's deadline or the suite's cancellation ends it. Its clock is the (fakeable) Date.
+ */
+const stuckAgent: AgentRunner = createAgent({
+  model: new MockLanguageModelV3({ doGenerate: () => new Promise<never>(() => {}) }),
+  tools: {},
+  now: () => Date.now(),
+});
 
 function options(more: Partial<RunSuiteOptions> = {}): RunSuiteOptions {
   let n = 0;
@@ -222,26 +233,32 @@ describe("runSuite", () => {
 
     it("records the tool call in flight when the case times out (its tool never returned)", async () => {
       vi.useFakeTimers();
-      const step = {
-        text: "",
-        toolCalls: [{ toolCallId: "c1", toolName: "lookup_policy", input: { topic: "returns" } }],
-        toolResults: [],
-        finishReason: "tool-calls",
-        usage: { inputTokens: 1, outputTokens: 1 },
+      // A first round finished; the model then asked for get_order, whose tool never returns.
+      const tools = {
+        lookup_policy: tool({ description: "Policy.", inputSchema: z.object({ topic: z.string() }), execute: async () => ({ policy: "30 days" }) }),
+        get_order: tool({ description: "Order.", inputSchema: z.object({ orderId: z.string() }), execute: () => new Promise<string>(() => {}) }),
       };
+      const replies = [
+        { id: "c1", name: "lookup_policy", input: '{"topic":"returns"}' },
+        { id: "c2", name: "get_order", input: '{"orderId":"o1"}' },
+      ];
+      const model = new MockLanguageModelV3({
+        doGenerate: async () => {
+          const r = replies.shift()!;
+          return {
+            content: [{ type: "tool-call", toolCallId: r.id, toolName: r.name, input: r.input }],
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage: mockUsage(1, 1),
+            warnings: [],
+          };
+        },
+      });
+      const agent = createAgent({ model, tools, now: () => Date.now() });
       const details: (TrialRecord | null)[] = [];
-      const agent: AgentRunner = (_c, call) => {
-        // A first round finished; the model then asked for get_order, whose tool never returns.
-        call.onEvent?.({ type: "tool-calls", index: 0, calls: step.toolCalls });
-        call.onEvent?.({ type: "step", index: 0, step });
-        call.onEvent?.({
-          type: "tool-calls",
-          index: 1,
-          calls: [{ toolCallId: "c2", toolName: "get_order", input: { orderId: "o1" }, rawInput: '{"orderId":"o1"}' }],
-        });
-        return new Promise<TrialRecord>(() => {});
-      };
-      const pending = runSuite([suiteCase("a", { timeoutSeconds: 5 })], options({ agent, onCaseEnd: (_c, _r, d) => details.push(d.trial) }));
+      const pending = runSuite(
+        [suiteCase("a", { timeoutSeconds: 5, tools: ["lookup_policy", "get_order"] })],
+        options({ agent, onCaseEnd: (_c, _r, d) => details.push(d.trial) }),
+      );
       await vi.advanceTimersByTimeAsync(5_000);
       const s = await pending;
       expect(s.results[0]).toMatchObject({ timedOut: true, toolsCalled: ["lookup_policy", "get_order"], error: "run: timed out after 5 s", passed: false });
@@ -250,19 +267,21 @@ describe("runSuite", () => {
         ["lookup_policy", { topic: "returns" }],
         ["get_order", { orderId: "o1" }],
       ]);
-      expect(details[0]?.toolResults).toEqual([]);
+      expect(details[0]?.toolResults.map((r) => r.toolCallId)).toEqual(["c1"]);
     });
 
-    it("aborts the agent's signal when the case times out", async () => {
+    it("aborts the model call's signal when the case times out", async () => {
       let aborted: unknown = null;
-      const agent: AgentRunner = (_c, call) =>
-        new Promise((resolve) =>
-          call.abortSignal.addEventListener("abort", () => {
-            aborted = call.abortSignal.reason;
-            resolve(trial("late"));
-          }),
-        );
-      const s = await runSuite([suiteCase("a", { timeoutSeconds: 0.02 })], options({ agent }));
+      const model = new MockLanguageModelV3({
+        doGenerate: ({ abortSignal }) =>
+          new Promise<never>((_, reject) =>
+            abortSignal?.addEventListener("abort", () => {
+              aborted = abortSignal.reason;
+              reject(abortSignal.reason as Error);
+            }),
+          ),
+      });
+      const s = await runSuite([suiteCase("a", { timeoutSeconds: 0.02 })], options({ agent: createAgent({ model, tools: {} }) }));
       expect((aborted as DOMException).name).toBe("TimeoutError");
       expect(s.results[0]).toMatchObject({ timedOut: true, output: null, evaluatorPassed: null });
     });

@@ -6,10 +6,11 @@
  * 1. `onCaseStart(case)` (presentation hook);
  * 2. `setup()` when the case has one — outside the timeout; a throw is a `setup:` error and the
  *    case does not run;
- * 3. the agent run, under the case's timeout (`timeoutSeconds`, else the runner's default, 120 s):
- *    when it expires the case is `timedOut`, its signal is aborted and the runner moves on even if
- *    the model or a tool ignores the signal — keeping the trace reported so far through run events,
- *    including the tool calls whose tools were still running;
+ * 3. the agent run (the trial engine of benches, lib/runtime `runModelTrial`, issue #20), under the
+ *    case's timeout (`timeoutSeconds`, else the runner's default, 120 s), which the trial engine
+ *    enforces: when it expires the case is `timedOut` and the trial ends even if the model or a tool
+ *    ignores its abort signal — keeping the trace so far, including the tool calls whose tools were
+ *    still running; the result's trial fields are a projection of the record (`caseTrialOutcome`);
  * 4. the checks, after the agent and outside its timeout (the reference contract: evaluators run
  *    after generation with a deadline of their own, so a slow evaluator is an evaluator error, never
  *    `timedOut`); the checker's signal — which the judge's model calls honour — is aborted after a
@@ -26,19 +27,20 @@
  * so the results account for every selected case. `onCaseEnd` is also called for skipped cases.
  */
 import type { CheckResult } from "@/lib/evaluators/types";
-import { buildTrialRecord, zeroUsage, type TrialRecord, type TrialStep, type TrialToolCall } from "@/lib/runtime/trial-record";
+import type { TrialRecord } from "@/lib/runtime/trial-record";
 import type { AgentRunner, RunEvent } from "./agent";
 import type { CaseChecker, CaseVerdicts } from "./checks";
 import { casePassed, skippedResult, summarize } from "./result";
+import { caseTrialOutcome, type CaseTrialOutcome } from "./trial-outcome";
 import type { CaseResult, SuiteCase, SuiteResult } from "./types";
 
 /** The runner's default per-case timeout, in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
 /**
- * What `onCaseEnd` gets besides the result: the trial — the agent's record, or when the case timed
- * out or was cancelled the trace reported so far (with the calls in flight); null when the model
- * answered nothing — and every check result.
+ * What `onCaseEnd` gets besides the result: the trial — the agent's record (when the case timed out
+ * or was cancelled, the trace so far, with the calls in flight as its `unfinished` last step); null
+ * when the case did not run (setup failed, or the agent threw) — and every check result.
  */
 export interface CaseDetail {
   trial: TrialRecord | null;
@@ -47,7 +49,7 @@ export interface CaseDetail {
 
 /** Options of {@link runSuite}. */
 export interface RunSuiteOptions {
-  /** Runs a case through the model (see `createAgent`). */
+  /** Runs a case through the model (see `createAgent`); ends by the case's timeout and on the suite's cancellation. */
   agent: AgentRunner;
   /** Scores a trial (see `createChecker`). */
   checker: CaseChecker;
@@ -128,24 +130,17 @@ function cancelHub(signal: AbortSignal | undefined): CancelHub & { dispose(): vo
   };
 }
 
-/** How a {@link guarded} call ended: its value or error, unless the suite was cancelled or (when stopping at the deadline) it timed out. */
-type Guarded<T> = ({ value: T } | { error: unknown } | Record<never, never>) & { timedOut: boolean; cancelled: boolean };
+/** How a {@link guarded} call ended: its value or error, unless the suite was cancelled. */
+type Guarded<T> = ({ value: T } | { error: unknown } | Record<never, never>) & { cancelled: boolean };
 
 /**
- * Runs `fn` with a signal aborted on the suite's cancellation and after `seconds` (with a
- * `TimeoutError` carrying `message`). Cancellation always stops waiting; the deadline stops waiting
- * only with `stopAtDeadline` (the agent), else it only aborts the signal and the result is awaited
- * (checks: an evaluator has its own deadline and must not be cut short by the case's).
+ * Runs the checks' `fn` with a signal aborted on the suite's cancellation and after `seconds` (with
+ * a `TimeoutError` carrying `message`). Cancellation stops waiting; the deadline only aborts the
+ * signal and the result is awaited (an evaluator has its own deadline and must not be cut short by
+ * the case's; the judge's model calls honour the signal).
  */
-async function guarded<T>(
-  hub: CancelHub,
-  seconds: number,
-  message: string,
-  stopAtDeadline: boolean,
-  fn: (signal: AbortSignal) => Promise<T>,
-): Promise<Guarded<T>> {
+async function guarded<T>(hub: CancelHub, seconds: number, message: string, fn: (signal: AbortSignal) => Promise<T>): Promise<Guarded<T>> {
   const controller = new AbortController();
-  let timedOut = false;
   let cancelled = false;
   let stop: (reason: unknown) => void = () => {};
   const stopped = new Promise<never>((_, reject) => {
@@ -159,37 +154,33 @@ async function guarded<T>(
   };
   const offCancel = hub.on(onCancel);
   if (hub.cancelled) onCancel();
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      const reason = new DOMException(message, "TimeoutError");
-      controller.abort(reason);
-      if (stopAtDeadline) stop(reason);
-    },
-    Math.min(seconds * 1000, 2_147_483_647),
-  );
+  const timer = setTimeout(() => controller.abort(new DOMException(message, "TimeoutError")), Math.min(seconds * 1000, 2_147_483_647));
   try {
     const work = cancelled ? stopped : (async () => fn(controller.signal))();
     work.catch(() => undefined);
     const value = await Promise.race([work, stopped]);
-    return { value, timedOut: false, cancelled: false };
+    return { value, cancelled: false };
   } catch (error) {
-    return cancelled || (stopAtDeadline && timedOut) ? { timedOut: stopAtDeadline && timedOut, cancelled } : { error, timedOut: false, cancelled: false };
+    return cancelled ? { cancelled } : { error, cancelled: false };
   } finally {
     clearTimeout(timer);
     offCancel();
   }
 }
 
-/**
- * The trace of a case the agent did not finish: its finished steps, then (as a last step with
- * finish reason `tool-calls` and no results) the calls whose tools were still running.
- * @returns null when the model answered nothing yet
- */
-function partialTrial(steps: readonly TrialStep[], inFlight: readonly TrialToolCall[]): TrialRecord | null {
-  if (steps.length === 0 && inFlight.length === 0) return null;
-  const all = inFlight.length > 0 ? [...steps, { text: "", toolCalls: [...inFlight], toolResults: [], finishReason: "tool-calls", usage: zeroUsage() }] : steps;
-  return buildTrialRecord(all, { latencyMs: 0, renderedMessages: [] });
+/** Runs the agent on a signal aborted by the suite's cancellation; a throw (a broken agent) is a `run:` error. */
+async function runAgent(hub: CancelHub, run: (signal: AbortSignal) => Promise<TrialRecord>, errors: string[]): Promise<TrialRecord | null> {
+  const controller = new AbortController();
+  const off = hub.on(() => controller.abort(hub.reason));
+  if (hub.cancelled) controller.abort(hub.reason);
+  try {
+    return await run(controller.signal);
+  } catch (e) {
+    errors.push(`run: ${messageOf(e)}`);
+    return null;
+  } finally {
+    off();
+  }
 }
 
 async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: CancelHub): Promise<CaseResult> {
@@ -210,50 +201,32 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
   }
 
   let trial: TrialRecord | null = null;
+  let outcome: CaseTrialOutcome | null = null;
   let verdicts: CaseVerdicts | null = null;
-  const steps: TrialStep[] = [];
-  // Calls the model asked for whose step has not finished (their tools are running).
-  let inFlight: TrialToolCall[] = [];
-  let timedOut = false;
-  let cancelled = false;
   if (setupDone) {
     const timeoutSeconds = c.timeoutSeconds ?? o.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-    const onEvent = (event: RunEvent) => {
-      if (event.type === "step") {
-        steps.push(event.step);
-        inFlight = [];
-      } else inFlight = event.calls;
-      callHook("onRunEvent", o.onRunEvent && (() => o.onRunEvent!(c, event)), errors);
-    };
-    // 1. The agent, under the case timeout.
-    const run = await guarded(hub, timeoutSeconds, `case timed out after ${timeoutSeconds} s`, true, (signal) => o.agent(c, { abortSignal: signal, onEvent }));
-    timedOut = run.timedOut;
-    cancelled = run.cancelled;
-    if (!timedOut && !cancelled && "error" in run) errors.push(`run: ${messageOf(run.error)}`);
-    if (!timedOut && !cancelled && "value" in run) trial = run.value;
+    const onEvent = o.onRunEvent && ((event: RunEvent) => callHook("onRunEvent", () => o.onRunEvent!(c, event), errors));
+    // 1. The agent, under the case timeout (which the trial engine enforces).
+    trial = await runAgent(hub, (abortSignal) => o.agent(c, { abortSignal, timeoutMs: timeoutSeconds * 1000, ...(onEvent ? { onEvent } : {}) }), errors);
+    outcome = trial && caseTrialOutcome(trial, timeoutSeconds);
     // 2. The checks, after the agent and outside its timeout: evaluators keep their own deadlines;
     // the judge's model calls are aborted after a deadline equal to the case timeout.
-    const done = trial as TrialRecord | null;
-    if (done && !done.error) {
-      const checked = await guarded(hub, timeoutSeconds, `the checks did not finish within ${timeoutSeconds} s`, false, (signal) =>
+    const done = trial;
+    let cancelled = false;
+    if (done && outcome?.checkable) {
+      const checked = await guarded(hub, timeoutSeconds, `the checks did not finish within ${timeoutSeconds} s`, (signal) =>
         o.checker(c, done, { abortSignal: signal }),
       );
       cancelled = checked.cancelled;
       if (!cancelled && "error" in checked) errors.push(`run: ${messageOf(checked.error)}`);
       if (!cancelled && "value" in checked) verdicts = checked.value;
     }
-    const t = trial as TrialRecord | null;
-    if (timedOut) errors.push(`run: timed out after ${timeoutSeconds} s`);
+    if (outcome?.error) errors.push(outcome.error);
     else if (cancelled) errors.push("run: cancelled");
-    else if (t?.error) errors.push(`run: ${t.error.kind}: ${t.error.message}`);
   }
 
-  // Without the agent's record (timed out, cancelled), the trace so far: finished steps, then the
-  // calls in flight, without results.
-  const t = (trial as TrialRecord | null) ?? partialTrial(steps, inFlight);
   const v = verdicts as CaseVerdicts | null;
   if (v) errors.push(...v.errors);
-  const calls = t ? t.toolCalls : [];
   const result: CaseResult = {
     name: c.id,
     tags: [...c.labels],
@@ -267,9 +240,9 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     evaluatorScore: v?.evaluatorScore ?? null,
     evaluatorMessage: v?.evaluatorMessage ?? null,
     evaluatorDetails: v?.evaluatorDetails ?? null,
-    output: trial ? (trial as TrialRecord).output : steps.length > 0 ? steps[steps.length - 1].text : null,
-    toolsCalled: calls.map((x) => x.toolName),
-    timedOut,
+    output: outcome ? outcome.output : null,
+    toolsCalled: outcome ? outcome.toolsCalled : [],
+    timedOut: outcome ? outcome.timedOut : false,
     skipped: false,
     error: null,
     passed: false,
@@ -288,7 +261,7 @@ async function runOne(c: SuiteCase, o: RunSuiteOptions, now: () => number, hub: 
     }
     finish();
   }
-  const detail: CaseDetail = { trial: t, checks: v?.checks ?? [] };
+  const detail: CaseDetail = { trial, checks: v?.checks ?? [] };
   const before = errors.length;
   callHook("onCaseEnd", o.onCaseEnd && (() => o.onCaseEnd!(c, result, detail)), errors);
   if (errors.length > before) {

@@ -89,8 +89,13 @@ test.describe("Benches", () => {
     // The matrix marks the regressed cells as deterministic replays.
     await expect(page.getByRole("link", { name: /by model-175b-verification: failed, regressed \(1 check, deterministic replay\)/ })).toHaveCount(5);
     const failing = page.getByRole("link", { name: /by model-175b-verification: failed/ }).first();
-    await failing.click();
+    // A keyboard user can pass the matrix's links in one step.
+    await expect(page.getByRole("link", { name: "Skip the matrix" })).toHaveAttribute("href", "#matrix-end");
+    // Opened with Enter from the keyboard, the trial panel takes focus (it stayed on the cell).
+    await failing.focus();
+    await page.keyboard.press("Enter");
     const trial = page.getByRole("complementary", { name: "Trial" });
+    await expect(trial).toBeFocused();
     await expect(trial).toContainText("failed");
     await expect(trial).toContainText('The answer after the last "A:"');
     // Escape closes the trial.
@@ -271,6 +276,8 @@ test.describe("Benches", () => {
     expect(pageErrors.filter((e) => /hydrat|#418|#425/i.test(e))).toEqual([]);
     await expect(page.getByTestId("candidate-row")).toContainText("3 / 0 / 0 (151 pending)");
     await progress.getByRole("button", { name: "Cancel" }).click();
+    // The dialog's way out does not read "Cancel" beside "Cancel bench".
+    await expect(page.getByRole("alertdialog").getByRole("button", { name: "Keep running" })).toBeVisible();
     await page.getByRole("alertdialog").getByRole("button", { name: "Cancel bench" }).click();
     await expect(progress.getByText("cancelled", { exact: true })).toBeVisible({ timeout: 20_000 });
     // The 3 finished trials stay; the running one and the 150 unrun ones are skipped.

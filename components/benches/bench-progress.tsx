@@ -114,6 +114,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
               title="Cancel this bench?"
               description="Running trials are aborted and unrun trials are marked skipped. Trials that already finished keep their results."
               confirmLabel="Cancel bench"
+              cancelLabel="Keep running"
               onConfirm={cancel}
             />
           </span>

@@ -93,7 +93,14 @@ export function MatrixView({
       {rows.length === 0 ? (
         <p className="p-6 text-sm text-slate-600">No case matches this filter.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
+          {/* Every cell is a link, so Tab would walk all of them: a link for keyboard users to pass the matrix. */}
+          <a
+            href="#matrix-end"
+            className="sr-only rounded bg-white px-2 py-1 text-sm text-indigo-700 focus:not-sr-only focus:absolute focus:z-10 focus:ring-2 focus:ring-indigo-500"
+          >
+            Skip the matrix
+          </a>
           <table className={TABLE}>
             <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-600">
               <tr>
@@ -191,6 +198,7 @@ export function MatrixView({
               ))}
             </tbody>
           </table>
+          <span id="matrix-end" tabIndex={-1} />
         </div>
       )}
       <Pager page={page} pageCount={pageCount} total={total} pageSize={pageSize} hrefFor={(n) => href({ page: n })} keepScroll />

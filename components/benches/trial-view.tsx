@@ -7,6 +7,7 @@ import { decodeContent } from "@/lib/library/content-codec";
 import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
 import { CloseOnEscape } from "./close-on-escape";
+import { FocusOnOpen } from "@/components/ui/focus-on-open";
 import { TrialAttempts } from "./trial-attempts";
 
 type TrialRow = Record<string, unknown>;
@@ -76,7 +77,8 @@ export function TrialView({
     <aside
       id="trial"
       aria-label="Trial"
-      className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto"
+      tabIndex={-1}
+      className="flex outline-none flex-col gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:overflow-auto"
     >
       <div className="flex items-start justify-between gap-2">
         <div>
@@ -143,6 +145,7 @@ export function TrialView({
           ✕
         </Link>
         <CloseOnEscape href={closeHref} />
+        <FocusOnOpen key={String(trial.id)} targetId="trial" />
       </div>
       {trial.error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

@@ -12,6 +12,7 @@ export function ConfirmDialog({
   onConfirm,
   onOpenChange,
   confirmDisabled = false,
+  cancelLabel = "Cancel",
 }: {
   trigger: React.ReactNode;
   title: string;
@@ -22,6 +23,8 @@ export function ConfirmDialog({
   onOpenChange?: (open: boolean) => void;
   /** The confirm button is disabled (e.g. until what the dialog shows has loaded). */
   confirmDisabled?: boolean;
+  /** The label of the button that closes the dialog without acting ("Keep running" when the action itself is a cancel). */
+  cancelLabel?: string;
 }) {
   return (
     <AlertDialog.Root onOpenChange={onOpenChange}>
@@ -35,7 +38,7 @@ export function ConfirmDialog({
           </AlertDialog.Description>
           <div className="mt-5 flex justify-end gap-2">
             <AlertDialog.Cancel asChild>
-              <Button>Cancel</Button>
+              <Button>{cancelLabel}</Button>
             </AlertDialog.Cancel>
             <AlertDialog.Action asChild>
               <Button variant="danger" onClick={onConfirm} disabled={confirmDisabled}>

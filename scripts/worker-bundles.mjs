@@ -17,6 +17,10 @@ import { bundle } from "./bundle.mjs";
 export const WORKER_BUNDLES = {
   // `npm run worker` (scripts/worker.mjs).
   worker: `import "./server/worker-main.ts";\n`,
+  // The bench worker's thread in the Next.js server (server/worker-thread.mjs).
+  "worker-thread": `export { runWorkerThread } from "./server/worker-thread-main.ts";\n`,
+  // The import core for the bounded parser thread of uploads (server/parse-bounded.ts, server/import-worker.mjs).
+  "import-parser": `export { inspect } from "./lib/import/inspect.ts";\nexport { parseFile } from "./lib/import/parse.ts";\n`,
   // The trial threads of a worker (server/bench/trial-pool.ts), in `npm run worker` and in the server.
   "trial-thread": `import { parentPort, workerData } from "node:worker_threads";\nimport { runTrialThread } from "./server/bench/trial-thread-main.ts";\nrunTrialThread(parentPort, workerData);\n`,
 };
@@ -77,8 +81,9 @@ export async function buildWorkerBundles({ root, bundles = WORKER_BUNDLES, sourc
   // The stamp is taken before building: a source changed during the build makes the result stale.
   const stamp = stampOf(root, bundles, sources);
   mkdirSync(dir, { recursive: true });
-  const files = {};
-  for (const [name, contents] of Object.entries(bundles)) files[name] = await bundle({ root, name, contents, dir });
+  // At once: esbuild runs them side by side in one service.
+  const built = await Promise.all(Object.entries(bundles).map(async ([name, contents]) => [name, await bundle({ root, name, contents, dir })]));
+  const files = Object.fromEntries(built);
   const manifest = { stamp, bundles: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, path.basename(f)])) };
   // Concurrent builders write equivalent stamps; the rename keeps a reader from seeing half of one.
   const tmp = path.join(dir, `${STAMP}.${process.pid}.${Date.now()}.tmp`);

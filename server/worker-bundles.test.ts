@@ -1,15 +1,16 @@
 /**
  * Production needs no esbuild at run time (issue 20): once the worker's bundles are built (as
- * `npm run build` and `npm start` do), `npm run worker` starts, loads its trial threads and takes
- * its place in the queue with esbuild made impossible to load.
+ * `npm run build` and `npm start` do), `npm run worker` and the server's worker thread start, load
+ * their trial threads and take their place in the queue with esbuild made impossible to load.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase } from "@/db/client";
 import { ensureWorkerBundles } from "../scripts/worker-bundles.mjs";
 import { REPO_ROOT, workerCommand } from "./bench/test-support/worker-fleet";
 
@@ -35,6 +36,91 @@ function registeredWorkers(db: string): number {
   }
 }
 
+/**
+ * Waits until `child` has printed a line matching `ready` and a worker has registered in the queue
+ * on `db` (after its trial threads loaded), or until it exits; then stops it (SIGTERM).
+ * @returns what it printed and how many workers were registered while it ran
+ */
+async function runUntilRegistered(child: ChildProcessWithoutNullStreams, db: string, ready: RegExp) {
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on("exit", r));
+  let code: number | null | undefined;
+  void exited.then((c) => (code = c));
+  let registered = 0;
+  try {
+    while (code === undefined && registered === 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (ready.test(out)) registered = registeredWorkers(db);
+    }
+  } finally {
+    child.kill("SIGTERM");
+  }
+  await exited;
+  return { out, err, registered };
+}
+
+describe("the server's worker thread on built bundles", () => {
+  it("starts with its trial threads without loading esbuild", async () => {
+    // The server's start migrates the store before the worker thread starts (npm start's seed step).
+    const db = path.join(dir, "server.db");
+    const store = openDatabase(db);
+    migrateDatabase(store);
+    store.$client.close();
+    // What server/in-server-worker.ts does in the Next.js server: a thread on server/worker-thread.mjs.
+    const start = [
+      `import { Worker } from "node:worker_threads";`,
+      `const thread = new Worker(${JSON.stringify(path.join(REPO_ROOT, "server", "worker-thread.mjs"))}, { workerData: { root: ${JSON.stringify(REPO_ROOT)} } });`,
+      `thread.on("message", (m) => console.log(m));`,
+      `process.on("SIGTERM", () => thread.postMessage("stop"));`,
+      `thread.on("message", (m) => m === "stopped" && process.exit(0));`,
+    ].join("\n");
+    const script = path.join(dir, "server-thread.mjs");
+    writeFileSync(script, start);
+    const child = spawn(process.execPath, ["--import", forbidEsbuild, script], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BENCHWORK_DB: db, BENCHWORK_TRIAL_THREADS: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const { out, err, registered } = await runUntilRegistered(child, db, /^ready$/m);
+    expect(err).toBe("");
+    expect(out).not.toMatch(/building them now/);
+    expect(out.trim().split("\n")).toEqual(["ready", "stopped"]);
+    expect(registered).toBe(1);
+  }, 120_000);
+});
+
+describe("the import worker on built bundles", () => {
+  it("parses an upload without loading esbuild", async () => {
+    // What server/parse-bounded.ts does for an upload: the bundle's path, then a thread on server/import-worker.mjs.
+    const start = [
+      `import { Worker } from "node:worker_threads";`,
+      `import { workerBundle } from ${JSON.stringify(path.join(REPO_ROOT, "scripts", "worker-bundles.mjs"))};`,
+      `const root = ${JSON.stringify(REPO_ROOT)};`,
+      `const entry = await workerBundle(root, "import-parser");`,
+      `const bytes = new TextEncoder().encode("input,expected\\nhello,world\\n");`,
+      `const thread = new Worker(${JSON.stringify(path.join(REPO_ROOT, "server", "import-worker.mjs"))}, { workerData: { op: "parse", bytes, fileName: "cases.csv", options: {}, root, entry } });`,
+      `thread.on("message", (m) => console.log(JSON.stringify(m)));`,
+    ].join("\n");
+    const script = path.join(dir, "import-thread.mjs");
+    writeFileSync(script, start);
+    const child = spawn(process.execPath, ["--import", forbidEsbuild, script], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const reply = JSON.parse(out) as { ok: boolean; value: { columns: string[]; rows: string[][] } };
+    expect(reply.ok).toBe(true);
+    expect(reply.value.columns).toEqual(["input", "expected"]);
+    expect(reply.value.rows).toEqual([["hello", "world"]]);
+  }, 120_000);
+});
+
 describe("npm run worker on built bundles", () => {
   it("starts with its trial threads without loading esbuild", async () => {
     const db = path.join(dir, "w.db");
@@ -42,26 +128,9 @@ describe("npm run worker on built bundles", () => {
     const child = spawn(process.execPath, ["--import", forbidEsbuild, ...command.args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...command.env, BENCHWORK_DB: db, BENCHWORK_TRIAL_THREADS: "1", BENCHWORK_WORKER_POLL_MS: "50" },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on("exit", r));
-    let code: number | null | undefined;
-    void exited.then((c) => (code = c));
-    let registered = 0;
-    try {
-      // Until it has registered in the queue (after its trial thread loaded) or died.
-      while (code === undefined && registered === 0) {
-        await new Promise((r) => setTimeout(r, 100));
-        if (out.includes("running")) registered = registeredWorkers(db);
-      }
-    } finally {
-      child.kill("SIGTERM");
-    }
-    await exited;
+    const { out, err, registered } = await runUntilRegistered(child, db, /running/);
     expect(err).toBe("");
     expect(out).not.toMatch(/building them now/);
     expect(out).toMatch(new RegExp(`^benchwork worker ${child.pid} running on .*w\\.db$`, "m"));

@@ -19,6 +19,7 @@ import Database from "better-sqlite3";
 import { exposureRefusal, nextServerCommand } from "./listen.mjs";
 import { buildApp } from "./build-app.mjs";
 import { ensureWorkerBundles } from "./worker-bundles.mjs";
+import { seedCommand } from "./seed-command.mjs";
 
 const dev = process.argv.includes("--dev");
 // No network here or in CI: keep Next.js from trying to send telemetry.
@@ -75,7 +76,7 @@ if (!dev) {
   });
 }
 
-run(bin("tsx"), ["db/seed/cli.ts"]);
+run(...(await seedCommand({ dev, root: process.cwd() })));
 
 // Beyond loopback only with accounts (issue 19). The seed step has migrated the database.
 const userCount = await countUsers();

@@ -21,6 +21,8 @@ export const WORKER_BUNDLES = {
   "worker-thread": `export { runWorkerThread } from "./server/worker-thread-main.ts";\n`,
   // The import core for the bounded parser thread of uploads (server/parse-bounded.ts, server/import-worker.mjs).
   "import-parser": `export { inspect } from "./lib/import/inspect.ts";\nexport { parseFile } from "./lib/import/parse.ts";\n`,
+  // `npm start`'s seed step: migrate the store, seed the demo workspace once (scripts/seed-command.mjs).
+  seed: `import "./db/seed/cli.ts";\n`,
   // The trial threads of a worker (server/bench/trial-pool.ts), in `npm run worker` and in the server.
   "trial-thread": `import { parentPort, workerData } from "node:worker_threads";\nimport { runTrialThread } from "./server/bench/trial-thread-main.ts";\nrunTrialThread(parentPort, workerData);\n`,
 };

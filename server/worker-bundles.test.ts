@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase } from "@/db/client";
+import { seedCommand } from "../scripts/seed-command.mjs";
 import { ensureWorkerBundles } from "../scripts/worker-bundles.mjs";
 import { REPO_ROOT, workerCommand } from "./bench/test-support/worker-fleet";
 
@@ -119,6 +120,34 @@ describe("the import worker on built bundles", () => {
     expect(reply.value.columns).toEqual(["input", "expected"]);
     expect(reply.value.rows).toEqual([["hello", "world"]]);
   }, 120_000);
+});
+
+describe("npm start's seed step on built bundles", () => {
+  it("migrates and seeds the demo workspace without loading esbuild", async () => {
+    const db = path.join(dir, "seed.db");
+    const [cmd, args] = await seedCommand({ dev: false, root: REPO_ROOT });
+    expect(cmd).toBe(process.execPath);
+    const child = spawn(cmd, ["--import", forbidEsbuild, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BENCHWORK_DB: db },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toMatch(/^demo workspace: seeded 3 systems, \d+ cases, \d+ criteria into .*seed\.db in \d+ ms$/m);
+    const sqlite = new Database(db, { readonly: true });
+    expect((sqlite.prepare("SELECT count(*) AS n FROM systems").get() as { n: number }).n).toBe(3);
+    sqlite.close();
+  }, 120_000);
+
+  it("runs the TypeScript through tsx under npm run dev (no bundles built)", async () => {
+    expect(await seedCommand({ dev: true, root: REPO_ROOT })).toEqual([path.join("node_modules", ".bin", "tsx"), ["db/seed/cli.ts"]]);
+  });
 });
 
 describe("npm run worker on built bundles", () => {

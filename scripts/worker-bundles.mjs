@@ -1,6 +1,7 @@
 // The worker's bundles, built ahead of time (issue 20): `npm run build` and `npm start`'s build step
-// write them into BUNDLE_DIR with a stamp of their sources, so that `npm run worker` and the trial
-// threads start from plain JavaScript without esbuild. When they are missing or older than their
+// write them into BUNDLE_DIR with a stamp of their sources, so that `npm run worker`, the server's
+// worker and trial threads, the upload parser and the seed step start from plain JavaScript without
+// esbuild (or tsx, which starts esbuild too). When they are missing or older than their
 // sources (a fresh clone, a development checkout, the tests) the first process that needs them says
 // so on one line and builds them once; later processes find them current.
 // Plain JavaScript on purpose: the `npm run worker` launcher uses it before any TypeScript loads.

@@ -7,15 +7,19 @@
  * - `at-start`: the bundles are missing (removed before the start), so the worker builds them with
  *   esbuild first — what every start did before the bundles were built ahead (it then built two
  *   bundles, the worker's and the trial threads'; now a missing set is all of WORKER_BUNDLES).
+ * - `before` (with `--before COMMIT`, e.g. the commit before the bundles were built ahead): that
+ *   commit's `npm run worker`, from a copy of its tracked files (`git archive`, in the temporary
+ *   folder, removed at the end) with this checkout's node_modules, on the same database.
  * Each start runs one small bench (`--trials`, default 20) against an in-process scripted model
  * server (0 ms latency) and then stops the worker. Prints each round, then the median and range per
  * mode and the load average (figures on a busy machine: compare the modes, not the absolute times).
  *
- * Run: `npx tsx bench/worker-start.ts [--rounds 5] [--trials 20]`. It leaves the bundles built.
+ * Run: `npx tsx bench/worker-start.ts [--rounds 5] [--trials 20] [--before COMMIT]`. It leaves the
+ * bundles built.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
-import { loadavg } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { BUNDLE_DIR, ensureWorkerBundles } from "../scripts/worker-bundles.mjs";
 import { REPO_ROOT, workerCommand } from "../server/bench/test-support/worker-fleet";
@@ -27,6 +31,7 @@ const arg = (name: string, def: string) => {
 };
 const ROUNDS = Number(arg("rounds", "5"));
 const TRIALS = Number(arg("trials", "20"));
+const BEFORE = arg("before", "");
 
 const { openDatabase, migrateDatabase } = await import("../db/client");
 const { addCases } = await import("../db/queries/cases");
@@ -58,12 +63,29 @@ await addCases(
 );
 const model = await createModelConfig(db, { name: "loopback", provider: "openai-compatible", modelId: "scripted-1", baseUrl: `${server.url}` });
 
-type Mode = "built" | "at-start";
+type Mode = "built" | "at-start" | "before";
+
+/** A copy of the tracked files of `commit` with this checkout's node_modules (the worker's code then). */
+function checkoutOf(commit: string): string {
+  // Outside the checkout: its TypeScript must not join this one's type-check or lint.
+  const dir = path.join(tmpdir(), `benchwork-worker-start-${commit}`);
+  if (!existsSync(path.join(dir, "package.json"))) {
+    mkdirSync(dir, { recursive: true });
+    const archive = spawnSync("git", ["archive", commit], { cwd: REPO_ROOT, maxBuffer: 1 << 30 });
+    if (archive.status !== 0) throw new Error(`git archive ${commit}: ${archive.stderr.toString()}`);
+    const tar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+    if (tar.status !== 0) throw new Error(`tar: ${tar.stderr.toString()}`);
+    symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+  }
+  return dir;
+}
+const beforeRoot = BEFORE ? checkoutOf(BEFORE) : null;
 
 /** One start: queue a bench, spawn the worker, wait until it has finished the bench; ms to the first claim. */
 async function startOnce(mode: Mode, round: number): Promise<number> {
   if (mode === "built") await ensureWorkerBundles({ root: REPO_ROOT });
-  else rmSync(path.join(REPO_ROOT, BUNDLE_DIR, "manifest.json"), { force: true });
+  else if (mode === "at-start") rmSync(path.join(REPO_ROOT, BUNDLE_DIR, "manifest.json"), { force: true });
+  const root = mode === "before" ? beforeRoot! : REPO_ROOT;
   const { id } = await launchFromRequest(db, {
     systemId: "start",
     promptId,
@@ -78,10 +100,10 @@ async function startOnce(mode: Mode, round: number): Promise<number> {
     judgeModelConfigId: null,
     launchKey: `start-${mode}-${round}-${Date.now()}`,
   });
-  const command = workerCommand();
+  const command = workerCommand(root);
   const spawnedAt = Date.now();
   const worker = spawn(process.execPath, command.args, {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: { ...process.env, ...command.env, BENCHWORK_DB: file, BENCHWORK_WORKER_POLL_MS: "50" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -97,14 +119,16 @@ async function startOnce(mode: Mode, round: number): Promise<number> {
   await new Promise((r) => worker.once("exit", r));
   const row = db.$client.prepare("SELECT started_at AS s FROM benches WHERE id = ?").get(id) as { s: number };
   const built = /building them now/.test(out);
-  if (built !== (mode === "at-start")) throw new Error(`mode ${mode}: the worker ${built ? "built" : "did not build"} its bundles:\n${out}`);
+  if (mode !== "before" && built !== (mode === "at-start"))
+    throw new Error(`mode ${mode}: the worker ${built ? "built" : "did not build"} its bundles:\n${out}`);
   return row.s - spawnedAt;
 }
 
-const times: Record<Mode, number[]> = { built: [], "at-start": [] };
-// Alternating (A B A B …), starting with each mode equally often, so a change of load hits both.
+const modes: Mode[] = BEFORE ? ["before", "built", "at-start"] : ["built", "at-start"];
+const times: Record<Mode, number[]> = { built: [], "at-start": [], before: [] };
+// Alternating (A B A B …), the order rotated each round, so a change of load hits every mode.
 for (let r = 0; r < ROUNDS; r++) {
-  const order: Mode[] = r % 2 === 0 ? ["built", "at-start"] : ["at-start", "built"];
+  const order = modes.map((_, i) => modes[(i + r) % modes.length]);
   for (const mode of order) {
     const ms = await startOnce(mode, r);
     times[mode].push(ms);
@@ -114,8 +138,7 @@ for (let r = 0; r < ROUNDS; r++) {
 await ensureWorkerBundles({ root: REPO_ROOT });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`\n== spawn → first trial claimed, median [min–max] of ${ROUNDS} starts, ${TRIALS}-trial bench ==`);
-for (const mode of ["built", "at-start"] as const)
-  console.log(`${mode.padEnd(8)} ${median(times[mode])} ms [${Math.min(...times[mode])}–${Math.max(...times[mode])}]`);
+for (const mode of modes) console.log(`${mode.padEnd(8)} ${median(times[mode])} ms [${Math.min(...times[mode])}–${Math.max(...times[mode])}]`);
 console.log(
   `load average (1, 5, 15 min): ${loadavg()
     .map((l) => l.toFixed(1))
@@ -123,3 +146,4 @@ console.log(
 );
 db.$client.close();
 await server.close();
+if (beforeRoot) rmSync(beforeRoot, { recursive: true, force: true });

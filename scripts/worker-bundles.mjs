@@ -48,28 +48,46 @@ export const BUNDLE_DIR = path.join("dist", "worker");
 const STAMP = "manifest.json";
 
 /**
- * The stamp of the current sources: the files' fingerprint (build-state.mjs), the entries, and
- * whether the bundles are readable (BENCHWORK_BUNDLE_READABLE keeps line breaks for profiling).
+ * Each bundle's stamp of the current sources: the files' fingerprint (build-state.mjs, taken once),
+ * the bundle's entry, and whether bundles are readable (BENCHWORK_BUNDLE_READABLE keeps line
+ * breaks for profiling).
+ * @returns {(name: string) => string}
  */
-function stampOf(root, bundles, sources) {
+function stampsOf(root, bundles, sources) {
+  const files = fingerprintOf(root, sources);
   const readable = Boolean(process.env.BENCHWORK_BUNDLE_READABLE);
-  return createHash("sha256")
-    .update(JSON.stringify({ files: fingerprintOf(root, sources), bundles, readable }))
-    .digest("hex");
+  return (name) =>
+    createHash("sha256")
+      .update(JSON.stringify({ files, entry: bundles[name], readable }))
+      .digest("hex");
 }
 
-/** The bundles' paths by name when the stamp in `dir` matches `stamp` and every bundle is there, else why not. */
-function readStamp(dir, bundles, stamp) {
-  let manifest;
+/** The manifest in `dir`: `{ bundles: { [name]: { file, stamp } } }` (empty when missing or unreadable). */
+function readManifest(dir) {
   try {
-    manifest = JSON.parse(readFileSync(path.join(dir, STAMP), "utf8"));
+    const m = JSON.parse(readFileSync(path.join(dir, STAMP), "utf8"));
+    return m && typeof m.bundles === "object" && m.bundles ? m : { bundles: {} };
   } catch {
-    return { why: "missing" };
+    return { bundles: {} };
   }
-  const files = Object.fromEntries(Object.keys(bundles).map((name) => [name, manifest?.bundles?.[name] && path.join(dir, manifest.bundles[name])]));
-  if (Object.values(files).some((f) => !f || !existsSync(f))) return { why: "missing" };
-  if (manifest.stamp !== stamp) return { why: "stale" };
-  return { files };
+}
+
+/** Writes the manifest whole (a rename, so a reader never sees half of one). */
+function writeManifest(dir, manifest) {
+  const tmp = path.join(dir, `${STAMP}.${process.pid}.${Date.now()}.tmp`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
+  renameSync(tmp, path.join(dir, STAMP));
+}
+
+/** Builds `names` side by side (esbuild runs them in one service); resolves `{ name: { file, stamp } }`. */
+async function buildSome(root, dir, bundles, names, stampOf) {
+  // Stamps are taken before building: a source changed during the build leaves the result stale.
+  const stamps = Object.fromEntries(names.map((name) => [name, stampOf(name)]));
+  mkdirSync(dir, { recursive: true });
+  const built = await Promise.all(
+    names.map(async (name) => [name, { file: path.basename(await bundle({ root, name, contents: bundles[name], dir })), stamp: stamps[name] }]),
+  );
+  return Object.fromEntries(built);
 }
 
 /**
@@ -81,57 +99,76 @@ function readStamp(dir, bundles, stamp) {
  */
 export async function buildWorkerBundles({ root, bundles = WORKER_BUNDLES, sources = BUNDLE_SOURCES }) {
   const dir = path.join(root, BUNDLE_DIR);
-  // The stamp is taken before building: a source changed during the build makes the result stale.
-  const stamp = stampOf(root, bundles, sources);
-  mkdirSync(dir, { recursive: true });
-  // At once: esbuild runs them side by side in one service.
-  const built = await Promise.all(Object.entries(bundles).map(async ([name, contents]) => [name, await bundle({ root, name, contents, dir })]));
-  const files = Object.fromEntries(built);
-  const manifest = { stamp, bundles: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, path.basename(f)])) };
-  // Concurrent builders write equivalent stamps; the rename keeps a reader from seeing half of one.
-  const tmp = path.join(dir, `${STAMP}.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n");
-  renameSync(tmp, path.join(dir, STAMP));
-  return files;
+  const entries = await buildSome(root, dir, bundles, Object.keys(bundles), stampsOf(root, bundles, sources));
+  writeManifest(dir, { bundles: entries });
+  return Object.fromEntries(Object.entries(entries).map(([name, e]) => [name, path.join(dir, e.file)]));
 }
 
 /**
- * The bundles' paths, built first when they are missing or older than their sources (saying so on
- * one line through `log`). When they are current, esbuild is not loaded.
- * @param {{ root: string, bundles?: Record<string, string>, sources?: readonly string[], log?: (line: string) => void }} o
- *   `log` defaults to console.log (standard output: a worker's standard error is for failures)
+ * The paths of the bundles `names`, building first those that are missing or older than their
+ * sources (saying so on one line through `log`). When they are current, esbuild is not loaded.
+ * @param {{ root: string, names?: readonly string[], bundles?: Record<string, string>, sources?: readonly string[], log?: (line: string) => void }} o
+ *   `names` defaults to every bundle; `log` to console.log (standard output: a worker's standard
+ *   error is for failures)
  * @returns {Promise<Record<string, string>>} each bundle's absolute path, by name
- * @throws esbuild's build failure when a bundle has to be built and does not build
+ * @throws {Error} naming an unknown bundle; esbuild's build failure when one has to be built and does not build
  */
-export async function ensureWorkerBundles({ root, bundles = WORKER_BUNDLES, sources = BUNDLE_SOURCES, log = (line) => console.log(line) }) {
-  const current = readStamp(path.join(root, BUNDLE_DIR), bundles, stampOf(root, bundles, sources));
-  if (current.files) return current.files;
-  const state = current.why === "missing" ? "are missing" : "are older than their sources";
-  log(`benchwork: the worker's bundles (${BUNDLE_DIR}) ${state}; building them now, once (\`npm run build\` builds them ahead)`);
-  return buildWorkerBundles({ root, bundles, sources });
+export async function ensureWorkerBundles({ root, names, bundles = WORKER_BUNDLES, sources = BUNDLE_SOURCES, log = (line) => console.log(line) }) {
+  const wanted = names ?? Object.keys(bundles);
+  for (const name of wanted) if (!(name in bundles)) throw new Error(`no worker bundle named ${name}`);
+  const dir = path.join(root, BUNDLE_DIR);
+  const stampOf = stampsOf(root, bundles, sources);
+  const manifest = readManifest(dir);
+  const missing = wanted.filter((name) => !manifest.bundles[name]?.file || !existsSync(path.join(dir, manifest.bundles[name].file)));
+  const stale = wanted.filter((name) => !missing.includes(name) && manifest.bundles[name].stamp !== stampOf(name));
+  if (missing.length || stale.length) {
+    const why = [missing.length && `${missing.join(", ")} missing`, stale.length && `${stale.join(", ")} older than their sources`].filter(Boolean).join("; ");
+    log(`benchwork: worker bundles in ${BUNDLE_DIR}: ${why}; building them now, once (\`npm run build\` builds them ahead)`);
+    const built = await buildSome(root, dir, bundles, [...missing, ...stale], stampOf);
+    // Read again: another process may have built other bundles meanwhile.
+    const latest = readManifest(dir);
+    writeManifest(dir, { bundles: { ...latest.bundles, ...built } });
+    Object.assign(manifest.bundles, built);
+  }
+  return Object.fromEntries(wanted.map((name) => [name, path.join(dir, manifest.bundles[name].file)]));
 }
 
 /** Shared by every copy of this module in a process (the launcher's and the one bundled into the worker). */
 const MEMO = Symbol.for("benchwork.workerBundles");
 
 /**
- * The path of one of the {@link WORKER_BUNDLES} of the project at `root`, checked (and built when
- * needed) once per process, so that every thread of a process loads the same build.
+ * The paths of some of the {@link WORKER_BUNDLES} of the project at `root`, each checked (and built
+ * when needed) once per process, so that every thread of a process loads the same build. A process
+ * that needs several asks for them at once (one check, one build when stale).
+ * @param {string} root the project root
+ * @param {readonly string[]} names keys of {@link WORKER_BUNDLES}
+ * @returns {Promise<Record<string, string>>} each bundle's absolute path, by name
+ * @throws (rejects) naming an unknown bundle, or when one has to be built and does not build
+ */
+export async function workerBundles(root, names) {
+  const key = path.resolve(root);
+  const all = (globalThis[MEMO] ??= new Map());
+  if (!all.has(key)) all.set(key, new Map());
+  const memo = all.get(key);
+  const todo = names.filter((name) => !memo.has(name));
+  if (todo.length) {
+    const p = ensureWorkerBundles({ root: key, names: todo });
+    for (const name of todo) {
+      const one = p.then((files) => files[name]);
+      memo.set(name, one);
+      one.catch(() => memo.delete(name));
+    }
+  }
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await memo.get(name)])));
+}
+
+/**
+ * The path of one of the {@link WORKER_BUNDLES} (see {@link workerBundles}).
  * @param {string} root the project root
  * @param {string} name a key of {@link WORKER_BUNDLES}
  * @returns {Promise<string>}
- * @throws (rejects) when the bundles have to be built and do not build
+ * @throws (rejects) naming an unknown bundle, or when it has to be built and does not build
  */
 export async function workerBundle(root, name) {
-  const memo = (globalThis[MEMO] ??= new Map());
-  const key = path.resolve(root);
-  let p = memo.get(key);
-  if (!p) {
-    p = ensureWorkerBundles({ root: key });
-    memo.set(key, p);
-    p.catch(() => memo.delete(key));
-  }
-  const files = await p;
-  if (!files[name]) throw new Error(`no worker bundle named ${name}`);
-  return files[name];
+  return (await workerBundles(root, [name]))[name];
 }

@@ -34,11 +34,11 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 describe("worker bundles", () => {
   it("builds missing bundles into the bundle folder once, saying so on one line", async () => {
     const built = await ensureWorkerBundles(options());
-    expect(lines).toEqual(["benchwork: the worker's bundles (dist/worker) are missing; building them now, once (`npm run build` builds them ahead)"]);
+    expect(lines).toEqual(["benchwork: worker bundles in dist/worker: probe missing; building them now, once (`npm run build` builds them ahead)"]);
     expect(path.dirname(built.probe)).toBe(path.join(root, BUNDLE_DIR));
     expect(run(built.probe)).toBe("first");
-    const stamp = JSON.parse(readFileSync(path.join(root, BUNDLE_DIR, "manifest.json"), "utf8")) as { bundles: Record<string, string> };
-    expect(stamp.bundles).toEqual({ probe: path.basename(built.probe) });
+    const stamp = JSON.parse(readFileSync(path.join(root, BUNDLE_DIR, "manifest.json"), "utf8")) as { bundles: Record<string, { file: string }> };
+    expect(stamp.bundles.probe.file).toBe(path.basename(built.probe));
 
     // Current: nothing is built or said again.
     const again = await ensureWorkerBundles(options());
@@ -51,7 +51,7 @@ describe("worker bundles", () => {
     writeWord("second", new Date("2026-01-02T00:00:00Z"));
     const after = await ensureWorkerBundles(options());
     expect(lines[1]).toBe(
-      "benchwork: the worker's bundles (dist/worker) are older than their sources; building them now, once (`npm run build` builds them ahead)",
+      "benchwork: worker bundles in dist/worker: probe older than their sources; building them now, once (`npm run build` builds them ahead)",
     );
     expect(after.probe).not.toBe(before.probe);
     expect(run(after.probe)).toBe("second");
@@ -63,7 +63,28 @@ describe("worker bundles", () => {
     const before = await ensureWorkerBundles(options());
     rmSync(before.probe);
     const after = await ensureWorkerBundles(options());
-    expect(lines[1]).toMatch(/^benchwork: the worker's bundles \(dist\/worker\) are missing;/);
+    expect(lines[1]).toMatch(/^benchwork: worker bundles in dist\/worker: probe missing;/);
     expect(run(after.probe)).toBe("first");
+  });
+
+  it("builds only the bundles a process asks for, and keeps the others' stamps", async () => {
+    const two = { ...bundles, other: `console.log("other");\n` };
+    const o = { ...options(), bundles: two };
+    await ensureWorkerBundles({ ...o, names: ["other"] });
+    const probe = await ensureWorkerBundles({ ...o, names: ["probe"] });
+    expect(lines).toEqual([
+      "benchwork: worker bundles in dist/worker: other missing; building them now, once (`npm run build` builds them ahead)",
+      "benchwork: worker bundles in dist/worker: probe missing; building them now, once (`npm run build` builds them ahead)",
+    ]);
+    expect(Object.keys(probe)).toEqual(["probe"]);
+    // Both are current now: asking for all builds nothing.
+    const all = await ensureWorkerBundles(o);
+    expect(lines).toHaveLength(2);
+    expect(run(all.other)).toBe("other");
+    expect(run(all.probe)).toBe("first");
+  });
+
+  it("names an unknown bundle", async () => {
+    await expect(ensureWorkerBundles({ ...options(), names: ["nope"] })).rejects.toThrow("no worker bundle named nope");
   });
 });

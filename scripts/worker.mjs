@@ -5,9 +5,10 @@
 // current bundle needs no esbuild at run time (issue 20).
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { workerBundle } from "./worker-bundles.mjs";
+import { workerBundles } from "./worker-bundles.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 process.env.BENCHWORK_ROOT ||= path.resolve(root);
-const file = await workerBundle(process.env.BENCHWORK_ROOT, "worker");
-await import(pathToFileURL(file).href);
+// Its trial threads' bundle too: checked (and built when stale) with the worker's, in one go.
+const { worker } = await workerBundles(process.env.BENCHWORK_ROOT, ["worker", "trial-thread"]);
+await import(pathToFileURL(worker).href);

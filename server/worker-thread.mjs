@@ -8,6 +8,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const { root } = workerData;
-const { workerBundle } = await import(pathToFileURL(path.join(root, "scripts", "worker-bundles.mjs")).href);
-const { runWorkerThread } = await import(pathToFileURL(await workerBundle(root, "worker-thread")).href);
+const { workerBundles } = await import(pathToFileURL(path.join(root, "scripts", "worker-bundles.mjs")).href);
+// Its trial threads' bundle too: checked (and built when stale) with this one, in one go.
+const bundles = await workerBundles(root, ["worker-thread", "trial-thread"]);
+const { runWorkerThread } = await import(pathToFileURL(bundles["worker-thread"]).href);
 runWorkerThread(parentPort);

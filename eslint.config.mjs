@@ -36,7 +36,7 @@ const config = [
     rules: { "import/no-anonymous-default-export": "off" },
   },
   {
-    ignores: [".next/**", "node_modules/**", "e2e/.artifacts/**", "bench/.out/**", "data/**", "test-results/**", "next-env.d.ts", "**/*.d.mts"],
+    ignores: [".next/**", "dist/**", "node_modules/**", "e2e/.artifacts/**", "bench/.out/**", "data/**", "test-results/**", "next-env.d.ts", "**/*.d.mts"],
   },
 ];
 

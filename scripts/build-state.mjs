@@ -32,11 +32,22 @@ function walk(p, out) {
   } else out.push(`${p}:${st.size}:${Math.floor(st.mtimeMs)}`);
 }
 
+/**
+ * Fingerprint of the files under `roots` (folders or files, relative to `root`): their paths, sizes
+ * and modification times, without tests, dependencies, migrations and data.
+ * @param {string} root
+ * @param {readonly string[]} roots
+ * @returns {string} a hex digest
+ */
+export function fingerprintOf(root, roots) {
+  const out = [];
+  for (const r of roots) walk(path.join(root, r), out);
+  return createHash("sha256").update(out.join("\n")).digest("hex");
+}
+
 /** Fingerprint of the build inputs under `root`. */
 export function sourceFingerprint(root = process.cwd()) {
-  const out = [];
-  for (const r of ROOTS) walk(path.join(root, r), out);
-  return createHash("sha256").update(out.join("\n")).digest("hex");
+  return fingerprintOf(root, ROOTS);
 }
 
 /** True when .next holds a production build of the current sources. */

@@ -34,15 +34,15 @@ const ownImportMetaUrl = {
 };
 
 /**
- * Builds `contents` (TypeScript, resolved from `root`) into
- * `<root>/node_modules/.cache/benchwork/<name>-<content hash>.mjs`, so the bundle's external
- * imports resolve from the project's node_modules. Concurrent builders write the same bytes and
- * rename atomically.
- * @param {{ root: string, name: string, contents: string }} o
+ * Builds `contents` (TypeScript, resolved from `root`) into `<dir>/<name>-<content hash>.mjs`
+ * (default dir `<root>/node_modules/.cache/benchwork`; it must be inside `root` so that the bundle's
+ * external imports resolve from the project's node_modules). Concurrent builders write the same
+ * bytes and rename atomically.
+ * @param {{ root: string, name: string, contents: string, dir?: string }} o
  * @returns {Promise<string>} the bundle's path
  * @throws esbuild's build failure (its messages name file, line and column)
  */
-export async function bundle({ root, name, contents }) {
+export async function bundle({ root, name, contents, dir = path.join(root, "node_modules", ".cache", "benchwork") }) {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     stdin: { contents, resolveDir: root, sourcefile: `${name}-entry.ts`, loader: "ts" },
@@ -68,7 +68,6 @@ export async function bundle({ root, name, contents }) {
     logLevel: "silent",
   });
   const code = result.outputFiles[0].contents;
-  const dir = path.join(root, "node_modules", ".cache", "benchwork");
   const file = path.join(dir, `${name}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });

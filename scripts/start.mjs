@@ -2,7 +2,8 @@
 /**
  * `npm start`: one command from a fresh clone to a running app.
  * 1. builds the production bundle when .next is missing or older than the sources (build-app.mjs:
- *    without Next's type-check, with progress lines);
+ *    without Next's type-check, with progress lines), and the worker's bundles when dist/worker is
+ *    (worker-bundles.mjs);
  * 2. migrates the store (PostgreSQL at BENCHWORK_DATABASE_URL, else the SQLite file BENCHWORK_DB,
  *    default data/benchwork.db) and seeds the demo workspace
  *    the first time (never twice, never over user data);
@@ -17,6 +18,8 @@ import { buildIsCurrent, markBuilt } from "./build-state.mjs";
 import Database from "better-sqlite3";
 import { exposureRefusal, nextServerCommand } from "./listen.mjs";
 import { buildApp } from "./build-app.mjs";
+import { ensureWorkerBundles } from "./worker-bundles.mjs";
+import { seedCommand } from "./seed-command.mjs";
 
 const dev = process.argv.includes("--dev");
 // No network here or in CI: keep Next.js from trying to send telemetry.
@@ -66,9 +69,14 @@ if (!dev) {
     if (code !== 0) process.exit(code);
     markBuilt();
   }
+  // The worker's bundles (trial threads, `npm run worker`): built when missing or stale, saying so.
+  await ensureWorkerBundles({ root: process.cwd() }).catch((e) => {
+    console.error(`benchwork: the worker's bundles did not build:\n${e.message}`);
+    process.exit(1);
+  });
 }
 
-run(bin("tsx"), ["db/seed/cli.ts"]);
+run(...(await seedCommand({ dev, root: process.cwd() })));
 
 // Beyond loopback only with accounts (issue 19). The seed step has migrated the database.
 const userCount = await countUsers();

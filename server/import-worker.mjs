@@ -3,24 +3,17 @@
 // hostile or pathological file cannot stall or exhaust the server.
 //
 // Plain JavaScript on purpose: the Next.js production build does not bundle this file; it is
-// loaded from the project root at run time and loads the TypeScript import core through tsx.
+// loaded from the project root at run time and loads the import core from its bundle (`entry`:
+// scripts/worker-bundles.mjs's "import-parser", resolved by the parent), without esbuild.
 import { parentPort, workerData } from "node:worker_threads";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const { op, bytes, fileName, options, root } = workerData;
+const { op, bytes, fileName, options, entry } = workerData;
 
 async function run() {
-  const { register } = await import("tsx/esm/api");
-  register({ tsconfig: path.join(root, "tsconfig.json") });
-  const load = (rel) => import(pathToFileURL(path.join(root, rel)).href);
+  const { inspect, parseFile } = await import(pathToFileURL(entry).href);
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  if (op === "inspect") {
-    const { inspect } = await load("lib/import/inspect.ts");
-    return inspect(data, fileName, options);
-  }
-  // parse.ts loads SheetJS only for workbooks.
-  const { parseFile } = await load("lib/import/parse.ts");
+  if (op === "inspect") return inspect(data, fileName, options);
   return parseFile(data, fileName, options);
 }
 

@@ -4,7 +4,9 @@
  * either is exceeded. At most {@link MAX_PARALLEL_PARSES} parses run at once; more wait their turn.
  *
  * The worker is the plain `server/import-worker.mjs`, resolved from the project root
- * (`process.cwd()`), which loads lib/import through tsx — the Next.js build does not bundle it.
+ * (`process.cwd()`), which loads the import core from its bundle (scripts/worker-bundles.mjs, built
+ * ahead by `npm run build` / `npm start`, else once per process here) — the Next.js build does not
+ * bundle it, and a current bundle needs no esbuild at run time (issue 20).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +15,7 @@ import { ImportError, type ImportErrorCode } from "@/lib/import/errors";
 import type { InspectOptions, InspectResult } from "@/lib/import/inspect";
 import type { ImportTable, ParseOptions } from "@/lib/import/types";
 import { DatasetError } from "@/lib/datasets/errors";
+import { workerBundle } from "../scripts/worker-bundles.mjs";
 
 /** Wall-clock limit of one parse, in ms. */
 export const PARSE_TIMEOUT_MS = 20_000;
@@ -53,13 +56,15 @@ async function runWorker(op: "parse" | "inspect", bytes: Uint8Array, fileName: s
   const root = process.cwd();
   const file = workerPath(root);
   if (!existsSync(file)) throw new Error(`The import worker ${file} is missing; start Benchwork from its project folder.`);
+  // Outside the parse's time and memory bounds: building it (only when stale) is not the file's doing.
+  const entry = await workerBundle(root, "import-parser");
   const timeoutMs = bounds.timeoutMs ?? PARSE_TIMEOUT_MS;
   const memoryMb = bounds.maxOldGenerationSizeMb ?? PARSE_MEMORY_MB;
   const release = await slot();
   try {
     return await new Promise<unknown>((resolve, reject) => {
       const worker = new Worker(file, {
-        workerData: { op, bytes, fileName, options, root },
+        workerData: { op, bytes, fileName, options, entry },
         resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(memoryMb / 8))) },
       });
       let settled = false;

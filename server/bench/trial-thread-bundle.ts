@@ -1,26 +1,15 @@
 /**
- * The trial threads' code as one bundled ES module (scripts/bundle.mjs), built when the first pool
- * of this process starts (~0.4 s): a thread loading the TypeScript through tsx would cost about
- * twice the memory (issue #5's footprint target).
+ * The trial threads' code as one bundled ES module, built ahead by `npm run build` / `npm start`
+ * (scripts/worker-bundles.mjs) and built here once per process only when missing or stale: a
+ * thread loading the TypeScript through tsx would cost about twice the memory (issue #5's
+ * footprint target), and a current bundle needs no esbuild at run time (issue 20).
  */
-import { bundle } from "../../scripts/bundle.mjs";
-
-const built = new Map<string, Promise<string>>();
+import { workerBundle } from "../../scripts/worker-bundles.mjs";
 
 /**
- * Path of the bundled trial-thread entry for the project at `root`, built once per process.
- * @throws (rejects) with esbuild's messages when the code does not build
+ * Path of the bundled trial-thread entry for the project at `root`, checked once per process.
+ * @throws (rejects) with esbuild's messages when it has to be built and does not build
  */
 export function trialThreadEntry(root: string): Promise<string> {
-  let p = built.get(root);
-  if (!p) {
-    p = bundle({
-      root,
-      name: "trial-thread",
-      contents: `import { parentPort, workerData } from "node:worker_threads";\nimport { runTrialThread } from "./server/bench/trial-thread-main.ts";\nrunTrialThread(parentPort, workerData);\n`,
-    });
-    built.set(root, p);
-    p.catch(() => built.delete(root));
-  }
-  return p;
+  return workerBundle(root, "trial-thread");
 }

@@ -18,7 +18,7 @@
 import type pg from "pg";
 
 /** SQL: the provider key of a `benches` row's judge (alias `b`), null without a judge. */
-const JUDGE_KEY_SQL = `CASE WHEN b.judge IS NULL OR jsonb_typeof(b.judge) <> 'object' THEN NULL
+const JUDGE_KEY_SQL = `CASE WHEN b.judge IS NULL OR json_typeof(b.judge) <> 'object' THEN NULL
   ELSE (b.judge->>'provider') || ' ' || coalesce(b.judge->>'baseUrl', 'default') END`;
 
 /** The advisory lock statement of a provider's limit (the claim takes it for every provider it counts). */

@@ -324,7 +324,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         const n = countVerdicts(result.checks ?? []);
         await client.query(
           `UPDATE trials SET status = $2, started_at = $3, finished_at = $4, latency_ms = $5, input_tokens = $6, output_tokens = $7, cost_usd = $8,
-             finish_reason = $9, output = $10, record = $11::jsonb, checks = $12::jsonb, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
+             finish_reason = $9, output = $10, record = $11::json, checks = $12::json, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
              error_checks = $16, error = $17, worker_id = NULL, attempts = $18
            WHERE id = $1`,
           [

@@ -4,7 +4,8 @@
  * either is exceeded. At most {@link MAX_PARALLEL_PARSES} parses run at once; more wait their turn.
  *
  * The worker is the plain `server/import-worker.mjs`, resolved from the project root
- * (`process.cwd()`), which loads lib/import through tsx — the Next.js build does not bundle it.
+ * (`BENCHWORK_ROOT`, which the `benchwork` command sets to its own install, else `process.cwd()`),
+ * which loads lib/import through tsx — the Next.js build does not bundle it.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -27,8 +28,13 @@ export interface ParseBounds {
   maxOldGenerationSizeMb?: number;
 }
 
+/** The project root the worker is loaded from: `BENCHWORK_ROOT` (set by cli/bin.mjs), else the working directory. */
+function projectRoot(): string {
+  return process.env.BENCHWORK_ROOT || process.cwd();
+}
+
 /** Absolute path of the worker script. */
-export function workerPath(root: string = process.cwd()): string {
+export function workerPath(root: string = projectRoot()): string {
   return path.join(/*turbopackIgnore: true*/ root, "server", "import-worker.mjs");
 }
 
@@ -50,9 +56,10 @@ type WorkerReply =
   | { ok: false; error: string };
 
 async function runWorker(op: "parse" | "inspect", bytes: Uint8Array, fileName: string, options: object, bounds: ParseBounds): Promise<unknown> {
-  const root = process.cwd();
+  const root = projectRoot();
   const file = workerPath(root);
-  if (!existsSync(file)) throw new Error(`The import worker ${file} is missing; start Benchwork from its project folder.`);
+  if (!existsSync(file))
+    throw new Error(`The import worker ${file} is missing: start Benchwork from its project folder, or set BENCHWORK_ROOT to that folder.`);
   const timeoutMs = bounds.timeoutMs ?? PARSE_TIMEOUT_MS;
   const memoryMb = bounds.maxOldGenerationSizeMb ?? PARSE_MEMORY_MB;
   const release = await slot();

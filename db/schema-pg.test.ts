@@ -28,6 +28,7 @@ const KIND: Record<string, string> = {
   PgBoolean: "boolean",
   PgDoublePrecision: "real",
   PgJsonb: "json",
+  PgJson: "json",
 };
 
 const JSON_COLUMNS = new Set([

@@ -4,9 +4,10 @@
  * either is exceeded. At most {@link MAX_PARALLEL_PARSES} parses run at once; more wait their turn.
  *
  * The worker is the plain `server/import-worker.mjs`, resolved from the project root
- * (`process.cwd()`), which loads the import core from its bundle (scripts/worker-bundles.mjs, built
- * ahead by `npm run build` / `npm start`, else once per process here) — the Next.js build does not
- * bundle it, and a current bundle needs no esbuild at run time (issue 20).
+  if (!existsSync(file))
+    throw new Error(`The import worker ${file} is missing: start Benchwork from its project folder, or set BENCHWORK_ROOT to that folder.`);
+  // Outside the parse's time and memory bounds: building it (only when stale) is not the file's doing.
+  const entry = await workerBundle(root, "import-parser");
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -30,8 +31,13 @@ export interface ParseBounds {
   maxOldGenerationSizeMb?: number;
 }
 
+/** The project root the worker is loaded from: `BENCHWORK_ROOT` (set by cli/bin.mjs), else the working directory. */
+function projectRoot(): string {
+  return process.env.BENCHWORK_ROOT || process.cwd();
+}
+
 /** Absolute path of the worker script. */
-export function workerPath(root: string = process.cwd()): string {
+export function workerPath(root: string = projectRoot()): string {
   return path.join(/*turbopackIgnore: true*/ root, "server", "import-worker.mjs");
 }
 
@@ -53,9 +59,10 @@ type WorkerReply =
   | { ok: false; error: string };
 
 async function runWorker(op: "parse" | "inspect", bytes: Uint8Array, fileName: string, options: object, bounds: ParseBounds): Promise<unknown> {
-  const root = process.cwd();
+  const root = projectRoot();
   const file = workerPath(root);
-  if (!existsSync(file)) throw new Error(`The import worker ${file} is missing; start Benchwork from its project folder.`);
+  if (!existsSync(file))
+    throw new Error(`The import worker ${file} is missing: start Benchwork from its project folder, or set BENCHWORK_ROOT to that folder.`);
   // Outside the parse's time and memory bounds: building it (only when stale) is not the file's doing.
   const entry = await workerBundle(root, "import-parser");
   const timeoutMs = bounds.timeoutMs ?? PARSE_TIMEOUT_MS;

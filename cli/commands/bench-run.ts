@@ -40,6 +40,8 @@ import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
 import { connect, remoteRefusal, RemoteError } from "../remote";
 import type { LaunchedBench } from "@/server/api/benches";
+import { progressLease } from "@/server/bench/progress-lease";
+import { progressLine } from "@/lib/bench/progress-line";
 
 export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
@@ -139,7 +141,7 @@ function localBackend(): BenchBackend {
       worker = isPostgres(db) ? await startJobWorker(db, { pollMs: 50 }) : startBenchWorker(db, { pollMs: 50 });
       return { id: launched.id, plan: planSummary(launched.plan), generated, includeRetained: o.retained !== false };
     },
-    progress: async (id) => (await getBenchProgress(db, id))!,
+    progress: async (id) => (await getBenchProgress(db, id, progressLease()))!,
     cancel: async (id) => {
       await requestCancel(db, id, LOCAL_AUTHOR);
       worker?.wake();
@@ -255,7 +257,7 @@ async function waitForBench(backend: BenchBackend, id: number, io: Io): Promise<
   try {
     for (;;) {
       const p = await backend.progress(id);
-      const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
+      const line = progressLine(p, Date.now());
       const ended = p.status !== "queued" && p.status !== "running";
       if (io.tty) {
         if (line !== last) process.stdout.write(`\r${line}`);

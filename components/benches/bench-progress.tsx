@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
+import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -73,6 +74,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   }, [ended, p.id, router]);
 
   const finished = p.done + p.error + p.skipped;
+  // Running trials a worker that stopped responding still holds (PostgreSQL): they wait for its lease.
+  const stalled = p.stalled?.trials ?? 0;
   const frac = p.total ? finished / p.total : 1;
   // A rerun is timed from its own start over its own trials (issue #16 §3).
   const { elapsedMs: elapsed, leftMs: left, rerun } = progressClock(p, now);
@@ -96,8 +99,14 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once."
         >
           {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped
-          {p.running ? ` · ${p.running} claimed by workers` : ""}
+          {p.running - stalled ? ` · ${p.running - stalled} claimed by workers` : ""}
         </span>
+        {p.stalled ? (
+          // Local time of the reader: differs between the server's render and the browser's by design.
+          <span className="text-amber-700 tabular-nums" data-testid="progress-stalled" suppressHydrationWarning>
+            {stalledText(p.stalled, now, clockTime)}
+          </span>
+        ) : null}
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
           {rerun ? "rerun: " : ""}elapsed {duration(elapsed)}

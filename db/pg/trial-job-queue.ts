@@ -9,7 +9,8 @@
  *   provider's: always in that order, so claimers never deadlock), counts the current claims
  *   (`trial_claims`), fetches at most the free slots from the lane through pg-boss on the same
  *   transaction, and records the claims. Every process counts under the same locks, so the limits
- *   hold across processes and hosts;
+ *   hold across processes and hosts; a trial of a judged bench counts against its judge's provider
+ *   too (db/pg/judge-slots.ts, which also takes the providers' locks in sorted order);
  * - a claim carries a fresh token; `complete` deletes the claim row with that token and stores the
  *   result in the same transaction, so only the current claim's result is ever stored;
  * - a bench's spend cap is applied in the same claim, under the bench's lock (lib/bench/budget.ts),
@@ -27,6 +28,7 @@ import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/be
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
+import { freeWithJudges, lockLaneProviders } from "./judge-slots";
 
 /** Options of {@link PgTrialJobQueue}. */
 export interface PgTrialJobQueueOptions {
@@ -171,7 +173,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   private claimLane(lane: { name: string; benchId: number; providerKey: string }, workerId: string, want: number, now: number): Promise<TrialClaim[]> {
     return withPgTransaction(this.pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0))", [lane.benchId]);
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('benchwork:provider:' || $1::text, 0))", [lane.providerKey]);
+      // The lane's provider and, when its bench's judge is on another, the judge's (db/pg/judge-slots.ts).
+      const judgeKey = await lockLaneProviders(client, lane);
       const { rows } = await client.query<{ cancelled: boolean; benchFree: number; providerFree: number }>(
         `SELECT b.cancelled_at IS NOT NULL AS cancelled,
                 b.concurrency - (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchFree",
@@ -181,7 +184,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       );
       const row = rows[0];
       if (!row || row.cancelled) return [];
-      let free = Math.min(want, row.benchFree, row.providerFree);
+      let free = Math.min(want, row.benchFree, await freeWithJudges(client, lane, row.providerFree, judgeKey));
       if (free <= 0) return [];
       const allowed = await this.spendAllowance(client, lane.benchId, now);
       if (allowed === "exhausted") return [];
@@ -321,7 +324,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         const n = countVerdicts(result.checks ?? []);
         await client.query(
           `UPDATE trials SET status = $2, started_at = $3, finished_at = $4, latency_ms = $5, input_tokens = $6, output_tokens = $7, cost_usd = $8,
-             finish_reason = $9, output = $10, record = $11::jsonb, checks = $12::jsonb, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
+             finish_reason = $9, output = $10, record = $11::json, checks = $12::json, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
              error_checks = $16, error = $17, worker_id = NULL, attempts = $18
            WHERE id = $1`,
           [

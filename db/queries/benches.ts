@@ -22,6 +22,8 @@ import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 import type { StoredEvidence } from "./bench-evidence";
 import type { StoredFlips } from "@/lib/bench/evidence/flips";
+import { DEFAULT_LEASE_MS, stalledClaims } from "./stalled-claims";
+import type { StalledClaims } from "@/lib/bench/stalled-claims";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -307,6 +309,8 @@ export interface BenchProgress {
   /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
   finishedBefore: number;
   cancelRequested: boolean;
+  /** Of the running trials, those held by a worker that stopped responding (PostgreSQL; null when none). */
+  stalled: StalledClaims | null;
 }
 
 /**
@@ -328,7 +332,7 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
 }
 
 /** Trial counts per status of a bench (one indexed GROUP BY), or null (also for an id no row can have). */
-export async function getBenchProgress(db: Db, id: number): Promise<BenchProgress | null> {
+export async function getBenchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgress | null> {
   if (!isRowId(id)) return null;
   const b = await first(
     db
@@ -362,6 +366,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
     finishedBefore: b.rerunBase,
     cancelRequested: b.cancel != null,
+    stalled: n.running ? await stalledClaims(db, id, o.now ?? Date.now(), o.leaseMs ?? DEFAULT_LEASE_MS) : null,
   };
 }
 

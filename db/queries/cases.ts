@@ -20,6 +20,7 @@ import { LIMITS } from "@/lib/library/limits";
 import { authorColumnsOf, type Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
 import { shortTermMatches } from "./case-search-short";
+import { withCaseCountsOnce } from "./case-counts-once";
 
 /** Sort orders of the Cases table. */
 export const CASE_SORTS = ["updated-desc", "updated-asc", "id-asc", "id-desc"] as const;
@@ -501,19 +502,22 @@ export async function addCases(db: Db, list: NewCase[]): Promise<{ id: number; c
 export async function addCasesTx(tx: Tx, list: NewCase[]): Promise<{ id: number; caseKey: string }[]> {
   const names = new Map<number, string>();
   const now = Date.now();
-  const out: { id: number; caseKey: string }[] = [];
-  // One case after the other: the case-ID probe of each must see the ones inserted before it.
-  for (const [i, c] of list.entries()) {
-    try {
-      let name = names.get(c.promptId);
-      if (name === undefined) names.set(c.promptId, (name = (await promptOf(tx, c.systemId, c.promptId)).name));
-      out.push(await insertCaseTx(tx, c, name, now, true));
-    } catch (e) {
-      if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
-      throw e;
+  // On PostgreSQL the live-case counters are added once for the whole list (db/queries/case-counts-once.ts).
+  return withCaseCountsOnce(tx, async () => {
+    const out: { id: number; caseKey: string }[] = [];
+    // One case after the other: the case-ID probe of each must see the ones inserted before it.
+    for (const [i, c] of list.entries()) {
+      try {
+        let name = names.get(c.promptId);
+        if (name === undefined) names.set(c.promptId, (name = (await promptOf(tx, c.systemId, c.promptId)).name));
+        out.push(await insertCaseTx(tx, c, name, now, true));
+      } catch (e) {
+        if (e instanceof LibraryError) throw new LibraryError(e.code, `Case ${i + 1} of ${list.length}: ${e.message}`, e.fieldErrors);
+        throw e;
+      }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 async function liveCase(tx: Tx, caseId: number) {

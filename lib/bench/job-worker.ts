@@ -9,6 +9,7 @@
 import type { ClaimedTrial, TrialOutcome } from "./queue";
 import type { TrialClaim, TrialJobQueue, TrialResult } from "./trial-jobs";
 import { capOutcome } from "./stored-limits";
+import { KeyedSemaphore } from "./semaphore";
 import { skippedOutcome, workerErrorOutcome, type TrialExecutor, type TrialLimits } from "./worker";
 
 /** What the loop needs from its store. Times in ms since the epoch. */
@@ -136,8 +137,11 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
       try {
         if (!trial) throw new Error("the trial's row is no longer stored");
         const exec = await o.executorFor(claim.benchId);
-        // No call gate: the queue's claim already holds the provider's limit across all workers.
-        const limits: TrialLimits = { concurrency: slots, providerKey: exec.providerKey(trial), provider: Infinity, providers: [] };
+        // The queue's claim holds each provider's limit across all workers, counting one slot per
+        // provider the trial calls (its candidate's, its judge's): so the trial makes one call at a
+        // time per provider (a rubric's judge calls, which the evaluators would start at once, queue here).
+        const calls = new KeyedSemaphore(() => 1);
+        const limits: TrialLimits = { concurrency: slots, providerKey: exec.providerKey(trial), provider: Infinity, providers: [], calls };
         outcome = await exec.run(trial, ctl.signal, limits, () => undefined);
         if (ctl.signal.reason === CANCELLED && outcome.status === "error")
           outcome = { ...skippedOutcome(claim.trialId, "cancelled while running", now()), startedAt: outcome.startedAt };

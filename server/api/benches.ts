@@ -13,6 +13,7 @@ import { launchFromRequest } from "@/server/bench/prepare";
 import { resolveBenchRun } from "@/server/bench/run-request";
 import { benchRunReport, type BenchRunReport } from "@/server/bench/run-report";
 import { wakeInServerWorker } from "@/server/in-server-worker";
+import { progressLease } from "@/server/bench/progress-lease";
 
 /** The answer to a launch. */
 export interface LaunchedBench {
@@ -41,7 +42,7 @@ export async function launchBenchRun(db: Db, body: BenchRunBody, author: Author,
  * @throws LibraryError `not_found`
  */
 export async function benchProgress(db: Db, id: number): Promise<BenchProgress> {
-  const p = await getBenchProgress(db, id);
+  const p = await getBenchProgress(db, id, progressLease());
   if (!p) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
   return p;
 }

@@ -9,6 +9,7 @@ import type { Db } from "@/db/client";
 import { isPostgres } from "@/db/dialect";
 import { pgClientOfTx } from "@/db/pg/tx-client";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
+import { storeJudgeProviderLimit } from "@/db/pg/judge-slots";
 import type { TxDb } from "@/db/transaction";
 import { queuedTrialLanes } from "@/db/queries/trial-jobs";
 import type { ModelConfig } from "@/lib/runtime/model-config";
@@ -84,6 +85,8 @@ export async function prepareTrialJobs(
     // Every queued trial of the bench: those enqueued before (a rerun) are no-ops (job id = trial id).
     const queued = await queuedTrialLanes(tx, id);
     if (queued.length === 0) return;
+    // The judge's provider gets its limit too: the claim counts judged trials against it.
+    await storeJudgeProviderLimit(pgClientOfTx(tx), id, limit);
     await queue.enqueue(pgClientOfTx(tx), {
       benchId: id,
       concurrency: Math.max(1, Math.floor(concurrency)),

@@ -2,12 +2,13 @@
 import { getDb } from "@/db/client";
 import { getBenchProgress } from "@/db/queries/benches";
 import { guardedRoute } from "@/server/auth/guard";
+import { progressLease } from "@/server/bench/progress-lease";
 
 export const dynamic = "force-dynamic";
 
 export const GET = guardedRoute("viewer", async (_req: Request, { params }: { params: Promise<{ benchId: string }> }) => {
   const id = Number((await params).benchId);
-  const p = Number.isInteger(id) && id > 0 ? await getBenchProgress(getDb(), id) : null;
+  const p = Number.isInteger(id) && id > 0 ? await getBenchProgress(getDb(), id, progressLease()) : null;
   if (!p) return Response.json({ error: "no such bench" }, { status: 404 });
   return Response.json(p, { headers: { "cache-control": "no-store" } });
 });

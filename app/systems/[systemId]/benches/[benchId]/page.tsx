@@ -27,6 +27,7 @@ import { TradeoffsTable } from "@/components/benches/tradeoffs-table";
 import { FlipTable } from "@/components/benches/flip-table";
 import { flipTable } from "@/lib/bench/evidence/flips";
 import { benchSpend } from "@/db/queries/bench-budget";
+import { progressLease } from "@/server/bench/progress-lease";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Bench" };
@@ -42,7 +43,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
   const db = getDb();
   const bench = Number.isInteger(id) && id > 0 ? await getBench(db, id) : null;
   if (!bench || bench.systemId !== systemId) notFound();
-  const progress = (await getBenchProgress(db, id))!;
+  const progress = (await getBenchProgress(db, id, progressLease()))!;
   const view = one(sp.view) === "manifest" ? "manifest" : one(sp.view) === "rubric" ? "rubric" : "results";
   const filter = (["failures", "errors", "regressions", "changed"].includes(one(sp.filter) ?? "") ? one(sp.filter) : "all") as MatrixFilter;
   const sort = (["case", "failures"].includes(one(sp.sort) ?? "") ? one(sp.sort) : "position") as MatrixSort;

@@ -1,0 +1,14 @@
+import { clockTime, stalledText, type StalledClaims } from "./stalled-claims";
+
+/**
+ * `benchwork bench run`'s progress line: "  12/40 trials · 4 done · 0 errors · 0 skipped", and when
+ * a worker stopped responding, how many trials it holds and when they run again (local time).
+ */
+export function progressLine(
+  p: { done: number; error: number; skipped: number; total: number; stalled?: StalledClaims | null },
+  now: number,
+  clock: (ms: number) => string = clockTime,
+): string {
+  const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${p.error} errors · ${p.skipped} skipped`;
+  return p.stalled ? `${line} · ${stalledText(p.stalled, now, clock)}` : line;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { isStalled, stalledText } from "./stalled-claims";
+
+describe("stalled claims in progress", () => {
+  const lease = 60_000;
+  it("counts a claim as stalled once it has less than half a lease left (a live worker renews every quarter)", () => {
+    expect(isStalled(1_000 + lease, 1_000, lease)).toBe(false); // just claimed or renewed
+    expect(isStalled(1_000 + lease * 0.75, 1_000, lease)).toBe(false); // due for renewal
+    expect(isStalled(1_000 + lease * 0.49, 1_000, lease)).toBe(true); // two renewals missed
+    expect(isStalled(500, 1_000, lease)).toBe(true); // expired, not yet given back
+  });
+  it("says how many trials wait and until when", () => {
+    const clock = (ms: number) => `t${ms}`;
+    expect(stalledText({ trials: 8, runAgainAt: 5_000 }, 1_000, clock)).toBe("8 held by a worker that stopped responding — they run again by t5000");
+    expect(stalledText({ trials: 1, runAgainAt: 900 }, 1_000, clock)).toBe(
+      "1 held by a worker that stopped responding — it runs again when a worker next looks for work",
+    );
+  });
+});
+
+describe("bench run's progress line", () => {
+  it("adds the stalled trials and when they run again, and is unchanged without them", async () => {
+    const { progressLine } = await import("./progress-line");
+    const p = { done: 4, error: 1, skipped: 0, total: 40 };
+    expect(progressLine({ ...p, stalled: null }, 0)).toBe("  5/40 trials · 4 done · 1 errors · 0 skipped");
+    expect(progressLine({ ...p, stalled: { trials: 8, runAgainAt: 9_000 } }, 1_000, (ms) => `at ${ms}`)).toBe(
+      "  5/40 trials · 4 done · 1 errors · 0 skipped · 8 held by a worker that stopped responding — they run again by at 9000",
+    );
+  });
+});

@@ -97,8 +97,8 @@ describe("bench run --markdown and --fail-on inconclusive", () => {
     expect(await main([...close, "--fail-on", "inconclusive"], io)).toBe(1);
     expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: model-175b-finetuning vs model-6b-verification is inconclusive");
     const bad = captureIo();
-    expect(await main([...close, "--fail-on", "worse"], bad)).toBe(2);
-    expect(bad.stderr.join("\n")).toContain('--fail-on must be inconclusive (got "worse")');
+    expect(await main([...close, "--fail-on", "better"], bad)).toBe(2);
+    expect(bad.stderr.join("\n")).toContain('--fail-on takes worse and/or inconclusive, comma-separated (got "better")');
   }, 120_000);
 
   it("refuses a --markdown path it cannot write before anything runs", async () => {

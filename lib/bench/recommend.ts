@@ -56,18 +56,23 @@ export function findRegressions(reference: Outcomes, candidate: Outcomes, agains
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
 }
 
-/** One fixed check: it failed for the reference (in some or every scored repeat) and passes for the candidate in every scored repeat. */
+/**
+ * One fixed check: it failed for the reference in every scored repeat and passes for the candidate
+ * in every scored repeat. A check whose reference repeats disagree is flaky on the reference, not a
+ * fix (issue #16: the same definition as the flip table, lib/bench/evidence/flips.ts).
+ */
 export type Fix = Omit<Regression, "outcome">;
 
 /**
- * Checks that failed in `reference` (any scored repeat) and pass in `candidate` (every scored
+ * Checks that failed in `reference` (every scored repeat) and pass in `candidate` (every scored
  * repeat), matched by case revision and check key, ordered by case then check: the improvements a
  * candidate brings, listed beside its regressions.
  */
 export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
   const out: Fix[] = [];
   for (const [k, ref] of reference) {
-    if (ref.outcome !== "failed" && ref.outcome !== "mixed") continue;
+    // "mixed": the reference's repeats disagree, so it is flaky there and the candidate fixed nothing.
+    if (ref.outcome !== "failed") continue;
     const c = candidate.get(k);
     if (!c || c.outcome !== "passed") continue;
     out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });

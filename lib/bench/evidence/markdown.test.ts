@@ -122,4 +122,19 @@ describe("benchMarkdown", () => {
     expect(hostile).toContain("| &lt;!--x | 37.5 %");
     expect(hostile).toContain("| &lt;img src=x> |");
   });
+
+  it("escapes * and _ in a model name so it is not Markdown emphasis (in the sentence, the recommendation and the tables)", () => {
+    const starry = benchMarkdown({
+      ...input,
+      headline: "gpt_4o*mini beats my_model by +1.0 points",
+      recommendation: "Recommended: gpt_4o*mini (50.0% of 2 scored checks).",
+      candidates: [
+        { ...input.candidates[1], label: "gpt_4o*mini", blockers: [{ caseKey: "c_1", label: "a *b* _c_", against: "baseline", status: "suspected" }] },
+      ],
+    });
+    expect(starry).toContain("**gpt\\_4o\\*mini beats my\\_model by +1.0 points**");
+    expect(starry).toContain("Recommended: gpt\\_4o\\*mini (50.0% of 2 scored checks).");
+    expect(starry).toContain("| gpt\\_4o\\*mini | 37.5 %");
+    expect(starry).toContain("| gpt\\_4o\\*mini | `c_1` | a \\*b\\* \\_c\\_ | baseline | suspected |");
+  });
 });

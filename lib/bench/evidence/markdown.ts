@@ -2,12 +2,14 @@
  * A bench's result as a pull-request comment (`bench run --markdown PATH`, issue #16 §5): the
  * evidence sentence, the recommendation, a table of every candidate's case pass rate and paired
  * comparisons with their 95 % intervals, and the regressions that block, each with its status.
- * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table.
+ * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table,
+ * nor a "*" or "_" in a model name become emphasis.
  */
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import type { RateInterval } from "@/lib/bench/stats/wilson";
 import { formatPoints, formatPValue, formatRateInterval } from "./format";
 import type { LabelledComparison } from "./headline";
+import { markdownCell, markdownText } from "./markdown-text";
 
 /** One blocking regression as the comment lists it. */
 export interface MarkdownBlocker {
@@ -40,14 +42,11 @@ export interface MarkdownBench {
 /** Blocker rows listed at most: a GitHub comment holds 65,536 characters. */
 const MAX_BLOCKERS = 100;
 
-/**
- * Text outside code, on one line: a "<" that could open a tag or comment becomes "&lt;" (a label "<!--" would
- * hide the rest of the comment); "p < 0.001" stays as written.
- */
-const text = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+/** Text outside code, on one line, with Markdown's punctuation and HTML escaped (markdown-text.ts). */
+const text = markdownText;
 
-/** Text for a table cell: "|" escaped, line breaks as spaces, no HTML. */
-const cell = (s: string) => text(s.replace(/\|/g, "\\|"));
+/** Text for a table cell: as `text`, "|" escaped. */
+const cell = markdownCell;
 
 /** Text for a code span: "|" escaped (GitHub splits table cells first), line breaks as spaces. */
 const codeText = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/\|/g, "\\|");

@@ -153,6 +153,12 @@ function brokeNote(verdicts: readonly CandidateVerdict[]): string {
   return ` ${broke.length === 1 ? "It also breaks" : "They also break"} ${n} previously passing check${n > 1 ? "s" : ""} (${broke.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")}).`;
 }
 
+/** What blocks a candidate, regressions and gate limits: "1 broken check, and cost per case +50 % exceeds the +30 % limit". */
+function blockedBy(v: CandidateVerdict): string {
+  const n = v.blockers.length;
+  return [n ? `${n} broken check${n === 1 ? "" : "s"}` : "", ...(v.limitBlockers ?? [])].filter(Boolean).join(", and ");
+}
+
 /**
  * Ranks candidates (pass rate over scored checks, then fewer errors, lower cost, lower latency),
  * and recommends the best-ranked one with no blocking regression and at least one passed check: a
@@ -213,11 +219,15 @@ export function recommend(
     else if (passedNone.length === scored.length)
       headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
     else {
-      const blocked = verdicts.find((v) => passedAny(v))!; // the best-ranked that passed something: blocked, or it would be the pick
-      if (blocked.blockers.length === 0 && blocked.limitBlockers)
-        headline = `No candidate is recommended: ${blocked.label} passes the gate's regression check but ${blocked.limitBlockers.join("; ")}.`;
+      // Every candidate that passed something is blocked, or it would be the pick: name each one (issue #16), in rank order.
+      const blocked = verdicts.filter((v) => passedAny(v));
+      const others = passedNone.length ? "; the others passed none" : "";
+      if (blocked.every((v) => v.blockers.length === 0))
+        headline = `No candidate is recommended: ${blocked.map((v) => `${v.label} passes the gate's regression check but ${v.limitBlockers!.join("; ")}`).join("; ")}.`;
+      else if (blocked.every((v) => !v.limitBlockers))
+        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")})${others}.`;
       else
-        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
+        headline = `No candidate is recommended: every candidate that passed a check is blocked (${blocked.map((v) => `${v.label}: ${blockedBy(v)}`).join("; ")})${others}.`;
     }
   } else {
     pick.recommended = true;
@@ -225,7 +235,7 @@ export function recommend(
     const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && (v.blockers.length || v.limitBlockers));
     const why = (v: CandidateVerdict) =>
       v.blockers.length
-        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`
+        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
         : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
     const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
     if (pick.isBaseline && blockedAbove.length) {

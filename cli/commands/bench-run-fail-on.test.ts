@@ -24,6 +24,10 @@ describe("bench run --fail-on worse / inconclusive", () => {
     // The best candidate (the baseline) is not blocked: the documented default rule exits 0.
     expect(await main(worse, plain)).toBe(0);
     expect(plain.stdout.join("\n")).toContain("model-6b-finetuning is worse than model-175b-verification by −32.5 points");
+    // The candidate's line counts what blocks it as the headline does (issue #16: "2 regressions" vs the headline's 1).
+    const blocking = /^model-6b-finetuning: 22\.5% .* · (\d+) blocking regressions \(\1 confirmed by deterministic replay\)/m.exec(plain.stdout.join("\n"));
+    expect(blocking).not.toBeNull();
+    expect(plain.stdout.join("\n")).toContain(`; ${blocking![1]} regressions block it (${blocking![1]} confirmed by deterministic replay)`);
 
     const w = captureIo();
     expect(await main([...worse, "--fail-on", "worse"], w)).toBe(1);

@@ -10,6 +10,7 @@ import { statsOf } from "@/lib/bench/aggregate";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
 import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { candidateCounts } from "@/lib/bench/evidence/candidate-line";
 import { failOnMessage, failOnReasons, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { reasonKind } from "@/lib/bench/plan";
 import type { BenchPlan } from "@/lib/bench/types";
@@ -153,11 +154,22 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     },
   };
   const lines: string[] = [""];
-  for (const c of result.candidates) {
+  result.candidates.forEach((c, i) => {
+    // Issue #16: what blocks it counted like the headline (the gate's blockers by status), the cleared flakes apart, and the gate limits.
+    const cid = bench.candidates[i].id;
+    const verdict = rec.candidates.find((v) => v.candidateId === cid);
+    const classified = evidence.find((e) => e.candidateId === cid)?.regressions ?? [];
+    const counts = candidateCounts({
+      blockers: blockerStatuses(verdict?.blockers ?? [], classified),
+      blockerReasons: blockerReasons(verdict?.blockers ?? [], classified),
+      regressions: classified.map((r) => r.regressionStatus),
+      fixes: c.fixes.length,
+      limits: verdict?.limitBlockers ?? [],
+    });
     lines.push(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
     );
-  }
+  });
   // Cost and latency against the baseline, with their intervals (issue #16 §4).
   for (const c of bench.candidates) {
     const t = evidence.find((e) => e.candidateId === c.id)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs;
@@ -205,7 +217,14 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       casePassRate: evOf(c.id)?.rates.trialPassRate ?? null,
       comparisons: evOf(c.id)?.comparisons ?? [],
       blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
+      // Issue #16: the flakes a rerun cleared and the errored trials belong in the comment too.
+      cleared: (evOf(c.id)?.regressions ?? [])
+        .filter((r) => r.regressionStatus === "cleared")
+        .map((r) => ({ caseKey: r.caseKey, label: r.label, against: r.against, status: r.regressionStatus })),
+      erroredTrials: statsOf(summary, c.id)?.trials.error ?? 0,
+      trials: statsOf(summary, c.id)?.trials.total ?? 0,
     })),
+    errors,
   });
   const markdown =
     markdownSummary +

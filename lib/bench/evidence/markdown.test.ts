@@ -137,4 +137,27 @@ describe("benchMarkdown", () => {
     expect(starry).toContain("| gpt\\_4o\\*mini | 37.5 %");
     expect(starry).toContain("| gpt\\_4o\\*mini | `c_1` | a \\*b\\* \\_c\\_ | baseline | suspected |");
   });
+
+  it("lists the regressions a rerun cleared and the trials that ended as errors (r1.md left both out)", () => {
+    const r1 = benchMarkdown({
+      ...input,
+      candidates: [
+        { ...input.candidates[0], erroredTrials: 0, trials: 60 },
+        {
+          ...input.candidates[1],
+          label: "TB candidate",
+          erroredTrials: 1,
+          trials: 60,
+          cleared: [{ caseKey: "banking77-001", label: "Intent label", against: "baseline", status: "cleared" }],
+        },
+      ],
+      errors: [{ trials: 1, message: "rate_limit (HTTP 429): Rate limit reached for requests" }],
+    });
+    expect(r1).toContain("<summary>Cleared by a rerun: flaky, not blocking (1)</summary>");
+    expect(r1).toContain("| TB candidate | `banking77-001` | Intent label | baseline | flaky — cleared |");
+    expect(r1).toContain("Trials that ended as errors (left out of the pass rates, not counted as failures): TB candidate 1 of 60.");
+    expect(r1).toContain("- 1 × rate\\_limit (HTTP 429): Rate limit reached for requests");
+    expect(md).not.toContain("Cleared by a rerun");
+    expect(md).not.toContain("ended as errors");
+  });
 });

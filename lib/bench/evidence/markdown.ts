@@ -36,7 +36,14 @@ export interface MarkdownBench {
     casePassRate: RateInterval | null;
     comparisons: readonly LabelledComparison[];
     blockers: readonly MarkdownBlocker[];
+    /** Regressions a rerun cleared (flaky, not blocking); absent: none. */
+    cleared?: readonly MarkdownBlocker[];
+    /** Its trials that ended as errors, and all its trials; absent: not said. */
+    erroredTrials?: number;
+    trials?: number;
   }[];
+  /** The most common reasons of errored trials ("rate_limit (HTTP 429): …"); absent: none. */
+  errors?: readonly { trials: number; message: string }[];
 }
 
 /** Blocker rows listed at most: a GitHub comment holds 65,536 characters. */
@@ -128,5 +135,35 @@ export function benchMarkdown(b: MarkdownBench): string {
     if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
     out.push("", "</details>");
   }
+  out.push(...clearedSection(b), ...errorsSection(b));
   return out.join("\n") + "\n";
+}
+
+/** The regressions a confirm round cleared: shown so a reviewer sees the flake, marked as not blocking. */
+function clearedSection(b: MarkdownBench): string[] {
+  const cleared = b.candidates.flatMap((c) => (c.cleared ?? []).map((x) => ({ candidate: c.label, ...x })));
+  if (cleared.length === 0) return [];
+  const out = [
+    "",
+    "<details>",
+    `<summary>Cleared by a rerun: flaky, not blocking (${cleared.length})</summary>`,
+    "",
+    "| Candidate | Case | Check | Against | Status |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const x of cleared.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | flaky — cleared |`);
+  if (cleared.length > MAX_BLOCKERS) out.push("", `… and ${cleared.length - MAX_BLOCKERS} more (see the JSON output)`);
+  return [...out, "", "</details>"];
+}
+
+/** The trials that ended as errors, per candidate, and their most common reasons. */
+function errorsSection(b: MarkdownBench): string[] {
+  const errored = b.candidates.filter((c) => (c.erroredTrials ?? 0) > 0);
+  if (errored.length === 0) return [];
+  const out = [
+    "",
+    `Trials that ended as errors (left out of the pass rates, not counted as failures): ${errored.map((c) => `${text(c.label)} ${c.erroredTrials} of ${c.trials}`).join(", ")}.`,
+  ];
+  if (b.errors?.length) out.push("", ...b.errors.map((e) => `- ${e.trials} × ${text(e.message)}`));
+  return out;
 }

@@ -199,7 +199,7 @@ describe("regressions and recommendation", () => {
       ["baseline", 3, false, 0],
     ]);
     expect(rec.headline).toBe("Recommended: C (50.0% of 6 scored checks). B scores higher but breaks 1 previously passing check.");
-    expect(rec.candidates[1].tradeoffs).toContain("pass rate +16.7 points vs baseline");
+    expect(rec.candidates[1].tradeoffs).toContain("pass rate over scored checks +16.7 points vs baseline (the evidence's Δ is over paired cases)");
   });
 
   it("keeps the baseline when every better candidate is blocked, and recommends nothing when nothing was scored", () => {

@@ -120,7 +120,9 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   const out: string[] = [];
   if (s.passRate.rate !== null && base.passRate.rate !== null) {
     const d = (s.passRate.rate - base.passRate.rate) * 100;
-    if (Math.abs(d) >= 0.05) out.push(`pass rate ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline`);
+    // Over every scored check, unlike the evidence headline's Δ over paired cases (issue #16): say which, so the two figures on one card do not read as one.
+    if (Math.abs(d) >= 0.05)
+      out.push(`pass rate over scored checks ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline (the evidence's Δ is over paired cases)`);
   }
   if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
     const r = s.costUsd / base.costUsd;

@@ -53,9 +53,9 @@ describe("benchMarkdown", () => {
 
   it("has a table row per comparison with the pass rate's interval, the difference's interval, p, verdict and blockers (labels escaped)", () => {
     expect(md).toContain("| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |");
-    expect(md).toContain("| model-6b-finetuning (baseline) | 22.5 % (95 % CI 17.3–28.8) 45/200 | — | — | — | — | 0 |");
+    expect(md).toContain("| model-6b-finetuning (baseline) | 22.5 % (95 % CI 17.3–28.8) 45/200 trials | — | — | — | — | 0 |");
     expect(md).toContain(
-      "| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |",
+      "| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 trials | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |",
     );
   });
 

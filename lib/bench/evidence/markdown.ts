@@ -84,7 +84,8 @@ function statusCounts(blockers: readonly MarkdownBlocker[]): string {
 }
 
 function rate(r: RateInterval | null): string {
-  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored}` : "—";
+  // Trials, the rate's unit (with repeats a case counts several times): "56/60 trials" on a 20-case bench.
+  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored} trials` : "—";
 }
 
 /**

@@ -95,7 +95,12 @@ function program(io: Io, result: { code: number }) {
     .option("--generator <config>", "model configuration that generates (default: the first model candidate's, else the judge's)")
     .option("--json-output <path>", "write the results as JSON")
     .option("--markdown <path>", "write a summary to paste as a pull-request comment (headline, a table with intervals, the blocking regressions)")
-    .option("--fail-on <what>", "inconclusive: exit 1 when the primary comparison cannot tell the candidates apart")
+    .option(
+      "--fail-on <what>",
+      "comma-separated, repeatable: worse = exit 1 when the primary comparison is worse or its candidate is blocked (a regression or a gate limit); inconclusive = that, or when it cannot tell the candidates apart (only a better, unblocked candidate passes)",
+      collect,
+      undefined,
+    )
     .option("--rerun-errors", "after the run, rerun the errored trials (429s, timeouts, outages) inside the same bench; the errored ones stay as history")
     .option(
       "--confirm",

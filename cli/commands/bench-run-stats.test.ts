@@ -84,9 +84,9 @@ describe("bench run --markdown and --fail-on inconclusive", () => {
     const text = readFileSync(md, "utf8");
     expect(text).toMatch(/^### Benchwork bench #\d+ \(finished\)\n/);
     expect(text).toContain("**No detectable difference between model-175b-finetuning and model-6b-verification (−5.0 points, 95 % CI −11.9 to +1.9");
-    expect(text).toContain("| model-6b-verification (baseline) | 37.5 % (95 % CI 31.1–44.4) 75/200 |");
+    expect(text).toContain("| model-6b-verification (baseline) | 37.5 % (95 % CI 31.1–44.4) 75/200 trials |");
     expect(text).toMatch(
-      /\| model-175b-finetuning \| 32\.5 % \(95 % CI 26\.4–39\.3\) 65\/200 \| baseline model-6b-verification \| −5\.0 \(−11\.9 to \+1\.9\) \| p = [\d.]+ \(exact McNemar, 200 paired cases\) \| inconclusive \| (\d+) \(\1 confirmed by deterministic replay\) \|/,
+      /\| model-175b-finetuning \| 32\.5 % \(95 % CI 26\.4–39\.3\) 65\/200 trials \| baseline model-6b-verification \| −5\.0 \(−11\.9 to \+1\.9\) \| p = [\d.]+ \(exact McNemar, 200 paired cases\) \| inconclusive \| (\d+) \(\1 confirmed by deterministic replay\) \|/,
     );
     expect(text).toContain("<summary>Blocking regressions (");
     expect(io.stdout.join("\n")).toContain("No detectable difference between model-175b-finetuning and model-6b-verification");
@@ -97,8 +97,8 @@ describe("bench run --markdown and --fail-on inconclusive", () => {
     expect(await main([...close, "--fail-on", "inconclusive"], io)).toBe(1);
     expect(io.stderr.join("\n")).toContain("--fail-on inconclusive: model-175b-finetuning vs model-6b-verification is inconclusive");
     const bad = captureIo();
-    expect(await main([...close, "--fail-on", "worse"], bad)).toBe(2);
-    expect(bad.stderr.join("\n")).toContain('--fail-on must be inconclusive (got "worse")');
+    expect(await main([...close, "--fail-on", "better"], bad)).toBe(2);
+    expect(bad.stderr.join("\n")).toContain('--fail-on takes worse and/or inconclusive, comma-separated (got "better")');
   }, 120_000);
 
   it("refuses a --markdown path it cannot write before anything runs", async () => {

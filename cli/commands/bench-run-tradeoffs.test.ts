@@ -92,6 +92,10 @@ describe("bench run cost trade-offs and gate limits", () => {
       /\| scripted · greeter r2 · answer in French \| \+\$0\.00090 \(95 % CI \+\$0\.00090 to \+\$0\.00090\) · \+750 % \| .* \| cost per case \+750 % exceeds the \+30 % limit \|/,
     );
     expect(io.stdout.join("\n")).toMatch(/vs baseline: cost per case \+\$0\.00090/);
+    // Issue #16: the candidate's own line names the limit that blocks it (it was only in the JSON and the Markdown).
+    expect(io.stdout.join("\n")).toMatch(
+      /^scripted · greeter r2 · answer in French: .* · blocked by the gate: cost per case \+750 % exceeds the \+30 % limit$/m,
+    );
   }, 60_000);
 
   it("a spend cap below one trial's estimate skips every trial as budget, and the bench finishes", async () => {

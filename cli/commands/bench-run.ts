@@ -2,7 +2,7 @@
  * `benchwork bench run --system ID --prompt NAME --candidate SPEC [--candidate SPEC …]
  *   [--baseline INDEX] [--cases all|tag:T|source:S|dataset:NAME] [--no-retained] [--budget N] [--repeats N]
  *   [--concurrency N] [--timeout SECONDS] [--judge CONFIG] [--generate-criteria N] [--generate-scenarios M]
- *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on inconclusive] [--rerun-errors] [--confirm]
+ *   [--generator CONFIG] [--json-output PATH] [--markdown PATH] [--fail-on worse|inconclusive[,…]] [--rerun-errors] [--confirm]
  *   [--max-cost USD] [--max-latency-increase PCT] [--max-cost-increase PCT]`
  * Plans, launches and waits for a bench on BENCHWORK_DB (or on PostgreSQL with BENCHWORK_DATABASE_URL
  * set: a job worker on its pg-boss queue, issue 20) with the same worker code as the app,
@@ -12,8 +12,9 @@
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
  * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
  * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
- * (then nothing is stored), or with `--fail-on inconclusive` when the primary comparison (see
- * lib/bench/evidence/headline.ts) is inconclusive; 2 on a usage error.
+ * (then nothing is stored), or with `--fail-on worse` when the primary comparison (see
+ * lib/bench/evidence/headline.ts) is worse or its candidate is blocked, with `--fail-on inconclusive`
+ * when it is that or inconclusive (lib/bench/evidence/fail-on.ts); 2 on a usage error.
  * With `--server URL` (issue 19) the bench is launched on that team server through its HTTP API
  * (token from BENCHWORK_TOKEN) and run by the server's worker; the output and exit codes are the
  * same, and a refused token ends with exit 2 and one line.
@@ -25,6 +26,7 @@ import { databasePath, migrateDatabase, openDatabase, type Db } from "@/db/clien
 import { getBench, getBenchProgress, requestCancel, type BenchProgress } from "@/db/queries/benches";
 import { launchLines, planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
 import { LibraryError } from "@/lib/library/errors";
+import { parseFailOn, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { deterministicNote } from "@/lib/bench/rerun/select";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
@@ -47,8 +49,8 @@ export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
   /** Where to write the pull-request comment (Markdown). */
   markdown?: string;
-  /** `inconclusive`: exit 1 when the primary comparison is inconclusive. */
-  failOn?: string;
+  /** `--fail-on` values (repeatable, each comma-separated): `worse`, `inconclusive` (see lib/bench/evidence/fail-on.ts). */
+  failOn?: string[];
   /** `--confirm`: after the run, rerun the suspected regressions' cases inside the bench (issue #16 §3). */
   confirm?: boolean;
   /** `--rerun-errors`: after the run, rerun the errored trials inside the bench. */
@@ -195,7 +197,12 @@ function remoteBackend(server: string): BenchBackend {
 
 /** Runs the command; returns the exit code. */
 export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<number> {
-  if (o.failOn !== undefined && o.failOn !== "inconclusive") throw usage(`--fail-on must be inconclusive (got "${o.failOn}")`);
+  let failOn: FailOn[];
+  try {
+    failOn = parseFailOn(o.failOn ?? []);
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
   if (o.jsonOutput) checkWritable(o.jsonOutput, "--json-output");
   if (o.markdown) checkWritable(o.markdown, "--markdown");
   if (o.server !== undefined && (o.confirm || o.rerunErrors))
@@ -223,7 +230,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   for (const line of report.lines) io.out(line);
   if (o.jsonOutput) writeJsonFile(o.jsonOutput, report.result);
   if (o.markdown) writeTextFile(o.markdown, report.markdown);
-  const exit = benchRunExit(report.gate, o.failOn === "inconclusive");
+  const exit = benchRunExit(report.gate, failOn);
   if (exit.stderr) io.err(exit.stderr);
   return exit.code;
 }

@@ -202,6 +202,8 @@ describe("the candidates table with the evidence", () => {
     // Wilson 45/200: scipy binomtest(45, 200).proportion_ci("wilson") = (0.172624, 0.287659); 2/2 = (0.342380, 1.0).
     expect(html).toContain("22.5 % (95 % CI 17.3–28.8)");
     expect(html).toContain("100.0 % (95 % CI 34.2–100.0)");
+    // The counts are trials (the rate's unit), said so: with repeats 56/60 read as cases of a 20-case bench.
+    expect(html).toContain("(45/200 trials)");
     expect(html).toContain("Pass rate means a case passes when all its scored checks pass");
   });
 });

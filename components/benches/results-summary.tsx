@@ -326,7 +326,7 @@ function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null 
       {formatRateInterval(r)}
       {r.scored ? (
         <span className="ml-1 text-xs text-slate-500">
-          ({r.passed}/{r.scored})
+          ({r.passed}/{r.scored} trials)
         </span>
       ) : null}
       {rates.passAt && rates.passHat && kMax > 1 ? (

@@ -40,4 +40,46 @@ describe("recommend with gate limits", () => {
     expect(r.recommendedCandidateId).toBeNull();
     expect(r.headline).toBe("No candidate is recommended: fast-but-slow passes the gate's regression check but cost per case +50 % exceeds the +30 % limit.");
   });
+
+  it("names every blocked candidate when none is recommended, not only the best-ranked (shots/sq-31: TB baseline · intent-router r1: 1)", () => {
+    const reg = (caseNo: number) => ({
+      caseKey: `case-${caseNo}`,
+      caseRevisionId: caseNo,
+      key: "e0",
+      label: "e0",
+      against: "last bench" as const,
+      outcome: "failed" as const,
+    });
+    const r = recommend(
+      cands,
+      1,
+      new Map([
+        [1, [reg(1)]],
+        [2, [reg(1), reg(2)]],
+      ]),
+    );
+    expect(r.recommendedCandidateId).toBeNull();
+    expect(r.headline).toBe("No candidate is recommended: every candidate that passed a check breaks a previously passing check (fast-but-slow: 2, base: 1).");
+  });
+
+  it("names a gate limit beside the regressions that also block (it was only in the JSON and Markdown table)", () => {
+    const reg = { caseKey: "case-1", caseRevisionId: 1, key: "e0", label: "e0", against: "baseline" as const, outcome: "failed" as const };
+    const limit = "cost per case +1957 % exceeds the +30 % limit";
+    const kept = recommend(cands, 1, new Map([[2, [reg]]]), { limits: new Map([[2, [limit]]]) });
+    expect(kept.headline).toBe(
+      "Keep the baseline base (50.0% of 2 scored checks): fast-but-slow scores higher but breaks 1 previously passing check, and cost per case +1957 % exceeds the +30 % limit.",
+    );
+    const none = recommend(
+      cands,
+      1,
+      new Map([
+        [1, [reg]],
+        [2, [reg]],
+      ]),
+      { limits: new Map([[2, [limit]]]) },
+    );
+    expect(none.headline).toBe(
+      "No candidate is recommended: every candidate that passed a check is blocked (fast-but-slow: 1 broken check, and cost per case +1957 % exceeds the +30 % limit; base: 1 broken check).",
+    );
+  });
 });

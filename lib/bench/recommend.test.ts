@@ -167,6 +167,16 @@ describe("regressions and recommendation", () => {
     expect(rec.candidates.find((c) => c.label === "C")!.fixes).toEqual([{ caseKey: "case-3", caseRevisionId: 3, key: "e0", label: "e0", against: "baseline" }]);
   });
 
+  it("does not count a case whose baseline trials disagree as a fix: it is flaky on the baseline (banking77-004: baseline 2/3, candidate 3/3)", () => {
+    const repeats: TrialFacts[] = [
+      ...[1, 2, 3].map((r) => trial(1, 4, [check("e0", r === 2 ? "failed" : "passed")], { repeat: r })),
+      ...[1, 2, 3].map((r) => trial(1, 6, [check("e0", "failed")], { repeat: r })),
+      ...[1, 2, 3].map((r) => trial(2, 4, [check("e0", "passed")], { repeat: r })),
+      ...[1, 2, 3].map((r) => trial(2, 6, [check("e0", "passed")], { repeat: r })),
+    ];
+    expect(findFixes(checkOutcomes(repeats, 1), checkOutcomes(repeats, 2), "baseline").map((f) => f.caseKey)).toEqual(["case-6"]);
+  });
+
   it("does not recommend a candidate with a higher average that breaks a passing check", () => {
     expect(stats.map((s) => s.passRate.rate)).toEqual([2 / 6, 5 / 6, 3 / 6]);
     const blockers = new Map<number, Regression[]>([
@@ -189,7 +199,7 @@ describe("regressions and recommendation", () => {
       ["baseline", 3, false, 0],
     ]);
     expect(rec.headline).toBe("Recommended: C (50.0% of 6 scored checks). B scores higher but breaks 1 previously passing check.");
-    expect(rec.candidates[1].tradeoffs).toContain("pass rate +16.7 points vs baseline");
+    expect(rec.candidates[1].tradeoffs).toContain("pass rate over scored checks +16.7 points vs baseline (the evidence's Δ is over paired cases)");
   });
 
   it("keeps the baseline when every better candidate is blocked, and recommends nothing when nothing was scored", () => {

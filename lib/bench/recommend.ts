@@ -56,18 +56,23 @@ export function findRegressions(reference: Outcomes, candidate: Outcomes, agains
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
 }
 
-/** One fixed check: it failed for the reference (in some or every scored repeat) and passes for the candidate in every scored repeat. */
+/**
+ * One fixed check: it failed for the reference in every scored repeat and passes for the candidate
+ * in every scored repeat. A check whose reference repeats disagree is flaky on the reference, not a
+ * fix (issue #16: the same definition as the flip table, lib/bench/evidence/flips.ts).
+ */
 export type Fix = Omit<Regression, "outcome">;
 
 /**
- * Checks that failed in `reference` (any scored repeat) and pass in `candidate` (every scored
+ * Checks that failed in `reference` (every scored repeat) and pass in `candidate` (every scored
  * repeat), matched by case revision and check key, ordered by case then check: the improvements a
  * candidate brings, listed beside its regressions.
  */
 export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
   const out: Fix[] = [];
   for (const [k, ref] of reference) {
-    if (ref.outcome !== "failed" && ref.outcome !== "mixed") continue;
+    // "mixed": the reference's repeats disagree, so it is flaky there and the candidate fixed nothing.
+    if (ref.outcome !== "failed") continue;
     const c = candidate.get(k);
     if (!c || c.outcome !== "passed") continue;
     out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });
@@ -123,7 +128,9 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   const out: string[] = [];
   if (s.passRate.rate !== null && base.passRate.rate !== null) {
     const d = (s.passRate.rate - base.passRate.rate) * 100;
-    if (Math.abs(d) >= 0.05) out.push(`pass rate ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline`);
+    // Over every scored check, unlike the evidence headline's Δ over paired cases (issue #16): say which, so the two figures on one card do not read as one.
+    if (Math.abs(d) >= 0.05)
+      out.push(`pass rate over scored checks ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline (the evidence's Δ is over paired cases)`);
   }
   if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
     const r = s.costUsd / base.costUsd;
@@ -161,6 +168,12 @@ function clearlyLower(a: number, b: number, share: number): number {
   const larger = Math.max(Math.abs(a), Math.abs(b));
   if (larger === 0 || Math.abs(a - b) < share * larger) return 0;
   return a < b ? -1 : 1;
+}
+
+/** What blocks a candidate, regressions and gate limits: "1 broken check, and cost per case +50 % exceeds the +30 % limit". */
+function blockedBy(v: CandidateVerdict): string {
+  const n = v.blockers.length;
+  return [n ? `${n} broken check${n === 1 ? "" : "s"}` : "", ...(v.limitBlockers ?? [])].filter(Boolean).join(", and ");
 }
 
 /**
@@ -225,11 +238,15 @@ export function recommend(
     else if (passedNone.length === scored.length)
       headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
     else {
-      const blocked = verdicts.find((v) => passedAny(v))!; // the best-ranked that passed something: blocked, or it would be the pick
-      if (blocked.blockers.length === 0 && blocked.limitBlockers)
-        headline = `No candidate is recommended: ${blocked.label} passes the gate's regression check but ${blocked.limitBlockers.join("; ")}.`;
+      // Every candidate that passed something is blocked, or it would be the pick: name each one (issue #16), in rank order.
+      const blocked = verdicts.filter((v) => passedAny(v));
+      const others = passedNone.length ? "; the others passed none" : "";
+      if (blocked.every((v) => v.blockers.length === 0))
+        headline = `No candidate is recommended: ${blocked.map((v) => `${v.label} passes the gate's regression check but ${v.limitBlockers!.join("; ")}`).join("; ")}.`;
+      else if (blocked.every((v) => !v.limitBlockers))
+        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")})${others}.`;
       else
-        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.label}: ${blocked.blockers.length})${passedNone.length ? "; the others passed none" : ""}.`;
+        headline = `No candidate is recommended: every candidate that passed a check is blocked (${blocked.map((v) => `${v.label}: ${blockedBy(v)}`).join("; ")})${others}.`;
     }
   } else {
     pick.recommended = true;
@@ -237,7 +254,7 @@ export function recommend(
     const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && (v.blockers.length || v.limitBlockers));
     const why = (v: CandidateVerdict) =>
       v.blockers.length
-        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}`
+        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
         : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
     const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
     if (pick.isBaseline && blockedAbove.length) {

@@ -10,6 +10,8 @@ import { statsOf } from "@/lib/bench/aggregate";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceSentence, primaryComparison } from "@/lib/bench/evidence/headline";
 import { benchMarkdown } from "@/lib/bench/evidence/markdown";
+import { candidateCounts } from "@/lib/bench/evidence/candidate-line";
+import { failOnMessage, failOnReasons, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { reasonKind } from "@/lib/bench/plan";
 import type { BenchPlan } from "@/lib/bench/types";
 import { LibraryError } from "@/lib/library/errors";
@@ -55,8 +57,11 @@ export interface BenchRunReport {
   lines: string[];
   /** The pull-request comment (`--markdown`). */
   markdown: string;
-  /** What decides the exit code (with `--fail-on inconclusive`, also `inconclusive`). */
-  gate: { finished: boolean; allErrored: boolean; bestBlocked: boolean; inconclusive: string | null };
+  /**
+   * What decides the exit code; with `--fail-on`, also `worse` and `inconclusive` (why the primary
+   * comparison fails that rule, or null; see lib/bench/evidence/fail-on.ts).
+   */
+  gate: { finished: boolean; allErrored: boolean; bestBlocked: boolean; worse: string | null; inconclusive: string | null };
 }
 
 /**
@@ -149,11 +154,22 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     },
   };
   const lines: string[] = [""];
-  for (const c of result.candidates) {
+  result.candidates.forEach((c, i) => {
+    // Issue #16: what blocks it counted like the headline (the gate's blockers by status), the cleared flakes apart, and the gate limits.
+    const cid = bench.candidates[i].id;
+    const verdict = rec.candidates.find((v) => v.candidateId === cid);
+    const classified = evidence.find((e) => e.candidateId === cid)?.regressions ?? [];
+    const counts = candidateCounts({
+      blockers: blockerStatuses(verdict?.blockers ?? [], classified),
+      blockerReasons: blockerReasons(verdict?.blockers ?? [], classified),
+      regressions: classified.map((r) => r.regressionStatus),
+      fixes: c.fixes.length,
+      limits: verdict?.limitBlockers ?? [],
+    });
     lines.push(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${c.regressions.length ? ` · ${c.regressions.length} regressions` : ""}${c.fixes.length ? ` · ${c.fixes.length} fixes` : ""}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
     );
-  }
+  });
   // Cost and latency against the baseline, with their intervals (issue #16 §4).
   for (const c of bench.candidates) {
     const t = evidence.find((e) => e.candidateId === c.id)?.comparisons.find((x) => x.against === "baseline")?.tradeoffs;
@@ -201,7 +217,14 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       casePassRate: evOf(c.id)?.rates.trialPassRate ?? null,
       comparisons: evOf(c.id)?.comparisons ?? [],
       blockers: ranked.find((r) => r.candidateId === c.id)?.blockerList ?? [],
+      // Issue #16: the flakes a rerun cleared and the errored trials belong in the comment too.
+      cleared: (evOf(c.id)?.regressions ?? [])
+        .filter((r) => r.regressionStatus === "cleared")
+        .map((r) => ({ caseKey: r.caseKey, label: r.label, against: r.against, status: r.regressionStatus })),
+      erroredTrials: statsOf(summary, c.id)?.trials.error ?? 0,
+      trials: statsOf(summary, c.id)?.trials.total ?? 0,
     })),
+    errors,
   });
   const markdown =
     markdownSummary +
@@ -212,12 +235,10 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
         limitBlockers: c.limitBlockers ?? [],
       })),
     );
-  const inconclusive =
-    !primary || primary.comparison.verdict === "inconclusive"
-      ? primary
-        ? `--fail-on inconclusive: ${primary.candidate.label} vs ${primary.comparison.againstCandidate} is inconclusive (the 95 % interval spans 0 or the test is not significant)`
-        : "--fail-on inconclusive: nothing was compared (one candidate and no earlier bench)"
-      : null;
+  // Issue #16: what `--fail-on worse|inconclusive` fails on — the primary comparison and what blocks its candidate.
+  const primaryId = ranked.find((r) => r === primary?.candidate)?.candidateId;
+  const primaryVerdict = rec.candidates.find((c) => c.candidateId === primaryId);
+  const failOn = failOnReasons(primary, { regressions: primary?.candidate.blockers.length ?? 0, limits: primaryVerdict?.limitBlockers ?? [] });
   return {
     result,
     lines,
@@ -227,18 +248,21 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       allErrored: result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total),
       // A gate limit (issue #16 §4) blocks the best candidate like a regression does.
       bestBlocked: (rec.candidates[0]?.blockers.length ?? 0) > 0 || (rec.candidates[0]?.limitBlockers?.length ?? 0) > 0,
-      inconclusive,
+      ...failOn,
     },
   };
 }
 
 /**
- * The exit code of `bench run` from a report: 1 when the bench did not finish; with `--fail-on
- * inconclusive`, 1 (and the reason on stderr) when the primary comparison is inconclusive; 1 when
- * every trial errored or the best candidate is blocked (by a regression or a gate limit); else 0.
+ * The exit code of `bench run` from a report: 1 when the bench did not finish; with `--fail-on`, 1
+ * (and the reason on stderr) when the primary comparison fails a listed rule (`worse`: its verdict
+ * is worse or its candidate is blocked; `inconclusive`: that, or it is inconclusive, or nothing was
+ * compared); 1 when every trial errored or the best candidate is blocked (by a regression or a gate
+ * limit); else 0.
  */
-export function benchRunExit(gate: BenchRunReport["gate"], failOnInconclusive: boolean): { code: 0 | 1; stderr: string | null } {
+export function benchRunExit(gate: BenchRunReport["gate"], failOn: readonly FailOn[]): { code: 0 | 1; stderr: string | null } {
   if (!gate.finished) return { code: 1, stderr: null };
-  if (failOnInconclusive && gate.inconclusive) return { code: 1, stderr: gate.inconclusive };
+  const failed = failOnMessage({ worse: gate.worse ?? null, inconclusive: gate.inconclusive }, failOn);
+  if (failed) return { code: 1, stderr: failed };
   return { code: gate.allErrored || gate.bestBlocked ? 1 : 0, stderr: null };
 }

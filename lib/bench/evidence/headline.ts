@@ -64,6 +64,15 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  */
 function blockingClause(blockers: readonly RegressionStatus[], reasons: readonly (RegressionReason | null)[] = []): string {
   if (blockers.length === 0) return "";
+  const detail = blockerBreakdown(blockers, reasons);
+  return `; ${plural(blockers.length, "regression")} ${blockers.length === 1 ? "blocks" : "block"} it${detail}`;
+}
+
+/**
+ * The blockers by status, as the headline and `bench run`'s candidate lines write them:
+ * " (2 confirmed, 8 confirmed by deterministic replay, 3 suspected)", or "" when there is none.
+ */
+export function blockerBreakdown(blockers: readonly RegressionStatus[], reasons: readonly (RegressionReason | null)[] = []): string {
   const replay = blockers.filter((s, i) => s === "confirmed" && reasons[i] === "deterministic replay").length;
   const confirmed = blockers.filter((s) => s === "confirmed").length - replay;
   const suspected = blockers.filter((s) => s === "suspected").length;
@@ -72,9 +81,8 @@ function blockingClause(blockers: readonly RegressionStatus[], reasons: readonly
     replay ? `${replay} confirmed by deterministic replay` : "",
     suspected ? `${suspected} suspected` : "",
   ].filter(Boolean);
-  // Only worth saying when the statuses differ: "5 regressions block it" with 5 suspected says "(5 suspected)".
-  const detail = parts.length ? ` (${parts.join(", ")})` : "";
-  return `; ${plural(blockers.length, "regression")} ${blockers.length === 1 ? "blocks" : "block"} it${detail}`;
+  // Always said, even when every status is the same: "5 regressions block it (5 suspected)".
+  return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
 /**

@@ -53,9 +53,9 @@ describe("benchMarkdown", () => {
 
   it("has a table row per comparison with the pass rate's interval, the difference's interval, p, verdict and blockers (labels escaped)", () => {
     expect(md).toContain("| Candidate | Case pass rate (95 % CI) | vs | Δ points (95 % CI) | p | Verdict | Blocking regressions |");
-    expect(md).toContain("| model-6b-finetuning (baseline) | 22.5 % (95 % CI 17.3–28.8) 45/200 | — | — | — | — | 0 |");
+    expect(md).toContain("| model-6b-finetuning (baseline) | 22.5 % (95 % CI 17.3–28.8) 45/200 trials | — | — | — | — | 0 |");
     expect(md).toContain(
-      "| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |",
+      "| model\\|6b-verification | 37.5 % (95 % CI 31.1–44.4) 75/200 trials | baseline model-6b-finetuning | +15.0 (+8.7 to +21.3) | p < 0.001 (exact McNemar, 200 paired cases) | better | 2 (1 confirmed, 1 suspected) |",
     );
   });
 
@@ -121,5 +121,43 @@ describe("benchMarkdown", () => {
     expect(hostile).toContain("**&lt;!-- a beats b by +1.0 points (95 % CI +0.5 to +1.5, p < 0.001, 9 paired cases)**");
     expect(hostile).toContain("| &lt;!--x | 37.5 %");
     expect(hostile).toContain("| &lt;img src=x> |");
+  });
+
+  it("escapes * and _ in a model name so it is not Markdown emphasis (in the sentence, the recommendation and the tables)", () => {
+    const starry = benchMarkdown({
+      ...input,
+      headline: "gpt_4o*mini beats my_model by +1.0 points",
+      recommendation: "Recommended: gpt_4o*mini (50.0% of 2 scored checks).",
+      candidates: [
+        { ...input.candidates[1], label: "gpt_4o*mini", blockers: [{ caseKey: "c_1", label: "a *b* _c_", against: "baseline", status: "suspected" }] },
+      ],
+    });
+    expect(starry).toContain("**gpt\\_4o\\*mini beats my\\_model by +1.0 points**");
+    expect(starry).toContain("Recommended: gpt\\_4o\\*mini (50.0% of 2 scored checks).");
+    expect(starry).toContain("| gpt\\_4o\\*mini | 37.5 %");
+    expect(starry).toContain("| gpt\\_4o\\*mini | `c_1` | a \\*b\\* \\_c\\_ | baseline | suspected |");
+  });
+
+  it("lists the regressions a rerun cleared and the trials that ended as errors (r1.md left both out)", () => {
+    const r1 = benchMarkdown({
+      ...input,
+      candidates: [
+        { ...input.candidates[0], erroredTrials: 0, trials: 60 },
+        {
+          ...input.candidates[1],
+          label: "TB candidate",
+          erroredTrials: 1,
+          trials: 60,
+          cleared: [{ caseKey: "banking77-001", label: "Intent label", against: "baseline", status: "cleared" }],
+        },
+      ],
+      errors: [{ trials: 1, message: "rate_limit (HTTP 429): Rate limit reached for requests" }],
+    });
+    expect(r1).toContain("<summary>Cleared by a rerun: flaky, not blocking (1)</summary>");
+    expect(r1).toContain("| TB candidate | `banking77-001` | Intent label | baseline | flaky — cleared |");
+    expect(r1).toContain("Trials that ended as errors (left out of the pass rates, not counted as failures): TB candidate 1 of 60.");
+    expect(r1).toContain("- 1 × rate\\_limit (HTTP 429): Rate limit reached for requests");
+    expect(md).not.toContain("Cleared by a rerun");
+    expect(md).not.toContain("ended as errors");
   });
 });

@@ -2,12 +2,14 @@
  * A bench's result as a pull-request comment (`bench run --markdown PATH`, issue #16 §5): the
  * evidence sentence, the recommendation, a table of every candidate's case pass rate and paired
  * comparisons with their 95 % intervals, and the regressions that block, each with its status.
- * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table.
+ * GitHub-flavoured Markdown; labels and case keys are escaped so a "|" or "`" cannot break a table,
+ * nor a "*" or "_" in a model name become emphasis.
  */
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import type { RateInterval } from "@/lib/bench/stats/wilson";
 import { formatPoints, formatPValue, formatRateInterval } from "./format";
 import type { LabelledComparison } from "./headline";
+import { markdownCell, markdownText } from "./markdown-text";
 
 /** One blocking regression as the comment lists it. */
 export interface MarkdownBlocker {
@@ -34,20 +36,24 @@ export interface MarkdownBench {
     casePassRate: RateInterval | null;
     comparisons: readonly LabelledComparison[];
     blockers: readonly MarkdownBlocker[];
+    /** Regressions a rerun cleared (flaky, not blocking); absent: none. */
+    cleared?: readonly MarkdownBlocker[];
+    /** Its trials that ended as errors, and all its trials; absent: not said. */
+    erroredTrials?: number;
+    trials?: number;
   }[];
+  /** The most common reasons of errored trials ("rate_limit (HTTP 429): …"); absent: none. */
+  errors?: readonly { trials: number; message: string }[];
 }
 
 /** Blocker rows listed at most: a GitHub comment holds 65,536 characters. */
 const MAX_BLOCKERS = 100;
 
-/**
- * Text outside code, on one line: a "<" that could open a tag or comment becomes "&lt;" (a label "<!--" would
- * hide the rest of the comment); "p < 0.001" stays as written.
- */
-const text = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+/** Text outside code, on one line, with Markdown's punctuation and HTML escaped (markdown-text.ts). */
+const text = markdownText;
 
-/** Text for a table cell: "|" escaped, line breaks as spaces, no HTML. */
-const cell = (s: string) => text(s.replace(/\|/g, "\\|"));
+/** Text for a table cell: as `text`, "|" escaped. */
+const cell = markdownCell;
 
 /** Text for a code span: "|" escaped (GitHub splits table cells first), line breaks as spaces. */
 const codeText = (s: string) => s.replace(/\r?\n|\r/g, " ").replace(/\|/g, "\\|");
@@ -78,7 +84,8 @@ function statusCounts(blockers: readonly MarkdownBlocker[]): string {
 }
 
 function rate(r: RateInterval | null): string {
-  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored}` : "—";
+  // Trials, the rate's unit (with repeats a case counts several times): "56/60 trials" on a 20-case bench.
+  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored} trials` : "—";
 }
 
 /**
@@ -129,5 +136,35 @@ export function benchMarkdown(b: MarkdownBench): string {
     if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
     out.push("", "</details>");
   }
+  out.push(...clearedSection(b), ...errorsSection(b));
   return out.join("\n") + "\n";
+}
+
+/** The regressions a confirm round cleared: shown so a reviewer sees the flake, marked as not blocking. */
+function clearedSection(b: MarkdownBench): string[] {
+  const cleared = b.candidates.flatMap((c) => (c.cleared ?? []).map((x) => ({ candidate: c.label, ...x })));
+  if (cleared.length === 0) return [];
+  const out = [
+    "",
+    "<details>",
+    `<summary>Cleared by a rerun: flaky, not blocking (${cleared.length})</summary>`,
+    "",
+    "| Candidate | Case | Check | Against | Status |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const x of cleared.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | flaky — cleared |`);
+  if (cleared.length > MAX_BLOCKERS) out.push("", `… and ${cleared.length - MAX_BLOCKERS} more (see the JSON output)`);
+  return [...out, "", "</details>"];
+}
+
+/** The trials that ended as errors, per candidate, and their most common reasons. */
+function errorsSection(b: MarkdownBench): string[] {
+  const errored = b.candidates.filter((c) => (c.erroredTrials ?? 0) > 0);
+  if (errored.length === 0) return [];
+  const out = [
+    "",
+    `Trials that ended as errors (left out of the pass rates, not counted as failures): ${errored.map((c) => `${text(c.label)} ${c.erroredTrials} of ${c.trials}`).join(", ")}.`,
+  ];
+  if (b.errors?.length) out.push("", ...b.errors.map((e) => `- ${e.trials} × ${text(e.message)}`));
+  return out;
 }

@@ -29,4 +29,13 @@ describe("trade-off formatting", () => {
     );
     expect(tradeoffsMarkdown([{ label: "x", tradeoffs: null, limitBlockers: [] }])).toBe("");
   });
+  it("escapes * and _ in a model name in the Markdown section", () => {
+    const t = {
+      costPerCase: null,
+      latencyP50: { n: 2, candidate: 150, baseline: 100, delta: 50, ci95: [50, 50] as [number, number], relative: 0.5 },
+      latencyP95: null,
+      bootstrap: { replicates: 1000, seed: 1 },
+    };
+    expect(tradeoffsMarkdown([{ label: "gpt_4o*mini", tradeoffs: t, limitBlockers: [] }])).toContain("| gpt\\_4o\\*mini | — |");
+  });
 });

@@ -3,6 +3,7 @@
  * #16 §4: "+$0.0008 (95 % CI +$0.0006 to +$0.0009) · +45 %", "+180 ms (95 % CI +170 to +330) · +24 %".
  */
 import type { TradeoffDifference, Tradeoffs } from "@/lib/bench/stats/tradeoffs";
+import { markdownCell } from "./markdown-text";
 
 const MINUS = "\u2212";
 const sign = (v: number, s: string) => (s.replace(/[^1-9]/g, "") === "" ? s : `${v < 0 ? MINUS : "+"}${s}`);
@@ -49,11 +50,7 @@ export function tradeoffCells(t: Tradeoffs | null | undefined): { cost: string; 
 export function tradeoffsMarkdown(rows: { label: string; tradeoffs: Tradeoffs | null | undefined; limitBlockers: readonly string[] }[]): string {
   const shown = rows.filter((r) => r.tradeoffs && (r.tradeoffs.costPerCase || r.tradeoffs.latencyP50));
   if (shown.length === 0) return "";
-  const cell = (s: string) =>
-    s
-      .replace(/\r?\n|\r/g, " ")
-      .replace(/\|/g, "\\|")
-      .replace(/<(?=[A-Za-z/!?])/g, "&lt;");
+  const cell = markdownCell;
   const out = [
     "",
     "#### Cost and latency vs the baseline (paired cases)",

@@ -284,6 +284,23 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect((await trialRows(benchId)).map((t) => t.output)).toEqual(["w2's answer", "current", "w1's answer"]);
   });
 
+  it("skips a lane whose bench or provider another claimer is serving, instead of waiting behind it, and claims it once free", async () => {
+    const { benchId, trialIds } = await launch(4, { concurrency: 4, provider: "busy" });
+    // Another claimer in the middle of its claim: it holds the bench's lock, then the provider's.
+    for (const lock of [`benchwork:bench:${benchId}`, "benchwork:provider:busy"]) {
+      const other = await pool.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lock]);
+        expect(await queue.claim("w1", 4, T0)).toEqual([]);
+        await other.query("COMMIT");
+      } finally {
+        other.release();
+      }
+    }
+    expect((await queue.claim("w1", 4, T0)).map((c) => c.trialId)).toEqual(trialIds);
+  });
+
   it("claims and completes a batch in as many round trips for 38 trials as for 2", async () => {
     const { trialIds } = await launch(40, { concurrency: 40 });
     // Every statement the queue sends (pg-boss's too: they run on the queue's transaction client).

@@ -5,11 +5,12 @@
  * but it does not cap how many jobs of a group run at once across processes. So:
  * - each bench × provider pair is a pg-boss queue (a "lane"), so a claim can fetch exactly the jobs
  *   it is allowed to run;
- * - a claim runs in one transaction that takes two advisory locks (the bench's, then the
- *   provider's: always in that order, so claimers never deadlock), counts the current claims
- *   (`trial_claims`), fetches at most the free slots from the lane through pg-boss on the same
- *   transaction, and records the claims. Every process counts under the same locks, so the limits
- *   hold across processes and hosts;
+ * - a claim runs in one transaction that takes two advisory locks (the bench's and the
+ *   provider's, without waiting: a lane another claimer holds is skipped until the next claim),
+ *   counts the current claims (`trial_claims`), fetches at most the free slots from the lane
+ *   through pg-boss on the same transaction, and records the claims. Every process counts under the
+ *   same locks, so the limits hold across processes and hosts. A claim and a batch of results each
+ *   take a fixed number of round trips, whatever their size (statements over unnest() arrays);
  * - a claim carries a fresh token; `complete` deletes the claim row with that token and stores the
  *   result in the same transaction, so only the current claim's result is ever stored;
  * - a bench's spend cap is applied in the same claim, under the bench's lock (lib/bench/budget.ts),
@@ -228,14 +229,18 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    */
   private claimLane(lane: { name: string; benchId: number; providerKey: string }, workerId: string, want: number, now: number): Promise<TrialClaim[]> {
     return withPgTransaction(this.pool, async (client) => {
-      // Both locks in one statement: PostgreSQL evaluates a select list left to right, so the bench's
-      // is taken first, as everywhere (cancelBench takes only the bench's). The counts below are a
-      // statement of their own: a statement's snapshot is taken before it waits for a lock.
-      await client.query(
-        `SELECT pg_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)),
-                pg_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0))`,
+      // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
+      // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
+      // or poll. A claimer that waited would hold up its own loop (and the results it has to store,
+      // whose claims still count against the limits) behind every other worker's claim. Try-locks
+      // never wait, so their order cannot deadlock. The counts below are a statement of their own:
+      // a statement's snapshot is taken when it starts, before any lock it takes.
+      const locks = await client.query<{ bench: boolean; provider: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)) AS bench,
+                pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
         [lane.benchId, lane.providerKey],
       );
+      if (!locks.rows[0].bench || !locks.rows[0].provider) return [];
       const { rows } = await client.query<LaneState>(
         `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
                 (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",

@@ -9,15 +9,23 @@
  *   peak    the model server's most chat requests in flight at once, against the per-provider limit
  *           (BENCHWORK_PROVIDER_CONCURRENCY given to the launch and the workers; never exceeded)
  *   load    the 1-minute load average before and after the run (the machine is shared)
+ *   cpu     CPU time (user + system, from /proc) of the worker processes during the run, in µs per trial
+ *   trips   round trips to PostgreSQL of the worker processes during the run, per trial (they
+ *           connect through a counting relay, bench/pg-wire-count.ts: every Query and Sync message)
  * An unmeasured warm-up bench (`--warmup`, default 1,000 trials) runs first on each fleet, so the
  * figure is of warm workers, as in a deployment.
  *
  * Run: `npx tsx bench/pg-workers.ts [--trials 20000] [--latency 50] [--concurrency 256]
- * [--provider-limit 256] [--workers 1,2,4] [--slots N] [--warmup 1000]` (`--trials 2000` for a quick
- * run; `--slots` sets BENCHWORK_WORKER_SLOTS, else the worker's default). Starts its own cluster
- * unless BENCHWORK_TEST_DATABASE_URL names one.
+ * [--provider-limit 256] [--workers 1,2,4] [--slots N] [--warmup 1000] [--before DIR] [--cpu-prof DIR]`
+ * (`--trials 2000` for a quick run; `--slots` sets BENCHWORK_WORKER_SLOTS, else the worker's
+ * default). `--before DIR` also runs the workers of another checkout (e.g. `git worktree add DIR
+ * <commit>` with its node_modules) on each fleet size, alternating with this one's, and prints both;
+ * the launch and the scripted server are this checkout's in both. `--cpu-prof DIR` writes each
+ * worker process's CPU profile there (BENCHWORK_BUNDLE_READABLE=1 keeps them readable). Starts its
+ * own cluster unless BENCHWORK_TEST_DATABASE_URL names one.
  */
-import { mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { closeStore, openPgStore } from "../db/pg/store";
@@ -27,6 +35,7 @@ import { launchFromRequest } from "../server/bench/prepare";
 import { stopJobQueue } from "../server/bench/trial-jobs";
 import { LOAD_CASES_MAX, loadRequest, seedLoadSuite, startLoadModelServer, waitUntil } from "../server/bench/test-support/load-bench";
 import { WorkerFleet } from "../server/bench/test-support/worker-fleet";
+import { startPgWireCounter } from "./pg-wire-count";
 
 const args = process.argv.slice(2);
 /** `--name value`, or `def`. */
@@ -58,12 +67,37 @@ if (FLEETS.some((n) => !Number.isInteger(n) || n < 1)) {
   console.error(`bench/pg-workers.ts: --workers: expected worker counts like 1,2,4, got "${arg("workers", "")}"`);
   process.exit(2);
 }
+const BEFORE = args.includes("--before") ? path.resolve(arg("before", "")) : null;
+if (BEFORE !== null && !existsSync(path.join(BEFORE, "package.json"))) {
+  console.error(`bench/pg-workers.ts: --before: "${BEFORE}" is not a checkout (no package.json)`);
+  process.exit(2);
+}
+const CPU_PROF = args.includes("--cpu-prof") ? path.resolve(arg("cpu-prof", "")) : null;
+/** Clock ticks per second of /proc's CPU times. */
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/** CPU time (user + system) of processes so far, in µs, from /proc; null where /proc is missing. */
+function cpuMicros(pids: number[]): number | null {
+  let ticks = 0;
+  for (const pid of pids) {
+    const file = `/proc/${pid}/stat`;
+    if (!existsSync(file)) return null;
+    // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+    const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks / CLK_TCK) * 1e6;
+}
 /** Cap on waiting for one bench (ms): 20× the ideal, at least 10 minutes; only so a stuck run ends. */
 const CAP_MS = Math.max(600_000, 20 * ((TRIALS * LATENCY) / CONCURRENCY));
 const ideal = (TRIALS * LATENCY) / CONCURRENCY / 1000;
 
 interface Run {
+  /** "after" (this checkout) or "before" (`--before`). */
+  code: string;
   workers: number;
+  cpuUsPerTrial: number | null;
+  tripsPerTrial: number;
   wallS: number;
   peak: number;
   done: number;
@@ -74,19 +108,22 @@ interface Run {
 }
 
 /** One fleet of `workers` processes on a fresh database: warm-up bench, then the measured one. */
-async function measure(workers: number): Promise<Run> {
+async function measure(workers: number, code: string, root: string | undefined): Promise<Run> {
   const database = await createTestDatabase();
+  const relay = await startPgWireCounter(database.url);
   const db = openPgStore(database.url, 4);
   const model = await startLoadModelServer({ latencyMs: LATENCY });
   const finished = new Map<number, () => void>();
   const fleet = new WorkerFleet({
     env: {
-      BENCHWORK_DATABASE_URL: database.url,
+      BENCHWORK_DATABASE_URL: relay.url,
       BENCHWORK_DB: path.join(mkdtempSync(path.join(tmpdir(), "benchwork-pg-workers-")), "unused.db"),
       BENCHWORK_PROVIDER_CONCURRENCY: String(PROVIDER_LIMIT),
       ...(SLOTS !== null ? { BENCHWORK_WORKER_SLOTS: String(SLOTS) } : {}),
     },
     onBenchFinished: (id) => finished.get(id)?.(),
+    root,
+    nodeArgs: CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.join(CPU_PROF, `${code}-${workers}`)] : [],
   });
   try {
     const suite = await seedLoadSuite(db, { cases: Math.min(TRIALS, LOAD_CASES_MAX), baseUrl: model.server.url });
@@ -110,10 +147,16 @@ async function measure(workers: number): Promise<Run> {
     };
     if (WARMUP > 0) await run(Math.min(WARMUP, suite.caseKeys.length));
     model.server.requests.reset(); // the peak from here on
+    relay.reset();
+    const cpu0 = cpuMicros(fleet.pids);
     const loadBefore = loadavg()[0];
     const { p, wallS } = await run(TRIALS);
+    const cpu1 = cpuMicros(fleet.pids);
     return {
+      code,
       workers,
+      cpuUsPerTrial: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / TRIALS : null,
+      tripsPerTrial: relay.roundTrips() / TRIALS,
       wallS,
       peak: model.server.requests.peakInFlight,
       done: p.done,
@@ -124,6 +167,7 @@ async function measure(workers: number): Promise<Run> {
     };
   } finally {
     await fleet.stop();
+    await relay.close();
     await model.close();
     await stopJobQueue(db);
     await closeStore(db);
@@ -133,30 +177,63 @@ async function measure(workers: number): Promise<Run> {
 
 console.log(
   `PostgreSQL, ${TRIALS.toLocaleString("en-US")} trials at ${LATENCY} ms latency, bench concurrency ${CONCURRENCY}, provider limit ${PROVIDER_LIMIT}, ` +
-    `worker slots ${SLOTS ?? "default"}, warm-up ${Math.min(WARMUP, TRIALS, LOAD_CASES_MAX)} trials per fleet; ${availableParallelism()} cores`,
+    `worker slots ${SLOTS ?? "default"}, warm-up ${Math.min(WARMUP, TRIALS, LOAD_CASES_MAX)} trials per fleet; ${availableParallelism()} cores` +
+    (BEFORE ? `; "before" = the workers of ${BEFORE}, alternating with this checkout's ("after")` : ""),
 );
 const runs: Run[] = [];
 try {
-  for (const n of FLEETS) {
-    const r = await measure(n);
-    runs.push(r);
-    console.log(`${n} worker${n > 1 ? "s" : ""}: ${r.wallS.toFixed(2)} s (${r.done} done, ${r.error} errors, ${r.skipped} skipped)`);
+  for (const [i, n] of FLEETS.entries()) {
+    // Alternate which code goes first, so neither always runs on the machine the other left behind.
+    const order: [string, string | undefined][] = BEFORE
+      ? i % 2 === 0
+        ? [
+            ["before", BEFORE],
+            ["after", undefined],
+          ]
+        : [
+            ["after", undefined],
+            ["before", BEFORE],
+          ]
+      : [["after", undefined]];
+    for (const [code, root] of order) {
+      const r = await measure(n, code, root);
+      runs.push(r);
+      console.log(`${code} ${n} worker${n > 1 ? "s" : ""}: ${r.wallS.toFixed(2)} s (${r.done} done, ${r.error} errors, ${r.skipped} skipped)`);
+    }
   }
 } finally {
   await stopOwnCluster();
 }
 
-const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(8) : c.padStart(14))).join(" ");
+const row = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(8) : c.padStart(14))).join(" ");
 console.log("");
-console.log(row(["workers", "wall s", "ideal s", "wall / ideal", "trials/s", "peak in flight", "provider limit", "load 1m", "trials"]));
+console.log(
+  row([
+    "code",
+    "workers",
+    "wall s",
+    "ideal s",
+    "wall / ideal",
+    "trials/s",
+    "cpu µs/trial",
+    "trips/trial",
+    "peak in flight",
+    "provider limit",
+    "load 1m",
+    "trials",
+  ]),
+);
 for (const r of runs)
   console.log(
     row([
+      r.code,
       String(r.workers),
       r.wallS.toFixed(2),
       ideal.toFixed(2),
       ideal > 0 ? (r.wallS / ideal).toFixed(3) : "n/a",
       ((r.done + r.error + r.skipped) / r.wallS).toFixed(0),
+      r.cpuUsPerTrial === null ? "n/a" : r.cpuUsPerTrial.toFixed(0),
+      r.tripsPerTrial.toFixed(2),
       String(r.peak),
       String(PROVIDER_LIMIT),
       `${r.loadBefore.toFixed(1)}→${r.loadAfter.toFixed(1)}`,
@@ -165,6 +242,6 @@ for (const r of runs)
   );
 const over = runs.filter((r) => r.peak > PROVIDER_LIMIT);
 console.log(
-  `targets: wall ≤ 1.10 × ideal at 4 workers; peak in flight ≤ provider limit (${over.length === 0 ? "held in every run" : `EXCEEDED with ${over.map((r) => r.workers).join(", ")} workers`})`,
+  `targets: wall ≤ 1.10 × ideal at 4 workers; peak in flight ≤ provider limit (${over.length === 0 ? "held in every run" : `EXCEEDED in ${over.map((r) => `${r.code} ${r.workers}`).join(", ")} workers`})`,
 );
 process.exit(0);

@@ -21,9 +21,6 @@ import type pg from "pg";
 const JUDGE_KEY_SQL = `CASE WHEN b.judge IS NULL OR json_typeof(b.judge) <> 'object' THEN NULL
   ELSE (b.judge->>'provider') || ' ' || coalesce(b.judge->>'baseUrl', 'default') END`;
 
-/** The advisory lock statement of a provider's limit (the claim takes it for every provider it counts). */
-const PROVIDER_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('benchwork:provider:' || $1::text, 0))";
-
 /**
  * The provider key of bench `benchId`'s judge, as the claim counts it.
  * @returns null when the bench has no judge
@@ -34,16 +31,20 @@ export async function benchJudgeKey(client: pg.ClientBase, benchId: number): Pro
 }
 
 /**
- * Takes the advisory locks of a lane's provider and, when its bench's judge is on another
- * provider, of the judge's — always in sorted order, so two claimers whose lane and judge
- * providers are swapped never deadlock. Call it after the bench's lock, in the claim's transaction.
- * @returns the judge's provider key when the claim must count it too, else null
+ * Tries the advisory lock of the provider of a lane's bench's judge when it is not the lane's own
+ * provider (whose lock the claim already holds). Tried, not waited for, like the claim's other
+ * locks: a claimer never waits, so no lock order can deadlock.
+ * @returns the judge's provider key when the claim must count it too, null when there is none to
+ *   count, false when another claimer holds it (skip the lane until the next claim)
  */
-export async function lockLaneProviders(client: pg.ClientBase, lane: { benchId: number; providerKey: string }): Promise<string | null> {
+export async function tryLockJudgeProvider(client: pg.ClientBase, lane: { benchId: number; providerKey: string }): Promise<string | null | false> {
   const judgeKey = await benchJudgeKey(client, lane.benchId);
-  const extra = judgeKey !== null && judgeKey !== lane.providerKey ? judgeKey : null;
-  for (const key of [lane.providerKey, ...(extra ? [extra] : [])].sort()) await client.query(PROVIDER_LOCK, [key]);
-  return extra;
+  if (judgeKey === null || judgeKey === lane.providerKey) return null;
+  const { rows } = await client.query<{ locked: boolean }>(
+    "SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $1::text, 0)) AS locked",
+    [judgeKey],
+  );
+  return rows[0].locked ? judgeKey : false;
 }
 
 /**
@@ -63,9 +64,9 @@ export async function judgeClaims(client: pg.ClientBase, providerKey: string): P
  * How many more trials a lane may claim once judge calls count: its provider's free slots (as the
  * claim counted them from its own claims) less the claims that use that provider as their judge,
  * and, when the bench's judge is on another provider, that provider's free slots. Call it under
- * the locks of {@link lockLaneProviders}.
+ * the locks of {@link tryLockJudgeProvider}.
  * @param providerFree the lane's provider limit less its claims (the claim's own count)
- * @param judgeKey what {@link lockLaneProviders} returned
+ * @param judgeKey what {@link tryLockJudgeProvider} returned
  * @returns the bound (may be ≤ 0); a judge provider with no stored limit (a bench launched before
  *   judges were counted) does not bound
  */

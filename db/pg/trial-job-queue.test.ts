@@ -4,7 +4,7 @@
  * and re-delivery, giving up, cancellation, and the provider limit held across two processes.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { withPgTransaction, openPgPool } from "./client";
 import { PgTrialJobQueue } from "./trial-job-queue";
@@ -213,6 +213,118 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     ]);
     expect(await queue.completeMany([{ claim: claims[0], result: result("again") }])).toEqual([]);
     expect(await queue.complete(claims[1], result("second"))).toBe(true);
+  });
+
+  it("stores a batch's results only from current claims when some of its claims expired (re-delivered or not yet), each field as given", async () => {
+    const { benchId, trialIds } = await launch(3, { concurrency: 3 });
+    const old = await queue.claim("w1", 3, T0);
+    // w1 stops answering: its three claims expire; w2 gets one trial again before w1's batch arrives.
+    expect(await queue.expire(T0 + 1_000)).toEqual({ requeued: 3, gaveUp: 0 });
+    const [again] = await queue.claim("w2", 1, T0 + 1_100);
+    expect(again).toMatchObject({ trialId: trialIds[0], delivery: 2 });
+    // w1 comes back and claims one trial again (the second); the third waits in the queue.
+    const live = await queue.claim("w1", 1, T0 + 1_200);
+    expect(live.map((c) => c.trialId)).toEqual([trialIds[1]]);
+    const full: TrialResult = { ...result("current"), status: "error", latencyMs: 7, inputTokens: 11, outputTokens: 13, costUsd: 0.25, error: "model said no" };
+    const stored = await queue.completeMany([
+      { claim: old[0], result: result("expired, re-delivered to w2") },
+      { claim: old[1], result: result("expired, then claimed again by w1") },
+      { claim: old[2], result: result("expired, queued again") },
+      { claim: live[0], result: full },
+    ]);
+    expect(stored).toEqual([trialIds[1]]);
+    const rows = await pool.query(
+      `SELECT id, status, output, worker_id, started_at, finished_at, latency_ms, input_tokens, output_tokens, cost_usd, finish_reason,
+              record, checks, passed_checks, failed_checks, unscored_checks, error_checks, error, attempts
+       FROM trials WHERE bench_id = $1 ORDER BY id`,
+      [benchId],
+    );
+    expect(rows.rows.map((t: { status: string; worker_id: string | null }) => [t.status, t.worker_id])).toEqual([
+      ["running", "w2"],
+      ["error", null],
+      ["queued", null],
+    ]);
+    expect(rows.rows[1]).toEqual({
+      id: trialIds[1],
+      status: "error",
+      output: "current",
+      worker_id: null,
+      started_at: String(T0),
+      finished_at: String(T0 + 5),
+      latency_ms: 7,
+      input_tokens: 11,
+      output_tokens: 13,
+      cost_usd: 0.25,
+      finish_reason: "stop",
+      record: { messages: [] },
+      checks: full.checks,
+      passed_checks: 1,
+      failed_checks: 1,
+      unscored_checks: 0,
+      error_checks: 0,
+      error: "model said no",
+      attempts: 2,
+    });
+    // Only the stored result spent (an error answered nothing); only its job completed: the first is
+    // active under w2's claim, the third waits for its retry.
+    expect(await spentOf(benchId)).toEqual({ spentUsd: 0.25, spentTrials: 0 });
+    const jobs = await pool.query<{ state: string; n: number }>(
+      "SELECT state::text, count(*)::int AS n FROM pgboss.job WHERE data->>'benchId' = $1::text GROUP BY state ORDER BY state::text",
+      [benchId],
+    );
+    expect(jobs.rows).toEqual([
+      { state: "active", n: 1 },
+      { state: "completed", n: 1 },
+      { state: "retry", n: 1 },
+    ]);
+    expect(await queue.complete(again, result("w2's answer"))).toBe(true);
+    const [third] = await queue.claim("w1", 1, T0 + 1_300);
+    expect(third).toMatchObject({ trialId: trialIds[2], delivery: 2 });
+    expect(await queue.complete(third, result("w1's answer"))).toBe(true);
+    expect((await trialRows(benchId)).map((t) => t.output)).toEqual(["w2's answer", "current", "w1's answer"]);
+  });
+
+  it("skips a lane whose bench or provider another claimer is serving, instead of waiting behind it, and claims it once free", async () => {
+    const { benchId, trialIds } = await launch(4, { concurrency: 4, provider: "busy" });
+    // Another claimer in the middle of its claim: it holds the bench's lock, then the provider's.
+    for (const lock of [`benchwork:bench:${benchId}`, "benchwork:provider:busy"]) {
+      const other = await pool.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lock]);
+        expect(await queue.claim("w1", 4, T0)).toEqual([]);
+        await other.query("COMMIT");
+      } finally {
+        other.release();
+      }
+    }
+    expect((await queue.claim("w1", 4, T0)).map((c) => c.trialId)).toEqual(trialIds);
+  });
+
+  it("claims and completes a batch in as many round trips for 38 trials as for 2", async () => {
+    const { trialIds } = await launch(40, { concurrency: 40 });
+    // Every statement the queue sends (pg-boss's too: they run on the queue's transaction client).
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    const trips = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+      sent.mockClear();
+      const out = await fn();
+      return [out, sent.mock.calls.length];
+    };
+    try {
+      const [small, claimSmall] = await trips(() => queue.claim("w1", 2, T0));
+      const [large, claimLarge] = await trips(() => queue.claim("w1", 38, T0));
+      expect([small.length, large.length]).toEqual([2, 38]);
+      const [doneSmall, completeSmall] = await trips(() => queue.completeMany(small.map((claim) => ({ claim, result: result("a") }))));
+      const [doneLarge, completeLarge] = await trips(() => queue.completeMany(large.map((claim) => ({ claim, result: result("b") }))));
+      expect([...doneSmall, ...doneLarge].sort((a, b) => a - b)).toEqual(trialIds);
+      expect({ claimSmall, completeSmall }).toEqual({ claimSmall: claimLarge, completeSmall: completeLarge });
+      // One lane: expiry check with the lanes, BEGIN, locks, limits, pg-boss fetch, the claim rows, COMMIT.
+      expect(claimLarge).toBeLessThanOrEqual(7);
+      // BEGIN, the results, pg-boss complete, COMMIT.
+      expect(completeLarge).toBeLessThanOrEqual(4);
+    } finally {
+      sent.mockRestore();
+    }
   });
 
   it("gives a trial up as error after its last delivery expires", async () => {

@@ -5,12 +5,12 @@
  * but it does not cap how many jobs of a group run at once across processes. So:
  * - each bench × provider pair is a pg-boss queue (a "lane"), so a claim can fetch exactly the jobs
  *   it is allowed to run;
- * - a claim runs in one transaction that takes two advisory locks (the bench's, then the
- *   provider's: always in that order, so claimers never deadlock), counts the current claims
- *   (`trial_claims`), fetches at most the free slots from the lane through pg-boss on the same
- *   transaction, and records the claims. Every process counts under the same locks, so the limits
- *   hold across processes and hosts; a trial of a judged bench counts against its judge's provider
- *   too (db/pg/judge-slots.ts, which also takes the providers' locks in sorted order);
+ * - a claim runs in one transaction that takes two advisory locks (the bench's and the
+ *   provider's, without waiting: a lane another claimer holds is skipped until the next claim),
+ *   counts the current claims (`trial_claims`), fetches at most the free slots from the lane
+ *   through pg-boss on the same transaction, and records the claims. Every process counts under the
+ *   same locks, so the limits hold across processes and hosts. A claim and a batch of results each
+ *   take a fixed number of round trips, whatever their size (statements over unnest() arrays);
  * - a claim carries a fresh token; `complete` deletes the claim row with that token and stores the
  *   result in the same transaction, so only the current claim's result is ever stored;
  * - a bench's spend cap is applied in the same claim, under the bench's lock (lib/bench/budget.ts),
@@ -28,7 +28,7 @@ import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/be
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
-import { freeWithJudges, lockLaneProviders } from "./judge-slots";
+import { freeWithJudges, tryLockJudgeProvider } from "./judge-slots";
 
 /** Options of {@link PgTrialJobQueue}. */
 export interface PgTrialJobQueueOptions {
@@ -55,6 +55,18 @@ interface JobData {
   providerKey: string;
 }
 
+/** A lane's bench and provider as a claim reads them under their locks: limits, current claims, spend. */
+interface LaneState {
+  cancelled: boolean;
+  benchLimit: number;
+  providerLimit: number;
+  benchRunning: number;
+  providerRunning: number;
+  cap: SpendCap | null;
+  spentUsd: number;
+  spentTrials: number;
+}
+
 /** pg-boss's job expiry (its maximum is 24 h); our leases decide long before. */
 const BOSS_EXPIRE_SECONDS = 23 * 60 * 60;
 
@@ -75,6 +87,38 @@ function onClient(client: pg.ClientBase): PgBoss.Db {
 
 function assertLimit(value: number, what: string): void {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number ≥ 1 (got ${value})`);
+}
+
+/**
+ * A batch of results as the parameters of {@link PgTrialJobQueue.completeMany}'s statement: one array
+ * per column, in the order of its `unnest` (checks and record as JSON text; the verdict counts and
+ * what each result spent, for the bench's spend cap, computed here).
+ */
+function resultColumns(batch: { claim: TrialClaim; result: TrialResult }[]): unknown[] {
+  const counts = batch.map((e) => countVerdicts(e.result.checks ?? []));
+  const col = <T>(f: (r: TrialResult) => T) => batch.map((e) => f(e.result));
+  return [
+    batch.map((e) => e.claim.trialId),
+    batch.map((e) => e.claim.token),
+    col((r) => r.status),
+    col((r) => r.startedAt),
+    col((r) => r.finishedAt),
+    col((r) => r.latencyMs),
+    col((r) => r.inputTokens),
+    col((r) => r.outputTokens),
+    col((r) => r.costUsd),
+    col((r) => r.finishReason),
+    col((r) => r.output),
+    col((r) => r.record),
+    col((r) => (r.checks ? JSON.stringify(r.checks) : null)),
+    counts.map((n) => n.passed),
+    counts.map((n) => n.failed),
+    counts.map((n) => n.unscored),
+    counts.map((n) => n.error),
+    col((r) => r.error),
+    col(outcomeSpend),
+    col((r) => (r.status === "done" ? 1 : 0)),
+  ];
 }
 
 /** The PostgreSQL / pg-boss trial job queue. Call {@link start} before use and {@link stop} at the end. */
@@ -155,99 +199,139 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   }
 
   async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
-    await this.expire(now);
-    const lanes = await this.pool.query<{ name: string; benchId: number; providerKey: string }>(
-      `SELECT l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
-       FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
-       WHERE b.cancelled_at IS NULL AND benches.status IN ('queued', 'running') ORDER BY l.bench_id, l.name`,
+    // One round trip when nothing expired (the usual case: the loop claims after every flush): the
+    // open lanes, and whether any claim has expired. The LEFT JOIN keeps one row when no lane is open,
+    // so claims of a cancelled bench still expire.
+    const lanes = await this.pool.query<{ expired: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
+      `SELECT e.expired, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
+       FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired) e
+       LEFT JOIN LATERAL (
+         SELECT l.name, l.bench_id, l.provider_key
+         FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
+         WHERE b.cancelled_at IS NULL AND benches.status IN ('queued', 'running')
+       ) l ON true
+       ORDER BY l.bench_id, l.name`,
+      [now],
     );
+    if (lanes.rows[0]?.expired) await this.expire(now);
     const out: TrialClaim[] = [];
     for (const lane of lanes.rows) {
       if (out.length >= max) break;
-      out.push(...(await this.claimLane(lane, workerId, max - out.length, now)));
+      if (lane.name === null || lane.benchId === null || lane.providerKey === null) continue;
+      out.push(...(await this.claimLane({ name: lane.name, benchId: lane.benchId, providerKey: lane.providerKey }, workerId, max - out.length, now)));
     }
     return out;
   }
 
-  /** Claims up to `want` trials of one lane under its bench's and provider's locks. */
+  /**
+   * Claims up to `want` trials of one lane under its bench's and provider's locks, in a fixed number
+   * of round trips whatever the batch: BEGIN, the two locks, the limits and spend, pg-boss's fetch,
+   * one statement for the trials' and claims' rows, COMMIT.
+   */
   private claimLane(lane: { name: string; benchId: number; providerKey: string }, workerId: string, want: number, now: number): Promise<TrialClaim[]> {
     return withPgTransaction(this.pool, async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0))", [lane.benchId]);
-      // The lane's provider and, when its bench's judge is on another, the judge's (db/pg/judge-slots.ts).
-      const judgeKey = await lockLaneProviders(client, lane);
-      const { rows } = await client.query<{ cancelled: boolean; benchFree: number; providerFree: number }>(
-        `SELECT b.cancelled_at IS NOT NULL AS cancelled,
-                b.concurrency - (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchFree",
-                p.concurrency - (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerFree"
-         FROM queue_benches b, queue_providers p WHERE b.bench_id = $1 AND p.provider_key = $2`,
+      // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
+      // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
+      // or poll. A claimer that waited would hold up its own loop (and the results it has to store,
+      // whose claims still count against the limits) behind every other worker's claim. Try-locks
+      // never wait, so their order cannot deadlock. The counts below are a statement of their own:
+      // a statement's snapshot is taken when it starts, before any lock it takes.
+      const locks = await client.query<{ bench: boolean; provider: boolean }>(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)) AS bench,
+                pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
         [lane.benchId, lane.providerKey],
       );
-      const row = rows[0];
-      if (!row || row.cancelled) return [];
-      let free = Math.min(want, row.benchFree, await freeWithJudges(client, lane, row.providerFree, judgeKey));
+      if (!locks.rows[0].bench || !locks.rows[0].provider) return [];
+      // A judge on another provider counts there too (db/pg/judge-slots.ts): its lock is tried as well.
+      const judgeKey = await tryLockJudgeProvider(client, lane);
+      if (judgeKey === false) return [];
+      const { rows } = await client.query<LaneState>(
+        `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
+                (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
+                (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
+                benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials"
+         FROM queue_benches b JOIN benches ON benches.id = b.bench_id, queue_providers p
+         WHERE b.bench_id = $1 AND p.provider_key = $2`,
+        [lane.benchId, lane.providerKey],
+      );
+      const state = rows[0];
+      if (!state || state.cancelled) return [];
+      let free = Math.min(
+        want,
+        state.benchLimit - state.benchRunning,
+        await freeWithJudges(client, lane, state.providerLimit - state.providerRunning, judgeKey),
+      );
       if (free <= 0) return [];
-      const allowed = await this.spendAllowance(client, lane.benchId, now);
+      const allowed = await this.spendAllowance(client, lane.benchId, state, now);
       if (allowed === "exhausted") return [];
       free = Math.min(free, allowed);
       if (free <= 0) return [];
       const jobs = await this.boss.fetch<JobData>(lane.name, { batchSize: free, includeMetadata: true, ignoreStartAfter: true, db: onClient(client) });
       if (jobs.length === 0) return [];
-      const ids = jobs.map((j) => j.data.trialId);
-      const running = await client.query<{ id: number }>(
-        "UPDATE trials SET status = 'running', worker_id = $1, started_at = $2 WHERE id = ANY($3::int[]) AND status = 'queued' RETURNING id",
-        [workerId, now, ids],
+      const fetched = jobs.map((job) => ({ job, token: randomUUID() }));
+      // One statement for the whole batch (data-modifying CTEs share one snapshot and feed each
+      // other through RETURNING): trials still queued become running, each gets its claim row, and
+      // the bench is marked running. Raw SQL: drizzle builds no INSERT … SELECT over unnest() arrays
+      // joined to an UPDATE's RETURNING; the row type is stated at the boundary.
+      const claimed = await client.query<{ trialId: number }>(
+        `WITH running AS (
+           UPDATE trials SET status = 'running', worker_id = $1, started_at = $2
+           WHERE id = ANY($3::int[]) AND status = 'queued' RETURNING id
+         ), claims AS (
+           INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
+           SELECT e.trial_id, $6, $7, $8, e.job_id, $1, e.token, e.delivery, $2, $9
+           FROM unnest($3::int[], $4::uuid[], $5::uuid[], $10::int[]) AS e(trial_id, job_id, token, delivery)
+           JOIN running r ON r.id = e.trial_id
+           RETURNING trial_id
+         ), bench AS (
+           UPDATE benches SET status = 'running', started_at = coalesce(started_at, $2)
+           WHERE id = $6 AND status = 'queued' AND EXISTS (SELECT 1 FROM running)
+         )
+         SELECT trial_id AS "trialId" FROM claims`,
+        [
+          workerId,
+          now,
+          fetched.map((f) => f.job.data.trialId),
+          fetched.map((f) => f.job.id),
+          fetched.map((f) => f.token),
+          lane.benchId,
+          lane.providerKey,
+          lane.name,
+          now + this.leaseMs,
+          fetched.map((f) => f.job.retryCount + 1),
+        ],
       );
-      const live = new Set(running.rows.map((r) => r.id));
+      const live = new Set(claimed.rows.map((r) => r.trialId));
       // A job whose trial is no longer queued has nothing to run: close it.
       const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
       if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });
-      const claims: TrialClaim[] = [];
-      for (const job of jobs) {
-        if (!live.has(job.data.trialId)) continue;
-        const claim: TrialClaim = {
+      return fetched
+        .filter((f) => live.has(f.job.data.trialId))
+        .map(({ job, token }) => ({
           trialId: job.data.trialId,
           benchId: lane.benchId,
           providerKey: lane.providerKey,
-          token: randomUUID(),
+          token,
           delivery: job.retryCount + 1,
           expiresAt: now + this.leaseMs,
-        };
-        await client.query(
-          `INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [claim.trialId, claim.benchId, claim.providerKey, lane.name, job.id, workerId, claim.token, claim.delivery, now, claim.expiresAt],
-        );
-        claims.push(claim);
-      }
-      if (claims.length)
-        await client.query("UPDATE benches SET status = 'running', started_at = coalesce(started_at, $1) WHERE id = $2 AND status = 'queued'", [
-          now,
-          lane.benchId,
-        ]);
-      return claims;
+        }));
     });
   }
 
   /**
    * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts), counted
    * under the bench's lock like SQLite's claim: what its stored results spent, plus its current
-   * claims at the in-flight estimate. An exhausted cap skips the bench's queued trials (with the
-   * budget reason) and cancels their jobs. Infinity without a cap.
+   * claims at the in-flight estimate (`b`, read under the lock with the limits). An exhausted cap
+   * skips the bench's queued trials (with the budget reason) and cancels their jobs. Infinity
+   * without a cap.
    */
-  private async spendAllowance(client: pg.ClientBase, benchId: number, now: number): Promise<number | "exhausted"> {
-    const { rows } = await client.query<{ cap: SpendCap | null; spentUsd: number; spentTrials: number; running: number }>(
-      `SELECT settings->'spendCap' AS cap, spent_usd AS "spentUsd", spent_trials AS "spentTrials",
-              (SELECT count(*) FROM trial_claims c WHERE c.bench_id = benches.id)::int AS running
-       FROM benches WHERE id = $1`,
-      [benchId],
-    );
-    const b = rows[0];
-    if (!b?.cap) return Infinity;
+  private async spendAllowance(client: pg.ClientBase, benchId: number, b: LaneState, now: number): Promise<number | "exhausted"> {
+    if (!b.cap) return Infinity;
     const spent = { spentUsd: b.spentUsd, spentTrials: b.spentTrials };
     const a = budgetAllowance({
       capUsd: b.cap.usd,
       spentUsd: b.spentUsd,
-      running: b.running,
+      running: b.benchRunning,
       trialEstimateUsd: inFlightEstimate(b.cap.trialEstimateUsd, spent),
     });
     if (!a.exhausted) return a.startable;
@@ -307,58 +391,47 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
 
   async completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]> {
     if (entries.length === 0) return [];
+    // One entry per claim (the last one given, as a map would keep): a claim's result is stored once.
+    const batch = [...new Map(entries.map((e) => [`${e.claim.trialId}:${e.claim.token}`, e])).values()];
+    const columns = resultColumns(batch);
     return withPgTransaction(this.pool, async (client) => {
-      // Only claims still current (same trial and token) are deleted, and only their results stored.
-      const held = await client.query<{ trialId: number; lane: string; jobId: string; delivery: number }>(
-        `DELETE FROM trial_claims c USING unnest($1::int[], $2::uuid[]) AS e(trial_id, token)
-         WHERE c.trial_id = e.trial_id AND c.token = e.token
-         RETURNING c.trial_id AS "trialId", c.lane, c.job_id AS "jobId", c.delivery`,
-        [entries.map((e) => e.claim.trialId), entries.map((e) => e.claim.token)],
+      // One statement for the whole batch: only claims still current (same trial and token) are
+      // deleted, and only their results stored, with the attempts of their delivery; each bench adds
+      // what its stored results spent and how many answered (its spend cap). As SQLite's complete: a
+      // finished answer counts even at $0 (the mean cost per trial). Raw SQL: drizzle builds no
+      // DELETE … RETURNING feeding an UPDATE … FROM unnest() arrays; the row type is stated here.
+      const held = await client.query<{ trialId: number; lane: string; jobId: string }>(
+        `WITH e AS (
+           SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::int[], $9::float8[],
+                                $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::int[], $17::int[], $18::text[],
+                                $19::float8[], $20::int[])
+             AS e(trial_id, token, status, started_at, finished_at, latency_ms, input_tokens, output_tokens, cost_usd,
+                  finish_reason, output, record, checks, passed, failed, unscored, errored, error, spend_usd, answered)
+         ), held AS (
+           DELETE FROM trial_claims c USING e WHERE c.trial_id = e.trial_id AND c.token = e.token
+           RETURNING c.trial_id, c.bench_id, c.lane, c.job_id, c.delivery, c.token
+         ), stored AS (
+           UPDATE trials t SET status = e.status, started_at = e.started_at, finished_at = e.finished_at, latency_ms = e.latency_ms,
+             input_tokens = e.input_tokens, output_tokens = e.output_tokens, cost_usd = e.cost_usd, finish_reason = e.finish_reason,
+             output = e.output, record = e.record::json, checks = e.checks::json, passed_checks = e.passed, failed_checks = e.failed,
+             unscored_checks = e.unscored, error_checks = e.errored, error = e.error, worker_id = NULL, attempts = h.delivery
+           FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token
+           WHERE t.id = h.trial_id
+         ), spent AS (
+           UPDATE benches b SET spent_usd = b.spent_usd + s.usd, spent_trials = b.spent_trials + s.answered
+           FROM (SELECT h.bench_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered
+                 FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token GROUP BY h.bench_id) s
+           WHERE b.id = s.bench_id AND (s.usd > 0 OR s.answered > 0)
+         )
+         SELECT trial_id AS "trialId", lane, job_id AS "jobId" FROM held`,
+        columns,
       );
-      const byTrial = new Map(entries.map((e) => [e.claim.trialId, e.result]));
       const jobsByLane = new Map<string, string[]>();
-      /** Per bench: what its stored results spent (USD) and how many answered, for its spend cap. */
-      const spend = new Map<number, { usd: number; answered: number }>();
-      for (const { trialId, lane, jobId, delivery } of held.rows) {
-        const result = byTrial.get(trialId)!;
-        const n = countVerdicts(result.checks ?? []);
-        await client.query(
-          `UPDATE trials SET status = $2, started_at = $3, finished_at = $4, latency_ms = $5, input_tokens = $6, output_tokens = $7, cost_usd = $8,
-             finish_reason = $9, output = $10, record = $11::json, checks = $12::json, passed_checks = $13, failed_checks = $14, unscored_checks = $15,
-             error_checks = $16, error = $17, worker_id = NULL, attempts = $18
-           WHERE id = $1`,
-          [
-            trialId,
-            result.status,
-            result.startedAt,
-            result.finishedAt,
-            result.latencyMs,
-            result.inputTokens,
-            result.outputTokens,
-            result.costUsd,
-            result.finishReason,
-            result.output,
-            result.record,
-            result.checks ? JSON.stringify(result.checks) : null,
-            n.passed,
-            n.failed,
-            n.unscored,
-            n.error,
-            result.error,
-            delivery,
-          ],
-        );
-        jobsByLane.set(lane, [...(jobsByLane.get(lane) ?? []), jobId]);
-        const benchId = entries.find((e) => e.claim.trialId === trialId)!.claim.benchId;
-        const s = spend.get(benchId) ?? { usd: 0, answered: 0 };
-        s.usd += outcomeSpend(result);
-        s.answered += result.status === "done" ? 1 : 0;
-        spend.set(benchId, s);
+      for (const { lane, jobId } of held.rows) {
+        const ids = jobsByLane.get(lane);
+        if (ids) ids.push(jobId);
+        else jobsByLane.set(lane, [jobId]);
       }
-      // As SQLite's complete: only stored results count; a finished answer counts even at $0 (the mean cost per trial).
-      for (const [benchId, s] of spend)
-        if (s.usd > 0 || s.answered > 0)
-          await client.query("UPDATE benches SET spent_usd = spent_usd + $2, spent_trials = spent_trials + $3 WHERE id = $1", [benchId, s.usd, s.answered]);
       for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
       return held.rows.map((r) => r.trialId);
     });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, cases, prompts, systems, trials } from "../schema";
@@ -465,6 +465,27 @@ describeStores("cases", (store) => {
       expect(await read(rev2)).toMatchObject({ input: "Where is my parcel?", expected: "Asks for the tracking number" });
       expect(await read(rev1)).toBe(await read(rev1));
       expect(await read(999_999)).toBeUndefined();
+    });
+
+    it("reads the revisions asked for in the same turn (a claimed batch of trials) in one query, each with its own content", async () => {
+      const ids: number[] = [];
+      for (const q of ["Where is my order?", "Can I return it?", "Do you ship abroad?"]) {
+        const { id } = await addCase(db, { systemId: "acme", promptId: agentId, source: "custom", content: content(q, "Helps") });
+        ids.push((await db.select({ id: caseRevisions.id }).from(caseRevisions).where(eq(caseRevisions.caseId, id)))[0].id);
+      }
+      const read = caseRevisionReader(db);
+      const selects = vi.spyOn(db, "select");
+      try {
+        const got = await Promise.all([...ids, 999_999, ids[0]].map((id) => read(id)));
+        expect(got.map((c) => c?.input)).toEqual(["Where is my order?", "Can I return it?", "Do you ship abroad?", undefined, "Where is my order?"]);
+        expect(selects).toHaveBeenCalledTimes(1);
+        // A revision not stored is asked for again next time; the others are kept.
+        await read(999_999);
+        await read(ids[1]);
+        expect(selects).toHaveBeenCalledTimes(2);
+      } finally {
+        selects.mockRestore();
+      }
     });
   });
 });

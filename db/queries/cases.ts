@@ -760,29 +760,49 @@ export async function listPromptCases(db: Db, promptId: number): Promise<PromptC
  * A reader of case revisions' content by revision id, for the trials of a bench: each revision is
  * read (and decoded) the first time a trial asks for it and kept after. Reading a 5,000-case suite
  * up front held up a bench's first trials by ~60 ms per trial thread (issue #5, bench/runner.ts).
- * The promise is kept, so trials asking for the same revision at once share one read.
+ * The promise is kept, so trials asking for the same revision at once share one read; revisions
+ * asked for in the same turn of the event loop are read in one query.
  * @returns `(revisionId) => content`, resolving to undefined when no such revision is stored
  */
 export function caseRevisionReader(db: Db): (revisionId: number) => Promise<CaseContent | undefined> {
   const out = new Map<number, Promise<CaseContent | undefined>>();
-  const read = async (id: number): Promise<CaseContent | undefined> => {
-    const r = await first(
-      db
-        .select({ input: caseRevisions.input, expected: caseRevisions.expected, details: caseRevisions.details })
-        .from(caseRevisions)
-        .where(eq(caseRevisions.id, id)),
-    );
-    if (!r) {
-      out.delete(id); // not stored (yet): ask again next time
-      return undefined;
+  // Revisions asked for in the same turn of the event loop (a worker starts a claimed batch of
+  // trials together) are read in one query when the turn ends: one round trip per batch on
+  // PostgreSQL instead of one per case.
+  let waiting: Map<number, { resolve: (c: CaseContent | undefined) => void; reject: (e: unknown) => void }> | null = null;
+  const readWaiting = async () => {
+    const batch = waiting!;
+    waiting = null;
+    try {
+      const ids = [...batch.keys()];
+      const found = new Map<number, CaseContent>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .select({ id: caseRevisions.id, input: caseRevisions.input, expected: caseRevisions.expected, details: caseRevisions.details })
+          .from(caseRevisions)
+          .where(inArray(caseRevisions.id, ids.slice(i, i + 500)));
+        for (const r of rows) found.set(r.id, decodeContent(r.input, r.expected, r.details));
+      }
+      for (const [id, w] of batch) {
+        if (!found.has(id)) out.delete(id); // not stored (yet): ask again next time
+        w.resolve(found.get(id));
+      }
+    } catch (e) {
+      for (const [id, w] of batch) {
+        out.delete(id);
+        w.reject(e);
+      }
     }
-    return decodeContent(r.input, r.expected, r.details);
   };
   return (id) => {
     let c = out.get(id);
     if (c === undefined) {
-      out.set(id, (c = read(id)));
-      c.catch(() => out.delete(id));
+      if (!waiting) {
+        waiting = new Map();
+        setImmediate(() => void readWaiting());
+      }
+      const batch = waiting;
+      out.set(id, (c = new Promise((resolve, reject) => batch.set(id, { resolve, reject }))));
     }
     return c;
   };

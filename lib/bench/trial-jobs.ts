@@ -65,7 +65,11 @@ export interface TrialJobQueue<Tx> {
    * @throws when a provider or bench limit is not a positive integer, or a lane was not prepared
    */
   enqueue(tx: Tx, bench: BenchJobs): Promise<number>;
-  /** Claims up to `max` trials for `workerId` (oldest bench first), within every bench and provider limit. */
+  /**
+   * Claims up to `max` trials for `workerId` (oldest bench first), within every bench and provider
+   * limit. May claim fewer (none) while another claimer is serving the same bench or provider: the
+   * caller claims again after its next results or poll.
+   */
   claim(workerId: string, max: number, now: number): Promise<TrialClaim[]>;
   /** Extends the lease of every unexpired claim `workerId` holds. @returns how many */
   heartbeat(workerId: string, now: number): Promise<number>;

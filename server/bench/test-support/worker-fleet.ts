@@ -47,7 +47,10 @@ export interface WorkerFleetOptions {
   echoStderr?: boolean;
   /** Most ms to wait for a worker to say it is running (default 120 s: a busy machine bundles slowly). */
   startTimeoutMs?: number;
+  /** The checkout whose `npm run worker` to start (default this one; bench/pg-workers.ts's `--before DIR`). */
   root?: string;
+  /** More node arguments, before the script (e.g. `--cpu-prof`: NODE_OPTIONS refuses it). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -123,7 +126,8 @@ export class WorkerFleet {
   }
 
   private launch(slot: Slot): Promise<void> {
-    const child = spawn(process.execPath, this.command.args, {
+    const args = [...(this.o.nodeArgs ?? []), ...this.command.args];
+    const child = spawn(process.execPath, args, {
       cwd: this.root,
       env: { ...process.env, ...this.command.env, ...this.o.env },
       stdio: ["ignore", "pipe", "pipe"],

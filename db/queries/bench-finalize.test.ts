@@ -61,6 +61,36 @@ describeStores("finalizeBench", (store) => {
     expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
   });
 
+  it("ends a bench whose rerun was cancelled as finished: only the rerun's trials were cancelled", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    // A rerun added one trial to the 2 that had finished (rerun_base 2), then was cancelled before it ran.
+    const [added] = await db
+      .insert(trials)
+      .values({
+        benchId,
+        candidateId: (await getBench(db, benchId))!.candidates[0].id,
+        benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+        repeat: 2,
+        status: "skipped",
+        rerun: "confirm",
+        error: "cancelled before it ran",
+        finishedAt: NOW,
+      })
+      .returning({ id: trials.id });
+    expect(added.id).toBeGreaterThan(0);
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, rerunBase: 2, trialCount: 3 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const b = (await getBench(db, benchId))!;
+    expect(b).toMatchObject({ status: "finished", finishedAt: NOW });
+    expect(b.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(b.summary?.candidates[0].stats.trials).toMatchObject({ total: 2, done: 2 });
+  });
+
   it("of two finalizers at once, exactly one ends the bench", async () => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);

@@ -204,7 +204,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     blockers,
-    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
+    // A cancel asked during a rerun cancelled only the rerun's trials (lib/bench/end-status.ts): the bench is not partial.
+    { ...(bench.cancelRequestedAt != null && noReruns ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
   );
   recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   const summary: BenchSummary = {

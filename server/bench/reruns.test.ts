@@ -13,7 +13,7 @@ import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench, getBenchProgress } from "@/db/queries/benches";
+import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
@@ -362,5 +362,31 @@ describe("rerun errored trials", () => {
     // In the results the rerun stands in for the errored attempt: 2 trials, none errored.
     expect(bench.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 2, error: 0 });
     await expect(planErrorRerun(db, id)).rejects.toThrow(`Bench #${id} has no errored trial left to rerun.`);
+  });
+});
+
+describe("cancelling a rerun", () => {
+  it("cancels only the rerun's trials: the bench stays finished with its results, and Confirm is offered again", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    const id = await launch(s, 3);
+    const before = await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    await startRerun(db, id, "confirm");
+    // Cancelled before the worker picks up any of the rerun's trials.
+    await requestCancel(db, id, { userId: "u-ed", email: "ed@example.com" });
+    const bench = await runToEnd(id);
+    expect(bench.status).toBe("finished");
+    // The first run's results and recommendation stand; no "Partial bench" note.
+    expect(bench.recommendation!.headline).toBe(before.recommendation!.headline);
+    expect(bench.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(bench.summary!.candidates.map((c) => c.stats.trials)).toEqual(before.summary!.candidates.map((c) => c.stats.trials));
+    // Only the rerun's 6 trials were cancelled, and they say so.
+    const added = trialsOf(id).filter((t) => t.rerun === "confirm");
+    expect(added.map((t) => [t.status, t.error])).toEqual(Array.from({ length: 6 }, () => ["skipped", "cancelled before it ran"]));
+    expect(trialsOf(id).filter((t) => t.rerun === null && t.status !== "done")).toEqual([]);
+    // Still suspected, and the confirm round is offered again (with new trials).
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: { targets: 1 } });
+    expect((await planConfirm(db, id)).trials.length).toBe(6);
   });
 });

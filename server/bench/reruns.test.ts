@@ -390,3 +390,61 @@ describe("cancelling a rerun", () => {
     expect((await planConfirm(db, id)).trials.length).toBe(6);
   });
 });
+
+describe("a rerun under the bench's spend cap", () => {
+  it("a bench that reached its cap: the plan names the cap and what is left; the rerun is refused unless the cap is raised", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    // Priced models (the cap needs prices): $10 per million input and output tokens.
+    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
+    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
+    const { id } = await launchFromRequest(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      candidates: [
+        { kind: "model", modelConfigId: base },
+        { kind: "model", modelConfigId: cand },
+      ],
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 3,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      spendCapUsd: 100,
+      launchKey: `k-${Math.random()}`,
+    });
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    // The first run spent the cap exactly (as if it had been set to what it spent).
+    const { spent } = db.$client.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?").get(id) as { spent: number };
+    expect(spent).toBeGreaterThan(0);
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.spendCap.usd', spent_usd) WHERE id = ?").run(id);
+
+    const plan = await planConfirm(db, id);
+    expect(plan.trials.length).toBe(6);
+    expect(plan.spendCap).toMatchObject({ capUsd: spent, spentUsd: spent, leftUsd: 0, startable: 0, trials: 6, stops: true });
+    expect(plan.spendCap!.neededUsd).toBeGreaterThan(spent);
+    // Not started: no trial is added only to be skipped as "budget" (the loop the tester found).
+    await expect(startRerun(db, id, "confirm")).rejects.toMatchObject({
+      code: "not_allowed",
+      message: expect.stringContaining(`0 of its 6 trials could start. Raise the cap to at least`),
+    });
+    await expect(startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: spent })).rejects.toMatchObject({ code: "not_allowed" });
+    expect(trialsOf(id).filter((t) => t.rerun === "confirm")).toEqual([]);
+    expect((await getBench(db, id))!.status).toBe("finished");
+
+    // Raised for the rerun: its trials run (none skipped as budget) and the flake is cleared.
+    await startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: plan.spendCap!.neededUsd + 0.01 });
+    expect((await getBench(db, id))!.settings.spendCap!.usd).toBe(plan.spendCap!.neededUsd + 0.01);
+    await runToEnd(id);
+    expect(
+      trialsOf(id)
+        .filter((t) => t.rerun === "confirm")
+        .map((t) => t.status),
+    ).toEqual(Array.from({ length: 6 }, () => "done"));
+    expect(await statuses(id)).toEqual({ flaky: "cleared" });
+  });
+});

@@ -60,3 +60,32 @@ export async function raiseSpendCapTx(tx: TxDb, benchId: number, usd: number): P
     .where(eq(benches.id, benchId));
   return true;
 }
+
+/**
+ * The trials of the bench whose id is `benchIdSql` that its spend cap kept from starting in its
+ * launched run: what makes a finished bench partial (issue #16). Raw SQL over alias `t`: inside a
+ * query on `benches`, drizzle would write a bare "id" that the subquery's own table shadows.
+ */
+const launchedBudgetSkips = (benchIdSql: ReturnType<typeof sql>) =>
+  sql`SELECT 1 FROM trials t WHERE t.bench_id = ${benchIdSql} AND t.status = 'skipped' AND t.rerun IS NULL AND (t.error = ${BUDGET_SKIP} OR t.error LIKE ${`${BUDGET_SKIP}:%`})`;
+
+/** No trial of the bench's launched run was kept from starting by its spend cap (a condition on `benches`, by its table name). */
+export const NOT_CUT_BY_BUDGET = sql`NOT EXISTS (${launchedBudgetSkips(sql.raw("benches.id"))})`;
+
+/** How many trials of bench `benchId`'s launched run its spend cap kept from starting (skipped as budget); reruns are not counted. */
+export async function budgetSkippedInResults(db: Db, benchId: number): Promise<number> {
+  const r = await first(
+    db
+      .select({ n: count() })
+      .from(trials)
+      .where(
+        and(
+          eq(trials.benchId, benchId),
+          eq(trials.status, "skipped"),
+          sql`${trials.rerun} IS NULL`,
+          or(eq(trials.error, BUDGET_SKIP), sql`${trials.error} LIKE ${`${BUDGET_SKIP}:%`} ESCAPE '\\'`),
+        ),
+      ),
+  );
+  return r?.n ?? 0;
+}

@@ -29,6 +29,7 @@ import { humanOverlaySql, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
+import { budgetSkippedInResults } from "./bench-budget";
 import { computeBenchEvidence } from "./bench-evidence";
 import { benchCaseFigures } from "./bench-tallies";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
@@ -113,6 +114,12 @@ async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Re
   if (!confirm) return regressions;
   const statuses = await classifyBenchRegressions(db, benchId, regressions, refs);
   return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
+}
+
+/** The recommendation's `partial` context: a cancelled launched run, or trials the spend cap kept from starting (issue #16). */
+function partialRun(cancelled: boolean, finished: number, total: number, budgetSkipped: number) {
+  if (budgetSkipped > 0) return { partial: { finished, total, budgetSkipped } };
+  return cancelled ? { partial: { finished, total } } : {};
 }
 
 /** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
@@ -205,7 +212,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     baselineCandidateId,
     blockers,
     // A cancel asked during a rerun cancelled only the rerun's trials (lib/bench/end-status.ts): the bench is not partial.
-    { ...(bench.cancelRequestedAt != null && noReruns ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
+    { ...partialRun(bench.cancelRequestedAt != null && noReruns, finished, total, await budgetSkippedInResults(db, benchId)), lastBench, fixes, limits },
   );
   recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   const summary: BenchSummary = {

@@ -17,6 +17,7 @@ import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
+import { NOT_CUT_BY_BUDGET } from "./bench-budget";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
@@ -465,13 +466,15 @@ export async function getManifest(db: Db, benchId: number) {
   return db.select().from(benchCases).where(eq(benchCases.benchId, benchId)).orderBy(benchCases.position);
 }
 
-/** The last finished bench of the same prompt before `benchId`, or null. */
+/** The last complete finished bench of the same prompt before `benchId` (none the spend cap cut short), or null. */
 export async function previousFinishedBench(db: Db, promptId: number, benchId: number): Promise<number | null> {
   const r = await first(
     db
       .select({ id: benches.id })
       .from(benches)
-      .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId)))
+      // Not one the spend cap cut short (issue #16): like a cancelled bench it ran on part of its cases only,
+      // and a comparison over the few it paired would pass for "the last bench".
+      .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId), NOT_CUT_BY_BUDGET))
       .orderBy(desc(benches.id))
       .limit(1),
   );

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
+import { progressCounts } from "@/lib/bench/progress-counts";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -95,8 +96,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           className="text-slate-600 tabular-nums"
           title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once."
         >
-          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped
-          {p.running ? ` · ${p.running} claimed by workers` : ""}
+          {progressCounts(p)}
         </span>
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
@@ -127,7 +127,10 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         aria-valuenow={finished}
         aria-label="Trials finished"
       >
-        <div className={`h-full ${p.error ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`} style={{ width: `${(frac * 100).toFixed(1)}%` }} />
+        <div
+          className={`h-full ${p.error - (p.errorsRerun ?? 0) ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`}
+          style={{ width: `${(frac * 100).toFixed(1)}%` }}
+        />
       </div>
     </section>
   );

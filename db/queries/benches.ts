@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -18,6 +18,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
 import { NOT_CUT_BY_BUDGET } from "./bench-budget";
+import { NOT_RERUN } from "./rerun-sql";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
@@ -300,6 +301,8 @@ export interface BenchProgress {
   running: number;
   done: number;
   error: number;
+  /** Of `error`, the errored trials a later trial reruns (issue #16 §3): kept as history, no longer errors of the bench. */
+  errorsRerun: number;
   skipped: number;
   createdAt: number;
   /** When the current run started: the worker's first claim after launch, or the reopening by the last rerun (issue #16 §3). */
@@ -348,6 +351,18 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
   if (!b) return null;
   const rows = await db.select({ status: trials.status, n: count() }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status);
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  // Only a bench a rerun reopened can have errored trials that were rerun.
+  const errorsRerun =
+    b.rerunBase > 0 && n.error
+      ? ((
+          await first(
+            db
+              .select({ n: count() })
+              .from(trials)
+              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), sql`NOT ${NOT_RERUN}`)),
+          )
+        )?.n ?? 0)
+      : 0;
   return {
     id,
     status: b.status,
@@ -356,6 +371,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     running: n.running ?? 0,
     done: n.done ?? 0,
     error: n.error ?? 0,
+    errorsRerun,
     skipped: n.skipped ?? 0,
     createdAt: b.createdAt,
     startedAt: b.startedAt,

@@ -20,6 +20,7 @@ import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
+import { progressCounts } from "@/lib/bench/progress-counts";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -362,6 +363,9 @@ describe("rerun errored trials", () => {
     // In the results the rerun stands in for the errored attempt: 2 trials, none errored.
     expect(bench.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 2, error: 0 });
     await expect(planErrorRerun(db, id)).rejects.toThrow(`Bench #${id} has no errored trial left to rerun.`);
+    // The progress counts the errored attempt as rerun, not as an error still standing (the bar said "1 errors").
+    expect(await getBenchProgress(db, id)).toMatchObject({ total: 5, done: 4, error: 1, errorsRerun: 1 });
+    expect(progressCounts((await getBenchProgress(db, id))!)).toBe("4 done · 0 errors (1 rerun) · 0 skipped");
   });
 });
 

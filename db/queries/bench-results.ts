@@ -22,7 +22,7 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { matrixRows, sumOf, TRIAL_VERDICT_SUMS } from "./bench-matrix";
-import { flipTable, storedFlips } from "@/lib/bench/evidence/flips";
+import { flipTable, resolvedFlipCases, storedFlips } from "@/lib/bench/evidence/flips";
 import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
 import { humanOverlaySql, parseHumanOverlay } from "./human-verdicts";
@@ -228,7 +228,9 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
   summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
   // The flip table too: the results page then reads only the matrix rows it shows.
-  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(await matrixRows(db, benchId), baselineCandidateId, ids));
+  // A case whose regressions a confirm round cleared is listed as cleared, not regressed (issue #16).
+  if (baselineCandidateId !== null)
+    summary.flips = storedFlips(flipTable(await matrixRows(db, benchId), baselineCandidateId, ids, resolvedFlipCases(summary.regressions, summary.evidence)));
   return { summary, recommendation };
 }
 

@@ -176,6 +176,9 @@ describe("confirm suspected regressions", () => {
     // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);
+    // The flip table lists it as cleared, not regressed (it said "Regressed" while the matrix said "flaky — cleared").
+    const flips = bench.summary!.flips!.find((f) => f.candidateId === cand.candidateId)!;
+    expect([flips.regressed.map((f) => f.caseKey), flips.cleared!.map((f) => f.caseKey)]).toEqual([[], ["flaky"]]);
     // The confirm trials are evidence for the status only: the rates and the comparison stay those of the planned trials
     // (the rerun cases were picked because they failed; counting them would weigh them more).
     expect(bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate])).toEqual(ratesBefore);

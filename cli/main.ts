@@ -108,6 +108,7 @@ function program(io: Io, result: { code: number }) {
     )
     .option("--server <url>", SERVER_HELP)
     .option("--max-cost <usd>", "spend cap: no trial starts once spent + running trials' estimated cost would pass it; the rest are skipped as budget")
+    .option("--rerun-max-cost <usd>", "with --confirm / --rerun-errors: raise the bench's spend cap to USD for the rerun when the cap would stop it")
     .option("--max-latency-increase <pct>", "block a candidate whose p95 latency is more than PCT % over the baseline's")
     .option("--max-cost-increase <pct>", "block a candidate whose cost per case is more than PCT % over the baseline's")
     .action(async (o) => {

@@ -34,3 +34,14 @@ describe("bench run spend cap and gate limits", () => {
     expect(io2.stderr.join("\n")).toMatch(/--max-latency-increase: The p95 latency limit \(%\) must be a number from 0/);
   });
 });
+
+describe("bench run --rerun-max-cost", () => {
+  it("names the flag of a bad value, and of one without a rerun to raise the cap for (exit 2)", async () => {
+    const io = captureIo();
+    expect(await main([...run, "--confirm", "--rerun-max-cost", "lots"], io)).toBe(2);
+    expect(io.stderr.join("\n")).toMatch(/--rerun-max-cost: the spend cap for the reruns \(USD\) must be a positive number \(got "lots"\)/);
+    const io2 = captureIo();
+    expect(await main([...run, "--rerun-max-cost", "3"], io2)).toBe(2);
+    expect(io2.stderr.join("\n")).toMatch(/--rerun-max-cost raises the spend cap for --confirm \/ --rerun-errors/);
+  });
+});

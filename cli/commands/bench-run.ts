@@ -28,6 +28,7 @@ import { launchLines, planSummary, type GeneratedSummary, type PlanSummary } fro
 import { LibraryError } from "@/lib/library/errors";
 import { parseFailOn, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { deterministicNote } from "@/lib/bench/rerun/select";
+import { rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
 import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request";
@@ -55,6 +56,8 @@ export interface BenchRunOptions extends BenchRunInput {
   confirm?: boolean;
   /** `--rerun-errors`: after the run, rerun the errored trials inside the bench. */
   rerunErrors?: boolean;
+  /** `--rerun-max-cost USD`: the spend cap raised to USD for those reruns when it would stop them (issue #16). */
+  rerunMaxCost?: string;
   /** `--server URL`: launch on a team server through its HTTP API (token from BENCHWORK_TOKEN) instead of BENCHWORK_DB. */
   server?: string;
 }
@@ -112,7 +115,7 @@ interface BenchBackend {
   /** The report; `manifest` from the launch's plan. */
   report(id: number, plan: PlanSummary, includeRetained: boolean): Promise<BenchRunReport>;
   /** Starts a rerun inside the ended bench (issue #16 §3) and lets the worker run it. */
-  rerun(id: number, kind: "errors" | "confirm"): Promise<RerunPlan>;
+  rerun(id: number, kind: "errors" | "confirm", spendCapUsd?: number): Promise<RerunPlan>;
   /** Stops this process's worker (local); nothing on a server. */
   close(): Promise<void>;
 }
@@ -149,8 +152,8 @@ function localBackend(): BenchBackend {
       worker?.wake();
     },
     report: (id, plan, includeRetained) => benchRunReport(db, id, manifestOfPlan(plan, includeRetained)),
-    async rerun(id, kind) {
-      const plan = await startRerun(db, id, kind, undefined, process.env);
+    async rerun(id, kind, spendCapUsd) {
+      const plan = await startRerun(db, id, kind, undefined, process.env, spendCapUsd === undefined ? {} : { spendCapUsd });
       worker?.wake();
       return plan;
     },
@@ -207,6 +210,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   if (o.markdown) checkWritable(o.markdown, "--markdown");
   if (o.server !== undefined && (o.confirm || o.rerunErrors))
     throw usage("--confirm and --rerun-errors work on a database file only for now (not with --server): use the bench page's Reruns panel");
+  const rerunCap = rerunMaxCost(o);
   const backend = o.server !== undefined ? remoteBackend(o.server) : localBackend();
   const { id, plan, generated, includeRetained } = await backend.launch(o);
   for (const line of launchLines(id, plan, generated, includeRetained)) io.out(line);
@@ -217,7 +221,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
     // Reruns inside the bench (issue #16 §3): errored trials first, then the confirm round, each planned, run and recomputed.
     for (const kind of [o.rerunErrors ? "errors" : null, o.confirm ? "confirm" : null] as const) {
       if (!kind) continue;
-      const done = await rerunInBench(backend, id, kind, io);
+      const done = await rerunInBench(backend, id, kind, io, rerunCap);
       if (done) reruns.push(done);
     }
   } finally {
@@ -233,6 +237,19 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   const exit = benchRunExit(report.gate, failOn);
   if (exit.stderr) io.err(exit.stderr);
   return exit.code;
+}
+
+/**
+ * `--rerun-max-cost USD` as a number, or undefined when not given.
+ * @throws CliError (usage, exit 2) naming the flag: not a positive number, or without --confirm / --rerun-errors
+ */
+function rerunMaxCost(o: BenchRunOptions): number | undefined {
+  if (o.rerunMaxCost === undefined) return undefined;
+  const v = Number(o.rerunMaxCost);
+  if (!Number.isFinite(v) || v <= 0 || o.rerunMaxCost.trim() === "")
+    throw usage(`--rerun-max-cost: the spend cap for the reruns (USD) must be a positive number (got "${o.rerunMaxCost}")`);
+  if (!o.confirm && !o.rerunErrors) throw usage("--rerun-max-cost raises the spend cap for --confirm / --rerun-errors: give one of them");
+  return v;
 }
 
 /** A rerun that `--rerun-errors` / `--confirm` ran, as listed in the results JSON (`reruns`). */
@@ -289,13 +306,15 @@ async function waitForBench(backend: BenchBackend, id: number, io: Io): Promise<
  * costs, runs it and waits for the bench to be finalized again. Nothing to rerun is said and skipped.
  * @returns what was run, or null when there was nothing to rerun
  */
-async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | "confirm", io: Io): Promise<RerunRecord | null> {
+async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | "confirm", io: Io, spendCapUsd?: number): Promise<RerunRecord | null> {
   let plan: RerunPlan;
   try {
-    plan = await backend.rerun(id, kind);
+    plan = await backend.rerun(id, kind, spendCapUsd);
   } catch (e) {
     if (e instanceof LibraryError && e.code === "not_allowed") {
-      io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${e.message}`);
+      // A spend-cap refusal names the flag that raises the cap for the rerun (issue #16).
+      const flag = /spend cap/.test(e.message) ? " (--rerun-max-cost USD)" : "";
+      io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${e.message}${flag}`);
       return null;
     }
     throw e;
@@ -304,6 +323,7 @@ async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | 
   io.out(
     `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
   );
+  if (plan.spendCap) io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${rerunSpendCapSentence(plan.spendCap)}`);
   // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).
   const note = kind === "confirm" ? deterministicNote(plan.deterministic) : null;
   if (note) io.out(`--confirm: ${note}`);

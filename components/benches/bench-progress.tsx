@@ -9,6 +9,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
+import { progressCounts } from "@/lib/bench/progress-counts";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -98,8 +99,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           className="text-slate-600 tabular-nums"
           title="Claimed: taken by a worker, running or about to run. Workers take trials ahead of the concurrency so that none waits; at most the concurrency run at once."
         >
-          {p.done.toLocaleString("en-US")} done · {p.error.toLocaleString("en-US")} errors · {p.skipped.toLocaleString("en-US")} skipped
-          {p.running - stalled ? ` · ${p.running - stalled} claimed by workers` : ""}
+          {/* Trials held by a worker that stopped responding are said apart, below. */}
+          {progressCounts({ ...p, running: p.running - stalled })}
         </span>
         {p.stalled ? (
           // Local time of the reader: differs between the server's render and the browser's by design.
@@ -137,7 +138,10 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         aria-valuenow={finished}
         aria-label="Trials finished"
       >
-        <div className={`h-full ${p.error ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`} style={{ width: `${(frac * 100).toFixed(1)}%` }} />
+        <div
+          className={`h-full ${p.error - (p.errorsRerun ?? 0) ? "bg-amber-500" : "bg-indigo-600"} transition-[width]`}
+          style={{ width: `${(frac * 100).toFixed(1)}%` }}
+        />
       </div>
     </section>
   );

@@ -18,6 +18,8 @@ const KINDS = [
   { key: "regressed", title: "Regressed", chip: "*:bg-red-100 *:text-red-900 *:ring-red-300", dot: "bg-red-500" },
   { key: "fixed", title: "Fixed", chip: "*:bg-emerald-100 *:text-emerald-900 *:ring-emerald-300", dot: "bg-emerald-500" },
   { key: "flaky", title: "Flaky on baseline", chip: "*:bg-slate-100 *:text-slate-700 *:ring-slate-300 *:italic", dot: "bg-slate-400" },
+  // Regressed on the planned trials, but a confirm round cleared them (issue #16): they do not block.
+  { key: "cleared", title: "Flaky — cleared", chip: "*:bg-amber-50 *:text-amber-900 *:ring-amber-300 *:italic", dot: "bg-amber-300" },
 ] as const;
 
 const side = (s: { passed: number; scored: number }) => `${s.passed}/${s.scored}`;
@@ -66,7 +68,14 @@ export function FlipTable({
               <span className="font-medium">{label(f.candidateId)}</span>
               <span className="text-xs text-slate-600 tabular-nums">
                 <b className="text-red-700">{flipCount(f, "regressed")}</b> regressed · <b className="text-emerald-700">{flipCount(f, "fixed")}</b> fixed ·{" "}
-                <b className="text-slate-700">{flipCount(f, "flaky")}</b> flaky on baseline · of {f.paired} paired cases
+                <b className="text-slate-700">{flipCount(f, "flaky")}</b> flaky on baseline
+                {flipCount(f, "cleared") ? (
+                  <>
+                    {" "}
+                    · <b className="text-amber-800">{flipCount(f, "cleared")}</b> flaky — cleared
+                  </>
+                ) : null}{" "}
+                · of {f.paired} paired cases
               </span>
             </div>
             {/* A proportion bar: the share of paired cases in each kind. */}
@@ -79,7 +88,7 @@ export function FlipTable({
               flipCount(f, k.key) ? (
                 <div key={k.key} className="mt-1.5 flex items-start gap-1" data-testid={`flip-${k.key}`}>
                   <span className="w-32 shrink-0 pt-1 text-xs text-slate-600">{k.title}</span>
-                  <div className={`${CHIP_ROW} ${k.chip}`}>{f[k.key].slice(0, MAX_CHIPS).map(chip)}</div>
+                  <div className={`${CHIP_ROW} ${k.chip}`}>{(f[k.key] ?? []).slice(0, MAX_CHIPS).map(chip)}</div>
                   {flipCount(f, k.key) > MAX_CHIPS ? (
                     <Link href={regressionsHref} className="shrink-0 pt-1 text-xs text-slate-600 underline">
                       … and {flipCount(f, k.key) - MAX_CHIPS} more

@@ -11,6 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 import { runLabel, suspectedSentence } from "./rerun-text";
 import { deterministicNote } from "@/lib/bench/rerun/select";
+import { rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 
 type RerunPlanView = RerunPlanSummary;
 
@@ -29,7 +30,9 @@ function planText(p: RerunPlanView): string {
     `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
     "The bench reopens and its results are computed again when they are done." +
     // Issue #16: the regressions it leaves out, and why.
-    (p.deterministic ? ` Not rerun: ${deterministicNote(p.deterministic)}` : "")
+    (p.deterministic ? ` Not rerun: ${deterministicNote(p.deterministic)}` : "") +
+    // Issue #16: the bench's cap counts what it spent already; say what is left and whether it stops the rerun.
+    (p.spendCap ? ` ${rerunSpendCapSentence(p.spendCap)}` : "")
   );
 }
 
@@ -48,18 +51,23 @@ function RerunDialog({
   benchId: number;
   kind: "confirm" | "errors";
   disabled: boolean;
-  onRun: () => void;
+  onRun: (spendCapUsd?: string) => void;
 }) {
   const [plan, setPlan] = useState<RerunPlanView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // When the spend cap would stop the rerun: the cap it runs with, prefilled with the one it needs (issue #16).
+  const [cap, setCap] = useState("");
   const open = async (isOpen: boolean) => {
     if (!isOpen) return;
     setPlan(null);
     setProblem(null);
     const r = await planRerunAction({ systemId, benchId, kind });
-    if (r.ok) setPlan(r.data);
-    else setProblem(r.error.message);
+    if (r.ok) {
+      setPlan(r.data);
+      setCap(r.data.spendCap?.stops ? String(r.data.spendCap.neededUsd) : "");
+    } else setProblem(r.error.message);
   };
+  const capStops = plan?.spendCap?.stops ?? false;
   const text = plan
     ? `${planText(plan)}${kind === "errors" ? " Each errored trial is kept as it was; its rerun links to it and counts in its place." : ""}`
     : (problem ?? "Planning the rerun…");
@@ -71,11 +79,27 @@ function RerunDialog({
         </Button>
       }
       title={kind === "confirm" ? "Confirm suspected regressions?" : "Rerun errored trials?"}
-      description={<p data-testid="rerun-plan">{text}</p>}
-      confirmLabel={plan ? runLabel(plan.trialCount) : "Run"}
+      description={
+        <>
+          <p data-testid="rerun-plan">{text}</p>
+          {capStops ? (
+            <label className="mt-2 flex items-center gap-2 text-sm">
+              Spend cap for this rerun (USD)
+              <input
+                aria-label="Spend cap for this rerun (USD)"
+                inputMode="decimal"
+                value={cap}
+                onChange={(e) => setCap(e.target.value)}
+                className="w-28 rounded border border-slate-300 px-2 py-1"
+              />
+            </label>
+          ) : null}
+        </>
+      }
+      confirmLabel={plan ? (capStops ? `Raise the cap and ${runLabel(plan.trialCount).toLowerCase()}` : runLabel(plan.trialCount)) : "Run"}
       confirmDisabled={!plan}
       onOpenChange={(o) => void open(o)}
-      onConfirm={onRun}
+      onConfirm={() => onRun(capStops ? cap : undefined)}
     />
   );
 }
@@ -110,9 +134,9 @@ export function RerunPanel({
   // Viewers see the counts and what was cleared; starting a rerun is an editor's (the server checks too).
   const canRun = useRoleAtLeast("editor");
   if (!confirm && !errors && cleared.length === 0 && deterministic === 0) return null;
-  const run = (kind: "confirm" | "errors") =>
+  const run = (kind: "confirm" | "errors", spendCapUsd?: string) =>
     startTransition(async () => {
-      const r = await startRerunAction({ systemId, benchId, kind });
+      const r = await startRerunAction({ systemId, benchId, kind, ...(spendCapUsd !== undefined ? { spendCapUsd } : {}) });
       if (!r.ok) return toast(r.error.message, "error");
       toast(`Added ${n(r.data.trials)} trial${r.data.trials === 1 ? "" : "s"} to the bench; it runs them now`);
       router.refresh();
@@ -124,7 +148,7 @@ export function RerunPanel({
           <p className="text-slate-700" data-testid="suspected-count">
             {suspectedSentence(confirm.targets, confirm.blockingTargets)}
           </p>
-          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={() => run("confirm")} /> : null}
+          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="confirm" disabled={pending} onRun={(c) => run("confirm", c)} /> : null}
         </div>
       ) : null}
       {deterministic ? (
@@ -141,7 +165,7 @@ export function RerunPanel({
             {errors.targets === 1 ? "1 trial" : `${n(errors.targets)} trials`} ended in an error (rate limit, timeout, provider outage …): not counted as
             failures.
           </p>
-          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={() => run("errors")} /> : null}
+          {canRun ? <RerunDialog systemId={systemId} benchId={benchId} kind="errors" disabled={pending} onRun={(c) => run("errors", c)} /> : null}
         </div>
       ) : null}
       {cleared.length ? (

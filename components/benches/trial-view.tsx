@@ -2,13 +2,15 @@ import Link from "next/link";
 import { TrialAuthors } from "@/components/audit/trial-authors";
 import type { CheckRecord } from "@/lib/bench/types";
 import type { ReferenceTrial } from "@/db/queries/bench-matrix";
-import type { LastBenchReference, Regression } from "@/lib/bench/recommend";
+import type { LastBenchReference } from "@/lib/bench/recommend";
 import { decodeContent } from "@/lib/library/content-codec";
 import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
 import { CloseOnEscape } from "./close-on-escape";
 import { FocusOnOpen } from "@/components/ui/focus-on-open";
 import { TrialAttempts } from "./trial-attempts";
+import { trialRegressions } from "@/lib/bench/evidence/trial-regressions";
+import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 
 type TrialRow = Record<string, unknown>;
 
@@ -48,8 +50,8 @@ export function TrialView({
   siblings: { id: number; repeat: number; href: string }[];
   /** The baseline's trial of the same case and the last bench's, shown beside this one. */
   references?: (ReferenceTrial & { href: string })[];
-  /** Checks of this case that this candidate broke (passed for the reference, fail here). */
-  regressed?: Regression[];
+  /** Checks of this case that this candidate broke (passed for the reference, fail in its repeats), with their status once known. */
+  regressed?: StatusedRegression[];
   lastBench?: LastBenchReference | null;
   /** Reruns of this errored trial, or the errored trial this one reruns (issue #16 §3). */
   attempts?: React.ComponentProps<typeof TrialAttempts>;
@@ -73,6 +75,8 @@ export function TrialView({
     : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
   const checkErrors = checks.filter((c) => c.verdict === "error").length;
+  // Issue #16: a passing repeat, or a regression a confirm round cleared, is not "fails here".
+  const split = trialRegressions(regressed, checks);
   return (
     <aside
       id="trial"
@@ -99,6 +103,16 @@ export function TrialView({
               </Badge>
             ) : null}
             <span>repeat {String(trial.repeat)}</span>
+            {/* Trials a rerun inside the bench added (issue #16 §3): a confirm round's repeat is evidence for the regression status only. */}
+            {trial.rerun === "confirm" ? (
+              <Badge tone="slate" title="Added by Confirm suspected regressions: evidence for the regression's status, not counted in the rates">
+                confirm rerun
+              </Badge>
+            ) : trial.rerun === "error" ? (
+              <Badge tone="slate" title="Added by Rerun errored trials: stands in for the errored attempt">
+                error rerun
+              </Badge>
+            ) : null}
             {trial.latency_ms != null ? (
               <span title="The model calls' own time, summed over the trial's calls: not the tool rounds, nor waits for a provider slot or a busy worker">
                 · {String(trial.latency_ms)} ms{record?.calls && record.calls > 1 ? ` over ${record.calls} model calls` : ""}
@@ -168,13 +182,14 @@ export function TrialView({
           <p className="text-sm text-slate-500">No check ran.</p>
         )}
       </Block>
-      {regressed.length ? (
+      {split.failsHere.length ? (
         <div role="note" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           <p className="font-medium">
-            Regressed: {regressed.length === 1 ? "this check passed before and fails here" : `${regressed.length} checks passed before and fail here`}
+            Regressed:{" "}
+            {split.failsHere.length === 1 ? "this check passed before and fails here" : `${split.failsHere.length} checks passed before and fail here`}
           </p>
           <ul className="mt-1 list-disc pl-5 text-xs">
-            {regressed.map((r, i) => (
+            {split.failsHere.map((r, i) => (
               <li key={i}>
                 {r.label}
                 {r.priority ? ` (${r.priority})` : ""} — passed{" "}
@@ -185,6 +200,16 @@ export function TrialView({
             ))}
           </ul>
         </div>
+      ) : null}
+      {split.passesHere.length ? (
+        <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+          Regressed in other repeats of this case, passes here: {split.passesHere.map((r) => r.label).join(", ")}.
+        </p>
+      ) : null}
+      {split.cleared.length ? (
+        <p role="note" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-xs text-slate-700" data-testid="trial-cleared">
+          Flaky — cleared: {split.cleared.map((r) => r.label).join(", ")} failed in a repeat, but a confirm round did not reproduce it; it does not block.
+        </p>
       ) : null}
       {references.length ? (
         <Block title="Output, beside the reference">

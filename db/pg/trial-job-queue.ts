@@ -174,7 +174,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     }
     await tx.query(
       `INSERT INTO queue_benches (bench_id, concurrency) VALUES ($1, $2)
-       ON CONFLICT (bench_id) DO UPDATE SET concurrency = excluded.concurrency`,
+       ON CONFLICT (bench_id) DO UPDATE SET concurrency = excluded.concurrency, cancelled_at = NULL`,
       [bench.benchId, bench.concurrency],
     );
     for (const p of providers) {

@@ -7,6 +7,8 @@ import { first } from "../rows";
 import { benches, trials } from "../schema";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { BUDGET_SKIP } from "@/lib/bench/budget";
+import type { TxDb } from "../transaction";
+import type { BenchSettings } from "./benches";
 
 /** A bench's spending: USD spent by its finished trials, and trials skipped as "budget" per candidate id. */
 export interface BenchSpend {
@@ -33,4 +35,57 @@ export async function benchSpend(db: Db, benchId: number): Promise<BenchSpend> {
     .groupBy(trials.candidateId);
   const budgetSkipped = new Map(rows.map((r) => [r.c, r.n]));
   return { spentUsd: spent?.s ?? 0, budgetSkipped, budgetSkippedTotal: rows.reduce((a, r) => a + r.n, 0) };
+}
+
+/** What a bench's finished trials spent (USD) and how many they were: what its spend cap counts against (benches.spent_usd, spent_trials). */
+export async function benchSpentSoFar(db: Db, benchId: number): Promise<{ spentUsd: number; spentTrials: number }> {
+  const r = await first(db.select({ spentUsd: benches.spentUsd, spentTrials: benches.spentTrials }).from(benches).where(eq(benches.id, benchId)));
+  return r ?? { spentUsd: 0, spentTrials: 0 };
+}
+
+/**
+ * Raises bench `benchId`'s spend cap to `usd` inside transaction `tx` (a rerun the cap would stop,
+ * issue #16 §3–4); a bench without a cap, or with a higher one, is left as it is.
+ * @returns whether the cap was changed
+ */
+export async function raiseSpendCapTx(tx: TxDb, benchId: number, usd: number): Promise<boolean> {
+  const row = await first(tx.select({ settings: benches.settings }).from(benches).where(eq(benches.id, benchId)));
+  if (!row) return false;
+  const settings = JSON.parse(row.settings) as BenchSettings;
+  if (!settings.spendCap || settings.spendCap.usd >= usd) return false;
+  settings.spendCap = { ...settings.spendCap, usd };
+  await tx
+    .update(benches)
+    .set({ settings: JSON.stringify(settings) })
+    .where(eq(benches.id, benchId));
+  return true;
+}
+
+/**
+ * The trials of the bench whose id is `benchIdSql` that its spend cap kept from starting in its
+ * launched run: what makes a finished bench partial (issue #16). Raw SQL over alias `t`: inside a
+ * query on `benches`, drizzle would write a bare "id" that the subquery's own table shadows.
+ */
+const launchedBudgetSkips = (benchIdSql: ReturnType<typeof sql>) =>
+  sql`SELECT 1 FROM trials t WHERE t.bench_id = ${benchIdSql} AND t.status = 'skipped' AND t.rerun IS NULL AND (t.error = ${BUDGET_SKIP} OR t.error LIKE ${`${BUDGET_SKIP}:%`})`;
+
+/** No trial of the bench's launched run was kept from starting by its spend cap (a condition on `benches`, by its table name). */
+export const NOT_CUT_BY_BUDGET = sql`NOT EXISTS (${launchedBudgetSkips(sql.raw("benches.id"))})`;
+
+/** How many trials of bench `benchId`'s launched run its spend cap kept from starting (skipped as budget); reruns are not counted. */
+export async function budgetSkippedInResults(db: Db, benchId: number): Promise<number> {
+  const r = await first(
+    db
+      .select({ n: count() })
+      .from(trials)
+      .where(
+        and(
+          eq(trials.benchId, benchId),
+          eq(trials.status, "skipped"),
+          sql`${trials.rerun} IS NULL`,
+          or(eq(trials.error, BUDGET_SKIP), sql`${trials.error} LIKE ${`${BUDGET_SKIP}:%`} ESCAPE '\\'`),
+        ),
+      ),
+  );
+  return r?.n ?? 0;
 }

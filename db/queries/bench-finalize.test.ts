@@ -2,7 +2,7 @@
  * Finalizing a bench on either store (issue 20): once no trial is open, its results, end status and
  * retained cases are written in one transaction, exactly once.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { describeStores } from "../test-support/stores";
 import { insertQueuedBench } from "../test-support/bench-rows";
@@ -59,6 +59,58 @@ describeStores("finalizeBench", (store) => {
       .where(eq(benches.id, benchId));
     expect(await finalizeBench(db, benchId, NOW)).toBe("cancelled");
     expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
+  });
+
+  it("ends a bench whose rerun was cancelled as finished: only the rerun's trials were cancelled", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    // A rerun added one trial to the 2 that had finished (rerun_base 2), then was cancelled before it ran.
+    const [added] = await db
+      .insert(trials)
+      .values({
+        benchId,
+        candidateId: (await getBench(db, benchId))!.candidates[0].id,
+        benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+        repeat: 2,
+        status: "skipped",
+        rerun: "confirm",
+        error: "cancelled before it ran",
+        finishedAt: NOW,
+      })
+      .returning({ id: trials.id });
+    expect(added.id).toBeGreaterThan(0);
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, rerunBase: 2, trialCount: 3 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const b = (await getBench(db, benchId))!;
+    expect(b).toMatchObject({ status: "finished", finishedAt: NOW });
+    expect(b.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(b.summary?.candidates[0].stats.trials).toMatchObject({ total: 2, done: 2 });
+  });
+
+  it("says a bench the spend cap cut short is partial, and the next bench compares with the last complete one", async () => {
+    const db = store.db();
+    const complete = await insertQueuedBench(db, 2);
+    await answerAll(complete.benchId);
+    expect(await finalizeBench(db, complete.benchId, NOW)).toBe("finished");
+    // The cap let 1 of 4 trials start: the other 3 were skipped as budget.
+    const capped = await insertQueuedBench(db, 4);
+    await answerAll(capped.benchId);
+    await db
+      .update(trials)
+      .set({ status: "skipped", error: "budget: the spend cap of $0.01 would be passed ($0.01 spent)", output: null })
+      .where(inArray(trials.id, capped.trialIds.slice(1)));
+    expect(await finalizeBench(db, capped.benchId, NOW)).toBe("finished");
+    expect((await getBench(db, capped.benchId))!.recommendation!.headline).toMatch(
+      /^Partial bench, the spend cap stopped it after 1 of 4 trials \(3 skipped as budget\)\. /,
+    );
+    const next = await insertQueuedBench(db, 2);
+    await answerAll(next.benchId);
+    expect(await finalizeBench(db, next.benchId, NOW)).toBe("finished");
+    expect((await getBench(db, next.benchId))!.summary!.referenceBenchId).toBe(complete.benchId);
   });
 
   it("of two finalizers at once, exactly one ends the bench", async () => {

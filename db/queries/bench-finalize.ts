@@ -1,7 +1,7 @@
 /**
  * Finalizing a bench on either store (issue 20): when none of its trials is open (queued or
  * running), its results (lib/bench results via computeBenchResults), end status (`finished`, or
- * `cancelled` when a cancel was asked), summary, recommendation and retained cases are written in
+ * `cancelled` when a cancel was asked during the launched run: lib/bench/end-status.ts), summary, recommendation and retained cases are written in
  * ONE transaction. SQLite's trial queue keeps its own (db/queries/trial-queue.ts); PostgreSQL's job
  * worker uses this one.
  */
@@ -12,6 +12,7 @@ import { transaction } from "../transaction";
 import { benches, trials } from "../schema";
 import { computeBenchResults } from "./bench-results";
 import { retainFailingCasesIn } from "./retention";
+import { benchEndStatus } from "@/lib/bench/end-status";
 
 const OPEN = ["queued", "running"] as const;
 
@@ -25,7 +26,9 @@ const OPEN = ["queued", "running"] as const;
  */
 export async function finalizeBench(db: Db, benchId: number, now: number): Promise<"finished" | "cancelled" | null> {
   return transaction(db, async (tx) => {
-    const b = await first(tx.select({ status: benches.status, cancel: benches.cancelRequestedAt }).from(benches).where(eq(benches.id, benchId)));
+    const b = await first(
+      tx.select({ status: benches.status, cancel: benches.cancelRequestedAt, rerunBase: benches.rerunBase }).from(benches).where(eq(benches.id, benchId)),
+    );
     if (!b || (b.status !== "queued" && b.status !== "running")) return null;
     const open = await first(
       tx
@@ -35,7 +38,8 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
         .limit(1),
     );
     if (open) return null;
-    const status = b.cancel != null ? "cancelled" : "finished";
+    // A cancel during a rerun cancels only the rerun's trials: the bench ends finished again.
+    const status = benchEndStatus({ cancelRequested: b.cancel != null, rerunBase: b.rerunBase });
     // End it first: a second finalizer waits on the row (PostgreSQL) and then finds it ended, instead
     // of computing the results too.
     const ended = await tx

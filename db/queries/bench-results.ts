@@ -22,13 +22,14 @@ import {
 import type { CheckRecord } from "@/lib/bench/types";
 import { getBench, previousFinishedBench, type BenchSummary } from "./benches";
 import { matrixRows, sumOf, TRIAL_VERDICT_SUMS } from "./bench-matrix";
-import { flipTable, storedFlips } from "@/lib/bench/evidence/flips";
+import { flipTable, resolvedFlipCases, storedFlips } from "@/lib/bench/evidence/flips";
 import { IN_RESULTS } from "./rerun-sql";
 import { classifyBenchRegressions, type KnownCheckTallies, type RegressionReferences } from "./regression-statuses";
 import { humanOverlaySql, parseHumanOverlay } from "./human-verdicts";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { advisoryCheckKeys, advisoryNote, markAdvisory } from "@/lib/review/advisory";
 import { benchTradeoffs } from "./bench-costs";
+import { budgetSkippedInResults } from "./bench-budget";
 import { computeBenchEvidence } from "./bench-evidence";
 import { benchCaseFigures } from "./bench-tallies";
 import { gateLimitBlocks } from "@/lib/bench/stats/gate-limits";
@@ -113,6 +114,12 @@ async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Re
   if (!confirm) return regressions;
   const statuses = await classifyBenchRegressions(db, benchId, regressions, refs);
   return new Map([...regressions].map(([id, list]) => [id, list.filter((_, i) => !RESOLVED.has(statuses.get(id)?.[i]?.status ?? "suspected"))]));
+}
+
+/** The recommendation's `partial` context: a cancelled launched run, or trials the spend cap kept from starting (issue #16). */
+function partialRun(cancelled: boolean, finished: number, total: number, budgetSkipped: number) {
+  if (budgetSkipped > 0) return { partial: { finished, total, budgetSkipped } };
+  return cancelled ? { partial: { finished, total } } : {};
 }
 
 /** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
@@ -204,7 +211,8 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
     baselineCandidateId,
     blockers,
-    { ...(bench.cancelRequestedAt != null ? { partial: { finished, total } } : {}), lastBench, fixes, limits },
+    // A cancel asked during a rerun cancelled only the rerun's trials (lib/bench/end-status.ts): the bench is not partial.
+    { ...partialRun(bench.cancelRequestedAt != null && noReruns, finished, total, await budgetSkippedInResults(db, benchId)), lastBench, fixes, limits },
   );
   recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   const summary: BenchSummary = {
@@ -220,7 +228,9 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
   summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
   // The flip table too: the results page then reads only the matrix rows it shows.
-  if (baselineCandidateId !== null) summary.flips = storedFlips(flipTable(await matrixRows(db, benchId), baselineCandidateId, ids));
+  // A case whose regressions a confirm round cleared is listed as cleared, not regressed (issue #16).
+  if (baselineCandidateId !== null)
+    summary.flips = storedFlips(flipTable(await matrixRows(db, benchId), baselineCandidateId, ids, resolvedFlipCases(summary.regressions, summary.evidence)));
   return { summary, recommendation };
 }
 

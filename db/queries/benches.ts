@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -17,6 +17,8 @@ import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
+import { NOT_CUT_BY_BUDGET } from "./bench-budget";
+import { NOT_RERUN } from "./rerun-sql";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
@@ -301,6 +303,8 @@ export interface BenchProgress {
   running: number;
   done: number;
   error: number;
+  /** Of `error`, the errored trials a later trial reruns (issue #16 §3): kept as history, no longer errors of the bench. */
+  errorsRerun: number;
   skipped: number;
   createdAt: number;
   /** When the current run started: the worker's first claim after launch, or the reopening by the last rerun (issue #16 §3). */
@@ -351,6 +355,18 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
   if (!b) return null;
   const rows = await db.select({ status: trials.status, n: count() }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status);
   const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  // Only a bench a rerun reopened can have errored trials that were rerun.
+  const errorsRerun =
+    b.rerunBase > 0 && n.error
+      ? ((
+          await first(
+            db
+              .select({ n: count() })
+              .from(trials)
+              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), sql`NOT ${NOT_RERUN}`)),
+          )
+        )?.n ?? 0)
+      : 0;
   return {
     id,
     status: b.status,
@@ -359,6 +375,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
     running: n.running ?? 0,
     done: n.done ?? 0,
     error: n.error ?? 0,
+    errorsRerun,
     skipped: n.skipped ?? 0,
     createdAt: b.createdAt,
     startedAt: b.startedAt,
@@ -470,13 +487,15 @@ export async function getManifest(db: Db, benchId: number) {
   return db.select().from(benchCases).where(eq(benchCases.benchId, benchId)).orderBy(benchCases.position);
 }
 
-/** The last finished bench of the same prompt before `benchId`, or null. */
+/** The last complete finished bench of the same prompt before `benchId` (none the spend cap cut short), or null. */
 export async function previousFinishedBench(db: Db, promptId: number, benchId: number): Promise<number | null> {
   const r = await first(
     db
       .select({ id: benches.id })
       .from(benches)
-      .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId)))
+      // Not one the spend cap cut short (issue #16): like a cancelled bench it ran on part of its cases only,
+      // and a comparison over the few it paired would pass for "the last bench".
+      .where(and(eq(benches.promptId, promptId), eq(benches.status, "finished"), lt(benches.id, benchId), NOT_CUT_BY_BUDGET))
       .orderBy(desc(benches.id))
       .limit(1),
   );

@@ -120,7 +120,8 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
     await tx
       .insert(queueBenches)
       .values({ benchId: bench.benchId, concurrency: bench.concurrency })
-      .onConflictDoUpdate({ target: queueBenches.benchId, set: { concurrency: bench.concurrency } });
+      // A rerun enqueued after a cancelled one (issue #16): its jobs must be claimable again.
+      .onConflictDoUpdate({ target: queueBenches.benchId, set: { concurrency: bench.concurrency, cancelledAt: null } });
     for (const p of providers) {
       await tx
         .insert(queueProviders)

@@ -16,6 +16,7 @@ import { retainFailingCasesIn } from "./retention";
 import type { BenchSummary } from "./benches";
 import type { Recommendation } from "@/lib/bench/recommend";
 import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
+import { benchEndStatus } from "@/lib/bench/end-status";
 
 /**
  * A trial whose model call started this many times, each time under a worker that then died, is
@@ -88,7 +89,7 @@ export class SqliteTrialQueue implements TrialQueue {
       ),
       skipQueued: c.prepare("UPDATE trials SET status = 'skipped', error = ?, finished_at = ? WHERE bench_id = ? AND status = 'queued'"),
       open: c.prepare("SELECT 1 FROM trials WHERE bench_id = ? AND status IN ('queued', 'running') LIMIT 1"),
-      benchRow: c.prepare("SELECT status, cancel_requested_at AS cancel FROM benches WHERE id = ?"),
+      benchRow: c.prepare("SELECT status, cancel_requested_at AS cancel, rerun_base AS rerunBase FROM benches WHERE id = ?"),
       finish: c.prepare("UPDATE benches SET status = ?, finished_at = ?, summary = ?, recommendation = ? WHERE id = ? AND status IN ('queued', 'running')"),
       setSummary: c.prepare("UPDATE benches SET summary = ? WHERE id = ?"),
       caseRevs: c.prepare("SELECT id, case_revision_id AS rev FROM bench_cases WHERE bench_id = ?"),
@@ -311,12 +312,12 @@ export class SqliteTrialQueue implements TrialQueue {
 
   async finalize(benchId: number, now: number): Promise<boolean> {
     if (this.st.open.get(benchId)) return false;
-    const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null } | undefined;
+    const b = this.st.benchRow.get(benchId) as { status: string; cancel: number | null; rerunBase: number } | undefined;
     if (!b || (b.status !== "queued" && b.status !== "running")) return false;
     const { summary, recommendation } = await computeBenchResults(this.db, benchId);
     // One write: the results, the end status and the retained cases together (a crash between two
     // writes lost the retained cases).
-    const done = await this.tx.finish(benchId, b.cancel != null ? "cancelled" : "finished", now, summary, recommendation);
+    const done = await this.tx.finish(benchId, benchEndStatus({ cancelRequested: b.cancel != null, rerunBase: b.rerunBase }), now, summary, recommendation);
     this.revisionOf.delete(benchId);
     this.capOf.delete(benchId);
     return done;

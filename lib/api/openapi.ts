@@ -19,6 +19,7 @@ const progress = object("Trial counts of the bench", {
   running: { type: "integer" },
   done: { type: "integer" },
   error: { type: "integer" },
+  errorsRerun: { type: "integer", description: "Of `error`, the errored trials a later trial reruns (kept as history, no longer errors of the bench)" },
   skipped: { type: "integer" },
   cancelRequested: { type: "boolean" },
 });

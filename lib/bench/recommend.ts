@@ -184,7 +184,8 @@ function blockedBy(v: CandidateVerdict): string {
  * @param candidates in bench order, with labels
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
- * @param context `partial`: the bench was cancelled after `finished` of `total` trials (said first);
+ * @param context `partial`: the bench was cancelled after `finished` of `total` trials, or — with
+ *   `budgetSkipped` — its spend cap kept that many trials from starting (said first);
  *   `lastBench`: the earlier bench of the prompt the candidates were also compared with (its id and
  *   the label of its candidate used as the reference), absent when there was none; `fixes`: checks
  *   each candidate fixed (see {@link findFixes}), listed on its verdict
@@ -194,7 +195,7 @@ export function recommend(
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
   context: {
-    partial?: { finished: number; total: number };
+    partial?: { finished: number; total: number; budgetSkipped?: number };
     lastBench?: LastBenchReference | null;
     fixes?: Map<number, Fix[]>;
     /** Per candidate id, the gate limits it exceeds (see lib/bench/stats/gate-limits.ts). */
@@ -290,7 +291,14 @@ export function recommend(
     if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0))
       v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
   }
-  if (context.partial) headline = `Partial bench, cancelled after ${context.partial.finished} of ${context.partial.total} trials. ${headline}`;
+  if (context.partial) {
+    const { finished, total, budgetSkipped } = context.partial;
+    // Issue #16: a bench the spend cap cut short is as partial as a cancelled one.
+    const why = budgetSkipped
+      ? `the spend cap stopped it after ${finished} of ${total} trials (${budgetSkipped} skipped as budget)`
+      : `cancelled after ${finished} of ${total} trials`;
+    headline = `Partial bench, ${why}. ${headline}`;
+  }
   if (notes.length) headline = `${headline} ${notes.join(" ")}`;
   return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts, lastBench: last };
 }

@@ -7,7 +7,7 @@ import type { Db } from "@/db/client";
 import { matrixRows } from "@/db/queries/bench-matrix";
 import { trialFacts } from "@/db/queries/bench-results";
 import type { BenchDetail } from "@/db/queries/benches";
-import { flakyChecks, flipTable, type CandidateFlips, type FlakyCheck } from "@/lib/bench/evidence/flips";
+import { flakyChecks, flipTable, resolvedFlipCases, type CandidateFlips, type FlakyCheck } from "@/lib/bench/evidence/flips";
 
 /** Per candidate (not the baseline): its flips and the baseline's flaky checks on the cases it scored too. */
 export interface CandidateFlipReport {
@@ -28,6 +28,7 @@ export async function benchFlips(db: Db, bench: BenchDetail): Promise<CandidateF
     rows,
     baselineId,
     bench.candidates.map((c) => c.id),
+    resolvedFlipCases(bench.summary?.regressions ?? {}, bench.summary?.evidence),
   ).map((flips) => {
     const scored = new Set(rows.filter((r) => (r.cells[flips.candidateId]?.scoredTrials ?? 0) > 0).map((r) => r.caseRevisionId));
     return { candidateId: flips.candidateId, flips, flakyOnBaseline: flaky.filter((f) => scored.has(f.caseRevisionId)) };

@@ -258,9 +258,24 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
         { env: {} },
       );
       await withWorker(async () => {
-        let bench = await waitEnded(db, id);
+        const bench = await waitEnded(db, id);
         expect(bench.status).toBe("finished");
         expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
+      });
+      // Issue #16: a rerun cancelled before it ran cancels only its trials; the bench ends finished, as before.
+      const headline = (await getBench(db, id))!.recommendation!.headline;
+      await startRerun(db, id, "confirm", null, {});
+      await requestCancel(db, id);
+      await withWorker(async () => {
+        const bench = await waitEnded(db, id);
+        expect(bench.status).toBe("finished");
+        expect(bench.recommendation!.headline).toBe(headline);
+      });
+      const cancelled = await db.select({ status: trials.status, error: trials.error }).from(trials).where(eq(trials.rerun, "confirm"));
+      expect(cancelled.map((r) => r.status)).toEqual(Array(6).fill("skipped"));
+      // Confirm again: its trials are claimed (the cancelled rerun's mark on the queue was cleared) and run.
+      await withWorker(async () => {
+        let bench = (await getBench(db, id))!;
         const before = flaky.requests.count;
         const plan = await startRerun(db, id, "confirm", null, {});
         expect(plan.trials).toHaveLength(6);
@@ -271,8 +286,8 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
         expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
       });
       const rows = await db.select({ status: trials.status, rerun: trials.rerun }).from(trials).where(eq(trials.benchId, id));
-      expect(rows.filter((r) => r.rerun === "confirm").map((r) => r.status)).toEqual(["done", "done", "done", "done", "done", "done"]);
-      expect(rows).toHaveLength(18);
+      expect(rows.filter((r) => r.rerun === "confirm" && r.status === "done")).toHaveLength(6);
+      expect(rows).toHaveLength(24);
     } finally {
       await flaky.close();
     }

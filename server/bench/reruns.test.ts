@@ -13,13 +13,14 @@ import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench, getBenchProgress } from "@/db/queries/benches";
+import { getBench, getBenchProgress, requestCancel } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
+import { progressCounts } from "@/lib/bench/progress-counts";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -175,6 +176,9 @@ describe("confirm suspected regressions", () => {
     // The gate no longer counts it; the summary still lists it (the page shows it as cleared).
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     expect(bench.summary!.regressions[String(cand.candidateId)].map((r) => r.caseKey)).toEqual(["flaky"]);
+    // The flip table lists it as cleared, not regressed (it said "Regressed" while the matrix said "flaky — cleared").
+    const flips = bench.summary!.flips!.find((f) => f.candidateId === cand.candidateId)!;
+    expect([flips.regressed.map((f) => f.caseKey), flips.cleared!.map((f) => f.caseKey)]).toEqual([[], ["flaky"]]);
     // The confirm trials are evidence for the status only: the rates and the comparison stay those of the planned trials
     // (the rerun cases were picked because they failed; counting them would weigh them more).
     expect(bench.summary!.candidates.map((c) => [c.stats.trials.total, c.stats.passRate.rate])).toEqual(ratesBefore);
@@ -362,5 +366,92 @@ describe("rerun errored trials", () => {
     // In the results the rerun stands in for the errored attempt: 2 trials, none errored.
     expect(bench.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 2, error: 0 });
     await expect(planErrorRerun(db, id)).rejects.toThrow(`Bench #${id} has no errored trial left to rerun.`);
+    // The progress counts the errored attempt as rerun, not as an error still standing (the bar said "1 errors").
+    expect(await getBenchProgress(db, id)).toMatchObject({ total: 5, done: 4, error: 1, errorsRerun: 1 });
+    expect(progressCounts((await getBenchProgress(db, id))!)).toBe("4 done · 0 errors (1 rerun) · 0 skipped");
+  });
+});
+
+describe("cancelling a rerun", () => {
+  it("cancels only the rerun's trials: the bench stays finished with its results, and Confirm is offered again", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    const id = await launch(s, 3);
+    const before = await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    await startRerun(db, id, "confirm");
+    // Cancelled before the worker picks up any of the rerun's trials.
+    await requestCancel(db, id, { userId: "u-ed", email: "ed@example.com" });
+    const bench = await runToEnd(id);
+    expect(bench.status).toBe("finished");
+    // The first run's results and recommendation stand; no "Partial bench" note.
+    expect(bench.recommendation!.headline).toBe(before.recommendation!.headline);
+    expect(bench.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(bench.summary!.candidates.map((c) => c.stats.trials)).toEqual(before.summary!.candidates.map((c) => c.stats.trials));
+    // Only the rerun's 6 trials were cancelled, and they say so.
+    const added = trialsOf(id).filter((t) => t.rerun === "confirm");
+    expect(added.map((t) => [t.status, t.error])).toEqual(Array.from({ length: 6 }, () => ["skipped", "cancelled before it ran"]));
+    expect(trialsOf(id).filter((t) => t.rerun === null && t.status !== "done")).toEqual([]);
+    // Still suspected, and the confirm round is offered again (with new trials).
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: { targets: 1 } });
+    expect((await planConfirm(db, id)).trials.length).toBe(6);
+  });
+});
+
+describe("a rerun under the bench's spend cap", () => {
+  it("a bench that reached its cap: the plan names the cap and what is left; the rerun is refused unless the cap is raised", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    // Priced models (the cap needs prices): $10 per million input and output tokens.
+    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
+    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
+    const { id } = await launchFromRequest(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      candidates: [
+        { kind: "model", modelConfigId: base },
+        { kind: "model", modelConfigId: cand },
+      ],
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 3,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      spendCapUsd: 100,
+      launchKey: `k-${Math.random()}`,
+    });
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    // The first run spent the cap exactly (as if it had been set to what it spent).
+    const { spent } = db.$client.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?").get(id) as { spent: number };
+    expect(spent).toBeGreaterThan(0);
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.spendCap.usd', spent_usd) WHERE id = ?").run(id);
+
+    const plan = await planConfirm(db, id);
+    expect(plan.trials.length).toBe(6);
+    expect(plan.spendCap).toMatchObject({ capUsd: spent, spentUsd: spent, leftUsd: 0, startable: 0, trials: 6, stops: true });
+    expect(plan.spendCap!.neededUsd).toBeGreaterThan(spent);
+    // Not started: no trial is added only to be skipped as "budget" (the loop the tester found).
+    await expect(startRerun(db, id, "confirm")).rejects.toMatchObject({
+      code: "not_allowed",
+      message: expect.stringContaining(`0 of its 6 trials could start. Raise the cap to at least`),
+    });
+    await expect(startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: spent })).rejects.toMatchObject({ code: "not_allowed" });
+    expect(trialsOf(id).filter((t) => t.rerun === "confirm")).toEqual([]);
+    expect((await getBench(db, id))!.status).toBe("finished");
+
+    // Raised for the rerun: its trials run (none skipped as budget) and the flake is cleared.
+    await startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: plan.spendCap!.neededUsd + 0.01 });
+    expect((await getBench(db, id))!.settings.spendCap!.usd).toBe(plan.spendCap!.neededUsd + 0.01);
+    await runToEnd(id);
+    expect(
+      trialsOf(id)
+        .filter((t) => t.rerun === "confirm")
+        .map((t) => t.status),
+    ).toEqual(Array.from({ length: 6 }, () => "done"));
+    expect(await statuses(id)).toEqual({ flaky: "cleared" });
   });
 });

@@ -23,6 +23,8 @@ import type { CaseSource } from "@/lib/library/case-content";
 import { LibraryError } from "@/lib/library/errors";
 import type { CandidateEvidence } from "./comparisons";
 import { suspectedOf } from "./rerun-offers";
+import { benchSpentSoFar, raiseSpendCapTx } from "@/db/queries/bench-budget";
+import { rerunSpendCap, rerunSpendCapRefusal, type RerunSpendCap } from "@/lib/bench/rerun/spend-cap";
 
 // The results page's offers live apart (they do not plan: no runtime or model code on the page's server render).
 export { rerunOffers, type RerunOffer, type ResolvedRegression } from "./rerun-offers";
@@ -48,6 +50,8 @@ export interface RerunPlan {
   modelCallsUpperBound: boolean;
   judgeCalls: number;
   estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  /** The bench's spend cap as this rerun meets it (what is left, whether it stops it, the cap it needs); null without a cap. */
+  spendCap: RerunSpendCap | null;
 }
 
 const side = (m: Map<string, { count: number; maxRepeat: number }>) => (c: number, bc: number) => m.get(`${c}|${bc}`) ?? { count: 0, maxRepeat: 0 };
@@ -68,6 +72,8 @@ async function estimate(
   bench: BenchDetail,
   trials: readonly RerunTrial[],
 ): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets" | "deterministic">> {
+  // The cap is the bench's: what its earlier trials spent counts against it (issue #16: a capped bench's confirm looped).
+  const spendCap = rerunSpendCap(bench.settings.spendCap, await benchSpentSoFar(db, bench.id), trials.length);
   const cases = new Map([...(await benchCaseIdsByRevision(db, bench.id))].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases
@@ -140,7 +146,7 @@ async function estimate(
     .filter((c) => per.has(c.id))
     .map((c) => ({ candidateId: c.id, label: c.label, trials: [...per.get(c.id)!.values()].reduce((a, b) => a + b, 0) }));
   const caseKeys = [...new Set(trials.map((t) => cases.get(t.benchCaseId)?.caseKey ?? `#${t.benchCaseId}`))];
-  return { ...out, perCandidate, caseKeys };
+  return { ...out, perCandidate, caseKeys, spendCap };
 }
 
 /**
@@ -187,8 +193,11 @@ export async function planErrorRerun(db: Db, benchId: number, known?: BenchDetai
  * transaction, which refuses a bench that stopped being finished meanwhile).
  * @param author who started it, recorded as a `bench.rerun` activity row (none without one)
  * @param env `BENCHWORK_PROVIDER_CONCURRENCY` for the rerun's jobs on PostgreSQL
+ * @param opts.spendCapUsd the bench's spend cap raised to this (USD) for the rerun, with its trials
  * @returns the plan that was started
- * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}
+ * @throws LibraryError as {@link planConfirm} / {@link planErrorRerun}; `not_allowed` when the spend
+ *   cap (raised or not) would stop the rerun, naming what was spent and the cap it needs, or when
+ *   `spendCapUsd` would lower the cap or the bench has none
  */
 export async function startRerun(
   db: Db,
@@ -196,12 +205,25 @@ export async function startRerun(
   kind: "confirm" | "errors",
   author?: Author | null,
   env: Record<string, string | undefined> = {},
+  opts: { spendCapUsd?: number } = {},
 ): Promise<RerunPlan> {
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
+  // A rerun the cap would stop is refused, not started to have its trials skipped as "budget" at once (issue #16).
+  const capRefusal = rerunSpendCapRefusal(plan.spendCap, opts.spendCapUsd);
+  if (capRefusal) throw new LibraryError("not_allowed", capRefusal, opts.spendCapUsd === undefined ? undefined : { spendCapUsd: capRefusal });
   // PostgreSQL: the rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
   const bench = isPostgres(db) ? await benchOrThrow(db, benchId) : null;
   const onQueued = bench ? await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env) : null;
-  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", onQueued ?? undefined);
+  const raise = opts.spendCapUsd;
+  // The raised cap commits with the rerun's trials: a refused rerun leaves the cap as it was.
+  const inTx =
+    raise === undefined
+      ? (onQueued ?? undefined)
+      : async (tx: Parameters<NonNullable<typeof onQueued>>[0], id: number) => {
+          await raiseSpendCapTx(tx, id, raise);
+          await onQueued?.(tx, id);
+        };
+  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", inTx);
   return plan;
 }
 

@@ -27,7 +27,14 @@ function flipJson(r: CandidateFlipReport | undefined) {
   if (!r) return { flips: null, flakyOnBaseline: null };
   const keys = (l: FlipCase[]) => l.map((x) => ({ caseKey: x.caseKey, candidate: x.candidate, baseline: x.baseline }));
   return {
-    flips: { paired: r.flips.paired, regressed: keys(r.flips.regressed), fixed: keys(r.flips.fixed), flakyOnBaseline: keys(r.flips.flaky) },
+    // `cleared`: regressed cases a confirm round cleared (issue #16), no longer under `regressed`.
+    flips: {
+      paired: r.flips.paired,
+      regressed: keys(r.flips.regressed),
+      fixed: keys(r.flips.fixed),
+      flakyOnBaseline: keys(r.flips.flaky),
+      cleared: keys(r.flips.cleared),
+    },
     flakyOnBaseline: r.flakyOnBaseline.map((f) => ({ caseKey: f.caseKey, key: f.key, label: f.label, baseline: f.baseline })),
   };
 }

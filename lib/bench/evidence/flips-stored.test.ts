@@ -21,7 +21,7 @@ describe("stored flips", () => {
     }));
     const all = flipTable(rows, 1, [1, 2]);
     const [s] = storedFlips(all, 2);
-    expect(s.counts).toEqual({ regressed: 7, fixed: 3, flaky: 2 });
+    expect(s.counts).toEqual({ regressed: 7, fixed: 3, flaky: 2, cleared: 0 });
     expect(s.paired).toBe(14);
     expect(s.regressed.map((f) => [f.caseKey, f.trialId])).toEqual([
       ["c0", 50],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flakyChecks, flipTable, type FlipRow } from "./flips";
+import { flakyChecks, flipCount, flipTable, resolvedFlipCases, storedFlips, type FlipRow } from "./flips";
 
 const cell = (passedTrials: number, scoredTrials: number, firstTrialId: number) => ({ passedTrials, scoredTrials, firstTrialId });
 
@@ -22,6 +22,35 @@ describe("flip table", () => {
     ]);
     expect(f.fixed.map((x) => x.caseKey)).toEqual(["b"]);
     expect(f.flaky).toEqual([{ caseKey: "c", caseRevisionId: 3, candidate: { passed: 0, scored: 3 }, baseline: { passed: 2, scored: 3 }, trialId: 22 }]);
+  });
+  it("moves a regressed case whose regressions a confirm round cleared to 'flaky — cleared' (issue #16: it was still listed as regressed)", () => {
+    // Candidate 2's regressions against the baseline: case a's two checks both cleared; case f's one still suspected.
+    const resolved = resolvedFlipCases(
+      {
+        "2": [
+          { caseRevisionId: 1, against: "baseline" },
+          { caseRevisionId: 1, against: "baseline" },
+          { caseRevisionId: 6, against: "baseline" },
+        ],
+      },
+      {
+        "2": {
+          statuses: [
+            ["cleared", 0.4],
+            ["flaky on baseline", null],
+            ["suspected", 0.5],
+          ],
+        },
+      },
+    );
+    expect([...resolved.get(2)!]).toEqual([1]);
+    const [f] = flipTable(rows, 1, [1, 2], resolved);
+    expect(f.regressed.map((x) => x.caseKey)).toEqual(["f"]);
+    expect(f.cleared.map((x) => [x.caseKey, x.trialId])).toEqual([["a", 20]]);
+    const [stored] = storedFlips([f]);
+    expect([flipCount(stored, "regressed"), flipCount(stored, "cleared")]).toEqual([1, 1]);
+    // Stored before the kind existed: none.
+    expect(flipCount({ ...stored, counts: { regressed: 1, fixed: 1, flaky: 1 } }, "cleared")).toBe(0);
   });
   it("lists the baseline's flaky checks, not its steady ones", () => {
     const t = (caseKey: string, rev: number, verdicts: string[]) => ({

@@ -37,20 +37,55 @@ export interface CandidateFlips {
   fixed: FlipCase[];
   /** Cases whose baseline trials disagree (some passed, some failed): not counted as regressed or fixed. */
   flaky: FlipCase[];
+  /** Cases that regressed, but every regression of which a confirm round resolved (issue #16: "flaky — cleared"). */
+  cleared: FlipCase[];
   /** Cases both scored. */
   paired: number;
+}
+
+/**
+ * Per candidate id, the case revisions whose regressions against the baseline a confirm round all
+ * resolved (`cleared` or `flaky on baseline`): the flip table lists them as cleared, not regressed.
+ * @param regressions the summary's regressions per candidate id (`against` and case revision read)
+ * @param evidence the stored evidence per candidate id: `statuses[i]` is regression i's status first
+ */
+export function resolvedFlipCases(
+  regressions: Record<string, readonly { caseRevisionId: number; against: string }[]>,
+  evidence: Record<string, { statuses: readonly (readonly [string, ...unknown[]])[] } | undefined> | undefined,
+): Map<number, Set<number>> {
+  const out = new Map<number, Set<number>>();
+  for (const [id, list] of Object.entries(regressions)) {
+    const statuses = evidence?.[id]?.statuses ?? [];
+    const resolved = new Set<number>();
+    const standing = new Set<number>();
+    list.forEach((r, i) => {
+      if (r.against !== "baseline") return;
+      const st = statuses[i]?.[0];
+      (st === "cleared" || st === "flaky on baseline" ? resolved : standing).add(r.caseRevisionId);
+    });
+    for (const rev of standing) resolved.delete(rev);
+    if (resolved.size) out.set(Number(id), resolved);
+  }
+  return out;
 }
 
 /**
  * The flips of every candidate except the baseline, over the cases both scored, in manifest order.
  * A case compares pass rates (passed / scored trials): with one trial per case that is pass vs fail.
  * @param rows the matrix rows; `candidateIds` in bench order
+ * @param resolved per candidate id, cases a confirm round cleared ({@link resolvedFlipCases}): listed as `cleared`, not regressed
  */
-export function flipTable(rows: readonly FlipRow[], baselineId: number, candidateIds: readonly number[]): CandidateFlips[] {
+export function flipTable(
+  rows: readonly FlipRow[],
+  baselineId: number,
+  candidateIds: readonly number[],
+  resolved: ReadonlyMap<number, ReadonlySet<number>> = new Map(),
+): CandidateFlips[] {
   return candidateIds
     .filter((id) => id !== baselineId)
     .map((id) => {
-      const out: CandidateFlips = { candidateId: id, regressed: [], fixed: [], flaky: [], paired: 0 };
+      const out: CandidateFlips = { candidateId: id, regressed: [], fixed: [], flaky: [], cleared: [], paired: 0 };
+      const cleared = resolved.get(id);
       for (const r of rows) {
         const b = r.cells[baselineId];
         const c = r.cells[id];
@@ -67,7 +102,7 @@ export function flipTable(rows: readonly FlipRow[], baselineId: number, candidat
         else {
           // Cross-multiplied rates: no division, exact for whole counts.
           const diff = c.passedTrials * b.scoredTrials - b.passedTrials * c.scoredTrials;
-          if (diff < 0) out.regressed.push(flip);
+          if (diff < 0) (cleared?.has(r.caseRevisionId) ? out.cleared : out.regressed).push(flip);
           else if (diff > 0) out.fixed.push(flip);
         }
       }
@@ -86,10 +121,12 @@ export const FLIP_CASES_SHOWN = 40;
 export interface StoredFlips {
   candidateId: number;
   paired: number;
-  counts: { regressed: number; fixed: number; flaky: number };
+  /** `cleared` absent in summaries stored before it existed. */
+  counts: { regressed: number; fixed: number; flaky: number; cleared?: number };
   regressed: FlipCase[];
   fixed: FlipCase[];
   flaky: FlipCase[];
+  cleared?: FlipCase[];
 }
 
 /**
@@ -100,16 +137,17 @@ export function storedFlips(flips: readonly CandidateFlips[], shown = FLIP_CASES
   return flips.map((f) => ({
     candidateId: f.candidateId,
     paired: f.paired,
-    counts: { regressed: f.regressed.length, fixed: f.fixed.length, flaky: f.flaky.length },
+    counts: { regressed: f.regressed.length, fixed: f.fixed.length, flaky: f.flaky.length, cleared: f.cleared.length },
     regressed: f.regressed.slice(0, shown),
     fixed: f.fixed.slice(0, shown),
     flaky: f.flaky.slice(0, shown),
+    cleared: f.cleared.slice(0, shown),
   }));
 }
 
 /** How many cases of `kind` a candidate's flips hold (all of them, or as stored: the counts). */
-export function flipCount(f: CandidateFlips | StoredFlips, kind: "regressed" | "fixed" | "flaky"): number {
-  return "counts" in f ? f.counts[kind] : f[kind].length;
+export function flipCount(f: CandidateFlips | StoredFlips, kind: "regressed" | "fixed" | "flaky" | "cleared"): number {
+  return "counts" in f ? (f.counts[kind] ?? 0) : f[kind].length;
 }
 
 /** A check the baseline is flaky on: its trials of the check disagree. */

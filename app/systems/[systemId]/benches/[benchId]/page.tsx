@@ -274,7 +274,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           <p className="text-xs text-slate-600">
             prompt <b>{bench.promptName}</b> · launched <LocalTime ms={bench.createdAt} />
             <AuthorNote email={bench.launchedByEmail} />
-            {bench.cancelledByEmail ? <> · cancelled by {bench.cancelledByEmail}</> : null} · {bench.settings.repeats} trial
+            {bench.cancelledByEmail ? (
+              <>
+                {" "}
+                · {bench.status === "finished" ? "rerun cancelled" : "cancelled"} by {bench.cancelledByEmail}
+              </>
+            ) : null}{" "}
+            · {bench.settings.repeats} trial
             {bench.settings.repeats > 1 ? "s" : ""} per case · concurrency {bench.settings.concurrency} · timeout {bench.settings.timeoutMs / 1000}s
             {bench.settings.budget ? ` · budget ${bench.settings.budget} cases` : ""}
             {bench.settings.includeRetained === false ? " · retained regression cases left out" : ""} · baseline{" "}

@@ -24,6 +24,11 @@ const rerunInput = z.object({
   kind: z.enum(["confirm", "errors"]),
 });
 
+/** Starting one may raise the bench's spend cap for it (USD), when the cap would stop it (issue #16). */
+const startInput = rerunInput.extend({
+  spendCapUsd: z.coerce.number({ message: "The spend cap (USD) must be a number" }).positive("The spend cap (USD) must be above 0").max(1_000_000).optional(),
+});
+
 /** The bench `benchId` of system `systemId`, or LibraryError `not_found`. */
 async function benchOf(systemId: string, benchId: number) {
   const bench = await getBench(getDb(), benchId);
@@ -40,11 +45,11 @@ export const planRerunAction = guardedAction("editor", async (input: unknown): P
   });
 });
 
-/** Starts a rerun; returns how many trials it added and the model calls planned for them. */
+/** Starts a rerun (with the spend cap raised to `spendCapUsd` when given); returns how many trials it added and the model calls planned for them. */
 export const startRerunAction = guardedAction("editor", async (input: unknown): Promise<ActionResult<{ trials: number; modelCalls: number }>> => {
-  return runAction(rerunInput, input, async ({ systemId, benchId, kind }) => {
+  return runAction(startInput, input, async ({ systemId, benchId, kind, spendCapUsd }) => {
     await benchOf(systemId, benchId);
-    const plan = await startRerun(getDb(), benchId, kind, await currentActor(), process.env);
+    const plan = await startRerun(getDb(), benchId, kind, await currentActor(), process.env, spendCapUsd === undefined ? {} : { spendCapUsd });
     wakeInServerWorker();
     revalidatePath(`/systems/${systemId}/benches/${benchId}`);
     revalidatePath(`/systems/${systemId}/benches`);

@@ -1,0 +1,30 @@
+/**
+ * How an open bench ends once none of its trials is open (issue #16 §3, "cancelling a Confirm
+ * rerun"). A cancel asked during a rerun cancels only the rerun's trials (the worker skips them as
+ * "cancelled before it ran"): the bench had finished before the rerun reopened it, so it ends
+ * `finished` again with its first run's results, and the rerun can be offered again.
+ */
+
+/** A bench's state as far as its end status cares. */
+export interface EndingBench {
+  /** A cancel was asked (benches.cancel_requested_at set). */
+  cancelRequested: boolean;
+  /** Trials the bench had when a rerun reopened it (benches.rerun_base); 0 when no rerun ever did. */
+  rerunBase: number;
+}
+
+/**
+ * The end status of a bench: `cancelled` when a cancel was asked during its launched run, else
+ * `finished` (also when the cancel was asked during a rerun inside the finished bench).
+ */
+export function benchEndStatus(b: EndingBench): "finished" | "cancelled" {
+  return b.cancelRequested && b.rerunBase === 0 ? "cancelled" : "finished";
+}
+
+/**
+ * The bench's launched run was cut short by a cancel (not a rerun's cancel): what the "Partial
+ * bench" note is about.
+ */
+export function cancelledRun(b: EndingBench): boolean {
+  return benchEndStatus(b) === "cancelled";
+}

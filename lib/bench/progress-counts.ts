@@ -1,0 +1,27 @@
+/**
+ * The counts line of a bench's progress bar, e.g. "120 done · 0 errors (3 rerun) · 0 skipped".
+ * An errored trial that a later trial reruns stays stored as the attempt history, but it is no
+ * longer an error of the bench (issue #16 §3: the bar said "3 errors" after all three were rerun
+ * and passed, while the results table showed none).
+ */
+
+/** The counts the line is made of (a bench's progress). */
+export interface ProgressCounts {
+  done: number;
+  /** Trials that ended in an error, including those a later trial reruns. */
+  error: number;
+  /** Of `error`, those a later trial reruns (absent from progress read before this field existed: 0). */
+  errorsRerun?: number;
+  skipped: number;
+  /** Trials claimed by workers (running or about to). */
+  running: number;
+}
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+/** The line, with the errors still standing and — when some were rerun — how many were. */
+export function progressCounts(p: ProgressCounts): string {
+  const rerun = p.errorsRerun ?? 0;
+  const errors = `${n(p.error - rerun)} errors${rerun ? ` (${n(rerun)} rerun)` : ""}`;
+  return `${n(p.done)} done · ${errors} · ${n(p.skipped)} skipped${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
+}

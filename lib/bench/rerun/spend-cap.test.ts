@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { rerunSpendCap, rerunSpendCapRefusal, rerunSpendCapSentence } from "./spend-cap";
+
+describe("a rerun under the bench's spend cap", () => {
+  // The tester's bench: a $2 cap, $1.98 spent over 99 trials ($0.02 each), a confirm round of 9 trials.
+  const reached = rerunSpendCap({ usd: 2, trialEstimateUsd: 0.02 }, { spentUsd: 1.98, spentTrials: 99 }, 9)!;
+
+  it("says what is left and that the cap stops the rerun, with the cap it needs", () => {
+    // 1.98 + 0.02 = 2.00 fits one trial exactly; 1.98 + 9 × 0.02 = 2.16.
+    expect(reached).toMatchObject({ capUsd: 2, spentUsd: 1.98, startable: 1, trials: 9, stops: true, neededUsd: 2.16 });
+    expect(reached.leftUsd).toBeCloseTo(0.02, 10);
+    expect(rerunSpendCapSentence(reached)).toBe(
+      "Spend cap $2.00: $1.98 spent, $0.02 left; it would stop this rerun (1 of 9 trials could start): raise it to at least $2.16 for the rerun.",
+    );
+  });
+
+  it("counts a trial at the finished trials' mean cost when it is above the plan's estimate (as the queue does)", () => {
+    const c = rerunSpendCap({ usd: 2, trialEstimateUsd: 0.01 }, { spentUsd: 1.5, spentTrials: 50 }, 9)!;
+    expect(c.perTrialUsd).toBe(0.03);
+    // (2 − 1.5) / 0.03 = 16.7: all 9 fit.
+    expect([c.stops, c.startable, c.neededUsd]).toEqual([false, 9, 1.77]);
+    expect(rerunSpendCapSentence(c)).toBe("Spend cap $2.00: $1.50 spent, $0.50 left; enough for this rerun.");
+  });
+
+  it("refuses a rerun the cap stops unless the cap is raised enough; no cap, nothing to refuse", () => {
+    expect(rerunSpendCapRefusal(reached, undefined)).toBe(
+      "The spend cap would stop this rerun: $1.98 of $2.00 spent, 1 of its 9 trials could start. Raise the cap to at least $2.16 for the rerun.",
+    );
+    expect(rerunSpendCapRefusal(reached, 2.1)).toBe(
+      "The spend cap would stop this rerun: $1.98 of $2.00 spent, 1 of its 9 trials could start. A cap of $2.10 is not enough. Raise the cap to at least $2.16 for the rerun.",
+    );
+    expect(rerunSpendCapRefusal(reached, 2.16)).toBeNull();
+    expect(rerunSpendCapRefusal(reached, 1)).toBe("The spend cap can only be raised for a rerun (it is $2.00).");
+    expect(rerunSpendCap(undefined, { spentUsd: 5, spentTrials: 10 }, 9)).toBeNull();
+    expect(rerunSpendCapRefusal(null, undefined)).toBeNull();
+    expect(rerunSpendCapRefusal(null, 3)).toBe("This bench has no spend cap to raise.");
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * A rerun inside a bench under a spend cap (issue #16 §3–4), pure. The cap is the bench's: what
+ * its first run spent counts against it, so a rerun of a bench that reached its cap would have
+ * every trial skipped as "budget" at once and the regressions stay suspected (the Confirm button
+ * offered again: a loop). The plan says what is left and whether the cap stops the rerun; the
+ * rerun then starts only with the cap raised to at least `neededUsd`, or is refused with that reason.
+ */
+import { budgetAllowance, inFlightEstimate, usd, type SpendCap } from "../budget";
+
+/** The spend cap as a rerun meets it. Amounts in USD. */
+export interface RerunSpendCap {
+  capUsd: number;
+  spentUsd: number;
+  /** What is left under the cap (0 when it was reached). */
+  leftUsd: number;
+  /** What one trial counts for: the plan's per-trial estimate, or the finished trials' mean cost when higher (what the queue uses). */
+  perTrialUsd: number;
+  /** Of the rerun's trials, how many may start under the cap (all of them when it does not stop it). */
+  startable: number;
+  /** The rerun's trials. */
+  trials: number;
+  /** The cap would stop the rerun: fewer than all of its trials could start. */
+  stops: boolean;
+  /** The smallest cap (rounded up to the cent) under which every trial of the rerun may start. */
+  neededUsd: number;
+}
+
+/**
+ * How the bench's spend cap meets a rerun of `trials` trials.
+ * @param cap the bench's cap (settings.spendCap), or undefined when it has none
+ * @param spent USD spent by the bench's finished trials and how many they were (benches.spent_usd, spent_trials)
+ * @returns null without a cap
+ */
+export function rerunSpendCap(cap: SpendCap | undefined | null, spent: { spentUsd: number; spentTrials: number }, trials: number): RerunSpendCap | null {
+  if (!cap) return null;
+  const perTrialUsd = inFlightEstimate(cap.trialEstimateUsd, spent);
+  const a = budgetAllowance({ capUsd: cap.usd, spentUsd: spent.spentUsd, running: 0, trialEstimateUsd: perTrialUsd });
+  const startable = Math.min(trials, a.exhausted ? 0 : a.startable);
+  return {
+    capUsd: cap.usd,
+    spentUsd: spent.spentUsd,
+    leftUsd: Math.max(0, cap.usd - spent.spentUsd),
+    perTrialUsd,
+    startable,
+    trials,
+    stops: startable < trials,
+    // A hair above the exact sum, then up to the cent: the queue's float sums must not land just over it.
+    neededUsd: Math.ceil((spent.spentUsd + trials * perTrialUsd) * 100 - 1e-6) / 100,
+  };
+}
+
+/**
+ * What the cap means for the rerun, in one sentence: what is left, and — when it stops the rerun —
+ * how many trials could start and the cap it needs, e.g. "Spend cap $2.00: $1.98 spent, $0.02
+ * left; it would stop this rerun (0 of 9 trials could start): raise it to at least $2.17 for the rerun."
+ */
+export function rerunSpendCapSentence(c: RerunSpendCap): string {
+  const head = `Spend cap ${usd(c.capUsd)}: ${usd(c.spentUsd)} spent, ${usd(c.leftUsd)} left`;
+  if (!c.stops) return `${head}; enough for this rerun.`;
+  return `${head}; it would stop this rerun (${c.startable.toLocaleString("en-US")} of ${c.trials.toLocaleString("en-US")} trials could start): raise it to at least ${usd(c.neededUsd)} for the rerun.`;
+}
+
+/**
+ * Why a rerun cannot start under the cap it would run with, or null when it can.
+ * @param raiseToUsd the cap the user asked the rerun to run with (undefined: the bench's own)
+ */
+export function rerunSpendCapRefusal(c: RerunSpendCap | null, raiseToUsd: number | undefined): string | null {
+  if (c === null) return raiseToUsd === undefined ? null : "This bench has no spend cap to raise.";
+  if (raiseToUsd !== undefined && raiseToUsd < c.capUsd) return `The spend cap can only be raised for a rerun (it is ${usd(c.capUsd)}).`;
+  if (raiseToUsd === undefined ? !c.stops : raiseToUsd >= c.neededUsd) return null;
+  const asked = raiseToUsd === undefined ? "" : ` A cap of ${usd(raiseToUsd)} is not enough.`;
+  return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun.`;
+}

@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -22,6 +22,8 @@ import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
 import type { StoredEvidence } from "./bench-evidence";
 import type { StoredFlips } from "@/lib/bench/evidence/flips";
+import type { CandidateProgress } from "@/lib/bench/progress-clock";
+import { trialsColumn, trialsIndexedBy } from "./trials-from";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -306,6 +308,8 @@ export interface BenchProgress {
   finishedAt: number | null;
   /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
   finishedBefore: number;
+  /** Per candidate with trials (by id): all of its trials, those ended, and those ended since `startedAt` (the progress clock's rates). */
+  candidates: ({ candidateId: number } & CandidateProgress)[];
   cancelRequested: boolean;
 }
 
@@ -345,8 +349,31 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
       .where(eq(benches.id, id)),
   );
   if (!b) return null;
-  const rows = await db.select({ status: trials.status, n: count() }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status);
-  const n = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
+  // Per candidate too: the time left is estimated at each candidate's own rate (recorded answers end
+  // at once, live calls take seconds). From the covering index on SQLite: this is polled every second.
+  const startedAt = b.startedAt;
+  const rows = await db
+    .select({
+      candidateId: trialsColumn(trials.candidateId),
+      status: trialsColumn(trials.status),
+      n: count(),
+      inRun: startedAt === null ? sql<number>`0` : countWhere(sql`${trials.finishedAt} >= ${startedAt}`),
+    })
+    .from(trialsIndexedBy(db, "trials_matrix"))
+    .where(eq(trials.benchId, id))
+    .groupBy(trials.candidateId, trials.status);
+  const n: Record<string, number> = {};
+  const perCandidate = new Map<number, { candidateId: number } & CandidateProgress>();
+  for (const r of rows) {
+    n[r.status] = (n[r.status] ?? 0) + r.n;
+    let c = perCandidate.get(r.candidateId);
+    if (!c) perCandidate.set(r.candidateId, (c = { candidateId: r.candidateId, total: 0, ended: 0, endedInRun: 0 }));
+    c.total += r.n;
+    if (r.status !== "queued" && r.status !== "running") {
+      c.ended += r.n;
+      c.endedInRun += Number(r.inRun);
+    }
+  }
   return {
     id,
     status: b.status,
@@ -361,6 +388,7 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
     finishedAt: b.finishedAt,
     // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
     finishedBefore: b.rerunBase,
+    candidates: [...perCandidate.values()].sort((x, y) => x.candidateId - y.candidateId),
     cancelRequested: b.cancel != null,
   };
 }

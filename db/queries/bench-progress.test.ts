@@ -53,5 +53,11 @@ describeStores("getBenchProgress per candidate", (store) => {
     // Still queued (no run started): nothing ended in it.
     await db.update(benches).set({ status: "queued", startedAt: null }).where(eq(benches.id, benchId));
     expect((await getBenchProgress(db, benchId))!.candidates.map((c) => c.endedInRun)).toEqual([0, 0]);
+    // Ended: the clock needs no rates; the counts stay.
+    await db
+      .update(benches)
+      .set({ status: "cancelled", startedAt: START, finishedAt: START + 9_000 })
+      .where(eq(benches.id, benchId));
+    expect(await getBenchProgress(db, benchId)).toMatchObject({ total: 8, queued: 1, running: 1, done: 4, error: 1, skipped: 1, candidates: [] });
   });
 });

@@ -308,7 +308,10 @@ export interface BenchProgress {
   finishedAt: number | null;
   /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
   finishedBefore: number;
-  /** Per candidate with trials (by id): all of its trials, those ended, and those ended since `startedAt` (the progress clock's rates). */
+  /**
+   * While the bench is queued or running (else empty), per candidate with trials (by id): all of its
+   * trials, those ended, and those ended since `startedAt` (the progress clock's rates).
+   */
   candidates: ({ candidateId: number } & CandidateProgress)[];
   cancelRequested: boolean;
 }
@@ -349,30 +352,36 @@ export async function getBenchProgress(db: Db, id: number): Promise<BenchProgres
       .where(eq(benches.id, id)),
   );
   if (!b) return null;
-  // Per candidate too: the time left is estimated at each candidate's own rate (recorded answers end
-  // at once, live calls take seconds). From the covering index on SQLite: this is polled every second.
-  const startedAt = b.startedAt;
-  const rows = await db
-    .select({
-      candidateId: trialsColumn(trials.candidateId),
-      status: trialsColumn(trials.status),
-      n: count(),
-      inRun: startedAt === null ? sql<number>`0` : countWhere(sql`${trials.finishedAt} >= ${startedAt}`),
-    })
-    .from(trialsIndexedBy(db, "trials_matrix"))
-    .where(eq(trials.benchId, id))
-    .groupBy(trials.candidateId, trials.status);
   const n: Record<string, number> = {};
   const perCandidate = new Map<number, { candidateId: number } & CandidateProgress>();
-  for (const r of rows) {
-    n[r.status] = (n[r.status] ?? 0) + r.n;
-    let c = perCandidate.get(r.candidateId);
-    if (!c) perCandidate.set(r.candidateId, (c = { candidateId: r.candidateId, total: 0, ended: 0, endedInRun: 0 }));
-    c.total += r.n;
-    if (r.status !== "queued" && r.status !== "running") {
-      c.ended += r.n;
-      c.endedInRun += Number(r.inRun);
+  if (b.status === "queued" || b.status === "running") {
+    // Per candidate too, while the clock runs: the time left is estimated at each candidate's own rate
+    // (recorded answers end at once, live calls take seconds). From the covering index on SQLite; its
+    // grouping sorts (~4 ms of CPU per poll on 20,000 trials), so an ended bench reads the counts alone.
+    const startedAt = b.startedAt;
+    const rows = await db
+      .select({
+        candidateId: trialsColumn(trials.candidateId),
+        status: trialsColumn(trials.status),
+        n: count(),
+        inRun: startedAt === null ? sql<number>`0` : countWhere(sql`${trials.finishedAt} >= ${startedAt}`),
+      })
+      .from(trialsIndexedBy(db, "trials_matrix"))
+      .where(eq(trials.benchId, id))
+      .groupBy(trials.candidateId, trials.status);
+    for (const r of rows) {
+      n[r.status] = (n[r.status] ?? 0) + r.n;
+      let c = perCandidate.get(r.candidateId);
+      if (!c) perCandidate.set(r.candidateId, (c = { candidateId: r.candidateId, total: 0, ended: 0, endedInRun: 0 }));
+      c.total += r.n;
+      if (r.status !== "queued" && r.status !== "running") {
+        c.ended += r.n;
+        c.endedInRun += Number(r.inRun);
+      }
     }
+  } else {
+    const rows = await db.select({ status: trials.status, n: count() }).from(trials).where(eq(trials.benchId, id)).groupBy(trials.status);
+    for (const r of rows) n[r.status] = r.n;
   }
   return {
     id,

@@ -11,7 +11,9 @@ import { rawRows } from "../dialect";
 import { describeStores, type TestStore } from "../test-support/stores";
 import { insertQueuedBench } from "../test-support/bench-rows";
 import { transaction } from "../transaction";
-import { caseFiguresSql } from "./bench-tallies";
+import { benchCaseFigures, caseFiguresSql } from "./bench-tallies";
+import { eq } from "drizzle-orm";
+import { benchCases, trials } from "../schema";
 
 /** The plan of `query` as text: SQLite's EXPLAIN QUERY PLAN, or PostgreSQL's EXPLAIN with scans of the table off. */
 async function planOf(store: TestStore, db: Db, query: SQL): Promise<string> {
@@ -52,5 +54,26 @@ describeStores("the case figures' plan", (store) => {
         expect(plan).toMatch(/Index Only Scan using trials_matrix on trials/);
       }
     }
+  });
+
+  it("counts two bench cases of one case revision as one case (the grouping by revision, from the same index)", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await transaction(db, (tx) => insertQueuedBench(tx, 3));
+    const bc = await db
+      .select({ id: benchCases.id, r: benchCases.caseRevisionId })
+      .from(benchCases)
+      .where(eq(benchCases.benchId, benchId))
+      .orderBy(benchCases.id);
+    await db.update(benchCases).set({ caseRevisionId: bc[0].r }).where(eq(benchCases.id, bc[1].id));
+    const done = (id: number, passed: number, failed: number, costUsd: number, latencyMs: number) =>
+      db.update(trials).set({ status: "done", passedChecks: passed, failedChecks: failed, costUsd, latencyMs }).where(eq(trials.id, id));
+    await done(trialIds[0], 1, 0, 0.01, 100);
+    await done(trialIds[1], 0, 1, 0.03, 300);
+    await done(trialIds[2], 1, 0, 0.05, 500);
+    const [[, figures]] = [...(await benchCaseFigures(db, benchId, { neverRerun: true }))];
+    expect([...figures]).toEqual([
+      [bc[0].r, { passed: 1, scored: 2, done: 2, costUsd: expect.closeTo(0.02, 10) as number, latencyMs: 200 }],
+      [bc[2].r, { passed: 1, scored: 1, done: 1, costUsd: expect.closeTo(0.05, 10) as number, latencyMs: 500 }],
+    ]);
   });
 });

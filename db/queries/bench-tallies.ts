@@ -68,28 +68,22 @@ function inIds(db: Db, column: SQLWrapper, ids: Iterable<number>): SQL {
  * The grouped read behind {@link benchCaseFigures}: per bench case and candidate, from the covering
  * index `trials_matrix` (every column it reads is in the index: no trial row, with its output and
  * checks, is read; issue #16's statistics budget). Grouped by bench case (the index's order, so no
- * sort) rather than joined to the case revisions: those come from the manifest in a second, small read.
- * Exported for the test that checks the plan.
+ * sort) rather than joined to the case revisions: those come from the manifest in a second, small
+ * read. With `byRevision`, joined and grouped by case revision instead (a manifest that lists one
+ * case revision twice). Exported for the test that checks the plan.
  */
-export function caseFiguresSql(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): SQL {
+export function caseFiguresSql(db: Db, benchId: number, o: { neverRerun?: boolean; byRevision?: boolean } = {}): SQL {
   const done = sql`${trials.status} = 'done'`;
-  return sql`SELECT ${trials.candidateId} AS "c", ${trials.benchCaseId} AS "k",
+  // As few aggregates as the figures need: evaluating them over every trial is most of the query's time.
+  return sql`SELECT ${trials.candidateId} AS "c", ${o.byRevision ? benchCases.caseRevisionId : trials.benchCaseId} AS "k",
            ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0`)} AS "scored",
            ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0 AND ${trials.failedChecks} = 0`)} AS "passed",
            ${countWhere(done)} AS "done",
            ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.costUsd} END`)} AS "cost",
-           ${countWhere(sql`${done} AND ${trials.costUsd} IS NOT NULL`)} AS "costN",
-           ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.latencyMs} END`)} AS "latency",
-           ${countWhere(sql`${done} AND ${trials.latencyMs} IS NOT NULL`)} AS "latencyN"
-        FROM ${trialsIndexedBy(db, "trials_matrix")}
+           ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.latencyMs} END`)} AS "latency"
+        FROM ${trialsIndexedBy(db, "trials_matrix")} ${o.byRevision ? sql`JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}` : sql``}
         WHERE ${trials.benchId} = ${benchId} ${o.neverRerun ? sql`` : sql`AND ${IN_RESULTS}`}
-        GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`;
-}
-
-/** The mean of two groups' means (`null` for a group without values), weighted by their counts. */
-function pooledMean(a: number | null, an: number, b: number | null, bn: number): number | null {
-  if (an + bn === 0) return null;
-  return ((a ?? 0) * an + (b ?? 0) * bn) / (an + bn);
+        GROUP BY ${o.byRevision ? benchCases.caseRevisionId : trials.benchCaseId}, ${trials.candidateId}`;
 }
 
 /**
@@ -104,62 +98,23 @@ function pooledMean(a: number | null, an: number, b: number | null, bn: number):
 export async function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Promise<Map<number, Map<number, CaseFigures>>> {
   // Raw SQL from drizzle fragments (no per-field row mapping over the ~4,000 groups of a 20,000-trial
   // bench); counts are numbers on both stores, the means floats.
-  type Row = {
-    c: number;
-    k: number;
-    scored: number;
-    passed: number;
-    done: number;
-    cost: number | null;
-    costN: number;
-    latency: number | null;
-    latencyN: number;
-  };
-  const [rows, manifest] = await Promise.all([
-    rawRows<Row>(db, caseFiguresSql(db, benchId, o)),
-    rawRows<{ k: number; r: number }>(
-      db,
-      sql`SELECT ${benchCases.id} AS "k", ${benchCases.caseRevisionId} AS "r" FROM ${benchCases} WHERE ${benchCases.benchId} = ${benchId}`,
-    ),
-  ]);
+  type Row = { c: number; k: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null };
+  const manifest = await rawRows<{ k: number; r: number }>(
+    db,
+    sql`SELECT ${benchCases.id} AS "k", ${benchCases.caseRevisionId} AS "r" FROM ${benchCases} WHERE ${benchCases.benchId} = ${benchId}`,
+  );
   const revisionOf = new Map(manifest.map((m) => [m.k, m.r]));
-  const byCandidate = new Map<number, Map<number, CaseFigures & { costN: number; latencyN: number }>>();
+  // A launch lists each case revision once; should a manifest list one twice, its bench cases count as one case.
+  const byRevision = new Set(revisionOf.values()).size < revisionOf.size;
+  const rows = await rawRows<Row>(db, caseFiguresSql(db, benchId, { ...o, byRevision }));
+  const byCandidate = new Map<number, [number, CaseFigures][]>();
   for (const x of rows) {
-    const r = revisionOf.get(x.k)!;
-    let m = byCandidate.get(x.c);
-    if (!m) byCandidate.set(x.c, (m = new Map()));
-    const had = m.get(r);
-    // Two bench cases of one case revision (not made by a launch today) count as one case, as the grouping by revision did.
-    m.set(
-      r,
-      had
-        ? {
-            passed: had.passed + x.passed,
-            scored: had.scored + x.scored,
-            done: had.done + x.done,
-            costUsd: pooledMean(had.costUsd, had.costN, x.cost, x.costN),
-            costN: had.costN + x.costN,
-            latencyMs: pooledMean(had.latencyMs, had.latencyN, x.latency, x.latencyN),
-            latencyN: had.latencyN + x.latencyN,
-          }
-        : { passed: x.passed, scored: x.scored, done: x.done, costUsd: x.cost, costN: x.costN, latencyMs: x.latency, latencyN: x.latencyN },
-    );
+    let list = byCandidate.get(x.c);
+    if (!list) byCandidate.set(x.c, (list = []));
+    list.push([byRevision ? x.k : revisionOf.get(x.k)!, { passed: x.passed, scored: x.scored, done: x.done, costUsd: x.cost, latencyMs: x.latency }]);
   }
   const out = new Map<number, Map<number, CaseFigures>>();
-  for (const c of [...byCandidate.keys()].sort((a, b) => a - b)) {
-    const m = byCandidate.get(c)!;
-    out.set(
-      c,
-      new Map(
-        [...m.keys()]
-          .sort((a, b) => a - b)
-          .map((r) => {
-            const { costN: _c, latencyN: _l, ...f } = m.get(r)!;
-            return [r, f];
-          }),
-      ),
-    );
-  }
+  for (const c of [...byCandidate.keys()].sort((a, b) => a - b)) out.set(c, new Map(byCandidate.get(c)!.sort((a, b) => a[0] - b[0])));
   return out;
 }
 

@@ -4,8 +4,8 @@
  * index on them is rewritten with it. Result-writing throughput and the case figures read, side by
  * side on copies of one seeded database, alternated round by round (A B C A B C …) so all see the
  * same load:
- * - "before": `trials_matrix` as it was (without cost, latency, rerun): the figures read the trial rows;
- * - "after": `trials_matrix` with cost, latency and rerun (migration 0018): those columns ride in the
+ * - "before": `trials_matrix` as it was (without cost, latency, rerun, finished_at): the figures read the trial rows;
+ * - "after": `trials_matrix` with cost, latency, rerun and finished_at (migration 0018): those columns ride in the
  *   entry a result rewrites anyway (its status and counts change);
  * - "separate index": the old `trials_matrix` plus a second covering index
  *   `(bench_id, candidate_id, bench_case_id, status, passed_checks, failed_checks, cost_usd, latency_ms)`,
@@ -38,7 +38,7 @@ const OLD_MATRIX = "CREATE INDEX trials_matrix ON trials (bench_id, bench_case_i
 // The case figures read `trials_matrix` (INDEXED BY): timed for the first two only.
 const VARIANTS: { name: string; ddl: string; read: boolean }[] = [
   { name: "before: trials_matrix without the figures' columns", ddl: `DROP INDEX trials_matrix; ${OLD_MATRIX};`, read: true },
-  { name: "after: trials_matrix with cost, latency, rerun", ddl: "", read: true },
+  { name: "after: trials_matrix with cost, latency, rerun, finished_at", ddl: "", read: true },
   {
     name: "separate covering index beside the old trials_matrix",
     read: false,

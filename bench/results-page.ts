@@ -44,7 +44,9 @@ import { createPrompt, createSystem } from "../db/queries/systems";
 import { getBench, getBenchProgress } from "../db/queries/benches";
 import { liveCandidateStats } from "../db/queries/bench-results";
 import { matrixPage, matrixRows } from "../db/queries/bench-matrix";
-import { benchCaseFigures } from "../db/queries/bench-tallies";
+import { benchCaseFigures, type CaseFigures } from "../db/queries/bench-tallies";
+import { benchCases, trials } from "../db/schema";
+import { sql } from "drizzle-orm";
 import { computeBenchEvidence } from "../db/queries/bench-evidence";
 import { candidateCheckOutcomes } from "../db/queries/bench-results";
 import { checkTalliesFromOutcomes } from "../lib/bench/stats/tallies";
@@ -154,6 +156,38 @@ async function seed(db: Db): Promise<number> {
   await q.unregisterWorker("speed");
   return id;
 }
+
+/**
+ * The case figures as read before the covering index (commit 0dff6c6, issue #16's "before"): one
+ * query joined to the manifest, grouped and sorted by case revision, reading every trial row. Run
+ * on a copy of the database with `trials_matrix` as it was then ({@link OLD_MATRIX}).
+ */
+async function caseFiguresBefore(db: Db, benchId: number): Promise<Map<number, Map<number, CaseFigures>>> {
+  const done = sql`${trials.status} = 'done'`;
+  const countWhere = (cond: ReturnType<typeof sql>) => sql`coalesce(sum(CASE WHEN ${cond} THEN 1 ELSE 0 END), 0)`;
+  const rows = db.all(
+    sql`SELECT ${trials.candidateId} AS "c", ${benchCases.caseRevisionId} AS "r",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0`)} AS "scored",
+           ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0 AND ${trials.failedChecks} = 0`)} AS "passed",
+           ${countWhere(done)} AS "done",
+           avg(CASE WHEN ${done} THEN ${trials.costUsd} END) AS "cost",
+           avg(CASE WHEN ${done} THEN ${trials.latencyMs} END) AS "latency"
+        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        WHERE ${trials.benchId} = ${benchId}
+        GROUP BY ${trials.candidateId}, ${benchCases.caseRevisionId}
+        ORDER BY ${trials.candidateId}, ${benchCases.caseRevisionId}`,
+  ) as { c: number; r: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null }[];
+  const out = new Map<number, Map<number, CaseFigures>>();
+  for (const x of rows) {
+    let m = out.get(x.c);
+    if (!m) out.set(x.c, (m = new Map()));
+    m.set(x.r, { passed: x.passed, scored: x.scored, done: x.done, costUsd: x.cost, latencyMs: x.latency });
+  }
+  return out;
+}
+
+/** `trials_matrix` before it covered the case figures (migration 0018 added cost, latency, rerun, finished_at). */
+const OLD_MATRIX = "CREATE INDEX trials_matrix ON trials (bench_id, bench_case_id, candidate_id, status, passed_checks, failed_checks, error_checks)";
 
 /** Everything the results page reads and computes for one render (app/systems/[systemId]/benches/[benchId]/page.tsx). */
 async function pageData(db: Db, id: number) {
@@ -324,6 +358,72 @@ async function main() {
         console.log(
           `    trade-offs, ${k === "before" ? `before (${beforeDir})` : "after (this checkout)"}, same results: ${describeTimes(both[k])}; CPU ${(cpuOf[k] / runs).toFixed(2)} ms per run`,
         );
+    }
+    // Before and after side by side, alternated run by run: the statistics at finalize with the case
+    // figures read as before on a copy of the database with the old trials_matrix (and, with
+    // `--before DIR`, that checkout's trade-offs), and as now. The warm-up runs are shown too: the
+    // p95 outliers were in a process's first runs (V8 recompiling the bootstrap loop).
+    {
+      const beforeFile = path.join(dir, "before.db");
+      db.$client.exec(`VACUUM INTO '${beforeFile}'`);
+      const beforeDb = openDatabase(beforeFile);
+      beforeDb.$client.exec(`DROP INDEX trials_matrix; ${OLD_MATRIX};`);
+      type Compare = typeof compareTradeoffs;
+      const olderTradeoffs = beforeDir
+        ? ((await import(path.resolve(beforeDir, "lib/bench/stats/tradeoffs.ts"))) as { compareTradeoffs: Compare }).compareTradeoffs
+        : compareTradeoffs;
+      const model = bench.candidates.filter((c) => c.kind === "model" && c.id !== baseId);
+      const sides = {
+        before: async () => {
+          const f = await caseFiguresBefore(beforeDb, id);
+          for (const c of model) olderTradeoffs(f.get(c.id)!, f.get(baseId)!);
+          return computeBenchEvidence(db, id, bench.candidates, bench.summary!, f, { bench: (c) => Promise.resolve(outcomes.get(c)!) });
+        },
+        after: async () => {
+          const f = await benchCaseFigures(db, id, { neverRerun: true });
+          await benchTradeoffs(db, id, baseId, bench.candidates, f);
+          return computeBenchEvidence(db, id, bench.candidates, bench.summary!, f, { bench: (c) => Promise.resolve(outcomes.get(c)!) });
+        },
+      };
+      if (JSON.stringify(await sides.before()) !== JSON.stringify(await sides.after())) throw new Error("the statistics differ before and after");
+      const figuresOf = { before: () => caseFiguresBefore(beforeDb, id), after: () => benchCaseFigures(db, id, { neverRerun: true }) };
+      const got = { before: { ms: [] as number[], cpu: 0, warm: [] as number[] }, after: { ms: [] as number[], cpu: 0, warm: [] as number[] } };
+      const query = { before: { ms: [] as number[], cpu: 0 }, after: { ms: [] as number[], cpu: 0 } };
+      for (let i = 0; i < runs + 3; i++)
+        for (const k of ["before", "after"] as const) {
+          let c0 = process.cpuUsage();
+          let t0 = performance.now();
+          await sides[k]();
+          let dt = performance.now() - t0;
+          let dc = process.cpuUsage(c0);
+          if (i < 3) got[k].warm.push(dt);
+          else {
+            got[k].ms.push(dt);
+            got[k].cpu += (dc.user + dc.system) / 1000;
+          }
+          c0 = process.cpuUsage();
+          t0 = performance.now();
+          await figuresOf[k]();
+          dt = performance.now() - t0;
+          dc = process.cpuUsage(c0);
+          if (i >= 3) {
+            query[k].ms.push(dt);
+            query[k].cpu += (dc.user + dc.system) / 1000;
+          }
+        }
+      console.log(
+        `  before/after side by side, alternated (same results; load average ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(" ")}):`,
+      );
+      for (const k of ["before", "after"] as const) {
+        const what = k === "before" ? `before (old query and trials_matrix${beforeDir ? `, ${beforeDir}'s trade-offs` : ""})` : "after (this checkout)";
+        console.log(
+          `    statistics at finalize, ${what}: ${describeTimes(got[k].ms)}; CPU ${(got[k].cpu / runs).toFixed(2)} ms per run; warm-up runs ${got[k].warm.map((x) => x.toFixed(0)).join(", ")} ms`,
+        );
+        console.log(`      of which the case figures query: ${describeTimes(query[k].ms)}; CPU ${(query[k].cpu / runs).toFixed(2)} ms per run`);
+      }
+      beforeDb.$client.close();
     }
     await time("  benchEvidence as the page reads it (stored with the summary at finalize)", () => benchEvidence(db, id, bench));
     const { evidence: _stored, ...unstored } = bench.summary!;

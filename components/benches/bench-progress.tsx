@@ -10,16 +10,9 @@ import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { progressCounts } from "@/lib/bench/progress-counts";
+import { clockText } from "./progress-text";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
-
-function duration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  return `${Math.floor(m / 60)}h ${m % 60}m`;
-}
 
 /** While a bench runs, the page's results (candidates table, matrix) are re-read this often at most, in ms. */
 const RESULTS_REFRESH_MS = 5_000;
@@ -78,8 +71,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   // Running trials a worker that stopped responding still holds (PostgreSQL): they wait for its lease.
   const stalled = p.stalled?.trials ?? 0;
   const frac = p.total ? finished / p.total : 1;
-  // A rerun is timed from its own start over its own trials (issue #16 §3).
-  const { elapsedMs: elapsed, leftMs: left, rerun } = progressClock(p, now);
+  // A rerun is timed from its own start over its own trials (issue #16 §3); the time left at each candidate's own rate.
+  const clock = progressClock(p, now);
 
   const cancel = () =>
     startTransition(async () => {
@@ -110,8 +103,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
         ) : null}
         {/* The clock differs between the server's render and the browser's first one by design. */}
         <span className="text-slate-500 tabular-nums" suppressHydrationWarning>
-          {rerun ? "rerun: " : ""}elapsed {duration(elapsed)}
-          {left !== null ? ` · about ${duration(left)} left` : ""}
+          {clockText(clock, ended)}
         </span>
         {!ended && canEdit ? (
           <span className="ml-auto">

@@ -15,6 +15,7 @@ import { IN_RESULTS } from "./rerun-sql";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { applyHumanVerdicts } from "@/lib/review/overlay";
 import { parseHumanOverlay } from "./human-verdicts";
+import { trialsIndexedBy } from "./trials-from";
 
 /**
  * Case tallies of every candidate of bench `benchId` (optionally one candidate).
@@ -64,36 +65,56 @@ function inIds(db: Db, column: SQLWrapper, ids: Iterable<number>): SQL {
 }
 
 /**
- * Case tallies (as {@link benchCaseTallies}) and the mean cost and latency of the `done` trials (as
- * `benchCaseCosts`) of every candidate of bench `benchId`, from one grouped query over the trials
- * that count in the results: the finalize reads both, and each query walks every trial of the bench.
- * @param o.neverRerun no rerun ever added trials to the bench (`rerun_base` 0): every trial counts in the
- *   results, and the per-trial check for a rerun replacing it is skipped
- * @returns per candidate id, per case revision id (ascending, as the separate queries order them), its figures
+ * The grouped read behind {@link benchCaseFigures}: per bench case and candidate, from the covering
+ * index `trials_matrix` (every column it reads is in the index: no trial row, with its output and
+ * checks, is read; issue #16's statistics budget). Grouped by bench case (the index's order, so no
+ * sort) rather than joined to the case revisions: those come from the manifest in a second, small
+ * read. With `byRevision`, joined and grouped by case revision instead (a manifest that lists one
+ * case revision twice). Exported for the test that checks the plan.
  */
-export async function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Promise<Map<number, Map<number, CaseFigures>>> {
-  // Raw SQL from drizzle fragments (no per-field row mapping over the ~4,000 groups of a 20,000-trial
-  // bench); counts are numbers on both stores, the means floats.
+export function caseFiguresSql(db: Db, benchId: number, o: { neverRerun?: boolean; byRevision?: boolean } = {}): SQL {
   const done = sql`${trials.status} = 'done'`;
-  const rows = await rawRows<{ c: number; r: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null }>(
-    db,
-    sql`SELECT ${trials.candidateId} AS "c", ${benchCases.caseRevisionId} AS "r",
+  // As few aggregates as the figures need: evaluating them over every trial is most of the query's time.
+  return sql`SELECT ${trials.candidateId} AS "c", ${o.byRevision ? benchCases.caseRevisionId : trials.benchCaseId} AS "k",
            ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0`)} AS "scored",
            ${countWhere(sql`${trials.passedChecks} + ${trials.failedChecks} > 0 AND ${trials.failedChecks} = 0`)} AS "passed",
            ${countWhere(done)} AS "done",
            ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.costUsd} END`)} AS "cost",
            ${avgOf(db, sql`CASE WHEN ${done} THEN ${trials.latencyMs} END`)} AS "latency"
-        FROM ${trials} JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}
+        FROM ${trialsIndexedBy(db, "trials_matrix")} ${o.byRevision ? sql`JOIN ${benchCases} ON ${benchCases.id} = ${trials.benchCaseId}` : sql``}
         WHERE ${trials.benchId} = ${benchId} ${o.neverRerun ? sql`` : sql`AND ${IN_RESULTS}`}
-        GROUP BY ${trials.candidateId}, ${benchCases.caseRevisionId}
-        ORDER BY ${trials.candidateId}, ${benchCases.caseRevisionId}`,
+        GROUP BY ${o.byRevision ? benchCases.caseRevisionId : trials.benchCaseId}, ${trials.candidateId}`;
+}
+
+/**
+ * Case tallies (as {@link benchCaseTallies}) and the mean cost and latency of the `done` trials (as
+ * `benchCaseCosts`) of every candidate of bench `benchId`, from one grouped read over the trials
+ * that count in the results (the finalize reads both, and each query walks every trial of the
+ * bench) and the manifest's case revisions.
+ * @param o.neverRerun no rerun ever added trials to the bench (`rerun_base` 0): every trial counts in the
+ *   results, and the per-trial check for a rerun replacing it is skipped
+ * @returns per candidate id (ascending), per case revision id (ascending, as the separate queries order them), its figures
+ */
+export async function benchCaseFigures(db: Db, benchId: number, o: { neverRerun?: boolean } = {}): Promise<Map<number, Map<number, CaseFigures>>> {
+  // Raw SQL from drizzle fragments (no per-field row mapping over the ~4,000 groups of a 20,000-trial
+  // bench); counts are numbers on both stores, the means floats.
+  type Row = { c: number; k: number; scored: number; passed: number; done: number; cost: number | null; latency: number | null };
+  const manifest = await rawRows<{ k: number; r: number }>(
+    db,
+    sql`SELECT ${benchCases.id} AS "k", ${benchCases.caseRevisionId} AS "r" FROM ${benchCases} WHERE ${benchCases.benchId} = ${benchId}`,
   );
-  const out = new Map<number, Map<number, CaseFigures>>();
+  const revisionOf = new Map(manifest.map((m) => [m.k, m.r]));
+  // A launch lists each case revision once; should a manifest list one twice, its bench cases count as one case.
+  const byRevision = new Set(revisionOf.values()).size < revisionOf.size;
+  const rows = await rawRows<Row>(db, caseFiguresSql(db, benchId, { ...o, byRevision }));
+  const byCandidate = new Map<number, [number, CaseFigures][]>();
   for (const x of rows) {
-    let m = out.get(x.c);
-    if (!m) out.set(x.c, (m = new Map()));
-    m.set(x.r, { passed: x.passed, scored: x.scored, done: x.done, costUsd: x.cost, latencyMs: x.latency });
+    let list = byCandidate.get(x.c);
+    if (!list) byCandidate.set(x.c, (list = []));
+    list.push([byRevision ? x.k : revisionOf.get(x.k)!, { passed: x.passed, scored: x.scored, done: x.done, costUsd: x.cost, latencyMs: x.latency }]);
   }
+  const out = new Map<number, Map<number, CaseFigures>>();
+  for (const c of [...byCandidate.keys()].sort((a, b) => a - b)) out.set(c, new Map(byCandidate.get(c)!.sort((a, b) => a[0] - b[0])));
   return out;
 }
 

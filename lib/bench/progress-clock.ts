@@ -3,7 +3,20 @@
  * confirm round, errored trials: issue #16 §3) reopens it: it is timed from the rerun's start, over
  * the rerun's trials only — the launch's start and the trials that ended before would make the
  * elapsed time the bench's age and the rate far too high.
+ *
+ * The time left is estimated per candidate, at each one's own rate: recorded answers end at once
+ * while live model calls take seconds each, so one rate over a bench that mixes them (most of it
+ * the recorded ones, ended in the first second) made the estimate far too low. The launch queues a
+ * case's candidates side by side and the workers claim in that order, so the candidates run
+ * together: the bench ends when the slowest of them does.
  */
+
+/** One candidate's trials in the bench: all, ended (done, error or skipped), and ended since the current run started. */
+export interface CandidateProgress {
+  total: number;
+  ended: number;
+  endedInRun: number;
+}
 
 /** What the clock reads of a bench's progress (`BenchProgress`), times in ms. */
 export interface ProgressTimes {
@@ -18,22 +31,37 @@ export interface ProgressTimes {
   finishedAt: number | null;
   /** Trials that ended before the current run started (a rerun's bench: all the earlier ones; else 0). */
   finishedBefore: number;
+  /** Per candidate of the bench (any order). */
+  candidates: CandidateProgress[];
 }
 
 /**
  * @param now the current time (ms)
- * @returns `elapsedMs` since the current run started (the launch while queued), `leftMs` at the
- *   run's rate so far (null when it has ended or nothing of it finished yet), and whether the run is a rerun
+ * @returns `elapsedMs` since the current run started (the launch while queued), `leftMs` the longest
+ *   of the candidates' trials left at each one's rate in this run (null when the run has ended, or
+ *   while a candidate with trials left has ended none in it: its rate is not known yet), and whether the run is a rerun
  */
 export function progressClock(p: ProgressTimes, now: number): { elapsedMs: number; leftMs: number | null; rerun: boolean } {
   const ended = p.status !== "queued" && p.status !== "running";
   const end = p.finishedAt ?? now;
-  const finished = p.done + p.error + p.skipped;
-  const inRun = finished - p.finishedBefore;
-  const rate = p.startedAt !== null && inRun > 0 ? inRun / Math.max(1, end - p.startedAt) : 0;
+  let leftMs: number | null = null;
+  if (!ended && p.startedAt !== null) {
+    const runMs = Math.max(1, end - p.startedAt);
+    leftMs = 0;
+    for (const c of p.candidates) {
+      const left = c.total - c.ended;
+      if (left <= 0) continue;
+      if (c.endedInRun <= 0) {
+        leftMs = null;
+        break;
+      }
+      leftMs = Math.max(leftMs, (left * runMs) / c.endedInRun);
+    }
+    if (leftMs === 0 && p.total > p.done + p.error + p.skipped) leftMs = null; // no candidate figures to go by
+  }
   return {
     elapsedMs: Math.max(0, end - (p.startedAt ?? p.createdAt)),
-    leftMs: !ended && rate > 0 ? (p.total - finished) / rate : null,
+    leftMs,
     rerun: p.finishedBefore > 0,
   };
 }

@@ -105,6 +105,40 @@ export function bootstrapPercentileDifferences(
   return out;
 }
 
+/** The case indexes of `v` in ascending order of their values. */
+function sortedOrder(v: Float64Array): Uint32Array {
+  const order = new Uint32Array(v.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((i, j) => v[i] - v[j]);
+}
+
+/** `v`'s values in `order`. */
+function valuesIn(v: readonly number[], order: Uint32Array): Float64Array {
+  const out = new Float64Array(order.length);
+  for (let place = 0; place < order.length; place++) out[place] = v[order[place]];
+  return out;
+}
+
+/**
+ * The value at rank r of a resample on one side, from the draws below pivot r (`drawsBelow`): walks
+ * `counts` (draws per case) along the side's sorted `order` from the pivot.
+ */
+function valueAt(order: Uint32Array, sorted: Float64Array, counts: Uint32Array, r: number, drawsBelow: number): number {
+  let seen = drawsBelow;
+  if (seen > r) {
+    // Below the pivot: walk down until the draws before a place are ≤ r.
+    for (let place = r - 1; ; place--) {
+      seen -= counts[order[place]];
+      if (seen <= r) return sorted[place];
+    }
+  }
+  // At or above it: walk up until the draws through a place exceed r.
+  for (let place = r; ; place++) {
+    seen += counts[order[place]];
+    if (seen > r) return sorted[place];
+  }
+}
+
 /**
  * {@link bootstrapPercentileDifferences} for up to 4 percentiles. A resample is counted, never sorted:
  * both sides' values are sorted once, and each percentile's rank r in a resample lies near place r of
@@ -118,37 +152,46 @@ export function bootstrapPercentileDifferences(
 function bootstrapQuantileGroup(a: readonly number[], b: readonly number[], qs: readonly number[], replicates: number, seed: number): [number, number][] {
   const n = a.length;
   const nq = qs.length;
-  const sortedOrder = (v: readonly number[]) => Uint32Array.from(v.keys()).sort((i, j) => v[i] - v[j]);
   // Side 0 is the candidate, side 1 the baseline; per side its sorted case order and values.
-  const orders = [sortedOrder(a), sortedOrder(b)];
-  const sorted = [Float64Array.from(orders[0], (i) => a[i]), Float64Array.from(orders[1], (i) => b[i])];
+  const orders = [sortedOrder(Float64Array.from(a)), sortedOrder(Float64Array.from(b))];
+  const sorted = [valuesIn(a, orders[0]), valuesIn(b, orders[1])];
   const ranks = qs.map((q) => Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1)));
   // Bit s·nq + j of a case's mask: its place on side s is below pivot (= rank) j.
   const mask = new Uint8Array(n);
   for (let s = 0; s < 2; s++)
     for (let place = 0; place < n; place++) for (let j = 0; j < nq; j++) if (place < ranks[j]) mask[orders[s][place]] |= 1 << (s * nq + j);
-  const bits = 2 * nq;
+  const diffs = drawReplicates(mask, 2 * nq, Int32Array.from(ranks), orders[0], sorted[0], orders[1], sorted[1], replicates, seed);
+  return ranks.map((_, j) => {
+    const d = diffs.subarray(j * replicates, (j + 1) * replicates).sort();
+    return [nearestRank(d, 0.025), nearestRank(d, 0.975)];
+  });
+}
+
+/**
+ * The replicates of {@link bootstrapQuantileGroup}: per replicate n draws, tallied per case and per
+ * mask, then each percentile's difference (candidate − baseline) at its rank.
+ * Only typed arrays and numbers come in: V8 optimizes this loop once for every call (given arrays
+ * of varying element kinds and closures made per call, it threw the optimized loop away and
+ * recompiled it several times in a process's first runs: the statistics' p95, issue #16).
+ * @returns the differences, percentile j's at [j · replicates, (j + 1) · replicates)
+ */
+function drawReplicates(
+  mask: Uint8Array,
+  bits: number,
+  ranks: Int32Array,
+  order0: Uint32Array,
+  sorted0: Float64Array,
+  order1: Uint32Array,
+  sorted1: Float64Array,
+  replicates: number,
+  seed: number,
+): Float64Array {
+  const n = mask.length;
+  const nq = ranks.length;
   const maskTally = new Uint32Array(1 << bits);
   const counts = new Uint32Array(n);
   const below = new Float64Array(bits);
-  const diffs = qs.map(() => new Float64Array(replicates));
-  /** The value at rank r of the resample on side s, from `below` (the draws below pivot r). */
-  const valueAt = (s: number, r: number, drawsBelow: number) => {
-    const order = orders[s];
-    let seen = drawsBelow;
-    if (seen > r) {
-      // Below the pivot: walk down until the draws before a place are ≤ r.
-      for (let place = r - 1; ; place--) {
-        seen -= counts[order[place]];
-        if (seen <= r) return sorted[s][place];
-      }
-    }
-    // At or above it: walk up until the draws through a place exceed r.
-    for (let place = r; ; place++) {
-      seen += counts[order[place]];
-      if (seen > r) return sorted[s][place];
-    }
-  };
+  const diffs = new Float64Array(nq * replicates);
   // mulberry32 (see above) inlined: the same sequence as `mulberry32(seed)`, without a call per draw.
   let state = seed >>> 0;
   for (let rep = 0; rep < replicates; rep++) {
@@ -168,12 +211,10 @@ function bootstrapQuantileGroup(a: readonly number[], b: readonly number[], qs: 
       const c = maskTally[m];
       if (c !== 0) for (let bit = 0; bit < bits; bit++) if (m & (1 << bit)) below[bit] += c;
     }
-    for (let j = 0; j < nq; j++) diffs[j][rep] = valueAt(0, ranks[j], below[j]) - valueAt(1, ranks[j], below[nq + j]);
+    for (let j = 0; j < nq; j++)
+      diffs[j * replicates + rep] = valueAt(order0, sorted0, counts, ranks[j], below[j]) - valueAt(order1, sorted1, counts, ranks[j], below[nq + j]);
   }
-  return diffs.map((d) => {
-    d.sort();
-    return [nearestRank(d, 0.025), nearestRank(d, 0.975)];
-  });
+  return diffs;
 }
 
 function difference(n: number, candidate: number, baseline: number, ci95: [number, number]): TradeoffDifference {

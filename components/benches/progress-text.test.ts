@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { clockText, duration } from "./progress-text";
+
+describe("the progress clock's words", () => {
+  it("says the time left while it can estimate it, and that it cannot yet while a candidate has finished no trial", () => {
+    expect(clockText({ elapsedMs: 10_000, leftMs: 27_500, rerun: false }, false)).toBe("elapsed 10s · about 28s left");
+    // A live candidate beside recorded ones that all ended at once: no figure from their rate.
+    expect(clockText({ elapsedMs: 10_000, leftMs: null, rerun: false }, false)).toBe("elapsed 10s · time left not known yet");
+    expect(clockText({ elapsedMs: 65_000, leftMs: null, rerun: true }, true)).toBe("rerun: elapsed 1m 5s");
+  });
+
+  it("writes durations in seconds, minutes, hours", () => {
+    expect([duration(400), duration(59_600), duration(185_000), duration(7_440_000)]).toEqual(["0s", "1m 0s", "3m 5s", "2h 4m"]);
+  });
+});

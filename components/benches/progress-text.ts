@@ -1,0 +1,22 @@
+/** The progress bar's clock in words (issue #16 §3's reruns, and benches mixing recorded and live candidates). */
+
+/** `45s`, `3m 5s`, `2h 4m` from ms. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/**
+ * The clock's line: elapsed time, and the time left while the bench runs — or that it is not known
+ * yet (a candidate with trials left has finished none, so its rate is unknown): no figure is better
+ * than one from the other candidates' rate, which for recorded answers is no time at all.
+ * @param clock from `progressClock`
+ * @param ended the bench has ended (finished, cancelled or failed)
+ */
+export function clockText(clock: { elapsedMs: number; leftMs: number | null; rerun: boolean }, ended: boolean): string {
+  const left = clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : " · time left not known yet";
+  return `${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;
+}

@@ -1,0 +1,2 @@
+DROP INDEX "trials_matrix";--> statement-breakpoint
+CREATE INDEX "trials_matrix" ON "trials" USING btree ("bench_id","bench_case_id","candidate_id","status","passed_checks","failed_checks","error_checks","cost_usd","latency_ms","rerun","finished_at");

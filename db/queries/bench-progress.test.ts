@@ -1,0 +1,63 @@
+/**
+ * The progress figures per candidate (the progress clock's rates: a bench mixing recorded answers,
+ * which end at once, with live calls, which take seconds, was estimated at one overall rate).
+ */
+import { eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { first } from "../rows";
+import { benchCandidates, benchCases, benches, trials } from "../schema";
+import { describeStores } from "../test-support/stores";
+import { insertQueuedBench } from "../test-support/bench-rows";
+import { transaction } from "../transaction";
+import { getBenchProgress } from "./benches";
+
+describeStores("getBenchProgress per candidate", (store) => {
+  it("counts each candidate's trials, ended ones, and those ended since the run started", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await transaction(db, (tx) => insertQueuedBench(tx, 4));
+    const live = (await first(db.select({ id: trials.candidateId }).from(trials).where(eq(trials.id, trialIds[0]))))!.id;
+    const recorded = (await first(
+      db.insert(benchCandidates).values({ benchId, position: 1, kind: "recorded", label: "r" }).returning({ id: benchCandidates.id }),
+    ))!.id;
+    const cases = await db.select({ id: benchCases.id }).from(benchCases).where(eq(benchCases.benchId, benchId));
+    const START = 1_700_000_100_000;
+    await db.update(benches).set({ status: "running", startedAt: START, trialCount: 8 }).where(eq(benches.id, benchId));
+    // The recorded candidate: one trial skipped at the launch (no recorded answer), three done in the run.
+    await db
+      .insert(trials)
+      .values(
+        cases.map((c, i) =>
+          i === 0
+            ? { benchId, candidateId: recorded, benchCaseId: c.id, repeat: 0, status: "skipped" as const, finishedAt: START - 50 }
+            : { benchId, candidateId: recorded, benchCaseId: c.id, repeat: 0, status: "done" as const, finishedAt: START + 10 },
+        ),
+      );
+    // The live one: one done, one errored, one running, one queued.
+    await db
+      .update(trials)
+      .set({ status: "done", finishedAt: START + 4_000 })
+      .where(eq(trials.id, trialIds[0]));
+    await db
+      .update(trials)
+      .set({ status: "error", finishedAt: START + 6_000 })
+      .where(eq(trials.id, trialIds[1]));
+    await db.update(trials).set({ status: "running" }).where(eq(trials.id, trialIds[2]));
+    const p = (await getBenchProgress(db, benchId))!;
+    expect(p).toMatchObject({ total: 8, queued: 1, running: 1, done: 4, error: 1, skipped: 1 });
+    expect(p.candidates).toEqual(
+      [
+        { candidateId: live, total: 4, ended: 2, endedInRun: 2 },
+        { candidateId: recorded, total: 4, ended: 4, endedInRun: 3 },
+      ].sort((a, b) => a.candidateId - b.candidateId),
+    );
+    // Still queued (no run started): nothing ended in it.
+    await db.update(benches).set({ status: "queued", startedAt: null }).where(eq(benches.id, benchId));
+    expect((await getBenchProgress(db, benchId))!.candidates.map((c) => c.endedInRun)).toEqual([0, 0]);
+    // Ended: the clock needs no rates; the counts stay.
+    await db
+      .update(benches)
+      .set({ status: "cancelled", startedAt: START, finishedAt: START + 9_000 })
+      .where(eq(benches.id, benchId));
+    expect(await getBenchProgress(db, benchId)).toMatchObject({ total: 8, queued: 1, running: 1, done: 4, error: 1, skipped: 1, candidates: [] });
+  });
+});

@@ -29,6 +29,11 @@ export interface JobWorkerOptions {
   finalizable(): Promise<number[]>;
   /** Finalizes a bench with no open trial. @returns whether this call ended it */
   finalize(benchId: number, now: number): Promise<boolean>;
+  /**
+   * Runs at every poll before the claim (SQLite: enqueue trials stored without a job, e.g. by an
+   * older version). A failure is reported like any other of the loop's.
+   */
+  onPoll?(): Promise<unknown>;
   /** How often to look for work, cancellations and benches to finalize (default 250). */
   pollMs?: number;
   /** Store results at least this often (default 50) or when `flushSize` wait (default 256). */
@@ -161,6 +166,7 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
     const poll = t - lastPoll >= pollMs;
     if (poll) {
       lastPoll = t;
+      await o.onPoll?.();
       for (const benchId of await o.cancelRequested()) {
         await o.queue.cancelBench(benchId, "cancelled before it ran", t);
         for (const r of running.values()) if (r.claim.benchId === benchId) r.ctl.abort(CANCELLED);

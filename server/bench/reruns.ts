@@ -9,7 +9,6 @@
  * recomputes the summary, the statuses and the recommendation.
  */
 import type { Db } from "@/db/client";
-import { isPostgres } from "@/db/dialect";
 import { prepareTrialJobs } from "./trial-jobs";
 import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
@@ -198,10 +197,10 @@ export async function startRerun(
   env: Record<string, string | undefined> = {},
 ): Promise<RerunPlan> {
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
-  // PostgreSQL: the rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
-  const bench = isPostgres(db) ? await benchOrThrow(db, benchId) : null;
-  const onQueued = bench ? await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env) : null;
-  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", onQueued ?? undefined);
+  // The rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
+  const bench = await benchOrThrow(db, benchId);
+  const onQueued = await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env);
+  await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", onQueued);
   return plan;
 }
 

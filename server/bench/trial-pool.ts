@@ -14,7 +14,7 @@ import type { Db } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
-import { providerKeyOf, providerKeyOfConfig } from "./provider-key";
+import { providerKeyOf } from "./provider-key";
 import { batcher, concurrencyShare, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
 
@@ -53,6 +53,9 @@ interface Slot {
  * trials/s, 4 MB → ~1,400).
  */
 const THREAD_SEMI_SPACE_MB = 16;
+
+/** A thread's bound on a bench's trials when the queue's claim is the bound (structured clone keeps it). */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 const failed = (id: number, why: string): TrialOutcome => workerErrorOutcome(id, why, Date.now());
 
@@ -235,24 +238,20 @@ export class TrialThreadPool {
 }
 
 /**
- * Executors that run a bench's trials on `pool`. The threads may hold as many trials beyond the
- * running ones as the bench's concurrency (`prefetch`), so a slot that frees up starts the next
- * trial at once. Each thread keeps its share of the bench's concurrency and of each provider's
- * limit, so the sums stay within both. Provider keys come from the bench's candidates and judge.
+ * Executors that run a bench's trials on `pool`. The job queue's claim already holds the bench's
+ * concurrency and each provider's limit over every worker, so the threads add no bound of their
+ * own: each trial starts on its thread as soon as it arrives.
  */
 export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: number) => Promise<TrialExecutor> {
   return async (benchId) => {
     const bench = await getBench(db, benchId);
     if (!bench) throw new Error(`bench #${benchId} does not exist`);
     const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
+    const providerKey = (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId));
     return {
-      prefetch: Math.max(4, bench.settings.concurrency),
-      // The threads take a provider slot per model call (the judge's too), with their shares.
-      gatesCalls: true,
-      judgeProviderKey: bench.judge ? providerKeyOfConfig(bench.judge) : null,
-      providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
-      run: (t, signal, limits, started) => pool.run(benchId, t, signal, limits, started),
-      drained: (concurrency) => pool.drained(benchId, concurrency),
+      providerKey,
+      run: (t, signal, _limits, started) =>
+        pool.run(benchId, t, signal, { concurrency: UNBOUNDED, providerKey: providerKey(t), provider: Infinity, providers: [] }, started),
     };
   };
 }

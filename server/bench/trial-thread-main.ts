@@ -47,7 +47,7 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
    * every model call of its trials — candidate's and judge's — takes a slot of.
    */
   const providerLimits = new Map<string, number>();
-  const calls = new KeyedSemaphore((key) => providerLimits.get(key) ?? 1);
+  const calls = new KeyedSemaphore((key) => providerLimits.get(key) ?? Number.MAX_SAFE_INTEGER);
 
   /** Starts waiting trials while their bench has room (their model calls wait for provider slots). */
   function pump(benchId: number): void {
@@ -69,8 +69,11 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
       const own = providers.find((p) => p.key === r.providerKey);
       outcome = await (
         await executorFor(benchId)
-      ).run(trial, ctl.signal, { concurrency: b.limit, providerKey: r.providerKey, provider: own?.limit ?? Infinity, providers, calls }, () =>
-        report(trial.id),
+      ).run(
+        trial,
+        ctl.signal,
+        { concurrency: b.limit, providerKey: r.providerKey, provider: own?.limit ?? Infinity, providers, calls: providers.length ? calls : undefined },
+        () => report(trial.id),
       );
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());

@@ -243,15 +243,28 @@ export class TrialThreadPool {
  * own: each trial starts on its thread as soon as it arrives.
  */
 export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: number) => Promise<TrialExecutor> {
-  return async (benchId) => {
-    const bench = await getBench(db, benchId);
-    if (!bench) throw new Error(`bench #${benchId} does not exist`);
-    const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
-    const providerKey = (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId));
-    return {
-      providerKey,
-      run: (t, signal, _limits, started) =>
-        pool.run(benchId, t, signal, { concurrency: UNBOUNDED, providerKey: providerKey(t), provider: Infinity, providers: [] }, started),
-    };
+  // One per bench (the loop asks for each trial): reading the bench costs more than a trial's bookkeeping.
+  const cache = new Map<number, Promise<TrialExecutor>>();
+  return (benchId) => {
+    let e = cache.get(benchId);
+    if (!e) {
+      e = poolExecutor(db, pool, benchId);
+      cache.set(benchId, e);
+      e.catch(() => cache.delete(benchId));
+      if (cache.size > 16) cache.delete(cache.keys().next().value!);
+    }
+    return e;
+  };
+}
+
+async function poolExecutor(db: Db, pool: TrialThreadPool, benchId: number): Promise<TrialExecutor> {
+  const bench = await getBench(db, benchId);
+  if (!bench) throw new Error(`bench #${benchId} does not exist`);
+  const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
+  const providerKey = (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId));
+  return {
+    providerKey,
+    run: (t, signal, _limits, started) =>
+      pool.run(benchId, t, signal, { concurrency: UNBOUNDED, providerKey: providerKey(t), provider: Infinity, providers: [] }, started),
   };
 }

@@ -15,7 +15,7 @@ import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
 import { providerKeyOf } from "./provider-key";
-import { batcher, concurrencyShare, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
+import { batcher, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
 
 /** Options of {@link TrialThreadPool}. */
@@ -53,9 +53,6 @@ interface Slot {
  * trials/s, 4 MB → ~1,400).
  */
 const THREAD_SEMI_SPACE_MB = 16;
-
-/** A thread's bound on a bench's trials when the queue's claim is the bound (structured clone keeps it). */
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 const failed = (id: number, why: string): TrialOutcome => workerErrorOutcome(id, why, Date.now());
 
@@ -167,22 +164,9 @@ export class TrialThreadPool {
     started: () => void,
   ): Promise<TrialOutcome> {
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
-    // Among threads with a share of the bench's concurrency and of every provider's limit the trial
-    // may call (thread 0 always has one), the one with the fewest trials on hand.
-    const n = this.slots.length;
-    const callable = limits.providers ?? (limits.providerKey ? [{ key: limits.providerKey, limit: limits.provider }] : []);
-    let best = -1;
-    for (let i = 0; i < n; i++) {
-      if (concurrencyShare(limits.concurrency, n, i) === 0) continue;
-      if (callable.some((p) => Number.isFinite(p.limit) && concurrencyShare(p.limit, n, i) === 0)) continue;
-      if (best < 0 || (this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
-    }
-    if (best < 0) best = 0;
-    const limit = Math.max(1, concurrencyShare(limits.concurrency, n, best));
-    const providers = callable.map((p) => ({
-      key: p.key,
-      limit: Number.isFinite(p.limit) ? Math.max(1, concurrencyShare(p.limit, n, best)) : Number.MAX_SAFE_INTEGER,
-    }));
+    // The thread with the fewest trials on hand.
+    let best = 0;
+    for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
     const slot = this.slots[best] ?? this.start(best);
     return new Promise<TrialOutcome>((resolve) => {
       const onAbort = () => slot.send({ abort: { id: trial.id, reason: String((signal.reason as Error)?.message ?? signal.reason) } });
@@ -200,22 +184,7 @@ export class TrialThreadPool {
         : null;
       slot.pending.set(trial.id, { benchId, started, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.send({ run: { benchId, trial, limit, providers, providerKey: limits.providerKey } });
-    });
-  }
-
-  /**
-   * Whether the trials of a bench handed to the threads (running or queued there) fit the shares
-   * of `concurrency` that the threads get: a thread may still hold a limit from a larger share and
-   * start its queued trials under it, so each thread's own count must fit its new share.
-   */
-  drained(benchId: number, concurrency: number): boolean {
-    const n = this.slots.length;
-    return this.slots.every((slot, i) => {
-      if (!slot) return true;
-      let held = 0;
-      for (const p of slot.pending.values()) if (p.benchId === benchId) held++;
-      return held <= concurrencyShare(concurrency, n, i);
+      slot.send({ run: { benchId, trial, providerKey: limits.providerKey } });
     });
   }
 
@@ -264,7 +233,6 @@ async function poolExecutor(db: Db, pool: TrialThreadPool, benchId: number): Pro
   const providerKey = (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId));
   return {
     providerKey,
-    run: (t, signal, _limits, started) =>
-      pool.run(benchId, t, signal, { concurrency: UNBOUNDED, providerKey: providerKey(t), provider: Infinity, providers: [] }, started),
+    run: (t, signal, _limits, started) => pool.run(benchId, t, signal, { concurrency: Infinity, providerKey: providerKey(t), provider: Infinity }, started),
   };
 }

@@ -16,7 +16,6 @@ import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, requestCancel } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { launchFromRequest } from "./prepare";
-import { concurrencyShare } from "./trial-messages";
 import { startBenchWorker } from "../worker";
 import { TrialThreadPool } from "./trial-pool";
 import { providerKeyOf } from "./provider-key";
@@ -203,15 +202,6 @@ const skipReasons = (db: Db, id: number) =>
     error: string;
     n: number;
   }[];
-
-describe("concurrencyShare", () => {
-  it("splits a bound over threads so the shares add up exactly", () => {
-    expect([0, 1].map((i) => concurrencyShare(64, 2, i))).toEqual([32, 32]);
-    expect([0, 1].map((i) => concurrencyShare(5, 2, i))).toEqual([3, 2]);
-    expect([0, 1, 2].map((i) => concurrencyShare(1, 3, i))).toEqual([1, 0, 0]);
-    expect([0, 1, 2, 3].map((i) => concurrencyShare(10, 4, i)).reduce((a, b) => a + b)).toBe(10);
-  });
-});
 
 describe("a bench on trial threads", () => {
   it("keeps the bench's concurrency across threads, uses them all, and stores each trial once", async () => {

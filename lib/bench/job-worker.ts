@@ -1,8 +1,8 @@
 /**
- * The job worker (issue 20): a plain loop over a trial job queue (lib/bench/trial-jobs.ts) such as
- * PostgreSQL's pg-boss one. Concurrency comes only from the queue's claim, which holds every bench's
- * and provider's limit across all worker processes; this loop adds no shares, settling or prefetch
- * (compare lib/bench/worker.ts, SQLite's). It claims up to its free slots, runs each trial through
+ * The job worker (issue 20): a plain loop over a trial job queue (lib/bench/trial-jobs.ts), SQLite's
+ * or PostgreSQL's pg-boss one. Concurrency comes only from the queue's claim, which holds every
+ * bench's and provider's limit across all worker processes; this loop adds no shares, settling or
+ * prefetch. It claims up to its free slots, runs each trial through
  * its bench's executor, stores results in batches, keeps its claims alive, applies cancellations and
  * finalizes benches with no open trial. Impure things (queue, rows, executor, clock) are parameters.
  */

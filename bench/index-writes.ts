@@ -20,10 +20,12 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase } from "../db/client";
 import { benchCaseFigures } from "../db/queries/bench-tallies";
-import { SqliteTrialQueue } from "../db/queries/trial-queue";
+import { SqliteTrialJobQueue } from "../db/queries/trial-job-queue";
+import { trials } from "../db/schema";
+import { eq } from "drizzle-orm";
 import { insertQueuedBench } from "../db/test-support/bench-rows";
 import { transaction } from "../db/transaction";
-import type { TrialOutcome } from "../lib/bench/queue";
+import type { TrialResult } from "../lib/bench/trial-jobs";
 import { describeTimes, percentile, timeMany } from "./stats";
 
 const args = process.argv.slice(2);
@@ -47,14 +49,13 @@ const VARIANTS: { name: string; ddl: string; read: boolean }[] = [
 ];
 
 /** A finished trial's outcome as the worker reports it: 3 checks (some failing), latency and cost from a fixed seed. */
-function outcome(id: number, rnd: () => number, now: number): TrialOutcome {
+function outcome(rnd: () => number, now: number): TrialResult {
   const checks = ["e0:contains", "e1:exact", "c:1"].map((key) => {
     const passed = rnd() >= 0.15;
     return { key, kind: "contains", label: key, verdict: passed ? ("passed" as const) : ("failed" as const), score: passed ? 1 : 0, message: "" };
   });
   const outTok = Math.round(200 * (0.7 + rnd() * 0.6));
   return {
-    id,
     status: "done",
     startedAt: now,
     finishedAt: now,
@@ -76,22 +77,16 @@ async function drain(file: string, benchId: number, read: boolean): Promise<{ ms
   try {
     let s = 7;
     const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const q = new SqliteTrialQueue(db);
-    await q.registerWorker("w", process.pid);
+    const q = new SqliteTrialJobQueue(db);
     let done = 0;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (;;) {
-      const claimed = await q.claim(benchId, "w", C, Date.now());
+      const claimed = await q.claim("w", C, Date.now());
       if (claimed.length === 0) break;
       for (let i = 0; i < claimed.length; i += B) {
-        const part = claimed.slice(i, i + B);
         const now = Date.now();
-        done += await q.complete(
-          "w",
-          part.map((t) => outcome(t.id, rnd, now)),
-          part.map((t) => t.id),
-        );
+        done += (await q.completeMany(claimed.slice(i, i + B).map((claim) => ({ claim, result: outcome(rnd, now) })))).length;
       }
     }
     const ms = performance.now() - t0;
@@ -114,7 +109,18 @@ async function main() {
     const template = path.join(dir, "template.db");
     const db = openDatabase(template);
     migrateDatabase(db);
-    const { benchId } = await transaction(db, (tx) => insertQueuedBench(tx, N));
+    const { benchId } = await transaction(db, async (tx) => {
+      const bench = await insertQueuedBench(tx, N);
+      const queued = await tx.select({ id: trials.id }).from(trials).where(eq(trials.benchId, bench.benchId));
+      // One lane, limits that never bind: the script times the result writes, not the claim's bounds.
+      await SqliteTrialJobQueue.enqueueIn(tx, {
+        benchId: bench.benchId,
+        concurrency: N,
+        providerLimits: { p: N },
+        trials: queued.map((t) => ({ trialId: t.id, providerKey: "p" })),
+      });
+      return bench;
+    });
     db.$client.pragma("wal_checkpoint(TRUNCATE)");
     db.$client.close();
     console.log(`result writes: ${N.toLocaleString("en")} trials, claims of ${C}, results completed ${B} at a time, ${ROUNDS} rounds alternated`);

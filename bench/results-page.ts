@@ -54,7 +54,8 @@ import { benchErrorBreakdown } from "../db/queries/bench-errors";
 import { benchSpend } from "../db/queries/bench-budget";
 import { benchTradeoffs } from "../db/queries/bench-costs";
 import { compareTradeoffs } from "../lib/bench/stats/tradeoffs";
-import { SqliteTrialQueue } from "../db/queries/trial-queue";
+import { runQueuedTrials } from "../server/bench/test-support/queue-driver";
+import { finalizeBench } from "../db/queries/bench-finalize";
 import { flipTable, storedFlips } from "../lib/bench/evidence/flips";
 import type { TrialOutcome } from "../lib/bench/queue";
 import { emptyCaseContent } from "../lib/library/case-content";
@@ -118,42 +119,41 @@ async function seed(db: Db): Promise<number> {
   const baseId = bench.candidates[0].id;
   let s = 7;
   const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const q = new SqliteTrialQueue(db);
-  await q.registerWorker("speed", process.pid);
-  for (;;) {
-    const got = await q.claim(id, "speed", 2_000, Date.now());
-    if (got.length === 0) break;
-    const outcomes: TrialOutcome[] = got.map((t) => {
-      const base = t.candidateId === baseId;
-      const fails = base ? 0.3 : 0.25;
-      const checks = ["e0:contains", "e1:exact", "c:1"].map((key) => {
-        const passed = rnd() >= fails / 2;
-        return { key, kind: "contains", label: key, verdict: passed ? ("passed" as const) : ("failed" as const), score: passed ? 1 : 0, message: "" };
-      });
-      const latency = Math.round((base ? 800 : 900) * (0.6 + rnd() * 0.8));
-      const outTok = Math.round((base ? 200 : 240) * (0.7 + rnd() * 0.6));
-      return {
-        id: t.id,
-        status: "done",
-        startedAt: 1,
-        finishedAt: 2,
-        latencyMs: latency,
-        inputTokens: 300,
-        outputTokens: outTok,
-        costUsd: (300 * 1 + outTok * 4) / 1e6,
-        finishReason: "stop",
-        output: "answer",
-        record: null,
-        checks,
-        error: null,
-      };
-    });
-    await q.complete("speed", outcomes);
-  }
+  await runQueuedTrials(
+    db,
+    id,
+    (got): TrialOutcome[] =>
+      got.map((t) => {
+        const base = t.candidateId === baseId;
+        const fails = base ? 0.3 : 0.25;
+        const checks = ["e0:contains", "e1:exact", "c:1"].map((key) => {
+          const passed = rnd() >= fails / 2;
+          return { key, kind: "contains", label: key, verdict: passed ? ("passed" as const) : ("failed" as const), score: passed ? 1 : 0, message: "" };
+        });
+        const latency = Math.round((base ? 800 : 900) * (0.6 + rnd() * 0.8));
+        const outTok = Math.round((base ? 200 : 240) * (0.7 + rnd() * 0.6));
+        return {
+          id: t.id,
+          status: "done",
+          startedAt: 1,
+          finishedAt: 2,
+          latencyMs: latency,
+          inputTokens: 300,
+          outputTokens: outTok,
+          costUsd: (300 * 1 + outTok * 4) / 1e6,
+          finishReason: "stop",
+          output: "answer",
+          record: null,
+          checks,
+          error: null,
+        };
+      }),
+    { finalize: false },
+  );
+
   const t0 = performance.now();
-  await q.finalize(id, Date.now());
+  await finalizeBench(db, id, Date.now());
   console.log(`finalize (aggregate, regressions, trade-offs, recommendation, retention): ${(performance.now() - t0).toFixed(0)} ms once`);
-  await q.unregisterWorker("speed");
   return id;
 }
 

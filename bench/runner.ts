@@ -173,38 +173,43 @@ const profileFlags = [
   ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
 ];
 const finishedWaiters = new Map<number, (v: unknown) => void>();
+let up = 0;
 const workers: ChildProcess[] = Array.from({ length: 1 + EXTRA_WORKERS }, () => {
   const w = spawn(process.execPath, [...profileFlags, ...command.args], { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
   w.stdout!.on("data", (d: Buffer) => {
     if (process.env.BENCH_WORKER_LOG) appendFileSync(process.env.BENCH_WORKER_LOG, d);
+    if (/benchwork worker \d+ running/.test(d.toString())) up++;
     for (const m of d.toString().matchAll(/bench #(\d+) finished/g)) finishedWaiters.get(Number(m[1]))?.(null);
   });
   return w;
 });
 process.on("exit", () => workers.forEach((w) => w.kill("SIGKILL")));
-// Workers are long-running processes in a deployment: wait until they are up before launching.
-for (let i = 0; i < 300; i++) {
-  const n = (db.$client.prepare("SELECT count(*) AS n FROM workers").get() as { n: number }).n;
-  if (n >= workers.length) break;
-  if (i === 299) throw new Error("the worker processes did not start");
+// Workers are long-running processes in a deployment: wait until they say they are up before launching.
+for (let i = 0; i < 600 && up < workers.length; i++) {
+  if (i === 599) throw new Error("the worker processes did not start");
   await new Promise((r) => setTimeout(r, 100));
 }
 /** Plans and launches a bench of `trials` trials over the cases (the app's launch path). */
 const launch = (trials: number, key: string) =>
-  launchFromRequest(db, {
-    systemId: "load",
-    promptId,
-    candidates: [{ kind: "model", modelConfigId: model }],
-    baseline: { kind: "none" },
-    selection: { kind: "all" },
-    budget: trials >= CASES ? null : trials,
-    repeats: Math.ceil(trials / CASES),
-    concurrency: CONCURRENCY,
-    timeoutSeconds: 60,
-    maxSteps: 1,
-    judgeModelConfigId: null,
-    launchKey: key,
-  });
+  launchFromRequest(
+    db,
+    {
+      systemId: "load",
+      promptId,
+      candidates: [{ kind: "model", modelConfigId: model }],
+      baseline: { kind: "none" },
+      selection: { kind: "all" },
+      budget: trials >= CASES ? null : trials,
+      repeats: Math.ceil(trials / CASES),
+      concurrency: CONCURRENCY,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      launchKey: key,
+    },
+    // The provider's limit is enqueued with the bench's jobs: the launch's setting, as the worker's.
+    { env: { BENCHWORK_PROVIDER_CONCURRENCY: workerEnv.BENCHWORK_PROVIDER_CONCURRENCY } },
+  );
 
 /**
  * Waits until bench `id` has ended: the worker prints `bench #N finished` the moment it finalizes

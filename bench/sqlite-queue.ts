@@ -1,11 +1,9 @@
 /**
  * Queue overhead on SQLite, without model calls (issue #20: SQLite must keep ≥ 2,000 trials/s at
  * 0 ms latency): one process drains a bench of N trials, claiming up to C at a time and completing
- * each round in one transaction, through
- * - "today": the share-based SqliteTrialQueue the worker uses now (db/queries/trial-queue.ts),
- * - "job queue": the SqliteTrialJobQueue that implements lib/bench/trial-jobs.ts (the contract the
- *   pg-boss queue implements too), which the worker is to move to.
- * Both on a fresh temp database file each, side by side in one run.
+ * each round in one transaction, through the SqliteTrialJobQueue the job worker uses (the share-based
+ * queue it was compared with is gone: bench/runner-compare.ts compares whole runs with a checkout
+ * from before), on a fresh temp database file.
  *
  * Run: `npx tsx bench/sqlite-queue.ts [N=20000] [C=256]`
  */
@@ -14,7 +12,6 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type Db } from "../db/client";
 import { SqliteTrialJobQueue } from "../db/queries/trial-job-queue";
-import { SqliteTrialQueue } from "../db/queries/trial-queue";
 import { insertQueuedBench } from "../db/test-support/bench-rows";
 import { transaction } from "../db/transaction";
 
@@ -42,31 +39,6 @@ const result = (now: number) => ({
   checks: null,
   error: null,
 });
-
-async function today(): Promise<number> {
-  const { db, close } = fresh();
-  try {
-    const { benchId } = await transaction(db, (tx) => insertQueuedBench(tx, N));
-    const queue = new SqliteTrialQueue(db);
-    await queue.registerWorker("bench", process.pid);
-    const t0 = performance.now();
-    let done = 0;
-    for (;;) {
-      const now = Date.now();
-      const claimed = await queue.claim(benchId, "bench", C, now);
-      if (claimed.length === 0) break;
-      done += await queue.complete(
-        "bench",
-        claimed.map((t) => ({ id: t.id, ...result(now) })),
-        claimed.map((t) => t.id),
-      );
-    }
-    if (done !== N) throw new Error(`today: ${done} of ${N} completed`);
-    return performance.now() - t0;
-  } finally {
-    close();
-  }
-}
 
 async function jobQueue(): Promise<number> {
   const { db, close } = fresh();
@@ -97,10 +69,7 @@ async function jobQueue(): Promise<number> {
 }
 
 console.log(`SQLite queue overhead: ${N.toLocaleString("en")} trials, ${C} per claim, load ${loadavg()[0].toFixed(1)}`);
-for (const [name, run] of [
-  ["today (SqliteTrialQueue)", today],
-  ["job queue (SqliteTrialJobQueue)", jobQueue],
-] as const) {
+for (const [name, run] of [["job queue (SqliteTrialJobQueue)", jobQueue]] as const) {
   const ms = await run();
   console.log(
     `  ${name.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${Math.round((N / ms) * 1000)

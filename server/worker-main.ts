@@ -1,10 +1,11 @@
 /**
- * `npm run worker` (through scripts/worker.mjs, bundled): a bench worker as its own process. On
- * SQLite (BENCHWORK_DB) it is the trial-queue worker with its trial threads; several can run beside
- * the server on the same file. On PostgreSQL (`BENCHWORK_DATABASE_URL` set) it is a job worker on the
- * pg-boss queue (server/job-worker.ts), on any host that reaches the database; the queue holds every
- * limit across them. `BENCHWORK_WORKER_POLL_MS` sets how often it looks for new benches (default 250
- * ms); `BENCHWORK_WORKER_SLOTS` (PostgreSQL) how many trials it runs at once (default 256) and
+ * `npm run worker` (through scripts/worker.mjs, bundled): a job worker as its own process. On
+ * SQLite (BENCHWORK_DB) it claims from the SQLite trial job queue and runs trials on its trial
+ * threads (server/worker.ts); several can run beside the server on the same file. On PostgreSQL
+ * (`BENCHWORK_DATABASE_URL` set) it claims from the pg-boss queue (server/job-worker.ts), on any host
+ * that reaches the database. Either queue holds every limit across the workers.
+ * `BENCHWORK_WORKER_POLL_MS` sets how often it looks for new benches (default 250 ms);
+ * `BENCHWORK_WORKER_SLOTS` how many trials it runs at once (default 256) and
  * `BENCHWORK_WORKER_LEASE_MS` how long its claims outlive it (default 60 s).
  */
 import { databasePath, migrateDatabase, openDatabase } from "@/db/client";
@@ -65,9 +66,11 @@ if (pgUrl) {
   };
 } else {
   const trialThreads = settingsOrExit(() => trialThreadCount(process.env, databasePath()));
+  const slots = settingsOrExit(() => workerSlots(process.env));
+  const leaseMs = settingsOrExit(() => workerLeaseMs(process.env));
   const db = openDatabase();
   migrateDatabase(db);
-  const worker = startBenchWorker(db, { pollMs, trialThreads, onBenchFinished });
+  const worker = startBenchWorker(db, { pollMs, trialThreads, slots, leaseMs, onBenchFinished });
   console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
   stop = (graceMs) => worker.stop(graceMs);
 }

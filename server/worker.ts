@@ -1,25 +1,20 @@
 /**
- * Wires the bench worker (lib/bench/worker.ts) to the SQLite queue, the executor and this
- * process's environment. Used by Next.js instrumentation (the in-server worker), by
- * `npm run worker` (a separate process on the same database) and by the CLI.
+ * Wires the job worker (lib/bench/job-worker.ts) to SQLite's trial job queue
+ * (db/queries/trial-job-queue.ts), the executor and this process's environment. Used by Next.js
+ * instrumentation (the in-server worker), by `npm run worker` (a separate process on the same
+ * database) and by the CLI. PostgreSQL's twin is server/job-worker.ts: the same loop, pg-boss's queue.
  */
 import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
-import { SqliteTrialQueue } from "@/db/queries/trial-queue";
-import { startWorker } from "@/lib/bench/worker";
+import { finalizeBench } from "@/db/queries/bench-finalize";
+import { SqliteTrialJobQueue } from "@/db/queries/trial-job-queue";
+import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
+import { startJobWorker } from "@/lib/bench/job-worker";
 import type { TrialExecutor } from "@/lib/bench/worker";
 import { poolExecutorFactory, TrialThreadPool } from "./bench/trial-pool";
-
-/** True when a process with this pid exists on this machine (signal 0 checks without signalling). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+import { enqueueOrphanTrials } from "./bench/trial-jobs";
+import { workerLeaseMs, workerSlots } from "./job-worker";
 
 /** Per-provider concurrency: `BENCHWORK_PROVIDER_CONCURRENCY` (default 32). */
 export function providerConcurrency(env: Record<string, string | undefined>): number {
@@ -66,17 +61,25 @@ export function trialThreadCount(env: Record<string, string | undefined>, dbFile
 export interface BenchWorkerHandle {
   /** Look for work now (after a launch or a cancel) instead of at the next poll. */
   wake(): void;
-  /** Stops claiming, lets running trials finish up to `graceMs`, stores every outcome, then stops the trial threads. */
+  /**
+   * Stops claiming, lets running trials finish up to `graceMs`, stores their results, then stops
+   * the trial threads. Trials still running then are not stored: their claims expire after the
+   * lease and they run again.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
- * Starts a worker on `db`: this thread claims trials and stores every result; the trials run on
- * {@link trialThreadCount} trial threads (or on this thread when that is 0). The worker claims
- * nothing until its threads have loaded (~0.5–1 s), so no claimed trial waits on a cold start; if
- * the threads cannot start (the reason is logged), trials run on this thread instead.
+ * Starts a job worker on the SQLite store `db`: this thread claims trials from the queue (which
+ * holds each bench's concurrency and each provider's limit across every worker process on the
+ * file) and stores every result; the trials run on {@link trialThreadCount} trial threads (or on
+ * this thread when that is 0), which add no bound of their own. It first enqueues open trials that
+ * have no job (a database from before the queue), then claims nothing until its threads have loaded
+ * (~0.5–1 s); if the threads cannot start (the reason is logged), trials run on this thread.
  * @param o.env environment for model keys and settings (default `process.env`)
  * @param o.trialThreads overrides {@link trialThreadCount}
+ * @param o.slots most trials this worker runs at once (default `BENCHWORK_WORKER_SLOTS`, else 256)
+ * @param o.leaseMs how long a claim outlives a dead worker (default `BENCHWORK_WORKER_LEASE_MS`, else 60 s)
  */
 export function startBenchWorker(
   db: Db,
@@ -87,11 +90,13 @@ export function startBenchWorker(
     keepRecord?: boolean;
     retryBaseDelayMs?: number;
     trialThreads?: number;
+    slots?: number;
+    leaseMs?: number;
   } = {},
 ): BenchWorkerHandle {
   const env = o.env ?? process.env;
-  const limit = providerConcurrency(env);
   const threads = o.trialThreads ?? trialThreadCount(env, db.$client.name);
+  const queue = new SqliteTrialJobQueue(db, { leaseMs: o.leaseMs ?? workerLeaseMs(env) });
   const inline = () => inlineExecutors(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
   const pool =
     threads > 0 ? new TrialThreadPool({ size: threads, dbPath: db.$client.name, env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }) : null;
@@ -106,20 +111,26 @@ export function startBenchWorker(
       )
     : Promise.resolve(inline());
   let stopped = false;
-  const worker = executors.then((executorFor) =>
-    stopped
+  const worker = executors.then(async (executorFor) => {
+    // Trials of an older version's queue (claimed from the trials table) get their jobs first.
+    await enqueueOrphanTrials(db, env).catch((e: unknown) => console.error("benchwork: enqueueing trials without a job failed:", e));
+    return stopped
       ? null
-      : startWorker({
-          queue: new SqliteTrialQueue(db),
+      : startJobWorker({
+          queue,
           workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
-          pid: process.pid,
-          executorFor,
-          providerLimit: () => limit,
-          isAlive: pidAlive,
+          slots: o.slots ?? workerSlots(env),
+          leaseMs: queue.leaseMs,
           pollMs: o.pollMs,
+          loadTrials: (ids) => claimedTrialRows(db, ids),
+          executorFor,
+          onPoll: () => enqueueOrphanTrials(db, env, { unqueuedOnly: true }),
+          cancelRequested: () => benchesToCancel(db),
+          finalizable: () => benchesToFinalize(db),
+          finalize: async (benchId, now) => (await finalizeBench(db, benchId, now)) !== null,
           onBenchFinished: o.onBenchFinished,
-        }),
-  );
+        });
+  });
   return {
     wake: () => void worker.then((w) => w?.wake()),
     async stop(graceMs?: number): Promise<void> {

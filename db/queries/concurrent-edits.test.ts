@@ -15,9 +15,12 @@ import { migrateDatabase, openDatabase, type Db } from "../client";
 import { addCases } from "./cases";
 import { createModelConfig } from "./models";
 import { createPrompt, createSystem } from "./systems";
-import { SqliteTrialQueue } from "./trial-queue";
+import { SqliteTrialJobQueue } from "./trial-job-queue";
+import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "./trial-jobs";
+import { finalizeBench } from "./bench-finalize";
 import { launchFromRequest } from "@/server/bench/prepare";
-import { startWorker, type TrialExecutor } from "@/lib/bench/worker";
+import { startJobWorker } from "@/lib/bench/job-worker";
+import type { TrialExecutor } from "@/lib/bench/worker";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { bundle } from "../../scripts/bundle.mjs";
 import type { CaseEditsData, CaseEditsResult } from "./test-support/case-edits-thread";
@@ -108,12 +111,15 @@ describe("case edits while a bench runs on the same file", () => {
     let editing = true;
     const workerErrors: string[] = [];
     // A bench that ends while the edits still run is followed by another: the worker never idles.
-    const worker = startWorker({
-      queue: new SqliteTrialQueue(db),
+    const worker = startJobWorker({
+      queue: new SqliteTrialJobQueue(db),
       workerId: "w1",
-      pid: process.pid,
+      leaseMs: 60_000,
+      loadTrials: (ids) => claimedTrialRows(db, ids),
       executorFor: async () => instant,
-      isAlive: () => true,
+      cancelRequested: () => benchesToCancel(db),
+      finalizable: () => benchesToFinalize(db),
+      finalize: async (b, now) => (await finalizeBench(db, b, now)) !== null,
       pollMs: 10,
       onBenchFinished: () => void (editing && launch().then(() => worker.wake())),
       onError: (e) => workerErrors.push(`${(e as { code?: string }).code ?? ""} ${(e as Error).message}`),

@@ -1,5 +1,6 @@
 /**
- * The spend cap through the real claim path (issue #16 §4): two workers on one temp SQLite file,
+ * The spend cap through the real claim path (issue #16 §4; the job queue's claim since issue 20):
+ * two job workers on one temp SQLite file,
  * each with the bench's concurrency, start no more trials than the cap permits; the rest end
  * `skipped` with the reason "budget" and the bench finishes normally.
  */
@@ -12,9 +13,12 @@ import { seedDemoWorkspace } from "../seed/demo";
 import { listPrompts } from "./systems";
 import { getBench } from "./benches";
 import { createModelConfig } from "./models";
-import { SqliteTrialQueue } from "./trial-queue";
+import { SqliteTrialJobQueue } from "./trial-job-queue";
+import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "./trial-jobs";
+import { finalizeBench } from "./bench-finalize";
 import { launchFromRequest } from "@/server/bench/prepare";
-import { startWorker, type TrialExecutor } from "@/lib/bench/worker";
+import { startJobWorker } from "@/lib/bench/job-worker";
+import type { TrialExecutor } from "@/lib/bench/worker";
 import { isBudgetSkip } from "@/lib/bench/budget";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -101,16 +105,20 @@ function executor(costUsd: number, seen: { running: number; max: number; started
   };
 }
 
+/** Runs the bench to its end with one job worker per connection (each its own queue, as processes on one file). */
 async function runToEnd(dbs: Db[], benchId: number, exec: TrialExecutor) {
   let finished!: () => void;
   const done = new Promise<void>((r) => (finished = r));
   const workers = dbs.map((db, i) =>
-    startWorker({
-      queue: new SqliteTrialQueue(db),
+    startJobWorker({
+      queue: new SqliteTrialJobQueue(db),
       workerId: `w${i}`,
-      pid: process.pid,
+      leaseMs: 60_000,
+      loadTrials: (ids) => claimedTrialRows(db, ids),
       executorFor: async () => exec,
-      isAlive: () => true,
+      cancelRequested: () => benchesToCancel(db),
+      finalizable: () => benchesToFinalize(db),
+      finalize: async (b, now) => (await finalizeBench(db, b, now)) !== null,
       pollMs: 10,
       onBenchFinished: (b) => b === benchId && finished(),
     }),

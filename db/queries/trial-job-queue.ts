@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
+import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import type { Db } from "../client";
 import { benches, trials } from "../schema";
 import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
@@ -52,9 +53,19 @@ function statements(db: Db) {
       })
       .where(eq(trialJobs.trialId, p("trialId")))
       .prepare(),
+    closeJob: db
+      .update(trialJobs)
+      .set({ state: "done" })
+      .where(eq(trialJobs.trialId, p("trialId")))
+      .prepare(),
+    addSpent: db
+      .update(benches)
+      .set({ spentUsd: sql`${benches.spentUsd} + ${p("usd")}`, spentTrials: sql`${benches.spentTrials} + ${p("answered")}` })
+      .where(eq(benches.id, p("benchId")))
+      .prepare(),
     runTrial: db
       .update(trials)
-      .set({ status: "running", workerId: sql`${p("workerId")}`, startedAt: sql`${p("now")}` })
+      .set({ status: "running", workerId: sql`${p("workerId")}`, startedAt: sql`${p("now")}`, attempts: sql`${p("delivery")}` })
       .where(and(eq(trials.id, p("trialId")), eq(trials.status, "queued")))
       .prepare(),
     finishJob: db
@@ -111,6 +122,11 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
   async prepare(): Promise<void> {}
 
   async enqueue(tx: TxDb, bench: BenchJobs): Promise<number> {
+    return SqliteTrialJobQueue.enqueueIn(tx, bench);
+  }
+
+  /** {@link enqueue} without a queue instance (a launch has only its transaction): the same rows. */
+  static async enqueueIn(tx: TxDb, bench: BenchJobs): Promise<number> {
     assertLimit(bench.concurrency, `bench ${bench.benchId}: concurrency`);
     const providers = new Set(bench.trials.map((t) => t.providerKey));
     for (const p of providers) {
@@ -150,6 +166,9 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
           providerKey: queueLanes.providerKey,
           benchLimit: queueBenches.concurrency,
           providerLimit: queueProviders.concurrency,
+          settings: benches.settings,
+          spentUsd: benches.spentUsd,
+          spentTrials: benches.spentTrials,
         })
         .from(queueLanes)
         .innerJoin(queueBenches, eq(queueBenches.benchId, queueLanes.benchId))
@@ -170,15 +189,27 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         providerHeld.set(c.providerKey, (providerHeld.get(c.providerKey) ?? 0) + c.n);
       }
       const out: TrialClaim[] = [];
+      /** Per bench: trials it may still start under its spend cap in this claim (absent: no cap or not looked at yet). */
+      const allowance = new Map<number, number>();
       for (const lane of lanes) {
-        const want = Math.min(
+        let want = Math.min(
           max - out.length,
           lane.benchLimit - (benchHeld.get(lane.benchId) ?? 0),
           lane.providerLimit - (providerHeld.get(lane.providerKey) ?? 0),
         );
         if (want <= 0) continue;
+        if (!allowance.has(lane.benchId)) allowance.set(lane.benchId, await this.spendAllowance(tx, lane, benchHeld.get(lane.benchId) ?? 0, now));
+        want = Math.min(want, allowance.get(lane.benchId)!);
+        if (want <= 0) continue;
         const jobs = this.st.queuedOfLane.all({ benchId: lane.benchId, providerKey: lane.providerKey, limit: want });
+        let started = 0;
         for (const job of jobs) {
+          // A job whose trial is no longer queued (skipped meanwhile) has nothing to run: close it.
+          // Its attempts count deliveries, so a running trial shows the delivery it is on.
+          if (this.st.runTrial.run({ trialId: job.trialId, workerId, now, delivery: job.deliveries + 1 }).changes === 0) {
+            this.st.closeJob.run({ trialId: job.trialId });
+            continue;
+          }
           const claim: TrialClaim = {
             trialId: job.trialId,
             benchId: lane.benchId,
@@ -188,21 +219,57 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
             expiresAt: now + this.leaseMs,
           };
           this.st.claimJob.run({ trialId: claim.trialId, delivery: claim.delivery, workerId, token: claim.token, expiresAt: claim.expiresAt });
-          this.st.runTrial.run({ trialId: claim.trialId, workerId, now });
           out.push(claim);
+          started++;
         }
-        if (jobs.length) {
+        allowance.set(lane.benchId, allowance.get(lane.benchId)! - started);
+        if (started) {
           await tx
             .update(benches)
             .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${now})` })
             .where(and(eq(benches.id, lane.benchId), eq(benches.status, "queued")));
-          benchHeld.set(lane.benchId, (benchHeld.get(lane.benchId) ?? 0) + jobs.length);
-          providerHeld.set(lane.providerKey, (providerHeld.get(lane.providerKey) ?? 0) + jobs.length);
+          benchHeld.set(lane.benchId, (benchHeld.get(lane.benchId) ?? 0) + started);
+          providerHeld.set(lane.providerKey, (providerHeld.get(lane.providerKey) ?? 0) + started);
         }
         if (out.length >= max) break;
       }
       return out;
     });
+  }
+
+  /**
+   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts), inside
+   * the claim's write transaction: what its stored results spent, plus its current claims at the
+   * in-flight estimate. An exhausted cap skips the bench's queued trials (with the budget reason)
+   * and cancels their jobs. Infinity without a cap.
+   */
+  private async spendAllowance(
+    tx: TxDb,
+    b: { benchId: number; settings: string; spentUsd: number; spentTrials: number },
+    running: number,
+    now: number,
+  ): Promise<number> {
+    const cap = (JSON.parse(b.settings) as { spendCap?: SpendCap }).spendCap;
+    if (!cap) return Infinity;
+    const spent = { spentUsd: b.spentUsd, spentTrials: b.spentTrials };
+    const a = budgetAllowance({ capUsd: cap.usd, spentUsd: b.spentUsd, running, trialEstimateUsd: inFlightEstimate(cap.trialEstimateUsd, spent) });
+    if (!a.exhausted) return a.startable;
+    await this.skipQueued(tx, b.benchId, budgetSkipReason(cap.usd, b.spentUsd), now);
+    return 0;
+  }
+
+  /** Marks the bench's queued trials `skipped` with `reason` and cancels their queued jobs. @returns how many trials */
+  private async skipQueued(tx: TxDb, benchId: number, reason: string, now: number): Promise<number> {
+    await tx
+      .update(trialJobs)
+      .set({ state: "cancelled" })
+      .where(and(eq(trialJobs.benchId, benchId), eq(trialJobs.state, "queued")));
+    const skipped = await tx
+      .update(trials)
+      .set({ status: "skipped", error: reason, finishedAt: now })
+      .where(and(eq(trials.benchId, benchId), eq(trials.status, "queued")))
+      .returning({ id: trials.id });
+    return skipped.length;
   }
 
   async heartbeat(workerId: string, now: number): Promise<number> {
@@ -286,6 +353,11 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
           attempts: held.deliveries,
         });
         stored.push(claim.trialId);
+        // What it spent counts against the bench's spend cap (only a stored result); a finished
+        // answer also counts in the mean cost per trial, even at $0.
+        const usd = outcomeSpend(result);
+        const answered = result.status === "done" ? 1 : 0;
+        if (usd > 0 || answered) this.st.addSpent.run({ benchId: claim.benchId, usd, answered });
       }
       return stored;
     });
@@ -297,16 +369,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         .update(queueBenches)
         .set({ cancelledAt: sql`coalesce(${queueBenches.cancelledAt}, ${now})` })
         .where(eq(queueBenches.benchId, benchId));
-      await tx
-        .update(trialJobs)
-        .set({ state: "cancelled" })
-        .where(and(eq(trialJobs.benchId, benchId), eq(trialJobs.state, "queued")));
-      const skipped = await tx
-        .update(trials)
-        .set({ status: "skipped", error: reason, finishedAt: now })
-        .where(and(eq(trials.benchId, benchId), eq(trials.status, "queued")))
-        .returning({ id: trials.id });
-      return skipped.length;
+      return this.skipQueued(tx, benchId, reason, now);
     });
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The job worker (issue 20): a plain loop over a trial job queue (lib/bench/trial-jobs.ts) such as
- * PostgreSQL's pg-boss one. Concurrency comes only from the queue's claim, which holds every bench's
- * and provider's limit across all worker processes; this loop adds no shares, settling or prefetch
- * (compare lib/bench/worker.ts, SQLite's). It claims up to its free slots, runs each trial through
+ * The job worker (issue 20): a plain loop over a trial job queue (lib/bench/trial-jobs.ts), SQLite's
+ * or PostgreSQL's pg-boss one. Concurrency comes only from the queue's claim, which holds every
+ * bench's and provider's limit across all worker processes; this loop adds no shares, settling or
+ * prefetch. It claims up to its free slots, runs each trial through
  * its bench's executor, stores results in batches, keeps its claims alive, applies cancellations and
  * finalizes benches with no open trial. Impure things (queue, rows, executor, clock) are parameters.
  */
@@ -30,6 +30,11 @@ export interface JobWorkerOptions {
   finalizable(): Promise<number[]>;
   /** Finalizes a bench with no open trial. @returns whether this call ended it */
   finalize(benchId: number, now: number): Promise<boolean>;
+  /**
+   * Runs at every poll before the claim (SQLite: enqueue trials stored without a job, e.g. by an
+   * older version). A failure is reported like any other of the loop's.
+   */
+  onPoll?(): Promise<unknown>;
   /** How often to look for work, cancellations and benches to finalize (default 250). */
   pollMs?: number;
   /** Store results at least this often (default 50) or when `flushSize` wait (default 256). */
@@ -165,6 +170,7 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
     const poll = t - lastPoll >= pollMs;
     if (poll) {
       lastPoll = t;
+      await o.onPoll?.();
       for (const benchId of await o.cancelRequested()) {
         await o.queue.cancelBench(benchId, "cancelled before it ran", t);
         for (const r of running.values()) if (r.claim.benchId === benchId) r.ctl.abort(CANCELLED);

@@ -1,8 +1,7 @@
 /**
  * The trial job queue (issue 20): how benches hand their trials to worker processes on any number
- * of hosts. Implemented on PostgreSQL with pg-boss by db/pg/trial-job-queue.ts; the SQLite queue
- * (db/queries/trial-queue.ts, lib/bench/queue.ts) is to move behind the same contract when the
- * worker is wired to it.
+ * of hosts. Implemented on PostgreSQL with pg-boss by db/pg/trial-job-queue.ts and on SQLite by
+ * db/queries/trial-job-queue.ts; the job worker (lib/bench/job-worker.ts) runs over either.
  *
  * Contract:
  * - `enqueue` runs inside the bench's launch transaction (`Tx`): the trials and their jobs commit

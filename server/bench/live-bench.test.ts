@@ -218,7 +218,8 @@ describe("a live bench over HTTP (scripted OpenAI-compatible server)", () => {
     server.hold({ answerFirst: 20 });
     const start = server.requests.count;
     const { id } = await launchFromRequest(db, request(promptId, [{ kind: "model", modelConfigId: model }], { repeats: 72, concurrency: 2 }));
-    const env = { ...process.env, BENCHWORK_DB: file, BENCHWORK_WORKER: "on" };
+    // A short claim lease: the killed worker's trials go back to the queue 3 s after its last heartbeat.
+    const env = { ...process.env, BENCHWORK_DB: file, BENCHWORK_WORKER: "on", BENCHWORK_WORKER_LEASE_MS: "3000" };
     const first = spawn(process.execPath, ["--import", "tsx", "server/worker-main.ts"], { env, stdio: "ignore" });
     await server.requests.until((n) => n === start + 22); // 20 answered, 2 held
     for (;;) {

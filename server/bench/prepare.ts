@@ -24,7 +24,7 @@ import { generateForBench, type LaunchGenerator } from "./generate-at-launch";
 import type { Author } from "@/lib/audit/author";
 import { isPostgres } from "@/db/dialect";
 import { reserveBenchId } from "@/db/queries/trial-jobs";
-import { prepareTrialJobs } from "./trial-jobs";
+import { prepareTrialJobs, sqliteTrialJobs } from "./trial-jobs";
 
 /** The server's environment, for the generator model's key (never read here from `process.env`). */
 type Env = Record<string, string | undefined>;
@@ -266,19 +266,11 @@ async function launchPrepared(
   env: Record<string, string | undefined> = {},
 ): Promise<{ id: number; created: boolean; plan: BenchPlan }> {
   const bySupplied = new Map(p.supplied.map((c) => [c.caseId, c]));
-  // PostgreSQL: the bench's id is reserved and its job queues made before the launch transaction,
-  // which then enqueues the trials' jobs with them (server/bench/trial-jobs.ts). SQLite: neither.
+  // The launch transaction enqueues the trials' jobs (server/bench/trial-jobs.ts). PostgreSQL: the
+  // bench's id is reserved and its job queues made before it. SQLite: the insert gives the id.
   const id = isPostgres(db) ? await reserveBenchId(db) : undefined;
-  const onQueued =
-    id === undefined
-      ? undefined
-      : ((await prepareTrialJobs(
-          db,
-          id,
-          p.candidates.map((c) => ({ kind: c.spec.kind, modelConfig: c.spec.kind === "model" ? c.spec.model : null })),
-          p.settings.concurrency,
-          env,
-        )) ?? undefined);
+  const lanes = p.candidates.map((c) => ({ kind: c.spec.kind, modelConfig: c.spec.kind === "model" ? c.spec.model : null }));
+  const onQueued = id === undefined ? sqliteTrialJobs(lanes, p.settings.concurrency, env) : await prepareTrialJobs(db, id, lanes, p.settings.concurrency, env);
   const title = r.title?.trim() || `${p.promptName}: ${p.candidates.map((c) => c.spec.label).join(" vs ")}`.slice(0, 200);
   const launched = await launchBench(
     db,

@@ -9,7 +9,6 @@
  * recomputes the summary, the statuses and the recommendation.
  */
 import type { Db } from "@/db/client";
-import { isPostgres } from "@/db/dialect";
 import { prepareTrialJobs } from "./trial-jobs";
 import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
@@ -211,17 +210,17 @@ export async function startRerun(
   // A rerun the cap would stop is refused, not started to have its trials skipped as "budget" at once (issue #16).
   const capRefusal = rerunSpendCapRefusal(plan.spendCap, opts.spendCapUsd);
   if (capRefusal) throw new LibraryError("not_allowed", capRefusal, opts.spendCapUsd === undefined ? undefined : { spendCapUsd: capRefusal });
-  // PostgreSQL: the rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
-  const bench = isPostgres(db) ? await benchOrThrow(db, benchId) : null;
-  const onQueued = bench ? await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env) : null;
+  // The rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
+  const bench = await benchOrThrow(db, benchId);
+  const onQueued = await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env);
   const raise = opts.spendCapUsd;
   // The raised cap commits with the rerun's trials: a refused rerun leaves the cap as it was.
   const inTx =
     raise === undefined
-      ? (onQueued ?? undefined)
-      : async (tx: Parameters<NonNullable<typeof onQueued>>[0], id: number) => {
+      ? onQueued
+      : async (tx: Parameters<typeof onQueued>[0], id: number) => {
           await raiseSpendCapTx(tx, id, raise);
-          await onQueued?.(tx, id);
+          await onQueued(tx, id);
         };
   await addRerunTrials(db, benchId, plan.trials, author, kind === "confirm" ? "confirm suspected regressions" : "rerun errored trials", inTx);
   return plan;

@@ -10,7 +10,10 @@ import { seedDemoWorkspace } from "@/db/seed/demo";
 import { listPrompts } from "@/db/queries/systems";
 import { getBench } from "@/db/queries/benches";
 import { createModelConfig } from "@/db/queries/models";
-import { SqliteTrialQueue } from "@/db/queries/trial-queue";
+import { claimedTrialRows } from "@/db/queries/trial-jobs";
+import { trials } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { runQueuedTrials } from "./test-support/queue-driver";
 import { launchFromRequest } from "./prepare";
 import type { TrialOutcome } from "@/lib/bench/queue";
 
@@ -48,9 +51,10 @@ async function run(gate: { maxLatencyIncreasePct?: number; maxCostIncreasePct?: 
   });
   const bench = (await getBench(db, id))!;
   const [base, cand] = bench.candidates;
-  const q = new SqliteTrialQueue(db);
-  await q.registerWorker("w", 1);
-  const claimed = await q.claim(id, "w", 100, 1);
+  const claimed = await claimedTrialRows(
+    db,
+    (await db.select({ id: trials.id }).from(trials).where(eq(trials.benchId, id))).map((t) => t.id),
+  );
   // Baseline: 100 ms, $0.0010, fails its first case; candidate: 150 ms (+50 %), $0.0011 (+10 %), passes all.
   const cases = [...new Set(claimed.map((t) => t.benchCaseId))].sort((x, y) => x - y);
   const outcomes: TrialOutcome[] = claimed.map((t) => {
@@ -72,8 +76,7 @@ async function run(gate: { maxLatencyIncreasePct?: number; maxCostIncreasePct?: 
       error: null,
     };
   });
-  await q.complete("w", outcomes);
-  expect(await q.finalize(id, 3)).toBe(true);
+  expect(await runQueuedTrials(db, id, (batch) => outcomes.filter((x) => batch.some((t) => t.id === x.id)), { now: 3 })).toBe(true);
   return { bench: (await getBench(db, id))!, base, cand };
 }
 

@@ -18,22 +18,16 @@ export interface TrialThreadData {
   retryBaseDelayMs?: number;
 }
 
-/** One trial to run. */
+/**
+ * One trial to run. The thread starts it on arrival: the job queue's claim already holds the
+ * bench's concurrency and the provider's limit, so a thread keeps no bound of its own.
+ */
 export interface TrialRun {
   benchId: number;
   trial: ClaimedTrial;
-  /** Most trials of this bench the thread may run at once (its share of the bench's concurrency, ≥ 1); more wait in its queue. */
-  limit: number;
-  /**
-   * Every provider the trial may call (its candidate's, its judge's) with the thread's share of
-   * that provider's limit (≥ 1): each model call takes a slot of its provider in the thread.
-   */
-  providers: { key: string; limit: number }[];
-  /** The candidate's own provider key among them (null: a recorded candidate calls none). */
+  /** The candidate's provider key (null: a recorded candidate calls none). */
   providerKey: string | null;
 }
-
-export { concurrencyShare } from "@/lib/bench/share";
 
 /** A trial to stop: running, it is aborted; still waiting in the thread's queue, it is skipped as never run. */
 export interface TrialAbort {

@@ -14,8 +14,8 @@ import type { Db } from "@/db/client";
 import { getBench } from "@/db/queries/benches";
 import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 import { workerErrorOutcome, type TrialExecutor, type TrialLimits } from "@/lib/bench/worker";
-import { providerKeyOf, providerKeyOfConfig } from "./provider-key";
-import { batcher, concurrencyShare, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
+import { providerKeyOf } from "./provider-key";
+import { batcher, toTrialThreadMessage, type FromTrialThread, type ToTrialThreadItem, type TrialThreadData } from "./trial-messages";
 import { trialThreadEntry } from "./trial-thread-bundle";
 
 /** Options of {@link TrialThreadPool}. */
@@ -164,22 +164,9 @@ export class TrialThreadPool {
     started: () => void,
   ): Promise<TrialOutcome> {
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
-    // Among threads with a share of the bench's concurrency and of every provider's limit the trial
-    // may call (thread 0 always has one), the one with the fewest trials on hand.
-    const n = this.slots.length;
-    const callable = limits.providers ?? (limits.providerKey ? [{ key: limits.providerKey, limit: limits.provider }] : []);
-    let best = -1;
-    for (let i = 0; i < n; i++) {
-      if (concurrencyShare(limits.concurrency, n, i) === 0) continue;
-      if (callable.some((p) => Number.isFinite(p.limit) && concurrencyShare(p.limit, n, i) === 0)) continue;
-      if (best < 0 || (this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
-    }
-    if (best < 0) best = 0;
-    const limit = Math.max(1, concurrencyShare(limits.concurrency, n, best));
-    const providers = callable.map((p) => ({
-      key: p.key,
-      limit: Number.isFinite(p.limit) ? Math.max(1, concurrencyShare(p.limit, n, best)) : Number.MAX_SAFE_INTEGER,
-    }));
+    // The thread with the fewest trials on hand.
+    let best = 0;
+    for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.pending.size ?? 0) < (this.slots[best]?.pending.size ?? 0)) best = i;
     const slot = this.slots[best] ?? this.start(best);
     return new Promise<TrialOutcome>((resolve) => {
       const onAbort = () => slot.send({ abort: { id: trial.id, reason: String((signal.reason as Error)?.message ?? signal.reason) } });
@@ -197,22 +184,7 @@ export class TrialThreadPool {
         : null;
       slot.pending.set(trial.id, { benchId, started, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.send({ run: { benchId, trial, limit, providers, providerKey: limits.providerKey } });
-    });
-  }
-
-  /**
-   * Whether the trials of a bench handed to the threads (running or queued there) fit the shares
-   * of `concurrency` that the threads get: a thread may still hold a limit from a larger share and
-   * start its queued trials under it, so each thread's own count must fit its new share.
-   */
-  drained(benchId: number, concurrency: number): boolean {
-    const n = this.slots.length;
-    return this.slots.every((slot, i) => {
-      if (!slot) return true;
-      let held = 0;
-      for (const p of slot.pending.values()) if (p.benchId === benchId) held++;
-      return held <= concurrencyShare(concurrency, n, i);
+      slot.send({ run: { benchId, trial, providerKey: limits.providerKey } });
     });
   }
 
@@ -235,24 +207,32 @@ export class TrialThreadPool {
 }
 
 /**
- * Executors that run a bench's trials on `pool`. The threads may hold as many trials beyond the
- * running ones as the bench's concurrency (`prefetch`), so a slot that frees up starts the next
- * trial at once. Each thread keeps its share of the bench's concurrency and of each provider's
- * limit, so the sums stay within both. Provider keys come from the bench's candidates and judge.
+ * Executors that run a bench's trials on `pool`. The job queue's claim already holds the bench's
+ * concurrency and each provider's limit over every worker, so the threads add no bound of their
+ * own: each trial starts on its thread as soon as it arrives.
  */
 export function poolExecutorFactory(db: Db, pool: TrialThreadPool): (benchId: number) => Promise<TrialExecutor> {
-  return async (benchId) => {
-    const bench = await getBench(db, benchId);
-    if (!bench) throw new Error(`bench #${benchId} does not exist`);
-    const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
-    return {
-      prefetch: Math.max(4, bench.settings.concurrency),
-      // The threads take a provider slot per model call (the judge's too), with their shares.
-      gatesCalls: true,
-      judgeProviderKey: bench.judge ? providerKeyOfConfig(bench.judge) : null,
-      providerKey: (t) => providerKeyOf(candidates.get(t.candidateId)),
-      run: (t, signal, limits, started) => pool.run(benchId, t, signal, limits, started),
-      drained: (concurrency) => pool.drained(benchId, concurrency),
-    };
+  // One per bench (the loop asks for each trial): reading the bench costs more than a trial's bookkeeping.
+  const cache = new Map<number, Promise<TrialExecutor>>();
+  return (benchId) => {
+    let e = cache.get(benchId);
+    if (!e) {
+      e = poolExecutor(db, pool, benchId);
+      cache.set(benchId, e);
+      e.catch(() => cache.delete(benchId));
+      if (cache.size > 16) cache.delete(cache.keys().next().value!);
+    }
+    return e;
+  };
+}
+
+async function poolExecutor(db: Db, pool: TrialThreadPool, benchId: number): Promise<TrialExecutor> {
+  const bench = await getBench(db, benchId);
+  if (!bench) throw new Error(`bench #${benchId} does not exist`);
+  const candidates = new Map(bench.candidates.map((c) => [c.id, c]));
+  const providerKey = (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId));
+  return {
+    providerKey,
+    run: (t, signal, _limits, started) => pool.run(benchId, t, signal, { concurrency: Infinity, providerKey: providerKey(t), provider: Infinity }, started),
   };
 }

@@ -16,7 +16,6 @@ import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, requestCancel } from "@/db/queries/benches";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { launchFromRequest } from "./prepare";
-import { concurrencyShare } from "./trial-messages";
 import { startBenchWorker } from "../worker";
 import { TrialThreadPool } from "./trial-pool";
 import { providerKeyOf } from "./provider-key";
@@ -132,21 +131,32 @@ async function fileDb(): Promise<{ db: Db; promptId: number; model: number }> {
   return { db, promptId, model };
 }
 
-const launch = (db: Db, promptId: number, model: number, o: { repeats: number; concurrency: number; judgeModelConfigId?: number }) =>
-  launchFromRequest(db, {
-    systemId: "s",
-    promptId,
-    candidates: [{ kind: "model", modelConfigId: model }],
-    baseline: { kind: "none" },
-    selection: { kind: "all" },
-    budget: null,
-    // Calls held by the test must not time out first, however slow the machine.
-    timeoutSeconds: 60,
-    maxSteps: 1,
-    launchKey: `k-${Math.random()}`,
-    ...o,
-    judgeModelConfigId: o.judgeModelConfigId ?? null,
-  });
+const launch = (
+  db: Db,
+  promptId: number,
+  model: number,
+  o: { repeats: number; concurrency: number; judgeModelConfigId?: number },
+  env: Record<string, string | undefined> = {},
+) =>
+  launchFromRequest(
+    db,
+    {
+      systemId: "s",
+      promptId,
+      candidates: [{ kind: "model", modelConfigId: model }],
+      baseline: { kind: "none" },
+      selection: { kind: "all" },
+      budget: null,
+      // Calls held by the test must not time out first, however slow the machine.
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      launchKey: `k-${Math.random()}`,
+      ...o,
+      judgeModelConfigId: o.judgeModelConfigId ?? null,
+    },
+    // The provider's limit is the launch's (it is enqueued with the bench's jobs).
+    { env },
+  );
 
 /** Waits until bench `id` has ended (looking every 20 ms; the test's timeout bounds the wait). */
 async function waitEnded(db: Db, id: number) {
@@ -192,15 +202,6 @@ const skipReasons = (db: Db, id: number) =>
     error: string;
     n: number;
   }[];
-
-describe("concurrencyShare", () => {
-  it("splits a bound over threads so the shares add up exactly", () => {
-    expect([0, 1].map((i) => concurrencyShare(64, 2, i))).toEqual([32, 32]);
-    expect([0, 1].map((i) => concurrencyShare(5, 2, i))).toEqual([3, 2]);
-    expect([0, 1, 2].map((i) => concurrencyShare(1, 3, i))).toEqual([1, 0, 0]);
-    expect([0, 1, 2, 3].map((i) => concurrencyShare(10, 4, i)).reduce((a, b) => a + b)).toBe(10);
-  });
-});
 
 describe("a bench on trial threads", () => {
   it("keeps the bench's concurrency across threads, uses them all, and stores each trial once", async () => {
@@ -251,9 +252,9 @@ describe("a bench on trial threads", () => {
 
   it("keeps the per-provider limit (shared by the threads) below a larger bench concurrency", async () => {
     const { db, promptId, model } = await fileDb();
-    const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 });
+    const { id } = await launch(db, promptId, model, { repeats: 15, concurrency: 8 }, { BENCHWORK_PROVIDER_CONCURRENCY: "2" });
     resetCalls();
-    const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads: 2 });
+    const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads: 2 });
     const bench = await waitEnded(db, id);
     await worker.stop(1000);
     expect(bench.status).toBe("finished");
@@ -262,19 +263,22 @@ describe("a bench on trial threads", () => {
   }, 60_000);
 
   for (const trialThreads of [0, 2])
-    it(`counts the judge's calls against the provider limit too (${trialThreads ? "trial threads" : "the worker's own thread"})`, async () => {
+    // The queue's claim is the one bound (issue 20, as on PostgreSQL): a provider's limit counts
+    // the trials claimed at once on its lane; a trial's judge calls run within its claim. Before
+    // the job queue this counted each call; without any bound 8 trials × 3 judge calls = 24 ran.
+    it(`holds the provider's limit on trials with a judge: 2 trials at once, each judging 3 criteria at once (${trialThreads ? "trial threads" : "the worker's own thread"})`, async () => {
       const { db, promptId, model } = await fileDb();
       // The judge is the same provider: each trial judges 3 criteria at once after its own call.
       for (const rule of ["Polite", "Brief", "On topic"])
         await addCriterion(db, { systemId: "s", promptId, fields: { rule, passes: "yes", fails: "no", priority: "secondary" } });
-      const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8, judgeModelConfigId: model });
+      const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8, judgeModelConfigId: model }, { BENCHWORK_PROVIDER_CONCURRENCY: "2" });
       resetCalls();
-      const worker = startBenchWorker(db, { env: { BENCHWORK_PROVIDER_CONCURRENCY: "2" }, pollMs: 20, trialThreads });
+      const worker = startBenchWorker(db, { env: {}, pollMs: 20, trialThreads });
       const bench = await waitEnded(db, id);
       await worker.stop(1000);
       expect(bench.status).toBe("finished");
       expect(calls.served).toBe(12 * 4);
-      expect(calls.maxInFlight).toBeLessThanOrEqual(2);
+      expect(calls.maxInFlight).toBeLessThanOrEqual(2 * 3);
     }, 60_000);
 
   it("a cancelled bench with concurrency 1 says 'cancelled while running' of the one running trial only: the ones handed ahead to a thread never ran", async () => {

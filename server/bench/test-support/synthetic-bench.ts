@@ -10,8 +10,9 @@ import { addCases } from "@/db/queries/cases";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench } from "@/db/queries/benches";
-import { SqliteTrialQueue } from "@/db/queries/trial-queue";
-import type { TrialOutcome } from "@/lib/bench/queue";
+import { finalizeBench } from "@/db/queries/bench-finalize";
+import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
+import { runQueuedTrials } from "./queue-driver";
 import type { CheckRecord } from "@/lib/bench/types";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { launchFromRequest } from "../prepare";
@@ -100,12 +101,8 @@ export async function launchSyntheticBench(
 export async function runSyntheticTrials(db: Db, benchId: number, o: SyntheticBench, rnd: () => number): Promise<number> {
   const bench = (await getBench(db, benchId))!;
   const byCandidate = new Map(bench.candidates.map((c, i) => [c.id, o.candidates[i]]));
-  const q = new SqliteTrialQueue(db);
-  await q.registerWorker("synthetic", process.pid);
-  for (;;) {
-    const got = await q.claim(benchId, "synthetic", 2_000, Date.now());
-    if (got.length === 0) break;
-    const outcomes: TrialOutcome[] = got.map((t) => {
+  const run = (got: ClaimedTrial[]): TrialOutcome[] =>
+    got.map((t) => {
       const c = byCandidate.get(t.candidateId)!;
       const errored = rnd() < (o.errorRate ?? 0);
       const checks: CheckRecord[] = ["e0:contains", "e1:exact", "c:1"].map((key) => {
@@ -132,11 +129,8 @@ export async function runSyntheticTrials(db: Db, benchId: number, o: SyntheticBe
         error: errored ? "HTTP 429: rate limited" : null,
       };
     });
-    await q.complete("synthetic", outcomes);
-  }
+  await runQueuedTrials(db, benchId, run, { finalize: false });
   const t0 = performance.now();
-  await q.finalize(benchId, Date.now());
-  const ms = performance.now() - t0;
-  await q.unregisterWorker("synthetic");
-  return ms;
+  await finalizeBench(db, benchId, Date.now());
+  return performance.now() - t0;
 }

@@ -15,14 +15,13 @@
  * throwaway cluster, or uses BENCHWORK_TEST_DATABASE_URL's).
  */
 import pg from "pg";
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { migratePostgres } from "../db/pg/client";
+import { withPgTransaction } from "../db/pg/client";
+import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/test-database";
 import { closeStore, openPgStore } from "../db/pg/store";
 import { addCases, type NewCase } from "../db/queries/cases";
 import { createPrompt, createSystem } from "../db/queries/systems";
 import { emptyCaseContent } from "../lib/library/case-content";
-import { startCluster } from "../scripts/pg-cluster.mjs";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,16 +43,12 @@ BEGIN
   RETURN NULL;
 END $$`;
 
-const own = process.env.BENCHWORK_TEST_DATABASE_URL ? null : await startCluster();
-const base = new URL(own?.url ?? process.env.BENCHWORK_TEST_DATABASE_URL!);
-const name = `bw_bench_${randomBytes(4).toString("hex")}`;
-const admin = new pg.Client({ connectionString: Object.assign(new URL(base), { pathname: "/postgres" }).toString() });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-await migratePostgres(url);
+const database = await createTestDatabase();
+const url = database.url;
 const control = new pg.Client({ connectionString: url });
 await control.connect();
+// The "before" side writes its cases through the store's one transaction seam, on a pool of its own.
+const pool = new pg.Pool({ connectionString: url, max: 1 });
 const after = (await control.query<{ def: string }>("SELECT pg_get_functiondef('case_counts_sync'::regproc) AS def")).rows[0].def;
 const db = openPgStore(url, 2);
 
@@ -76,25 +71,25 @@ try {
       const t0 = performance.now();
       if (process.argv.includes("--add-cases")) await addCases(db, list);
       else {
-        await control.query("BEGIN");
-        await control.query("SELECT set_config('benchwork.case_counts_by_caller', 'on', true)");
-        const ids: number[] = [];
-        for (const c of list) {
-          const r = await control.query<{ id: number }>(
-            "INSERT INTO cases (case_key, system_id, prompt_id, source, created_at, updated_at) VALUES ($1, $2, $3, $4, 0, 0) RETURNING id",
-            [c.caseKey, c.systemId, c.promptId, c.source],
+        await withPgTransaction(pool, async (client) => {
+          await client.query("SELECT set_config('benchwork.case_counts_by_caller', 'on', true)");
+          const ids: number[] = [];
+          for (const c of list) {
+            const r = await client.query<{ id: number }>(
+              "INSERT INTO cases (case_key, system_id, prompt_id, source, created_at, updated_at) VALUES ($1, $2, $3, $4, 0, 0) RETURNING id",
+              [c.caseKey, c.systemId, c.promptId, c.source],
+            );
+            ids.push(r.rows[0].id);
+          }
+          await client.query("SELECT set_config('benchwork.case_counts_by_caller', 'off', true)");
+          await client.query(
+            `INSERT INTO case_counts (system_id, prompt_id, source, status, n)
+             SELECT system_id, prompt_id, source, status, count(*)::int FROM cases WHERE id = ANY($1::int[]) AND removed_at IS NULL
+             GROUP BY system_id, prompt_id, source, status
+             ON CONFLICT (system_id, prompt_id, source, status) DO UPDATE SET n = case_counts.n + excluded.n`,
+            [ids],
           );
-          ids.push(r.rows[0].id);
-        }
-        await control.query("SELECT set_config('benchwork.case_counts_by_caller', 'off', true)");
-        await control.query(
-          `INSERT INTO case_counts (system_id, prompt_id, source, status, n)
-           SELECT system_id, prompt_id, source, status, count(*)::int FROM cases WHERE id = ANY($1::int[]) AND removed_at IS NULL
-           GROUP BY system_id, prompt_id, source, status
-           ON CONFLICT (system_id, prompt_id, source, status) DO UPDATE SET n = case_counts.n + excluded.n`,
-          [ids],
-        );
-        await control.query("COMMIT");
+        });
       }
       const ms = performance.now() - t0;
       times[variant].push(ms);
@@ -110,8 +105,8 @@ try {
 } finally {
   await control.query(after);
   await control.end();
+  await pool.end();
   await closeStore(db);
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
-  await own?.stop();
+  await database.drop();
+  await stopOwnCluster();
 }

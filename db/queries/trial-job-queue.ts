@@ -5,7 +5,9 @@
  * Every operation is one write transaction (`transaction`, BEGIN IMMEDIATE). SQLite runs one such
  * transaction at a time across all processes on the file, so a claim's counts of current claims per
  * bench and per provider are exact when it takes its slots: the limits hold however many worker
- * processes claim, with no shares to agree on. A claim carries a fresh token; a result is stored only
+ * processes claim, with no shares to agree on. A trial of a judged bench also counts one slot of its
+ * judge's provider when that is another provider (as db/pg/judge-slots.ts does on PostgreSQL), so
+ * `BENCHWORK_PROVIDER_CONCURRENCY` includes judge calls. A claim carries a fresh token; a result is stored only
  * with the current token, so at-least-once delivery still ends with one stored result per trial.
  */
 import { randomUUID } from "node:crypto";

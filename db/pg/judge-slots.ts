@@ -12,7 +12,7 @@
  * there needs no new state. The cost: a judged trial holds its judge slot for its whole run.
  *
  * The judge's provider key is read from the bench's stored judge (`benches.judge`) with the same
- * rule as server/bench/provider-key.ts (`<provider> <base URL or "default">`; a test checks both
+ * rule as lib/bench/provider-key.ts (`<provider> <base URL or "default">`; a test checks both
  * agree), so the claim needs nothing stored beyond what a launch already writes.
  */
 import type pg from "pg";

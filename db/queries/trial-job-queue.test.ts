@@ -169,6 +169,50 @@ describe("SqliteTrialJobQueue", () => {
     expect(await queue.claim("w2", 10, T0)).toEqual([]);
   });
 
+  describe("a judged bench (issue 20: judge calls count against their provider's limit)", () => {
+    // The judge's provider key follows server/bench/provider-key.ts: `<provider> <base URL or "default">`.
+    const judgeKey = "openai-compatible http://judge.example/v1";
+    /** A bench on `provider` (limit 2) whose judge is on {@link judgeKey}, its judge's limit stored as a launch does. */
+    async function judged(provider: string, count: number) {
+      const bench = await launch(count, { concurrency: 10, provider, providerLimit: 2 });
+      await db
+        .update(benches)
+        .set({ judge: JSON.stringify({ name: "j", provider: "openai-compatible", modelId: "j", baseUrl: "http://judge.example/v1" }) })
+        .where(eq(benches.id, bench.benchId));
+      expect(await transaction(db, (tx) => SqliteTrialJobQueue.storeJudgeLimitIn(tx, bench.benchId, 2))).toBe(judgeKey);
+      return bench;
+    }
+
+    it("takes a slot of the judge's provider per trial, shared across benches and with its own candidates", async () => {
+      const a = await judged("cand-a", 3);
+      const b = await judged("cand-b", 3);
+      // Each candidate provider has 2 free slots, the judge's provider 2 over both benches.
+      const first = await queue.claim("w1", 10, T0);
+      expect(first.map((c) => c.trialId)).toEqual(a.trialIds.slice(0, 2));
+      expect(await queue.claim("w2", 10, T0)).toEqual([]);
+      // A candidate on the judge's provider waits too: the judged trials hold both its slots.
+      const c = await launch(2, { concurrency: 10, provider: judgeKey, providerLimit: 2 });
+      expect(await queue.claim("w2", 10, T0)).toEqual([]);
+      // Each stored result frees one slot of the judge's provider, taken in bench order.
+      expect(await queue.complete(first[0], result("a1"))).toBe(true);
+      expect((await queue.claim("w2", 10, T0)).map((x) => x.trialId)).toEqual([a.trialIds[2]]);
+      expect(await queue.complete(first[1], result("a2"))).toBe(true);
+      expect((await queue.claim("w2", 10, T0)).map((x) => x.trialId)).toEqual([b.trialIds[0]]);
+      expect(await queue.claim("w3", 10, T0)).toEqual([]);
+      expect(c.trialIds).toHaveLength(2);
+    });
+
+    it("takes one slot when the judge is on the candidate's own provider (its calls run one at a time)", async () => {
+      const same = await judged(judgeKey, 4);
+      expect((await queue.claim("w1", 10, T0)).map((x) => x.trialId)).toEqual(same.trialIds.slice(0, 2));
+    });
+
+    it("stores no judge limit for a bench without a judge", async () => {
+      const plain = await launch(1, { concurrency: 1 });
+      expect(await transaction(db, (tx) => SqliteTrialJobQueue.storeJudgeLimitIn(tx, plain.benchId, 2))).toBeNull();
+    });
+  });
+
   it("re-delivers a trial whose claim expired, refuses the stale claim's result, and keeps the live one's", async () => {
     const { benchId, trialIds } = await launch(1, { concurrency: 1 });
     const [stale] = await queue.claim("w1", 1, T0);

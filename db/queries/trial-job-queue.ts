@@ -5,13 +5,16 @@
  * Every operation is one write transaction (`transaction`, BEGIN IMMEDIATE). SQLite runs one such
  * transaction at a time across all processes on the file, so a claim's counts of current claims per
  * bench and per provider are exact when it takes its slots: the limits hold however many worker
- * processes claim, with no shares to agree on. A claim carries a fresh token; a result is stored only
+ * processes claim, with no shares to agree on. A trial of a judged bench also counts one slot of its
+ * judge's provider when that is another provider (as db/pg/judge-slots.ts does on PostgreSQL), so
+ * `BENCHWORK_PROVIDER_CONCURRENCY` includes judge calls. A claim carries a fresh token; a result is stored only
  * with the current token, so at-least-once delivery still ends with one stored result per trial.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
+import { judgeProviderKeyOfStored } from "@/lib/bench/provider-key";
 import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import type { Db } from "../client";
 import { benches, trials } from "../schema";
@@ -31,6 +34,17 @@ function assertLimit(value: number, what: string): void {
 }
 
 const p = (name: string) => sql.placeholder(name);
+
+/**
+ * The provider a trial of this lane also takes a slot of for its judge (issue 20, the rule of
+ * db/pg/judge-slots.ts): the bench's judge's provider key, unless the bench has no judge or the
+ * judge is on the lane's own provider (then the trial's one slot there covers both: the job worker
+ * makes a trial's calls one at a time per provider).
+ */
+function judgeSlotKey(lane: { providerKey: string; judge: string | null }): string | null {
+  const key = judgeProviderKeyOfStored(lane.judge);
+  return key === lane.providerKey ? null : key;
+}
 
 /** Statements run once per trial, prepared once per queue: compiling SQL per call cost ~0.3 ms each. */
 function statements(db: Db) {
@@ -156,6 +170,26 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
     return added;
   }
 
+  /**
+   * Stores the limit of bench `benchId`'s judge's provider (in the transaction that enqueues its
+   * trials, next to the candidates' limits {@link enqueueIn} stores), so the claim counts judged
+   * trials against it as well (the twin of db/pg/judge-slots.ts `storeJudgeProviderLimit`).
+   * @param limit trials at once on that provider (`BENCHWORK_PROVIDER_CONCURRENCY`), ≥ 1
+   * @returns the judge's provider key, or null when the bench has no judge
+   * @throws when `limit` is not a whole number ≥ 1
+   */
+  static async storeJudgeLimitIn(tx: TxDb, benchId: number, limit: number): Promise<string | null> {
+    const [bench] = await tx.select({ judge: benches.judge }).from(benches).where(eq(benches.id, benchId));
+    const key = judgeProviderKeyOfStored(bench?.judge ?? null);
+    if (key === null) return null;
+    assertLimit(limit, `provider "${key}": limit`);
+    await tx
+      .insert(queueProviders)
+      .values({ providerKey: key, concurrency: limit })
+      .onConflictDoUpdate({ target: queueProviders.providerKey, set: { concurrency: limit } });
+    return key;
+  }
+
   async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
     await this.expire(now);
     if (max < 1) return [];
@@ -166,6 +200,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
           providerKey: queueLanes.providerKey,
           benchLimit: queueBenches.concurrency,
           providerLimit: queueProviders.concurrency,
+          judge: benches.judge,
           settings: benches.settings,
           spentUsd: benches.spentUsd,
           spentTrials: benches.spentTrials,
@@ -178,24 +213,34 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         .orderBy(asc(queueLanes.benchId), asc(queueLanes.providerKey));
       if (lanes.length === 0) return [];
       const claimed = await tx
-        .select({ benchId: trialJobs.benchId, providerKey: trialJobs.providerKey, n: sql<number>`count(*)`.mapWith(Number) })
+        .select({ benchId: trialJobs.benchId, providerKey: trialJobs.providerKey, judge: benches.judge, n: sql<number>`count(*)`.mapWith(Number) })
         .from(trialJobs)
+        .innerJoin(benches, eq(benches.id, trialJobs.benchId))
         .where(eq(trialJobs.state, "claimed"))
         .groupBy(trialJobs.benchId, trialJobs.providerKey);
       const benchHeld = new Map<number, number>();
+      /** Per provider: the claims that call it, as their candidate's or (on another provider) their judge's. */
       const providerHeld = new Map<string, number>();
+      const hold = (key: string, n: number) => providerHeld.set(key, (providerHeld.get(key) ?? 0) + n);
       for (const c of claimed) {
         benchHeld.set(c.benchId, (benchHeld.get(c.benchId) ?? 0) + c.n);
-        providerHeld.set(c.providerKey, (providerHeld.get(c.providerKey) ?? 0) + c.n);
+        hold(c.providerKey, c.n);
+        const judgeKey = judgeSlotKey(c);
+        if (judgeKey !== null) hold(judgeKey, c.n);
       }
+      // A judge's provider may have no lane of its own: its limit is stored by the launch.
+      const providerLimits = new Map((await tx.select().from(queueProviders)).map((r) => [r.providerKey, r.concurrency]));
+      const freeOf = (key: string) => (providerLimits.get(key) ?? Infinity) - (providerHeld.get(key) ?? 0);
       const out: TrialClaim[] = [];
       /** Per bench: trials it may still start under its spend cap in this claim (absent: no cap or not looked at yet). */
       const allowance = new Map<number, number>();
       for (const lane of lanes) {
+        const judgeKey = judgeSlotKey(lane);
         let want = Math.min(
           max - out.length,
           lane.benchLimit - (benchHeld.get(lane.benchId) ?? 0),
           lane.providerLimit - (providerHeld.get(lane.providerKey) ?? 0),
+          judgeKey === null ? Infinity : freeOf(judgeKey),
         );
         if (want <= 0) continue;
         if (!allowance.has(lane.benchId)) allowance.set(lane.benchId, await this.spendAllowance(tx, lane, benchHeld.get(lane.benchId) ?? 0, now));
@@ -229,7 +274,8 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
             .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${now})` })
             .where(and(eq(benches.id, lane.benchId), eq(benches.status, "queued")));
           benchHeld.set(lane.benchId, (benchHeld.get(lane.benchId) ?? 0) + started);
-          providerHeld.set(lane.providerKey, (providerHeld.get(lane.providerKey) ?? 0) + started);
+          hold(lane.providerKey, started);
+          if (judgeKey !== null) hold(judgeKey, started);
         }
         if (out.length >= max) break;
       }

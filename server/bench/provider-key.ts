@@ -1,10 +1,7 @@
 import type { BenchCandidate } from "@/db/queries/benches";
-import type { ModelConfig } from "@/lib/runtime/model-config";
+import { providerKeyOfConfig } from "@/lib/bench/provider-key";
 
-/** The per-provider limit key of a model configuration: `<provider> <base URL or "default">`. */
-export function providerKeyOfConfig(config: Pick<ModelConfig, "provider" | "baseUrl">): string {
-  return `${config.provider} ${config.baseUrl ?? "default"}`;
-}
+export { providerKeyOfConfig };
 
 /**
  * The per-provider limit key of a candidate: `<provider> <base URL or "default">` for a model,

@@ -83,6 +83,8 @@ export function sqliteTrialJobs(
   return async (tx, benchId) => {
     const queued = await queuedTrialLanes(tx, benchId);
     if (queued.length === 0) return;
+    // The judge's provider gets its limit too: the claim counts judged trials against it.
+    await SqliteTrialJobQueue.storeJudgeLimitIn(tx, benchId, providerConcurrency(env));
     await SqliteTrialJobQueue.enqueueIn(tx, {
       benchId,
       concurrency: Math.max(1, Math.floor(concurrency)),

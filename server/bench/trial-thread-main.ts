@@ -8,6 +8,7 @@ import type { MessagePort } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
 import type { TrialOutcome } from "@/lib/bench/queue";
 import { skippedOutcome, workerErrorOutcome } from "@/lib/bench/worker";
+import { KeyedSemaphore } from "@/lib/bench/semaphore";
 import { getSharedSandbox } from "@/lib/evaluators/sandbox";
 import { nodeFetch } from "../http-fetch";
 import { createExecutorFactory } from "./executor";
@@ -45,10 +46,13 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
     running.set(trial.id, ctl);
     let outcome: TrialOutcome;
     try {
-      // No gate: the job queue's claim holds the bench's and the provider's limits.
+      // The job queue's claim holds the bench's and the providers' limits, counting one slot per
+      // provider the trial calls (its candidate's, its judge's): so the trial makes one call at a
+      // time per provider, as on the worker's own thread (lib/bench/job-worker.ts).
+      const calls = new KeyedSemaphore(() => 1);
       outcome = await (
         await executorFor(benchId)
-      ).run(trial, ctl.signal, { concurrency: Infinity, providerKey: r.providerKey, provider: Infinity }, () => report(trial.id));
+      ).run(trial, ctl.signal, { concurrency: Infinity, providerKey: r.providerKey, provider: Infinity, calls }, () => report(trial.id));
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());
     }

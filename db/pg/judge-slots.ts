@@ -17,9 +17,23 @@
  */
 import type pg from "pg";
 
-/** SQL: the provider key of a `benches` row's judge (alias `b`), null without a judge. */
-const JUDGE_KEY_SQL = `CASE WHEN b.judge IS NULL OR json_typeof(b.judge) <> 'object' THEN NULL
-  ELSE (b.judge->>'provider') || ' ' || coalesce(b.judge->>'baseUrl', 'default') END`;
+/** SQL: the provider key of the judge of the `benches` row named `alias`, null without a judge. */
+export function judgeKeySql(alias: string): string {
+  return `CASE WHEN ${alias}.judge IS NULL OR json_typeof(${alias}.judge) <> 'object' THEN NULL
+  ELSE (${alias}.judge->>'provider') || ' ' || coalesce(${alias}.judge->>'baseUrl', 'default') END`;
+}
+
+/**
+ * SQL: the claims held against the provider `providerKeyExpr` (an SQL expression) as the judge of
+ * their bench while their candidate is on another provider (those on the same provider are counted
+ * as its claims already).
+ */
+export function judgeClaimsSql(providerKeyExpr: string): string {
+  return `(SELECT count(*) FROM trial_claims jc JOIN benches jb ON jb.id = jc.bench_id
+     WHERE jc.provider_key <> ${providerKeyExpr} AND jb.judge IS NOT NULL AND ${judgeKeySql("jb")} = ${providerKeyExpr})::int`;
+}
+
+const JUDGE_KEY_SQL = judgeKeySql("b");
 
 /**
  * The provider key of bench `benchId`'s judge, as the claim counts it.
@@ -31,56 +45,24 @@ export async function benchJudgeKey(client: pg.ClientBase, benchId: number): Pro
 }
 
 /**
- * Tries the advisory lock of the provider of a lane's bench's judge when it is not the lane's own
- * provider (whose lock the claim already holds). Tried, not waited for, like the claim's other
- * locks: a claimer never waits, so no lock order can deadlock.
- * @returns the judge's provider key when the claim must count it too, null when there is none to
- *   count, false when another claimer holds it (skip the lane until the next claim)
+ * The free slots of a judge's provider for a claim whose bench's judge is on another provider than
+ * its lane (the claim reads its judge key and its own provider's judge claims in its state query,
+ * so a claim without such a judge makes no extra round trip). The judge provider's lock is tried,
+ * not waited for, like the claim's other locks: a claimer never waits, so no order can deadlock.
+ * @returns its limit less its claims and the claims judged there; Infinity when it has no stored
+ *   limit (a bench launched before judges were counted); false when another claimer holds its lock
+ *   (skip the lane until the next claim)
  */
-export async function tryLockJudgeProvider(client: pg.ClientBase, lane: { benchId: number; providerKey: string }): Promise<string | null | false> {
-  const judgeKey = await benchJudgeKey(client, lane.benchId);
-  if (judgeKey === null || judgeKey === lane.providerKey) return null;
-  const { rows } = await client.query<{ locked: boolean }>(
-    "SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $1::text, 0)) AS locked",
+export async function tryJudgeProviderFree(client: pg.ClientBase, judgeKey: string): Promise<number | false> {
+  const { rows } = await client.query<{ locked: boolean; free: number | null }>(
+    `SELECT l.locked, CASE WHEN l.locked THEN
+       (SELECT p.concurrency - (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int - ${judgeClaimsSql("p.provider_key")}
+        FROM queue_providers p WHERE p.provider_key = $1) END AS free
+     FROM (SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $1::text, 0)) AS locked) l`,
     [judgeKey],
   );
-  return rows[0].locked ? judgeKey : false;
-}
-
-/**
- * Claims held against `providerKey` as the judge of their bench while their candidate is on
- * another provider (those on the same provider are counted as its claims already).
- */
-export async function judgeClaims(client: pg.ClientBase, providerKey: string): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM trial_claims c JOIN benches b ON b.id = c.bench_id
-     WHERE c.provider_key <> $1 AND b.judge IS NOT NULL AND ${JUDGE_KEY_SQL} = $1`,
-    [providerKey],
-  );
-  return rows[0].n;
-}
-
-/**
- * How many more trials a lane may claim once judge calls count: its provider's free slots (as the
- * claim counted them from its own claims) less the claims that use that provider as their judge,
- * and, when the bench's judge is on another provider, that provider's free slots. Call it under
- * the locks of {@link tryLockJudgeProvider}.
- * @param providerFree the lane's provider limit less its claims (the claim's own count)
- * @param judgeKey what {@link tryLockJudgeProvider} returned
- * @returns the bound (may be ≤ 0); a judge provider with no stored limit (a bench launched before
- *   judges were counted) does not bound
- */
-export async function freeWithJudges(client: pg.ClientBase, lane: { providerKey: string }, providerFree: number, judgeKey: string | null): Promise<number> {
-  let free = providerFree - (await judgeClaims(client, lane.providerKey));
-  if (judgeKey !== null && free > 0) {
-    const { rows } = await client.query<{ free: number }>(
-      `SELECT p.concurrency - (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS free
-       FROM queue_providers p WHERE p.provider_key = $1`,
-      [judgeKey],
-    );
-    if (rows[0]) free = Math.min(free, rows[0].free - (await judgeClaims(client, judgeKey)));
-  }
-  return free;
+  if (!rows[0].locked) return false;
+  return rows[0].free ?? Infinity;
 }
 
 /**

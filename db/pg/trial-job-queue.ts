@@ -28,7 +28,7 @@ import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/be
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
-import { freeWithJudges, tryLockJudgeProvider } from "./judge-slots";
+import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 
 /** Options of {@link PgTrialJobQueue}. */
 export interface PgTrialJobQueueOptions {
@@ -65,6 +65,10 @@ interface LaneState {
   cap: SpendCap | null;
   spentUsd: number;
   spentTrials: number;
+  /** The provider key of the bench's judge (null without one). */
+  judgeKey: string | null;
+  /** Claims of other providers' trials whose judge is this lane's provider. */
+  providerJudgeClaims: number;
 }
 
 /** pg-boss's job expiry (its maximum is 24 h); our leases decide long before. */
@@ -242,25 +246,26 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         [lane.benchId, lane.providerKey],
       );
       if (!locks.rows[0].bench || !locks.rows[0].provider) return [];
-      // A judge on another provider counts there too (db/pg/judge-slots.ts): its lock is tried as well.
-      const judgeKey = await tryLockJudgeProvider(client, lane);
-      if (judgeKey === false) return [];
       const { rows } = await client.query<LaneState>(
         `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
                 (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
                 (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
-                benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials"
+                benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
+                ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
          FROM queue_benches b JOIN benches ON benches.id = b.bench_id, queue_providers p
          WHERE b.bench_id = $1 AND p.provider_key = $2`,
         [lane.benchId, lane.providerKey],
       );
       const state = rows[0];
       if (!state || state.cancelled) return [];
-      let free = Math.min(
-        want,
-        state.benchLimit - state.benchRunning,
-        await freeWithJudges(client, lane, state.providerLimit - state.providerRunning, judgeKey),
-      );
+      // Judged trials count against their judge's provider too (db/pg/judge-slots.ts): the claims
+      // judged on this lane's provider here, and when this bench's judge is on another provider, that one's.
+      let free = Math.min(want, state.benchLimit - state.benchRunning, state.providerLimit - state.providerRunning - state.providerJudgeClaims);
+      if (free > 0 && state.judgeKey !== null && state.judgeKey !== lane.providerKey) {
+        const judgeFree = await tryJudgeProviderFree(client, state.judgeKey);
+        if (judgeFree === false) return [];
+        free = Math.min(free, judgeFree);
+      }
       if (free <= 0) return [];
       const allowed = await this.spendAllowance(client, lane.benchId, state, now);
       if (allowed === "exhausted") return [];

@@ -71,6 +71,8 @@ if (pgUrl) {
   const db = openDatabase();
   migrateDatabase(db);
   const worker = startBenchWorker(db, { pollMs, trialThreads, slots, leaseMs, onBenchFinished });
+  // "running" once it claims: its trial threads have loaded (or it fell back to its own thread).
+  await worker.ready;
   console.log(`benchwork worker ${process.pid} running on ${databasePath()}`);
   stop = (graceMs) => worker.stop(graceMs);
 }

@@ -23,5 +23,5 @@ export function runWorkerThread(port: MessagePort | null): void {
     if (m === "wake") worker.wake();
     else if (m === "stop") void worker.stop(3_000).finally(() => port.postMessage("stopped"));
   });
-  port?.postMessage("ready");
+  void worker.ready.then(() => port?.postMessage("ready"));
 }

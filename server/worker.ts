@@ -61,6 +61,8 @@ export function trialThreadCount(env: Record<string, string | undefined>, dbFile
 export interface BenchWorkerHandle {
   /** Look for work now (after a launch or a cancel) instead of at the next poll. */
   wake(): void;
+  /** Resolves once the trial threads have loaded (or the worker fell back to its own thread) and the loop claims. */
+  ready: Promise<void>;
   /**
    * Stops claiming, lets running trials finish up to `graceMs`, stores their results, then stops
    * the trial threads. Trials still running then are not stored: their claims expire after the
@@ -133,6 +135,7 @@ export function startBenchWorker(
   });
   return {
     wake: () => void worker.then((w) => w?.wake()),
+    ready: worker.then(() => undefined),
     async stop(graceMs?: number): Promise<void> {
       stopped = true;
       await (await worker)?.stop(graceMs);

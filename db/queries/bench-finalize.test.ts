@@ -91,6 +91,54 @@ describeStores("finalizeBench", (store) => {
     expect(b.summary?.candidates[0].stats.trials).toMatchObject({ total: 2, done: 2 });
   });
 
+  it("a rerun cancelled after some of its trials finished: their results are kept on the trial but not counted (they cleared a blocking regression)", async () => {
+    // Found by the new-team pass: Confirm, then Cancel after 4 of its 6 trials had finished — the
+    // bench stayed finished, but those 4 trials were counted and cleared a suspected regression.
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    const candidateId = (await getBench(db, benchId))!.candidates[0].id;
+    const benchCaseId = (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc;
+    const rerunTrial = (status: "done" | "skipped", error: string | null) => ({
+      benchId,
+      candidateId,
+      benchCaseId,
+      repeat: status === "done" ? 2 : 3,
+      status,
+      rerun: "confirm" as const,
+      error,
+      output: status === "done" ? "kept" : null,
+      passedChecks: status === "done" ? 1 : 0,
+      finishedAt: NOW,
+    });
+    const added = await db
+      .insert(trials)
+      .values([rerunTrial("done", null), rerunTrial("skipped", "cancelled before it ran")])
+      .returning({ id: trials.id });
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, rerunBase: 2, trialCount: 4 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const rows = await db
+      .select({ id: trials.id, status: trials.status, error: trials.error, output: trials.output })
+      .from(trials)
+      .where(
+        inArray(
+          trials.id,
+          added.map((a) => a.id),
+        ),
+      )
+      .orderBy(trials.id);
+    expect(rows.map((r) => [r.status, r.error, r.output])).toEqual([
+      ["skipped", "cancelled: its rerun was cancelled before it ended, so this result is not counted", "kept"],
+      ["skipped", "cancelled before it ran", null],
+    ]);
+    // The first run's trials alone make the results.
+    const b = (await getBench(db, benchId))!;
+    expect(b.summary?.candidates[0].stats.trials).toMatchObject({ done: 2 });
+  });
+
   it("says a bench the spend cap cut short is partial, and the next bench compares with the last complete one", async () => {
     const db = store.db();
     const complete = await insertQueuedBench(db, 2);

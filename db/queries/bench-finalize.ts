@@ -5,7 +5,7 @@
  * ONE transaction. SQLite's trial queue keeps its own (db/queries/trial-queue.ts); PostgreSQL's job
  * worker uses this one.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "../client";
 import { first } from "../rows";
 import { transaction } from "../transaction";
@@ -15,6 +15,9 @@ import { retainFailingCasesIn } from "./retention";
 import { benchEndStatus } from "@/lib/bench/end-status";
 
 const OPEN = ["queued", "running"] as const;
+
+/** The reason on a trial of a cancelled rerun that finished anyway (its result stays stored, uncounted). */
+export const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it ended, so this result is not counted";
 
 /**
  * Ends bench `benchId` if it is still open and none of its trials is.
@@ -48,6 +51,25 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
       .where(and(eq(benches.id, benchId), inArray(benches.status, [...OPEN])))
       .returning({ id: benches.id });
     if (ended.length !== 1) return null;
+    // A rerun cancelled before it ended leaves the bench's results as they were before it: trials of
+    // the rerun that finished anyway keep what they stored (output, checks) but are not counted — a
+    // part of a Confirm round could otherwise clear a blocking regression nobody confirmed.
+    if (b.cancel != null && b.rerunBase > 0) {
+      const last = await first(
+        tx
+          .select({ id: trials.id })
+          .from(trials)
+          .where(eq(trials.benchId, benchId))
+          .orderBy(asc(trials.id))
+          .limit(1)
+          .offset(b.rerunBase - 1),
+      );
+      if (last)
+        await tx
+          .update(trials)
+          .set({ status: "skipped", error: CANCELLED_RERUN })
+          .where(and(eq(trials.benchId, benchId), gt(trials.id, last.id), inArray(trials.status, ["done", "error"])));
+    }
     const { summary, recommendation } = await computeBenchResults(tx, benchId);
     if (status === "finished") summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);
     await tx

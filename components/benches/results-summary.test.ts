@@ -90,6 +90,16 @@ describe("the recommendation card", () => {
   });
 });
 
+describe("a candidate blocked twice", () => {
+  it("names the gate limit beside its regressions on its badge (the page said only '2 regressions' where the CLI named the limit)", () => {
+    const { detail, rec } = bench({ a: ["passed", "passed"], b: ["passed", "failed"] });
+    const b = rec.candidates.find((c) => c.candidateId === 2)!;
+    b.blockers = [{ caseKey: "case-2", caseRevisionId: 2, key: "e0:exact", label: "Exact match", against: "baseline", outcome: "failed" }];
+    b.limitBlockers = ["cost per case +50 % exceeds the +30 % limit"];
+    expect(badges(card(rec, detail))).toContain("not recommended: 1 regression; cost per case +50 % exceeds the +30 % limit");
+  });
+});
+
 describe("the recommendation card with the evidence", () => {
   it("puts the evidence sentence above the recommendation's headline, gives each blocker its status and says what blocks", () => {
     // b (not the baseline) breaks case 1 and fixes cases 2–3: one regression, two fixes over 3 paired cases.

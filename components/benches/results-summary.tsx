@@ -60,6 +60,12 @@ function RegressionStatusBadge({ status, reason = null }: { status: RegressionSt
   );
 }
 
+/** What keeps a candidate from being recommended, for its badge: "2 regressions; cost per case +50 % exceeds the +30 % limit". */
+function blockedBy(c: { blockers: readonly unknown[]; limitBlockers?: readonly string[] }): string {
+  const n = c.blockers.length;
+  return [n ? `${n} regression${n > 1 ? "s" : ""}` : "", ...(c.limitBlockers ?? [])].filter(Boolean).join("; ");
+}
+
 /**
  * The recommendation: the evidence sentence (when the statistics were computed), the headline, then
  * each candidate's verdict with its blocking regressions and their status.
@@ -154,12 +160,8 @@ export function RecommendationCard({
               {c.isBaseline ? <Badge>baseline</Badge> : null}
               {c.recommended && !sole && passedAny(c.candidateId) ? (
                 <Badge tone="green">recommended</Badge>
-              ) : c.blockers.length ? (
-                <Badge tone="red">
-                  not recommended: {c.blockers.length} regression{c.blockers.length > 1 ? "s" : ""}
-                </Badge>
-              ) : c.limitBlockers?.length ? (
-                <Badge tone="red">not recommended: {c.limitBlockers.join("; ")}</Badge>
+              ) : c.blockers.length || c.limitBlockers?.length ? (
+                <Badge tone="red">{`not recommended: ${blockedBy(c)}`}</Badge>
               ) : null}
               {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
             </div>

@@ -7,7 +7,7 @@ import { isResolved, type StatusedRegression } from "./resolved";
 
 /** The regressions of a trial's case, by what they mean for this trial. */
 export interface TrialRegressions {
-  /** Open (confirmed or suspected) and failing in this trial. */
+  /** Open (confirmed or suspected) and not passed in this trial (failed, or not scored here). */
   failsHere: StatusedRegression[];
   /** Open, but this trial passes the check (it fails in other repeats of the case). */
   passesHere: StatusedRegression[];
@@ -21,10 +21,12 @@ export interface TrialRegressions {
  */
 export function trialRegressions(regressed: readonly StatusedRegression[], checks: readonly { key: string; verdict: string }[]): TrialRegressions {
   const out: TrialRegressions = { failsHere: [], passesHere: [], cleared: [] };
-  const failed = new Set(checks.filter((c) => c.verdict === "failed").map((c) => c.key));
+  // Only a check this trial passed "passes here": one it did not score (its judge left it unscored and
+  // a reviewer failed it, or it errored) is not known to pass, and keeps the regression's note.
+  const passed = new Set(checks.filter((c) => c.verdict === "passed").map((c) => c.key));
   for (const r of regressed) {
     if (isResolved(r)) out.cleared.push(r);
-    else (failed.has(r.key) ? out.failsHere : out.passesHere).push(r);
+    else (passed.has(r.key) ? out.passesHere : out.failsHere).push(r);
   }
   return out;
 }

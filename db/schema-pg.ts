@@ -270,6 +270,8 @@ export const benchCandidates = pgTable(
     modelConfig: json("model_config").$type<ModelConfig>(),
     promptRevisionId: integer("prompt_revision_id").references(() => promptRevisions.id),
     recordedName: text("recorded_name"),
+    spentUsd: doublePrecision("spent_usd").notNull().default(0),
+    spentTrials: integer("spent_trials").notNull().default(0),
   },
   (t) => [uniqueIndex("bench_candidates_position").on(t.benchId, t.position), index("bench_candidates_model").on(t.modelConfigId)],
 );
@@ -360,14 +362,6 @@ export const trials = pgTable(
       .where(sql`status = 'running'`),
   ],
 );
-
-export const workers = pgTable("workers", {
-  id: text("id").primaryKey(),
-  pid: integer("pid").notNull(),
-  startedAt: ms("started_at").notNull(),
-  heartbeatAt: ms("heartbeat_at").notNull(),
-  settledAt: ms("settled_at"),
-});
 
 export const datasets = pgTable(
   "datasets",

@@ -286,6 +286,10 @@ export const benchCandidates = sqliteTable(
     modelConfig: text("model_config"),
     promptRevisionId: integer("prompt_revision_id").references(() => promptRevisions.id),
     recordedName: text("recorded_name"),
+    /** USD spent so far by this candidate's finished trials (model and judge calls), stored with `benches.spent_usd`: its running trials count at its own cost under the spend cap. */
+    spentUsd: real("spent_usd").notNull().default(0),
+    /** This candidate's trials that finished with an answer (`done`) and added to `spentUsd`: their mean cost is what its running trials count for once above the plan's estimate. */
+    spentTrials: integer("spent_trials").notNull().default(0),
   },
   (t) => [uniqueIndex("bench_candidates_position").on(t.benchId, t.position), index("bench_candidates_model").on(t.modelConfigId)],
 );
@@ -317,7 +321,7 @@ export const benchCases = sqliteTable(
 
 /**
  * One execution of one included case by one candidate (repeat k). The queue lives here: status
- * `queued → running → done | error | skipped`, claimed by a worker (heartbeat in `workers`).
+ * `queued → running → done | error | skipped`, claimed through the job queue (db/schema-sqlite-queue.ts).
  * Check results are JSON with their counts in columns for fast aggregation.
  */
 export const trials = sqliteTable(
@@ -389,21 +393,6 @@ export const trials = sqliteTable(
       .where(sql`status = 'running'`),
   ],
 );
-
-/** Worker processes (in-server or `npm run worker`) and their heartbeats, in ms. */
-export const workers = sqliteTable("workers", {
-  id: text("id").primaryKey(),
-  pid: integer("pid").notNull(),
-  /** When it registered (ms since epoch), unique and increasing: it orders workers by age. */
-  startedAt: integer("started_at").notNull(),
-  heartbeatAt: integer("heartbeat_at").notNull(),
-  /**
-   * The `started_at` of the newest worker this one had seen when it last settled: lowered its
-   * shares of running benches to the ones that count that worker, and let the trials it had handed
-   * out drain to them. A newer worker takes no share until every older one has settled past it.
-   */
-  settledAt: integer("settled_at"),
-});
 
 /** A named dataset of a system; each upload under the same name is a new immutable version. */
 export const datasets = sqliteTable(

@@ -11,6 +11,7 @@ import { PgTrialJobQueue } from "./trial-job-queue";
 import { insertBench } from "./test-support/bench-rows";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
 import { queueProcessTests } from "../test-support/queue-processes";
+import { MIXED, mixedCapSettings, runMixedPrices } from "../test-support/mixed-price-cap";
 
 const T0 = 1_800_000_000_000;
 
@@ -416,6 +417,39 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     const rows = await trialRows(benchId);
     expect(rows.filter((t) => t.status === "done")).toHaveLength(12);
     expect(rows.filter((t) => t.status === "skipped")).toHaveLength(18);
+  });
+
+  it("holds the spend cap when candidates differ in price: each running trial counts at its own candidate's cost (issue #16 §4)", async () => {
+    // The SQLite twin's scenario (db/test-support/mixed-price-cap.ts): $0.02 and $0.20 trials,
+    // concurrency 10, a $2.00 cap, the dear trials answering 3 claims after they start.
+    const { benchId, trialIds, positions } = await withPgTransaction(pool, async (client) => {
+      const bench = await insertBench(client, MIXED.cases, 2);
+      await client.query("UPDATE benches SET settings = $2::jsonb WHERE id = $1", [bench.benchId, mixedCapSettings()]);
+      const spec = { benchId: bench.benchId, trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })) };
+      await queue.prepare(spec);
+      await queue.enqueue(client, { ...spec, concurrency: MIXED.concurrency, providerLimits: { scripted: 100 } });
+      return bench;
+    });
+    const run = await runMixedPrices(queue, new Map(trialIds.map((id, i) => [id, positions[i]])), MIXED.costs, { now: T0 });
+    const spent = await spentOf(benchId);
+    expect(spent.spentTrials).toBe(run.started);
+    expect(spent.spentUsd).toBeCloseTo(run.startedOf[0] * MIXED.costs[0] + run.startedOf[1] * MIXED.costs[1], 9);
+    expect(spent.spentUsd).toBeLessThanOrEqual(run.boundUsd + 1e-9);
+    // It stopped at the cap, not before: one more dear trial would not have fit.
+    expect(spent.spentUsd + MIXED.costs[1]).toBeGreaterThan(MIXED.capUsd);
+    const rows = await trialRows(benchId);
+    expect(rows.filter((t) => t.status === "done")).toHaveLength(run.started);
+    const skipped = rows.filter((t) => t.status === "skipped");
+    expect(skipped.length).toBe(trialIds.length - run.started);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((t) => t.error?.startsWith("budget: the spend cap of $2.00 would be passed"))).toBe(true);
+    // Each candidate's spend is stored beside the bench's, by the same completion.
+    const perCandidate = await pool.query<{ spentUsd: number; spentTrials: number }>(
+      'SELECT spent_usd AS "spentUsd", spent_trials AS "spentTrials" FROM bench_candidates WHERE bench_id = $1 ORDER BY position',
+      [benchId],
+    );
+    expect(perCandidate.rows.map((c) => c.spentTrials)).toEqual(run.startedOf);
+    expect(perCandidate.rows[1].spentUsd).toBeCloseTo(run.startedOf[1] * MIXED.costs[1], 9);
   });
 
   describePg("two claimer processes", () => {

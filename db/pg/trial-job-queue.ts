@@ -26,7 +26,7 @@ import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
-import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
+import { budgetSkipReason, capAllowance, outcomeSpend, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 
@@ -65,6 +65,8 @@ interface LaneState {
   cap: SpendCap | null;
   spentUsd: number;
   spentTrials: number;
+  /** With a cap: each candidate's spend and running trials (what its running trials count for); null without one. */
+  candidates: CandidateSpend[] | null;
   /** The provider key of the bench's judge (null without one). */
   judgeKey: string | null;
   /** Claims of other providers' trials whose judge is this lane's provider. */
@@ -251,6 +253,10 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
                 (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
                 (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
                 benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
+                CASE WHEN benches.settings->'spendCap' IS NOT NULL THEN (
+                  SELECT coalesce(json_agg(json_build_object('position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials,
+                    'running', (SELECT count(*) FROM trial_claims c JOIN trials t ON t.id = c.trial_id WHERE c.bench_id = b.bench_id AND t.candidate_id = bc.id))), '[]')
+                  FROM bench_candidates bc WHERE bc.bench_id = b.bench_id) END AS candidates,
                 ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
          FROM queue_benches b JOIN benches ON benches.id = b.bench_id, queue_providers p
          WHERE b.bench_id = $1 AND p.provider_key = $2`,
@@ -324,21 +330,15 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   }
 
   /**
-   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts), counted
-   * under the bench's lock like SQLite's claim: what its stored results spent, plus its current
-   * claims at the in-flight estimate (`b`, read under the lock with the limits). An exhausted cap
-   * skips the bench's queued trials (with the budget reason) and cancels their jobs. Infinity
-   * without a cap.
+   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts
+   * `capAllowance`), counted under the bench's lock like SQLite's claim: what its stored results
+   * spent, plus its current claims each at its own candidate's estimate (`b`, read under the lock
+   * with the limits). An exhausted cap skips the bench's queued trials (with the budget reason) and
+   * cancels their jobs. Infinity without a cap.
    */
   private async spendAllowance(client: pg.ClientBase, benchId: number, b: LaneState, now: number): Promise<number | "exhausted"> {
     if (!b.cap) return Infinity;
-    const spent = { spentUsd: b.spentUsd, spentTrials: b.spentTrials };
-    const a = budgetAllowance({
-      capUsd: b.cap.usd,
-      spentUsd: b.spentUsd,
-      running: b.benchRunning,
-      trialEstimateUsd: inFlightEstimate(b.cap.trialEstimateUsd, spent),
-    });
+    const a = capAllowance(b.cap, { spentUsd: b.spentUsd, spentTrials: b.spentTrials }, b.candidates ?? []);
     if (!a.exhausted) return a.startable;
     await this.skipQueued(client, benchId, budgetSkipReason(b.cap.usd, b.spentUsd), now);
     return "exhausted";
@@ -427,6 +427,11 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
            FROM (SELECT h.bench_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered
                  FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token GROUP BY h.bench_id) s
            WHERE b.id = s.bench_id AND (s.usd > 0 OR s.answered > 0)
+         ), candidate_spent AS (
+           UPDATE bench_candidates bc SET spent_usd = bc.spent_usd + s.usd, spent_trials = bc.spent_trials + s.answered
+           FROM (SELECT t.candidate_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered
+                 FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token JOIN trials t ON t.id = h.trial_id GROUP BY t.candidate_id) s
+           WHERE bc.id = s.candidate_id AND (s.usd > 0 OR s.answered > 0)
          )
          SELECT trial_id AS "trialId", lane, job_id AS "jobId" FROM held`,
         columns,

@@ -29,7 +29,13 @@ import { benchSpend } from "./bench-budget";
 const dir = mkdtempSync(path.join(tmpdir(), "benchwork-spend-cap-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function launch(file: string, spendCapUsd: number | null, concurrency = 4, o: { candidates?: number; repeats?: number } = {}) {
+async function launch(
+  file: string,
+  spendCapUsd: number | null,
+  concurrency = 4,
+  o: { candidates?: number; repeats?: number; priceOf?: (i: number) => number } = {},
+) {
+  const price = o.priceOf ?? (() => 1);
   const db = openDatabase(file);
   migrateDatabase(db);
   await seedDemoWorkspace(db);
@@ -57,8 +63,8 @@ async function launch(file: string, spendCapUsd: number | null, concurrency = 4,
                 provider: "openai-compatible",
                 modelId: `x${i}`,
                 baseUrl: "http://127.0.0.1:9/v1",
-                inputPricePerMTok: 1,
-                outputPricePerMTok: 2,
+                inputPricePerMTok: price(i),
+                outputPricePerMTok: 2 * price(i),
               }),
       })),
     ),
@@ -164,7 +170,7 @@ describe("spend cap", () => {
 
     const bench = (await getBench(a, benchId))!;
     expect(bench.status).toBe("finished");
-    expect(bench.settings.spendCap).toEqual({ usd: est * 3.5, trialEstimateUsd: est });
+    expect(bench.settings.spendCap).toEqual({ usd: est * 3.5, trialEstimateUsd: est, candidateTrialUsd: [est] });
     expect(seen.started).toBe(3);
     expect(seen.max).toBeLessThanOrEqual(3);
     const rows = a.$client.prepare("SELECT status, error FROM trials WHERE bench_id = ? ORDER BY id").all(benchId) as {
@@ -237,6 +243,43 @@ describe("spend cap", () => {
     const spent = db.$client.prepare("SELECT spent_usd AS s, spent_trials AS n FROM benches WHERE id = ?").get(benchId) as { s: number; n: number };
     expect(spent.n).toBe(2);
     expect(spent.s).toBeCloseTo(est * 4, 12);
+    db.$client.close();
+  });
+
+  it("counts each candidate's running trials at its own cost: a candidate priced 10× the other does not start past the cap (issue #16 §4)", async () => {
+    // Found by two testers: a $2.00 cap spent $2.20 when one candidate cost 10× the others. The
+    // launch stores each candidate's cost per trial from its prices; trials cost exactly that.
+    const file = path.join(dir, "mixed.db");
+    const probe = await launch(path.join(dir, "probe-mixed.db"), 1, 8, { candidates: 2, priceOf: (i) => (i === 0 ? 1 : 10) });
+    const est = (await getBench(probe.db, probe.id))!.settings.spendCap!;
+    probe.db.$client.close();
+    expect(est.candidateTrialUsd).toHaveLength(2);
+    expect(est.candidateTrialUsd![1]).toBeCloseTo(est.candidateTrialUsd![0] * 10, 12);
+    expect(est.trialEstimateUsd).toBeCloseTo((est.candidateTrialUsd![0] + est.candidateTrialUsd![1]) / 2, 12);
+    // Room for about 4 pairs of the 10.
+    const capUsd = (est.candidateTrialUsd![0] + est.candidateTrialUsd![1]) * 4.5;
+    const { db, id: benchId } = await launch(file, capUsd, 8, { candidates: 2, priceOf: (i) => (i === 0 ? 1 : 10) });
+    const bench = (await getBench(db, benchId))!;
+    const costOf = new Map(bench.candidates.map((c) => [c.id, bench.settings.spendCap!.candidateTrialUsd![c.position]]));
+    const exec = executor(0, { running: 0, max: 0, started: 0 });
+    await runToEnd([db, openDatabase(file)], benchId, {
+      ...exec,
+      run: async (t, ...rest) => ({ ...(await exec.run(t, ...rest)), costUsd: costOf.get(t.candidateId)! }),
+    });
+    const spent = db.$client.prepare("SELECT spent_usd AS s FROM benches WHERE id = ?").get(benchId) as { s: number };
+    expect(spent.s).toBeLessThanOrEqual(capUsd + 1e-9);
+    // It stopped at the cap, not long before: one more dear trial would have passed it.
+    expect(spent.s + est.candidateTrialUsd![1]).toBeGreaterThan(capUsd);
+    const perCandidate = db.$client
+      .prepare(
+        "SELECT c.spent_usd AS s, (SELECT count(*) FROM trials t WHERE t.candidate_id = c.id AND t.status = 'done') AS n FROM bench_candidates c WHERE c.bench_id = ? ORDER BY c.position",
+      )
+      .all(benchId) as { s: number; n: number }[];
+    expect(perCandidate.map((c) => c.s)).toEqual([
+      expect.closeTo(perCandidate[0].n * est.candidateTrialUsd![0], 12),
+      expect.closeTo(perCandidate[1].n * est.candidateTrialUsd![1], 12),
+    ]);
+    expect(await benchSpend(db, benchId)).toMatchObject({ budgetSkippedTotal: 20 - perCandidate[0].n - perCandidate[1].n });
     db.$client.close();
   });
 

@@ -11,8 +11,9 @@ import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { migrateDatabase, openDatabase, type Db } from "../client";
-import { benches, trials } from "../schema";
+import { benchCandidates, benches, trials } from "../schema";
 import { insertQueuedBench } from "../test-support/bench-rows";
+import { MIXED, mixedCapSettings, runMixedPrices } from "../test-support/mixed-price-cap";
 import { queueProcessTests } from "../test-support/queue-processes";
 import { transaction } from "../transaction";
 import { SqliteTrialJobQueue } from "./trial-job-queue";
@@ -261,6 +262,43 @@ describe("SqliteTrialJobQueue", () => {
     }
     expect(await queue.claim("w", 1, T0 + 50_000)).toEqual([]);
     expect((await trialRows(benchId))[0]).toMatchObject({ status: "error", attempts: 3, error: expect.stringContaining("stopped answering 3 times") });
+  });
+
+  it("holds the spend cap when candidates differ in price: each running trial counts at its own candidate's cost (issue #16 §4)", async () => {
+    // Two candidates, $0.02 and $0.20 a trial, concurrency 10, a $2.00 cap; the dear trials answer
+    // 3 claims after they start. Counted at the bench's mean (the cheap trials'), dear ones started past the cap.
+    const { benchId, trialIds, positions } = await transaction(db, async (tx) => {
+      const bench = await insertQueuedBench(tx, MIXED.cases, 2);
+      await tx.update(benches).set({ settings: mixedCapSettings() }).where(eq(benches.id, bench.benchId));
+      await queue.enqueue(tx, {
+        benchId: bench.benchId,
+        trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })),
+        concurrency: MIXED.concurrency,
+        providerLimits: { scripted: 100 },
+      });
+      return bench;
+    });
+    const run = await runMixedPrices(queue, new Map(trialIds.map((id, i) => [id, positions[i]])), MIXED.costs, { now: T0 });
+    const [bench] = await db.select({ spentUsd: benches.spentUsd, spentTrials: benches.spentTrials }).from(benches).where(eq(benches.id, benchId));
+    expect(bench.spentTrials).toBe(run.started);
+    expect(bench.spentUsd).toBeCloseTo(run.startedOf[0] * MIXED.costs[0] + run.startedOf[1] * MIXED.costs[1], 9);
+    expect(bench.spentUsd).toBeLessThanOrEqual(run.boundUsd + 1e-9);
+    // It stopped at the cap, not before: one more dear trial would not have fit.
+    expect(bench.spentUsd + MIXED.costs[1]).toBeGreaterThan(MIXED.capUsd);
+    const rows = await trialRows(benchId);
+    expect(rows.filter((t) => t.status === "done")).toHaveLength(run.started);
+    const skipped = rows.filter((t) => t.status === "skipped");
+    expect(skipped.length).toBe(trialIds.length - run.started);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((t) => t.error?.startsWith("budget: the spend cap of $2.00 would be passed"))).toBe(true);
+    // Each candidate's spend is stored beside the bench's, by the same completion.
+    const perCandidate = await db
+      .select({ position: benchCandidates.position, spentUsd: benchCandidates.spentUsd, spentTrials: benchCandidates.spentTrials })
+      .from(benchCandidates)
+      .where(eq(benchCandidates.benchId, benchId))
+      .orderBy(asc(benchCandidates.position));
+    expect(perCandidate.map((c) => c.spentTrials)).toEqual(run.startedOf);
+    expect(perCandidate[1].spentUsd).toBeCloseTo(run.startedOf[1] * MIXED.costs[1], 9);
   });
 
   it("cancels a bench: queued trials skipped, no new claims, claimed trials may still finish", async () => {

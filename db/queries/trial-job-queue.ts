@@ -15,9 +15,9 @@ import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
 import { judgeProviderKeyOfStored } from "@/lib/bench/provider-key";
-import { budgetAllowance, budgetSkipReason, inFlightEstimate, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
+import { budgetSkipReason, capAllowance, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import type { Db } from "../client";
-import { benches, trials } from "../schema";
+import { benchCandidates, benches, trials } from "../schema";
 import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
 import { transaction, type TxDb } from "../transaction";
 
@@ -76,6 +76,12 @@ function statements(db: Db) {
       .update(benches)
       .set({ spentUsd: sql`${benches.spentUsd} + ${p("usd")}`, spentTrials: sql`${benches.spentTrials} + ${p("answered")}` })
       .where(eq(benches.id, p("benchId")))
+      .prepare(),
+    // The same spend on the trial's candidate: its running trials count at its own cost per trial.
+    addCandidateSpent: db
+      .update(benchCandidates)
+      .set({ spentUsd: sql`${benchCandidates.spentUsd} + ${p("usd")}`, spentTrials: sql`${benchCandidates.spentTrials} + ${p("answered")}` })
+      .where(eq(benchCandidates.id, sql`(SELECT ${trials.candidateId} FROM ${trials} WHERE ${trials.id} = ${p("trialId")})`))
       .prepare(),
     runTrial: db
       .update(trials)
@@ -243,7 +249,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
           judgeKey === null ? Infinity : freeOf(judgeKey),
         );
         if (want <= 0) continue;
-        if (!allowance.has(lane.benchId)) allowance.set(lane.benchId, await this.spendAllowance(tx, lane, benchHeld.get(lane.benchId) ?? 0, now));
+        if (!allowance.has(lane.benchId)) allowance.set(lane.benchId, await this.spendAllowance(tx, lane, now));
         want = Math.min(want, allowance.get(lane.benchId)!);
         if (want <= 0) continue;
         const jobs = this.st.queuedOfLane.all({ benchId: lane.benchId, providerKey: lane.providerKey, limit: want });
@@ -284,21 +290,30 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
   }
 
   /**
-   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts), inside
-   * the claim's write transaction: what its stored results spent, plus its current claims at the
-   * in-flight estimate. An exhausted cap skips the bench's queued trials (with the budget reason)
-   * and cancels their jobs. Infinity without a cap.
+   * How many more trials of the bench may start under its spend cap (lib/bench/budget.ts
+   * `capAllowance`), inside the claim's write transaction: what its stored results spent, plus its
+   * current claims each at its own candidate's estimate. An exhausted cap skips the bench's queued
+   * trials (with the budget reason) and cancels their jobs. Infinity without a cap.
    */
-  private async spendAllowance(
-    tx: TxDb,
-    b: { benchId: number; settings: string; spentUsd: number; spentTrials: number },
-    running: number,
-    now: number,
-  ): Promise<number> {
+  private async spendAllowance(tx: TxDb, b: { benchId: number; settings: string; spentUsd: number; spentTrials: number }, now: number): Promise<number> {
     const cap = (JSON.parse(b.settings) as { spendCap?: SpendCap }).spendCap;
     if (!cap) return Infinity;
-    const spent = { spentUsd: b.spentUsd, spentTrials: b.spentTrials };
-    const a = budgetAllowance({ capUsd: cap.usd, spentUsd: b.spentUsd, running, trialEstimateUsd: inFlightEstimate(cap.trialEstimateUsd, spent) });
+    const candidates = await tx
+      .select({ id: benchCandidates.id, position: benchCandidates.position, spentUsd: benchCandidates.spentUsd, spentTrials: benchCandidates.spentTrials })
+      .from(benchCandidates)
+      .where(eq(benchCandidates.benchId, b.benchId));
+    const running = await tx
+      .select({ candidateId: trials.candidateId, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(trialJobs)
+      .innerJoin(trials, eq(trials.id, trialJobs.trialId))
+      .where(and(eq(trialJobs.state, "claimed"), eq(trialJobs.benchId, b.benchId)))
+      .groupBy(trials.candidateId);
+    const runningOf = new Map(running.map((r) => [r.candidateId, r.n]));
+    const a = capAllowance(
+      cap,
+      { spentUsd: b.spentUsd, spentTrials: b.spentTrials },
+      candidates.map((c) => ({ position: c.position, spentUsd: c.spentUsd, spentTrials: c.spentTrials, running: runningOf.get(c.id) ?? 0 })),
+    );
     if (!a.exhausted) return a.startable;
     await this.skipQueued(tx, b.benchId, budgetSkipReason(cap.usd, b.spentUsd), now);
     return 0;
@@ -403,7 +418,10 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         // answer also counts in the mean cost per trial, even at $0.
         const usd = outcomeSpend(result);
         const answered = result.status === "done" ? 1 : 0;
-        if (usd > 0 || answered) this.st.addSpent.run({ benchId: claim.benchId, usd, answered });
+        if (usd > 0 || answered) {
+          this.st.addSpent.run({ benchId: claim.benchId, usd, answered });
+          this.st.addCandidateSpent.run({ trialId: claim.trialId, usd, answered });
+        }
       }
       return stored;
     });

@@ -12,10 +12,11 @@ const NOW = 1_700_000_000_000;
 let seq = 0;
 
 /**
- * Inserts a queued bench with one candidate and `count` queued trials (one per new case).
- * @returns the bench id and its trial ids in order
+ * Inserts a queued bench with `candidates` candidates (positions 0…) and `count` new cases, each
+ * with one queued trial per candidate (case by case, as a launch pairs them).
+ * @returns the bench id, its trial ids in order, and each trial's candidate position
  */
-export async function insertQueuedBench(db: Db, count: number): Promise<{ benchId: number; trialIds: number[] }> {
+export async function insertQueuedBench(db: Db, count: number, candidates = 1): Promise<{ benchId: number; trialIds: number[]; positions: number[] }> {
   await db.insert(systems).values({ id: "s", name: "S", createdAt: NOW }).onConflictDoNothing();
   const prompt =
     (await first(db.select({ id: prompts.id }).from(prompts).where(eq(prompts.systemId, "s")).limit(1))) ??
@@ -39,10 +40,18 @@ export async function insertQueuedBench(db: Db, count: number): Promise<{ benchI
       })
       .returning({ id: benches.id }),
   ))!;
-  const candidate = (await first(
-    db.insert(benchCandidates).values({ benchId: bench.id, position: 0, kind: "model", label: "m" }).returning({ id: benchCandidates.id }),
-  ))!;
+  const candidateIds: number[] = [];
+  for (let position = 0; position < candidates; position++)
+    candidateIds.push(
+      (await first(
+        db
+          .insert(benchCandidates)
+          .values({ benchId: bench.id, position, kind: "model", label: position === 0 ? "m" : `m${position}` })
+          .returning({ id: benchCandidates.id }),
+      ))!.id,
+    );
   const trialIds: number[] = [];
+  const positions: number[] = [];
   for (let i = 0; i < count; i++) {
     const c = (await first(
       db
@@ -68,10 +77,13 @@ export async function insertQueuedBench(db: Db, count: number): Promise<{ benchI
         })
         .returning({ id: benchCases.id }),
     ))!;
-    const t = (await first(
-      db.insert(trials).values({ benchId: bench.id, candidateId: candidate.id, benchCaseId: bc.id, repeat: 0, status: "queued" }).returning({ id: trials.id }),
-    ))!;
-    trialIds.push(t.id);
+    for (const [position, candidateId] of candidateIds.entries()) {
+      const t = (await first(
+        db.insert(trials).values({ benchId: bench.id, candidateId, benchCaseId: bc.id, repeat: 0, status: "queued" }).returning({ id: trials.id }),
+      ))!;
+      trialIds.push(t.id);
+      positions.push(position);
+    }
   }
-  return { benchId: bench.id, trialIds };
+  return { benchId: bench.id, trialIds, positions };
 }

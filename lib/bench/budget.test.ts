@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { budgetAllowance, budgetSkipReason, inFlightEstimate, isBudgetSkip, outcomeSpend, trialCostEstimate, usd } from "./budget";
+import {
+  budgetAllowance,
+  budgetSkipReason,
+  candidateEstimates,
+  capAllowance,
+  inFlightEstimate,
+  isBudgetSkip,
+  outcomeSpend,
+  trialCostEstimate,
+  usd,
+} from "./budget";
 
 describe("spend cap allowance", () => {
   it("lets start only what fits beside the spent and the running trials' estimates", () => {
@@ -52,5 +62,37 @@ describe("what a running trial counts for", () => {
     expect(inFlightEstimate(0.001, { spentUsd: 0, spentTrials: 0 })).toBe(0.001);
     expect(inFlightEstimate(0.001, { spentUsd: 0.004, spentTrials: 8 })).toBe(0.001); // $0.0005 each: the plan's stays
     expect(inFlightEstimate(0.0005, { spentUsd: 0.0072, spentTrials: 8 })).toBeCloseTo(0.0009, 15); // $0.0009 each, over the plan's $0.0005
+  });
+});
+
+describe("a cap over candidates of different price", () => {
+  const cap = { usd: 2, trialEstimateUsd: 0.11, candidateTrialUsd: [0.02, 0.2] };
+  const cand = (position: number, running: number, spentUsd = 0, spentTrials = 0) => ({ position, running, spentUsd, spentTrials });
+
+  it("counts each running trial at its own candidate's estimate, and a new one at the dearest", () => {
+    // $0.50 spent; running: 3 cheap ($0.06) + 5 dear ($1.00) = $1.06; left $0.44 → 2 more at $0.20.
+    const a = capAllowance(cap, { spentUsd: 0.5, spentTrials: 10 }, [cand(0, 3), cand(1, 5)]);
+    expect(a).toEqual({ startable: 2, exhausted: false, runningUsd: expect.closeTo(1.06, 12), dearestUsd: 0.2 });
+    // At the single mean ($0.11) the same 8 running trials counted $0.88: 5 more would have started, $0.50 past the cap once they ran.
+    expect(budgetAllowance({ capUsd: 2, spentUsd: 0.5, running: 8, trialEstimateUsd: 0.11 }).startable).toBe(5);
+  });
+
+  it("uses a candidate's mean cost per finished trial when it is above the plan's figure", () => {
+    // Candidate 0's 4 finished trials cost $0.05 each, over its plan's $0.02.
+    expect(candidateEstimates(cap, { spentUsd: 0.2, spentTrials: 4 }, [cand(0, 0, 0.2, 4), cand(1, 0)])).toEqual([0.05, 0.2]);
+  });
+
+  it("is exhausted once spent + the dearest trial passes the cap, even though a cheap one would fit", () => {
+    expect(capAllowance(cap, { spentUsd: 1.85, spentTrials: 20 }, [cand(0, 0), cand(1, 0)])).toMatchObject({ startable: 0, exhausted: true });
+    expect(capAllowance(cap, { spentUsd: 1.8, spentTrials: 20 }, [cand(0, 0), cand(1, 0)])).toMatchObject({ startable: 1, exhausted: false });
+  });
+
+  it("falls back to the bench's single figure on a bench launched without per-candidate estimates", () => {
+    const old = { usd: 1, trialEstimateUsd: 0.1 };
+    // The bench's mean ($0.15 over 2 trials) is above the plan's $0.10: every candidate counts at it.
+    expect(candidateEstimates(old, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 0), cand(1, 0)])).toEqual([0.15, 0.15]);
+    expect(capAllowance(old, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 1), cand(1, 1)])).toMatchObject({ startable: 2, exhausted: false });
+    // No candidate rows: the single figure, as before.
+    expect(capAllowance(old, { spentUsd: 0, spentTrials: 0 }, [])).toMatchObject({ startable: 10, dearestUsd: 0.1 });
   });
 });

@@ -13,8 +13,25 @@ export const BUDGET_SKIP = "budget";
 export interface SpendCap {
   /** The hard cap the user set. */
   usd: number;
-  /** What one trial is expected to cost (the plan's estimate divided by its trials): what a running trial counts for. */
+  /** What one trial is expected to cost (the plan's estimate divided by its trials): the bench's mean, shown before launch. */
   trialEstimateUsd: number;
+  /**
+   * Per candidate, by its position: the plan's cost of one of its trials (its model calls and the
+   * judge's share), what its running trials count for. Absent on benches launched before it existed:
+   * their candidates count at `trialEstimateUsd` (or the bench's mean cost, when higher).
+   */
+  candidateTrialUsd?: number[];
+}
+
+/** One candidate of a capped bench as the claim reads it: what its finished trials spent and how many of its trials are running. */
+export interface CandidateSpend {
+  /** The candidate's position in the bench (0-based). */
+  position: number;
+  /** USD spent by its finished trials, and how many of them answered (bench_candidates.spent_usd, spent_trials). */
+  spentUsd: number;
+  spentTrials: number;
+  /** Its trials claimed and not finished. */
+  running: number;
 }
 
 /**
@@ -70,6 +87,47 @@ export function budgetAllowance(s: { capUsd: number; spentUsd: number; running: 
  */
 export function inFlightEstimate(planUsd: number, spent: { spentUsd: number; spentTrials: number }): number {
   return spent.spentTrials > 0 ? Math.max(planUsd, spent.spentUsd / spent.spentTrials) : planUsd;
+}
+
+/**
+ * What a running trial of each candidate counts for (USD, in the order of `candidates`): the plan's
+ * cost of one of that candidate's trials, or that candidate's mean cost per finished trial when
+ * higher. A bench launched before per-candidate figures were stored counts each candidate at the
+ * bench's figure (its plan's mean, or the bench's mean cost per finished trial when higher).
+ * @param bench what the whole bench spent (benches.spent_usd, spent_trials)
+ */
+export function candidateEstimates(cap: SpendCap, bench: { spentUsd: number; spentTrials: number }, candidates: CandidateSpend[]): number[] {
+  const fallback = inFlightEstimate(cap.trialEstimateUsd, bench);
+  return candidates.map((c) => inFlightEstimate(cap.candidateTrialUsd?.[c.position] ?? fallback, c));
+}
+
+/**
+ * How many more trials of a bench whose candidates differ in price may start under its cap (the
+ * claim's rule on both stores). The running trials count at their own candidate's estimate
+ * ({@link candidateEstimates}); a trial about to start counts at the dearest candidate's, because a
+ * lane's claim cannot choose which candidate's job it gets next: so spent + Σ running + every new
+ * trial stays within the cap whichever candidates start. The price of that simplicity: near the cap
+ * a cheap trial that would still fit is not started once the dearest one no longer fits (up to one
+ * dearest trial's cost of the cap stays unspent). Spending only grows, so once spent + the dearest
+ * estimate passes the cap no trial can start again: `exhausted`.
+ * @param bench what the whole bench spent (USD) and how many of its trials answered
+ * @param candidates every candidate of the bench (none: the bench's single figure, as before)
+ * @returns `startable` (Infinity when no trial is estimated to cost anything), `exhausted`, and
+ *   `runningUsd` (what the running trials count for) and `dearestUsd` (what a new trial counts for)
+ */
+export function capAllowance(
+  cap: SpendCap,
+  bench: { spentUsd: number; spentTrials: number },
+  candidates: CandidateSpend[],
+): { startable: number; exhausted: boolean; runningUsd: number; dearestUsd: number } {
+  const EPS = 1e-9;
+  const est = candidateEstimates(cap, bench, candidates);
+  const dearestUsd = est.length ? Math.max(...est) : inFlightEstimate(cap.trialEstimateUsd, bench);
+  const runningUsd = candidates.reduce((a, c, i) => a + c.running * est[i], 0);
+  if (bench.spentUsd + dearestUsd > cap.usd + EPS) return { startable: 0, exhausted: true, runningUsd, dearestUsd };
+  if (dearestUsd <= 0) return { startable: Infinity, exhausted: false, runningUsd, dearestUsd };
+  const fit = Math.floor((cap.usd - bench.spentUsd - runningUsd) / dearestUsd + EPS);
+  return { startable: Math.max(0, fit), exhausted: false, runningUsd, dearestUsd };
 }
 
 /** What a finished trial spent in USD: its candidate's calls and its judge's (unknown prices count 0). */

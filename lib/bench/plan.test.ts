@@ -170,6 +170,30 @@ describe("planBench", () => {
     expect(noJudge.estimate.costUsd).toBeCloseTo((132 * 1 + 200 * 2) / 1e6, 12);
   });
 
+  it("estimates each candidate's cost per trial (its calls, plus the judge's share), what the spend cap counts its running trials for", () => {
+    const cases = [
+      supplied({ content: { input: "x".repeat(400), recordedOutputs: { a: "1" } } }),
+      supplied({ content: { input: "y".repeat(40), recordedOutputs: { a: "2" } } }),
+    ];
+    const dear: CandidateSpec = { ...model("z".repeat(40)), label: "dear" } as CandidateSpec;
+    if (dear.kind === "model") dear.model = { ...dear.model, name: "dear", inputPricePerMTok: 10, outputPricePerMTok: 20 };
+    const judge = { name: "judge", provider: "openai" as const, modelId: "j", inputPricePerMTok: 1, outputPricePerMTok: 1 };
+    const p = planBench(cases, [recorded("a"), model("z".repeat(40)), dear], { budget: null, repeats: 2, criteriaCount: 1, judge });
+    // Model calls: 132 input and 200 output tokens over 2 cases (as above), × 2 repeats, over 4 trials.
+    const cheapPerTrial = ((132 * 1 + 200 * 2) * 2) / 1e6 / 4;
+    const judgePerTrial = (p.estimate.costUsd! - cheapPerTrial * 4 - cheapPerTrial * 10 * 4) / p.trialCount;
+    expect(judgePerTrial).toBeGreaterThan(0);
+    expect(p.candidateTrialCostUsd).toHaveLength(3);
+    expect(p.candidateTrialCostUsd![0]).toBeCloseTo(judgePerTrial, 12);
+    expect(p.candidateTrialCostUsd![1]).toBeCloseTo(cheapPerTrial + judgePerTrial, 12);
+    expect(p.candidateTrialCostUsd![2]).toBeCloseTo(cheapPerTrial * 10 + judgePerTrial, 12);
+    // The candidates' figures add up to the plan's estimate.
+    expect(p.candidateTrialCostUsd!.reduce((a, c) => a! + c! * 4, 0)).toBeCloseTo(p.estimate.costUsd!, 12);
+    // Without the judge's prices no candidate can be priced.
+    const unpriced = planBench(cases, [model()], { budget: null, repeats: 1, criteriaCount: 1, judge: { ...judge, inputPricePerMTok: undefined } });
+    expect(unpriced.candidateTrialCostUsd).toEqual([null]);
+  });
+
   it("with tools a trial makes up to the step limit of model calls: the estimate is that upper bound, and says so (it counted one call per trial)", () => {
     const tool = { name: "get_order", description: "Look up an order", inputSchema: { type: "object" } };
     const agent: CandidateSpec = {

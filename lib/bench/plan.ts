@@ -162,6 +162,8 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
   let outputTokens = 0;
   let cost = 0;
   let costKnown = true;
+  /** Per model candidate: its calls' estimated cost (null without prices). */
+  const candidateCost = new Map<CandidateSpec, number | null>();
   for (const cand of modelCandidates) {
     if (cand.kind !== "model") continue;
     const maxOut = effectiveCallSettings(cand.promptRevision.modelSettings, cand.model).maxOutputTokens ?? 512;
@@ -182,9 +184,16 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     const outTok = calls * settings.repeats * maxOut;
     inputTokens += inTok;
     outputTokens += outTok;
-    if (cand.model.inputPricePerMTok === undefined || cand.model.outputPricePerMTok === undefined) costKnown = false;
-    else cost += (inTok * cand.model.inputPricePerMTok + outTok * cand.model.outputPricePerMTok) / 1e6;
+    if (cand.model.inputPricePerMTok === undefined || cand.model.outputPricePerMTok === undefined) {
+      costKnown = false;
+      candidateCost.set(cand, null);
+    } else {
+      const c = (inTok * cand.model.inputPricePerMTok + outTok * cand.model.outputPricePerMTok) / 1e6;
+      cost += c;
+      candidateCost.set(cand, c);
+    }
   }
+  let judgeCost: number | null = 0;
   if (settings.judge && judgeCalls > 0) {
     // A judge call sees the case and the answer (~ input + output) plus the criterion; it answers briefly.
     const perCall = 400 + Math.round(trialInput / Math.max(1, modelTrials));
@@ -192,9 +201,24 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     const jOut = judgeCalls * 120;
     inputTokens += jIn;
     outputTokens += jOut;
-    if (settings.judge.inputPricePerMTok === undefined || settings.judge.outputPricePerMTok === undefined) costKnown = false;
-    else cost += (jIn * settings.judge.inputPricePerMTok + jOut * settings.judge.outputPricePerMTok) / 1e6;
+    if (settings.judge.inputPricePerMTok === undefined || settings.judge.outputPricePerMTok === undefined) {
+      costKnown = false;
+      judgeCost = null;
+    } else {
+      judgeCost = (jIn * settings.judge.inputPricePerMTok + jOut * settings.judge.outputPricePerMTok) / 1e6;
+      cost += judgeCost;
+    }
   }
+  // What one trial of each candidate is estimated to cost: its own calls over its trials, plus the
+  // judge's share per scored trial (the same for every candidate). The spend cap counts a running
+  // trial at its candidate's figure: candidates priced 10× apart must not share one mean.
+  const trialsPerCandidate = inc.length * settings.repeats;
+  const judgePerTrial = judgeCost === null ? null : scoredTrials > 0 ? judgeCost / scoredTrials : 0;
+  const candidateTrialCostUsd = candidates.map((c) => {
+    const own = c.kind === "model" ? candidateCost.get(c)! : 0;
+    if (own === null || judgePerTrial === null) return null;
+    return (trialsPerCandidate > 0 ? own / trialsPerCandidate : 0) + judgePerTrial;
+  });
 
   const excludedBy: Record<string, number> = {};
   for (const m of manifest) if (m.reason) excludedBy[reasonKind(m.reason)] = (excludedBy[reasonKind(m.reason)] ?? 0) + 1;
@@ -263,6 +287,7 @@ export function planBench(supplied: SuppliedCase[], candidates: CandidateSpec[],
     judgeCalls,
     missingRecordings,
     estimate: { inputTokens, outputTokens, costUsd: modelCalls + judgeCalls === 0 ? 0 : costKnown ? cost : null },
+    candidateTrialCostUsd,
     warnings,
     ...(unchecked.length > 0 ? { unchecked: { count: unchecked.length, caseKeys: unchecked.slice(0, 5).map((k) => k.caseKey), criteriaUnjudged } } : {}),
     ...(generation ? { generation } : {}),

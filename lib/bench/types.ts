@@ -114,6 +114,12 @@ export interface BenchPlan {
   /** Recorded trials that will be skipped because the case has no output for that candidate. */
   missingRecordings: { candidate: string; count: number }[];
   estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  /**
+   * Per candidate, in the plan's order (= its position): the estimated cost in USD of one of its
+   * trials (its model calls and its share of the judge's), null when a price is missing. What the
+   * spend cap counts a running trial of that candidate for. Absent in plans made before it existed.
+   */
+  candidateTrialCostUsd?: (number | null)[];
   warnings: string[];
   /**
    * Included cases that would get no check at all (no evaluator, no prompt default check, no

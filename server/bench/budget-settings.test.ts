@@ -19,6 +19,12 @@ describe("spend cap and gate limits into the bench settings", () => {
       "The estimated cost ($2.00) is over the spend cap of $1.00: about 20 of the 40 trials can start; the rest will be skipped as “budget”.",
     ]);
   });
+  it("stores each candidate's cost per trial beside the mean (what the claim counts a running trial of it for)", () => {
+    const s = settings();
+    const p = { ...plan(0.88, 8), candidateTrialCostUsd: [0.02, 0.2] } as BenchPlan;
+    applyBudgetSettings(s, req({ spendCapUsd: 2 }), p);
+    expect(s.spendCap).toEqual({ usd: 2, trialEstimateUsd: 0.11, candidateTrialUsd: [0.02, 0.2] });
+  });
   it("stores nothing and warns of nothing without a cap or limits", () => {
     const s = settings();
     const p = plan(null);

@@ -8,8 +8,8 @@ import type { BenchPlan } from "@/lib/bench/types";
 import { LibraryError } from "@/lib/library/errors";
 
 /**
- * Stores the spend cap (with the plan's per-trial cost, what a running trial counts for) and the
- * gate limits in `settings`; absent ones are left out.
+ * Stores the spend cap (with the plan's mean cost per trial and each candidate's, what its running
+ * trials count for) and the gate limits in `settings`; absent ones are left out.
  * @throws LibraryError `validation` (field `spendCapUsd`) when a cap is set but the plan cannot
  *   price the bench (a candidate or judge model without prices): the cap could not be enforced
  */
@@ -21,7 +21,14 @@ export function applyBudgetSettings(settings: BenchSettings, r: BenchRequest, pl
         "A spend cap needs prices: a candidate or judge model of this bench has no input/output price per million tokens. Set its prices on the Models page, or leave the cap empty.";
       throw new LibraryError("validation", msg, { spendCapUsd: msg });
     }
-    settings.spendCap = { usd: r.spendCapUsd, trialEstimateUsd: perTrial };
+    // Each candidate's own cost per trial: a running trial counts at its candidate's, so a dear
+    // candidate's trials are not counted at a mean that cheaper candidates pull down.
+    const perCandidate = plan.candidateTrialCostUsd;
+    settings.spendCap = {
+      usd: r.spendCapUsd,
+      trialEstimateUsd: perTrial,
+      ...(perCandidate?.length && perCandidate.every((c): c is number => c !== null) ? { candidateTrialUsd: perCandidate } : {}),
+    };
     const fit = budgetAllowance({ capUsd: r.spendCapUsd, spentUsd: 0, running: 0, trialEstimateUsd: perTrial }).startable;
     if (fit < plan.trialCount)
       plan.warnings.push(

@@ -32,10 +32,15 @@ async function library(client: pg.ClientBase, cases: number): Promise<{ promptId
 }
 
 /**
- * Inserts a queued bench with one candidate and `trials` queued trials (one per case).
- * @returns the bench id and its trial ids in order
+ * Inserts a queued bench with `candidates` candidates (positions 0…) and `trials` cases, each with
+ * one queued trial per candidate (case by case, as a launch pairs them).
+ * @returns the bench id, its trial ids in order, and each trial's candidate position
  */
-export async function insertBench(client: pg.ClientBase, trials: number): Promise<{ benchId: number; trialIds: number[] }> {
+export async function insertBench(
+  client: pg.ClientBase,
+  trials: number,
+  candidates = 1,
+): Promise<{ benchId: number; trialIds: number[]; positions: number[] }> {
   const lib = await library(client, trials);
   const b = await client.query<{ id: number }>(
     `INSERT INTO benches (system_id, prompt_id, title, status, launch_key, settings, rubric, rubric_hash, baseline, trial_count, created_at)
@@ -43,21 +48,30 @@ export async function insertBench(client: pg.ClientBase, trials: number): Promis
     [lib.promptId, `k-${Math.random()}`, trials, NOW],
   );
   const benchId = b.rows[0].id;
-  const cand = await client.query<{ id: number }>("INSERT INTO bench_candidates (bench_id, position, kind, label) VALUES ($1, 0, 'model', 'm') RETURNING id", [
-    benchId,
-  ]);
+  const candidateIds: number[] = [];
+  for (let position = 0; position < candidates; position++) {
+    const cand = await client.query<{ id: number }>(
+      "INSERT INTO bench_candidates (bench_id, position, kind, label) VALUES ($1, $2, 'model', $3) RETURNING id",
+      [benchId, position, position === 0 ? "m" : `m${position}`],
+    );
+    candidateIds.push(cand.rows[0].id);
+  }
   const trialIds: number[] = [];
+  const positions: number[] = [];
   for (let i = 0; i < trials; i++) {
     const bc = await client.query<{ id: number }>(
       `INSERT INTO bench_cases (bench_id, position, case_id, case_revision_id, case_key, source, "group", included)
        VALUES ($1, $2, $3, $4, 'k', 'custom', 'explicit', true) RETURNING id`,
       [benchId, i, lib.caseIds[i], lib.revisionIds[i]],
     );
-    const t = await client.query<{ id: number }>(
-      "INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status) VALUES ($1, $2, $3, 0, 'queued') RETURNING id",
-      [benchId, cand.rows[0].id, bc.rows[0].id],
-    );
-    trialIds.push(t.rows[0].id);
+    for (const [position, candidateId] of candidateIds.entries()) {
+      const t = await client.query<{ id: number }>(
+        "INSERT INTO trials (bench_id, candidate_id, bench_case_id, repeat, status) VALUES ($1, $2, $3, 0, 'queued') RETURNING id",
+        [benchId, candidateId, bc.rows[0].id],
+      );
+      trialIds.push(t.rows[0].id);
+      positions.push(position);
+    }
   }
-  return { benchId, trialIds };
+  return { benchId, trialIds, positions };
 }

@@ -4,10 +4,40 @@
  */
 import type { BenchSettings } from "@/db/queries/benches";
 import type { BenchSpend } from "@/db/queries/bench-budget";
-import { usd } from "@/lib/bench/budget";
+import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "@/lib/bench/budget";
 
-/** One line under the bench's title. */
-export function BudgetLine({ settings, spend }: { settings: BenchSettings; spend: BenchSpend }) {
+/**
+ * What a running trial counts for under the cap, as the claim counts it: per candidate ("small
+ * $0.02, large $0.20") when they differ, one figure when they do not (or no candidate is given).
+ */
+function runningCountsFor(cap: SpendCap, spend: BenchSpend, candidates: { id: number; label: string }[]): string {
+  const spentOf = new Map(spend.candidates.map((c) => [c.id, c]));
+  const rows = candidates.flatMap((c) => {
+    const s = spentOf.get(c.id);
+    return s ? [{ label: c.label, spend: { ...s, running: 0 } }] : [];
+  });
+  const est = candidateEstimates(
+    cap,
+    spend,
+    rows.map((r) => r.spend),
+  );
+  if (est.length === 0 || est.every((e) => e === est[0])) return usd(est[0] ?? inFlightEstimate(cap.trialEstimateUsd, spend));
+  return rows.map((r, i) => `${r.label} ${usd(est[i])}`).join(", ");
+}
+
+/**
+ * One line under the bench's title.
+ * @param candidates the bench's candidates (ids and labels) to say what each one's running trials count for
+ */
+export function BudgetLine({
+  settings,
+  spend,
+  candidates = [],
+}: {
+  settings: BenchSettings;
+  spend: BenchSpend;
+  candidates?: { id: number; position: number; label: string }[];
+}) {
   const cap = settings.spendCap;
   const gate = settings.gate;
   const limits = [
@@ -26,7 +56,10 @@ export function BudgetLine({ settings, spend }: { settings: BenchSettings; spend
               · <b>{spend.budgetSkippedTotal.toLocaleString("en-US")}</b> trial{spend.budgetSkippedTotal === 1 ? "" : "s"} skipped: budget
             </>
           ) : null}{" "}
-          <span className="text-slate-400">(a trial starts only while spent + running trials at {usd(cap.trialEstimateUsd)} each stay within it)</span>
+          <span className="text-slate-400">
+            (a trial starts only while spent + running trials stay within it; a running trial counts for its candidate’s cost per trial:{" "}
+            {runningCountsFor(cap, spend, candidates)})
+          </span>
         </>
       ) : null}
       {cap && limits.length ? " · " : null}

@@ -12,16 +12,43 @@ describe("budget line", () => {
     const html = renderToStaticMarkup(
       createElement(BudgetLine, {
         settings: { spendCap: { usd: 0.5, trialEstimateUsd: 0.02 }, gate: { maxLatencyIncreasePct: 20, maxCostIncreasePct: 30 } } as BenchDetail["settings"],
-        spend: { spentUsd: 0.48, budgetSkipped: new Map([[1, 7]]), budgetSkippedTotal: 7 },
+        spend: { spentUsd: 0.48, spentTrials: 24, candidates: [], budgetSkipped: new Map([[1, 7]]), budgetSkippedTotal: 7 },
       }),
     ).replace(/<[^>]+>/g, "");
     expect(html).toContain("Spend cap $0.50 · spent $0.48 · 7 trials skipped: budget");
     expect(html).toContain("Gate limits vs baseline: p95 latency at most +20 %, cost per case at most +30 %");
   });
+  it("says what a running trial of each candidate counts for, not one mean for all (issue #16 §4: it showed the plan's mean for a bench whose candidates cost 10× apart)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 2, trialEstimateUsd: 0.11, candidateTrialUsd: [0.02, 0.2] } } as BenchDetail["settings"],
+        spend: {
+          spentUsd: 0.7,
+          spentTrials: 11,
+          budgetSkipped: new Map(),
+          budgetSkippedTotal: 0,
+          // The cheap candidate's 10 finished trials cost $0.05 each, over its plan's $0.02: its mean counts.
+          candidates: [
+            { id: 7, position: 0, spentUsd: 0.5, spentTrials: 10 },
+            { id: 8, position: 1, spentUsd: 0.2, spentTrials: 1 },
+          ],
+        },
+        candidates: [
+          { id: 7, position: 0, label: "small" },
+          { id: 8, position: 1, label: "large" },
+        ],
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain("a running trial counts for its candidate’s cost per trial: small $0.05, large $0.20");
+    expect(html).not.toContain("$0.11");
+  });
   it("renders nothing without a cap or a limit", () => {
     expect(
       renderToStaticMarkup(
-        createElement(BudgetLine, { settings: {} as BenchDetail["settings"], spend: { spentUsd: 0, budgetSkipped: new Map(), budgetSkippedTotal: 0 } }),
+        createElement(BudgetLine, {
+          settings: {} as BenchDetail["settings"],
+          spend: { spentUsd: 0, spentTrials: 0, candidates: [], budgetSkipped: new Map(), budgetSkippedTotal: 0 },
+        }),
       ),
     ).toBe("");
   });

@@ -4,23 +4,45 @@
 import { and, count, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { first } from "../rows";
-import { benches, trials } from "../schema";
+import { benchCandidates, benches, trials } from "../schema";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { BUDGET_SKIP } from "@/lib/bench/budget";
 import type { TxDb } from "../transaction";
 import type { BenchSettings } from "./benches";
 
-/** A bench's spending: USD spent by its finished trials, and trials skipped as "budget" per candidate id. */
+/** What one candidate of a bench spent: USD by its finished trials, and how many of them answered (bench_candidates.spent_usd, spent_trials). */
+export interface CandidateSpent {
+  id: number;
+  position: number;
+  spentUsd: number;
+  spentTrials: number;
+}
+
+/** A bench's spending: USD spent by its finished trials (all, and per candidate), and trials skipped as "budget" per candidate id. */
 export interface BenchSpend {
   spentUsd: number;
+  /** Its trials that finished with an answer (benches.spent_trials). */
+  spentTrials: number;
+  /** Per candidate, by position: what the spend cap counts its running trials against. */
+  candidates: CandidateSpent[];
   budgetSkipped: Map<number, number>;
   /** All candidates together. */
   budgetSkippedTotal: number;
 }
 
-/** Reads a bench's spending (one row and one grouped count). */
+/** Each candidate's spend of bench `benchId`, by position. */
+async function candidatesSpent(db: Db, benchId: number): Promise<CandidateSpent[]> {
+  return db
+    .select({ id: benchCandidates.id, position: benchCandidates.position, spentUsd: benchCandidates.spentUsd, spentTrials: benchCandidates.spentTrials })
+    .from(benchCandidates)
+    .where(eq(benchCandidates.benchId, benchId))
+    .orderBy(benchCandidates.position);
+}
+
+/** Reads a bench's spending (two rows' worth of reads and one grouped count). */
 export async function benchSpend(db: Db, benchId: number): Promise<BenchSpend> {
-  const spent = await first(db.select({ s: benches.spentUsd }).from(benches).where(eq(benches.id, benchId)));
+  const spent = await first(db.select({ s: benches.spentUsd, n: benches.spentTrials }).from(benches).where(eq(benches.id, benchId)));
+  const candidates = await candidatesSpent(db, benchId);
   const rows = await db
     .select({ c: trialsColumn(trials.candidateId), n: count() })
     // By status first: without it SQLite walks every trial row of the bench for the grouping's order (results page speed, issue #16).
@@ -34,13 +56,16 @@ export async function benchSpend(db: Db, benchId: number): Promise<BenchSpend> {
     )
     .groupBy(trials.candidateId);
   const budgetSkipped = new Map(rows.map((r) => [r.c, r.n]));
-  return { spentUsd: spent?.s ?? 0, budgetSkipped, budgetSkippedTotal: rows.reduce((a, r) => a + r.n, 0) };
+  return { spentUsd: spent?.s ?? 0, spentTrials: spent?.n ?? 0, candidates, budgetSkipped, budgetSkippedTotal: rows.reduce((a, r) => a + r.n, 0) };
 }
 
-/** What a bench's finished trials spent (USD) and how many they were: what its spend cap counts against (benches.spent_usd, spent_trials). */
-export async function benchSpentSoFar(db: Db, benchId: number): Promise<{ spentUsd: number; spentTrials: number }> {
+/**
+ * What a bench's finished trials spent (USD) and how many they were, in all and per candidate: what
+ * its spend cap counts against (benches.spent_usd, spent_trials; bench_candidates' own).
+ */
+export async function benchSpentSoFar(db: Db, benchId: number): Promise<{ spentUsd: number; spentTrials: number; candidates: CandidateSpent[] }> {
   const r = await first(db.select({ spentUsd: benches.spentUsd, spentTrials: benches.spentTrials }).from(benches).where(eq(benches.id, benchId)));
-  return r ?? { spentUsd: 0, spentTrials: 0 };
+  return { ...(r ?? { spentUsd: 0, spentTrials: 0 }), candidates: await candidatesSpent(db, benchId) };
 }
 
 /**

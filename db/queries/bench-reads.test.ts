@@ -305,7 +305,17 @@ describeStores("bench reads", (store) => {
     const costs = await benchCaseCosts(db, s.benchId);
     expect(costs.get(s.a)!.get(s.rev[1])).toEqual({ costUsd: expect.closeTo(0.03, 10) as number, latencyMs: 300 });
     expect(costs.get(s.b)!.get(s.rev[0])).toEqual({ costUsd: expect.closeTo(0.02, 10) as number, latencyMs: 150 });
-    expect(await benchSpend(db, s.benchId)).toEqual({ spentUsd: 0.5, budgetSkipped: new Map([[s.b, 1]]), budgetSkippedTotal: 1 });
+    expect(await benchSpend(db, s.benchId)).toEqual({
+      spentUsd: 0.5,
+      spentTrials: 0,
+      // Per candidate, by position (what the cap counts each one's running trials against).
+      candidates: [
+        { id: s.a, position: 0, spentUsd: 0, spentTrials: 0 },
+        { id: s.b, position: 1, spentUsd: 0, spentTrials: 0 },
+      ],
+      budgetSkipped: new Map([[s.b, 1]]),
+      budgetSkippedTotal: 1,
+    });
     expect(await benchErrorBreakdown(db, s.benchId)).toEqual([
       { source: "trial", kind: "timeout", count: 1, examples: [{ message: "timeout (HTTP 408): slow", count: 1 }] },
       { source: "check", kind: "judge", count: 1, examples: [{ message: "judge down", count: 1 }] },

@@ -72,7 +72,13 @@ async function estimate(
   trials: readonly RerunTrial[],
 ): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets" | "deterministic">> {
   // The cap is the bench's: what its earlier trials spent counts against it (issue #16: a capped bench's confirm looped).
-  const spendCap = rerunSpendCap(bench.settings.spendCap, await benchSpentSoFar(db, bench.id), trials.length);
+  const positionOf = new Map(bench.candidates.map((c) => [c.id, c.position]));
+  const spendCap = rerunSpendCap(
+    bench.settings.spendCap,
+    await benchSpentSoFar(db, bench.id),
+    trials.length,
+    trials.map((t) => positionOf.get(t.candidateId) ?? -1),
+  );
   const cases = new Map([...(await benchCaseIdsByRevision(db, bench.id))].map(([rev, c]) => [c.benchCaseId, { ...c, rev }]));
   const content = caseRevisionReader(db);
   // candidate → repeats → bench cases

@@ -22,6 +22,27 @@ describe("a rerun under the bench's spend cap", () => {
     expect(rerunSpendCapSentence(c)).toBe("Spend cap $2.00: $1.50 spent, $0.50 left; enough for this rerun.");
   });
 
+  it("counts each trial at its candidate's estimate and a trial about to start at the dearest (as the queue does)", () => {
+    // A confirm round of a cheap baseline ($0.02) and a dear candidate ($0.20), 3 cases each, $1.20 spent of $2.00.
+    const cap = { usd: 2, trialEstimateUsd: 0.11, candidateTrialUsd: [0.02, 0.2] };
+    const spent = {
+      spentUsd: 1.2,
+      spentTrials: 11,
+      candidates: [
+        { position: 0, spentUsd: 0.1, spentTrials: 5 },
+        { position: 1, spentUsd: 1.1, spentTrials: 6 }, // $0.1833 each: its plan's $0.20 stays
+      ],
+    };
+    const c = rerunSpendCap(cap, spent, 6, [0, 1, 0, 1, 0, 1])!;
+    expect(c.perTrialUsd).toBe(0.2);
+    // Dearest first: 1.2 + 0.2 ≤ 2, 1.4 + 0.2, 1.6 + 0.2, then 1.8 + 0.2 = 2.0 fits one cheap trial, 1.82 + 0.2 does not: 4 of 6.
+    expect([c.stops, c.startable]).toEqual([true, 4]);
+    // Every trial starts when the last (a cheap one) fits at the dearest estimate beside the others: 1.2 + 0.66 − 0.02 + 0.2 = 2.04.
+    expect(c.neededUsd).toBe(2.04);
+    // Counted at a single mean ($0.11 each), the rerun seemed to fit, and the claim would then stop it.
+    expect(rerunSpendCap({ usd: 2, trialEstimateUsd: 0.11 }, { spentUsd: 1.2, spentTrials: 11 }, 6)!.stops).toBe(false);
+  });
+
   it("refuses a rerun the cap stops unless the cap is raised enough; no cap, nothing to refuse", () => {
     expect(rerunSpendCapRefusal(reached, undefined)).toBe(
       "The spend cap would stop this rerun: $1.98 of $2.00 spent, 1 of its 9 trials could start. Raise the cap to at least $2.16 for the rerun.",

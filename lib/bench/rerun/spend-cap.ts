@@ -5,7 +5,7 @@
  * offered again: a loop). The plan says what is left and whether the cap stops the rerun; the
  * rerun then starts only with the cap raised to at least `neededUsd`, or is refused with that reason.
  */
-import { budgetAllowance, inFlightEstimate, usd, type SpendCap } from "../budget";
+import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "../budget";
 
 /** The spend cap as a rerun meets it. Amounts in USD. */
 export interface RerunSpendCap {
@@ -13,7 +13,7 @@ export interface RerunSpendCap {
   spentUsd: number;
   /** What is left under the cap (0 when it was reached). */
   leftUsd: number;
-  /** What one trial counts for: the plan's per-trial estimate, or the finished trials' mean cost when higher (what the queue uses). */
+  /** What a trial about to start counts for: the dearest candidate's estimate (its plan's cost per trial, or its finished trials' mean when higher: what the queue uses). */
   perTrialUsd: number;
   /** Of the rerun's trials, how many may start under the cap (all of them when it does not stop it). */
   startable: number;
@@ -26,16 +26,39 @@ export interface RerunSpendCap {
 }
 
 /**
- * How the bench's spend cap meets a rerun of `trials` trials.
+ * How the bench's spend cap meets a rerun of `trials` trials, counted as the queue's claim counts
+ * (lib/bench/budget.ts `capAllowance`): a trial starts while spent + the started ones at their
+ * candidate's estimate + the dearest candidate's estimate fit.
  * @param cap the bench's cap (settings.spendCap), or undefined when it has none
- * @param spent USD spent by the bench's finished trials and how many they were (benches.spent_usd, spent_trials)
+ * @param spent USD spent by the bench's finished trials and how many they were (benches.spent_usd,
+ *   spent_trials), and per candidate (bench_candidates' own; absent: every trial at the bench's figure)
+ * @param positions the candidate position of each of the rerun's trials (absent: each at the dearest)
  * @returns null without a cap
  */
-export function rerunSpendCap(cap: SpendCap | undefined | null, spent: { spentUsd: number; spentTrials: number }, trials: number): RerunSpendCap | null {
+export function rerunSpendCap(
+  cap: SpendCap | undefined | null,
+  spent: { spentUsd: number; spentTrials: number; candidates?: { position: number; spentUsd: number; spentTrials: number }[] },
+  trials: number,
+  positions?: readonly number[],
+): RerunSpendCap | null {
   if (!cap) return null;
-  const perTrialUsd = inFlightEstimate(cap.trialEstimateUsd, spent);
-  const a = budgetAllowance({ capUsd: cap.usd, spentUsd: spent.spentUsd, running: 0, trialEstimateUsd: perTrialUsd });
-  const startable = Math.min(trials, a.exhausted ? 0 : a.startable);
+  const candidates = (spent.candidates ?? []).map((c) => ({ ...c, running: 0 }));
+  const est = candidateEstimates(cap, spent, candidates);
+  const perTrialUsd = est.length ? Math.max(...est) : inFlightEstimate(cap.trialEstimateUsd, spent);
+  const estOf = new Map(candidates.map((c, i) => [c.position, est[i]]));
+  // Dearest first: the count that holds whichever order the queue starts them in.
+  const costs = Array.from({ length: trials }, (_, i) => (positions ? (estOf.get(positions[i]) ?? perTrialUsd) : perTrialUsd)).sort((a, b) => b - a);
+  const EPS = 1e-9;
+  let startable = 0;
+  let held = spent.spentUsd;
+  for (const c of costs) {
+    if (held + perTrialUsd > cap.usd + EPS) break;
+    held += c;
+    startable++;
+  }
+  // Every trial starts when the last one, at the dearest estimate, fits beside all the others.
+  const all = costs.reduce((a, c) => a + c, 0);
+  const needed = spent.spentUsd + (trials ? all - costs[costs.length - 1] + perTrialUsd : 0);
   return {
     capUsd: cap.usd,
     spentUsd: spent.spentUsd,
@@ -45,7 +68,7 @@ export function rerunSpendCap(cap: SpendCap | undefined | null, spent: { spentUs
     trials,
     stops: startable < trials,
     // A hair above the exact sum, then up to the cent: the queue's float sums must not land just over it.
-    neededUsd: Math.ceil((spent.spentUsd + trials * perTrialUsd) * 100 - 1e-6) / 100,
+    neededUsd: Math.ceil(needed * 100 - 1e-6) / 100,
   };
 }
 

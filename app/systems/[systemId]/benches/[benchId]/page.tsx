@@ -302,7 +302,7 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               )
             ) : null}
           </p>
-          <BudgetLine settings={bench.settings} spend={await benchSpend(db, id)} />
+          <BudgetLine settings={bench.settings} spend={await benchSpend(db, id)} candidates={bench.candidates} />
         </div>
         <div className="ml-auto flex gap-2 text-sm">
           <Link href={`${base}/review`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">

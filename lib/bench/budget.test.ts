@@ -78,8 +78,17 @@ describe("a cap over candidates of different price", () => {
   });
 
   it("uses a candidate's mean cost per finished trial when it is above the plan's figure", () => {
-    // Candidate 0's 4 finished trials cost $0.05 each, over its plan's $0.02.
-    expect(candidateEstimates(cap, { spentUsd: 0.2, spentTrials: 4 }, [cand(0, 0, 0.2, 4), cand(1, 0)])).toEqual([0.05, 0.2]);
+    // Candidate 0's 4 finished trials cost $0.05 each, over its plan's $0.02; candidate 1's one
+    // finished trial cost its plan's $0.20, so its own mean (not candidate 0's overrun) holds.
+    expect(candidateEstimates(cap, { spentUsd: 0.4, spentTrials: 5 }, [cand(0, 0, 0.2, 4), cand(1, 0, 0.2, 1)])).toEqual([0.05, 0.2]);
+  });
+
+  it("scales the plan's figure of a candidate with no finished trial by how far the others ran over theirs", () => {
+    // Found trying it for real: answers 8× longer than the plan's token estimate. The cheap
+    // candidate's 4 trials cost $0.16 (2× its plan's $0.02 each): the dear one counts at 2 × $0.20.
+    expect(candidateEstimates(cap, { spentUsd: 0.16, spentTrials: 4 }, [cand(0, 0, 0.16, 4), cand(1, 3)])).toEqual([0.04, 0.4]);
+    // Cheaper than planned does not lower it: never below the plan's figure.
+    expect(candidateEstimates(cap, { spentUsd: 0.04, spentTrials: 4 }, [cand(0, 0, 0.04, 4), cand(1, 3)])).toEqual([0.02, 0.2]);
   });
 
   it("is exhausted once spent + the dearest trial passes the cap, even though a cheap one would fit", () => {

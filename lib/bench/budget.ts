@@ -92,13 +92,24 @@ export function inFlightEstimate(planUsd: number, spent: { spentUsd: number; spe
 /**
  * What a running trial of each candidate counts for (USD, in the order of `candidates`): the plan's
  * cost of one of that candidate's trials, or that candidate's mean cost per finished trial when
- * higher. A bench launched before per-candidate figures were stored counts each candidate at the
- * bench's figure (its plan's mean, or the bench's mean cost per finished trial when higher).
+ * higher. A candidate none of whose trials has finished yet counts at its plan's figure scaled by
+ * how far the other candidates' finished trials ran over theirs (real answers longer than the
+ * plan's token estimate make every candidate dearer, not only the one that answered first). A bench
+ * launched before per-candidate figures were stored counts each candidate at the bench's figure
+ * (its plan's mean, or the bench's mean cost per finished trial when higher).
  * @param bench what the whole bench spent (benches.spent_usd, spent_trials)
  */
 export function candidateEstimates(cap: SpendCap, bench: { spentUsd: number; spentTrials: number }, candidates: CandidateSpend[]): number[] {
   const fallback = inFlightEstimate(cap.trialEstimateUsd, bench);
-  return candidates.map((c) => inFlightEstimate(cap.candidateTrialUsd?.[c.position] ?? fallback, c));
+  const plans = candidates.map((c) => cap.candidateTrialUsd?.[c.position] ?? fallback);
+  let planned = 0;
+  let spent = 0;
+  candidates.forEach((c, i) => {
+    planned += c.spentTrials * plans[i];
+    spent += c.spentUsd;
+  });
+  const over = planned > 0 ? Math.max(1, spent / planned) : 1;
+  return candidates.map((c, i) => (c.spentTrials > 0 ? inFlightEstimate(plans[i], c) : plans[i] * over));
 }
 
 /**

@@ -5,6 +5,7 @@
  * offered again: a loop). The plan says what is left and whether the cap stops the rerun; the
  * rerun then starts only with the cap raised to at least `neededUsd`, or is refused with that reason.
  */
+import { LibraryError } from "../../library/errors";
 import { budgetAllowance, inFlightEstimate, usd, type SpendCap } from "../budget";
 
 /** The spend cap as a rerun meets it. Amounts in USD. */
@@ -70,4 +71,16 @@ export function rerunSpendCapRefusal(c: RerunSpendCap | null, raiseToUsd: number
   if (raiseToUsd === undefined ? !c.stops : raiseToUsd >= c.neededUsd) return null;
   const asked = raiseToUsd === undefined ? "" : ` A cap of ${usd(raiseToUsd)} is not enough.`;
   return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun.`;
+}
+
+/**
+ * A rerun refused because the spend cap would stop it (`not_allowed`, with the reason of
+ * {@link rerunSpendCapRefusal}): told apart from "nothing to rerun" so that `bench run --confirm`
+ * / `--rerun-errors` can fail instead of passing as if the rerun had run.
+ */
+export class RerunSpendCapError extends LibraryError {
+  constructor(message: string, fieldErrors?: Record<string, string>) {
+    super("not_allowed", message, fieldErrors);
+    this.name = "RerunSpendCapError";
+  }
 }

@@ -5,6 +5,7 @@
 import type { BenchSettings } from "@/db/queries/benches";
 import type { BenchSpend } from "@/db/queries/bench-budget";
 import { usd } from "@/lib/bench/budget";
+import { raisedCapOnCancel } from "@/lib/bench/rerun/spend-cap";
 
 /** One line under the bench's title. */
 export function BudgetLine({ settings, spend }: { settings: BenchSettings; spend: BenchSpend }) {
@@ -19,7 +20,10 @@ export function BudgetLine({ settings, spend }: { settings: BenchSettings; spend
     <p className="text-xs text-slate-600" data-testid="bench-budget">
       {cap ? (
         <>
-          Spend cap <b>{usd(cap.usd)}</b> · spent {usd(spend.spentUsd)}
+          Spend cap <b>{usd(cap.usd)}</b>
+          {/* Raised for the rerun running now (issue #16): say what a Cancel does to it. */}
+          {cap.raisedForRerun ? ` (raised from ${usd(cap.raisedForRerun.fromUsd)} for the rerun: ${raisedCapOnCancel(cap.raisedForRerun.fromUsd)})` : null} ·
+          spent {usd(spend.spentUsd)}
           {spend.budgetSkippedTotal ? (
             <>
               {" "}

@@ -18,6 +18,17 @@ describe("budget line", () => {
     expect(html).toContain("Spend cap $0.50 · spent $0.48 · 7 trials skipped: budget");
     expect(html).toContain("Gate limits vs baseline: p95 latency at most +20 %, cost per case at most +30 %");
   });
+  it("says a cap raised for the running rerun, and what happens to it when that rerun is cancelled (issue #16)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 6.01, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } } } as BenchDetail["settings"],
+        spend: { spentUsd: 2, budgetSkipped: new Map(), budgetSkippedTotal: 0 },
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain(
+      "Spend cap $6.01 (raised from $2.00 for the rerun: cancelled before any of its trials spends, it goes back to $2.00; after that it stays) · spent $2.00",
+    );
+  });
   it("renders nothing without a cap or a limit", () => {
     expect(
       renderToStaticMarkup(

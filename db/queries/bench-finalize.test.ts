@@ -139,6 +139,48 @@ describeStores("finalizeBench", (store) => {
     expect(b.summary?.candidates[0].stats.trials).toMatchObject({ done: 2 });
   });
 
+  /**
+   * A bench whose cap ($2.00, all spent) was raised to $5.00 for a rerun of one trial; the rerun
+   * then ends (`cancelled`: Cancel was pressed) with `spentUsd` spent by the bench in all.
+   */
+  async function cappedRerunEnds(o: { cancelled: boolean; spentUsd: number }) {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    await db.insert(trials).values({
+      benchId,
+      candidateId: (await getBench(db, benchId))!.candidates[0].id,
+      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+      repeat: 2,
+      rerun: "confirm",
+      ...(o.cancelled ? { status: "skipped" as const, error: "cancelled before it ran" } : { status: "done" as const, output: "a", costUsd: 1 }),
+      finishedAt: NOW,
+    });
+    const spendCap = { usd: 5, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } };
+    await db
+      .update(benches)
+      .set({
+        status: "running",
+        cancelRequestedAt: o.cancelled ? NOW - 100 : null,
+        rerunBase: 2,
+        trialCount: 3,
+        spentUsd: o.spentUsd,
+        settings: JSON.stringify({ concurrency: 2, spendCap }),
+      })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    return (await getBench(db, benchId))!.settings.spendCap;
+  }
+
+  it("a cap raised for a rerun goes back to what it was when the rerun is cancelled before it spent anything (issue #16)", async () => {
+    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2 })).toEqual({ usd: 2, trialEstimateUsd: 1 });
+  });
+
+  it("a cap raised for a rerun stays raised once the rerun spent under it: cancelled after a trial spent, or run to its end", async () => {
+    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2.5 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
+    expect(await cappedRerunEnds({ cancelled: false, spentUsd: 3 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
+  });
+
   it("says a bench the spend cap cut short is partial, and the next bench compares with the last complete one", async () => {
     const db = store.db();
     const complete = await insertQueuedBench(db, 2);

@@ -13,6 +13,8 @@ import { benches, trials } from "../schema";
 import { computeBenchResults } from "./bench-results";
 import { retainFailingCasesIn } from "./retention";
 import { benchEndStatus } from "@/lib/bench/end-status";
+import { capAfterRerun } from "@/lib/bench/rerun/spend-cap";
+import type { BenchSettings } from "./benches";
 
 const OPEN = ["queued", "running"] as const;
 
@@ -30,7 +32,16 @@ export const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it end
 export async function finalizeBench(db: Db, benchId: number, now: number): Promise<"finished" | "cancelled" | null> {
   return transaction(db, async (tx) => {
     const b = await first(
-      tx.select({ status: benches.status, cancel: benches.cancelRequestedAt, rerunBase: benches.rerunBase }).from(benches).where(eq(benches.id, benchId)),
+      tx
+        .select({
+          status: benches.status,
+          cancel: benches.cancelRequestedAt,
+          rerunBase: benches.rerunBase,
+          settings: benches.settings,
+          spentUsd: benches.spentUsd,
+        })
+        .from(benches)
+        .where(eq(benches.id, benchId)),
     );
     if (!b || (b.status !== "queued" && b.status !== "running")) return null;
     const open = await first(
@@ -69,6 +80,15 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
           .update(trials)
           .set({ status: "skipped", error: CANCELLED_RERUN })
           .where(and(eq(trials.benchId, benchId), gt(trials.id, last.id), inArray(trials.status, ["done", "error"])));
+    }
+    // A cap raised for this rerun: back to what it was when the rerun was cancelled before it spent anything (issue #16).
+    const settings = JSON.parse(b.settings) as BenchSettings;
+    if (settings.spendCap?.raisedForRerun) {
+      settings.spendCap = capAfterRerun(settings.spendCap, { cancelled: b.cancel != null && b.rerunBase > 0, spentUsd: b.spentUsd });
+      await tx
+        .update(benches)
+        .set({ settings: JSON.stringify(settings) })
+        .where(eq(benches.id, benchId));
     }
     const { summary, recommendation } = await computeBenchResults(tx, benchId);
     if (status === "finished") summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);

@@ -15,6 +15,12 @@ export interface SpendCap {
   usd: number;
   /** What one trial is expected to cost (the plan's estimate divided by its trials): what a running trial counts for. */
   trialEstimateUsd: number;
+  /**
+   * Set while a rerun that raised the cap runs (issue #16): the cap before the raise and what the
+   * bench had spent then. When the rerun is cancelled having spent nothing, the cap goes back to
+   * `fromUsd`; either way this is removed when the rerun ends (see rerun/spend-cap's capAfterRerun).
+   */
+  raisedForRerun?: { fromUsd: number; spentUsd: number };
 }
 
 /**

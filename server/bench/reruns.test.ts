@@ -453,5 +453,45 @@ describe("a rerun under the bench's spend cap", () => {
         .map((t) => t.status),
     ).toEqual(Array.from({ length: 6 }, () => "done"));
     expect(await statuses(id)).toEqual({ flaky: "cleared" });
+    // The rerun spent under the raised cap: it stays raised (and no longer says what it was raised from).
+    expect((await getBench(db, id))!.settings.spendCap).toEqual({ usd: plan.spendCap!.neededUsd + 0.01, trialEstimateUsd: expect.any(Number) as number });
+  });
+
+  it("a cap raised for a Confirm goes back to what it was when the rerun is cancelled before it spent anything", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
+    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
+    const { id } = await launchFromRequest(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      candidates: [
+        { kind: "model", modelConfigId: base },
+        { kind: "model", modelConfigId: cand },
+      ],
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 3,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      spendCapUsd: 100,
+      launchKey: `k-${Math.random()}`,
+    });
+    await runToEnd(id);
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.spendCap.usd', spent_usd) WHERE id = ?").run(id);
+    const { spent } = db.$client.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?").get(id) as { spent: number };
+    const plan = await planConfirm(db, id);
+    await startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: plan.spendCap!.neededUsd });
+    expect((await getBench(db, id))!.settings.spendCap!.usd).toBe(plan.spendCap!.neededUsd);
+    // Cancelled before the worker picks up any of its trials: nothing of it was spent.
+    await requestCancel(db, id);
+    const bench = await runToEnd(id);
+    expect(bench.status).toBe("finished");
+    expect(bench.settings.spendCap).toEqual({ usd: spent, trialEstimateUsd: expect.any(Number) as number });
+    // So the Confirm plan says again that the cap stops it.
+    expect((await planConfirm(db, id)).spendCap).toMatchObject({ capUsd: spent, stops: true });
   });
 });

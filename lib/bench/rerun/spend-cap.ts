@@ -84,3 +84,29 @@ export class RerunSpendCapError extends LibraryError {
     this.name = "RerunSpendCapError";
   }
 }
+
+/**
+ * The bench's spend cap once a rerun that raised it ends (issue #16). A rerun cancelled before any
+ * of its trials spent anything goes back to the cap from before the raise: the raise was approved
+ * for a rerun that did not happen. Once the rerun spent under the raised cap (cancelled later, or
+ * run to its end), the raised cap stays: it is what that spending was allowed under.
+ * @param cap the cap as stored (with `raisedForRerun` when the rerun raised it)
+ * @param end `cancelled`: Cancel ended the rerun; `spentUsd`: what the bench has spent in all now
+ * @returns the cap to store, without `raisedForRerun`
+ */
+export function capAfterRerun(cap: SpendCap, end: { cancelled: boolean; spentUsd: number }): SpendCap {
+  const { raisedForRerun, ...rest } = cap;
+  if (!raisedForRerun) return rest;
+  // Spending only grows; a float sum may differ from the stored figure in its last bits.
+  const spentNothing = end.spentUsd <= raisedForRerun.spentUsd + 1e-9;
+  return end.cancelled && spentNothing ? { ...rest, usd: raisedForRerun.fromUsd } : rest;
+}
+
+/**
+ * What happens to a cap raised for a rerun if that rerun is cancelled (see {@link capAfterRerun}),
+ * e.g. "cancelled before any of its trials spends, it goes back to $2.00; after that it stays".
+ * @param fromUsd the cap before the raise
+ */
+export function raisedCapOnCancel(fromUsd: number): string {
+  return `cancelled before any of its trials spends, it goes back to ${usd(fromUsd)}; after that it stays`;
+}

@@ -61,6 +61,50 @@ describeStores("finalizeBench", (store) => {
     expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
   });
 
+  it("a cancel that arrives after the last trial stored its result: the bench ends finished with all its results and says the cancel came too late (issue #16)", async () => {
+    // A tester saw a bench cancelled at "119 / 120" end as it would have: here the cancel is stored after every
+    // trial has its result (the worker's poll had not finalized the bench yet), so no trial was cancelled.
+    const db = store.db();
+    const { benchId, trialIds } = await insertQueuedBench(db, 3);
+    await answerAll(benchId);
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, cancelledById: "u-ed", cancelledByEmail: "ed@example.com" })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const b = (await getBench(db, benchId))!;
+    expect(b).toMatchObject({ status: "finished", cancelRequestedAt: null, cancelledByEmail: null });
+    expect(b.summary!.cancelTooLate).toEqual({ byEmail: "ed@example.com" });
+    expect(b.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(b.summary!.candidates[0].stats.trials).toMatchObject({ total: trialIds.length, done: trialIds.length });
+  });
+
+  it("a cancel after a rerun's last trial stored its result: the rerun's results count, and the cancel came too late", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    await db.insert(trials).values({
+      benchId,
+      candidateId: (await getBench(db, benchId))!.candidates[0].id,
+      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+      repeat: 2,
+      status: "done",
+      rerun: "confirm",
+      output: "kept",
+      finishedAt: NOW,
+    });
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, cancelledByEmail: "ed@example.com", rerunBase: 2, trialCount: 3 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const rerun = await db.select({ status: trials.status, error: trials.error }).from(trials).where(eq(trials.rerun, "confirm"));
+    expect(rerun).toEqual([{ status: "done", error: null }]);
+    const b = (await getBench(db, benchId))!;
+    expect(b.summary!.cancelTooLate).toEqual({ byEmail: "ed@example.com" });
+    expect(b.cancelledByEmail).toBeNull();
+  });
+
   it("ends a bench whose rerun was cancelled as finished: only the rerun's trials were cancelled", async () => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);

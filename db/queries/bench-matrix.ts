@@ -8,7 +8,7 @@ import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first } from "../rows";
-import { NOT_RERUN } from "./rerun-sql";
+import { NOT_RERUN, NOT_SKIPPED_ERROR_RERUN } from "./rerun-sql";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
 
@@ -171,7 +171,7 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
            ${countWhere(sql`${trials.status} = 'skipped'`)} AS "skipped", ${countWhere(sql`${trials.status} IN ('queued', 'running')`)} AS "pending",
            ${TRIAL_VERDICT_SUMS.scored} AS "scored", ${TRIAL_VERDICT_SUMS.passed} AS "passed", ${TRIAL_VERDICT_SUMS.errors} AS "errors",
            coalesce(sum(${trials.failedChecks}), 0) AS "failedChecks", min(${trials.id}) AS "firstTrialId"
-        FROM ${trials} WHERE ${trials.benchId} = ${benchId} ${some ? sql`AND ${some}` : sql``} AND ${NOT_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
+        FROM ${trials} WHERE ${trials.benchId} = ${benchId} ${some ? sql`AND ${some}` : sql``} AND ${NOT_RERUN} AND ${NOT_SKIPPED_ERROR_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
   );
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {

@@ -423,6 +423,18 @@ describeStores("bench reads", (store) => {
     expect(rows[0].cells[s.b].verdict).not.toBe("pending");
   });
 
+  it("a skipped error rerun (its rerun was cancelled) stands in for nothing: the errored trial is an error left, in the matrix, by kind and for a rerun", async () => {
+    const db = store.db();
+    const s = await seed(db);
+    await db.update(trials).set({ status: "skipped", error: "cancelled before it ran", checks: null }).where(eq(trials.id, s.t.b2Rerun));
+    expect(await benchErrorBreakdown(db, s.benchId)).toEqual([
+      { source: "trial", kind: "timeout", count: 1, examples: [{ message: "timeout (HTTP 408): slow", count: 1 }] },
+    ]);
+    expect(await benchErroredTrials(db, s.benchId)).toEqual({ errored: [{ id: s.t.b2, candidateId: s.b, benchCaseId: s.bc[1] }], rerunAlready: new Set() });
+    const rows = await matrixRows(db, s.benchId);
+    expect(rows[1].cells[s.b]).toMatchObject({ verdict: "error", errorTrials: 1, trials: 1, firstTrialId: s.t.b2 });
+  });
+
   it("review reads: the queue's disagreement and unreviewed flags, and the reviewed judged checks with the judge model", async () => {
     const db = store.db();
     const s = await seed(db);

@@ -21,6 +21,7 @@ import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 import { progressCounts } from "@/lib/bench/progress-counts";
+import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -395,6 +396,27 @@ describe("cancelling a rerun", () => {
     expect(await statuses(id)).toEqual({ flaky: "suspected" });
     expect(await rerunOffers(db, bench, await benchEvidence(db, id))).toMatchObject({ confirm: { targets: 1 } });
     expect((await planConfirm(db, id)).trials.length).toBe(6);
+  });
+});
+
+describe("cancelling an error rerun", () => {
+  it("before it ran: the errored trial counts as before, is listed by kind and offered for a rerun again", async () => {
+    const s = await setup(
+      [{ name: "outage", when: { userText: "down question", model: "cand-model" }, fault: { status: 503, message: "upstream unavailable" }, times: 4 }],
+      ["down", "steady"],
+    );
+    const id = await launch(s, 1);
+    const before = await runToEnd(id);
+    expect(before.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 1, error: 1, skipped: 0 });
+    await startRerun(db, id, "errors");
+    await requestCancel(db, id);
+    const after = await runToEnd(id);
+    expect(after.status).toBe("finished");
+    // It read 1 skipped and 0 errors, and "no errored trial left to rerun": the cancelled rerun had replaced it.
+    expect(after.summary!.candidates[1].stats.trials).toEqual(before.summary!.candidates[1].stats.trials);
+    expect((await benchErrorBreakdown(db, id)).map((e) => [e.source, e.kind, e.count])).toEqual([["trial", "server", 1]]);
+    expect(await getBenchProgress(db, id)).toMatchObject({ error: 1, errorsRerun: 0 });
+    expect((await planErrorRerun(db, id)).trials.map((t) => t.rerun)).toEqual(["error"]);
   });
 });
 

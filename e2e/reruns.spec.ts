@@ -131,6 +131,8 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   const progress = page.getByRole("region", { name: "Progress" });
   await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
   await expect(progress).toContainText("3 done · 1 errors");
+  // The errored trial is an error left: listed by kind.
+  await expect(page.getByRole("region", { name: "Errors" })).toContainText("Rate limit reached for requests");
 
   const reruns = page.getByRole("region", { name: "Reruns" });
   const before = server.requests.count;
@@ -144,6 +146,9 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
   expect(server.requests.count - before).toBe(1);
   await expect(reruns.getByRole("button", { name: "Rerun errored trials" })).toHaveCount(0);
+  // Replaced by its rerun, it is attempt history (below), not an error left: "Errors by kind" no longer lists it (issue #16).
+  await expect(progress).toContainText("0 errors (1 rerun)");
+  await expect(page.getByRole("region", { name: "Errors" })).toHaveCount(0);
 
   // The cell now shows the rerun; its trial links to the errored attempt, which is kept as it was.
   await page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed/ }).click();

@@ -28,7 +28,7 @@ import { launchLines, planSummary, type GeneratedSummary, type PlanSummary } fro
 import { LibraryError } from "@/lib/library/errors";
 import { parseFailOn, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { deterministicNote } from "@/lib/bench/rerun/select";
-import { rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
+import { RerunSpendCapError, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
 import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request";
@@ -216,13 +216,15 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   for (const line of launchLines(id, plan, generated, includeRetained)) io.out(line);
 
   const reruns: RerunRecord[] = [];
+  const refused: string[] = [];
   try {
     await waitForBench(backend, id, io);
     // Reruns inside the bench (issue #16 §3): errored trials first, then the confirm round, each planned, run and recomputed.
     for (const kind of [o.rerunErrors ? "errors" : null, o.confirm ? "confirm" : null] as const) {
       if (!kind) continue;
       const done = await rerunInBench(backend, id, kind, io, rerunCap);
-      if (done) reruns.push(done);
+      if (done && "refused" in done) refused.push(done.refused);
+      else if (done) reruns.push(done);
     }
   } finally {
     await backend.close();
@@ -236,7 +238,10 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   if (o.markdown) writeTextFile(o.markdown, report.markdown);
   const exit = benchRunExit(report.gate, failOn);
   if (exit.stderr) io.err(exit.stderr);
-  return exit.code;
+  // A rerun the spend cap refused was asked for and did not run: exit 1 whatever the gate says, so CI
+  // cannot take the bench for a confirmed one (issue #16). Not 2: the bench ran and is stored.
+  for (const line of refused) io.err(line);
+  return refused.length ? Math.max(exit.code, 1) : exit.code;
 }
 
 /**
@@ -304,17 +309,29 @@ async function waitForBench(backend: BenchBackend, id: number, io: Io): Promise<
 /**
  * One rerun inside the finished bench `id` (`--rerun-errors`, `--confirm`): says what it adds and
  * costs, runs it and waits for the bench to be finalized again. Nothing to rerun is said and skipped.
- * @returns what was run, or null when there was nothing to rerun
+ * @returns what was run; `refused` (the stderr line) when the spend cap refused it; null when there was nothing to rerun
  */
-async function rerunInBench(backend: BenchBackend, id: number, kind: "errors" | "confirm", io: Io, spendCapUsd?: number): Promise<RerunRecord | null> {
+async function rerunInBench(
+  backend: BenchBackend,
+  id: number,
+  kind: "errors" | "confirm",
+  io: Io,
+  spendCapUsd?: number,
+): Promise<RerunRecord | { refused: string } | null> {
+  const flagName = kind === "confirm" ? "--confirm" : "--rerun-errors";
   let plan: RerunPlan;
   try {
     plan = await backend.rerun(id, kind, spendCapUsd);
   } catch (e) {
+    if (e instanceof RerunSpendCapError) {
+      // A spend-cap refusal names the flag that raises the cap for the rerun, and fails the command (issue #16).
+      const reason = `${e.message.replace(/\.$/, "")} (--rerun-max-cost USD).`;
+      io.out(`${flagName}: ${reason}`);
+      return { refused: `benchwork: ${flagName} was refused, so nothing was ${kind === "confirm" ? "confirmed" : "rerun"}: ${reason}` };
+    }
+    // Nothing to rerun (no suspected regression, no errored trial) is said and skipped: the gate decides.
     if (e instanceof LibraryError && e.code === "not_allowed") {
-      // A spend-cap refusal names the flag that raises the cap for the rerun (issue #16).
-      const flag = /spend cap/.test(e.message) ? " (--rerun-max-cost USD)" : "";
-      io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${e.message}${flag}`);
+      io.out(`${flagName}: ${e.message}`);
       return null;
     }
     throw e;

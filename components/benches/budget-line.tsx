@@ -5,6 +5,7 @@
 import type { BenchSettings } from "@/db/queries/benches";
 import type { BenchSpend } from "@/db/queries/bench-budget";
 import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "@/lib/bench/budget";
+import { raisedCapOnCancel } from "@/lib/bench/rerun/spend-cap";
 
 /**
  * What a running trial counts for under the cap, as the claim counts it: per candidate ("small
@@ -49,7 +50,10 @@ export function BudgetLine({
     <p className="text-xs text-slate-600" data-testid="bench-budget">
       {cap ? (
         <>
-          Spend cap <b>{usd(cap.usd)}</b> · spent {usd(spend.spentUsd)}
+          Spend cap <b>{usd(cap.usd)}</b>
+          {/* Raised for the rerun running now (issue #16): say what a Cancel does to it. */}
+          {cap.raisedForRerun ? ` (raised from ${usd(cap.raisedForRerun.fromUsd)} for the rerun: ${raisedCapOnCancel(cap.raisedForRerun.fromUsd)})` : null} ·
+          spent {usd(spend.spentUsd)}
           {spend.budgetSkippedTotal ? (
             <>
               {" "}

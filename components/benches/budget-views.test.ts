@@ -42,6 +42,17 @@ describe("budget line", () => {
     expect(html).toContain("a running trial counts for its candidate’s cost per trial: small $0.05, large $0.20");
     expect(html).not.toContain("$0.11");
   });
+  it("says a cap raised for the running rerun, and what happens to it when that rerun is cancelled (issue #16)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 6.01, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } } } as BenchDetail["settings"],
+        spend: { spentUsd: 2, spentTrials: 4, budgetSkipped: new Map(), budgetSkippedTotal: 0, candidates: [] },
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain(
+      "Spend cap $6.01 (raised from $2.00 for the rerun: cancelled before any of its trials spends, it goes back to $2.00; after that it stays) · spent $2.00",
+    );
+  });
   it("renders nothing without a cap or a limit", () => {
     expect(
       renderToStaticMarkup(

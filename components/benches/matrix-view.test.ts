@@ -95,6 +95,63 @@ describe("the results matrix", () => {
   });
 });
 
+describe("the results matrix during a rerun", () => {
+  /** Case `confirming`: cand passed its 3 finished trials and 1 of the confirm round's 2 is left; case `errored`: base's only (errored) trial is being rerun. */
+  function rerunning() {
+    const confirming: MatrixRow = {
+      ...row(1, "confirming"),
+      cells: { 1: cell("passed", 6, 11), 2: { ...cell("passed", 3, 12), scoredTrials: 3, trials: 5, rerunning: { left: 1, trials: 2 } } },
+    };
+    const errored: MatrixRow = {
+      ...row(2, "errored"),
+      cells: {
+        1: {
+          verdict: "pending",
+          passedTrials: 0,
+          scoredTrials: 0,
+          errorTrials: 0,
+          trials: 1,
+          failedChecks: 0,
+          firstTrialId: 21,
+          rerunning: { left: 1, trials: 1 },
+        },
+        2: cell("passed", 6, 22),
+      },
+    };
+    return renderToStaticMarkup(
+      createElement(MatrixView, {
+        rows: [confirming, errored],
+        candidates: [cand(1, "base"), cand(2, "cand")],
+        total: 2,
+        page: 1,
+        pageCount: 1,
+        pageSize: 50,
+        filter: "all",
+        sort: "position",
+        href: () => "/x",
+        regressionKeys: new Set<string>(),
+        regressedCells: new Map(),
+      }),
+    );
+  }
+
+  it("says a cell is being rerun and how many of its trials are left, keeping its finished trials' result (not “pending 3/3”)", () => {
+    const html = rerunning();
+    const confirming = rowOf(html, "confirming");
+    expect(confirming).toContain(">passed 3/3<");
+    expect(confirming).toContain(">rerunning: 1 of 2 trials left<");
+    expect(confirming).not.toContain("pending");
+    expect(confirming).toContain("Open trial of confirming by cand: passed, 3 of 3 trials passed, rerunning: 1 of 2 trials left");
+    // Its hover text says what the shown result is.
+    expect(confirming).toContain("the result shown is that of its finished trials");
+    // A cell with no finished trial left (its only trial errored and is being rerun) says only that.
+    const errored = rowOf(html, "errored");
+    expect(errored).toContain(">rerunning: 1 of 1 trial left<");
+    expect(errored).not.toContain(">pending");
+    expect(errored).toContain("Open trial of errored by base: rerunning: 1 of 1 trial left");
+  });
+});
+
 describe("the results matrix pager", () => {
   /** Page 2 of 3 of “Failures only” (50 per page), with an href that keeps the current URL state as the page does. */
   function paged() {

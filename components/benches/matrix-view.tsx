@@ -4,6 +4,7 @@ import type { MatrixFilter, MatrixRow, MatrixSort } from "@/db/queries/bench-mat
 import { isResolved, regressionMark, type StatusedRegression } from "@/lib/bench/evidence/resolved";
 import { BADGE_TONES, type BadgeTone } from "@/components/ui/badge";
 import { Pager } from "@/components/library/pager";
+import { rerunningText } from "@/lib/bench/rerun/cell";
 
 const TONE: Record<string, BadgeTone> = { passed: "green", failed: "red", mixed: "amber", unscored: "slate", error: "amber", skipped: "slate", pending: "sky" };
 
@@ -147,12 +148,24 @@ export function MatrixView({
                           ? ` ${cell.errorTrials}/${cell.trials}`
                           : "";
                     // Trials the spend cap kept from starting say so (issue #16 §4).
+                    // A rerun inside the bench (Confirm, Rerun errored trials) running this cell: how many of its trials are left, beside
+                    // the finished trials' result, which stands until the rerun ends (not "pending 3/3"; issue #16).
+                    const rerunning = cell.rerunning ? rerunningText(cell.rerunning) : null;
+                    const onlyRerunning = rerunning !== null && cell.verdict === "pending";
                     const text =
                       cell.verdict === "error"
                         ? `error${errors}`
                         : cell.verdict === "skipped" && cell.budgetSkipped
                           ? "skipped: budget"
                           : `${cell.verdict}${repeats}`;
+                    const rerunPill = rerunning ? (
+                      <span
+                        className={`pill ${BADGE_TONES.sky}`}
+                        title={`A rerun inside this bench is running ${cell.rerunning!.trials} trial${cell.rerunning!.trials > 1 ? "s" : ""} of this case${onlyRerunning ? "" : ": the result shown is that of its finished trials"}; it is computed again when the rerun ends.`}
+                      >
+                        {rerunning}
+                      </span>
+                    ) : null;
                     const extra = cell.verdict !== "error" && errors ? <Pill tone="amber">{errors}</Pill> : null;
                     const regressed = regressedCells.get(`${c.id}|${r.caseRevisionId}`) ?? [];
                     // A regression a confirm round cleared no longer blocks: muted, "flaky — cleared" (issue #16 §3).
@@ -175,18 +188,21 @@ export function MatrixView({
                     ) : null;
                     const replayNote =
                       replays === 0 ? "" : replays === shown.length ? ", deterministic replay" : `, ${replays} deterministic replay${replays > 1 ? "s" : ""}`;
-                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""}${replayNote})` : ""}`;
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${onlyRerunning ? rerunning : `${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${rerunning ? `, ${rerunning}` : ""}`}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""}${replayNote})` : ""}`;
+                    const verdictPill = onlyRerunning ? null : <Pill tone={TONE[cell.verdict]}>{text}</Pill>;
                     return (
                       <td key={c.id} className={cell.firstTrialId === selectedTrial ? "bg-indigo-50" : undefined} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
                           <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label}>
-                            <Pill tone={TONE[cell.verdict]}>{text}</Pill>
+                            {verdictPill}
+                            {rerunPill}
                             {extra}
                             {mark}
                           </Link>
                         ) : (
                           <span>
-                            <Pill tone={TONE[cell.verdict]}>{text}</Pill>
+                            {verdictPill}
+                            {rerunPill}
                             {extra}
                             {mark}
                           </span>

@@ -11,7 +11,7 @@ import { useToast } from "@/components/ui/toast";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 import { runLabel, suspectedSentence } from "./rerun-text";
 import { deterministicNote } from "@/lib/bench/rerun/select";
-import { rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
+import { raisedCapOnCancel, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 
 type RerunPlanView = RerunPlanSummary;
 
@@ -93,6 +93,9 @@ function RerunDialog({
                 className="w-28 rounded border border-slate-300 px-2 py-1"
               />
             </label>
+          ) : null}
+          {capStops && plan?.spendCap ? (
+            <p className="mt-1 text-xs text-slate-600">If you cancel the rerun: {raisedCapOnCancel(plan.spendCap.capUsd)}.</p>
           ) : null}
         </>
       }

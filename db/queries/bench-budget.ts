@@ -70,15 +70,17 @@ export async function benchSpentSoFar(db: Db, benchId: number): Promise<{ spentU
 
 /**
  * Raises bench `benchId`'s spend cap to `usd` inside transaction `tx` (a rerun the cap would stop,
- * issue #16 §3–4); a bench without a cap, or with a higher one, is left as it is.
+ * issue #16 §3–4); a bench without a cap, or with a higher one, is left as it is. The cap before
+ * the raise is kept with it (`raisedForRerun`) until the rerun ends.
  * @returns whether the cap was changed
  */
 export async function raiseSpendCapTx(tx: TxDb, benchId: number, usd: number): Promise<boolean> {
-  const row = await first(tx.select({ settings: benches.settings }).from(benches).where(eq(benches.id, benchId)));
+  const row = await first(tx.select({ settings: benches.settings, spentUsd: benches.spentUsd }).from(benches).where(eq(benches.id, benchId)));
   if (!row) return false;
   const settings = JSON.parse(row.settings) as BenchSettings;
   if (!settings.spendCap || settings.spendCap.usd >= usd) return false;
-  settings.spendCap = { ...settings.spendCap, usd };
+  // Kept until the rerun ends: a rerun cancelled before it spent anything puts the cap back (finalizeBench, capAfterRerun).
+  settings.spendCap = { ...settings.spendCap, usd, raisedForRerun: { fromUsd: settings.spendCap.usd, spentUsd: row.spentUsd } };
   await tx
     .update(benches)
     .set({ settings: JSON.stringify(settings) })

@@ -8,6 +8,7 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { isPostgres, jsonText, rawRows } from "../dialect";
 import { trials } from "../schema";
+import { NOT_RERUN } from "./rerun-sql";
 import { trialsIndexedBy } from "./trials-from";
 
 /** One kind of error in a bench. */
@@ -29,14 +30,16 @@ export function trialErrorKind(message: string | null): string {
 
 /**
  * Errors of a bench by kind: trial errors first, then check errors, each group most frequent
- * first.
+ * first. An errored trial that "Rerun errored trials" replaced is left out: its rerun counts in
+ * its place (its own errors are listed), and the errored attempt stays in the trial view.
  * @param examples most messages kept per kind (default 3)
  */
 export async function benchErrorBreakdown(db: Db, benchId: number, examples = 3): Promise<ErrorKindCount[]> {
   const trialRows = await db
     .select({ message: trials.error, n: count() })
     .from(trials)
-    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error")))
+    // An errored trial a rerun replaced is attempt history (the trial view links the two), not an error left (issue #16).
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error"), NOT_RERUN))
     .groupBy(trials.error);
   // Only trials that hold an errored check are opened (error_checks is kept per trial): read from the
   // index that holds error_checks, else every trial row of the bench is read (results page speed, issue #16).

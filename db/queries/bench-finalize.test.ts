@@ -61,6 +61,50 @@ describeStores("finalizeBench", (store) => {
     expect((await getBench(db, benchId))!).toMatchObject({ status: "cancelled", finishedAt: NOW });
   });
 
+  it("a cancel that arrives after the last trial stored its result: the bench ends finished with all its results and says the cancel came too late (issue #16)", async () => {
+    // A tester saw a bench cancelled at "119 / 120" end as it would have: here the cancel is stored after every
+    // trial has its result (the worker's poll had not finalized the bench yet), so no trial was cancelled.
+    const db = store.db();
+    const { benchId, trialIds } = await insertQueuedBench(db, 3);
+    await answerAll(benchId);
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, cancelledById: "u-ed", cancelledByEmail: "ed@example.com" })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const b = (await getBench(db, benchId))!;
+    expect(b).toMatchObject({ status: "finished", cancelRequestedAt: null, cancelledByEmail: null });
+    expect(b.summary!.cancelTooLate).toEqual({ byEmail: "ed@example.com" });
+    expect(b.recommendation!.headline).not.toMatch(/Partial bench/);
+    expect(b.summary!.candidates[0].stats.trials).toMatchObject({ total: trialIds.length, done: trialIds.length });
+  });
+
+  it("a cancel after a rerun's last trial stored its result: the rerun's results count, and the cancel came too late", async () => {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    await db.insert(trials).values({
+      benchId,
+      candidateId: (await getBench(db, benchId))!.candidates[0].id,
+      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+      repeat: 2,
+      status: "done",
+      rerun: "confirm",
+      output: "kept",
+      finishedAt: NOW,
+    });
+    await db
+      .update(benches)
+      .set({ status: "running", cancelRequestedAt: NOW - 100, cancelledByEmail: "ed@example.com", rerunBase: 2, trialCount: 3 })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    const rerun = await db.select({ status: trials.status, error: trials.error }).from(trials).where(eq(trials.rerun, "confirm"));
+    expect(rerun).toEqual([{ status: "done", error: null }]);
+    const b = (await getBench(db, benchId))!;
+    expect(b.summary!.cancelTooLate).toEqual({ byEmail: "ed@example.com" });
+    expect(b.cancelledByEmail).toBeNull();
+  });
+
   it("ends a bench whose rerun was cancelled as finished: only the rerun's trials were cancelled", async () => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);
@@ -137,6 +181,48 @@ describeStores("finalizeBench", (store) => {
     // The first run's trials alone make the results.
     const b = (await getBench(db, benchId))!;
     expect(b.summary?.candidates[0].stats.trials).toMatchObject({ done: 2 });
+  });
+
+  /**
+   * A bench whose cap ($2.00, all spent) was raised to $5.00 for a rerun of one trial; the rerun
+   * then ends (`cancelled`: Cancel was pressed) with `spentUsd` spent by the bench in all.
+   */
+  async function cappedRerunEnds(o: { cancelled: boolean; spentUsd: number }) {
+    const db = store.db();
+    const { benchId } = await insertQueuedBench(db, 2);
+    await answerAll(benchId);
+    await db.insert(trials).values({
+      benchId,
+      candidateId: (await getBench(db, benchId))!.candidates[0].id,
+      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
+      repeat: 2,
+      rerun: "confirm",
+      ...(o.cancelled ? { status: "skipped" as const, error: "cancelled before it ran" } : { status: "done" as const, output: "a", costUsd: 1 }),
+      finishedAt: NOW,
+    });
+    const spendCap = { usd: 5, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } };
+    await db
+      .update(benches)
+      .set({
+        status: "running",
+        cancelRequestedAt: o.cancelled ? NOW - 100 : null,
+        rerunBase: 2,
+        trialCount: 3,
+        spentUsd: o.spentUsd,
+        settings: JSON.stringify({ concurrency: 2, spendCap }),
+      })
+      .where(eq(benches.id, benchId));
+    expect(await finalizeBench(db, benchId, NOW)).toBe("finished");
+    return (await getBench(db, benchId))!.settings.spendCap;
+  }
+
+  it("a cap raised for a rerun goes back to what it was when the rerun is cancelled before it spent anything (issue #16)", async () => {
+    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2 })).toEqual({ usd: 2, trialEstimateUsd: 1 });
+  });
+
+  it("a cap raised for a rerun stays raised once the rerun spent under it: cancelled after a trial spent, or run to its end", async () => {
+    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2.5 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
+    expect(await cappedRerunEnds({ cancelled: false, spentUsd: 3 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
   });
 
   it("says a bench the spend cap cut short is partial, and the next bench compares with the last complete one", async () => {

@@ -5,14 +5,17 @@
  * ONE transaction. SQLite's trial queue keeps its own (db/queries/trial-queue.ts); PostgreSQL's job
  * worker uses this one.
  */
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, like, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { first } from "../rows";
-import { transaction } from "../transaction";
+import { transaction, type TxDb } from "../transaction";
+import { isPostgres, rawRows } from "../dialect";
 import { benches, trials } from "../schema";
 import { computeBenchResults } from "./bench-results";
 import { retainFailingCasesIn } from "./retention";
 import { benchEndStatus } from "@/lib/bench/end-status";
+import { capAfterRerun } from "@/lib/bench/rerun/spend-cap";
+import type { BenchSettings } from "./benches";
 
 const OPEN = ["queued", "running"] as const;
 
@@ -29,10 +32,23 @@ export const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it end
  */
 export async function finalizeBench(db: Db, benchId: number, now: number): Promise<"finished" | "cancelled" | null> {
   return transaction(db, async (tx) => {
-    const b = await first(
-      tx.select({ status: benches.status, cancel: benches.cancelRequestedAt, rerunBase: benches.rerunBase }).from(benches).where(eq(benches.id, benchId)),
+    // PostgreSQL: the bench's row first, so that a cancel (requestCancel locks it too) is stored wholly before this
+    // end, or finds the bench ended; SQLite's transactions run one at a time.
+    if (isPostgres(tx)) await rawRows(tx, sql`SELECT 1 FROM benches WHERE id = ${benchId} FOR UPDATE`);
+    const row = await first(
+      tx
+        .select({
+          status: benches.status,
+          cancel: benches.cancelRequestedAt,
+          cancelledByEmail: benches.cancelledByEmail,
+          rerunBase: benches.rerunBase,
+          settings: benches.settings,
+          spentUsd: benches.spentUsd,
+        })
+        .from(benches)
+        .where(eq(benches.id, benchId)),
     );
-    if (!b || (b.status !== "queued" && b.status !== "running")) return null;
+    if (!row || (row.status !== "queued" && row.status !== "running")) return null;
     const open = await first(
       tx
         .select({ id: trials.id })
@@ -41,8 +57,26 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
         .limit(1),
     );
     if (open) return null;
+    // A rerun's trials are those after the first rerun_base: the last trial before them.
+    const last =
+      row.rerunBase > 0
+        ? await first(
+            tx
+              .select({ id: trials.id })
+              .from(trials)
+              .where(eq(trials.benchId, benchId))
+              .orderBy(asc(trials.id))
+              .limit(1)
+              .offset(row.rerunBase - 1),
+          )
+        : undefined;
+    // A cancel stored after this run's last trial stored its result cancelled nothing: the run ends as it would have,
+    // with all its results, and the bench says the cancel came too late (issue #16: "cancelled at 119 / 120").
+    const tooLate = row.cancel != null && !(await cancelledAnyTrial(tx, benchId, last?.id));
+    if (tooLate) await tx.update(benches).set({ cancelRequestedAt: null, cancelledById: null, cancelledByEmail: null }).where(eq(benches.id, benchId));
+    const cancelled = row.cancel != null && !tooLate;
     // A cancel during a rerun cancels only the rerun's trials: the bench ends finished again.
-    const status = benchEndStatus({ cancelRequested: b.cancel != null, rerunBase: b.rerunBase });
+    const status = benchEndStatus({ cancelRequested: cancelled, rerunBase: row.rerunBase });
     // End it first: a second finalizer waits on the row (PostgreSQL) and then finds it ended, instead
     // of computing the results too.
     const ended = await tx
@@ -54,28 +88,49 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
     // A rerun cancelled before it ended leaves the bench's results as they were before it: trials of
     // the rerun that finished anyway keep what they stored (output, checks) but are not counted — a
     // part of a Confirm round could otherwise clear a blocking regression nobody confirmed.
-    if (b.cancel != null && b.rerunBase > 0) {
-      const last = await first(
-        tx
-          .select({ id: trials.id })
-          .from(trials)
-          .where(eq(trials.benchId, benchId))
-          .orderBy(asc(trials.id))
-          .limit(1)
-          .offset(b.rerunBase - 1),
-      );
-      if (last)
-        await tx
-          .update(trials)
-          .set({ status: "skipped", error: CANCELLED_RERUN })
-          .where(and(eq(trials.benchId, benchId), gt(trials.id, last.id), inArray(trials.status, ["done", "error"])));
+    if (cancelled && last)
+      await tx
+        .update(trials)
+        .set({ status: "skipped", error: CANCELLED_RERUN })
+        .where(and(eq(trials.benchId, benchId), gt(trials.id, last.id), inArray(trials.status, ["done", "error"])));
+    // A cap raised for this rerun: back to what it was when the rerun was cancelled before it spent anything (issue #16).
+    const settings = JSON.parse(row.settings) as BenchSettings;
+    if (settings.spendCap?.raisedForRerun) {
+      settings.spendCap = capAfterRerun(settings.spendCap, { cancelled: cancelled && row.rerunBase > 0, spentUsd: row.spentUsd });
+      await tx
+        .update(benches)
+        .set({ settings: JSON.stringify(settings) })
+        .where(eq(benches.id, benchId));
     }
     const { summary, recommendation } = await computeBenchResults(tx, benchId);
     if (status === "finished") summary.retained = await retainFailingCasesIn(tx, benchId, recommendation, summary.baselineCandidateId);
+    if (tooLate) summary.cancelTooLate = { byEmail: row.cancelledByEmail };
     await tx
       .update(benches)
       .set({ summary: JSON.stringify(summary), recommendation: JSON.stringify(recommendation) })
       .where(eq(benches.id, benchId));
     return status;
   });
+}
+
+/**
+ * Whether a cancel stopped any trial of bench `benchId` after trial `afterId` (all its trials when
+ * undefined): one skipped before it ran or while running, or whose thread stopped as it was cancelled.
+ */
+async function cancelledAnyTrial(tx: TxDb, benchId: number, afterId: number | undefined): Promise<boolean> {
+  const hit = await first(
+    tx
+      .select({ id: trials.id })
+      .from(trials)
+      .where(
+        and(
+          eq(trials.benchId, benchId),
+          afterId === undefined ? undefined : gt(trials.id, afterId),
+          inArray(trials.status, ["skipped", "error"]),
+          like(trials.error, "%cancelled%"),
+        ),
+      )
+      .limit(1),
+  );
+  return hit !== undefined;
 }

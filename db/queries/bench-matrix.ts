@@ -3,12 +3,12 @@
  * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
  * sorting run over all rows; the page then takes its slice.
  */
-import { and, asc, count, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first } from "../rows";
-import { NOT_RERUN } from "./rerun-sql";
+import { NOT_RERUN, NOT_SKIPPED_ERROR_RERUN } from "./rerun-sql";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
 
@@ -36,8 +36,21 @@ export interface MatrixRow {
   caseKey: string;
   caseRevisionId: number;
   source: string;
-  /** `budgetSkipped`: trials of the cell the spend cap kept from starting (issue #16 §4), absent when none. */
-  cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number }>;
+  /**
+   * `budgetSkipped`: trials of the cell the spend cap kept from starting (issue #16 §4), absent when none.
+   * `rerunning`: while a rerun inside the bench (Confirm, Rerun errored trials) still has trials of the
+   * cell to run, how many are `left` of the rerun's `trials` in the cell; absent otherwise.
+   */
+  cells: Record<number, MatrixCell>;
+}
+
+/** A matrix cell: see {@link MatrixRow.cells}. */
+export type MatrixCell = CaseCell & { firstTrialId: number | null; budgetSkipped?: number; rerunning?: RerunningCell };
+
+/** The rerun trials of a cell while its rerun runs: `left` (queued or running) of the round's `trials` in the cell. */
+export interface RerunningCell {
+  left: number;
+  trials: number;
 }
 
 function cellOf(
@@ -52,10 +65,16 @@ function cellOf(
     firstTrialId: number;
   },
   budgetSkipped: number,
-): CaseCell & { firstTrialId: number; budgetSkipped?: number } {
+  rerunning: RerunningCell | undefined,
+): MatrixCell & { firstTrialId: number } {
+  // A rerun reopens a finished bench, so its trials are the cell's only pending ones: the cell keeps the
+  // verdict of its finished trials and says the rest is being rerun, not "pending" (issue #16).
+  const finished = r.total - r.pending;
+  const verdict = rerunning && finished > 0 ? cellVerdict({ ...r, total: finished, pending: 0 }) : cellVerdict(r);
   return {
     ...(budgetSkipped ? { budgetSkipped } : {}),
-    verdict: cellVerdict(r),
+    ...(rerunning ? { rerunning } : {}),
+    verdict,
     passedTrials: r.passed,
     scoredTrials: r.scored,
     errorTrials: r.errors,
@@ -152,7 +171,7 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
            ${countWhere(sql`${trials.status} = 'skipped'`)} AS "skipped", ${countWhere(sql`${trials.status} IN ('queued', 'running')`)} AS "pending",
            ${TRIAL_VERDICT_SUMS.scored} AS "scored", ${TRIAL_VERDICT_SUMS.passed} AS "passed", ${TRIAL_VERDICT_SUMS.errors} AS "errors",
            coalesce(sum(${trials.failedChecks}), 0) AS "failedChecks", min(${trials.id}) AS "firstTrialId"
-        FROM ${trials} WHERE ${trials.benchId} = ${benchId} ${some ? sql`AND ${some}` : sql``} AND ${NOT_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
+        FROM ${trials} WHERE ${trials.benchId} = ${benchId} ${some ? sql`AND ${some}` : sql``} AND ${NOT_RERUN} AND ${NOT_SKIPPED_ERROR_RERUN} GROUP BY ${trials.benchCaseId}, ${trials.candidateId}`,
   );
   const byCase = new Map<number, MatrixRow>();
   const rows = cases.map((c) => {
@@ -176,12 +195,42 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
     .where(and(eq(trials.benchId, benchId), some, eq(trials.status, "skipped"), like(trials.error, "budget%"), NOT_RERUN))
     .groupBy(trials.benchCaseId, trials.candidateId);
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
+  const rerunning = await rerunningCells(db, benchId);
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0);
+    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0, rerunning.get(`${x.bc}|${x.cand}`));
   }
   return rows;
+}
+
+/**
+ * The cells a rerun inside bench `benchId` is still running, by `benchCaseId|candidateId`: empty
+ * unless the bench was reopened by a rerun and has not ended. The rerun's trials are the bench's
+ * newest (trial_count − rerun_base, added in one transaction), so only those rows are read.
+ */
+async function rerunningCells(db: Db, benchId: number): Promise<Map<string, RerunningCell>> {
+  const out = new Map<string, RerunningCell>();
+  const b = await first(
+    db.select({ status: benches.status, rerunBase: benches.rerunBase, trialCount: benches.trialCount }).from(benches).where(eq(benches.id, benchId)),
+  );
+  if (!b || (b.status !== "queued" && b.status !== "running") || b.rerunBase === 0 || b.trialCount <= b.rerunBase) return out;
+  const round = await db
+    .select({ bc: trials.benchCaseId, cand: trials.candidateId, status: trials.status })
+    .from(trials)
+    .where(eq(trials.benchId, benchId))
+    .orderBy(desc(trials.id))
+    .limit(b.trialCount - b.rerunBase);
+  for (const t of round) {
+    const key = `${t.bc}|${t.cand}`;
+    const c = out.get(key) ?? { left: 0, trials: 0 };
+    c.trials++;
+    if (t.status === "queued" || t.status === "running") c.left++;
+    out.set(key, c);
+  }
+  // A cell whose rerun trials have all ended is an ordinary cell again.
+  for (const [key, c] of out) if (c.left === 0) out.delete(key);
+  return out;
 }
 
 /** Matrix filters of the results page. */

@@ -4,7 +4,7 @@
  * its rerun, a confirm trial, a budget skip, a judge error, a human verdict) and the figures each
  * read must give, on SQLite and on PostgreSQL.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import type { Db } from "../client";
 import { first } from "../rows";
@@ -316,10 +316,9 @@ describeStores("bench reads", (store) => {
       budgetSkipped: new Map([[s.b, 1]]),
       budgetSkippedTotal: 1,
     });
-    expect(await benchErrorBreakdown(db, s.benchId)).toEqual([
-      { source: "trial", kind: "timeout", count: 1, examples: [{ message: "timeout (HTTP 408): slow", count: 1 }] },
-      { source: "check", kind: "judge", count: 1, examples: [{ message: "judge down", count: 1 }] },
-    ]);
+    // c2's timeout was rerun ("Rerun errored trials"): it is attempt history (the trial view links the two), not an
+    // error left, so the panel lists only the rerun's judge error (issue #16: it listed the replaced timeout).
+    expect(await benchErrorBreakdown(db, s.benchId)).toEqual([{ source: "check", kind: "judge", count: 1, examples: [{ message: "judge down", count: 1 }] }]);
   });
 
   it("the trial view: the trial under its column names, its repeats, the baseline's trial beside it, and the export's tool calls", async () => {
@@ -395,6 +394,55 @@ describeStores("bench reads", (store) => {
       /not finished/,
     );
     expect((await repeatTrials(db, s.benchId, s.b, s.bc[2])).map((r) => r.repeat)).toEqual([1, 2]);
+  });
+
+  it("matrixRows during a rerun: a cell whose case is being rerun keeps its finished trials' verdict and says how many of the rerun's trials are left", async () => {
+    const db = store.db();
+    const s = await seed(db);
+    // A confirm round on B's c1 (2 trials) and an error rerun of A's c3 (its only trial): the bench reopens.
+    const [a3] = await db.select({ id: trials.id }).from(trials).where(eq(trials.id, s.t.a3));
+    await db.update(trials).set({ status: "error", error: "server (HTTP 503): down", checks: null, passedChecks: 0 }).where(eq(trials.id, a3.id));
+    await addRerunTrials(db, s.benchId, [
+      { candidateId: s.b, benchCaseId: s.bc[0], repeat: 3, rerun: "confirm", rerunOf: null },
+      { candidateId: s.b, benchCaseId: s.bc[0], repeat: 4, rerun: "confirm", rerunOf: null },
+      { candidateId: s.a, benchCaseId: s.bc[2], repeat: 2, rerun: "error", rerunOf: a3.id },
+    ]);
+    let rows = await matrixRows(db, s.benchId);
+    // Not "pending 0/2": B's two finished trials of c1 failed, and both rerun trials are left.
+    expect(rows[0].cells[s.b]).toMatchObject({ verdict: "failed", passedTrials: 0, scoredTrials: 2, trials: 4, rerunning: { left: 2, trials: 2 } });
+    // The errored trial's rerun is its only trial: nothing finished to show, only that it is being rerun.
+    expect(rows[2].cells[s.a]).toMatchObject({ verdict: "pending", scoredTrials: 0, trials: 1, rerunning: { left: 1, trials: 1 } });
+    // A cell outside the rerun says nothing of it.
+    expect(rows[1].cells[s.b].rerunning).toBeUndefined();
+    // One confirm trial finishes (passed): 1 of 2 left, its result counted with the finished ones.
+    const [first3] = await db
+      .select({ id: trials.id })
+      .from(trials)
+      .where(and(eq(trials.benchCaseId, s.bc[0]), eq(trials.repeat, 3)));
+    await db
+      .update(trials)
+      .set({ status: "done", checks: JSON.stringify([judge("passed"), exact("passed")]), passedChecks: 2 })
+      .where(eq(trials.id, first3.id));
+    rows = await matrixRows(db, s.benchId);
+    expect(rows[0].cells[s.b]).toMatchObject({ verdict: "mixed", passedTrials: 1, scoredTrials: 3, rerunning: { left: 1, trials: 2 } });
+    // The round ends: the cell is an ordinary one again.
+    await db.update(trials).set({ status: "done", passedChecks: 2 }).where(eq(trials.benchId, s.benchId));
+    await db.update(benches).set({ status: "finished" }).where(eq(benches.id, s.benchId));
+    rows = await matrixRows(db, s.benchId);
+    expect(rows[0].cells[s.b].rerunning).toBeUndefined();
+    expect(rows[0].cells[s.b].verdict).not.toBe("pending");
+  });
+
+  it("a skipped error rerun (its rerun was cancelled) stands in for nothing: the errored trial is an error left, in the matrix, by kind and for a rerun", async () => {
+    const db = store.db();
+    const s = await seed(db);
+    await db.update(trials).set({ status: "skipped", error: "cancelled before it ran", checks: null }).where(eq(trials.id, s.t.b2Rerun));
+    expect(await benchErrorBreakdown(db, s.benchId)).toEqual([
+      { source: "trial", kind: "timeout", count: 1, examples: [{ message: "timeout (HTTP 408): slow", count: 1 }] },
+    ]);
+    expect(await benchErroredTrials(db, s.benchId)).toEqual({ errored: [{ id: s.t.b2, candidateId: s.b, benchCaseId: s.bc[1] }], rerunAlready: new Set() });
+    const rows = await matrixRows(db, s.benchId);
+    expect(rows[1].cells[s.b]).toMatchObject({ verdict: "error", errorTrials: 1, trials: 1, firstTrialId: s.t.b2 });
   });
 
   it("review reads: the queue's disagreement and unreviewed flags, and the reviewed judged checks with the judge model", async () => {

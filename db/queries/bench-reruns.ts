@@ -41,7 +41,7 @@ export async function benchErroredTrials(db: Db, benchId: number): Promise<{ err
   // render of a large bench's page). A rerun is always added to its trial's bench; checked below all the same.
   const rerun = (
     await db
-      .select({ id: trials.rerunOf, benchId: trials.benchId })
+      .select({ id: trials.rerunOf, benchId: trials.benchId, status: trials.status })
       .from(trials)
       .where(
         inArray(
@@ -52,7 +52,9 @@ export async function benchErroredTrials(db: Db, benchId: number): Promise<{ err
             .where(and(eq(trials.benchId, benchId), eq(trials.status, "error"))),
         ),
       )
-  ).filter((r) => r.benchId === benchId);
+  )
+    // A skipped rerun (cancelled, or kept from starting by the spend cap) reran nothing: its errored trial is offered again (NOT_RERUN).
+    .filter((r) => r.benchId === benchId && r.status !== "skipped");
   return { errored, rerunAlready: new Set(rerun.map((r) => r.id!)) };
 }
 

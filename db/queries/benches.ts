@@ -4,7 +4,7 @@
  */
 import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { countWhere } from "../dialect";
+import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first, isRowId } from "../rows";
 import { insertRows, type JsonScalar } from "../bulk-insert";
 import { transaction, type TxDb } from "../transaction";
@@ -92,6 +92,8 @@ export interface BenchSummary {
   /** Per candidate except the baseline, in bench order, its flip table against the baseline (issue #16, speed; absent without a baseline and in summaries stored before: computed on read). */
   flips?: StoredFlips[];
   retained: number;
+  /** A cancel stored after the run's last trial had its result (issue #16): it cancelled nothing and the run ended with all its results; who asked. */
+  cancelTooLate?: { byEmail: string | null };
 }
 
 /** A bench with its snapshots decoded. */
@@ -431,6 +433,8 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
  */
 export async function requestCancel(db: Db, id: number, author?: Author | null): Promise<void> {
   await transaction(db, async (tx) => {
+    // PostgreSQL: the bench's row first, as finalizeBench does: a cancel is stored before the bench ends, or sees it ended.
+    if (isPostgres(tx)) await rawRows(tx, sql`SELECT 1 FROM benches WHERE id = ${id} FOR UPDATE`);
     const b = await first(
       tx.select({ status: benches.status, systemId: benches.systemId, cancelledAt: benches.cancelRequestedAt }).from(benches).where(eq(benches.id, id)),
     );

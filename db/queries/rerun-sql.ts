@@ -8,11 +8,16 @@ import { trials } from "../schema";
 
 /**
  * No later trial reruns it. An errored trial that was rerun stays stored as the attempt history,
- * but its rerun stands in for it in the results.
+ * but its rerun stands in for it in the results. A rerun that never ran or is not counted (skipped:
+ * its rerun was cancelled, or the spend cap kept it from starting) stands in for nothing: the
+ * errored trial counts as before and can be rerun again (issue #16).
  */
 // `trials.id` as text, not the column object: drizzle writes a column selected from one table without
 // its table name, and inside this subquery a bare "id" would be the rerun's own id.
-export const NOT_RERUN = sql`NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of = trials.id)`;
+export const NOT_RERUN = sql`NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_of = trials.id AND rr.status <> 'skipped')`;
+
+/** Not a skipped error rerun: one that stands in for nothing (see {@link NOT_RERUN}), so it is no trial of the results either. */
+export const NOT_SKIPPED_ERROR_RERUN = sql`NOT (coalesce(${trials.rerun}, '') = 'error' AND ${trials.status} = 'skipped')`;
 
 /**
  * It counts in the bench's rates and comparisons: not replaced by a rerun, and not added by a
@@ -20,4 +25,4 @@ export const NOT_RERUN = sql`NOT EXISTS (SELECT 1 FROM trials rr WHERE rr.rerun_
  * those cases more and bias the pass rates, so they serve only as evidence for the regression
  * statuses (confirmed or cleared).
  */
-export const IN_RESULTS = sql`coalesce(${trials.rerun}, '') <> 'confirm' AND ${NOT_RERUN}`;
+export const IN_RESULTS = sql`coalesce(${trials.rerun}, '') <> 'confirm' AND ${NOT_SKIPPED_ERROR_RERUN} AND ${NOT_RERUN}`;

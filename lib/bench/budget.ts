@@ -21,6 +21,12 @@ export interface SpendCap {
    * their candidates count at `trialEstimateUsd` (or the bench's mean cost, when higher).
    */
   candidateTrialUsd?: number[];
+  /**
+   * Set while a rerun that raised the cap runs (issue #16): the cap before the raise and what the
+   * bench had spent then. When the rerun is cancelled having spent nothing, the cap goes back to
+   * `fromUsd`; either way this is removed when the rerun ends (see rerun/spend-cap's capAfterRerun).
+   */
+  raisedForRerun?: { fromUsd: number; spentUsd: number };
 }
 
 /** One candidate of a capped bench as the claim reads it: what its finished trials spent and how many of its trials are running. */

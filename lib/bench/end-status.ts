@@ -28,3 +28,12 @@ export function benchEndStatus(b: EndingBench): "finished" | "cancelled" {
 export function cancelledRun(b: EndingBench): boolean {
   return benchEndStatus(b) === "cancelled";
 }
+
+/**
+ * What a bench says when a cancel reached it after its run's last trial had stored its result
+ * (issue #16): it cancelled nothing, and the run ended with all its results.
+ * @param byEmail who asked for the cancel, when known
+ */
+export function cancelTooLateNote(byEmail: string | null): string {
+  return `The cancel${byEmail ? ` by ${byEmail}` : ""} came too late: every trial had already stored its result, so nothing was cancelled and the bench finished with all of them.`;
+}

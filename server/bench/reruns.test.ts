@@ -21,6 +21,7 @@ import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 import { progressCounts } from "@/lib/bench/progress-counts";
+import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -398,6 +399,27 @@ describe("cancelling a rerun", () => {
   });
 });
 
+describe("cancelling an error rerun", () => {
+  it("before it ran: the errored trial counts as before, is listed by kind and offered for a rerun again", async () => {
+    const s = await setup(
+      [{ name: "outage", when: { userText: "down question", model: "cand-model" }, fault: { status: 503, message: "upstream unavailable" }, times: 4 }],
+      ["down", "steady"],
+    );
+    const id = await launch(s, 1);
+    const before = await runToEnd(id);
+    expect(before.summary!.candidates[1].stats.trials).toMatchObject({ total: 2, done: 1, error: 1, skipped: 0 });
+    await startRerun(db, id, "errors");
+    await requestCancel(db, id);
+    const after = await runToEnd(id);
+    expect(after.status).toBe("finished");
+    // It read 1 skipped and 0 errors, and "no errored trial left to rerun": the cancelled rerun had replaced it.
+    expect(after.summary!.candidates[1].stats.trials).toEqual(before.summary!.candidates[1].stats.trials);
+    expect((await benchErrorBreakdown(db, id)).map((e) => [e.source, e.kind, e.count])).toEqual([["trial", "server", 1]]);
+    expect(await getBenchProgress(db, id)).toMatchObject({ error: 1, errorsRerun: 0 });
+    expect((await planErrorRerun(db, id)).trials.map((t) => t.rerun)).toEqual(["error"]);
+  });
+});
+
 describe("a rerun under the bench's spend cap", () => {
   it("a bench that reached its cap: the plan names the cap and what is left; the rerun is refused unless the cap is raised", async () => {
     const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
@@ -453,5 +475,49 @@ describe("a rerun under the bench's spend cap", () => {
         .map((t) => t.status),
     ).toEqual(Array.from({ length: 6 }, () => "done"));
     expect(await statuses(id)).toEqual({ flaky: "cleared" });
+    // The rerun spent under the raised cap: it stays raised (and no longer says what it was raised from).
+    expect((await getBench(db, id))!.settings.spendCap).toEqual({
+      usd: plan.spendCap!.neededUsd + 0.01,
+      trialEstimateUsd: expect.any(Number) as number,
+      candidateTrialUsd: expect.any(Array) as number[],
+    });
+  });
+
+  it("a cap raised for a Confirm goes back to what it was when the rerun is cancelled before it spent anything", async () => {
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
+    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
+    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
+    const { id } = await launchFromRequest(db, {
+      systemId: "shop",
+      promptId: s.promptId,
+      candidates: [
+        { kind: "model", modelConfigId: base },
+        { kind: "model", modelConfigId: cand },
+      ],
+      baseline: { kind: "candidate", index: 0 },
+      selection: { kind: "all" },
+      budget: null,
+      repeats: 3,
+      concurrency: 2,
+      timeoutSeconds: 60,
+      maxSteps: 1,
+      judgeModelConfigId: null,
+      spendCapUsd: 100,
+      launchKey: `k-${Math.random()}`,
+    });
+    await runToEnd(id);
+    db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.spendCap.usd', spent_usd) WHERE id = ?").run(id);
+    const { spent } = db.$client.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?").get(id) as { spent: number };
+    const plan = await planConfirm(db, id);
+    await startRerun(db, id, "confirm", undefined, {}, { spendCapUsd: plan.spendCap!.neededUsd });
+    expect((await getBench(db, id))!.settings.spendCap!.usd).toBe(plan.spendCap!.neededUsd);
+    // Cancelled before the worker picks up any of its trials: nothing of it was spent.
+    await requestCancel(db, id);
+    const bench = await runToEnd(id);
+    expect(bench.status).toBe("finished");
+    expect(bench.settings.spendCap).toEqual({ usd: spent, trialEstimateUsd: expect.any(Number) as number, candidateTrialUsd: expect.any(Array) as number[] });
+    // So the Confirm plan says again that the cap stops it.
+    expect((await planConfirm(db, id)).spendCap).toMatchObject({ capUsd: spent, stops: true });
   });
 });

@@ -23,7 +23,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { CandidateEvidence } from "./comparisons";
 import { suspectedOf } from "./rerun-offers";
 import { benchSpentSoFar, raiseSpendCapTx } from "@/db/queries/bench-budget";
-import { rerunSpendCap, rerunSpendCapRefusal, type RerunSpendCap } from "@/lib/bench/rerun/spend-cap";
+import { RerunSpendCapError, rerunSpendCap, rerunSpendCapRefusal, type RerunSpendCap } from "@/lib/bench/rerun/spend-cap";
 
 // The results page's offers live apart (they do not plan: no runtime or model code on the page's server render).
 export { rerunOffers, type RerunOffer, type ResolvedRegression } from "./rerun-offers";
@@ -215,7 +215,7 @@ export async function startRerun(
   const plan = kind === "confirm" ? await planConfirm(db, benchId) : await planErrorRerun(db, benchId);
   // A rerun the cap would stop is refused, not started to have its trials skipped as "budget" at once (issue #16).
   const capRefusal = rerunSpendCapRefusal(plan.spendCap, opts.spendCapUsd);
-  if (capRefusal) throw new LibraryError("not_allowed", capRefusal, opts.spendCapUsd === undefined ? undefined : { spendCapUsd: capRefusal });
+  if (capRefusal) throw new RerunSpendCapError(capRefusal, opts.spendCapUsd === undefined ? undefined : { spendCapUsd: capRefusal });
   // The rerun's trials are enqueued in the transaction that adds them (server/bench/trial-jobs.ts).
   const bench = await benchOrThrow(db, benchId);
   const onQueued = await prepareTrialJobs(db, benchId, bench.candidates, bench.settings.concurrency, env);

@@ -4,6 +4,7 @@
  * print the same: the results JSON (`--json-output`), the summary lines, the pull-request Markdown
  * (`--markdown`) and what decides the exit code.
  */
+import { cancelTooLateNote } from "@/lib/bench/end-status";
 import type { Db } from "@/db/client";
 import { getBench, getManifest, trialErrorReasons } from "@/db/queries/benches";
 import { statsOf } from "@/lib/bench/aggregate";
@@ -212,6 +213,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   const sentence = primary ? evidenceSentence(primary) : null;
   if (sentence) lines.push(`\n${sentence}`);
   lines.push(`${sentence ? "" : "\n"}${rec.headline}`);
+  // A cancel (Ctrl-C) that reached the bench after its last result cancelled nothing: said, the bench is finished (issue #16).
+  if (bench.summary.cancelTooLate) lines.push(cancelTooLateNote(bench.summary.cancelTooLate.byEmail));
   const markdownSummary = benchMarkdown({
     benchId: id,
     status: bench.status,

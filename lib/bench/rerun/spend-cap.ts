@@ -5,6 +5,7 @@
  * offered again: a loop). The plan says what is left and whether the cap stops the rerun; the
  * rerun then starts only with the cap raised to at least `neededUsd`, or is refused with that reason.
  */
+import { LibraryError } from "../../library/errors";
 import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "../budget";
 
 /** The spend cap as a rerun meets it. Amounts in USD. */
@@ -93,4 +94,42 @@ export function rerunSpendCapRefusal(c: RerunSpendCap | null, raiseToUsd: number
   if (raiseToUsd === undefined ? !c.stops : raiseToUsd >= c.neededUsd) return null;
   const asked = raiseToUsd === undefined ? "" : ` A cap of ${usd(raiseToUsd)} is not enough.`;
   return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun.`;
+}
+
+/**
+ * A rerun refused because the spend cap would stop it (`not_allowed`, with the reason of
+ * {@link rerunSpendCapRefusal}): told apart from "nothing to rerun" so that `bench run --confirm`
+ * / `--rerun-errors` can fail instead of passing as if the rerun had run.
+ */
+export class RerunSpendCapError extends LibraryError {
+  constructor(message: string, fieldErrors?: Record<string, string>) {
+    super("not_allowed", message, fieldErrors);
+    this.name = "RerunSpendCapError";
+  }
+}
+
+/**
+ * The bench's spend cap once a rerun that raised it ends (issue #16). A rerun cancelled before any
+ * of its trials spent anything goes back to the cap from before the raise: the raise was approved
+ * for a rerun that did not happen. Once the rerun spent under the raised cap (cancelled later, or
+ * run to its end), the raised cap stays: it is what that spending was allowed under.
+ * @param cap the cap as stored (with `raisedForRerun` when the rerun raised it)
+ * @param end `cancelled`: Cancel ended the rerun; `spentUsd`: what the bench has spent in all now
+ * @returns the cap to store, without `raisedForRerun`
+ */
+export function capAfterRerun(cap: SpendCap, end: { cancelled: boolean; spentUsd: number }): SpendCap {
+  const { raisedForRerun, ...rest } = cap;
+  if (!raisedForRerun) return rest;
+  // Spending only grows; a float sum may differ from the stored figure in its last bits.
+  const spentNothing = end.spentUsd <= raisedForRerun.spentUsd + 1e-9;
+  return end.cancelled && spentNothing ? { ...rest, usd: raisedForRerun.fromUsd } : rest;
+}
+
+/**
+ * What happens to a cap raised for a rerun if that rerun is cancelled (see {@link capAfterRerun}),
+ * e.g. "cancelled before any of its trials spends, it goes back to $2.00; after that it stays".
+ * @param fromUsd the cap before the raise
+ */
+export function raisedCapOnCancel(fromUsd: number): string {
+  return `cancelled before any of its trials spends, it goes back to ${usd(fromUsd)}; after that it stays`;
 }

@@ -1,3 +1,4 @@
+import { cancelTooLateNote } from "@/lib/bench/end-status";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -278,6 +279,13 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               <>
                 {" "}
                 · {bench.status === "finished" ? "rerun cancelled" : "cancelled"} by {bench.cancelledByEmail}
+              </>
+            ) : null}
+            {/* A cancel that reached the bench after its last result cancelled nothing (issue #16): said, not left to a toast. */}
+            {bench.summary?.cancelTooLate ? (
+              <>
+                {" "}
+                · <span data-testid="cancel-too-late">{cancelTooLateNote(bench.summary.cancelTooLate.byEmail)}</span>
               </>
             ) : null}{" "}
             · {bench.settings.repeats} trial

@@ -20,11 +20,3 @@ export interface EndingBench {
 export function benchEndStatus(b: EndingBench): "finished" | "cancelled" {
   return b.cancelRequested && b.rerunBase === 0 ? "cancelled" : "finished";
 }
-
-/**
- * The bench's launched run was cut short by a cancel (not a rerun's cancel): what the "Partial
- * bench" note is about.
- */
-export function cancelledRun(b: EndingBench): boolean {
-  return benchEndStatus(b) === "cancelled";
-}

@@ -35,11 +35,10 @@ const TRIALS = Number(arg("trials", "20"));
 const BEFORE = arg("before", "");
 
 const { openDatabase, migrateDatabase } = await import("../db/client");
-const { addCases } = await import("../db/queries/cases");
 const { createModelConfig } = await import("../db/queries/models");
 const { createPrompt, createSystem } = await import("../db/queries/systems");
 const { launchFromRequest } = await import("../server/bench/prepare");
-const { emptyCaseContent } = await import("../lib/library/case-content");
+const { addContainsCases, modelBenchRequest } = await import("../server/bench/test-support/model-bench");
 const { startScriptedModelServer } = await import("../e2e/fixtures/scripted-model-server");
 
 const OUT = path.join(REPO_ROOT, "bench", ".out", "worker-start");
@@ -52,16 +51,11 @@ const db = openDatabase(file);
 migrateDatabase(db);
 await createSystem(db, { id: "start", name: "Start" });
 const promptId = await createPrompt(db, { systemId: "start", name: "p", systemPrompt: "Answer briefly." });
-await addCases(
-  db,
-  Array.from({ length: TRIALS }, (_, i) => ({
-    systemId: "start",
-    promptId,
-    caseKey: `start-${i}`,
-    source: "custom" as const,
-    content: { ...emptyCaseContent(), input: `Question ${i}?`, expected: "Scripted answer", evaluators: [{ kind: "contains" as const }] },
-  })),
-);
+await addContainsCases(db, {
+  systemId: "start",
+  promptId,
+  cases: Array.from({ length: TRIALS }, (_, i) => ({ key: `start-${i}`, input: `Question ${i}?`, expected: "Scripted answer" })),
+});
 const model = await createModelConfig(db, { name: "loopback", provider: "openai-compatible", modelId: "scripted-1", baseUrl: `${server.url}` });
 
 type Mode = "built" | "at-start" | "before";
@@ -87,20 +81,10 @@ async function startOnce(mode: Mode, round: number): Promise<number> {
   if (mode === "built") await ensureWorkerBundles({ root: REPO_ROOT });
   else if (mode === "at-start") rmSync(path.join(REPO_ROOT, BUNDLE_DIR, "manifest.json"), { force: true });
   const root = mode === "before" ? beforeRoot! : REPO_ROOT;
-  const { id } = await launchFromRequest(db, {
-    systemId: "start",
-    promptId,
-    candidates: [{ kind: "model", modelConfigId: model }],
-    baseline: { kind: "none" },
-    selection: { kind: "all" },
-    budget: null,
-    repeats: 1,
-    concurrency: 8,
-    timeoutSeconds: 60,
-    maxSteps: 1,
-    judgeModelConfigId: null,
-    launchKey: `start-${mode}-${round}-${Date.now()}`,
-  });
+  const { id } = await launchFromRequest(
+    db,
+    modelBenchRequest({ systemId: "start", promptId, modelConfigIds: [model], concurrency: 8, launchKey: `start-${mode}-${round}-${Date.now()}` }),
+  );
   const command = workerCommand(root);
   const spawnedAt = Date.now();
   const worker = spawn(process.execPath, command.args, {

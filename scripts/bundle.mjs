@@ -1,6 +1,6 @@
 // Bundles a TypeScript entry of this project into one ES module with esbuild, for code that runs
-// outside Next.js and must start lean: the bench worker process (`npm run worker`) and its trial
-// threads. Loading the same code through tsx costs a module-hooks thread and in-memory transform
+// outside Next.js and must start lean: the bench worker process (`npm run worker`), its trial
+// threads and the `benchwork` command. Loading the same code through tsx costs a module-hooks thread and in-memory transform
 // caches (~40–50 MB of RSS per thread), and the runner's footprint target is 300 MB (issue #5).
 // Plain JavaScript on purpose: the `npm run worker` launcher uses it before any TypeScript loads.
 import { createHash } from "node:crypto";
@@ -8,8 +8,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** Packages left out of bundles: native addons and packages that load files next to themselves. */
-export const BUNDLE_EXTERNAL = ["better-sqlite3", "quickjs-emscripten", "@jitl/*", "esbuild"];
+/**
+ * Packages left out of bundles: native addons and packages that load files next to themselves
+ * (jiti, the CLI's loader of benchmark modules, requires its Babel build from its own folder).
+ */
+export const BUNDLE_EXTERNAL = ["better-sqlite3", "quickjs-emscripten", "@jitl/*", "esbuild", "jiti"];
 
 /** The module-URL expression, spelled so that this file, once bundled itself, holds no such token. */
 const MODULE_URL = ["import", "meta", "url"].join(".");

@@ -1,7 +1,7 @@
-// The worker's bundles, built ahead of time (issue 20): `npm run build` and `npm start`'s build step
-// write them into BUNDLE_DIR with a stamp of their sources, so that `npm run worker`, the server's
-// worker and trial threads, the upload parser and the seed step start from plain JavaScript without
-// esbuild (or tsx, which starts esbuild too). When they are missing or older than their
+// The worker's bundles, built ahead of time (issue 20): `npm install`'s last step, `npm run build`
+// and `npm start`'s build step write them into BUNDLE_DIR with a stamp of their sources, so that
+// `npm run worker`, the server's worker and trial threads, the upload parser, the seed step and the
+// `benchwork` command start from plain JavaScript without esbuild (or tsx, which starts esbuild too). When they are missing or older than their
 // sources (a fresh clone, a development checkout, the tests) the first process that needs them says
 // so on one line and builds them once; later processes find them current.
 // Plain JavaScript on purpose: the `npm run worker` launcher uses it before any TypeScript loads.
@@ -26,6 +26,8 @@ export const WORKER_BUNDLES = {
   seed: `import "./db/seed/cli.ts";\n`,
   // The trial threads of a worker (server/bench/trial-pool.ts), in `npm run worker` and in the server.
   "trial-thread": `import { parentPort, workerData } from "node:worker_threads";\nimport { runTrialThread } from "./server/bench/trial-thread-main.ts";\nrunTrialThread(parentPort, workerData);\n`,
+  // The `benchwork` command (cli/bin.mjs).
+  cli: `export { main } from "./cli/main.ts";\n`,
 };
 
 /** What the bundles are built from (folders or files, relative to the root): a change in any makes them stale. */
@@ -33,6 +35,7 @@ export const BUNDLE_SOURCES = [
   "lib",
   "db",
   "server",
+  "cli",
   "scripts/bundle.mjs",
   "scripts/build-state.mjs",
   "scripts/worker-bundles.mjs",
@@ -135,6 +138,17 @@ export async function ensureWorkerBundles({ root, names, bundles = WORKER_BUNDLE
 
 /** Shared by every copy of this module in a process (the launcher's and the one bundled into the worker). */
 const MEMO = Symbol.for("benchwork.workerBundles");
+const LOG = Symbol.for("benchwork.workerBundles.log");
+
+/**
+ * Sends this process's lines about building bundles (see {@link workerBundles}) to `log` instead of
+ * standard output: the CLI's standard output is the command's own (`--json`), whichever bundle a
+ * command needs (its own, the upload parser's, the trial threads').
+ * @param {(line: string) => void} log
+ */
+export function logBundleBuildsTo(log) {
+  globalThis[LOG] = log;
+}
 
 /**
  * The paths of some of the {@link WORKER_BUNDLES} of the project at `root`, each checked (and built
@@ -152,7 +166,8 @@ export async function workerBundles(root, names) {
   const memo = all.get(key);
   const todo = names.filter((name) => !memo.has(name));
   if (todo.length) {
-    const p = ensureWorkerBundles({ root: key, names: todo });
+    const log = globalThis[LOG];
+    const p = ensureWorkerBundles({ root: key, names: todo, ...(log && { log }) });
     for (const name of todo) {
       const one = p.then((files) => files[name]);
       memo.set(name, one);

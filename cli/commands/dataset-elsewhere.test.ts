@@ -2,13 +2,14 @@
  * `benchwork dataset import` / `dataset inspect` run from outside the project folder (issue 20): the
  * import worker is found from the install (like the migrations), not from the working directory.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase } from "@/db/client";
 import { createSystem } from "@/db/queries/systems";
+import { ensureWorkerBundles } from "../../scripts/worker-bundles.mjs";
 
 const BIN = path.join(process.cwd(), "cli/bin.mjs");
 
@@ -25,6 +26,9 @@ function benchwork(args: string[], cwd: string, db: string): Promise<{ code: num
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out, err })));
 }
+
+// The build step (only when missing or stale): a command on current bundles says nothing on stderr.
+beforeAll(() => ensureWorkerBundles({ root: process.cwd(), names: ["cli", "import-parser"], log: () => {} }), 120_000);
 
 describe("benchwork dataset commands from another folder", () => {
   it("imports and inspects a file with the import worker of the install, wherever the command runs", async () => {

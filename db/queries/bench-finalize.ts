@@ -20,7 +20,7 @@ import type { BenchSettings } from "./benches";
 const OPEN = ["queued", "running"] as const;
 
 /** The reason on a trial of a cancelled rerun that finished anyway (its result stays stored, uncounted). */
-export const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it ended, so this result is not counted";
+const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it ended, so this result is not counted";
 
 /**
  * Ends bench `benchId` if it is still open and none of its trials is.

@@ -22,14 +22,6 @@ export function benchEndStatus(b: EndingBench): "finished" | "cancelled" {
 }
 
 /**
- * The bench's launched run was cut short by a cancel (not a rerun's cancel): what the "Partial
- * bench" note is about.
- */
-export function cancelledRun(b: EndingBench): boolean {
-  return benchEndStatus(b) === "cancelled";
-}
-
-/**
  * What a bench says when a cancel reached it after its run's last trial had stored its result
  * (issue #16): it cancelled nothing, and the run ended with all its results.
  * @param byEmail who asked for the cancel, when known

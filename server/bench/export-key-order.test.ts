@@ -7,8 +7,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { openMemoryDatabase } from "@/db/client";
-import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { describePg } from "@/db/pg/test-support/database";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { GET } from "@/app/api/benches/[benchId]/export/route";
@@ -16,7 +15,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtur
 import { launchFromRequest } from "./prepare";
 import { benchRunReport } from "./run-report";
 import { recordedRequest, recordedSuite, waitEnded } from "./test-support/recorded-bench";
-import { stopJobQueue } from "./trial-jobs";
+import { pgBenchStore } from "./test-support/pg-bench-store";
 import { startBenchWorker } from "../worker";
 import { startJobWorker } from "../job-worker";
 
@@ -69,19 +68,11 @@ async function exportsOf(db: Db, run: (id: number) => Promise<void>): Promise<{ 
 }
 
 describePg("exports list JSON fields in the same order on PostgreSQL and SQLite", () => {
-  let database: { url: string; drop: () => Promise<void> };
+  const store = pgBenchStore(4);
   let pgDb: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pgDb = openPgStore(database.url, 4);
-  }, 60_000);
-  afterAll(async () => {
-    if (pgDb) await stopJobQueue(pgDb);
-    if (pgDb) await closeStore(pgDb);
-    await database?.drop();
-    await stopOwnCluster();
-  }, 60_000);
+  beforeAll(() => {
+    pgDb = store.db();
+  });
 
   it("Export JSON and the run report are equal as text across the stores (ids and times masked)", async () => {
     const lite = openMemoryDatabase();

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { openMemoryDatabase } from "@/db/client";
-import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { describePg } from "@/db/pg/test-support/database";
 import { addCases } from "@/db/queries/cases";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
@@ -19,7 +18,7 @@ import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { startRerun } from "./reruns";
-import { stopJobQueue } from "./trial-jobs";
+import { pgBenchStore } from "./test-support/pg-bench-store";
 import { startBenchWorker } from "../worker";
 import { startJobWorker, type JobWorkerHandle } from "../job-worker";
 
@@ -132,19 +131,11 @@ async function verdicts(db: Db, benchId: number): Promise<string[]> {
 }
 
 describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
-  let database: { url: string; drop: () => Promise<void> };
+  const store = pgBenchStore(6);
   let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openPgStore(database.url, 6);
-  }, 60_000);
-  afterAll(async () => {
-    if (db) await stopJobQueue(db);
-    if (db) await closeStore(db);
-    await database?.drop();
-    await stopOwnCluster();
-  }, 60_000);
+  beforeAll(() => {
+    db = store.db();
+  });
 
   async function withWorker<T>(fn: (w: JobWorkerHandle) => Promise<T>, o: { slots?: number } = {}): Promise<T> {
     const worker = await startJobWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5, slots: o.slots });

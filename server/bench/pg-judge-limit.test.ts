@@ -1,179 +1,32 @@
 /**
  * `BENCHWORK_PROVIDER_CONCURRENCY` on PostgreSQL counts a judge's calls too, across worker
- * processes (issue 20): two job workers (each its own queue connection, as two `npm run worker`
- * processes would be) run a judged bench whose rubric has three criteria (three judge calls per
- * trial, which the evaluators would make at once). Each endpoint is its own scripted server, which
- * records the most requests it had in flight: neither may pass the limit.
+ * processes (issue 20; the tests are shared with sqlite-judge-limit.test.ts,
+ * test-support/judge-limit.ts): two job workers, each its own queue connection, as two
+ * `npm run worker` processes would be.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { asc, eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
-import { addCases } from "@/db/queries/cases";
-import { addCriterion } from "@/db/queries/criteria";
-import { createModelConfig } from "@/db/queries/models";
-import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench } from "@/db/queries/benches";
-import { trials } from "@/db/schema";
-import { emptyCaseContent } from "@/lib/library/case-content";
-import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
-import { launchFromRequest } from "./prepare";
-import { stopJobQueue } from "./trial-jobs";
-import { startJobWorker } from "../job-worker";
-import { benchJudgeKey } from "@/db/pg/judge-slots";
 import { openPgPool } from "@/db/pg/client";
-import { benches } from "@/db/schema";
-import type { ModelConfig } from "@/lib/runtime/model-config";
-import { providerKeyOfConfig } from "./provider-key";
-
-const LIMIT = 2;
-const ENV = { BENCHWORK_PROVIDER_CONCURRENCY: String(LIMIT) };
-const CASES = 8;
-const CRITERIA = 3;
-
-/** A scripted endpoint: the judge's replies pass; every answer waits a little so calls overlap. */
-function endpoint(): Promise<ScriptedModelServer> {
-  return startScriptedModelServer({
-    latencyMs: 40,
-    script: [{ name: "judge", when: { systemIncludes: "You are an impartial evaluator" }, reply: { text: '{"reason": "Fine.", "verdict": "pass"}' } }],
-  });
-}
+import { benchJudgeKey } from "@/db/pg/judge-slots";
+import { describePg } from "@/db/pg/test-support/database";
+import { judgeLimitTests } from "./test-support/judge-limit";
+import { pgBenchStore } from "./test-support/pg-bench-store";
+import { startJobWorker } from "../job-worker";
 
 describePg("the provider limit counts judge calls across job workers (PostgreSQL)", () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let db: Db;
-  let systems = 0;
+  const store = pgBenchStore(6);
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openPgStore(database.url, 6);
-  }, 60_000);
-  afterAll(async () => {
-    if (db) await stopJobQueue(db);
-    if (db) await closeStore(db);
-    await database?.drop();
-    await stopOwnCluster();
-  }, 60_000);
-
-  /** A prompt with {@link CRITERIA} criteria and {@link CASES} cases, a candidate on each of `cands` and a judge on `judge`. */
-  async function launchJudged(cands: ScriptedModelServer[], judge: ScriptedModelServer): Promise<number> {
-    const systemId = `judged-${++systems}`;
-    await createSystem(db, { id: systemId, name: "Judged" });
-    const promptId = await createPrompt(db, { systemId, name: "agent", systemPrompt: "Answer politely." });
-    for (let i = 1; i <= CRITERIA; i++)
-      await addCriterion(db, { systemId, promptId, fields: { rule: `Rule ${i}`, passes: "fine", fails: "not fine", priority: "secondary" } });
-    await addCases(
-      db,
-      Array.from({ length: CASES }, (_, i) => ({
-        systemId,
-        promptId,
-        caseKey: `c${i}`,
-        source: "custom" as const,
-        content: { ...emptyCaseContent(), input: `question ${i}`, expected: "a polite answer" },
-      })),
-    );
-    const models: number[] = [];
-    for (const [i, c] of cands.entries())
-      models.push(await createModelConfig(db, { name: `cand ${i} ${systemId}`, provider: "openai-compatible", modelId: `cand-${i}`, baseUrl: c.url }));
-    const judgeModel = await createModelConfig(db, { name: `judge ${systemId}`, provider: "openai-compatible", modelId: "judge-1", baseUrl: judge.url });
-    const { id } = await launchFromRequest(
-      db,
-      {
-        systemId,
-        promptId,
-        candidates: models.map((m) => ({ kind: "model" as const, modelConfigId: m })),
-        baseline: { kind: "none" },
-        selection: { kind: "all" },
-        budget: null,
-        repeats: 1,
-        concurrency: 16,
-        timeoutSeconds: 60,
-        maxSteps: 1,
-        judgeModelConfigId: judgeModel,
-        launchKey: `k-${systemId}`,
-      },
-      { env: ENV },
-    );
-    return id;
-  }
-
-  /** Runs bench `id` on two job workers until it has ended; returns each trial's judge verdicts. */
-  async function runOnTwoWorkers(id: number): Promise<string[]> {
-    const workers = await Promise.all([1, 2].map(() => startJobWorker(db, { env: ENV, pollMs: 20, retryBaseDelayMs: 5 })));
-    try {
-      for (;;) {
-        const b = await getBench(db, id);
-        if (b && b.status !== "queued" && b.status !== "running") {
-          expect(b.status).toBe("finished");
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 20));
+  judgeLimitTests({
+    db: store.db,
+    startTwoWorkers: (env) => Promise.all([1, 2].map(() => startJobWorker(store.db(), { env, pollMs: 20, retryBaseDelayMs: 5 }))),
+    // The job worker's own read (db/pg/judge-slots.ts), on a connection of its own.
+    judgeKeyOf: async (id) => {
+      const pool = openPgPool(store.url(), 1);
+      const client = await pool.connect();
+      try {
+        return await benchJudgeKey(client, id);
+      } finally {
+        client.release();
+        await pool.end();
       }
-    } finally {
-      await Promise.all(workers.map((w) => w.stop(1000)));
-    }
-    const rows = await db.select({ status: trials.status, checks: trials.checks }).from(trials).where(eq(trials.benchId, id)).orderBy(asc(trials.id));
-    return rows.map(
-      (r) => `${r.status} ${((r.checks ? JSON.parse(r.checks) : []) as { kind: string; verdict: string }[]).map((c) => `${c.kind}=${c.verdict}`).join(",")}`,
-    );
-  }
-
-  const judged = `done ${Array(CRITERIA).fill("judge=passed").join(",")}`;
-
-  it("a judge on its own endpoint, two candidates on two others: no endpoint ever has more than the limit in flight", async () => {
-    const cands = [await endpoint(), await endpoint()];
-    const judge = await endpoint();
-    try {
-      const id = await launchJudged(cands, judge);
-      expect(await runOnTwoWorkers(id)).toEqual(Array(2 * CASES).fill(judged));
-      expect(cands.map((c) => c.requests.count)).toEqual([CASES, CASES]);
-      expect(judge.requests.count).toBe(2 * CASES * CRITERIA);
-      // Each candidate's endpoint has its own limit; the judge's endpoint serves both candidates' trials.
-      expect(cands.map((c) => c.requests.peakInFlight <= LIMIT)).toEqual([true, true]);
-      expect(judge.requests.peakInFlight).toBeLessThanOrEqual(LIMIT);
-    } finally {
-      for (const c of cands) await c.close();
-      await judge.close();
-    }
-  }, 120_000);
-
-  it("a judge on the candidate's endpoint: its calls and the candidate's share the limit", async () => {
-    const both = await endpoint();
-    try {
-      const id = await launchJudged([both], both);
-      expect(await runOnTwoWorkers(id)).toEqual(Array(CASES).fill(judged));
-      expect(both.requests.count).toBe(CASES * (1 + CRITERIA));
-      expect(both.requests.peakInFlight).toBeLessThanOrEqual(LIMIT);
-    } finally {
-      await both.close();
-    }
-  }, 120_000);
-
-  it("reads a bench's judge's provider key as the executor does (providerKeyOfConfig)", async () => {
-    const server = await endpoint();
-    const pool = openPgPool(database.url, 1);
-    const client = await pool.connect();
-    try {
-      const id = await launchJudged([server], server);
-      const configs: ModelConfig[] = [
-        { name: "a", provider: "openai", modelId: "gpt-x" },
-        { name: "b", provider: "anthropic", modelId: "claude-x", baseUrl: "https://proxy.example/v1" },
-        { name: "c", provider: "openai-compatible", modelId: "m", baseUrl: server.url },
-      ];
-      for (const judge of configs) {
-        await db
-          .update(benches)
-          .set({ judge: JSON.stringify(judge) })
-          .where(eq(benches.id, id));
-        expect(await benchJudgeKey(client, id)).toBe(providerKeyOfConfig(judge));
-      }
-      await db.update(benches).set({ judge: null }).where(eq(benches.id, id));
-      expect(await benchJudgeKey(client, id)).toBeNull();
-    } finally {
-      client.release();
-      await pool.end();
-      await server.close();
-    }
-  }, 60_000);
+    },
+  });
 });

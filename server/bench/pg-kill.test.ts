@@ -17,13 +17,12 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { getBench, getBenchProgress } from "@/db/queries/benches";
-import { trials } from "@/db/schema";
 import { closeStore, openPgStore } from "@/db/pg/store";
 import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
-import { and, eq } from "drizzle-orm";
 import { launchFromRequest } from "./prepare";
 import { stopJobQueue } from "./trial-jobs";
-import { loadCaseText, loadRequest, loadTrialRows, seedLoadSuite, startLoadModelServer, waitUntil, type LoadModelServer } from "./test-support/load-bench";
+import { expectOneResultPerTrial, holdAndPickVictim } from "./test-support/kill-bench";
+import { loadRequest, loadTrialRows, seedLoadSuite, startLoadModelServer, waitUntil, type LoadModelServer } from "./test-support/load-bench";
 import { WorkerFleet } from "./test-support/worker-fleet";
 
 const TRIALS = 2_000;
@@ -97,22 +96,14 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
     // The first kill lands while answers are held: every trial in flight has its request at the
     // model server, so the victim dies holding trials whatever the machine's speed.
     // ≥ 200 requests seen: the bench is far from done.
-    await waitUntil("200 requests at the model server", () => model.server.requests.count >= 200, { timeoutMs: CAP_MS, detail: progress });
-    model.server.hold();
-    await waitUntil("every slot of the bench to have its request held at the model server", () => model.server.requests.held >= CONCURRENCY, {
+    const { victim: first, victimKeys } = await holdAndPickVictim(db, {
+      benchId,
+      fleet,
+      model,
+      afterRequests: 200,
+      concurrency: CONCURRENCY,
       timeoutMs: CAP_MS,
-      detail: progress,
     });
-    const running = await db
-      .select({ workerId: trials.workerId, id: trials.id })
-      .from(trials)
-      .where(and(eq(trials.benchId, benchId), eq(trials.status, "running")));
-    // The first victim: a worker that holds trials (a worker id is host:pid:random, server/job-worker.ts).
-    const heldBy = (pid: number) => running.filter((r) => r.workerId?.split(":")[1] === String(pid)).map((r) => r.id);
-    const first = fleet.pids.findIndex((pid) => heldBy(pid).length > 0);
-    expect(first, `no worker process holds the running trials (${running.map((r) => r.workerId).join(", ")})`).not.toBe(-1);
-    const victimsIds = new Set(heldBy(fleet.pids[first]));
-    const victimsTrials = (await loadTrialRows(db, benchId)).filter((t) => victimsIds.has(t.id)).map((t) => t.caseKey);
 
     for (let round = 0, victim = first; ; round++, victim = (victim + 1) % WORKERS) {
       if (round > 0) {
@@ -144,28 +135,13 @@ describePg("kill -9 of worker processes on PostgreSQL", () => {
       `pg kill test: ${kills.length} kills (${kills.map((k) => k.unfinished).join(", ")} trials in flight or unstored at each), ` +
         `${[...model.requestsByCase.values()].filter((n) => n === 2).length} trials requested twice, ${fleet.starts} worker starts`,
     );
-    const rows = await loadTrialRows(db, benchId);
-    // Any trial that did not end `done` with its answer, with its error and model requests (to say why).
-    const wrong = rows.filter((r) => r.status !== "done" || r.output !== `Answer to ${loadCaseText(r.caseKey)}` || r.passedChecks !== 1);
-    expect(wrong.map((r) => ({ ...r, requests: model.requestsByCase.get(r.caseKey) ?? 0 }))).toEqual([]);
-    const end = (await getBenchProgress(db, benchId))!;
-    expect([end.status, end.total, end.done, end.error, end.skipped, end.queued, end.running]).toEqual(["finished", TRIALS, TRIALS, 0, 0, 0, 0]);
+    await expectOneResultPerTrial(db, { benchId, model, total: TRIALS, victimKeys });
     // The stored results (finalized once every trial had ended) count every trial once.
     const stats = (await getBench(db, benchId))!.summary!.candidates.map((c) => [c.stats.trials, c.stats.checks.passed]);
     expect(stats).toEqual([[{ total: TRIALS, done: TRIALS, error: 0, skipped: 0, pending: 0 }, TRIALS]]);
-    // One stored result per trial: one row per case, each done with its own case's answer and check.
-    expect(rows).toHaveLength(TRIALS);
-    expect(new Set(rows.map((r) => r.caseKey)).size).toBe(TRIALS);
-    // The model server saw every trial's request, none more than twice, and nothing else.
-    const counts = rows.map((r) => model.requestsByCase.get(r.caseKey) ?? 0);
-    expect(counts.filter((n) => n < 1 || n > 2)).toEqual([]);
-    expect(model.otherRequests).toBe(0);
     // The kills landed on a running bench: at least the first, whose victim held trials in flight.
     expect(kills.length).toBeGreaterThanOrEqual(1);
     expect(new Set(kills.map((k) => k.pid)).size).toBe(kills.length);
     expect(kills[0].unfinished).toBeGreaterThanOrEqual(CONCURRENCY);
-    // The first victim's held trials ran again elsewhere: requested twice, stored once.
-    expect(victimsTrials.length).toBeGreaterThanOrEqual(1);
-    for (const key of victimsTrials) expect(model.requestsByCase.get(key)).toBe(2);
   }, 900_000);
 });

@@ -6,32 +6,27 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { closeStore, openPgStore } from "@/db/pg/store";
-import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
+import { describePg } from "@/db/pg/test-support/database";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
 import { getBenchProgress } from "@/db/queries/benches";
 import { launchFromRequest } from "./prepare";
 import { recordedRequest, recordedSuite } from "./test-support/recorded-bench";
-import { stopJobQueue } from "./trial-jobs";
+import { pgBenchStore } from "./test-support/pg-bench-store";
 
 describePg("bench progress with a dead worker's claims (PostgreSQL)", () => {
-  let database: { url: string; drop: () => Promise<void> };
+  // The store's hooks first: its beforeAll runs before this suite's, its afterAll after (Vitest's stack order).
+  const store = pgBenchStore(4);
   let db: Db;
   let queue: PgTrialJobQueue;
   const LEASE = 10_000;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = openPgStore(database.url, 4);
-    queue = new PgTrialJobQueue({ url: database.url, leaseMs: LEASE });
+    db = store.db();
+    queue = new PgTrialJobQueue({ url: store.url(), leaseMs: LEASE });
     await queue.start();
   }, 60_000);
   afterAll(async () => {
     await queue?.stop();
-    if (db) await stopJobQueue(db);
-    if (db) await closeStore(db);
-    await database?.drop();
-    await stopOwnCluster();
   }, 60_000);
 
   it("counts the trials a worker stopped renewing, and when they run again", async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openMemoryDatabase, type Db } from "@/db/client";
-import { addCases } from "@/db/queries/cases";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench, getBenchProgress } from "@/db/queries/benches";
-import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
+import { addContainsCases, modelBenchRequest } from "./test-support/model-bench";
+import { waitEnded } from "./test-support/recorded-bench";
 import { startBenchWorker } from "../worker";
 
 // README "Prompts": the prompt revision's model settings win over the model configuration's defaults.
@@ -16,26 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-async function waitEnded(db: Db, id: number) {
-  for (;;) {
-    const b = await getBench(db, id);
-    if (b && b.status !== "queued" && b.status !== "running") return b;
-    if (!b) throw new Error(`bench ${id} vanished: ${JSON.stringify(await getBenchProgress(db, id))}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function benchOnce(db: Db, prompt: { name: string; modelSettings: Record<string, unknown> }) {
   const promptId = await createPrompt(db, { systemId: "shop", name: prompt.name, systemPrompt: "Be brief.", modelSettings: prompt.modelSettings });
-  await addCases(db, [
-    {
-      systemId: "shop",
-      promptId,
-      caseKey: `${prompt.name}-1`,
-      source: "custom",
-      content: { ...emptyCaseContent(), input: `hello from ${prompt.name}`, expected: "ok", evaluators: [{ kind: "contains" }] },
-    },
-  ]);
+  await addContainsCases(db, { systemId: "shop", promptId, cases: [{ key: `${prompt.name}-1`, input: `hello from ${prompt.name}`, expected: "ok" }] });
   const model = await createModelConfig(db, {
     name: `defaults ${prompt.name}`,
     provider: "openai-compatible",
@@ -44,20 +26,10 @@ async function benchOnce(db: Db, prompt: { name: string; modelSettings: Record<s
     temperature: 1,
     maxOutputTokens: 50,
   });
-  const { id } = await launchFromRequest(db, {
-    systemId: "shop",
-    promptId,
-    candidates: [{ kind: "model", modelConfigId: model }],
-    baseline: { kind: "none" },
-    selection: { kind: "all" },
-    budget: null,
-    repeats: 1,
-    concurrency: 1,
-    timeoutSeconds: 30,
-    maxSteps: 1,
-    judgeModelConfigId: null,
-    launchKey: `k-${prompt.name}`,
-  });
+  const { id } = await launchFromRequest(
+    db,
+    modelBenchRequest({ systemId: "shop", promptId, modelConfigIds: [model], concurrency: 1, timeoutSeconds: 30, launchKey: `k-${prompt.name}` }),
+  );
   const worker = startBenchWorker(db, { env: {}, pollMs: 20 });
   const bench = await waitEnded(db, id);
   await worker.stop(1000);

@@ -1,170 +1,36 @@
 /**
  * `BENCHWORK_PROVIDER_CONCURRENCY` on SQLite counts a judge's calls too, across worker processes
- * (issue 20, the twin of pg-judge-limit.test.ts): two bench workers (two claimers of the queue,
- * each with its own claims, as two `npm run worker` processes would be; one connection, as two in
- * one process would block each other's synchronous BEGIN) run a judged bench whose rubric has three criteria (three judge calls per trial, which the evaluators would make at once).
- * Each endpoint is its own scripted server, which records the most requests it had in flight:
- * neither may pass the limit.
+ * (issue 20; the tests are shared with pg-judge-limit.test.ts, test-support/judge-limit.ts): two
+ * bench workers (two claimers of the queue, each with its own claims, as two `npm run worker`
+ * processes would be; one connection, as two in one process would block each other's synchronous
+ * BEGIN).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
-import { addCases } from "@/db/queries/cases";
-import { addCriterion } from "@/db/queries/criteria";
-import { createModelConfig } from "@/db/queries/models";
-import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench } from "@/db/queries/benches";
+import { benches } from "@/db/schema";
 import { judgeProviderKeyOfStored } from "@/lib/bench/provider-key";
-import { benches, trials } from "@/db/schema";
-import { emptyCaseContent } from "@/lib/library/case-content";
-import type { ModelConfig } from "@/lib/runtime/model-config";
-import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
-import { launchFromRequest } from "./prepare";
-import { providerKeyOfConfig } from "./provider-key";
+import { judgeLimitTests } from "./test-support/judge-limit";
 import { startBenchWorker } from "../worker";
-
-const LIMIT = 2;
-const ENV = { BENCHWORK_PROVIDER_CONCURRENCY: String(LIMIT) };
-const CASES = 8;
-const CRITERIA = 3;
-
-/** A scripted endpoint: the judge's replies pass; every answer waits a little so calls overlap. */
-function endpoint(): Promise<ScriptedModelServer> {
-  return startScriptedModelServer({
-    latencyMs: 40,
-    script: [{ name: "judge", when: { systemIncludes: "You are an impartial evaluator" }, reply: { text: '{"reason": "Fine.", "verdict": "pass"}' } }],
-  });
-}
 
 describe("the provider limit counts judge calls across job workers (SQLite)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "benchwork-sqjudge-"));
-  const file = path.join(dir, "b.db");
-  const db: Db = openDatabase(file);
+  const db: Db = openDatabase(path.join(dir, "b.db"));
   migrateDatabase(db);
-  let systems = 0;
-
   afterAll(() => {
     db.$client.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A prompt with {@link CRITERIA} criteria and {@link CASES} cases, a candidate on each of `cands` and a judge on `judge`. */
-  async function launchJudged(cands: ScriptedModelServer[], judge: ScriptedModelServer): Promise<number> {
-    const systemId = `judged-${++systems}`;
-    await createSystem(db, { id: systemId, name: "Judged" });
-    const promptId = await createPrompt(db, { systemId, name: "agent", systemPrompt: "Answer politely." });
-    for (let i = 1; i <= CRITERIA; i++)
-      await addCriterion(db, { systemId, promptId, fields: { rule: `Rule ${i}`, passes: "fine", fails: "not fine", priority: "secondary" } });
-    await addCases(
-      db,
-      Array.from({ length: CASES }, (_, i) => ({
-        systemId,
-        promptId,
-        caseKey: `c${i}`,
-        source: "custom" as const,
-        content: { ...emptyCaseContent(), input: `question ${i}`, expected: "a polite answer" },
-      })),
-    );
-    const models: number[] = [];
-    for (const [i, c] of cands.entries())
-      models.push(await createModelConfig(db, { name: `cand ${i} ${systemId}`, provider: "openai-compatible", modelId: `cand-${i}`, baseUrl: c.url }));
-    const judgeModel = await createModelConfig(db, { name: `judge ${systemId}`, provider: "openai-compatible", modelId: "judge-1", baseUrl: judge.url });
-    const { id } = await launchFromRequest(
-      db,
-      {
-        systemId,
-        promptId,
-        candidates: models.map((m) => ({ kind: "model" as const, modelConfigId: m })),
-        baseline: { kind: "none" },
-        selection: { kind: "all" },
-        budget: null,
-        repeats: 1,
-        concurrency: 16,
-        timeoutSeconds: 60,
-        maxSteps: 1,
-        judgeModelConfigId: judgeModel,
-        launchKey: `k-${systemId}`,
-      },
-      { env: ENV },
-    );
-    return id;
-  }
-
-  /** Runs bench `id` on two bench workers until it has ended; returns each trial's judge verdicts. */
-  async function runOnTwoWorkers(id: number): Promise<string[]> {
-    const workers = [1, 2].map(() => startBenchWorker(db, { env: ENV, pollMs: 20, retryBaseDelayMs: 5, trialThreads: 0 }));
-    try {
-      for (;;) {
-        const b = await getBench(db, id);
-        if (b && b.status !== "queued" && b.status !== "running") {
-          expect(b.status).toBe("finished");
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    } finally {
-      await Promise.all(workers.map((w) => w.stop(1000)));
-    }
-    const rows = await db.select({ status: trials.status, checks: trials.checks }).from(trials).where(eq(trials.benchId, id)).orderBy(asc(trials.id));
-    return rows.map(
-      (r) => `${r.status} ${((r.checks ? JSON.parse(r.checks) : []) as { kind: string; verdict: string }[]).map((c) => `${c.kind}=${c.verdict}`).join(",")}`,
-    );
-  }
-
-  const judged = `done ${Array(CRITERIA).fill("judge=passed").join(",")}`;
-
-  it("a judge on its own endpoint, two candidates on two others: no endpoint ever has more than the limit in flight", async () => {
-    const cands = [await endpoint(), await endpoint()];
-    const judge = await endpoint();
-    try {
-      const id = await launchJudged(cands, judge);
-      expect(await runOnTwoWorkers(id)).toEqual(Array(2 * CASES).fill(judged));
-      expect(cands.map((c) => c.requests.count)).toEqual([CASES, CASES]);
-      expect(judge.requests.count).toBe(2 * CASES * CRITERIA);
-      // Each candidate's endpoint has its own limit; the judge's endpoint serves both candidates' trials.
-      expect(cands.map((c) => c.requests.peakInFlight <= LIMIT)).toEqual([true, true]);
-      expect(judge.requests.peakInFlight).toBeLessThanOrEqual(LIMIT);
-    } finally {
-      for (const c of cands) await c.close();
-      await judge.close();
-    }
-  }, 120_000);
-
-  it("a judge on the candidate's endpoint: its calls and the candidate's share the limit", async () => {
-    const both = await endpoint();
-    try {
-      const id = await launchJudged([both], both);
-      expect(await runOnTwoWorkers(id)).toEqual(Array(CASES).fill(judged));
-      expect(both.requests.count).toBe(CASES * (1 + CRITERIA));
-      expect(both.requests.peakInFlight).toBeLessThanOrEqual(LIMIT);
-    } finally {
-      await both.close();
-    }
-  }, 120_000);
-
-  it("reads a bench's stored judge's provider key as the executor does (providerKeyOfConfig)", async () => {
-    const server = await endpoint();
-    try {
-      const id = await launchJudged([server], server);
-      const configs: ModelConfig[] = [
-        { name: "a", provider: "openai", modelId: "gpt-x" },
-        { name: "b", provider: "anthropic", modelId: "claude-x", baseUrl: "https://proxy.example/v1" },
-        { name: "c", provider: "openai-compatible", modelId: "m", baseUrl: server.url },
-      ];
-      for (const judge of configs) {
-        await db
-          .update(benches)
-          .set({ judge: JSON.stringify(judge) })
-          .where(eq(benches.id, id));
-        const [row] = await db.select({ judge: benches.judge }).from(benches).where(eq(benches.id, id));
-        expect(judgeProviderKeyOfStored(row.judge)).toBe(providerKeyOfConfig(judge));
-      }
-      expect(judgeProviderKeyOfStored(null)).toBeNull();
-    } finally {
-      await server.close();
-    }
-  }, 60_000);
+  judgeLimitTests({
+    db: () => db,
+    startTwoWorkers: async (env) => [1, 2].map(() => startBenchWorker(db, { env, pollMs: 20, retryBaseDelayMs: 5, trialThreads: 0 })),
+    judgeKeyOf: async (id) => {
+      const [row] = await db.select({ judge: benches.judge }).from(benches).where(eq(benches.id, id));
+      return judgeProviderKeyOfStored(row.judge);
+    },
+  });
 });

@@ -11,13 +11,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type Db } from "@/db/client";
 import { getBenchProgress } from "@/db/queries/benches";
-import { trials } from "@/db/schema";
 import { launchFromRequest } from "./prepare";
-import { loadCaseText, loadRequest, loadTrialRows, seedLoadSuite, startLoadModelServer, waitUntil, type LoadModelServer } from "./test-support/load-bench";
+import { expectOneResultPerTrial, holdAndPickVictim } from "./test-support/kill-bench";
+import { loadRequest, seedLoadSuite, startLoadModelServer, waitUntil, type LoadModelServer } from "./test-support/load-bench";
 import { WorkerFleet } from "./test-support/worker-fleet";
 
 const TRIALS = 400;
@@ -68,22 +67,7 @@ describe("kill -9 of worker processes on SQLite", () => {
     });
     await fleet.start(WORKERS);
 
-    await waitUntil("40 requests at the model server", () => model.server.requests.count >= 40, { timeoutMs: CAP_MS, detail: progress });
-    model.server.hold();
-    await waitUntil("every slot of the bench to have its request held", () => model.server.requests.held >= CONCURRENCY, {
-      timeoutMs: CAP_MS,
-      detail: progress,
-    });
-    const running = await db
-      .select({ workerId: trials.workerId, id: trials.id })
-      .from(trials)
-      .where(and(eq(trials.benchId, benchId), eq(trials.status, "running")));
-    // A worker id is host:pid:random (server/worker.ts).
-    const heldBy = (pid: number) => running.filter((r) => r.workerId?.split(":")[1] === String(pid)).map((r) => r.id);
-    const victim = fleet.pids.findIndex((pid) => heldBy(pid).length > 0);
-    expect(victim, `no worker process holds the running trials (${running.map((r) => r.workerId).join(", ")})`).not.toBe(-1);
-    const victimIds = new Set(heldBy(fleet.pids[victim]));
-    const victimKeys = (await loadTrialRows(db, benchId)).filter((t) => victimIds.has(t.id)).map((t) => t.caseKey);
+    const { victim, victimKeys } = await holdAndPickVictim(db, { benchId, fleet, model, afterRequests: 40, concurrency: CONCURRENCY, timeoutMs: CAP_MS });
     await fleet.kill(victim);
     model.server.release(); // the dead worker's held answers go to closed connections
     await fleet.restart(victim);
@@ -95,19 +79,8 @@ describe("kill -9 of worker processes on SQLite", () => {
     });
     await fleet.stop();
 
-    const rows = await loadTrialRows(db, benchId);
-    const wrong = rows.filter((r) => r.status !== "done" || r.output !== `Answer to ${loadCaseText(r.caseKey)}` || r.passedChecks !== 1);
-    expect(wrong.map((r) => ({ ...r, requests: model.requestsByCase.get(r.caseKey) ?? 0 }))).toEqual([]);
-    const end = (await getBenchProgress(db, benchId))!;
-    expect([end.status, end.total, end.done, end.error, end.skipped, end.queued, end.running]).toEqual(["finished", TRIALS, TRIALS, 0, 0, 0, 0]);
-    expect(rows).toHaveLength(TRIALS);
-    expect(new Set(rows.map((r) => r.caseKey)).size).toBe(TRIALS);
-    const counts = rows.map((r) => model.requestsByCase.get(r.caseKey) ?? 0);
-    expect(counts.filter((n) => n < 1 || n > 2)).toEqual([]);
-    expect(model.otherRequests).toBe(0);
-    // The victim's held trials ran again elsewhere: requested twice, stored once, on their second delivery.
-    expect(victimKeys.length).toBeGreaterThanOrEqual(1);
-    for (const key of victimKeys) expect(model.requestsByCase.get(key)).toBe(2);
+    const rows = await expectOneResultPerTrial(db, { benchId, model, total: TRIALS, victimKeys });
+    // The victim's trials were stored on their second delivery.
     const byKey = new Map(rows.map((r) => [r.caseKey, r]));
     expect(victimKeys.map((k) => byKey.get(k)!.attempts)).toEqual(victimKeys.map(() => 2));
   }, 600_000);

@@ -22,7 +22,9 @@
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
-import * as esbuild from "esbuild";
+// Loaded when an `evaluate` function is compiled, not with the module: the CLI's other commands
+// (and runs without such functions) start without esbuild (issue 20).
+import type * as esbuild from "esbuild";
 import { sha256Hex } from "@/lib/suite/canonical";
 import { exportPathExpression, isolateEvaluate } from "@/lib/suite/evaluate-source";
 
@@ -105,7 +107,9 @@ async function pass(root: string, entry: string, moduleAbs: string, rewritten: s
       }
     },
   };
-  const result = await esbuild.build({
+  const result = await (
+    await import("esbuild")
+  ).build({
     stdin: { contents: entry, resolveDir: root, sourcefile: "benchwork-evaluate-entry.js", loader: "js" },
     absWorkingDir: root,
     bundle: true,
@@ -165,7 +169,7 @@ export async function bundleEvaluate(root: string, module: string, exportPath: s
   }
   let js: string;
   try {
-    js = (await esbuild.transform(source, { loader: loaderOf(moduleAbs), target: "esnext", sourcefile: module, charset: "utf8" })).code;
+    js = (await (await import("esbuild")).transform(source, { loader: loaderOf(moduleAbs), target: "esnext", sourcefile: module, charset: "utf8" })).code;
   } catch (e) {
     return { ok: false, message: `the module could not be compiled: ${firstError(e)}` };
   }

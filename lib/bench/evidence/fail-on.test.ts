@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { PairedComparison } from "@/lib/bench/stats/paired";
 import { failOnMessage, failOnReasons, parseFailOn } from "./fail-on";
-import type { HeadlineCandidate, LabelledComparison, PrimaryComparison } from "./headline";
+import type { HeadlineCandidate, PrimaryComparison } from "./headline";
+import { labelledComparison } from "./test-support/comparison";
 
-const cmp = (o: Partial<PairedComparison>): LabelledComparison => ({
-  against: "baseline",
-  againstCandidate: "base",
-  n: 200,
-  regressions: 0,
-  fixes: 0,
-  delta: 0,
-  ci95: [0, 0],
-  pValue: 1,
-  test: "exact McNemar",
-  signTestPValue: null,
-  verdict: "inconclusive",
-  minDetectableEffect: 0.1,
-  unpaired: { candidate: 0, against: 0 },
-  ...o,
-});
+const cmp = labelledComparison;
 const cand: HeadlineCandidate = { label: "cand", isBaseline: false, comparisons: [], blockers: [] };
 const primary = (o: Partial<PairedComparison>): PrimaryComparison => ({ candidate: cand, comparison: cmp(o) });
 const better = primary({ delta: 0.2, ci95: [0.1, 0.3], pValue: 0.0004, verdict: "better" });

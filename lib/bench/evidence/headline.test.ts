@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { PairedComparison } from "@/lib/bench/stats/paired";
 import { evidenceHeadline, primaryComparison, type HeadlineCandidate, type LabelledComparison } from "./headline";
+import { labelledComparison } from "./test-support/comparison";
 
-const cmp = (o: Partial<PairedComparison> & Pick<LabelledComparison, "against" | "againstCandidate">): LabelledComparison => ({
-  n: 200,
-  regressions: 0,
-  fixes: 0,
-  delta: 0,
-  ci95: [0, 0],
-  pValue: 1,
-  test: "exact McNemar",
-  signTestPValue: null,
-  verdict: "inconclusive",
-  minDetectableEffect: 0.1,
-  unpaired: { candidate: 0, against: 0 },
-  ...o,
-});
+// Every comparison here names what it is against.
+const cmp = (o: Partial<PairedComparison> & Pick<LabelledComparison, "against" | "againstCandidate">): LabelledComparison => labelledComparison(o);
 const base: HeadlineCandidate = { label: "6b-finetuning", isBaseline: true, comparisons: [], blockers: [] };
 
 describe("evidenceHeadline", () => {

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import { finalizeBench } from "@/db/queries/bench-finalize";
 import { SqliteTrialJobQueue } from "@/db/queries/trial-job-queue";
-import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
+import { benchesToCancel, benchesToFinalize } from "@/db/queries/trial-jobs";
 import { startJobWorker } from "@/lib/bench/job-worker";
 import type { TrialExecutor } from "@/lib/bench/worker";
 import { poolExecutorFactory, TrialThreadPool } from "./bench/trial-pool";
@@ -128,7 +128,7 @@ export function startBenchWorker(
           // ~1 ms) storing every 10 ms instead of the loop's 50 ms brought 50 ms-latency benches from
           // 2.26–2.41 × ideal to 1.77–1.81 × (bench/runner-compare.ts, 10,000 trials, load ~4).
           flushMs: 10,
-          loadTrials: (ids) => claimedTrialRows(db, ids),
+          loadTrials: (ids) => queue.claimedTrials(ids),
           executorFor,
           onPoll: () => enqueueOrphanTrials(db, env, { unqueuedOnly: true }),
           cancelRequested: () => benchesToCancel(db),

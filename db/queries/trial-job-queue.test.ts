@@ -11,7 +11,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { migrateDatabase, openDatabase, type Db } from "../client";
-import { benchCandidates, benches, trials } from "../schema";
+import { benchCandidates, benchCases, benches, trials } from "../schema";
 import { insertQueuedBench } from "../test-support/bench-rows";
 import { MIXED, mixedCapSettings, runMixedPrices } from "../test-support/mixed-price-cap";
 import { queueProcessTests } from "../test-support/queue-processes";
@@ -232,6 +232,40 @@ describe("SqliteTrialJobQueue", () => {
     expect(await queue.complete(live, result("from the live worker"))).toBe(true);
     expect(await queue.complete(stale, result("late again"))).toBe(false);
     expect(await trialRows(benchId)).toEqual([expect.objectContaining({ status: "done", output: "from the live worker", attempts: 2 })]);
+  });
+
+  it("re-delivers a claim past its lease within the next claim itself, and gives up after the last delivery", async () => {
+    const { benchId, trialIds } = await launch(1, { concurrency: 1 });
+    const [first] = await queue.claim("w1", 1, T0);
+    // No expire() call: the claim at the lease's end requeues the trial and takes the bench's freed slot.
+    const [second] = await queue.claim("w2", 1, T0 + 1_000);
+    expect(second).toMatchObject({ trialId: trialIds[0], delivery: 2 });
+    expect(second.token).not.toBe(first.token);
+    expect((await trialRows(benchId))[0]).toMatchObject({ status: "running", workerId: "w2", attempts: 2 });
+    const [third] = await queue.claim("w3", 1, T0 + 2_000);
+    expect(third).toMatchObject({ trialId: trialIds[0], delivery: 3 });
+    expect(await queue.claim("w4", 1, T0 + 3_000)).toEqual([]);
+    expect((await trialRows(benchId))[0]).toMatchObject({
+      status: "error",
+      workerId: null,
+      attempts: 3,
+      error: expect.stringContaining("stopped answering 3 times"),
+    });
+    expect(await queue.complete(third, result("too late"))).toBe(false);
+  });
+
+  it("reads claimed trials' rows with their case revision, leaving out ids without a row", async () => {
+    const { benchId, trialIds } = await launch(2, { concurrency: 2 });
+    const rows = await queue.claimedTrials([trialIds[1], 999_999, trialIds[0]]);
+    const expected = await db
+      .select({ id: trials.id, candidateId: trials.candidateId, benchCaseId: trials.benchCaseId, caseRevisionId: benchCases.caseRevisionId })
+      .from(trials)
+      .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+      .where(eq(trials.benchId, benchId))
+      .orderBy(asc(trials.id));
+    expect(expected).toHaveLength(2);
+    expect([...rows].sort((a, b) => a.id - b.id)).toEqual(expected.map((e) => ({ ...e, benchId, repeat: 0, attempts: 0 })));
+    expect(await queue.claimedTrials([])).toEqual([]);
   });
 
   it("completes many claims in one transaction, storing only the current ones", async () => {

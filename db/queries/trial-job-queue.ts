@@ -13,11 +13,12 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
+import type { ClaimedTrial } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { judgeProviderKeyOfStored } from "@/lib/bench/provider-key";
 import { budgetSkipReason, capAllowance, outcomeSpend, type SpendCap } from "@/lib/bench/budget";
 import type { Db } from "../client";
-import { benchCandidates, benches, trials } from "../schema";
+import { benchCandidates, benchCases, benches, trials } from "../schema";
 import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
 import { transaction, type TxDb } from "../transaction";
 
@@ -71,6 +72,85 @@ function statements(db: Db) {
       .update(trialJobs)
       .set({ state: "done" })
       .where(eq(trialJobs.trialId, p("trialId")))
+      .prepare(),
+    /** The rows of claimed trials (ids as one JSON array: one statement for any number of them). */
+    claimedTrials: db
+      .select({
+        id: trials.id,
+        benchId: trials.benchId,
+        candidateId: trials.candidateId,
+        benchCaseId: trials.benchCaseId,
+        caseRevisionId: benchCases.caseRevisionId,
+        repeat: trials.repeat,
+        attempts: trials.attempts,
+      })
+      .from(trials)
+      .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+      .where(sql`${trials.id} IN (SELECT value FROM json_each(${p("ids")}))`)
+      .prepare(),
+    /** Every open, uncancelled lane with its limits and its bench's judge and spend (the claim's first read). */
+    lanes: db
+      .select({
+        benchId: queueLanes.benchId,
+        providerKey: queueLanes.providerKey,
+        benchLimit: queueBenches.concurrency,
+        providerLimit: queueProviders.concurrency,
+        judge: benches.judge,
+        settings: benches.settings,
+        spentUsd: benches.spentUsd,
+        spentTrials: benches.spentTrials,
+      })
+      .from(queueLanes)
+      .innerJoin(queueBenches, eq(queueBenches.benchId, queueLanes.benchId))
+      .innerJoin(queueProviders, eq(queueProviders.providerKey, queueLanes.providerKey))
+      .innerJoin(benches, eq(benches.id, queueLanes.benchId))
+      .where(and(isNull(queueBenches.cancelledAt), inArray(benches.status, ["queued", "running"])))
+      .orderBy(asc(queueLanes.benchId), asc(queueLanes.providerKey))
+      .prepare(),
+    /** Current claims per lane, with the bench's judge (its provider's slots count them too). */
+    claimedPerLane: db
+      .select({ benchId: trialJobs.benchId, providerKey: trialJobs.providerKey, judge: benches.judge, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(trialJobs)
+      .innerJoin(benches, eq(benches.id, trialJobs.benchId))
+      .where(eq(trialJobs.state, "claimed"))
+      .groupBy(trialJobs.benchId, trialJobs.providerKey)
+      .prepare(),
+    providerLimits: db.select().from(queueProviders).prepare(),
+    markBenchRunning: db
+      .update(benches)
+      .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${p("now")})` })
+      .where(and(eq(benches.id, p("benchId")), eq(benches.status, "queued")))
+      .prepare(),
+    expiredJobs: db
+      .select({ trialId: trialJobs.trialId, deliveries: trialJobs.deliveries })
+      .from(trialJobs)
+      .where(and(eq(trialJobs.state, "claimed"), lte(trialJobs.expiresAt, p("now"))))
+      .prepare(),
+    requeueJob: db
+      .update(trialJobs)
+      .set({ state: "queued", workerId: null, token: null, expiresAt: null })
+      .where(eq(trialJobs.trialId, p("trialId")))
+      .prepare(),
+    requeueTrial: db
+      .update(trials)
+      .set({ status: "queued", workerId: null, startedAt: null })
+      .where(and(eq(trials.id, p("trialId")), eq(trials.status, "running")))
+      .prepare(),
+    failJob: db
+      .update(trialJobs)
+      .set({ state: "failed", workerId: null, token: null, expiresAt: null })
+      .where(eq(trialJobs.trialId, p("trialId")))
+      .prepare(),
+    failTrial: db
+      .update(trials)
+      .set({
+        status: "error",
+        workerId: null,
+        finishedAt: sql`${p("now")}`,
+        attempts: sql`${p("deliveries")}`,
+        error: sql`${p("error")}`,
+      })
+      .where(and(eq(trials.id, p("trialId")), eq(trials.status, "running")))
       .prepare(),
     addSpent: db
       .update(benches)
@@ -197,33 +277,16 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
   }
 
   async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
-    await this.expire(now);
-    if (max < 1) return [];
+    // Expired claims go back to the queue in the claim's own transaction (one BEGIN IMMEDIATE and
+    // one commit per claim, not two), so their slots are free for it.
     return transaction(this.db, async (tx) => {
-      const lanes = await tx
-        .select({
-          benchId: queueLanes.benchId,
-          providerKey: queueLanes.providerKey,
-          benchLimit: queueBenches.concurrency,
-          providerLimit: queueProviders.concurrency,
-          judge: benches.judge,
-          settings: benches.settings,
-          spentUsd: benches.spentUsd,
-          spentTrials: benches.spentTrials,
-        })
-        .from(queueLanes)
-        .innerJoin(queueBenches, eq(queueBenches.benchId, queueLanes.benchId))
-        .innerJoin(queueProviders, eq(queueProviders.providerKey, queueLanes.providerKey))
-        .innerJoin(benches, eq(benches.id, queueLanes.benchId))
-        .where(and(isNull(queueBenches.cancelledAt), inArray(benches.status, ["queued", "running"])))
-        .orderBy(asc(queueLanes.benchId), asc(queueLanes.providerKey));
+      this.expireIn(now);
+      if (max < 1) return [];
+      // Prepared once per queue (statements()): building and compiling these per claim cost more
+      // than the claim's own work at hundreds of claims per second.
+      const lanes = this.st.lanes.all();
       if (lanes.length === 0) return [];
-      const claimed = await tx
-        .select({ benchId: trialJobs.benchId, providerKey: trialJobs.providerKey, judge: benches.judge, n: sql<number>`count(*)`.mapWith(Number) })
-        .from(trialJobs)
-        .innerJoin(benches, eq(benches.id, trialJobs.benchId))
-        .where(eq(trialJobs.state, "claimed"))
-        .groupBy(trialJobs.benchId, trialJobs.providerKey);
+      const claimed = this.st.claimedPerLane.all();
       const benchHeld = new Map<number, number>();
       /** Per provider: the claims that call it, as their candidate's or (on another provider) their judge's. */
       const providerHeld = new Map<string, number>();
@@ -235,7 +298,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         if (judgeKey !== null) hold(judgeKey, c.n);
       }
       // A judge's provider may have no lane of its own: its limit is stored by the launch.
-      const providerLimits = new Map((await tx.select().from(queueProviders)).map((r) => [r.providerKey, r.concurrency]));
+      const providerLimits = new Map(this.st.providerLimits.all().map((r) => [r.providerKey, r.concurrency]));
       const freeOf = (key: string) => (providerLimits.get(key) ?? Infinity) - (providerHeld.get(key) ?? 0);
       const out: TrialClaim[] = [];
       /** Per bench: trials it may still start under its spend cap in this claim (absent: no cap or not looked at yet). */
@@ -275,10 +338,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
         }
         allowance.set(lane.benchId, allowance.get(lane.benchId)! - started);
         if (started) {
-          await tx
-            .update(benches)
-            .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${now})` })
-            .where(and(eq(benches.id, lane.benchId), eq(benches.status, "queued")));
+          this.st.markBenchRunning.run({ benchId: lane.benchId, now });
           benchHeld.set(lane.benchId, (benchHeld.get(lane.benchId) ?? 0) + started);
           hold(lane.providerKey, started);
           if (judgeKey !== null) hold(judgeKey, started);
@@ -287,6 +347,16 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
       }
       return out;
     });
+  }
+
+  /**
+   * The rows of claimed trials as an executor runs them (what db/queries/trial-jobs.ts
+   * `claimedTrialRows` reads, with one prepared statement: the job worker asks after every claim).
+   * Ids without a row are left out.
+   */
+  async claimedTrials(trialIds: readonly number[]): Promise<ClaimedTrial[]> {
+    if (trialIds.length === 0) return [];
+    return this.st.claimedTrials.all({ ids: JSON.stringify(trialIds) });
   }
 
   /**
@@ -345,38 +415,33 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
   }
 
   async expire(now: number): Promise<{ requeued: number; gaveUp: number }> {
-    return transaction(this.db, async (tx) => {
-      const expired = await tx
-        .select({ trialId: trialJobs.trialId, deliveries: trialJobs.deliveries })
-        .from(trialJobs)
-        .where(and(eq(trialJobs.state, "claimed"), lte(trialJobs.expiresAt, now)));
-      let requeued = 0;
-      let gaveUp = 0;
-      for (const job of expired) {
-        if (job.deliveries < this.maxDeliveries) {
-          await tx.update(trialJobs).set({ state: "queued", workerId: null, token: null, expiresAt: null }).where(eq(trialJobs.trialId, job.trialId));
-          await tx
-            .update(trials)
-            .set({ status: "queued", workerId: null, startedAt: null })
-            .where(and(eq(trials.id, job.trialId), eq(trials.status, "running")));
-          requeued++;
-        } else {
-          await tx.update(trialJobs).set({ state: "failed", workerId: null, token: null, expiresAt: null }).where(eq(trialJobs.trialId, job.trialId));
-          await tx
-            .update(trials)
-            .set({
-              status: "error",
-              workerId: null,
-              finishedAt: now,
-              attempts: job.deliveries,
-              error: `the worker running this trial stopped answering ${job.deliveries} times; giving up`,
-            })
-            .where(and(eq(trials.id, job.trialId), eq(trials.status, "running")));
-          gaveUp++;
-        }
+    return transaction(this.db, async () => this.expireIn(now));
+  }
+
+  /**
+   * {@link expire}'s work, inside the caller's write transaction: claims past their lease go back
+   * to the queue, or (their last delivery) give their trial up as `error`.
+   */
+  private expireIn(now: number): { requeued: number; gaveUp: number } {
+    let requeued = 0;
+    let gaveUp = 0;
+    for (const job of this.st.expiredJobs.all({ now })) {
+      if (job.deliveries < this.maxDeliveries) {
+        this.st.requeueJob.run({ trialId: job.trialId });
+        this.st.requeueTrial.run({ trialId: job.trialId });
+        requeued++;
+      } else {
+        this.st.failJob.run({ trialId: job.trialId });
+        this.st.failTrial.run({
+          trialId: job.trialId,
+          now,
+          deliveries: job.deliveries,
+          error: `the worker running this trial stopped answering ${job.deliveries} times; giving up`,
+        });
+        gaveUp++;
       }
-      return { requeued, gaveUp };
-    });
+    }
+    return { requeued, gaveUp };
   }
 
   async complete(claim: TrialClaim, result: TrialResult): Promise<boolean> {

@@ -10,6 +10,7 @@ import type { Db } from "../client";
 import { benches, trials } from "../schema";
 import { queueBenches, trialJobs } from "../schema-sqlite-queue";
 import type { TxDb } from "../transaction";
+import { selectIds } from "./prepared-ids";
 
 const OPEN_BENCH = inArray(benches.status, ["queued", "running"]);
 
@@ -31,13 +32,15 @@ export async function benchesWithoutJobs(db: Db, o: { unqueuedOnly?: boolean } =
       .from(trials)
       .where(and(eq(trials.benchId, benches.id), inArray(trials.status, ["queued", "running"]), jobless)),
   );
-  const rows = await db
-    .select({ id: benches.id })
-    .from(benches)
-    .leftJoin(queueBenches, eq(queueBenches.benchId, benches.id))
-    .where(o.unqueuedOnly ? and(OPEN_BENCH, isNull(queueBenches.benchId), openTrialWithoutJob) : and(OPEN_BENCH, openTrialWithoutJob))
-    .orderBy(benches.id);
-  return rows.map((r) => r.id);
+  // Prepared once per connection on SQLite (selectIds): the unqueued-only check runs at every poll.
+  return selectIds(db, o.unqueuedOnly ? "benchesWithoutJobs:unqueued" : "benchesWithoutJobs", () =>
+    db
+      .select({ id: benches.id })
+      .from(benches)
+      .leftJoin(queueBenches, eq(queueBenches.benchId, benches.id))
+      .where(o.unqueuedOnly ? and(OPEN_BENCH, isNull(queueBenches.benchId), openTrialWithoutJob) : and(OPEN_BENCH, openTrialWithoutJob))
+      .orderBy(benches.id),
+  );
 }
 
 /**

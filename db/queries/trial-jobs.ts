@@ -7,6 +7,7 @@
 import { and, eq, inArray, isNotNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { isPostgres } from "../dialect";
+import { selectIds } from "./prepared-ids";
 import { benchCandidates, benchCases, benches, trials } from "../schema";
 import type { ClaimedTrial } from "@/lib/bench/queue";
 import type { ModelConfig } from "@/lib/runtime/model-config";
@@ -67,30 +68,32 @@ const OPEN_BENCH = inArray(benches.status, ["queued", "running"]);
 
 /** Open benches (queued or running) whose cancellation was asked, oldest first. */
 export async function benchesToCancel(db: Db): Promise<number[]> {
-  const rows = await db
-    .select({ id: benches.id })
-    .from(benches)
-    .where(and(OPEN_BENCH, isNotNull(benches.cancelRequestedAt)))
-    .orderBy(benches.id);
-  return rows.map((r) => r.id);
+  return selectIds(db, "benchesToCancel", () =>
+    db
+      .select({ id: benches.id })
+      .from(benches)
+      .where(and(OPEN_BENCH, isNotNull(benches.cancelRequestedAt)))
+      .orderBy(benches.id),
+  );
 }
 
 /** Open benches none of whose trials is queued or running: what is left is to finalize them. */
 export async function benchesToFinalize(db: Db): Promise<number[]> {
-  const rows = await db
-    .select({ id: benches.id })
-    .from(benches)
-    .where(
-      and(
-        OPEN_BENCH,
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(trials)
-            .where(and(eq(trials.benchId, benches.id), inArray(trials.status, ["queued", "running"]))),
+  return selectIds(db, "benchesToFinalize", () =>
+    db
+      .select({ id: benches.id })
+      .from(benches)
+      .where(
+        and(
+          OPEN_BENCH,
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(trials)
+              .where(and(eq(trials.benchId, benches.id), inArray(trials.status, ["queued", "running"]))),
+          ),
         ),
-      ),
-    )
-    .orderBy(benches.id);
-  return rows.map((r) => r.id);
+      )
+      .orderBy(benches.id),
+  );
 }

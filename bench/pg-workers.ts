@@ -9,14 +9,20 @@
  *   peak    the model server's most chat requests in flight at once, against the per-provider limit
  *           (BENCHWORK_PROVIDER_CONCURRENCY given to the launch and the workers; never exceeded)
  *   load    the 1-minute load average before and after the run (the machine is shared)
- *   cpu     CPU time (user + system, from /proc) of the worker processes during the run, in µs per trial
+ *   cpu     CPU time (user + system, from /proc) during the run, in µs per trial, by process: the
+ *           worker processes; PostgreSQL (its postmaster and every backend: live children's times plus
+ *           the reaped ones' that /proc adds to the postmaster); this process (the scripted model
+ *           server, the launch, the relay below unless `--no-relay`); and their total (the target
+ *           at 4 workers on 2 cores needs the total ≲ 400 µs)
+ *   rss     the largest peak RSS (VmHWM, all threads) of the worker processes, in MB (issue #5: < 300 MB)
  *   trips   round trips to PostgreSQL of the worker processes during the run, per trial (they
- *           connect through a counting relay, bench/pg-wire-count.ts: every Query and Sync message)
+ *           connect through a counting relay, bench/pg-wire-count.ts: every Query and Sync message;
+ *           `--no-relay` connects them directly, so the relay's CPU is not on the machine, and prints n/a)
  * An unmeasured warm-up bench (`--warmup`, default 1,000 trials) runs first on each fleet, so the
  * figure is of warm workers, as in a deployment.
  *
  * Run: `npx tsx bench/pg-workers.ts [--trials 20000] [--latency 50] [--concurrency 256]
- * [--provider-limit 256] [--workers 1,2,4] [--slots N] [--warmup 1000] [--before DIR] [--cpu-prof DIR]`
+ * [--provider-limit 256] [--workers 1,2,4] [--slots N] [--warmup 1000] [--before DIR] [--cpu-prof DIR] [--no-relay]`
  * (`--trials 2000` for a quick run; `--slots` sets BENCHWORK_WORKER_SLOTS, else the worker's
  * default). `--before DIR` also runs the workers of another checkout (e.g. `git worktree add DIR
  * <commit>` with its node_modules) on each fleet size, alternating with this one's, and prints both;
@@ -25,9 +31,10 @@
  * own cluster unless BENCHWORK_TEST_DATABASE_URL names one.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { closeStore, openPgStore } from "../db/pg/store";
 import { createTestDatabase, stopOwnCluster } from "../db/pg/test-support/database";
 import { getBenchProgress } from "../db/queries/benches";
@@ -73,6 +80,7 @@ if (BEFORE !== null && !existsSync(path.join(BEFORE, "package.json"))) {
   process.exit(2);
 }
 const CPU_PROF = args.includes("--cpu-prof") ? path.resolve(arg("cpu-prof", "")) : null;
+const RELAY = !args.includes("--no-relay");
 /** Clock ticks per second of /proc's CPU times. */
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
@@ -88,6 +96,53 @@ function cpuMicros(pids: number[]): number | null {
   }
   return (ticks / CLK_TCK) * 1e6;
 }
+
+/** The largest peak resident set (VmHWM) of processes so far, in MB; null where /proc is missing. */
+function peakRssMb(pids: number[]): number | null {
+  let kb = 0;
+  for (const pid of pids) {
+    const file = `/proc/${pid}/status`;
+    if (!existsSync(file)) return null;
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(file, "utf8"));
+    if (!m) return null;
+    kb = Math.max(kb, Number(m[1]));
+  }
+  return kb / 1024;
+}
+
+/**
+ * CPU time (user + system) of a PostgreSQL cluster so far, in µs: its postmaster's own, its reaped
+ * children's (a backend that exited is added to its parent's cutime/cstime), and its live children's.
+ * null where /proc is missing.
+ */
+function clusterCpuMicros(postmaster: number): number | null {
+  const stat = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    } catch {
+      return null; // gone between listing and reading: its time is in the postmaster's cutime by now
+    }
+  };
+  const own = stat(postmaster);
+  if (!own) return null;
+  // After the command name: utime 14th, stime 15th, cutime 16th, cstime 17th field; ppid is the 4th.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = stat(Number(name));
+    if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks / CLK_TCK) * 1e6;
+}
+
+/** The pid of the postmaster serving `db` (read from its data directory's postmaster.pid; needs a superuser). */
+async function postmasterPid(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const dir = await client.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir").finally(() => client.end());
+  const file = path.join(dir.rows[0].dir, "postmaster.pid");
+  return existsSync(file) ? Number(readFileSync(file, "utf8").split("\n")[0]) : null;
+}
 /** Cap on waiting for one bench (ms): 20× the ideal, at least 10 minutes; only so a stuck run ends. */
 const CAP_MS = Math.max(600_000, 20 * ((TRIALS * LATENCY) / CONCURRENCY));
 const ideal = (TRIALS * LATENCY) / CONCURRENCY / 1000;
@@ -97,6 +152,12 @@ interface Run {
   code: string;
   workers: number;
   cpuUsPerTrial: number | null;
+  /** PostgreSQL's CPU µs per trial (postmaster and backends). */
+  pgUsPerTrial: number | null;
+  /** This process's CPU µs per trial (scripted model server, launch, relay). */
+  selfUsPerTrial: number;
+  /** The workers' largest peak RSS in MB. */
+  rssMb: number | null;
   tripsPerTrial: number;
   wallS: number;
   peak: number;
@@ -110,13 +171,13 @@ interface Run {
 /** One fleet of `workers` processes on a fresh database: warm-up bench, then the measured one. */
 async function measure(workers: number, code: string, root: string | undefined): Promise<Run> {
   const database = await createTestDatabase();
-  const relay = await startPgWireCounter(database.url);
+  const relay = RELAY ? await startPgWireCounter(database.url) : null;
   const db = openPgStore(database.url, 4);
   const model = await startLoadModelServer({ latencyMs: LATENCY });
   const finished = new Map<number, () => void>();
   const fleet = new WorkerFleet({
     env: {
-      BENCHWORK_DATABASE_URL: relay.url,
+      BENCHWORK_DATABASE_URL: relay?.url ?? database.url,
       BENCHWORK_DB: path.join(mkdtempSync(path.join(tmpdir(), "benchwork-pg-workers-")), "unused.db"),
       BENCHWORK_PROVIDER_CONCURRENCY: String(PROVIDER_LIMIT),
       ...(SLOTS !== null ? { BENCHWORK_WORKER_SLOTS: String(SLOTS) } : {}),
@@ -147,16 +208,24 @@ async function measure(workers: number, code: string, root: string | undefined):
     };
     if (WARMUP > 0) await run(Math.min(WARMUP, suite.caseKeys.length));
     model.server.requests.reset(); // the peak from here on
-    relay.reset();
+    relay?.reset();
+    const postmaster = await postmasterPid(database.url);
     const cpu0 = cpuMicros(fleet.pids);
+    const pg0 = postmaster === null ? null : clusterCpuMicros(postmaster);
+    const self0 = process.cpuUsage();
     const loadBefore = loadavg()[0];
     const { p, wallS } = await run(TRIALS);
     const cpu1 = cpuMicros(fleet.pids);
+    const pg1 = postmaster === null ? null : clusterCpuMicros(postmaster);
+    const self = process.cpuUsage(self0);
     return {
       code,
       workers,
       cpuUsPerTrial: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / TRIALS : null,
-      tripsPerTrial: relay.roundTrips() / TRIALS,
+      pgUsPerTrial: pg0 !== null && pg1 !== null ? (pg1 - pg0) / TRIALS : null,
+      selfUsPerTrial: (self.user + self.system) / TRIALS,
+      rssMb: peakRssMb(fleet.pids),
+      tripsPerTrial: relay ? relay.roundTrips() / TRIALS : NaN,
       wallS,
       peak: model.server.requests.peakInFlight,
       done: p.done,
@@ -167,7 +236,7 @@ async function measure(workers: number, code: string, root: string | undefined):
     };
   } finally {
     await fleet.stop();
-    await relay.close();
+    await relay?.close();
     await model.close();
     await stopJobQueue(db);
     await closeStore(db);
@@ -215,7 +284,11 @@ console.log(
     "ideal s",
     "wall / ideal",
     "trials/s",
-    "cpu µs/trial",
+    "workers µs/t",
+    "postgres µs/t",
+    "self µs/t",
+    "total µs/t",
+    "rss MB",
     "trips/trial",
     "peak in flight",
     "provider limit",
@@ -233,7 +306,11 @@ for (const r of runs)
       ideal > 0 ? (r.wallS / ideal).toFixed(3) : "n/a",
       ((r.done + r.error + r.skipped) / r.wallS).toFixed(0),
       r.cpuUsPerTrial === null ? "n/a" : r.cpuUsPerTrial.toFixed(0),
-      r.tripsPerTrial.toFixed(2),
+      r.pgUsPerTrial === null ? "n/a" : r.pgUsPerTrial.toFixed(0),
+      r.selfUsPerTrial.toFixed(0),
+      r.cpuUsPerTrial === null || r.pgUsPerTrial === null ? "n/a" : (r.cpuUsPerTrial + r.pgUsPerTrial + r.selfUsPerTrial).toFixed(0),
+      r.rssMb === null ? "n/a" : r.rssMb.toFixed(0),
+      Number.isNaN(r.tripsPerTrial) ? "n/a" : r.tripsPerTrial.toFixed(2),
       String(r.peak),
       String(PROVIDER_LIMIT),
       `${r.loadBefore.toFixed(1)}→${r.loadAfter.toFixed(1)}`,

@@ -328,6 +328,32 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     }
   });
 
+  it("looks at a lane whose bench or provider is full in one round trip, and claims there again once a result frees a slot", async () => {
+    const full = await launch(3, { concurrency: 2, provider: "narrow", providerLimit: 5 });
+    const other = await launch(4, { concurrency: 4, provider: "narrow", providerLimit: 5 });
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      const first = await queue.claim("w1", 5, T0);
+      // The first bench at its concurrency (2), the provider at its limit (2 + 3 = 5).
+      expect(first.map((c) => c.trialId)).toEqual([...full.trialIds.slice(0, 2), ...other.trialIds.slice(0, 3)]);
+      sent.mockClear();
+      expect(await queue.claim("w2", 5, T0)).toEqual([]);
+      // Only the lanes' query: no transaction, locks or counts for lanes that have no free slot.
+      expect(sent.mock.calls.length).toBe(1);
+      // An expired claim does not count as held: its lane is claimed again (after the expiry).
+      await pool.query("UPDATE trial_claims SET expires_at = $1 WHERE trial_id = $2", [T0, other.trialIds[0]]);
+      const again = await queue.claim("w2", 5, T0);
+      expect(again).toHaveLength(1);
+      expect([other.trialIds[0], other.trialIds[3]]).toContain(again[0].trialId);
+      sent.mockClear();
+      const stored = await queue.completeMany([{ claim: first[0], result: result("x") }]);
+      expect(stored).toEqual([full.trialIds[0]]);
+      expect((await queue.claim("w2", 5, T0)).map((c) => c.trialId)).toEqual([full.trialIds[2]]);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it("gives a trial up as error after its last delivery expires", async () => {
     const { benchId } = await launch(1, { concurrency: 1 });
     for (let d = 1; d <= 3; d++) {

@@ -207,14 +207,21 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
     // One round trip when nothing expired (the usual case: the loop claims after every flush): the
     // open lanes, and whether any claim has expired. The LEFT JOIN keeps one row when no lane is open,
-    // so claims of a cancelled bench still expire.
+    // so claims of a cancelled bench still expire. A lane whose bench or provider has no free slot
+    // (counting live claims, as they stand once expired ones are gone) is left out: with several
+    // workers most claims find the bench full, and each such lane would cost a transaction, its
+    // locks and its counts for nothing (bench/pg-workers.ts). This read takes no lock, so it is
+    // only a filter: claimLane counts again under the locks and decides.
     const lanes = await this.pool.query<{ expired: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
       `SELECT e.expired, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
        FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired) e
        LEFT JOIN LATERAL (
          SELECT l.name, l.bench_id, l.provider_key
          FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
+           LEFT JOIN queue_providers p ON p.provider_key = l.provider_key
          WHERE b.cancelled_at IS NULL AND benches.status IN ('queued', 'running')
+           AND (SELECT count(*) FROM trial_claims c WHERE c.bench_id = l.bench_id AND c.expires_at > $1) < b.concurrency
+           AND (p.concurrency IS NULL OR (SELECT count(*) FROM trial_claims c WHERE c.provider_key = l.provider_key AND c.expires_at > $1) < p.concurrency)
        ) l ON true
        ORDER BY l.bench_id, l.name`,
       [now],

@@ -179,7 +179,7 @@ export function MatrixView({
                     return (
                       <td key={c.id} className={cell.firstTrialId === selectedTrial ? "bg-indigo-50" : undefined} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label}>
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label} data-cell={`${c.id}|${r.benchCaseId}`}>
                             <Pill tone={TONE[cell.verdict]}>{text}</Pill>
                             {extra}
                             {mark}

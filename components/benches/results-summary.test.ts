@@ -217,3 +217,30 @@ describe("the candidates table with the evidence", () => {
     expect(html).toContain("Pass rate means a case passes when all its scored checks pass");
   });
 });
+
+describe("pass rates with their Wilson interval (issue #16 §1: every pass rate)", () => {
+  // 1 of 2 scored checks: Wilson (z = 1.959964) = (0.094531, 0.905469), as scipy binomtest(1, 2).proportion_ci("wilson").
+  it("gives the ranking card's pass rate its interval", () => {
+    const { detail, rec } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const html = card(rec, detail);
+    expect(html).toContain("50.0% (95 % CI 9.5–90.5)");
+    // 2 of 2: (0.342380, 1.0).
+    expect(html).toContain("100.0% (95 % CI 34.2–100.0)");
+  });
+
+  it("gives the 'Pass rate (scored checks)' column its interval", () => {
+    const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const full = {
+      ...detail,
+      candidates: [
+        { id: 1, label: "a", kind: "recorded" },
+        { id: 2, label: "b", kind: "recorded" },
+      ],
+      settings: { repeats: 1 },
+      baseline: { kind: "candidate", position: 0 },
+    } as unknown as BenchDetail;
+    const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats: detail.summary!.candidates.map((c) => c.stats) }));
+    const cells = [...html.matchAll(/data-testid="check-pass-rate">(.*?)<\/td>/g)].map((m) => m[1].replace(/<[^>]+>/g, ""));
+    expect(cells).toEqual(["50.0% (1/2)95 % CI 9.5–90.5", "100.0% (2/2)95 % CI 34.2–100.0"]);
+  });
+});

@@ -8,6 +8,7 @@ import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceHeadline } from "@/lib/bench/evidence/headline";
 import { formatPercent, formatRateInterval } from "@/lib/bench/evidence/format";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
+import { wilsonInterval } from "@/lib/bench/stats/wilson";
 import { PassRate } from "./status-badge";
 
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
@@ -25,9 +26,20 @@ function where(list: readonly { against: "baseline" | "last bench" }[], baseline
   return b && l ? `${baseline} or ${last}` : l ? last : baseline;
 }
 
-/** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
-function ShortRate({ rate }: { rate: number | null }) {
-  return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
+/** "95 % CI 9.5–90.5": the Wilson interval of `passed` of `scored`, or "" when nothing was scored. */
+function wilsonText(passed: number, scored: number): string {
+  const ci = scored ? wilsonInterval(passed, scored).ci95 : null;
+  return ci ? `95 % CI ${(ci[0] * 100).toFixed(1)}–${(ci[1] * 100).toFixed(1)}` : "";
+}
+
+/** A pass rate as a small percentage beside a label with its Wilson interval (no denominator), or nothing when nothing was scored. */
+function ShortRate({ rate }: { rate: { passed: number; scored: number } | null }) {
+  if (!rate?.scored) return null;
+  return (
+    <span className="text-xs text-slate-600 tabular-nums" title="Pass rate over scored checks, with its Wilson 95 % interval">
+      {((rate.passed / rate.scored) * 100).toFixed(1)}% ({wilsonText(rate.passed, rate.scored)})
+    </span>
+  );
 }
 
 const STATUS_TONE: Record<RegressionStatus, "red" | "amber" | "slate" | "green"> = {
@@ -156,7 +168,7 @@ export function RecommendationCard({
             <div className="flex flex-wrap items-center gap-2">
               <span className="w-6 text-xs text-slate-500">#{c.rank}</span>
               <span className="font-medium">{c.label}</span>
-              <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
+              <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
               {c.recommended && !sole && passedAny(c.candidateId) ? (
                 <Badge tone="green">recommended</Badge>
@@ -262,8 +274,9 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                     {c.kind === "recorded" ? "recorded outputs" : `${c.modelConfig?.provider} · ${c.modelConfig?.modelId}`}
                   </span>
                 </td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2" data-testid="check-pass-rate">
                   <PassRate passed={s.passRate.passed} scored={s.passRate.scored} />
+                  {s.passRate.scored ? <span className="block text-xs text-slate-500 tabular-nums">{wilsonText(s.passRate.passed, s.passRate.scored)}</span> : null}
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />

@@ -8,6 +8,7 @@ import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
 import { CloseOnEscape } from "./close-on-escape";
 import { FocusOnOpen } from "@/components/ui/focus-on-open";
+import { FocusReturn } from "@/components/ui/focus-return";
 import { TrialAttempts } from "./trial-attempts";
 import { trialRegressions } from "@/lib/bench/evidence/trial-regressions";
 import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
@@ -160,6 +161,8 @@ export function TrialView({
         </Link>
         <CloseOnEscape href={closeHref} />
         <FocusOnOpen key={String(trial.id)} targetId="trial" />
+        {/* Closed (Escape, ✕), the trial gives focus back to its matrix cell (see matrix-view's data-cell). */}
+        <FocusReturn selector={`[data-cell="${String(trial.candidate_id)}|${String(trial.bench_case_id)}"]`} />
       </div>
       {trial.error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

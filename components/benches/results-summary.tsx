@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceHeadline } from "@/lib/bench/evidence/headline";
-import { formatPercent, formatRateInterval } from "@/lib/bench/evidence/format";
+import { formatPercent, formatRateInterval, withMinusSigns } from "@/lib/bench/evidence/format";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { wilsonInterval } from "@/lib/bench/stats/wilson";
 import { PassRate } from "./status-badge";
@@ -175,7 +175,7 @@ export function RecommendationCard({
               ) : c.blockers.length || c.limitBlockers?.length ? (
                 <Badge tone="red">{`not recommended: ${blockedBy(c)}`}</Badge>
               ) : null}
-              {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
+              {c.tradeoffs.length ? <span className="text-xs text-slate-600">{withMinusSigns(c.tradeoffs.join(" · "))}</span> : null}
             </div>
             {c.blockers.length ? (
               <details className="mt-1 ml-8" open={listLimit === null}>

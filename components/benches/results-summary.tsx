@@ -6,7 +6,8 @@ import { Badge } from "@/components/ui/badge";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceHeadline } from "@/lib/bench/evidence/headline";
-import { formatPercent, formatRateInterval, withMinusSigns } from "@/lib/bench/evidence/format";
+import { formatRateInterval, withMinusSigns } from "@/lib/bench/evidence/format";
+import { passAtText } from "@/lib/bench/evidence/pass-at-text";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { wilsonInterval } from "@/lib/bench/stats/wilson";
 import { PassRate } from "./status-badge";
@@ -276,7 +277,9 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                 </td>
                 <td className="px-3 py-2" data-testid="check-pass-rate">
                   <PassRate passed={s.passRate.passed} scored={s.passRate.scored} />
-                  {s.passRate.scored ? <span className="block text-xs text-slate-500 tabular-nums">{wilsonText(s.passRate.passed, s.passRate.scored)}</span> : null}
+                  {s.passRate.scored ? (
+                    <span className="block text-xs text-slate-500 tabular-nums">{wilsonText(s.passRate.passed, s.passRate.scored)}</span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
@@ -290,7 +293,7 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                     </span>
                   ) : null}
                 </td>
-                {evidence ? <CasePassRateCell rates={evidence.find((e) => e.candidateId === c.id)?.rates ?? null} /> : null}
+                {evidence ? <CasePassRateCell rates={evidence.find((e) => e.candidateId === c.id)?.rates ?? null} repeats={bench.settings.repeats} /> : null}
                 <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
                 <td className="px-3 py-2 tabular-nums">
@@ -331,11 +334,12 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
   );
 }
 
-/** A candidate's case pass rate with its Wilson interval, and pass@k / pass^k with repeats. */
-function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null }) {
+/** A candidate's case pass rate with its Wilson interval, and pass@K / pass^K at the bench's repeats K. */
+function CasePassRateCell({ rates, repeats }: { rates: CandidateEvidence["rates"] | null; repeats: number }) {
   if (!rates) return <td className="px-3 py-2">{dash}</td>;
   const r = rates.trialPassRate;
-  const kMax = rates.passAt ? Math.max(...Object.keys(rates.passAt).map(Number)) : 0;
+  const k = Math.min(repeats, 10);
+  const atK = passAtText(rates, repeats);
   return (
     <td className="px-3 py-2 tabular-nums" data-testid="case-pass-rate">
       {formatRateInterval(r)}
@@ -344,9 +348,12 @@ function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null 
           ({r.passed}/{r.scored} trials)
         </span>
       ) : null}
-      {rates.passAt && rates.passHat && kMax > 1 ? (
-        <span className="block text-xs text-slate-500" title={`pass@${kMax}: a case passes in at least one of ${kMax} trials; pass^${kMax}: in all ${kMax}`}>
-          pass@{kMax} {formatPercent(rates.passAt[kMax])} · pass^{kMax} {formatPercent(rates.passHat[kMax])}
+      {atK ? (
+        <span
+          className="block text-xs text-slate-500"
+          title={`pass@${k}: a case passes in at least one of ${k} trials; pass^${k}: in all ${k}. A case with fewer scored trials (an errored trial) is left out of both.`}
+        >
+          {atK}
         </span>
       ) : null}
     </td>

@@ -130,8 +130,7 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   if (s.passRate.rate !== null && base.passRate.rate !== null) {
     const d = (s.passRate.rate - base.passRate.rate) * 100;
     // Over every scored check, unlike the evidence headline's Δ over paired cases (issue #16): say which, so the two figures on one card do not read as one.
-    if (Math.abs(d) >= 0.05)
-      out.push(`pass rate over scored checks ${formatPoints(d / 100)} points vs baseline (the evidence's Δ is over paired cases)`);
+    if (Math.abs(d) >= 0.05) out.push(`pass rate over scored checks ${formatPoints(d / 100)} points vs baseline (the evidence's Δ is over paired cases)`);
   }
   if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
     const r = s.costUsd / base.costUsd;

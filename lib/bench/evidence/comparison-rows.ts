@@ -58,9 +58,7 @@ export function comparisonRows(candidates: readonly ComparisonSource[], lastBenc
         delta: x.delta === null ? "—" : `${formatPoints(x.delta)} points`,
         ci: x.ci95 ? formatCi(x.ci95) : "no interval",
         test:
-          x.pValue === null
-            ? "—"
-            : `${formatPValue(x.pValue)} · ${x.test}${x.signTestPValue !== null ? ` (sign test ${formatPValue(x.signTestPValue)})` : ""}`,
+          x.pValue === null ? "—" : `${formatPValue(x.pValue)} · ${x.test}${x.signTestPValue !== null ? ` (sign test ${formatPValue(x.signTestPValue)})` : ""}`,
         n: x.n,
         detectable: x.minDetectableEffect === null ? "— (too few cases)" : `≥ ${minDetectablePoints(x.minDetectableEffect)} points`,
         sort: { delta: x.delta, p: x.pValue, mde: x.minDetectableEffect },

@@ -157,7 +157,16 @@ describe("confirm suspected regressions", () => {
     expect(reopened.startedAt).toBeGreaterThan(launchedRun.startedAt!);
     expect([reopened.total, reopened.done, reopened.finishedBefore]).toEqual([18, 12, 12]);
     bench = await runToEnd(id);
-    expect((await getBenchProgress(db, id))!).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
+    const rerunDone = (await getBenchProgress(db, id))!;
+    expect(rerunDone).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
+    // The bench keeps its own run's times beside the rerun's (the page said only "rerun: elapsed 0s"):
+    // from its launch trials, within the launch's first claim and its end.
+    expect(rerunDone.launchRun).toBeDefined();
+    expect(rerunDone.launchRun!.startedAt).toBeGreaterThanOrEqual(launchedRun.startedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeLessThanOrEqual(launchedRun.finishedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeGreaterThanOrEqual(rerunDone.launchRun!.startedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeLessThan(reopened.startedAt!);
+    expect(launchedRun.launchRun).toBeUndefined(); // before any rerun the bench's own times are its startedAt/finishedAt
     expect(server.requests.count - before).toBe(6);
     expect(bench.status).toBe("finished");
     const added = trialsOf(id).filter((t) => t.rerun === "confirm");

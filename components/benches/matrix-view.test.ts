@@ -95,6 +95,31 @@ describe("the results matrix", () => {
   });
 });
 
+describe("a cell whose errored trial was rerun", () => {
+  it("hints the error was rerun, in the cell and its link's name (it gave no hint)", () => {
+    const rerun = { ...row(1, "down"), cells: { 1: cell("passed", 6, 11), 2: { ...cell("passed", 6, 12), errorsRerun: 1 } } };
+    const html = renderToStaticMarkup(
+      createElement(MatrixView, {
+        rows: [rerun, row(2, "steady")],
+        candidates: [cand(1, "base"), cand(2, "cand")],
+        total: 2,
+        page: 1,
+        pageCount: 1,
+        pageSize: 50,
+        filter: "all",
+        sort: "position",
+        href: () => "/x",
+        regressionKeys: new Set<string>(),
+        regressedCells: new Map(),
+      }),
+    );
+    const down = rowOf(html, "down");
+    expect(down).toContain(">error rerun<");
+    expect(down).toContain("Open trial of down by cand: passed, 6 of 6 trials passed, 1 errored trial rerun");
+    expect(rowOf(html, "steady")).not.toContain("rerun");
+  });
+});
+
 describe("the results matrix pager", () => {
   /** Page 2 of 3 of “Failures only” (50 per page), with an href that keeps the current URL state as the page does. */
   function paged() {

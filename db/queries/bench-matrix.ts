@@ -3,7 +3,7 @@
  * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
  * sorting run over all rows; the page then takes its slice.
  */
-import { and, asc, count, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, isNotNull, like, sql, type Column } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
 import { countWhere, isPostgres, rawRows } from "../dialect";
@@ -11,6 +11,7 @@ import { first } from "../rows";
 import { NOT_RERUN } from "./rerun-sql";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
+import type { RepeatTrial } from "@/lib/bench/rerun/repeat-label";
 
 /**
  * Counts of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
@@ -37,7 +38,7 @@ export interface MatrixRow {
   caseRevisionId: number;
   source: string;
   /** `budgetSkipped`: trials of the cell the spend cap kept from starting (issue #16 §4), absent when none. */
-  cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number }>;
+  cells: Record<number, CaseCell & { firstTrialId: number | null; budgetSkipped?: number; errorsRerun?: number }>;
 }
 
 function cellOf(
@@ -176,10 +177,18 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
     .where(and(eq(trials.benchId, benchId), some, eq(trials.status, "skipped"), like(trials.error, "budget%"), NOT_RERUN))
     .groupBy(trials.benchCaseId, trials.candidateId);
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
+  // Errored trials an error rerun replaced (issue #16 §3): out of the counts above, hinted in their cell.
+  const reruns = await db
+    .select({ bc: trials.benchCaseId, cand: trials.candidateId, n: count() })
+    .from(trials)
+    .where(and(eq(trials.benchId, benchId), some, isNotNull(trials.rerunOf)))
+    .groupBy(trials.benchCaseId, trials.candidateId);
+  const errorsRerun = new Map(reruns.map((r) => [`${r.bc}|${r.cand}`, r.n]));
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0);
+    const key = `${x.bc}|${x.cand}`;
+    row.cells[x.cand] = { ...cellOf(x, budgetSkipped.get(key) ?? 0), ...(errorsRerun.get(key) ? { errorsRerun: errorsRerun.get(key) } : {}) };
   }
   return rows;
 }
@@ -254,9 +263,9 @@ export async function getTrial(db: Db, trialId: number): Promise<Record<string, 
  * view links between them.
  * @returns `{ id, repeat }` per trial (repeats count from 1)
  */
-export async function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): Promise<{ id: number; repeat: number }[]> {
+export async function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): Promise<RepeatTrial[]> {
   return db
-    .select({ id: trials.id, repeat: trials.repeat })
+    .select({ id: trials.id, repeat: trials.repeat, rerun: trials.rerun, rerunOf: trials.rerunOf })
     .from(trials)
     .where(and(eq(trials.benchId, benchId), eq(trials.candidateId, candidateId), eq(trials.benchCaseId, benchCaseId)))
     .orderBy(trials.repeat);

@@ -21,6 +21,8 @@ import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 import { progressCounts } from "@/lib/bench/progress-counts";
+import { matrixRows, repeatTrials } from "@/db/queries/bench-matrix";
+import { trialRepeatLabel } from "@/lib/bench/rerun/repeat-label";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -378,6 +380,20 @@ describe("rerun errored trials", () => {
     // The progress counts the errored attempt as rerun, not as an error still standing (the bar said "1 errors").
     expect(await getBenchProgress(db, id)).toMatchObject({ total: 5, done: 4, error: 1, errorsRerun: 1 });
     expect(progressCounts((await getBenchProgress(db, id))!)).toBe("4 done · 0 errors (1 rerun) · 0 skipped");
+    // The matrix cell says an error was rerun there (it gave no hint); the other cells do not.
+    const matrix = await matrixRows(db, id);
+    const candId = bench.candidates.find((c) => c.label.startsWith("cand"))!.id;
+    expect(matrix.map((r) => [r.caseKey, r.cells[candId].errorsRerun ?? 0, r.cells[candId].trials])).toEqual([
+      ["down", 1, 1],
+      ["steady", 0, 1],
+    ]);
+    // The rerun's trial is the rerun of its errored repeat, not "repeat 2"; the errored one links to it.
+    const rerunId = (db.$client.prepare("SELECT id FROM trials WHERE bench_id = ? AND rerun = 'error'").get(id) as { id: number }).id;
+    const siblings = await repeatTrials(db, id, candId, matrix[0].benchCaseId);
+    expect(siblings.map((t) => [t.id, trialRepeatLabel(t, siblings)])).toEqual([
+      [erroredId, "repeat 1 (errored, rerun)"],
+      [rerunId, "repeat 1 (error rerun)"],
+    ]);
   });
 });
 

@@ -159,7 +159,9 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   // The bench keeps its own elapsed time beside the rerun's.
   await expect(progress).toContainText(/elapsed \S+ · rerun: elapsed \S+/);
   // The cell says an error was rerun there.
-  await expect(page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed, 1 errored trial rerun/ })).toContainText("error rerun");
+  await expect(page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed, 1 errored trial rerun/ })).toContainText(
+    "error rerun",
+  );
 
   // The cell now shows the rerun; its trial links to the errored attempt, which is kept as it was.
   await page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed/ }).click();

@@ -179,8 +179,9 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
   // Errored trials an error rerun replaced (issue #16 §3): out of the counts above, hinted in their cell.
   const reruns = await db
-    .select({ bc: trials.benchCaseId, cand: trials.candidateId, n: count() })
-    .from(trials)
+    .select({ bc: trialsColumn(trials.benchCaseId), cand: trialsColumn(trials.candidateId), n: count() })
+    // Through the partial index of reruns (few in any store): else SQLite walks every trial of the bench.
+    .from(trialsIndexedBy(db, "trials_rerun_of"))
     .where(and(eq(trials.benchId, benchId), some, isNotNull(trials.rerunOf)))
     .groupBy(trials.benchCaseId, trials.candidateId);
   const errorsRerun = new Map(reruns.map((r) => [`${r.bc}|${r.cand}`, r.n]));

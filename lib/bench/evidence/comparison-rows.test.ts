@@ -7,9 +7,13 @@ function tallies(same: number, b: number, c: number): [Map<number, CaseTally>, M
   const cand = new Map<number, CaseTally>();
   const other = new Map<number, CaseTally>();
   let k = 0;
-  for (let i = 0; i < same; i++, k++) (cand.set(k, { passed: 1, scored: 1 }), other.set(k, { passed: 1, scored: 1 }));
-  for (let i = 0; i < b; i++, k++) (cand.set(k, { passed: 0, scored: 1 }), other.set(k, { passed: 1, scored: 1 }));
-  for (let i = 0; i < c; i++, k++) (cand.set(k, { passed: 1, scored: 1 }), other.set(k, { passed: 0, scored: 1 }));
+  const put = (x: number, y: number) => {
+    cand.set(k, { passed: x, scored: 1 });
+    other.set(k++, { passed: y, scored: 1 });
+  };
+  for (let i = 0; i < same; i++) put(1, 1);
+  for (let i = 0; i < b; i++) put(0, 1);
+  for (let i = 0; i < c; i++) put(1, 0);
   return [cand, other];
 }
 

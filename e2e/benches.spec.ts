@@ -65,6 +65,13 @@ test.describe("Benches", () => {
       }),
     ).toBeVisible();
     await expect(charts.getByTestId("forest-row")).toHaveCount(1);
+    // Every comparison in words, with its p, test and the smallest difference it could detect, also when it is better.
+    const comparison = page.getByRole("region", { name: "Comparisons" }).getByTestId("comparison-row");
+    await expect(comparison).toHaveCount(1);
+    await expect(comparison).toContainText("better");
+    await expect(comparison).toContainText("+32.5 points (95 % CI +25.3 to +39.7)");
+    await expect(comparison).toContainText("p < 0.001 · exact McNemar");
+    await expect(comparison).toContainText(/200\s*≥ \d+ points/);
     // Higher average, but it breaks problems the baseline solved: not recommended.
     await expect(page.getByTestId("recommendation")).toContainText("Keep the baseline model-6b-finetuning");
     await expect(page.getByRole("region", { name: "Recommendation" })).toContainText(/not recommended: \d+ regressions/);
@@ -98,10 +105,19 @@ test.describe("Benches", () => {
     await expect(trial).toBeFocused();
     await expect(trial).toContainText("failed");
     await expect(trial).toContainText('The answer after the last "A:"');
-    // Escape closes the trial.
+    // Escape closes the trial and gives focus back to the cell that opened it (it fell to <body>,
+    // and the next Tab went to the top of the page).
     await page.keyboard.press("Escape");
     await expect(trial).toHaveCount(0);
     await expect(page).not.toHaveURL(/trial=/);
+    await expect(failing).toBeFocused();
+    // So does its ✕, from the keyboard.
+    await page.keyboard.press("Enter");
+    await expect(trial).toBeFocused();
+    await trial.getByRole("link", { name: "Close trial" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(trial).toHaveCount(0);
+    await expect(failing).toBeFocused();
 
     // History lists it with its pass rates.
     await page.goto("/systems/grade-school-math/benches");

@@ -75,6 +75,11 @@ test("Confirm suspected regressions: a flake is rerun, only its trials run, and 
   const reruns = page.getByRole("region", { name: "Reruns" });
   await expect(reruns.getByTestId("suspected-count")).toContainText("1 suspected regression blocks");
 
+  // A second tab on the same bench, which will press Confirm after this one did.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await expect(other.getByRole("region", { name: "Reruns" }).getByRole("button", { name: "Confirm suspected regressions" })).toBeVisible();
+
   // The plan before it runs: 3 more trials per side on that one case, 6 model calls, no judge.
   const before = server.requests.count;
   await reruns.getByRole("button", { name: "Confirm suspected regressions" }).click();
@@ -105,6 +110,13 @@ test("Confirm suspected regressions: a flake is rerun, only its trials run, and 
   const cell = page.getByRole("link", { name: /^Open trial of banking77-001 by Rerun candidate/ });
   await expect(cell).toContainText("flaky — cleared");
   await expect(cell).not.toContainText("regressed");
+
+  // The other tab, still showing the bench before the rerun, presses Confirm: refused, it shows the
+  // bench as it is now (it kept "12 / 12 trials" and the Confirm button).
+  await other.getByRole("region", { name: "Reruns" }).getByRole("button", { name: "Confirm suspected regressions" }).click();
+  await expect(other.getByRole("region", { name: "Progress" }).getByTestId("progress-count")).toHaveText("18 / 18 trials");
+  await expect(other.getByRole("button", { name: "Confirm suspected regressions" })).toHaveCount(0);
+  await other.close();
 });
 
 test("Rerun errored trials: only the errored trial runs again, and the trial view keeps the attempt history", async ({ page }) => {
@@ -149,11 +161,20 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   // Replaced by its rerun, it is attempt history (below), not an error left: "Errors by kind" no longer lists it (issue #16).
   await expect(progress).toContainText("0 errors (1 rerun)");
   await expect(page.getByRole("region", { name: "Errors" })).toHaveCount(0);
+  // The bench keeps its own elapsed time beside the rerun's.
+  await expect(progress).toContainText(/elapsed \S+ · rerun: elapsed \S+/);
+  // The cell says an error was rerun there.
+  await expect(page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed, 1 errored trial rerun/ })).toContainText(
+    "error rerun",
+  );
 
   // The cell now shows the rerun; its trial links to the errored attempt, which is kept as it was.
   await page.getByRole("link", { name: /^Open trial of banking77-002 by Rerun candidate.*: passed/ }).click();
   const trial = page.getByRole("complementary", { name: "Trial" });
   await expect(trial.getByTestId("trial-attempts")).toContainText("Rerun of errored trial #");
+  // It stands for the errored repeat 1 (it said "repeat 2" on this one-trial bench).
+  await expect(trial.getByTestId("trial-repeat")).toHaveText("repeat 1");
+  await expect(trial).toContainText("rerun of errored repeat 1");
   await expect(trial.getByTestId("trial-attempts")).toContainText("Rate limit reached for requests");
   await trial.getByTestId("trial-attempts").getByRole("link").click();
   await expect(trial).toContainText("error");

@@ -191,3 +191,28 @@ describe("the results matrix pager", () => {
     expect(html).toContain('href="/b?filter=failures&amp;sort=case"');
   });
 });
+
+describe("a cell whose errored trial was rerun", () => {
+  it("hints the error was rerun, in the cell and its link's name (it gave no hint)", () => {
+    const rerun = { ...row(1, "down"), cells: { 1: cell("passed", 6, 11), 2: { ...cell("passed", 6, 12), errorsRerun: 1 } } };
+    const html = renderToStaticMarkup(
+      createElement(MatrixView, {
+        rows: [rerun, row(2, "steady")],
+        candidates: [cand(1, "base"), cand(2, "cand")],
+        total: 2,
+        page: 1,
+        pageCount: 1,
+        pageSize: 50,
+        filter: "all",
+        sort: "position",
+        href: () => "/x",
+        regressionKeys: new Set<string>(),
+        regressedCells: new Map(),
+      }),
+    );
+    const down = rowOf(html, "down");
+    expect(down).toContain(">error rerun<");
+    expect(down).toContain("Open trial of down by cand: passed, 6 of 6 trials passed, 1 errored trial rerun");
+    expect(rowOf(html, "steady")).not.toContain("rerun");
+  });
+});

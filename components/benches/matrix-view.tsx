@@ -188,15 +188,23 @@ export function MatrixView({
                     ) : null;
                     const replayNote =
                       replays === 0 ? "" : replays === shown.length ? ", deterministic replay" : `, ${replays} deterministic replay${replays > 1 ? "s" : ""}`;
-                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${onlyRerunning ? rerunning : `${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${rerunning ? `, ${rerunning}` : ""}`}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""}${replayNote})` : ""}`;
+                    // An errored trial a rerun replaced is out of the counts (issue #16 §3): the cell says it was there.
+                    const rerunText = cell.errorsRerun ? `${cell.errorsRerun} errored trial${cell.errorsRerun > 1 ? "s" : ""} rerun` : "";
+                    const label = `Open trial of ${r.caseKey} by ${c.label}: ${onlyRerunning ? rerunning : `${cell.verdict}${repeats ? `, ${cell.passedTrials} of ${cell.scoredTrials} trials passed` : ""}${extra ? `, ${errors}` : ""}${rerunText ? `, ${rerunText}` : ""}${rerunning ? `, ${rerunning}` : ""}`}${marked ? `, ${markText} (${shown.length} check${shown.length > 1 ? "s" : ""}${replayNote})` : ""}`;
                     const verdictPill = onlyRerunning ? null : <Pill tone={TONE[cell.verdict]}>{text}</Pill>;
+                    const rerunMark = rerunText ? (
+                      <span title={`${rerunText}: the rerun stands in for ${cell.errorsRerun! > 1 ? "them" : "it"}; open the trial for the attempt history`}>
+                        <Pill>error rerun</Pill>
+                      </span>
+                    ) : null;
                     return (
                       <td key={c.id} className={cell.firstTrialId === selectedTrial ? "bg-indigo-50" : undefined} data-testid="matrix-cell">
                         {cell.firstTrialId ? (
-                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label}>
+                          <Link scroll={false} href={href({ trial: cell.firstTrialId })} aria-label={label} data-cell={`${c.id}|${r.benchCaseId}`}>
                             {verdictPill}
                             {rerunPill}
                             {extra}
+                            {rerunMark}
                             {mark}
                           </Link>
                         ) : (

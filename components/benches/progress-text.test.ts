@@ -9,7 +9,14 @@ describe("the progress clock's words", () => {
     expect(clockText({ elapsedMs: 65_000, leftMs: null, rerun: true }, true)).toBe("rerun: elapsed 1m 5s");
   });
 
-  it("writes durations in seconds, minutes, hours", () => {
-    expect([duration(400), duration(59_600), duration(185_000), duration(7_440_000)]).toEqual(["0s", "1m 0s", "3m 5s", "2h 4m"]);
+  it("writes the bench's own elapsed time beside a rerun's (it showed only 'rerun: elapsed 0s')", () => {
+    expect(clockText({ elapsedMs: 400, leftMs: null, rerun: true, launchElapsedMs: 65_000 }, true)).toBe("elapsed 1m 5s · rerun: elapsed 0.4s");
+    expect(clockText({ elapsedMs: 3_000, leftMs: 6_000, rerun: true, launchElapsedMs: 65_000 }, false)).toBe(
+      "elapsed 1m 5s · rerun: elapsed 3s · about 6s left",
+    );
+  });
+
+  it("writes durations in seconds, minutes, hours; under a second with a decimal, not '0s'", () => {
+    expect([duration(0), duration(400), duration(59_600), duration(185_000), duration(7_440_000)]).toEqual(["0s", "0.4s", "1m 0s", "3m 5s", "2h 4m"]);
   });
 });

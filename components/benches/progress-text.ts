@@ -1,7 +1,8 @@
 /** The progress bar's clock in words (issue #16 §3's reruns, and benches mixing recorded and live candidates). */
 
-/** `45s`, `3m 5s`, `2h 4m` from ms. */
+/** `0.4s`, `45s`, `3m 5s`, `2h 4m` from ms (under a second with a decimal: a short rerun is not "0s"). */
 export function duration(ms: number): string {
+  if (ms > 0 && ms < 950) return `${(ms / 1000).toFixed(1)}s`;
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
@@ -13,10 +14,12 @@ export function duration(ms: number): string {
  * The clock's line: elapsed time, and the time left while the bench runs — or that it is not known
  * yet (a candidate with trials left has finished none, so its rate is unknown): no figure is better
  * than one from the other candidates' rate, which for recorded answers is no time at all.
- * @param clock from `progressClock`
+ * @param clock from `progressClock` (with `launchElapsedMs` on a rerun: "elapsed 1m 5s · rerun: elapsed 0.4s")
  * @param ended the bench has ended (finished, cancelled or failed)
  */
-export function clockText(clock: { elapsedMs: number; leftMs: number | null; rerun: boolean }, ended: boolean): string {
+export function clockText(clock: { elapsedMs: number; leftMs: number | null; rerun: boolean; launchElapsedMs?: number }, ended: boolean): string {
   const left = clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : " · time left not known yet";
-  return `${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;
+  // A rerun's clock beside the bench's own (its launch run), which the rerun did not change.
+  const own = clock.rerun && clock.launchElapsedMs !== undefined ? `elapsed ${duration(clock.launchElapsedMs)} · ` : "";
+  return `${own}${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;
 }

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { useRoleAtLeast } from "@/components/auth/role-context";
-import { runLabel, suspectedSentence } from "./rerun-text";
+import { refreshAfterRefusal, runLabel, suspectedSentence } from "./rerun-text";
 import { deterministicNote } from "@/lib/bench/rerun/select";
 import { raisedCapOnCancel, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 
@@ -53,6 +53,8 @@ function RerunDialog({
   disabled: boolean;
   onRun: (spendCapUsd?: string) => void;
 }) {
+  const router = useRouter();
+  const toast = useToast();
   const [plan, setPlan] = useState<RerunPlanView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   // When the spend cap would stop the rerun: the cap it runs with, prefilled with the one it needs (issue #16).
@@ -65,7 +67,14 @@ function RerunDialog({
     if (r.ok) {
       setPlan(r.data);
       setCap(r.data.spendCap?.stops ? String(r.data.spendCap.neededUsd) : "");
-    } else setProblem(r.error.message);
+    } else {
+      setProblem(r.error.message);
+      // The page's state is stale (the dialog closes with the refresh when the bench runs now): the toast keeps the reason.
+      if (refreshAfterRefusal(r.error)) {
+        toast(r.error.message, "error");
+        router.refresh();
+      }
+    }
   };
   const capStops = plan?.spendCap?.stops ?? false;
   const text = plan
@@ -140,7 +149,12 @@ export function RerunPanel({
   const run = (kind: "confirm" | "errors", spendCapUsd?: string) =>
     startTransition(async () => {
       const r = await startRerunAction({ systemId, benchId, kind, ...(spendCapUsd !== undefined ? { spendCapUsd } : {}) });
-      if (!r.ok) return toast(r.error.message, "error");
+      if (!r.ok) {
+        toast(r.error.message, "error");
+        // Another tab's rerun got there first: show the bench as it is now (running, no Confirm), not as it was.
+        if (refreshAfterRefusal(r.error)) router.refresh();
+        return;
+      }
       toast(`Added ${n(r.data.trials)} trial${r.data.trials === 1 ? "" : "s"} to the bench; it runs them now`);
       router.refresh();
     });

@@ -1,6 +1,6 @@
 /** The Reruns panel's words (issue #16 §3, issue 18): what blocks, and the confirm button's count. */
 import { describe, expect, it } from "vitest";
-import { runLabel, suspectedSentence } from "./rerun-text";
+import { refreshAfterRefusal, runLabel, suspectedSentence } from "./rerun-text";
 
 describe("Reruns panel text", () => {
   it("says suspected regressions block only when they do: those on advisory criteria are named as not blocking", () => {
@@ -17,5 +17,15 @@ describe("Reruns panel text", () => {
     expect(runLabel(1)).toBe("Run 1 trial");
     expect(runLabel(6)).toBe("Run 6 trials");
     expect(runLabel(1200)).toBe("Run 1,200 trials");
+  });
+});
+
+describe("after a refused rerun", () => {
+  it("refreshes the page when the bench changed under it (another tab's rerun started: 'is running … nothing was added'), not for a field to fix", () => {
+    expect(refreshAfterRefusal({ code: "not_allowed", message: "Bench #12 is running, not finished: nothing was added." })).toBe(true);
+    expect(refreshAfterRefusal({ code: "not_found", message: "Bench #12 does not exist." })).toBe(true);
+    // The spend cap the dialog asks for: the user fixes the field, the page stays as it is.
+    expect(refreshAfterRefusal({ code: "not_allowed", message: "cap", fieldErrors: { spendCapUsd: "raise it" } })).toBe(false);
+    expect(refreshAfterRefusal({ code: "invalid_input", message: "bad" })).toBe(false);
   });
 });

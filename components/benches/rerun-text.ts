@@ -25,3 +25,14 @@ export function suspectedSentence(targets: number, blocking: number): string {
 export function runLabel(trials: number): string {
   return `Run ${n(trials)} trial${trials === 1 ? "" : "s"}`;
 }
+
+/**
+ * Whether a refused rerun means the page shows a bench state that is no longer true, so it must
+ * re-read it: the bench is no longer finished (another tab's rerun started first) or is gone. A
+ * refusal naming a field (the spend cap the dialog asks for) leaves the page as it is.
+ * @param error the server action's error
+ */
+export function refreshAfterRefusal(error: { code: string; message: string; fieldErrors?: Record<string, unknown> }): boolean {
+  if (error.fieldErrors && Object.keys(error.fieldErrors).length) return false;
+  return error.code === "not_allowed" || error.code === "not_found";
+}

@@ -217,3 +217,91 @@ describe("the candidates table with the evidence", () => {
     expect(html).toContain("Pass rate means a case passes when all its scored checks pass");
   });
 });
+
+describe("pass rates with their Wilson interval (issue #16 §1: every pass rate)", () => {
+  // 1 of 2 scored checks: Wilson (z = 1.959964) = (0.094531, 0.905469), as scipy binomtest(1, 2).proportion_ci("wilson").
+  it("gives the ranking card's pass rate its interval", () => {
+    const { detail, rec } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const html = card(rec, detail);
+    expect(html).toContain("50.0% (95 % CI 9.5–90.5)");
+    // 2 of 2: (0.342380, 1.0).
+    expect(html).toContain("100.0% (95 % CI 34.2–100.0)");
+  });
+
+  it("gives the 'Pass rate (scored checks)' column its interval", () => {
+    const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const full = {
+      ...detail,
+      candidates: [
+        { id: 1, label: "a", kind: "recorded" },
+        { id: 2, label: "b", kind: "recorded" },
+      ],
+      settings: { repeats: 1 },
+      baseline: { kind: "candidate", position: 0 },
+    } as unknown as BenchDetail;
+    const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats: detail.summary!.candidates.map((c) => c.stats) }));
+    const cells = [...html.matchAll(/data-testid="check-pass-rate">(.*?)<\/td>/g)].map((m) => m[1].replace(/<[^>]+>/g, ""));
+    expect(cells).toEqual(["50.0% (1/2)95 % CI 9.5–90.5", "100.0% (2/2)95 % CI 34.2–100.0"]);
+  });
+});
+
+describe("pass@k and pass^k: one k per column (the bench's repeats)", () => {
+  const tableWith = (rates: CandidateEvidence["rates"][]) => {
+    const { detail } = bench({ a: ["passed", "failed"], b: ["passed", "passed"] });
+    const full = {
+      ...detail,
+      candidates: [
+        { id: 1, label: "a", kind: "recorded" },
+        { id: 2, label: "b", kind: "recorded" },
+      ],
+      settings: { repeats: 3 },
+      baseline: { kind: "candidate", position: 0 },
+    } as unknown as BenchDetail;
+    const evidence: CandidateEvidence[] = rates.map((r, i) => ({ candidateId: i + 1, rates: r, comparisons: [], regressions: [] }));
+    const html = renderToStaticMarkup(createElement(CandidatesTable, { bench: full, stats: detail.summary!.candidates.map((c) => c.stats), evidence }));
+    return [...html.matchAll(/data-testid="case-pass-rate">(.*?)<\/td>/g)].map((m) => m[1].replace(/<[^>]+>/g, ""));
+  };
+
+  it("shows pass@3 for a candidate one of whose trials errored (it showed pass@2 beside the baseline's pass@3), saying how that case is counted", () => {
+    const cells = tableWith([
+      candidateRates(
+        [
+          { passed: 3, scored: 3 },
+          { passed: 1, scored: 3 },
+        ],
+        3,
+      ),
+      candidateRates(
+        [
+          { passed: 2, scored: 3 },
+          { passed: 3, scored: 3 },
+          { passed: 0, scored: 2 },
+        ],
+        3,
+      ),
+    ]);
+    // Baseline: pass@3 = mean(1, 1) = 100 %; pass^3 = mean(1, 0) = 50 %.
+    expect(cells[0]).toContain("pass@3 100.0 % · pass^3 50.0 %");
+    // Candidate: over the 2 cases with 3 scored trials (see candidate-rates.test.ts), the third apart.
+    expect(cells[1]).toContain("pass@3 100.0 % · pass^3 50.0 % (over 2 cases; 1 case with 2 scored trials left out)");
+    expect(cells.join(" ")).not.toContain("pass@2");
+  });
+
+  it("says pass@3 was not computed for evidence stored before (it has pass@k only up to the fewest trials)", () => {
+    const old = candidateRates([
+      { passed: 2, scored: 3 },
+      { passed: 0, scored: 2 },
+    ]);
+    const cells = tableWith([
+      candidateRates(
+        [
+          { passed: 3, scored: 3 },
+          { passed: 1, scored: 3 },
+        ],
+        3,
+      ),
+      old,
+    ]);
+    expect(cells[1]).toContain("pass@3 — (a case has only 2 scored trials)");
+  });
+});

@@ -6,8 +6,10 @@ import { Badge } from "@/components/ui/badge";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
 import { evidenceHeadline } from "@/lib/bench/evidence/headline";
-import { formatPercent, formatRateInterval } from "@/lib/bench/evidence/format";
+import { formatRateInterval, withMinusSigns } from "@/lib/bench/evidence/format";
+import { passAtText } from "@/lib/bench/evidence/pass-at-text";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
+import { wilsonInterval } from "@/lib/bench/stats/wilson";
 import { PassRate } from "./status-badge";
 
 const fmtMs = (v: number | null) => (v === null ? "—" : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`);
@@ -25,9 +27,20 @@ function where(list: readonly { against: "baseline" | "last bench" }[], baseline
   return b && l ? `${baseline} or ${last}` : l ? last : baseline;
 }
 
-/** A pass rate as a small percentage beside a label (no denominator), or nothing when nothing was scored. */
-function ShortRate({ rate }: { rate: number | null }) {
-  return rate === null ? null : <span className="text-xs text-slate-600 tabular-nums">{(rate * 100).toFixed(1)}%</span>;
+/** "95 % CI 9.5–90.5": the Wilson interval of `passed` of `scored`, or "" when nothing was scored. */
+function wilsonText(passed: number, scored: number): string {
+  const ci = scored ? wilsonInterval(passed, scored).ci95 : null;
+  return ci ? `95 % CI ${(ci[0] * 100).toFixed(1)}–${(ci[1] * 100).toFixed(1)}` : "";
+}
+
+/** A pass rate as a small percentage beside a label with its Wilson interval (no denominator), or nothing when nothing was scored. */
+function ShortRate({ rate }: { rate: { passed: number; scored: number } | null }) {
+  if (!rate?.scored) return null;
+  return (
+    <span className="text-xs text-slate-600 tabular-nums" title="Pass rate over scored checks, with its Wilson 95 % interval">
+      {((rate.passed / rate.scored) * 100).toFixed(1)}% ({wilsonText(rate.passed, rate.scored)})
+    </span>
+  );
 }
 
 const STATUS_TONE: Record<RegressionStatus, "red" | "amber" | "slate" | "green"> = {
@@ -156,14 +169,14 @@ export function RecommendationCard({
             <div className="flex flex-wrap items-center gap-2">
               <span className="w-6 text-xs text-slate-500">#{c.rank}</span>
               <span className="font-medium">{c.label}</span>
-              <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate.rate ?? null} />
+              <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
               {c.recommended && !sole && passedAny(c.candidateId) ? (
                 <Badge tone="green">recommended</Badge>
               ) : c.blockers.length || c.limitBlockers?.length ? (
                 <Badge tone="red">{`not recommended: ${blockedBy(c)}`}</Badge>
               ) : null}
-              {c.tradeoffs.length ? <span className="text-xs text-slate-600">{c.tradeoffs.join(" · ")}</span> : null}
+              {c.tradeoffs.length ? <span className="text-xs text-slate-600">{withMinusSigns(c.tradeoffs.join(" · "))}</span> : null}
             </div>
             {c.blockers.length ? (
               <details className="mt-1 ml-8" open={listLimit === null}>
@@ -262,8 +275,11 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                     {c.kind === "recorded" ? "recorded outputs" : `${c.modelConfig?.provider} · ${c.modelConfig?.modelId}`}
                   </span>
                 </td>
-                <td className="px-3 py-2">
+                <td className="px-3 py-2" data-testid="check-pass-rate">
                   <PassRate passed={s.passRate.passed} scored={s.passRate.scored} />
+                  {s.passRate.scored ? (
+                    <span className="block text-xs text-slate-500 tabular-nums">{wilsonText(s.passRate.passed, s.passRate.scored)}</span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2">
                   <PassRate passed={s.trialPassRate.passed} scored={s.trialPassRate.scored} />
@@ -277,7 +293,7 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
                     </span>
                   ) : null}
                 </td>
-                {evidence ? <CasePassRateCell rates={evidence.find((e) => e.candidateId === c.id)?.rates ?? null} /> : null}
+                {evidence ? <CasePassRateCell rates={evidence.find((e) => e.candidateId === c.id)?.rates ?? null} repeats={bench.settings.repeats} /> : null}
                 <td className="px-3 py-2 tabular-nums">{s.checks.unscored}</td>
                 <td className="px-3 py-2 tabular-nums">{s.checks.error}</td>
                 <td className="px-3 py-2 tabular-nums">
@@ -318,11 +334,12 @@ export function CandidatesTable({ bench, stats, evidence = null }: { bench: Benc
   );
 }
 
-/** A candidate's case pass rate with its Wilson interval, and pass@k / pass^k with repeats. */
-function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null }) {
+/** A candidate's case pass rate with its Wilson interval, and pass@K / pass^K at the bench's repeats K. */
+function CasePassRateCell({ rates, repeats }: { rates: CandidateEvidence["rates"] | null; repeats: number }) {
   if (!rates) return <td className="px-3 py-2">{dash}</td>;
   const r = rates.trialPassRate;
-  const kMax = rates.passAt ? Math.max(...Object.keys(rates.passAt).map(Number)) : 0;
+  const k = Math.min(repeats, 10);
+  const atK = passAtText(rates, repeats);
   return (
     <td className="px-3 py-2 tabular-nums" data-testid="case-pass-rate">
       {formatRateInterval(r)}
@@ -331,9 +348,12 @@ function CasePassRateCell({ rates }: { rates: CandidateEvidence["rates"] | null 
           ({r.passed}/{r.scored} trials)
         </span>
       ) : null}
-      {rates.passAt && rates.passHat && kMax > 1 ? (
-        <span className="block text-xs text-slate-500" title={`pass@${kMax}: a case passes in at least one of ${kMax} trials; pass^${kMax}: in all ${kMax}`}>
-          pass@{kMax} {formatPercent(rates.passAt[kMax])} · pass^{kMax} {formatPercent(rates.passHat[kMax])}
+      {atK ? (
+        <span
+          className="block text-xs text-slate-500"
+          title={`pass@${k}: a case passes in at least one of ${k} trials; pass^${k}: in all ${k}. A case with fewer scored trials (an errored trial) is left out of both.`}
+        >
+          {atK}
         </span>
       ) : null}
     </td>

@@ -8,7 +8,9 @@ import { CheckResults } from "@/components/evaluators/evaluators-editor";
 import { Badge } from "@/components/ui/badge";
 import { CloseOnEscape } from "./close-on-escape";
 import { FocusOnOpen } from "@/components/ui/focus-on-open";
+import { FocusReturn } from "@/components/ui/focus-return";
 import { TrialAttempts } from "./trial-attempts";
+import { plannedRepeat, trialRepeatLabel, type RepeatTrial } from "@/lib/bench/rerun/repeat-label";
 import { trialRegressions } from "@/lib/bench/evidence/trial-regressions";
 import type { StatusedRegression } from "@/lib/bench/evidence/resolved";
 
@@ -47,7 +49,8 @@ export function TrialView({
 }: {
   trial: TrialRow;
   closeHref: string;
-  siblings: { id: number; repeat: number; href: string }[];
+  /** The case's trials of this candidate (this one included), with how a rerun added them. */
+  siblings: (RepeatTrial & { href: string })[];
   /** The baseline's trial of the same case and the last bench's, shown beside this one. */
   references?: (ReferenceTrial & { href: string })[];
   /** Checks of this case that this candidate broke (passed for the reference, fail in its repeats), with their status once known. */
@@ -74,6 +77,13 @@ export function TrialView({
       })
     : null;
   const checks = trial.checks ? (JSON.parse(String(trial.checks)) as CheckRecord[]) : [];
+  const self: RepeatTrial = {
+    id: Number(trial.id),
+    repeat: Number(trial.repeat),
+    rerun: (trial.rerun as RepeatTrial["rerun"]) ?? null,
+    rerunOf: trial.rerun_of == null ? null : Number(trial.rerun_of),
+  };
+  const origin = { repeat: plannedRepeat(self, siblings.some((s) => s.id === self.id) ? siblings : [...siblings, self]) };
   const checkErrors = checks.filter((c) => c.verdict === "error").length;
   // Issue #16: a passing repeat, or a regression a confirm round cleared, is not "fails here".
   const split = trialRegressions(regressed, checks);
@@ -102,7 +112,8 @@ export function TrialView({
                 {checkErrors} check error{checkErrors > 1 ? "s" : ""}
               </Badge>
             ) : null}
-            <span>repeat {String(trial.repeat)}</span>
+            {/* An error rerun is named by its errored trial's repeat, not as a new repeat (issue #16 §3). */}
+            <span data-testid="trial-repeat">repeat {origin.repeat}</span>
             {/* Trials a rerun inside the bench added (issue #16 §3): a confirm round's repeat is evidence for the regression status only. */}
             {trial.rerun === "confirm" ? (
               <Badge tone="slate" title="Added by Confirm suspected regressions: evidence for the regression's status, not counted in the rates">
@@ -110,7 +121,7 @@ export function TrialView({
               </Badge>
             ) : trial.rerun === "error" ? (
               <Badge tone="slate" title="Added by Rerun errored trials: stands in for the errored attempt">
-                error rerun
+                {`rerun of errored repeat ${origin.repeat}`}
               </Badge>
             ) : null}
             {trial.latency_ms != null ? (
@@ -140,17 +151,19 @@ export function TrialView({
           {siblings.length > 1 ? (
             <p className="mt-1 flex gap-1 text-xs">
               Repeats:
-              {siblings.map((s) =>
-                s.id === trial.id ? (
+              {siblings.map((s) => {
+                // "1 (error rerun)" beside "1 (errored, rerun)": the attempts of one repeat, not repeats 1 and 2.
+                const name = trialRepeatLabel(s, siblings).replace(/^repeat /, "");
+                return s.id === trial.id ? (
                   <span key={s.id} className="font-semibold">
-                    {s.repeat}
+                    {name}
                   </span>
                 ) : (
                   <Link scroll={false} key={s.id} href={s.href} className="text-indigo-700 hover:underline">
-                    {s.repeat}
+                    {name}
                   </Link>
-                ),
-              )}
+                );
+              })}
             </p>
           ) : null}
           {attempts ? <TrialAttempts {...attempts} /> : null}
@@ -160,6 +173,8 @@ export function TrialView({
         </Link>
         <CloseOnEscape href={closeHref} />
         <FocusOnOpen key={String(trial.id)} targetId="trial" />
+        {/* Closed (Escape, ✕), the trial gives focus back to its matrix cell (see matrix-view's data-cell). */}
+        <FocusReturn selector={`[data-cell="${String(trial.candidate_id)}|${String(trial.bench_case_id)}"]`} />
       </div>
       {trial.error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

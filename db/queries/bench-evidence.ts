@@ -44,6 +44,7 @@ const NONE: ReadonlyMap<number, CaseTally> = new Map();
  * @param summary the summary being stored (its baseline, reference bench and candidate, regressions)
  * @param knownCases this bench's case tallies when the caller read them already (the finalize: `benchCaseFigures`), else read here
  * @param known per-check tallies the caller has (the finalize's check outcomes; see `KnownCheckTallies` for when they serve)
+ * @param repeats the bench's trials per case, for pass@K at K when an errored trial leaves a case fewer (`CandidateRates.atRepeats`)
  * @returns per candidate id (as a string key, like the summary's other maps), its evidence
  */
 export async function computeBenchEvidence(
@@ -53,6 +54,7 @@ export async function computeBenchEvidence(
   summary: Pick<BenchSummary, "baselineCandidateId" | "referenceBenchId" | "referenceCandidateId" | "regressions">,
   knownCases?: ReadonlyMap<number, ReadonlyMap<number, CaseTally>>,
   known: KnownCheckTallies = {},
+  repeats = 1,
 ): Promise<Record<string, StoredEvidence>> {
   const cases = knownCases ?? (await benchCaseTallies(db, benchId));
   const { baselineCandidateId, referenceBenchId, referenceCandidateId } = summary;
@@ -95,7 +97,7 @@ export async function computeBenchEvidence(
       const y = r && isDeterministicRegression({ candidateKind: c.kind ?? null, referenceKind, checkKey: r.key }) ? asDeterministicReplay(x) : x;
       return y.reason ? [y.status, y.pValue, y.reason] : [y.status, y.pValue];
     });
-    out[String(c.id)] = { rates: candidateRates(own.values()), comparisons, statuses };
+    out[String(c.id)] = { rates: candidateRates(own.values(), repeats), comparisons, statuses };
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * kept in trial columns (no JSON parsing), so a 20,000-trial bench loads quickly. Filters and
  * sorting run over all rows; the page then takes its slice.
  */
-import { and, asc, count, desc, eq, getTableColumns, like, sql, type Column } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, isNotNull, like, ne, sql, type Column } from "drizzle-orm";
 import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, caseRevisions, trials } from "../schema";
 import { countWhere, isPostgres, rawRows } from "../dialect";
@@ -11,6 +11,7 @@ import { first } from "../rows";
 import { NOT_RERUN, NOT_SKIPPED_ERROR_RERUN } from "./rerun-sql";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
 import { cellVerdict, type CaseCell } from "@/lib/bench/aggregate";
+import type { RepeatTrial } from "@/lib/bench/rerun/repeat-label";
 
 /**
  * Counts of trials by verdict, as `trialVerdict` reads a trial from its check counts: `scored`
@@ -40,12 +41,13 @@ export interface MatrixRow {
    * `budgetSkipped`: trials of the cell the spend cap kept from starting (issue #16 §4), absent when none.
    * `rerunning`: while a rerun inside the bench (Confirm, Rerun errored trials) still has trials of the
    * cell to run, how many are `left` of the rerun's `trials` in the cell; absent otherwise.
+   * `errorsRerun`: errored trials of the cell an error rerun replaced (out of its counts), absent when none.
    */
   cells: Record<number, MatrixCell>;
 }
 
 /** A matrix cell: see {@link MatrixRow.cells}. */
-export type MatrixCell = CaseCell & { firstTrialId: number | null; budgetSkipped?: number; rerunning?: RerunningCell };
+export type MatrixCell = CaseCell & { firstTrialId: number | null; budgetSkipped?: number; rerunning?: RerunningCell; errorsRerun?: number };
 
 /** The rerun trials of a cell while its rerun runs: `left` (queued or running) of the round's `trials` in the cell. */
 export interface RerunningCell {
@@ -196,10 +198,21 @@ async function withCells(db: Db, benchId: number, cases: CaseRow[], only: number
     .groupBy(trials.benchCaseId, trials.candidateId);
   const budgetSkipped = new Map(budget.map((b) => [`${b.bc}|${b.cand}`, b.n]));
   const rerunning = await rerunningCells(db, benchId);
+  // Errored trials an error rerun replaced (issue #16 §3): out of the counts above, hinted in their cell.
+  // A skipped rerun (cancelled, or kept from starting by the cap) replaced nothing (rerun-sql.ts).
+  const reruns = await db
+    .select({ bc: trialsColumn(trials.benchCaseId), cand: trialsColumn(trials.candidateId), n: count() })
+    // Through the partial index of reruns (few in any store): else SQLite walks every trial of the bench.
+    .from(trialsIndexedBy(db, "trials_rerun_of"))
+    .where(and(eq(trials.benchId, benchId), some, isNotNull(trials.rerunOf), ne(trials.status, "skipped")))
+    .groupBy(trials.benchCaseId, trials.candidateId);
+  const errorsRerun = new Map(reruns.map((r) => [`${r.bc}|${r.cand}`, r.n]));
   for (const x of cells) {
     const row = byCase.get(x.bc);
     if (!row) continue;
-    row.cells[x.cand] = cellOf(x, budgetSkipped.get(`${x.bc}|${x.cand}`) ?? 0, rerunning.get(`${x.bc}|${x.cand}`));
+    const key = `${x.bc}|${x.cand}`;
+    const n = errorsRerun.get(key);
+    row.cells[x.cand] = { ...cellOf(x, budgetSkipped.get(key) ?? 0, rerunning.get(key)), ...(n ? { errorsRerun: n } : {}) };
   }
   return rows;
 }
@@ -303,9 +316,9 @@ export async function getTrial(db: Db, trialId: number): Promise<Record<string, 
  * view links between them.
  * @returns `{ id, repeat }` per trial (repeats count from 1)
  */
-export async function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): Promise<{ id: number; repeat: number }[]> {
+export async function repeatTrials(db: Db, benchId: number, candidateId: number, benchCaseId: number): Promise<RepeatTrial[]> {
   return db
-    .select({ id: trials.id, repeat: trials.repeat })
+    .select({ id: trials.id, repeat: trials.repeat, rerun: trials.rerun, rerunOf: trials.rerunOf })
     .from(trials)
     .where(and(eq(trials.benchId, benchId), eq(trials.candidateId, candidateId), eq(trials.benchCaseId, benchCaseId)))
     .orderBy(trials.repeat);

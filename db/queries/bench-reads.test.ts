@@ -183,7 +183,9 @@ describeStores("bench reads", (store) => {
       failedChecks: 2,
       firstTrialId: s.t.b1,
     });
+    // Its errored trial was rerun (the rerun errored too): the cell says so (the results page hints it).
     expect(rows[1].cells[s.b]).toEqual({
+      errorsRerun: 1,
       verdict: "error",
       passedTrials: 0,
       scoredTrials: 0,
@@ -340,8 +342,8 @@ describeStores("bench reads", (store) => {
     expect(JSON.parse(String(t.checks))).toMatchObject([{ key: "j1", verdict: "failed" }, { key: "s1" }]);
     expect(await getTrial(db, 999_999)).toBeNull();
     expect(await repeatTrials(db, s.benchId, s.b, s.bc[0])).toEqual([
-      { id: s.t.b1, repeat: 1 },
-      { id: s.t.b1Confirm, repeat: 2 },
+      { id: s.t.b1, repeat: 1, rerun: null, rerunOf: null },
+      { id: s.t.b1Confirm, repeat: 2, rerun: "confirm", rerunOf: null },
     ]);
     const refs = await referenceTrials(
       db,

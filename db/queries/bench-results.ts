@@ -226,7 +226,7 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     retained: 0,
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
-  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known);
+  summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known, bench.settings.repeats);
   // The flip table too: the results page then reads only the matrix rows it shows.
   // A case whose regressions a confirm round cleared is listed as cleared, not regressed (issue #16).
   if (baselineCandidateId !== null)

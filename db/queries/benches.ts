@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -317,6 +317,12 @@ export interface BenchProgress {
   /** Trials that ended before the current run started: on a bench a rerun reopened, all its earlier trials; else 0. */
   finishedBefore: number;
   /**
+   * On a bench a rerun reopened: its own run's times, from its launch trials (not reruns): the first
+   * trial's start and the last one's end (ms; null when none started or ended). Absent before any
+   * rerun, when `startedAt`/`finishedAt` are the launch run's.
+   */
+  launchRun?: { startedAt: number | null; finishedAt: number | null };
+  /**
    * While the bench is queued or running (else empty), per candidate with trials (by id): all of its
    * trials, those ended, and those ended since `startedAt` (the progress clock's rates).
    */
@@ -343,6 +349,9 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
   // The worker writes a reason with every error; "" stands in should one lack it.
   return rows.map((r) => ({ message: r.message ?? "", trials: r.trials }));
 }
+
+/** An aggregate's value as a number (PostgreSQL returns a bigint column's min/max as text), or null. */
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 /** Trial counts per status of a bench (one indexed GROUP BY), or null (also for an id no row can have). */
 export async function getBenchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgress | null> {
@@ -405,6 +414,16 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
           )
         )?.n ?? 0)
       : 0;
+  // A rerun moved the bench's startedAt/finishedAt to its own: the launch run's times are its trials'.
+  const launchRun =
+    b.rerunBase > 0
+      ? await first(
+          db
+            .select({ startedAt: sql<number | null>`min(${trials.startedAt})`, finishedAt: sql<number | null>`max(${trials.finishedAt})` })
+            .from(trials)
+            .where(and(eq(trials.benchId, id), isNull(trials.rerun))),
+        )
+      : undefined;
   return {
     id,
     status: b.status,
@@ -420,6 +439,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
     finishedAt: b.finishedAt,
     // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
     finishedBefore: b.rerunBase,
+    ...(launchRun ? { launchRun: { startedAt: num(launchRun.startedAt), finishedAt: num(launchRun.finishedAt) } } : {}),
     candidates: [...perCandidate.values()].sort((x, y) => x.candidateId - y.candidateId),
     cancelRequested: b.cancel != null,
     stalled: n.running ? await stalledClaims(db, id, o.now ?? Date.now(), o.leaseMs ?? DEFAULT_LEASE_MS) : null,

@@ -11,7 +11,7 @@ import { isPostgres } from "../dialect";
 import { trials } from "../schema";
 
 /** Indexes of `trials` a query may ask SQLite to read (db/schema.ts). */
-export type TrialsIndex = "trials_bench_status" | "trials_matrix";
+export type TrialsIndex = "trials_bench_status" | "trials_matrix" | "trials_rerun_of";
 
 /**
  * The `trials` table for `.from(…)`, read through `index` on SQLite.

@@ -29,6 +29,21 @@ describe("the progress clock", () => {
     });
   });
 
+  it("keeps the bench's own elapsed time (its launch run) beside a rerun's", () => {
+    // Launched trials ran from 10,000 to 75,000; a rerun reopened it at 1,000,000 and ended at 1,000,400.
+    const p = {
+      ...base,
+      status: "finished" as const,
+      startedAt: 1_000_000,
+      finishedAt: 1_000_400,
+      done: 18,
+      finishedBefore: 12,
+      candidates: one(18, 6),
+      launchRun: { startedAt: 10_000, finishedAt: 75_000 },
+    };
+    expect(progressClock(p, 5_000_000)).toEqual({ elapsedMs: 400, leftMs: null, rerun: true, launchElapsedMs: 65_000 });
+  });
+
   it("times a bench still queued from its launch", () => {
     expect(progressClock({ ...base, status: "queued", done: 0, startedAt: null, candidates: one(0) }, 4_000)).toEqual({
       elapsedMs: 3_000,

@@ -33,15 +33,18 @@ export interface ProgressTimes {
   finishedBefore: number;
   /** Per candidate of the bench (any order). */
   candidates: CandidateProgress[];
+  /** On a bench a rerun reopened: its launch run's first trial start and last trial end (absent before any rerun). */
+  launchRun?: { startedAt: number | null; finishedAt: number | null };
 }
 
 /**
  * @param now the current time (ms)
  * @returns `elapsedMs` since the current run started (the launch while queued), `leftMs` the longest
  *   of the candidates' trials left at each one's rate in this run (null when the run has ended, or
- *   while a candidate with trials left has ended none in it: its rate is not known yet), and whether the run is a rerun
+ *   while a candidate with trials left has ended none in it: its rate is not known yet), whether the run is a rerun,
+ *   and then `launchElapsedMs`, the bench's own run (its launch trials' first start to last end) when known
  */
-export function progressClock(p: ProgressTimes, now: number): { elapsedMs: number; leftMs: number | null; rerun: boolean } {
+export function progressClock(p: ProgressTimes, now: number): { elapsedMs: number; leftMs: number | null; rerun: boolean; launchElapsedMs?: number } {
   const ended = p.status !== "queued" && p.status !== "running";
   const end = p.finishedAt ?? now;
   let leftMs: number | null = null;
@@ -59,9 +62,13 @@ export function progressClock(p: ProgressTimes, now: number): { elapsedMs: numbe
     }
     if (leftMs === 0 && p.total > p.done + p.error + p.skipped) leftMs = null; // no candidate figures to go by
   }
+  const launch = p.launchRun;
   return {
     elapsedMs: Math.max(0, end - (p.startedAt ?? p.createdAt)),
     leftMs,
     rerun: p.finishedBefore > 0,
+    ...(p.finishedBefore > 0 && launch && launch.finishedAt !== null
+      ? { launchElapsedMs: Math.max(0, launch.finishedAt - (launch.startedAt ?? p.createdAt)) }
+      : {}),
   };
 }

@@ -202,6 +202,21 @@ describe("regressions and recommendation", () => {
     expect(rec.candidates[1].tradeoffs).toContain("pass rate over scored checks +16.7 points vs baseline (the evidence's Δ is over paired cases)");
   });
 
+  it("writes a negative difference with one minus sign (U+2212), never a hyphen", () => {
+    // The baseline is now C (3 of 6); the old baseline has 2 of 6: 33.3 − 50.0 = −16.7 points.
+    const rec = recommend(
+      [
+        { id: 1, label: "old", stats: stats[0] },
+        { id: 3, label: "C", stats: stats[2] },
+      ],
+      3,
+      new Map(),
+    );
+    const line = rec.candidates.find((c) => c.label === "old")!.tradeoffs.join(" · ");
+    expect(line).toContain("pass rate over scored checks \u221216.7 points vs baseline");
+    expect(line).not.toMatch(/-\d/);
+  });
+
   it("keeps the baseline when every better candidate is blocked, and recommends nothing when nothing was scored", () => {
     const blockers = new Map<number, Regression[]>([[2, findRegressions(base, checkOutcomes(trials, 2), "baseline")]]);
     const rec = recommend(

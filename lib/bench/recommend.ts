@@ -5,6 +5,7 @@
  * primary or secondary — is not recommended, even if its average pass rate is higher.
  */
 import type { CandidateStats, CheckOutcome } from "./aggregate";
+import { formatPoints } from "./evidence/format";
 
 /** One broken check. */
 export interface Regression {
@@ -129,8 +130,7 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   if (s.passRate.rate !== null && base.passRate.rate !== null) {
     const d = (s.passRate.rate - base.passRate.rate) * 100;
     // Over every scored check, unlike the evidence headline's Δ over paired cases (issue #16): say which, so the two figures on one card do not read as one.
-    if (Math.abs(d) >= 0.05)
-      out.push(`pass rate over scored checks ${d > 0 ? "+" : ""}${d.toFixed(1)} points vs baseline (the evidence's Δ is over paired cases)`);
+    if (Math.abs(d) >= 0.05) out.push(`pass rate over scored checks ${formatPoints(d / 100)} points vs baseline (the evidence's Δ is over paired cases)`);
   }
   if (s.costUsd !== null && base.costUsd !== null && base.costUsd > 0) {
     const r = s.costUsd / base.costUsd;
@@ -142,7 +142,7 @@ function tradeoffs(s: CandidateStats, base: CandidateStats | undefined): string[
   }
   const tok = s.tokens.input + s.tokens.output;
   const btok = base.tokens.input + base.tokens.output;
-  if (btok > 0 && Math.abs(tok / btok - 1) >= 0.1) out.push(`${tok > btok ? "+" : ""}${Math.round((tok / btok - 1) * 100)}% tokens`);
+  if (btok > 0 && Math.abs(tok / btok - 1) >= 0.1) out.push(`${tok > btok ? "+" : "\u2212"}${Math.abs(Math.round((tok / btok - 1) * 100))}% tokens`);
   return out;
 }
 

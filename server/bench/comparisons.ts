@@ -49,7 +49,7 @@ export async function benchEvidence(db: Db, benchId: number, loaded?: BenchDetai
   if (!bench?.summary) return null;
   const summary = bench.summary;
   const has = summary.evidence && bench.candidates.every((c) => summary.evidence![String(c.id)]);
-  const stored = has ? summary.evidence! : await computeBenchEvidence(db, benchId, bench.candidates, summary);
+  const stored = has ? summary.evidence! : await computeBenchEvidence(db, benchId, bench.candidates, summary, undefined, {}, bench.settings.repeats);
   return bench.candidates.map((c) => {
     const ev = stored[String(c.id)];
     const comparisons: CandidateComparison[] = ev.comparisons.map((x) =>

@@ -110,8 +110,8 @@ describe("live statistics of a running bench", () => {
     ]);
     const first = db.$client.prepare("SELECT candidate_id AS c, bench_case_id AS bc FROM trials WHERE id = ?").get(rows[0].trial) as { c: number; bc: number };
     expect(await repeatTrials(db, id, first.c, first.bc)).toEqual([
-      { id: rows[0].trial, repeat: 1 },
-      { id: rows[1].trial, repeat: 2 },
+      { id: rows[0].trial, repeat: 1, rerun: null, rerunOf: null },
+      { id: rows[1].trial, repeat: 2, rerun: null, rerunOf: null },
     ]);
     const matrix = await matrixRows(db, id);
     const cells = matrix.map((m) => m.cells[ids[0]]);

@@ -22,6 +22,8 @@ import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
 import { startBenchWorker } from "../worker";
 import { progressCounts } from "@/lib/bench/progress-counts";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
+import { matrixRows, repeatTrials } from "@/db/queries/bench-matrix";
+import { trialRepeatLabel } from "@/lib/bench/rerun/repeat-label";
 
 const RIGHT = { text: "right" };
 const WRONG = { text: "wrong" };
@@ -158,7 +160,16 @@ describe("confirm suspected regressions", () => {
     expect(reopened.startedAt).toBeGreaterThan(launchedRun.startedAt!);
     expect([reopened.total, reopened.done, reopened.finishedBefore]).toEqual([18, 12, 12]);
     bench = await runToEnd(id);
-    expect((await getBenchProgress(db, id))!).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
+    const rerunDone = (await getBenchProgress(db, id))!;
+    expect(rerunDone).toMatchObject({ startedAt: reopened.startedAt, done: 18, finishedBefore: 12 });
+    // The bench keeps its own run's times beside the rerun's (the page said only "rerun: elapsed 0s"):
+    // from its launch trials, within the launch's first claim and its end.
+    expect(rerunDone.launchRun).toBeDefined();
+    expect(rerunDone.launchRun!.startedAt).toBeGreaterThanOrEqual(launchedRun.startedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeLessThanOrEqual(launchedRun.finishedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeGreaterThanOrEqual(rerunDone.launchRun!.startedAt!);
+    expect(rerunDone.launchRun!.finishedAt).toBeLessThan(reopened.startedAt!);
+    expect(launchedRun.launchRun).toBeUndefined(); // before any rerun the bench's own times are its startedAt/finishedAt
     expect(server.requests.count - before).toBe(6);
     expect(bench.status).toBe("finished");
     const added = trialsOf(id).filter((t) => t.rerun === "confirm");
@@ -370,6 +381,20 @@ describe("rerun errored trials", () => {
     // The progress counts the errored attempt as rerun, not as an error still standing (the bar said "1 errors").
     expect(await getBenchProgress(db, id)).toMatchObject({ total: 5, done: 4, error: 1, errorsRerun: 1 });
     expect(progressCounts((await getBenchProgress(db, id))!)).toBe("4 done · 0 errors (1 rerun) · 0 skipped");
+    // The matrix cell says an error was rerun there (it gave no hint); the other cells do not.
+    const matrix = await matrixRows(db, id);
+    const candId = bench.candidates.find((c) => c.label.startsWith("cand"))!.id;
+    expect(matrix.map((r) => [r.caseKey, r.cells[candId].errorsRerun ?? 0, r.cells[candId].trials])).toEqual([
+      ["down", 1, 1],
+      ["steady", 0, 1],
+    ]);
+    // The rerun's trial is the rerun of its errored repeat, not "repeat 2"; the errored one links to it.
+    const rerunId = (db.$client.prepare("SELECT id FROM trials WHERE bench_id = ? AND rerun = 'error'").get(id) as { id: number }).id;
+    const siblings = await repeatTrials(db, id, candId, matrix[0].benchCaseId);
+    expect(siblings.map((t) => [t.id, trialRepeatLabel(t, siblings)])).toEqual([
+      [erroredId, "repeat 1 (errored, rerun)"],
+      [rerunId, "repeat 1 (error rerun)"],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCi, formatPValue, formatPoints, formatRateInterval, minDetectablePoints } from "./format";
+import { formatCi, formatPValue, formatPoints, formatRateInterval, minDetectablePoints, withMinusSigns } from "./format";
 
 describe("evidence number formats", () => {
   it("writes differences as signed points with one decimal and a true minus sign", () => {
@@ -32,5 +32,14 @@ describe("evidence number formats", () => {
   it("shows a pass rate whose interval cannot be computed (repeats of a single case) instead of hiding it as —", () => {
     // bench run --max-cost 0.01 on the scripted server: 2 trials of one case ran, 0 passed; the PR comment said "— 0/2".
     expect(formatRateInterval({ passed: 0, scored: 2, rate: 0, ci95: null })).toBe("0.0 % (no interval)");
+  });
+});
+
+describe("withMinusSigns", () => {
+  it("turns a hyphen before a number into U+2212 (text stored before), leaving words and ranges alone", () => {
+    expect(withMinusSigns("pass rate over scored checks -0.1 points vs baseline")).toBe("pass rate over scored checks \u22120.1 points vs baseline");
+    expect(withMinusSigns("-20% tokens")).toBe("\u221220% tokens");
+    expect(withMinusSigns("(-5.0 points)")).toBe("(\u22125.0 points)");
+    expect(withMinusSigns("gpt-4o-mini · 17.3–28.8 · case-12")).toBe("gpt-4o-mini · 17.3–28.8 · case-12");
   });
 });

@@ -51,3 +51,12 @@ export function formatRateInterval(r: RateInterval): string {
   if (r.ci95 === null) return `${formatPercent(r.rate)} (no interval)`;
   return `${formatPercent(r.rate)} (95 % CI ${(r.ci95[0] * 100).toFixed(1)}–${(r.ci95[1] * 100).toFixed(1)})`;
 }
+
+/**
+ * A text with every hyphen-minus that starts a number ("-0.1", "(-5", "-20%") written as U+2212,
+ * so a page shows one minus sign; hyphens inside words and names ("gpt-4o", "case-12") stay. For
+ * texts stored before they were written with U+2212 (a recommendation's trade-off lines).
+ */
+export function withMinusSigns(text: string): string {
+  return text.replace(/(^|[\s(])-(?=\d)/g, `$1${MINUS}`);
+}

@@ -52,4 +52,29 @@ describe("candidateRates: the pass-rate interval", () => {
     expect(one.trialPassRate.ci95![1]).toBeCloseTo(0.0094704, 6);
     expect(candidateRates([{ passed: 2, scored: 3 }]).trialPassRate.ci95).toBeNull(); // one case: no spread to measure
   });
+
+  it("gives pass@K and pass^K at the bench's repeats when a case has fewer scored trials (an errored trial), over the cases that have K, and counts the rest", () => {
+    // K = 3: cases 2/3 and 3/3 qualify; 0/2 (one trial errored) is left out of pass@3 (its estimator needs 3 trials).
+    // pass@3 = mean(1 − C(1,3)/C(3,3), 1 − C(0,3)/C(3,3)) = mean(1, 1) = 1; pass^3 = mean(C(2,3)/C(3,3), C(3,3)/C(3,3)) = mean(0, 1) = 0.5.
+    const r = candidateRates(
+      [
+        { passed: 2, scored: 3 },
+        { passed: 3, scored: 3 },
+        { passed: 0, scored: 2 },
+      ],
+      3,
+    );
+    expect(Object.keys(r.passAt!)).toEqual(["1", "2"]); // per k up to the fewest trials, as stored before
+    expect(r.atRepeats).toEqual({ k: 3, passAt: 1, passHat: 0.5, cases: 2, leftOut: 1, fewestTrials: 2 });
+    // Every case has its K trials: nothing to say apart (pass@3 is in passAt).
+    expect(
+      candidateRates(
+        [
+          { passed: 2, scored: 3 },
+          { passed: 3, scored: 3 },
+        ],
+        3,
+      ).atRepeats,
+    ).toBeUndefined();
+  });
 });

@@ -22,13 +22,22 @@ export interface CandidateRates {
   passAt: Record<string, number> | null;
   /** pass^k per k; present only with repeats. */
   passHat: Record<string, number> | null;
+  /**
+   * pass@K and pass^K at the bench's repeats K when some scored case has fewer than K scored trials
+   * (a trial errored, so `passAt` stops below K): over the `cases` with at least K scored trials
+   * (the unbiased estimators need K), the `leftOut` others counted apart, `fewestTrials` the fewest
+   * scored trials a case has. Absent when every case has K (pass@K is in `passAt`), without
+   * repeats, or in evidence stored before.
+   */
+  atRepeats?: { k: number; passAt: number | null; passHat: number | null; cases: number; leftOut: number; fewestTrials: number };
 }
 
 /**
  * The rates of one candidate from its case tallies.
  * @param cases per case key, passing trials of scored trials
+ * @param repeats the bench's trials per case (K): pass@K is given even when a case has fewer scored trials (`atRepeats`)
  */
-export function candidateRates(cases: Iterable<CaseTally>): CandidateRates {
+export function candidateRates(cases: Iterable<CaseTally>, repeats = 1): CandidateRates {
   const scored = [...cases].filter((c) => c.scored > 0);
   const passed = scored.reduce((s, c) => s + c.passed, 0);
   const trials = scored.reduce((s, c) => s + c.scored, 0);
@@ -44,7 +53,20 @@ export function candidateRates(cases: Iterable<CaseTally>): CandidateRates {
     hat[k] = passHatK(asTrials, k).value!;
   }
   const trialPassRate = repeated ? clusteredInterval(scored, passed, trials) : wilsonInterval(passed, trials);
-  return { cases: scored.length, trialPassRate, passAt: repeated ? at : null, passHat: repeated ? hat : null };
+  const rates: CandidateRates = { cases: scored.length, trialPassRate, passAt: repeated ? at : null, passHat: repeated ? hat : null };
+  const k = Math.min(repeats, 10);
+  if (k > 1 && scored.length && kMax < k) {
+    const over = passAtK(asTrials, k);
+    rates.atRepeats = {
+      k,
+      passAt: over.value,
+      passHat: passHatK(asTrials, k).value,
+      cases: over.cases,
+      leftOut: scored.length - over.cases,
+      fewestTrials: kMax,
+    };
+  }
+  return rates;
 }
 
 /**

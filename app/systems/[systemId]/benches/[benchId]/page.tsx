@@ -13,6 +13,8 @@ import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { benchEvidence } from "@/server/bench/comparisons";
 import { MatrixView } from "@/components/benches/matrix-view";
 import { EvidenceCharts } from "@/components/benches/evidence-charts";
+import { ComparisonsTable } from "@/components/benches/comparisons-table";
+import { comparisonRows } from "@/lib/bench/evidence/comparison-rows";
 import { TrialView } from "@/components/benches/trial-view";
 import { RerunPanel } from "@/components/benches/rerun-panel";
 import { trialRerunLinks } from "@/db/queries/bench-reruns";
@@ -196,6 +198,14 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
         />
         <AdvisoryNote rubric={bench.rubric} />
         <EvidenceCharts bench={bench} evidence={evidence} />
+        {evidence ? (
+          <ComparisonsTable
+            rows={comparisonRows(
+              bench.candidates.map((c) => ({ label: c.label, comparisons: evidence.find((e) => e.candidateId === c.id)?.comparisons ?? [] })),
+              bench.summary?.referenceBenchId ?? null,
+            )}
+          />
+        ) : null}
         <TradeoffsTable bench={bench} evidence={evidence} rec={ended ? bench.recommendation : null} />
         {showFlips ? (
           <FlipTable

@@ -43,7 +43,7 @@ describe("the evidence charts", () => {
     expect(html).toContain("model-6b-verification vs model-6b-finetuning +15.0 (95 % CI +8.7 to +21.3, better)");
     // The zero line is placed in percent of the strip, the square in the strip's viewBox units.
     const zero = Number(/<line x1="([\d.]+)%"[^>]*data-testid="zero-line"/.exec(html)?.[1]) / 100;
-    const width = Number(/data-testid="forest-row">[^]*?<svg viewBox="0 0 ([\d.]+) /.exec(html)?.[1]);
+    const width = Number(/data-testid="forest-row">[^]*?<svg [^>]*viewBox="0 0 ([\d.]+) /.exec(html)?.[1]);
     const square = /<rect [^>]*data-testid="forest-mark"[^>]*>/.exec(html)?.[0] ?? "";
     const centre = (Number(/ x="([\d.]+)"/.exec(square)?.[1]) + 5) / width;
     expect(zero).toBeGreaterThan(0);

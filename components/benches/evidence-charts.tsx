@@ -8,7 +8,6 @@
  * numbers are also in the tables below.
  */
 import type { ReactNode } from "react";
-import { AxisBottom } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleLinear } from "@visx/scale";
 import { Bar, Circle, Line } from "@visx/shape";
@@ -22,7 +21,6 @@ const W = 320;
 /** Room left and right of the axis so its end labels are not cut. */
 const PAD = 18;
 const ROW = 22;
-const AXIS = 24;
 const VERDICT_COLOR: Record<ComparisonVerdict, string> = { better: "#059669", worse: "#dc2626", inconclusive: "#64748b" };
 
 type Scale = ReturnType<typeof scaleLinear<number>>;
@@ -71,7 +69,7 @@ function IntervalChart(props: { rows: ChartRow[]; x: Scale; ticks: number[]; tic
           </span>
           <div className="relative flex min-h-[22px] items-center">
             {gridLines}
-            <svg viewBox={`0 0 ${W} ${ROW}`} className="relative block w-full overflow-visible">
+            <svg aria-hidden viewBox={`0 0 ${W} ${ROW}`} className="relative block w-full overflow-visible">
               <title>{r.title}</title>
               <Group top={ROW / 2}>{r.marks}</Group>
             </svg>
@@ -80,16 +78,17 @@ function IntervalChart(props: { rows: ChartRow[]; x: Scale; ticks: number[]; tic
         </div>
       ))}
       <span />
-      <svg viewBox={`0 0 ${W} ${AXIS}`} className="block w-full overflow-visible" aria-hidden>
-        <AxisBottom
-          scale={x}
-          tickValues={ticks}
-          tickFormat={(v) => tickLabel(Number(v))}
-          tickLength={4}
-          stroke="#cbd5e1"
-          tickStroke="#cbd5e1"
-          tickLabelProps={{ fill: "#64748b", fontSize: 11, fontFamily: "inherit", textAnchor: "middle" }}
-        />
+      {/* The axis in percent of the strip, like the grid lines, so its labels keep their size at any width. */}
+      <svg aria-hidden className="block h-6 w-full overflow-visible" fontSize="11" fontFamily="inherit">
+        <line x1={pct(x, x.domain()[0])} x2={pct(x, x.domain()[1])} y1="0.5" y2="0.5" stroke="#cbd5e1" />
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={pct(x, t)} x2={pct(x, t)} y1="0" y2="4" stroke="#cbd5e1" />
+            <text x={pct(x, t)} y="17" textAnchor="middle" fill="#64748b">
+              {tickLabel(t)}
+            </text>
+          </g>
+        ))}
       </svg>
       <span />
     </div>

@@ -41,10 +41,45 @@ describe("the evidence charts", () => {
 
   it("draws the comparison right of the dashed zero line, green, with its interval in the text alternative", () => {
     expect(html).toContain("model-6b-verification vs model-6b-finetuning +15.0 (95 % CI +8.7 to +21.3, better)");
-    const zero = Number(/<line x1="([\d.]+)"[^>]*data-testid="zero-line"/.exec(html)?.[1]);
-    const square = /data-testid="forest-row">[^]*?<rect x="([\d.]+)"[^>]*fill="([^"]+)"/.exec(html);
-    expect(Number(square?.[1]) + 5).toBeGreaterThan(zero);
-    expect(square?.[2]).toBe("#059669");
+    // The zero line is placed in percent of the strip, the square in the strip's viewBox units.
+    const zero = Number(/<line x1="([\d.]+)%"[^>]*data-testid="zero-line"/.exec(html)?.[1]) / 100;
+    const width = Number(/data-testid="forest-row">[^]*?<svg [^>]*viewBox="0 0 ([\d.]+) /.exec(html)?.[1]);
+    const square = /<rect [^>]*data-testid="forest-mark"[^>]*>/.exec(html)?.[0] ?? "";
+    const centre = (Number(/ x="([\d.]+)"/.exec(square)?.[1]) + 5) / width;
+    expect(zero).toBeGreaterThan(0);
+    expect(centre).toBeGreaterThan(zero + 0.1);
+    expect(/ fill="([^"]+)"/.exec(square)?.[1]).toBe("#059669");
+  });
+
+  it("shows long candidate labels whole (wrapped), never cut with an ellipsis (tester, s7 item 8)", () => {
+    const long = {
+      candidates: [
+        { id: 1, label: "TB baseline · intent-router r1" },
+        { id: 2, label: "TB candidate · intent-router r1" },
+      ],
+      summary: { baselineCandidateId: 1 },
+    } as unknown as BenchDetail;
+    const vsLast = { against: "last" as const, againstCandidate: "TB baseline · intent-router r1", againstBenchId: 8, ...compareCandidates(base, base) };
+    const ev: CandidateEvidence[] = [
+      { candidateId: 1, rates: candidateRates(base.values()), comparisons: [vsLast], regressions: [] },
+      {
+        candidateId: 2,
+        rates: candidateRates(cand.values()),
+        comparisons: [{ against: "baseline", againstCandidate: "TB baseline · intent-router r1", againstBenchId: 9, ...compareCandidates(cand, base) }, vsLast],
+        regressions: [],
+      },
+    ];
+    const out = renderToStaticMarkup(createElement(EvidenceCharts, { bench: long, evidence: ev }));
+    // The visible label (a text node of its own, not only the hover title), whole.
+    const labels = [...out.matchAll(/data-testid="chart-label"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(labels).toEqual([
+      "TB baseline · intent-router r1 (baseline)",
+      "TB candidate · intent-router r1",
+      "TB baseline · intent-router r1 vs last bench #8 (TB baseline · intent-router r1)",
+      "TB candidate · intent-router r1 vs TB baseline · intent-router r1",
+      "TB candidate · intent-router r1 vs last bench #8 (TB baseline · intent-router r1)",
+    ]);
+    expect(out).not.toContain("…");
   });
 
   it("draws nothing without evidence (a running bench)", () => {

@@ -467,6 +467,11 @@ export interface BenchListItem {
   rubricSize: number;
   included: number;
   excluded: number;
+  /**
+   * The bench did not run every trial of its launched run: cancelled, or cut short by its spend cap
+   * (issue #16). It recommends nothing; a recommendation stored before that rule is not shown.
+   */
+  partial: boolean;
   candidates: { id: number; label: string; passRate: number | null; scored: number; recommended: boolean; isBaseline: boolean }[];
 }
 
@@ -492,6 +497,8 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
     const summary = b.summary ? (JSON.parse(b.summary) as BenchSummary) : null;
     const rec = b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null;
     const c = counts.find((x) => x.benchId === b.id);
+    // Stored before `partial` was kept, a partial bench's headline starts "Partial bench".
+    const partial = b.status === "cancelled" || rec?.partial != null || (rec?.headline ?? "").startsWith("Partial bench");
     return {
       id: b.id,
       title: b.title,
@@ -506,6 +513,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
       rubricSize: (JSON.parse(b.rubric) as unknown[]).length,
       included: c?.included ?? 0,
       excluded: (c?.total ?? 0) - (c?.included ?? 0),
+      partial,
       candidates: cands
         .filter((x) => x.benchId === b.id)
         .map((x) => {
@@ -515,7 +523,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
             label: x.label,
             passRate: st?.passRate.rate ?? null,
             scored: st?.passRate.scored ?? 0,
-            recommended: rec?.recommendedCandidateId === x.id,
+            recommended: !partial && rec?.recommendedCandidateId === x.id,
             isBaseline: summary?.baselineCandidateId === x.id,
           };
         }),

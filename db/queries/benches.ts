@@ -11,7 +11,7 @@ import { transaction, type TxDb } from "../transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
-import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
+import { isPartialRecommendation, type Fix, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
@@ -498,7 +498,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
     const rec = b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null;
     const c = counts.find((x) => x.benchId === b.id);
     // Stored before `partial` was kept, a partial bench's headline starts "Partial bench".
-    const partial = b.status === "cancelled" || rec?.partial != null || (rec?.headline ?? "").startsWith("Partial bench");
+    const partial = b.status === "cancelled" || (rec !== null && isPartialRecommendation(rec));
     return {
       id: b.id,
       title: b.title,

@@ -146,6 +146,14 @@ export interface Recommendation {
   partial?: Omit<PartialRun, "coverage" | "cases">;
 }
 
+/**
+ * Whether a stored recommendation is a partial bench's (issue #16): it recommends nothing, and one
+ * stored before `partial` was kept (its headline starts "Partial bench") is shown as not recommending.
+ */
+export function isPartialRecommendation(rec: Pick<Recommendation, "partial"> & { headline?: string }): boolean {
+  return rec.partial != null || (rec.headline ?? "").startsWith("Partial bench");
+}
+
 /** "Partial bench, the spend cap stopped it after 24 of 120 trials (96 skipped as budget)": why a bench is partial. */
 export function partialReason(p: Pick<PartialRun, "finished" | "total" | "budgetSkipped">): string {
   // Issue #16: a bench the spend cap cut short is as partial as a cancelled one.

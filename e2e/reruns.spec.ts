@@ -130,7 +130,7 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   await form.getByRole("button", { name: "Launch" }).click();
   const progress = page.getByRole("region", { name: "Progress" });
   await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
-  await expect(progress).toContainText("3 done · 1 errors");
+  await expect(progress).toContainText("3 done · 1 error ·");
 
   const reruns = page.getByRole("region", { name: "Reruns" });
   const before = server.requests.count;

@@ -45,6 +45,7 @@ import { connect, remoteRefusal, RemoteError } from "../remote";
 import type { LaunchedBench } from "@/server/api/benches";
 import { progressLease } from "@/server/bench/progress-lease";
 import { progressLine } from "@/lib/bench/progress-line";
+import { counted } from "@/lib/bench/counted";
 
 export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
@@ -338,7 +339,7 @@ async function rerunInBench(
   }
   const cost = plan.estimate.costUsd === null ? "cost unknown (no prices set)" : `about $${plan.estimate.costUsd.toFixed(4)}`;
   io.out(
-    `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
+    `${kind === "confirm" ? `confirming ${counted(plan.targets, "suspected regression")}` : `rerunning ${counted(plan.targets, "errored trial")}`}: ${counted(plan.trials.length, "trial")} (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${counted(plan.caseKeys.length, "case")}, ${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")}, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
   );
   if (plan.spendCap) io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${rerunSpendCapSentence(plan.spendCap)}`);
   // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).

@@ -328,7 +328,7 @@ export interface BenchProgress {
 
 /**
  * The most common reasons trials of a bench ended as `error` (the provider's message, or the
- * worker's), most frequent first.
+ * worker's), most frequent first; an errored trial a rerun replaced is left out (it stays in the trial view).
  * @param limit most reasons returned
  */
 export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Promise<{ message: string; trials: number }[]> {
@@ -336,7 +336,8 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
   const rows = await db
     .select({ message: trials.error, trials: n })
     .from(trials)
-    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error")))
+    // An errored trial a rerun replaced is attempt history, not an error left: the same rule as the page's Errors by kind (issue #16).
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error"), NOT_RERUN))
     .groupBy(trials.error)
     .orderBy(desc(n), asc(trials.error))
     .limit(limit);

@@ -6,6 +6,7 @@
  */
 import { cancelTooLateNote } from "@/lib/bench/end-status";
 import { partialReason } from "@/lib/bench/recommend";
+import { counted } from "@/lib/bench/counted";
 import type { Db } from "@/db/client";
 import { getBench, getManifest, trialErrorReasons } from "@/db/queries/benches";
 import { statsOf } from "@/lib/bench/aggregate";
@@ -194,7 +195,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       limits: verdict?.limitBlockers ?? [],
     });
     lines.push(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${counted(c.error, "check error")} · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
     );
   });
   // Cost and latency against the baseline, with their intervals (issue #16 §4).
@@ -206,7 +207,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   }
   if (spend.budgetSkippedTotal)
     lines.push(
-      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`,
+      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${counted(spend.budgetSkippedTotal, "trial")} skipped as budget (${usd(spend.spentUsd)} spent).`,
     );
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");

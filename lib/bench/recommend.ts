@@ -5,6 +5,7 @@
  * primary or secondary — is not recommended, even if its average pass rate is higher.
  */
 import type { CandidateStats, CheckOutcome } from "./aggregate";
+import { isFix } from "./fix";
 
 /** One broken check. */
 export interface Regression {
@@ -21,7 +22,19 @@ export interface Regression {
   advisory?: true;
 }
 
-type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>;
+type Outcomes = Map<
+  string,
+  {
+    outcome: CheckOutcome;
+    passed: number;
+    scored: number;
+    label: string;
+    priority?: "primary" | "secondary";
+    caseKey: string;
+    caseRevisionId: number;
+    key: string;
+  }
+>;
 
 /**
  * The regressions of a candidate against the baseline followed by those against the last bench,
@@ -71,10 +84,9 @@ export type Fix = Omit<Regression, "outcome">;
 export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
   const out: Fix[] = [];
   for (const [k, ref] of reference) {
-    // "mixed": the reference's repeats disagree, so it is flaky there and the candidate fixed nothing.
-    if (ref.outcome !== "failed") continue;
+    // The one definition (lib/bench/fix.ts): a reference whose repeats disagree is flaky there, and the candidate fixed nothing.
     const c = candidate.get(k);
-    if (!c || c.outcome !== "passed") continue;
+    if (!c || !isFix(ref, c)) continue;
     out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });
   }
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));

@@ -10,7 +10,8 @@
  * reruns the errored trials and `--confirm` the suspected regressions' cases inside the same bench
  * once it finished, saying what each adds first (issue #16 §3); the results are then the recomputed ones.
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
- * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
+ * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it is partial (its spend
+ * cap cut it short, or it was cancelled: it recommends nothing, and stderr says why), when it finished but the best
  * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
  * (then nothing is stored), or with `--fail-on worse` when the primary comparison (see
  * lib/bench/evidence/headline.ts) is worse or its candidate is blocked, with `--fail-on inconclusive`

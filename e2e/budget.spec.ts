@@ -12,7 +12,7 @@ test.describe("Budgets, trade-offs and flips", () => {
     // A bad value is refused on the server, naming the field.
     await form.getByLabel("Spend cap (USD)").fill("-1");
     await form.getByRole("button", { name: "Plan" }).click();
-    await expect(form.getByText(/The spend cap \(USD\) must be a number from above 0/).first()).toBeVisible(); // beside the field and in the form message
+    await expect(form.getByText(/The spend cap \(USD\) must be a number greater than 0 and at most 1,000,000/).first()).toBeVisible(); // beside the field and in the form message
     await form.getByLabel("Spend cap (USD)").fill("2.5");
     await form.getByLabel("Max p95 latency increase (%)").fill("20");
     await form.getByRole("button", { name: "Launch" }).click();

@@ -142,7 +142,7 @@ test("Rerun errored trials: only the errored trial runs again, and the trial vie
   await form.getByRole("button", { name: "Launch" }).click();
   const progress = page.getByRole("region", { name: "Progress" });
   await expect(progress.getByText(/^finished$/)).toBeVisible({ timeout: 60_000 });
-  await expect(progress).toContainText("3 done · 1 errors");
+  await expect(progress).toContainText("3 done · 1 error ·");
   // The errored trial is an error left: listed by kind.
   await expect(page.getByRole("region", { name: "Errors" })).toContainText("Rate limit reached for requests");
 

@@ -62,6 +62,31 @@ const { dir } = withCliDatabase("benchwork-bench-rerun-cap-", async (db) => {
 
 const base = ["bench", "run", "--system", "shop", "--prompt", "greeter", "--candidate", "model:scripted@previous", "--candidate", "model:scripted@current"];
 
+describe("bench run cut short by the spend cap (issue #16)", () => {
+  it("a partial bench recommends nothing, says so on stderr and exits 1 (it recommended a candidate and exited 0)", async () => {
+    const io = captureIo();
+    const out = path.join(dir, "partial.json");
+    // Each trial costs $1.00, far over its estimate: one at a time under a $0.50 cap, the first starts and spends $1.00, so the other is skipped as budget.
+    const code = await main([...base, "--max-cost", "0.5", "--concurrency", "1", "--json-output", out], io);
+    expect(code).toBe(1);
+    const r = JSON.parse(readFileSync(out, "utf8"));
+    expect(r.budget.skippedTrials).toBe(1);
+    expect(r.partial).toEqual({ reason: "budget", finished: 1, total: 2, skippedForBudget: 1 });
+    expect(r.recommendation.recommended).toBeNull();
+    expect(r.recommendation.ranking.map((c: { recommended: boolean }) => c.recommended)).toEqual([false, false]);
+    expect(r.recommendation.headline).toMatch(
+      /^Partial bench, the spend cap stopped it after 1 of 2 trials \(1 skipped as budget\)\. No candidate is recommended/,
+    );
+    expect(r.recommendation.headline).not.toMatch(/no regression/);
+    expect(io.stderr.join("\n")).toMatch(
+      new RegExp(
+        `^benchwork: bench #${r.benchId} is partial: the spend cap stopped it after 1 of 2 trials \\(1 skipped as budget\\), so no candidate is recommended; raise --max-cost and run it again\\.$`,
+        "m",
+      ),
+    );
+  });
+});
+
 describe("bench run --confirm under the spend cap", () => {
   it("refused by the cap (no --rerun-max-cost): says why on stderr, adds no trial and exits 1", async () => {
     const io = captureIo();

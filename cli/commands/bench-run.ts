@@ -10,7 +10,8 @@
  * reruns the errored trials and `--confirm` the suspected regressions' cases inside the same bench
  * once it finished, saying what each adds first (issue #16 §3); the results are then the recomputed ones.
  * SPEC: `recorded:COLUMN` or `model:CONFIG[@REVISION]` (a model configuration name, optionally a
- * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it finished but the best
+ * prompt revision: `3`, `r3`, `current` or `previous`). Exit 0 when the bench finished; 1 when it is partial (its spend
+ * cap cut it short, or it was cancelled: it recommends nothing, and stderr says why), when it finished but the best
  * candidate is blocked by a regression or every trial errored, the generator's answer was unusable
  * (then nothing is stored), or with `--fail-on worse` when the primary comparison (see
  * lib/bench/evidence/headline.ts) is worse or its candidate is blocked, with `--fail-on inconclusive`
@@ -45,6 +46,7 @@ import { connect, remoteRefusal, RemoteError } from "../remote";
 import type { LaunchedBench } from "@/server/api/benches";
 import { progressLease } from "@/server/bench/progress-lease";
 import { progressLine } from "@/lib/bench/progress-line";
+import { counted } from "@/lib/bench/counted";
 
 export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
@@ -338,7 +340,7 @@ async function rerunInBench(
   }
   const cost = plan.estimate.costUsd === null ? "cost unknown (no prices set)" : `about $${plan.estimate.costUsd.toFixed(4)}`;
   io.out(
-    `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
+    `${kind === "confirm" ? `confirming ${counted(plan.targets, "suspected regression")}` : `rerunning ${counted(plan.targets, "errored trial")}`}: ${counted(plan.trials.length, "trial")} (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${counted(plan.caseKeys.length, "case")}, ${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")}, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
   );
   if (plan.spendCap) io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${rerunSpendCapSentence(plan.spendCap)}`);
   // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).

@@ -10,6 +10,7 @@ import { releaseJson } from "@/lib/suite/compile";
 import { CliError, type Io } from "../io";
 import { loadForCli } from "../suite/common";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { counted } from "@/lib/bench/counted";
 
 /** Options of {@link compileCommand}. */
 export interface CompileOptions {
@@ -41,7 +42,9 @@ export async function compileCommand(configArg: string | undefined, o: CompileOp
       }),
     );
   } else {
-    io.out(`compiled ${release.title} ${release.version}: ${release.cases.length} cases from ${release.evals.length} evals, ${release.tools.length} tools`);
+    io.out(
+      `compiled ${release.title} ${release.version}: ${counted(release.cases.length, "case")} from ${counted(release.evals.length, "eval")}, ${counted(release.tools.length, "tool")}`,
+    );
     for (const e of release.evals) io.out(`  ${e.id} (${e.module}${e.dataFile ? `, ${e.dataFile}` : ""}): ${e.caseCount} case${e.caseCount === 1 ? "" : "s"}`);
     io.out(`release ${release.contentHash} → ${out}`);
   }

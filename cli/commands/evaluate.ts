@@ -12,6 +12,7 @@ import { describeEvaluator } from "@/lib/evaluators/describe";
 import { validateEvaluatorSpecs } from "@/lib/evaluators/validate";
 import type { Io } from "../io";
 import { readJsonFile, usage } from "../io";
+import { counted } from "@/lib/bench/counted";
 
 const trialSchema = z.object({
   output: z.string({ error: "trial.output must be a string" }),
@@ -85,7 +86,9 @@ export async function evaluateCommand(o: EvaluateOptions, io: Io): Promise<numbe
         if (r.message) io.out(r.message.replace(/^/gm, "         "));
       });
       const count = (v: string) => results.filter((r) => r.verdict === v).length;
-      io.out(`${results.length} checks: ${count("passed")} passed, ${count("failed")} failed, ${count("unscored")} unscored, ${count("error")} error`);
+      io.out(
+        `${counted(results.length, "check")}: ${count("passed")} passed, ${count("failed")} failed, ${count("unscored")} unscored, ${count("error")} error`,
+      );
     }
     return 0;
   } finally {

@@ -87,7 +87,7 @@ describe("benchwork generate", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("criterion #");
     expect(r.out).toMatch(/2 criteria, 0 scenarios; dropped 2 \(1 near-duplicate, 1 invalid\)/);
-    expect(r.out).toMatch(/diversity: criteria \d\.\d\d, scenarios n\/a; 1 calls, 400 input \+ 300 output tokens/);
+    expect(r.out).toMatch(/diversity: criteria \d\.\d\d, scenarios n\/a; 1 call, 400 input \+ 300 output tokens/);
   });
 
   it("without a model exits 2 with one line and stores nothing", async () => {

@@ -12,6 +12,7 @@ import { GenerateError } from "@/lib/generate/structured";
 import { MAX_PER_BATCH } from "@/lib/generate/generate";
 import { chooseModels } from "@/server/suite/model";
 import { CliError, usage, type Io } from "../io";
+import { counted } from "@/lib/bench/counted";
 
 /** Options of {@link generateCommand}. */
 export interface GenerateOptions {
@@ -126,7 +127,7 @@ export async function generateCommand(o: GenerateOptions, io: Io, env: Record<st
       );
     const div = (x: number | null) => (x === null ? "n/a" : x.toFixed(2));
     io.out(
-      `  diversity: criteria ${div(run.diversity.criteria)}, scenarios ${div(run.diversity.scenarios)}; ${run.usage.calls} calls, ${run.usage.inputTokens} input + ${run.usage.outputTokens} output tokens, ${run.durationMs} ms`,
+      `  diversity: criteria ${div(run.diversity.criteria)}, scenarios ${div(run.diversity.scenarios)}; ${counted(run.usage.calls, "call")}, ${run.usage.inputTokens} input + ${run.usage.outputTokens} output tokens, ${run.durationMs} ms`,
     );
     return 0;
   } finally {

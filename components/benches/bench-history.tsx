@@ -7,6 +7,7 @@ import type { BenchListItem } from "@/db/queries/benches";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { BenchStatus } from "./status-badge";
+import { Badge } from "@/components/ui/badge";
 import { soleBaseline } from "@/lib/bench/recommend";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -91,6 +92,13 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                   </td>
                   <td className="px-3 py-2.5">
                     <BenchStatus status={b.status} />
+                    {/* Issue #16: cancelled or cut short by the spend cap, so it recommends nothing. */}
+                    {b.partial && b.status === "finished" ? (
+                      <span className="ml-1">
+                        <Badge tone="amber">partial</Badge>
+                      </span>
+                    ) : null}
+                    {b.partial ? <span className="block text-xs text-slate-500">not every trial ran: no recommendation</span> : null}
                   </td>
                   <td className="px-3 py-2.5">
                     <ul className="flex flex-col gap-0.5 text-xs">
@@ -99,15 +107,11 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                         const recommended = c.recommended && !soleBaseline(b.candidates);
                         return (
                           <li key={c.id} className="flex gap-2">
-                            <span
-                              className={
-                                recommended ? (b.status === "finished" ? "font-semibold text-emerald-700" : "font-medium text-amber-800") : "text-slate-700"
-                              }
-                            >
+                            <span className={recommended ? "font-semibold text-emerald-700" : "text-slate-700"}>
                               {c.label}
                               {c.isBaseline ? " (baseline)" : ""}
-                              {/* A cancelled bench's recommendation covers only the trials that finished. */}
-                              {recommended ? (b.status === "finished" ? " ✓ recommended" : " recommended on the trials that finished") : ""}
+                              {/* A partial bench (cancelled, or cut short by its spend cap) recommends nothing (issue #16). */}
+                              {recommended ? " ✓ recommended" : ""}
                             </span>
                             <span className="text-slate-500 tabular-nums">
                               {c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}% of ${c.scored}`}

@@ -61,6 +61,15 @@ const card = (rec: Recommendation, detail: BenchDetail) => renderToStaticMarkup(
 const badges = (html: string) => [...html.matchAll(/<span[^>]*rounded-full[^>]*>([^<]*)</g)].map((m) => m[1]);
 
 describe("the recommendation card", () => {
+  it("a partial bench's recommendation stored before partial benches recommended nothing shows no 'recommended' badge (issue #16)", () => {
+    const { detail, rec } = bench({ a: ["failed"], b: ["passed"] });
+    expect(card(rec, detail)).toContain(">recommended<");
+    const old = { ...rec, headline: `Partial bench, the spend cap stopped it after 2 of 40 trials (38 skipped as budget). ${rec.headline}` };
+    const html = card(old, detail);
+    expect(html).not.toContain(">recommended<");
+    expect(html).not.toContain("border-emerald-300");
+  });
+
   it("says nothing passed, with no 'recommended' badge and no green card, when every candidate is at 0.0 %", () => {
     const { detail, rec } = bench({ a: ["failed", "failed"], b: ["failed", "failed"] });
     const html = card(rec, detail);

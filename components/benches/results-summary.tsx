@@ -1,7 +1,7 @@
 import type { BenchDetail } from "@/db/queries/benches";
 import type { ErrorKindCount } from "@/db/queries/bench-errors";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
-import { soleBaseline, type Recommendation } from "@/lib/bench/recommend";
+import { isPartialRecommendation, soleBaseline, type Recommendation } from "@/lib/bench/recommend";
 import { Badge } from "@/components/ui/badge";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
 import { blockerReasons, blockerStatuses } from "@/lib/bench/evidence/blockers";
@@ -141,7 +141,9 @@ export function RecommendationCard({
       : rec.lastBench
         ? `last bench #${rec.lastBench.benchId} (${rec.lastBench.candidateLabel})`
         : "last bench";
-  const ok = rec.recommendedCandidateId !== null && passedAny(rec.recommendedCandidateId) && bench.status === "finished";
+  // A partial bench recommends nothing (issue #16), also one stored before that rule.
+  const partial = isPartialRecommendation(rec);
+  const ok = rec.recommendedCandidateId !== null && passedAny(rec.recommendedCandidateId) && bench.status === "finished" && !partial;
   const tone = sole ? "border-slate-300 bg-slate-50" : ok ? "border-emerald-300 bg-emerald-50" : "border-amber-300 bg-amber-50";
   return (
     <section aria-label="Recommendation" className={`rounded-lg border p-4 ${tone}`}>
@@ -171,7 +173,7 @@ export function RecommendationCard({
               <span className="font-medium">{c.label}</span>
               <ShortRate rate={statsOf(bench.summary, c.candidateId)?.passRate ?? null} />
               {c.isBaseline ? <Badge>baseline</Badge> : null}
-              {c.recommended && !sole && passedAny(c.candidateId) ? (
+              {c.recommended && !sole && !partial && passedAny(c.candidateId) ? (
                 <Badge tone="green">recommended</Badge>
               ) : c.blockers.length || c.limitBlockers?.length ? (
                 <Badge tone="red">{`not recommended: ${blockedBy(c)}`}</Badge>

@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { describeStores } from "../test-support/stores";
 import { insertQueuedBench } from "../test-support/bench-rows";
 import { benches, trials } from "../schema";
-import { getBench } from "./benches";
+import { getBench, listBenches } from "./benches";
 import { finalizeBench } from "./bench-finalize";
 
 const NOW = 1_800_000_000_000;
@@ -238,9 +238,19 @@ describeStores("finalizeBench", (store) => {
       .set({ status: "skipped", error: "budget: the spend cap of $0.01 would be passed ($0.01 spent)", output: null })
       .where(inArray(trials.id, capped.trialIds.slice(1)));
     expect(await finalizeBench(db, capped.benchId, NOW)).toBe("finished");
-    expect((await getBench(db, capped.benchId))!.recommendation!.headline).toMatch(
-      /^Partial bench, the spend cap stopped it after 1 of 4 trials \(3 skipped as budget\)\. /,
+    const cut = (await getBench(db, capped.benchId))!;
+    expect(cut.recommendation!.headline).toMatch(/^Partial bench, the spend cap stopped it after 1 of 4 trials \(3 skipped as budget\)\. /);
+    // Issue #16: it recommends nothing (it recommended its candidate "with no regression" about cases that never ran),
+    // says how many of its cases each comparison covers, and the bench list marks it partial.
+    expect(cut.recommendation!.recommendedCandidateId).toBeNull();
+    expect(cut.recommendation!.partial).toEqual({ finished: 1, total: 4, budgetSkipped: 3 });
+    expect(cut.recommendation!.headline).toContain(
+      `No candidate is recommended: no check was scored. Its comparisons cover only the cases both sides scored, of 4: m vs the last bench (#${complete.benchId}) 0.`,
     );
+    expect(cut.recommendation!.headline).not.toMatch(/no regression|breaks no check/);
+    const list = await listBenches(db, cut.systemId);
+    expect(list.find((b) => b.id === capped.benchId)).toMatchObject({ status: "finished", partial: true, candidates: [{ recommended: false }] });
+    expect(list.find((b) => b.id === complete.benchId)).toMatchObject({ status: "finished", partial: false });
     const next = await insertQueuedBench(db, 2);
     await answerAll(next.benchId);
     expect(await finalizeBench(db, next.benchId, NOW)).toBe("finished");

@@ -16,6 +16,7 @@ import {
   recommend,
   type Fix,
   type LastBenchReference,
+  type PartialRun,
   type Recommendation,
   type Regression,
 } from "@/lib/bench/recommend";
@@ -117,9 +118,20 @@ async function gateBlockers(db: Db, benchId: number, regressions: Map<number, Re
 }
 
 /** The recommendation's `partial` context: a cancelled launched run, or trials the spend cap kept from starting (issue #16). */
-function partialRun(cancelled: boolean, finished: number, total: number, budgetSkipped: number) {
+function partialRun(cancelled: boolean, finished: number, total: number, budgetSkipped: number): { partial?: PartialRun } {
   if (budgetSkipped > 0) return { partial: { finished, total, budgetSkipped } };
   return cancelled ? { partial: { finished, total } } : {};
+}
+
+/** How many cases bench `benchId` included (its manifest's included rows). */
+async function includedCases(db: Db, benchId: number): Promise<number> {
+  const r = await first(
+    db
+      .select({ n: count() })
+      .from(benchCases)
+      .where(and(eq(benchCases.benchId, benchId), eq(benchCases.included, true))),
+  );
+  return r?.n ?? 0;
 }
 
 /** No rerun ever added trials to bench `benchId` (`rerun_base` is set when one does): every trial with checks counts in its results. */
@@ -207,14 +219,6 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
   const limits = new Map([...tradeoffs].map(([id, t]) => [id, gateLimitBlocks(t, bench.settings.gate)]));
   const finished = stats.reduce((n, s) => n + s.trials.done + s.trials.error, 0);
   const total = stats.reduce((n, s) => n + s.trials.total, 0);
-  const recommendation = recommend(
-    bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
-    baselineCandidateId,
-    blockers,
-    // A cancel asked during a rerun cancelled only the rerun's trials (lib/bench/end-status.ts): the bench is not partial.
-    { ...partialRun(bench.cancelRequestedAt != null && noReruns, finished, total, await budgetSkippedInResults(db, benchId)), lastBench, fixes, limits },
-  );
-  recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   const summary: BenchSummary = {
     candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),
     baselineCandidateId,
@@ -226,7 +230,28 @@ export async function computeBenchResults(db: Db, benchId: number): Promise<{ su
     retained: 0,
   };
   // The paired statistics, stored with the summary so the results page does not recompute them on every render (issue #16, speed).
+  // Before the recommendation: a partial bench's headline says how many cases each comparison covers.
   summary.evidence = await computeBenchEvidence(db, benchId, bench.candidates, summary, figures, known, bench.settings.repeats);
+  // A cancel asked during a rerun cancelled only the rerun's trials (lib/bench/end-status.ts): the bench is not partial.
+  const partial = partialRun(bench.cancelRequestedAt != null && noReruns, finished, total, await budgetSkippedInResults(db, benchId));
+  if (partial.partial) {
+    partial.partial.cases = await includedCases(db, benchId);
+    partial.partial.coverage = bench.candidates.flatMap((c) =>
+      (summary.evidence?.[String(c.id)]?.comparisons ?? []).map((x) => ({
+        label: c.label,
+        against: x.against,
+        ...(x.against === "last" ? { againstBenchId: x.againstBenchId } : {}),
+        n: x.n,
+      })),
+    );
+  }
+  const recommendation = recommend(
+    bench.candidates.map((c) => ({ id: c.id, label: c.label, stats: stats.find((s) => s.candidateId === c.id)! })),
+    baselineCandidateId,
+    blockers,
+    { ...partial, lastBench, fixes, limits },
+  );
+  recommendation.headline += advisoryNote(regressions.get(recommendation.recommendedCandidateId ?? -1) ?? []);
   // The flip table too: the results page then reads only the matrix rows it shows.
   // A case whose regressions a confirm round cleared is listed as cleared, not regressed (issue #16).
   if (baselineCandidateId !== null)

@@ -11,7 +11,7 @@ import { transaction, type TxDb } from "../transaction";
 import { benchCandidates, benchCases, benches, prompts, trials } from "../schema";
 import type { BenchPlan, CandidateSpec, CaseSelection } from "@/lib/bench/types";
 import type { RubricCriterion } from "@/lib/bench/score";
-import type { Fix, Recommendation, Regression } from "@/lib/bench/recommend";
+import { isPartialRecommendation, type Fix, type Recommendation, type Regression } from "@/lib/bench/recommend";
 import { statsOf, type CandidateStats } from "@/lib/bench/aggregate";
 import type { ModelConfig } from "@/lib/runtime/model-config";
 import { LibraryError } from "@/lib/library/errors";
@@ -334,7 +334,7 @@ export interface BenchProgress {
 
 /**
  * The most common reasons trials of a bench ended as `error` (the provider's message, or the
- * worker's), most frequent first.
+ * worker's), most frequent first; an errored trial a rerun replaced is left out (it stays in the trial view).
  * @param limit most reasons returned
  */
 export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Promise<{ message: string; trials: number }[]> {
@@ -342,7 +342,8 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
   const rows = await db
     .select({ message: trials.error, trials: n })
     .from(trials)
-    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error")))
+    // An errored trial a rerun replaced is attempt history, not an error left: the same rule as the page's Errors by kind (issue #16).
+    .where(and(eq(trials.benchId, benchId), eq(trials.status, "error"), NOT_RERUN))
     .groupBy(trials.error)
     .orderBy(desc(n), asc(trials.error))
     .limit(limit);
@@ -487,6 +488,11 @@ export interface BenchListItem {
   rubricSize: number;
   included: number;
   excluded: number;
+  /**
+   * The bench did not run every trial of its launched run: cancelled, or cut short by its spend cap
+   * (issue #16). It recommends nothing; a recommendation stored before that rule is not shown.
+   */
+  partial: boolean;
   candidates: { id: number; label: string; passRate: number | null; scored: number; recommended: boolean; isBaseline: boolean }[];
 }
 
@@ -512,6 +518,8 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
     const summary = b.summary ? (JSON.parse(b.summary) as BenchSummary) : null;
     const rec = b.recommendation ? (JSON.parse(b.recommendation) as Recommendation) : null;
     const c = counts.find((x) => x.benchId === b.id);
+    // Stored before `partial` was kept, a partial bench's headline starts "Partial bench".
+    const partial = b.status === "cancelled" || (rec !== null && isPartialRecommendation(rec));
     return {
       id: b.id,
       title: b.title,
@@ -526,6 +534,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
       rubricSize: (JSON.parse(b.rubric) as unknown[]).length,
       included: c?.included ?? 0,
       excluded: (c?.total ?? 0) - (c?.included ?? 0),
+      partial,
       candidates: cands
         .filter((x) => x.benchId === b.id)
         .map((x) => {
@@ -535,7 +544,7 @@ export async function listBenches(db: Db, systemId: string, promptId?: number): 
             label: x.label,
             passRate: st?.passRate.rate ?? null,
             scored: st?.passRate.scored ?? 0,
-            recommended: rec?.recommendedCandidateId === x.id,
+            recommended: !partial && rec?.recommendedCandidateId === x.id,
             isBaseline: summary?.baselineCandidateId === x.id,
           };
         }),

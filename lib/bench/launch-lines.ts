@@ -2,6 +2,7 @@
  * What `bench run` prints right after the launch (the generation run, the plan's counts and notes),
  * the same for a bench launched on a database file and one launched through the HTTP API.
  */
+import { counted } from "./counted";
 import type { BenchPlan } from "./types";
 
 /** The part of a plan the launch lines (and the results' manifest block) need. */
@@ -40,13 +41,13 @@ export function launchLines(id: number, plan: PlanSummary, generated: GeneratedS
   const out: string[] = [];
   const g = generated;
   if (g) {
-    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    const n = counted;
     out.push(
       `generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`,
     );
   }
   out.push(
-    `bench #${id}: ${plan.includedCount} cases included (${includeRetained ? `${plan.retainedJoined} retained regression cases joined` : "retained regression cases left out"}), ${plan.excludedCount} excluded, ${plan.trialCount} trials (${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls)`,
+    `bench #${id}: ${counted(plan.includedCount, "case")} included (${includeRetained ? `${counted(plan.retainedJoined, "retained regression case")} joined` : "retained regression cases left out"}), ${plan.excludedCount} excluded, ${counted(plan.trialCount, "trial")} (${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")})`,
   );
   for (const w of plan.warnings) out.push(`  note: ${w}`);
   return out;

@@ -19,9 +19,17 @@ export interface ProgressCounts {
 
 const n = (v: number) => v.toLocaleString("en-US");
 
+/**
+ * The errors still standing and — when some were rerun — how many were: "0 errors (2 rerun)",
+ * "1 error". The page's bar and `bench run`'s progress line both say it this way (issue #16).
+ */
+export function errorsText(p: Pick<ProgressCounts, "error" | "errorsRerun">): string {
+  const rerun = p.errorsRerun ?? 0;
+  const standing = p.error - rerun;
+  return `${n(standing)} error${standing === 1 ? "" : "s"}${rerun ? ` (${n(rerun)} rerun)` : ""}`;
+}
+
 /** The line, with the errors still standing and — when some were rerun — how many were. */
 export function progressCounts(p: ProgressCounts): string {
-  const rerun = p.errorsRerun ?? 0;
-  const errors = `${n(p.error - rerun)} errors${rerun ? ` (${n(rerun)} rerun)` : ""}`;
-  return `${n(p.done)} done · ${errors} · ${n(p.skipped)} skipped${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
+  return `${n(p.done)} done · ${errorsText(p)} · ${n(p.skipped)} skipped${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
 }

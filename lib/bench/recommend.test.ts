@@ -367,9 +367,65 @@ describe("recommendation context", () => {
       new Map(),
       { partial: { finished: 4, total: 10 } },
     );
-    expect(rec.recommendedCandidateId).toBe(2);
+    // Issue #16: a partial bench recommends nothing (the tester's capped bench recommended one "with no regression").
+    expect(rec.recommendedCandidateId).toBeNull();
+    expect(rec.candidates.some((c) => c.recommended)).toBe(false);
+    expect(rec.partial).toEqual({ finished: 4, total: 10 });
     expect(rec.headline).toBe(
-      "Partial bench, cancelled after 4 of 10 trials. Recommended: alive (50.0% of 2 scored checks), on pass rate alone: no regression check was possible (the baseline has no scored check and no earlier finished bench of this prompt to compare with). The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
+      "Partial bench, cancelled after 4 of 10 trials. No candidate is recommended: the cases it did not run could hide a regression. On the cases that ran, alive ranks first (50.0% of 2 scored checks). The baseline dead has no scored check (2 of 2 trials errored), so regressions against it could not be checked.",
+    );
+  });
+
+  it("a bench the spend cap cut short recommends nothing, says which comparisons cover how many cases, and claims no 'no regression' (issue #16)", () => {
+    const t: TrialFacts[] = [
+      trial(1, 1, [check("e0", "passed")]),
+      trial(1, 2, [check("e0", "failed")]),
+      trial(2, 1, [check("e0", "passed")]),
+      trial(2, 2, [check("e0", "passed")]),
+    ];
+    const st = aggregateCandidates([1, 2], t);
+    const partial = {
+      finished: 4,
+      total: 40,
+      budgetSkipped: 36,
+      cases: 20,
+      coverage: [
+        { label: "cand", against: "baseline" as const, n: 2 },
+        { label: "cand", against: "last" as const, againstBenchId: 8, n: 2 },
+        { label: "base", against: "last" as const, againstBenchId: 8, n: 2 },
+      ],
+    };
+    const rec = recommend(
+      [
+        { id: 1, label: "base", stats: st[0] },
+        { id: 2, label: "cand", stats: st[1] },
+      ],
+      1,
+      new Map(),
+      { partial, lastBench: { benchId: 8, candidateLabel: "base" } },
+    );
+    expect(rec.recommendedCandidateId).toBeNull();
+    expect(rec.candidates.map((c) => [c.label, c.recommended])).toEqual([
+      ["cand", false],
+      ["base", false],
+    ]);
+    expect(rec.headline).toBe(
+      "Partial bench, the spend cap stopped it after 4 of 40 trials (36 skipped as budget). No candidate is recommended: the cases it did not run could hide a regression. Its comparisons cover only the cases both sides scored, of 20: cand vs the baseline 2, vs the last bench (#8) 2; base vs the last bench (#8) 2. On the cases that ran, cand ranks first (100.0% of 2 scored checks).",
+    );
+    expect(rec.headline).not.toMatch(/no regression/);
+    // One that breaks a check still says so.
+    const blocked = recommend(
+      [
+        { id: 1, label: "base", stats: st[0] },
+        { id: 2, label: "cand", stats: st[1] },
+      ],
+      1,
+      new Map([[2, [{ caseKey: "case-1", caseRevisionId: 1, key: "e0", label: "e0", against: "baseline" as const, outcome: "failed" as const }]]]),
+      { partial },
+    );
+    expect(blocked.recommendedCandidateId).toBeNull();
+    expect(blocked.headline).toMatch(
+      /On the cases that ran, base ranks first \(50\.0% of 2 scored checks\); cand scores higher but breaks 1 previously passing check\.$/,
     );
   });
 

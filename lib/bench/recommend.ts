@@ -6,6 +6,7 @@
  */
 import type { CandidateStats, CheckOutcome } from "./aggregate";
 import { formatPoints } from "./evidence/format";
+import { isFix } from "./fix";
 
 /** One broken check. */
 export interface Regression {
@@ -22,7 +23,19 @@ export interface Regression {
   advisory?: true;
 }
 
-type Outcomes = Map<string, { outcome: CheckOutcome; label: string; priority?: "primary" | "secondary"; caseKey: string; caseRevisionId: number; key: string }>;
+type Outcomes = Map<
+  string,
+  {
+    outcome: CheckOutcome;
+    passed: number;
+    scored: number;
+    label: string;
+    priority?: "primary" | "secondary";
+    caseKey: string;
+    caseRevisionId: number;
+    key: string;
+  }
+>;
 
 /**
  * The regressions of a candidate against the baseline followed by those against the last bench,
@@ -72,10 +85,9 @@ export type Fix = Omit<Regression, "outcome">;
 export function findFixes(reference: Outcomes, candidate: Outcomes, against: Fix["against"]): Fix[] {
   const out: Fix[] = [];
   for (const [k, ref] of reference) {
-    // "mixed": the reference's repeats disagree, so it is flaky there and the candidate fixed nothing.
-    if (ref.outcome !== "failed") continue;
+    // The one definition (lib/bench/fix.ts): a reference whose repeats disagree is flaky there, and the candidate fixed nothing.
     const c = candidate.get(k);
-    if (!c || c.outcome !== "passed") continue;
+    if (!c || !isFix(ref, c)) continue;
     out.push({ caseKey: c.caseKey, caseRevisionId: c.caseRevisionId, key: c.key, label: c.label, ...(c.priority ? { priority: c.priority } : {}), against });
   }
   return out.sort((a, b) => a.caseKey.localeCompare(b.caseKey) || a.key.localeCompare(b.key));
@@ -104,6 +116,34 @@ export interface LastBenchReference {
   candidateLabel: string;
 }
 
+/**
+ * How many cases one comparison of a partial bench covers: the cases both sides scored (the paired
+ * statistics' `n`), of the cases the bench included.
+ */
+export interface PartialCoverage {
+  /** The candidate compared. */
+  label: string;
+  against: "baseline" | "last";
+  /** The last bench's id (against `last`). */
+  againstBenchId?: number;
+  /** Cases both sides scored. */
+  n: number;
+}
+
+/**
+ * A bench whose launched run did not run every trial: cancelled after `finished` of `total`
+ * trials, or — with `budgetSkipped` — its spend cap kept that many trials from starting.
+ */
+export interface PartialRun {
+  finished: number;
+  total: number;
+  budgetSkipped?: number;
+  /** Cases the bench included (absent: not said). */
+  cases?: number;
+  /** Per comparison, the cases it covers (absent: not said). */
+  coverage?: PartialCoverage[];
+}
+
 /** The bench's recommendation: at most one recommended candidate and a headline saying why. */
 export interface Recommendation {
   recommendedCandidateId: number | null;
@@ -111,6 +151,41 @@ export interface Recommendation {
   candidates: CandidateVerdict[];
   /** The last bench the candidates were compared with (absent in recommendations stored before it was kept, null when none). */
   lastBench?: LastBenchReference | null;
+  /**
+   * Set when the bench is partial (cancelled, or cut short by its spend cap; issue #16): then no
+   * candidate is recommended. Absent on a complete bench, and on recommendations stored before
+   * it was kept (their headline starts "Partial bench").
+   */
+  partial?: Omit<PartialRun, "coverage" | "cases">;
+}
+
+/**
+ * Whether a stored recommendation is a partial bench's (issue #16): it recommends nothing, and one
+ * stored before `partial` was kept (its headline starts "Partial bench") is shown as not recommending.
+ */
+export function isPartialRecommendation(rec: Pick<Recommendation, "partial"> & { headline?: string }): boolean {
+  return rec.partial != null || (rec.headline ?? "").startsWith("Partial bench");
+}
+
+/** "Partial bench, the spend cap stopped it after 24 of 120 trials (96 skipped as budget)": why a bench is partial. */
+export function partialReason(p: Pick<PartialRun, "finished" | "total" | "budgetSkipped">): string {
+  // Issue #16: a bench the spend cap cut short is as partial as a cancelled one.
+  return p.budgetSkipped
+    ? `the spend cap stopped it after ${p.finished} of ${p.total} trials (${p.budgetSkipped} skipped as budget)`
+    : `cancelled after ${p.finished} of ${p.total} trials`;
+}
+
+/** "Its comparisons cover only the cases both sides scored, of 20: a vs the baseline 4, vs the last bench (#8) 4; …" */
+function coverageText(p: PartialRun): string {
+  if (!p.coverage?.length) return "";
+  const by = new Map<string, string[]>();
+  for (const c of p.coverage) {
+    const list = by.get(c.label) ?? [];
+    list.push(`vs ${c.against === "baseline" ? "the baseline" : `the last bench${c.againstBenchId === undefined ? "" : ` (#${c.againstBenchId})`}`} ${c.n}`);
+    by.set(c.label, list);
+  }
+  const parts = [...by].map(([label, list]) => `${label} ${list.join(", ")}`);
+  return ` Its comparisons cover only the cases both sides scored${p.cases === undefined ? "" : `, of ${p.cases}`}: ${parts.join("; ")}.`;
 }
 
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
@@ -176,6 +251,13 @@ function blockedBy(v: CandidateVerdict): string {
   return [n ? `${n} broken check${n === 1 ? "" : "s"}` : "", ...(v.limitBlockers ?? [])].filter(Boolean).join(", and ");
 }
 
+/** Why a candidate ranked above the pick is not it: "b scores higher but breaks 2 previously passing checks". */
+function whyAbove(v: CandidateVerdict): string {
+  return v.blockers.length
+    ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
+    : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
+}
+
 /**
  * Ranks candidates (pass rate over scored checks, then fewer errors, cost lower by ≥ 5 %, median
  * latency lower by ≥ 10 %, then the baseline before the others, then bench order),
@@ -185,7 +267,9 @@ function blockedBy(v: CandidateVerdict): string {
  * @param baselineId the baseline candidate, or null when the reference is only the last bench
  * @param blockers regressions per candidate id (vs baseline and vs the last bench)
  * @param context `partial`: the bench was cancelled after `finished` of `total` trials, or — with
- *   `budgetSkipped` — its spend cap kept that many trials from starting (said first);
+ *   `budgetSkipped` — its spend cap kept that many trials from starting (said first): then no
+ *   candidate is recommended, the headline names the leader on the cases that ran and how many
+ *   cases each comparison covers (`coverage`), and never claims "no regression" (issue #16);
  *   `lastBench`: the earlier bench of the prompt the candidates were also compared with (its id and
  *   the label of its candidate used as the reference), absent when there was none; `fixes`: checks
  *   each candidate fixed (see {@link findFixes}), listed on its verdict
@@ -195,7 +279,7 @@ export function recommend(
   baselineId: number | null,
   blockers: Map<number, Regression[]>,
   context: {
-    partial?: { finished: number; total: number; budgetSkipped?: number };
+    partial?: PartialRun;
     lastBench?: LastBenchReference | null;
     fixes?: Map<number, Fix[]>;
     /** Per candidate id, the gate limits it exceeds (see lib/bench/stats/gate-limits.ts). */
@@ -224,7 +308,11 @@ export function recommend(
   }));
   const stat = (id: number) => candidates.find((c) => c.id === id)!.stats;
   const passedAny = (v: CandidateVerdict) => stat(v.candidateId).passRate.passed > 0;
-  const pick = verdicts.find((v) => v.blockers.length === 0 && !v.limitBlockers && passedAny(v));
+  const best = verdicts.find((v) => v.blockers.length === 0 && !v.limitBlockers && passedAny(v));
+  // A partial bench recommends nothing (issue #16): the cases it did not run could hide a regression, and which
+  // cases ran is the plan's order (or what the cap let start), not a sample. Its leader is named, as such.
+  const partial = context.partial;
+  const pick = partial ? undefined : best;
   // What "no regression" was checked against; with neither, the headline must say so.
   const last = context.lastBench ?? null;
   const lastText = last ? `the last bench (#${last.benchId}, ${last.candidateLabel})` : null;
@@ -232,7 +320,11 @@ export function recommend(
   const against = [baseScored ? "the baseline" : null, lastText].filter((x): x is string => x !== null).join(" or ");
   const noCheck = `on pass rate alone: no regression check was possible (${baselineId === null ? "no baseline candidate" : "the baseline has no scored check"} and no earlier finished bench of this prompt to compare with)`;
   let headline: string;
-  if (!pick) {
+  if (partial && best) {
+    const blockedAbove = verdicts.filter((v) => v.rank < best.rank && (v.blockers.length || v.limitBlockers));
+    const rateText = `${pct(stat(best.candidateId).passRate.rate)} of ${stat(best.candidateId).passRate.scored} scored checks`;
+    headline = `No candidate is recommended: the cases it did not run could hide a regression.${coverageText(partial)} On the cases that ran, ${best.label} ranks first (${rateText})${blockedAbove.length ? `; ${blockedAbove.map(whyAbove).join("; ")}` : ""}.`;
+  } else if (!pick) {
     const scored = verdicts.filter((v) => stat(v.candidateId).passRate.scored > 0);
     const passedNone = scored.filter((v) => !passedAny(v));
     if (scored.length === 0) headline = "No candidate is recommended: no check was scored.";
@@ -253,10 +345,7 @@ export function recommend(
     pick.recommended = true;
     // Ranked above the pick: blocked by a regression, or held back by a gate limit (issue #16 §4).
     const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && (v.blockers.length || v.limitBlockers));
-    const why = (v: CandidateVerdict) =>
-      v.blockers.length
-        ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
-        : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
+    const why = whyAbove;
     const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
     if (pick.isBaseline && blockedAbove.length) {
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map(why).join("; ")}.`;
@@ -291,14 +380,16 @@ export function recommend(
     if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0))
       v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
   }
-  if (context.partial) {
-    const { finished, total, budgetSkipped } = context.partial;
-    // Issue #16: a bench the spend cap cut short is as partial as a cancelled one.
-    const why = budgetSkipped
-      ? `the spend cap stopped it after ${finished} of ${total} trials (${budgetSkipped} skipped as budget)`
-      : `cancelled after ${finished} of ${total} trials`;
-    headline = `Partial bench, ${why}. ${headline}`;
-  }
+  if (partial && !best) headline += coverageText(partial);
+  if (partial) headline = `Partial bench, ${partialReason(partial)}. ${headline}`;
   if (notes.length) headline = `${headline} ${notes.join(" ")}`;
-  return { recommendedCandidateId: pick?.candidateId ?? null, headline, candidates: verdicts, lastBench: last };
+  return {
+    recommendedCandidateId: pick?.candidateId ?? null,
+    headline,
+    candidates: verdicts,
+    lastBench: last,
+    ...(partial
+      ? { partial: { finished: partial.finished, total: partial.total, ...(partial.budgetSkipped ? { budgetSkipped: partial.budgetSkipped } : {}) } }
+      : {}),
+  };
 }

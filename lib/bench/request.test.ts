@@ -43,7 +43,7 @@ describe("New bench form validation", () => {
     });
     expect(messages({ maxCostIncreasePct: "0x10" })).toEqual(["The cost per case limit (%) must be a number from 0 to 10,000 (or empty for none)."]);
     expect(messages({ maxLatencyIncreasePct: "1,5" })).toEqual(["The p95 latency limit (%) must be a number from 0 to 10,000 (or empty for none)."]);
-    expect(messages({ spendCapUsd: "NaN" })).toEqual(["The spend cap (USD) must be a number from above 0 to 1,000,000 (or empty for none)."]);
+    expect(messages({ spendCapUsd: "NaN" })).toEqual(["The spend cap (USD) must be a number greater than 0 and at most 1,000,000 (or empty for none)."]);
     expect(benchRequestSchema.parse({ ...base, spendCapUsd: " 2.5 ", maxLatencyIncreasePct: "20", maxCostIncreasePct: 1e1 })).toMatchObject({
       spendCapUsd: 2.5,
       maxLatencyIncreasePct: 20,

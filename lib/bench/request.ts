@@ -45,7 +45,9 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** A number from `min` to `max`, or empty / blank / absent for none (null); a string must be a plain decimal. */
 function optionalNumber(label: string, min: number, max: number) {
-  const message = `${label} must be a number from ${min === 0 ? 0 : "above 0"} to ${max.toLocaleString("en-US")} (or empty for none).`;
+  // A plain sentence for a minimum above 0 (it read "a number from above 0 to …").
+  const range = min === 0 ? `from 0 to ${max.toLocaleString("en-US")}` : `greater than 0 and at most ${max.toLocaleString("en-US")}`;
+  const message = `${label} must be a number ${range} (or empty for none).`;
   return z.preprocess(
     (v) => {
       if (v === undefined || v === null) return null;

@@ -5,6 +5,8 @@
  * (`--markdown`) and what decides the exit code.
  */
 import { cancelTooLateNote } from "@/lib/bench/end-status";
+import { partialReason } from "@/lib/bench/recommend";
+import { counted } from "@/lib/bench/counted";
 import type { Db } from "@/db/client";
 import { getBench, getManifest, trialErrorReasons } from "@/db/queries/benches";
 import { statsOf } from "@/lib/bench/aggregate";
@@ -69,7 +71,15 @@ export interface BenchRunReport {
    * What decides the exit code; with `--fail-on`, also `worse` and `inconclusive` (why the primary
    * comparison fails that rule, or null; see lib/bench/evidence/fail-on.ts).
    */
-  gate: { finished: boolean; allErrored: boolean; bestBlocked: boolean; worse: string | null; inconclusive: string | null };
+  gate: {
+    finished: boolean;
+    /** Why the bench is partial (the stderr line of its exit 1), or null for a complete bench (issue #16). */
+    partial?: string | null;
+    allErrored: boolean;
+    bestBlocked: boolean;
+    worse: string | null;
+    inconclusive: string | null;
+  };
 }
 
 /**
@@ -137,6 +147,16 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       };
     }),
     errors,
+    // Issue #16: a bench that did not run every trial of its launched run (cut short by its spend cap, or cancelled)
+    // recommends nothing; null for a complete bench.
+    partial: rec.partial
+      ? {
+          reason: rec.partial.budgetSkipped ? ("budget" as const) : ("cancelled" as const),
+          finished: rec.partial.finished,
+          total: rec.partial.total,
+          skippedForBudget: rec.partial.budgetSkipped ?? 0,
+        }
+      : null,
     // Issue #16 §4: the spend cap (null = none), what the bench spent, and the gate limits.
     budget: {
       spendCapUsd: bench.settings.spendCap?.usd ?? null,
@@ -175,7 +195,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
       limits: verdict?.limitBlockers ?? [],
     });
     lines.push(
-      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${c.error} check errors · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
+      `${c.label}${c.baseline ? " (baseline)" : ""}: ${c.passRate === null ? "—" : `${(c.passRate * 100).toFixed(1)}%`} of ${c.scored} scored checks · ${c.unscored} unscored · ${counted(c.error, "check error")} · trials ${c.trials.done} done / ${c.trials.error} error / ${c.trials.skipped} skipped${counts}`,
     );
   });
   // Cost and latency against the baseline, with their intervals (issue #16 §4).
@@ -187,7 +207,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   }
   if (spend.budgetSkippedTotal)
     lines.push(
-      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${spend.budgetSkippedTotal} trials skipped as budget (${usd(spend.spentUsd)} spent).`,
+      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${counted(spend.budgetSkippedTotal, "trial")} skipped as budget (${usd(spend.spentUsd)} spent).`,
     );
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");
@@ -255,6 +275,9 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     markdown,
     gate: {
       finished: bench.status === "finished",
+      partial: rec.partial
+        ? `benchwork: bench #${id} ${rec.partial.budgetSkipped ? "is partial: " : "was "}${partialReason(rec.partial)}, so no candidate is recommended${rec.partial.budgetSkipped ? "; raise --max-cost and run it again" : ""}.`
+        : null,
       allErrored: result.candidates.every((c) => c.trials.total > 0 && c.trials.error === c.trials.total),
       // A gate limit (issue #16 §4) blocks the best candidate like a regression does.
       bestBlocked: (rec.candidates[0]?.blockers.length ?? 0) > 0 || (rec.candidates[0]?.limitBlockers?.length ?? 0) > 0,
@@ -264,13 +287,16 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
 }
 
 /**
- * The exit code of `bench run` from a report: 1 when the bench did not finish; with `--fail-on`, 1
+ * The exit code of `bench run` from a report: 1 when the bench is partial (cut short by its spend
+ * cap, or cancelled: `gate.partial` is the stderr line) or did not finish; with `--fail-on`, 1
  * (and the reason on stderr) when the primary comparison fails a listed rule (`worse`: its verdict
  * is worse or its candidate is blocked; `inconclusive`: that, or it is inconclusive, or nothing was
  * compared); 1 when every trial errored or the best candidate is blocked (by a regression or a gate
  * limit); else 0.
  */
 export function benchRunExit(gate: BenchRunReport["gate"], failOn: readonly FailOn[]): { code: 0 | 1; stderr: string | null } {
+  // A partial bench (issue #16) recommends nothing: CI must not take it for a pass.
+  if (gate.partial) return { code: 1, stderr: gate.partial };
   if (!gate.finished) return { code: 1, stderr: null };
   const failed = failOnMessage({ worse: gate.worse ?? null, inconclusive: gate.inconclusive }, failOn);
   if (failed) return { code: 1, stderr: failed };

@@ -11,11 +11,12 @@ describe("flip table", () => {
     { caseKey: "d", caseRevisionId: 4, cells: { 1: cell(3, 3, 13), 2: cell(3, 3, 23) } }, // same
     { caseKey: "e", caseRevisionId: 5, cells: { 1: cell(3, 3, 14), 2: cell(0, 0, 24) } }, // candidate unscored: not paired
     { caseKey: "f", caseRevisionId: 6, cells: { 1: cell(1, 1, 15), 2: cell(1, 2, 25) } }, // 1/1 → 1/2: regressed (rates)
+    { caseKey: "g", caseRevisionId: 7, cells: { 1: cell(0, 3, 16), 2: cell(1, 3, 26) } }, // 0/3 → 1/3: better, but not a fix (README)
   ];
   it("sorts paired cases into regressed, fixed and flaky on the baseline, with the trial to open", () => {
     const [f] = flipTable(rows, 1, [1, 2]);
     expect(f.candidateId).toBe(2);
-    expect(f.paired).toBe(5);
+    expect(f.paired).toBe(6);
     expect(f.regressed.map((x) => [x.caseKey, x.trialId])).toEqual([
       ["a", 20],
       ["f", 25],

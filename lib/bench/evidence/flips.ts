@@ -1,10 +1,12 @@
 /**
  * The flip table (issue #16 §5), pure: per candidate against the baseline, the cases whose verdict
- * changed — regressed (the candidate passes fewer of its trials than the baseline), fixed (more) —
+ * changed — regressed (the candidate passes fewer of its trials than the baseline), fixed (the
+ * baseline failed every trial, the candidate passed every one: lib/bench/fix.ts) —
  * and the cases the baseline itself is flaky on (its trials disagree), where a change says little.
  * Case level: a trial passes when all its scored checks pass (as the paired statistics).
  * Also the checks the baseline is flaky on, for `bench run --json-output`.
  */
+import { isFix } from "../fix";
 
 /** A case's passing trials of scored trials for one candidate, and the trial to open. */
 export interface FlipCell {
@@ -103,7 +105,8 @@ export function flipTable(
           // Cross-multiplied rates: no division, exact for whole counts.
           const diff = c.passedTrials * b.scoredTrials - b.passedTrials * c.scoredTrials;
           if (diff < 0) (cleared?.has(r.caseRevisionId) ? out.cleared : out.regressed).push(flip);
-          else if (diff > 0) out.fixed.push(flip);
+          // A fix as everywhere (lib/bench/fix.ts): the candidate passes every trial the baseline failed (0/3 → 1/3 is none).
+          else if (isFix(flip.baseline, flip.candidate)) out.fixed.push(flip);
         }
       }
       return out;

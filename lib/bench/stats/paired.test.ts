@@ -114,13 +114,31 @@ describe("compareCandidates", () => {
     const cand = new Map(c.map((p, i) => [`k${i}`, { passed: p, scored: 3 }]));
     const base = new Map(b.map((p, i) => [`k${i}`, { passed: p, scored: 3 }]));
     const r = compareCandidates(cand, base);
-    expect(r).toMatchObject({ n: 10, fixes: 6, regressions: 0, test: "paired t", verdict: "better" });
+    // 6 cases up, but none a fix: a fix needs the reference to fail every scored trial (README; issue #16: it counted 6).
+    expect(r).toMatchObject({ n: 10, fixes: 0, regressions: 0, test: "paired t", verdict: "better" });
     expect(r.delta).toBeCloseTo(0.23333333333333334, 12);
     expect(r.pValue).toBeCloseTo(0.009534613041301045, 9);
     expect(r.ci95![0]).toBeCloseTo(0.07239029602227207, 9);
     expect(r.ci95![1]).toBeCloseTo(0.3942763706443946, 9);
     expect(r.signTestPValue).toBeCloseTo(0.03125, 12); // 6 up, 0 down: 2·½⁶
     expect(r.minDetectableEffect).toBeCloseTo(0.22379353359321877, 9);
+  });
+
+  it("with repeats, a fix is a case the reference failed on every scored trial and the candidate passed on every one (issue #16)", () => {
+    // The tester's banking77-004: flaky on the baseline (2/3) and 3/3 on the candidate was counted as a fix.
+    const pairs: [number, number, number, number][] = [
+      [0, 3, 3, 3], // fix
+      [0, 3, 2, 3], // better, not a fix: the candidate failed one trial
+      [2, 3, 3, 3], // flaky on the baseline: not a fix
+      [0, 1, 3, 3], // one reference trial, three candidate trials: a fix
+      [3, 3, 3, 3],
+    ];
+    const base = new Map(pairs.map(([p, n], i) => [`k${i}`, { passed: p, scored: n }]));
+    const cand = new Map(pairs.map(([, , p, n], i) => [`k${i}`, { passed: p, scored: n }]));
+    const r = compareCandidates(cand, base);
+    expect(r).toMatchObject({ n: 5, fixes: 2, regressions: 0, test: "paired t" });
+    // The sign test still counts every case that moved: 4 up, 0 down → 2·½⁴.
+    expect(r.signTestPValue).toBeCloseTo(0.125, 12);
   });
 
   it("with repeats and few cases, the sign test can hold back a t-test verdict", () => {
@@ -144,7 +162,8 @@ describe("bench size", () => {
       base.set(i, { passed: 1, scored: 2 });
     }
     const r = compareCandidates(cand, base);
-    expect(r).toMatchObject({ n, fixes: n / 2, regressions: 0, test: "paired t" });
+    // Half the cases up by ½ from a flaky baseline (1 of 2): better, but no fix (lib/bench/fix.ts).
+    expect(r).toMatchObject({ n, fixes: 0, regressions: 0, test: "paired t" });
     expect(r.delta).toBeCloseTo(0.25, 12); // half the cases up by ½
     expect(candidateRates(cand.values())).toMatchObject({ cases: n, trialPassRate: { passed: 150_000, scored: 200_000 } });
   });

@@ -24,6 +24,7 @@
  */
 import { binomialHalfTwoSided, tQuantile, tTwoSidedP, Z_975 } from "./distributions";
 import { mcnemarMinDetectableEffect, pairedTMinDetectableEffect } from "./power";
+import { isFix } from "../fix";
 
 /** One case of one candidate: trials that passed (every scored check passed) of trials with a scored check. */
 export interface CaseTally {
@@ -43,7 +44,10 @@ export interface PairedComparison {
   n: number;
   /** Cases where the candidate does worse (one trial: the other passed, it failed; repeats: dᵢ < 0). */
   regressions: number;
-  /** Cases where the candidate does better. */
+  /**
+   * Cases the candidate fixed: the other side failed every scored trial and the candidate passed every
+   * one (lib/bench/fix.ts; with one trial a side, c). With repeats a case can do better without being a fix.
+   */
   fixes: number;
   /** Mean pass-rate difference, candidate minus the other, a fraction; null when n = 0. */
   delta: number | null;
@@ -122,7 +126,8 @@ function mcnemar(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
     const cp = cand.passed === cand.scored;
     const rp = ref.passed === ref.scored;
     if (rp && !cp) b++;
-    else if (!rp && cp) c++;
+    // One trial a side: a fix (lib/bench/fix.ts) is exactly "the reference failed, the candidate passed".
+    else if (isFix(ref, cand)) c++;
   }
   if (n === 0)
     return {
@@ -162,12 +167,15 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const d = pairs.map(([c, a]) => c.passed / c.scored - a.passed / a.scored);
   // A rate difference of exactly 0 can come out as ±1e-17 (1/3 − 1/3 is exact, 2/3 − 4/6 is not).
   const EPS = 1e-12;
-  const fixes = d.filter((x) => x > EPS).length;
+  // The sign test and the interval's no-difference case count every case that moved; `fixes` reports only the
+  // cases that are fixes (lib/bench/fix.ts): a reference flaky on a case, or a candidate still failing a trial, is no fix (issue #16).
+  const up = d.filter((x) => x > EPS).length;
+  const fixes = pairs.filter(([c, a]) => isFix(a, c)).length;
   const regressions = d.filter((x) => x < -EPS).length;
   // A loop, not Math.max(...list): a 100,000-case bench would overflow the call's arguments.
   let trialsPerCase = 1;
   for (const [c, a] of pairs) trialsPerCase = Math.max(trialsPerCase, c.scored, a.scored);
-  const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(fixes, regressions), fixes + regressions) : null;
+  const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(up, regressions), up + regressions) : null;
   const delta = d.reduce((s, x) => s + x, 0) / n;
   if (n < 2)
     return {
@@ -186,7 +194,7 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const sd = Math.sqrt(d.reduce((s, x) => s + (x - delta) * (x - delta), 0) / (n - 1));
   const se = sd / Math.sqrt(n);
   const half = tQuantile(0.975, n - 1) * se;
-  const ci95: [number, number] = fixes + regressions === 0 ? noDifferenceInterval(n) : [clamp(delta - half), clamp(delta + half)];
+  const ci95: [number, number] = up + regressions === 0 ? noDifferenceInterval(n) : [clamp(delta - half), clamp(delta + half)];
   // No spread: every case moved by the same amount (p 0 unless that amount is 0).
   const pValue = se < EPS ? (Math.abs(delta) < EPS ? 1 : 0) : tTwoSidedP(delta / se, n - 1);
   return {

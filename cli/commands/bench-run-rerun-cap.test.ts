@@ -89,10 +89,10 @@ describe("bench run --confirm under the spend cap", () => {
     expect(r.reruns.map((x: { kind: string; trials: number }) => [x.kind, x.trials])).toEqual([["confirm", 4]]);
     // One cost for the round, from what the first run measured ($1.00 a trial), in the plan line and the JSON (issue #16 §3).
     expect(io.stdout.join("\n")).toContain(
-      "output tokens (the plan's estimate), about $4.00 (each trial at its candidate's measured cost per trial in this bench)",
+      "output tokens (the plan's estimate), about $4.00 (each trial at what its candidate's trials of that case cost in this bench)",
     );
     expect(r.reruns[0].estimate.costUsd).toBeCloseTo(4, 2);
-    expect(r.reruns[0].estimate.costFrom).toEqual({ measuredTrials: 4, plannedTrials: 0 });
+    expect(r.reruns[0].estimate.costFrom).toEqual({ caseTrials: 4, candidateTrials: 0, plannedTrials: 0 });
     expect(r.candidates[1].regressions.map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(["confirmed"]);
   });
 });

@@ -337,7 +337,7 @@ async function rerunInBench(
     }
     throw e;
   }
-  // One cost, the dialog's: each trial at its candidate's measured cost per trial in this bench (issue #16 §3).
+  // One cost, the dialog's: each trial at what this bench measured for its candidate (on that case) (issue #16 §3).
   const cost = rerunCostText(plan.estimate.costUsd, plan.estimate.costFrom);
   io.out(
     `${kind === "confirm" ? `confirming ${plan.targets} suspected regression${plan.targets === 1 ? "" : "s"}` : `rerunning ${plan.targets} errored trial${plan.targets === 1 ? "" : "s"}`}: ${plan.trials.length} trials (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${plan.caseKeys.length} case${plan.caseKeys.length === 1 ? "" : "s"}, ${plan.modelCallsUpperBound ? "at most " : ""}${plan.modelCalls} model calls, ${plan.judgeCalls} judge calls, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens (the plan's estimate), ${cost}`,

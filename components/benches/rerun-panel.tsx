@@ -24,7 +24,7 @@ function planText(p: RerunPlanView): string {
   // The summary names the first few case IDs only (`caseCount` counts them all).
   const shown = p.caseKeys.slice(0, 5);
   const cases = p.caseCount <= shown.length ? shown.join(", ") : `${shown.join(", ")} and ${n(p.caseCount - shown.length)} more`;
-  // One cost, the CLI's too: each trial at its candidate's measured cost per trial in this bench (issue #16 §3).
+  // One cost, the CLI's too: each trial at what this bench measured for its candidate (on that case) (issue #16 §3).
   const cost = rerunCostText(p.estimate.costUsd, p.estimate.costFrom);
   return (
     `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseCount)} case${p.caseCount === 1 ? "" : "s"} (${cases}), ` +

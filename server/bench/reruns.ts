@@ -13,7 +13,7 @@ import type { Db } from "@/db/client";
 import { prepareTrialJobs } from "./trial-jobs";
 import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
-import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
+import { addRerunTrials, benchCaseCosts, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
 import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { planBench } from "@/lib/bench/plan";
@@ -51,10 +51,10 @@ export interface RerunPlan {
   modelCallsUpperBound: boolean;
   judgeCalls: number;
   /**
-   * Tokens: the plan's estimate (upper bounds; the bench does not keep its trials' tokens per
-   * candidate). `costUsd`: each trial at its candidate's measured mean cost per finished trial in
-   * this bench, the plan's figure only for a candidate with no finished trial (`costFrom` counts
-   * both); null when a model has no prices.
+   * Tokens: the plan's estimate (upper bounds). `costUsd`: what this bench measured — each trial at
+   * what its candidate's finished trials of that case cost, else its candidate's mean cost per
+   * finished trial, the plan's figure only for a candidate with no finished trial (`costFrom`
+   * counts each); null when a model has no prices.
    */
   estimate: { inputTokens: number; outputTokens: number; costUsd: number | null; costFrom: RerunCostFrom };
   /** The bench's spend cap as this rerun meets it (what is left, whether it stops it, the cap it needs); null without a cap. */
@@ -73,7 +73,7 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
 /**
  * The calls, tokens and cost of `trials`: the New bench plan (`planBench`) over just those cases,
  * per candidate and number of added trials, summed; the cost per trial at its candidate's measured
- * mean cost per finished trial (the plan's only for a candidate with none, see lib/bench/rerun/cost).
+ * cost on that case or mean cost per finished trial (the plan's only for a candidate with none, see lib/bench/rerun/cost).
  */
 async function estimate(
   db: Db,
@@ -164,15 +164,28 @@ async function estimate(
     .filter((c) => per.has(c.id))
     .map((c) => ({ candidateId: c.id, label: c.label, trials: [...per.get(c.id)!.values()].reduce((a, b) => a + b, 0) }));
   // One cost for the rerun, from what this bench measured (issue #16 §3): the dialog, the CLI and the JSON show it.
+  const caseCosts = await benchCaseCosts(db, bench.id);
+  const modelUsd = new Map<number, number>();
+  for (const [k, v] of caseCosts) {
+    const c = Number(k.split("|")[0]);
+    modelUsd.set(c, (modelUsd.get(c) ?? 0) + v.allUsd);
+  }
   const spentOf = new Map(spent.candidates.map((c) => [c.id, c]));
-  const cost = rerunCost(
-    perCandidate.map((c) => ({
-      trials: c.trials,
-      plannedUsd: plannedUsd.get(c.candidateId) ?? null,
-      spentUsd: spentOf.get(c.candidateId)?.spentUsd ?? 0,
-      spentTrials: spentOf.get(c.candidateId)?.spentTrials ?? 0,
-    })),
+  const candidateCosts = new Map(
+    perCandidate.map((c) => {
+      const planned = plannedUsd.get(c.candidateId) ?? null;
+      return [
+        c.candidateId,
+        {
+          plannedPerTrialUsd: planned === null ? null : planned / c.trials,
+          spentUsd: spentOf.get(c.candidateId)?.spentUsd ?? 0,
+          spentTrials: spentOf.get(c.candidateId)?.spentTrials ?? 0,
+          modelUsd: modelUsd.get(c.candidateId) ?? 0,
+        },
+      ];
+    }),
   );
+  const cost = rerunCost(trials, candidateCosts, caseCosts);
   const { tokens, ...calls } = out;
   const caseKeys = [...new Set(trials.map((t) => cases.get(t.benchCaseId)?.caseKey ?? `#${t.benchCaseId}`))];
   // The cap's "raise it to at least" is split into spent + this cost + its safety margin (one figure for the rerun).

@@ -25,7 +25,7 @@ export interface RerunSpendCap {
   /** The smallest cap (rounded up to the cent) under which every trial of the rerun may start. */
   neededUsd: number;
   /**
-   * The rerun's cost as its plan states it (each trial at its candidate's measured cost per trial,
+   * The rerun's cost as its plan states it (each trial at what this bench measured for its candidate,
    * lib/bench/rerun/cost.ts): the sentences split `neededUsd` into what was spent, this, and the
    * queue's safety margin. Absent (or null: unknown prices): not split.
    */
@@ -44,7 +44,7 @@ function neededSplit(c: RerunSpendCap): string {
   return (
     ` (${usd(c.spentUsd)} spent + ${usd(c.rerunCostUsd)} this rerun's cost` +
     (margin >= 0.005
-      ? ` + ${usd(margin)} safety margin: the queue counts a trial about to start at the dearest candidate's cost, and each candidate at the higher of its planned and measured cost per trial)`
+      ? ` + ${usd(margin)} safety margin: the queue counts a trial about to start at the dearest candidate's cost, and each candidate at the higher of its planned and its mean measured cost per trial, whatever the case)`
       : ")")
   );
 }

@@ -5,7 +5,7 @@
  *   the baseline, with the bench's pinned revisions, rubric and settings (they are the bench's);
  * - rerun errored trials: one new trial per errored one, linked to it (the errored one is kept).
  * Both first plan (trials, calls and tokens — the New bench estimate over just those trials — and
- * the cost, from what this bench measured per candidate),
+ * the cost, from what this bench measured per candidate and case),
  * then add the trials and reopen the bench; the worker runs them and finalizes it again, which
  * recomputes the summary, the statuses and the recommendation.
  */

@@ -87,6 +87,8 @@ test("Confirm suspected regressions: a flake is rerun, only its trials run, and 
   await expect(dialog.getByTestId("rerun-plan")).toContainText("Adds 6 trials to this bench");
   await expect(dialog.getByTestId("rerun-plan")).toContainText("on 1 case (");
   await expect(dialog.getByTestId("rerun-plan")).toContainText("6 model calls, 0 judge calls");
+  // Tokens are the plan's estimate, and said so; the cost is the bench's measured one (unknown here: the scripted models have no prices).
+  await expect(dialog.getByTestId("rerun-plan")).toContainText("output tokens (the plan's estimate), cost unknown (a model has no prices set).");
   await dialog.getByRole("button", { name: "Run 6 trials" }).click();
 
   await expect(progress.getByTestId("progress-count")).toHaveText("18 / 18 trials", { timeout: 60_000 });

@@ -95,7 +95,7 @@ describe("bench run --confirm under the spend cap", () => {
     const code = await main([...base, "--max-cost", "3", "--confirm", "--json-output", out], io);
     const err = io.stderr.join("\n");
     expect(err).toMatch(
-      /^benchwork: --confirm was refused, so nothing was confirmed: The spend cap would stop this rerun: \$2\.00 of \$3\.00 spent, 0 of its 4 trials could start\. Raise the cap to at least \$6\.01 for the rerun \(--rerun-max-cost USD\)\.$/m,
+      /^benchwork: --confirm was refused, so nothing was confirmed: The spend cap would stop this rerun: \$2\.00 of \$3\.00 spent, 0 of its 4 trials could start\. Raise the cap to at least \$6\.01 for the rerun \(\$2\.00 spent \+ \$4\.00 this rerun's cost \+ \$0\.0099 safety margin: [^)]*\) \(--rerun-max-cost USD\)\.$/m,
     );
     expect(code).toBe(1);
     const r = JSON.parse(readFileSync(out, "utf8"));
@@ -112,6 +112,12 @@ describe("bench run --confirm under the spend cap", () => {
     expect(io.stderr.join("\n")).not.toContain("refused");
     const r = JSON.parse(readFileSync(out, "utf8"));
     expect(r.reruns.map((x: { kind: string; trials: number }) => [x.kind, x.trials])).toEqual([["confirm", 4]]);
+    // One cost for the round, from what the first run measured ($1.00 a trial), in the plan line and the JSON (issue #16 §3).
+    expect(io.stdout.join("\n")).toContain(
+      "output tokens (the plan's estimate), about $4.00 (each trial at what its candidate's trials of that case cost in this bench)",
+    );
+    expect(r.reruns[0].estimate.costUsd).toBeCloseTo(4, 2);
+    expect(r.reruns[0].estimate.costFrom).toEqual({ caseTrials: 4, candidateTrials: 0, plannedTrials: 0 });
     expect(r.candidates[1].regressions.map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(["confirmed"]);
   });
 });

@@ -30,6 +30,7 @@ import { LibraryError } from "@/lib/library/errors";
 import { parseFailOn, type FailOn } from "@/lib/bench/evidence/fail-on";
 import { deterministicNote } from "@/lib/bench/rerun/select";
 import { RerunSpendCapError, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
+import { rerunCostText } from "@/lib/bench/rerun/cost";
 import { launchFromRequest } from "@/server/bench/prepare";
 import { startRerun, type RerunPlan } from "@/server/bench/reruns";
 import { resolveBenchRun, type BenchRunInput } from "@/server/bench/run-request";
@@ -338,9 +339,10 @@ async function rerunInBench(
     }
     throw e;
   }
-  const cost = plan.estimate.costUsd === null ? "cost unknown (no prices set)" : `about $${plan.estimate.costUsd.toFixed(4)}`;
+  // One cost, the dialog's: each trial at what this bench measured for its candidate (on that case) (issue #16 §3).
+  const cost = rerunCostText(plan.estimate.costUsd, plan.estimate.costFrom);
   io.out(
-    `${kind === "confirm" ? `confirming ${counted(plan.targets, "suspected regression")}` : `rerunning ${counted(plan.targets, "errored trial")}`}: ${counted(plan.trials.length, "trial")} (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${counted(plan.caseKeys.length, "case")}, ${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")}, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens, ${cost}`,
+    `${kind === "confirm" ? `confirming ${counted(plan.targets, "suspected regression")}` : `rerunning ${counted(plan.targets, "errored trial")}`}: ${counted(plan.trials.length, "trial")} (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${counted(plan.caseKeys.length, "case")}, ${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")}, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens (the plan's estimate), ${cost}`,
   );
   if (plan.spendCap) io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${rerunSpendCapSentence(plan.spendCap)}`);
   // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).

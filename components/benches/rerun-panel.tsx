@@ -12,6 +12,7 @@ import { useRoleAtLeast } from "@/components/auth/role-context";
 import { refreshAfterRefusal, runLabel, suspectedSentence } from "./rerun-text";
 import { deterministicNote } from "@/lib/bench/rerun/select";
 import { raisedCapOnCancel, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
+import { rerunCostText } from "@/lib/bench/rerun/cost";
 
 type RerunPlanView = RerunPlanSummary;
 
@@ -23,11 +24,12 @@ function planText(p: RerunPlanView): string {
   // The summary names the first few case IDs only (`caseCount` counts them all).
   const shown = p.caseKeys.slice(0, 5);
   const cases = p.caseCount <= shown.length ? shown.join(", ") : `${shown.join(", ")} and ${n(p.caseCount - shown.length)} more`;
-  const cost = p.estimate.costUsd === null ? "cost unknown (a model has no prices set)" : `about $${p.estimate.costUsd.toFixed(4)}`;
+  // One cost, the CLI's too: each trial at what this bench measured for its candidate (on that case) (issue #16 §3).
+  const cost = rerunCostText(p.estimate.costUsd, p.estimate.costFrom);
   return (
     `Adds ${n(p.trialCount)} trial${p.trialCount === 1 ? "" : "s"} to this bench (${who}) on ${n(p.caseCount)} case${p.caseCount === 1 ? "" : "s"} (${cases}), ` +
     `with the bench's pinned prompt revisions, models and rubric: ${p.modelCallsUpperBound ? "at most " : ""}${n(p.modelCalls)} model call${p.modelCalls === 1 ? "" : "s"}, ` +
-    `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens, ${cost}. ` +
+    `${n(p.judgeCalls)} judge call${p.judgeCalls === 1 ? "" : "s"}, about ${n(p.estimate.inputTokens)} input and ${n(p.estimate.outputTokens)} output tokens (the plan's estimate), ${cost}. ` +
     "The bench reopens and its results are computed again when they are done." +
     // Issue #16: the regressions it leaves out, and why.
     (p.deterministic ? ` Not rerun: ${deterministicNote(p.deterministic)}` : "") +

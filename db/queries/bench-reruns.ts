@@ -28,6 +28,35 @@ export async function benchSideTrials(db: Db, benchId: number): Promise<Map<stri
   return new Map(rows.map((r) => [`${r.c}|${r.bc}`, { count: r.count, maxRepeat: r.maxRepeat ?? 0 }]));
 }
 
+/** What a candidate's trials of one bench case cost its model (trials.cost_usd; USD), see {@link benchCaseCosts}. */
+export interface CaseModelCost {
+  /** Summed over its trials that finished with an answer, and how many they were. */
+  doneUsd: number;
+  done: number;
+  /** Summed over all its trials (an errored one may have spent on its calls too). */
+  allUsd: number;
+}
+
+/**
+ * Per "candidateId|benchCaseId": what the candidate's model cost on that case of bench `benchId`
+ * (a rerun's cost per trial is measured per case: one case's answers can cost many times another's).
+ */
+export async function benchCaseCosts(db: Db, benchId: number): Promise<Map<string, CaseModelCost>> {
+  const cost = sql`coalesce(${trials.costUsd}, 0)`;
+  const rows = await db
+    .select({
+      c: trials.candidateId,
+      bc: trials.benchCaseId,
+      doneUsd: sql<number>`coalesce(sum(CASE WHEN ${trials.status} = 'done' THEN ${cost} ELSE 0 END), 0)`.mapWith(Number),
+      done: countWhere(sql`${trials.status} = 'done'`),
+      allUsd: sql<number>`coalesce(sum(${cost}), 0)`.mapWith(Number),
+    })
+    .from(trials)
+    .where(eq(trials.benchId, benchId))
+    .groupBy(trials.candidateId, trials.benchCaseId);
+  return new Map(rows.map((r) => [`${r.c}|${r.bc}`, { doneUsd: r.doneUsd, done: r.done, allUsd: r.allUsd }]));
+}
+
 /** The errored trials of a bench in id order, and the ids among them that a later trial already reruns. */
 export async function benchErroredTrials(db: Db, benchId: number): Promise<{ errored: ErroredTrial[]; rerunAlready: Set<number> }> {
   const errored = await db

@@ -13,11 +13,11 @@ import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
 import { getBench, requestCancel } from "@/db/queries/benches";
 import { benches, trials, benchCases, benchCandidates } from "@/db/schema";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { emptyCaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
-import { startRerun } from "./reruns";
+import { planConfirm, startRerun } from "./reruns";
 import { pgBenchStore } from "./test-support/pg-bench-store";
 import { startBenchWorker } from "../worker";
 import { startJobWorker, type JobWorkerHandle } from "../job-worker";
@@ -231,8 +231,22 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
           content: { ...emptyCaseContent(), input: `${k} question`, expected: "right", evaluators: [{ kind: "exact" }] },
         })),
       );
-      const base = await createModelConfig(db, { name: `base ${systemId}`, provider: "openai-compatible", modelId: "base-model", baseUrl: flaky.url });
-      const cand = await createModelConfig(db, { name: `cand ${systemId}`, provider: "openai-compatible", modelId: "cand-model", baseUrl: flaky.url });
+      // Priced 10× apart: the confirm plan's cost is what this bench measured per candidate and case (issue #16 §3).
+      const price = (p: number) => ({ inputPricePerMTok: p, outputPricePerMTok: p });
+      const base = await createModelConfig(db, {
+        name: `base ${systemId}`,
+        provider: "openai-compatible",
+        modelId: "base-model",
+        baseUrl: flaky.url,
+        ...price(10),
+      });
+      const cand = await createModelConfig(db, {
+        name: `cand ${systemId}`,
+        provider: "openai-compatible",
+        modelId: "cand-model",
+        baseUrl: flaky.url,
+        ...price(100),
+      });
       const { id } = await launchFromRequest(
         db,
         {
@@ -253,6 +267,20 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
         expect(bench.status).toBe("finished");
         expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers.map((b) => b.caseKey)).toEqual(["flaky"]);
       });
+      // Each confirm trial at what its candidate's `flaky` trials cost (no judge: their model calls).
+      const flakyUsd = await db
+        .select({ cost: trials.costUsd, pos: benchCandidates.position })
+        .from(trials)
+        .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
+        .innerJoin(benchCandidates, eq(benchCandidates.id, trials.candidateId))
+        .where(and(eq(trials.benchId, id), eq(benchCases.caseKey, "flaky")));
+      const measured = flakyUsd.reduce((a, r) => a + (r.cost ?? 0), 0);
+      expect(flakyUsd.filter((r) => r.pos === 1).reduce((a, r) => a + (r.cost ?? 0), 0)).toBeGreaterThan(
+        5 * flakyUsd.filter((r) => r.pos === 0).reduce((a, r) => a + (r.cost ?? 0), 0),
+      );
+      const planned = await planConfirm(db, id);
+      expect(planned.estimate.costFrom).toEqual({ caseTrials: 6, candidateTrials: 0, plannedTrials: 0 });
+      expect(planned.estimate.costUsd).toBeCloseTo(measured, 12);
       // Issue #16: a rerun cancelled before it ran cancels only its trials; the bench ends finished, as before.
       const headline = (await getBench(db, id))!.recommendation!.headline;
       await startRerun(db, id, "confirm", null, {});

@@ -546,3 +546,74 @@ describe("a rerun under the bench's spend cap", () => {
     expect((await planConfirm(db, id)).spendCap).toMatchObject({ capUsd: spent, stops: true });
   });
 });
+
+describe("a rerun's cost, from what the bench measured (issue #16 §3)", () => {
+  it("plans each trial at what its candidate's trials of that case cost, not the launch plan's token estimate; the rerun then costs that", async () => {
+    // The candidate's `steady` answers are long (dear), its `flaky` ones short: its mean cost per trial says little about `flaky`.
+    const long = { name: "long", when: { userText: "steady question", model: "cand-model" }, replies: [{ text: "right", usage: { completionTokens: 5000 } }] };
+    const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT]), long], ["flaky", "steady"]);
+    // Two candidates priced 10× apart.
+    const base = await createModelConfig(db, {
+      name: "cheap",
+      provider: "openai-compatible",
+      modelId: "base-model",
+      baseUrl: server.url,
+      inputPricePerMTok: 10,
+      outputPricePerMTok: 10,
+    });
+    const cand = await createModelConfig(db, {
+      name: "dear",
+      provider: "openai-compatible",
+      modelId: "cand-model",
+      baseUrl: server.url,
+      inputPricePerMTok: 100,
+      outputPricePerMTok: 100,
+    });
+    const id = await launch({ ...s, base, cand }, 3);
+    await runToEnd(id);
+    expect(await statuses(id)).toEqual({ flaky: "suspected" });
+    const spentOf = () =>
+      db.$client.prepare("SELECT position, spent_usd AS usd, spent_trials AS n FROM bench_candidates WHERE bench_id = ? ORDER BY position").all(id) as {
+        position: number;
+        usd: number;
+        n: number;
+      }[];
+    const [b, c] = spentOf();
+    expect(b.n).toBe(6);
+    expect(c.usd / c.n).toBeGreaterThan(10 * (b.usd / b.n));
+
+    const flakyCost = db.$client
+      .prepare(
+        "SELECT c.position, sum(t.cost_usd) AS usd, count(*) AS n FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id JOIN bench_candidates c ON c.id = t.candidate_id WHERE t.bench_id = ? AND bc.case_key = 'flaky' GROUP BY c.position ORDER BY c.position",
+      )
+      .all(id) as { usd: number; n: number }[];
+    // No judge: what a trial spent is its model's cost.
+    const measured = 3 * (flakyCost[0].usd / flakyCost[0].n) + 3 * (flakyCost[1].usd / flakyCost[1].n);
+    expect(measured).toBeLessThan((3 * (c.usd / c.n)) / 10);
+
+    const plan = await planConfirm(db, id);
+    expect(plan.perCandidate.map((p) => p.trials)).toEqual([3, 3]);
+    expect(plan.estimate.costUsd).toBeCloseTo(measured, 12);
+    expect(plan.estimate.costFrom).toEqual({ caseTrials: 6, candidateTrials: 0, plannedTrials: 0 });
+
+    const before = b.usd + c.usd;
+    await startRerun(db, id, "confirm");
+    await runToEnd(id);
+    const [b2, c2] = spentOf();
+    // The scripted server answers with the same usage every time: the rerun cost what the plan said.
+    expect(b2.usd + c2.usd - before).toBeCloseTo(measured, 12);
+  });
+
+  it("a candidate none of whose trials finished is planned at the plan's figure", async () => {
+    const s = await setup([{ name: "outage", when: { model: "cand-model" }, fault: { status: 503, message: "upstream unavailable" } }], ["down"]);
+    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+    const base = await createModelConfig(db, { name: "pb", modelId: "base-model", ...priced });
+    const cand = await createModelConfig(db, { name: "pc", modelId: "cand-model", ...priced });
+    const id = await launch({ ...s, base, cand }, 1);
+    await runToEnd(id);
+    const plan = await planErrorRerun(db, id);
+    expect(plan.perCandidate.map((p) => p.trials)).toEqual([1]);
+    expect(plan.estimate.costFrom).toEqual({ caseTrials: 0, candidateTrials: 0, plannedTrials: 1 });
+    expect(plan.estimate.costUsd).toBeGreaterThan(0);
+  });
+});

@@ -4,7 +4,8 @@
  * - confirm suspected regressions: new trials of just the suspected cases, for the candidate and
  *   the baseline, with the bench's pinned revisions, rubric and settings (they are the bench's);
  * - rerun errored trials: one new trial per errored one, linked to it (the errored one is kept).
- * Both first plan (trials, calls, tokens, cost — the New bench estimate over just those trials),
+ * Both first plan (trials, calls and tokens — the New bench estimate over just those trials — and
+ * the cost, from what this bench measured per candidate and case),
  * then add the trials and reopen the bench; the worker runs them and finalizes it again, which
  * recomputes the summary, the statuses and the recommendation.
  */
@@ -12,7 +13,7 @@ import type { Db } from "@/db/client";
 import { prepareTrialJobs } from "./trial-jobs";
 import type { Author } from "@/lib/audit/author";
 import { getBench, type BenchDetail } from "@/db/queries/benches";
-import { addRerunTrials, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
+import { addRerunTrials, benchCaseCosts, benchCaseIdsByRevision, benchErroredTrials, benchSideTrials } from "@/db/queries/bench-reruns";
 import { caseRevisionReader } from "@/db/queries/cases";
 import { getPromptRevision } from "@/db/queries/prompt-revisions";
 import { planBench } from "@/lib/bench/plan";
@@ -23,6 +24,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { CandidateEvidence } from "./comparisons";
 import { suspectedOf } from "./rerun-offers";
 import { benchSpentSoFar, raiseSpendCapTx } from "@/db/queries/bench-budget";
+import { rerunCost, type RerunCostFrom } from "@/lib/bench/rerun/cost";
 import { RerunSpendCapError, rerunSpendCap, rerunSpendCapRefusal, type RerunSpendCap } from "@/lib/bench/rerun/spend-cap";
 
 // The results page's offers live apart (they do not plan: no runtime or model code on the page's server render).
@@ -48,7 +50,13 @@ export interface RerunPlan {
   modelCalls: number;
   modelCallsUpperBound: boolean;
   judgeCalls: number;
-  estimate: { inputTokens: number; outputTokens: number; costUsd: number | null };
+  /**
+   * Tokens: the plan's estimate (upper bounds). `costUsd`: what this bench measured — each trial at
+   * what its candidate's finished trials of that case cost, else its candidate's mean cost per
+   * finished trial, the plan's figure only for a candidate with no finished trial (`costFrom`
+   * counts each); null when a model has no prices.
+   */
+  estimate: { inputTokens: number; outputTokens: number; costUsd: number | null; costFrom: RerunCostFrom };
   /** The bench's spend cap as this rerun meets it (what is left, whether it stops it, the cap it needs); null without a cap. */
   spendCap: RerunSpendCap | null;
 }
@@ -64,7 +72,8 @@ async function benchOrThrow(db: Db, benchId: number): Promise<BenchDetail> {
 
 /**
  * The calls, tokens and cost of `trials`: the New bench plan (`planBench`) over just those cases,
- * per candidate and number of added trials, summed.
+ * per candidate and number of added trials, summed; the cost per trial at its candidate's measured
+ * cost on that case or mean cost per finished trial (the plan's only for a candidate with none, see lib/bench/rerun/cost).
  */
 async function estimate(
   db: Db,
@@ -73,9 +82,10 @@ async function estimate(
 ): Promise<Omit<RerunPlan, "benchId" | "kind" | "trials" | "targets" | "blockingTargets" | "deterministic">> {
   // The cap is the bench's: what its earlier trials spent counts against it (issue #16: a capped bench's confirm looped).
   const positionOf = new Map(bench.candidates.map((c) => [c.id, c.position]));
+  const spent = await benchSpentSoFar(db, bench.id);
   const spendCap = rerunSpendCap(
     bench.settings.spendCap,
-    await benchSpentSoFar(db, bench.id),
+    spent,
     trials.length,
     trials.map((t) => positionOf.get(t.candidateId) ?? -1),
   );
@@ -102,8 +112,10 @@ async function estimate(
     modelCalls: 0,
     modelCallsUpperBound: false,
     judgeCalls: 0,
-    estimate: { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null },
+    tokens: { inputTokens: 0, outputTokens: 0 },
   };
+  // The plan's cost of each candidate's rerun trials: used only for a candidate with no finished trial.
+  const plannedUsd = new Map<number, number | null>();
   for (const [candId, byRepeats] of groups) {
     const cand = bench.candidates.find((c) => c.id === candId)!;
     let spec: CandidateSpec;
@@ -142,16 +154,48 @@ async function estimate(
       out.modelCalls += p.modelCalls;
       out.modelCallsUpperBound ||= p.modelCallsUpperBound;
       out.judgeCalls += p.judgeCalls;
-      out.estimate.inputTokens += p.estimate.inputTokens;
-      out.estimate.outputTokens += p.estimate.outputTokens;
-      out.estimate.costUsd = out.estimate.costUsd === null || p.estimate.costUsd === null ? null : out.estimate.costUsd + p.estimate.costUsd;
+      out.tokens.inputTokens += p.estimate.inputTokens;
+      out.tokens.outputTokens += p.estimate.outputTokens;
+      const had = plannedUsd.has(candId) ? plannedUsd.get(candId)! : 0;
+      plannedUsd.set(candId, had === null || p.estimate.costUsd === null ? null : had + p.estimate.costUsd);
     }
   }
   const perCandidate = bench.candidates
     .filter((c) => per.has(c.id))
     .map((c) => ({ candidateId: c.id, label: c.label, trials: [...per.get(c.id)!.values()].reduce((a, b) => a + b, 0) }));
+  // One cost for the rerun, from what this bench measured (issue #16 §3): the dialog, the CLI and the JSON show it.
+  const caseCosts = await benchCaseCosts(db, bench.id);
+  const modelUsd = new Map<number, number>();
+  for (const [k, v] of caseCosts) {
+    const c = Number(k.split("|")[0]);
+    modelUsd.set(c, (modelUsd.get(c) ?? 0) + v.allUsd);
+  }
+  const spentOf = new Map(spent.candidates.map((c) => [c.id, c]));
+  const candidateCosts = new Map(
+    perCandidate.map((c) => {
+      const planned = plannedUsd.get(c.candidateId) ?? null;
+      return [
+        c.candidateId,
+        {
+          plannedPerTrialUsd: planned === null ? null : planned / c.trials,
+          spentUsd: spentOf.get(c.candidateId)?.spentUsd ?? 0,
+          spentTrials: spentOf.get(c.candidateId)?.spentTrials ?? 0,
+          modelUsd: modelUsd.get(c.candidateId) ?? 0,
+        },
+      ];
+    }),
+  );
+  const cost = rerunCost(trials, candidateCosts, caseCosts);
+  const { tokens, ...calls } = out;
   const caseKeys = [...new Set(trials.map((t) => cases.get(t.benchCaseId)?.caseKey ?? `#${t.benchCaseId}`))];
-  return { ...out, perCandidate, caseKeys, spendCap };
+  // The cap's "raise it to at least" is split into spent + this cost + its safety margin (one figure for the rerun).
+  return {
+    ...calls,
+    estimate: { ...tokens, ...cost },
+    perCandidate,
+    caseKeys,
+    spendCap: spendCap && { ...spendCap, rerunCostUsd: cost.costUsd },
+  };
 }
 
 /**

@@ -39,6 +39,15 @@ describe("a rerun under the bench's spend cap", () => {
     expect([c.stops, c.startable]).toEqual([true, 4]);
     // Every trial starts when the last (a cheap one) fits at the dearest estimate beside the others: 1.2 + 0.66 − 0.02 + 0.2 = 2.04.
     expect(c.neededUsd).toBe(2.04);
+    // The plan states the rerun's cost from the measured means (3 × $0.02 + 3 × $0.1833 = $0.61): the sentence splits the cap it needs into that and the margin.
+    expect(rerunSpendCapSentence({ ...c, rerunCostUsd: 0.61 })).toBe(
+      "Spend cap $2.00: $1.20 spent, $0.80 left; it would stop this rerun (4 of 6 trials could start): raise it to at least $2.04 for the rerun " +
+        "($1.20 spent + $0.61 this rerun's cost + $0.23 safety margin: the queue counts a trial about to start at the dearest candidate's cost, " +
+        "and each candidate at the higher of its planned and its mean measured cost per trial, whatever the case).",
+    );
+    expect(rerunSpendCapRefusal({ ...c, rerunCostUsd: 0.61 }, undefined)).toContain(
+      "Raise the cap to at least $2.04 for the rerun ($1.20 spent + $0.61 this rerun's cost + $0.23 safety margin",
+    );
     // Counted at a single mean ($0.11 each), the rerun seemed to fit, and the claim would then stop it.
     expect(rerunSpendCap({ usd: 2, trialEstimateUsd: 0.11 }, { spentUsd: 1.2, spentTrials: 11 }, 6)!.stops).toBe(false);
   });

@@ -24,6 +24,29 @@ export interface RerunSpendCap {
   stops: boolean;
   /** The smallest cap (rounded up to the cent) under which every trial of the rerun may start. */
   neededUsd: number;
+  /**
+   * The rerun's cost as its plan states it (each trial at what this bench measured for its candidate,
+   * lib/bench/rerun/cost.ts): the sentences split `neededUsd` into what was spent, this, and the
+   * queue's safety margin. Absent (or null: unknown prices): not split.
+   */
+  rerunCostUsd?: number | null;
+}
+
+/**
+ * What a cap of `neededUsd` holds beyond what was spent and the rerun's planned cost, said so: the
+ * queue counts a trial about to start at the dearest candidate's cost, and a candidate at its
+ * plan's cost per trial when that is above what its trials measured. Empty when not known; no
+ * margin named under half a cent (the cap is rounded up to the cent).
+ */
+function neededSplit(c: RerunSpendCap): string {
+  if (c.rerunCostUsd == null) return "";
+  const margin = Math.max(0, c.neededUsd - c.spentUsd - c.rerunCostUsd);
+  return (
+    ` (${usd(c.spentUsd)} spent + ${usd(c.rerunCostUsd)} this rerun's cost` +
+    (margin >= 0.005
+      ? ` + ${usd(margin)} safety margin: the queue counts a trial about to start at the dearest candidate's cost, and each candidate at the higher of its planned and its mean measured cost per trial, whatever the case)`
+      : ")")
+  );
 }
 
 /**
@@ -81,7 +104,7 @@ export function rerunSpendCap(
 export function rerunSpendCapSentence(c: RerunSpendCap): string {
   const head = `Spend cap ${usd(c.capUsd)}: ${usd(c.spentUsd)} spent, ${usd(c.leftUsd)} left`;
   if (!c.stops) return `${head}; enough for this rerun.`;
-  return `${head}; it would stop this rerun (${c.startable.toLocaleString("en-US")} of ${c.trials.toLocaleString("en-US")} trials could start): raise it to at least ${usd(c.neededUsd)} for the rerun.`;
+  return `${head}; it would stop this rerun (${c.startable.toLocaleString("en-US")} of ${c.trials.toLocaleString("en-US")} trials could start): raise it to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
 }
 
 /**
@@ -93,7 +116,7 @@ export function rerunSpendCapRefusal(c: RerunSpendCap | null, raiseToUsd: number
   if (raiseToUsd !== undefined && raiseToUsd < c.capUsd) return `The spend cap can only be raised for a rerun (it is ${usd(c.capUsd)}).`;
   if (raiseToUsd === undefined ? !c.stops : raiseToUsd >= c.neededUsd) return null;
   const asked = raiseToUsd === undefined ? "" : ` A cap of ${usd(raiseToUsd)} is not enough.`;
-  return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun.`;
+  return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
 }
 
 /**

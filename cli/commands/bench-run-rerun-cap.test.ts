@@ -116,6 +116,8 @@ describe("bench run --confirm under the spend cap", () => {
     expect(io.stdout.join("\n")).toContain(
       "output tokens (the plan's estimate), about $4.00 (each trial at what its candidate's trials of that case cost in this bench)",
     );
+    // The plan's sentence names the cap as it was; the raise the round runs under is said too (it read "$3.00 … $1.00 left" only).
+    expect(io.stdout.join("\n")).toContain("--confirm: the spend cap is raised to $7.00 for this rerun (--rerun-max-cost).");
     expect(r.reruns[0].estimate.costUsd).toBeCloseTo(4, 2);
     expect(r.reruns[0].estimate.costFrom).toEqual({ caseTrials: 4, candidateTrials: 0, plannedTrials: 0 });
     expect(r.candidates[1].regressions.map((x: { regressionStatus: string }) => x.regressionStatus)).toEqual(["confirmed"]);

@@ -48,6 +48,7 @@ import type { LaunchedBench } from "@/server/api/benches";
 import { progressLease } from "@/server/bench/progress-lease";
 import { progressLine } from "@/lib/bench/progress-line";
 import { counted } from "@/lib/bench/counted";
+import { usd } from "@/lib/bench/budget";
 
 export interface BenchRunOptions extends BenchRunInput {
   jsonOutput?: string;
@@ -344,7 +345,10 @@ async function rerunInBench(
   io.out(
     `${kind === "confirm" ? `confirming ${counted(plan.targets, "suspected regression")}` : `rerunning ${counted(plan.targets, "errored trial")}`}: ${counted(plan.trials.length, "trial")} (${plan.perCandidate.map((c) => `${c.label}: ${c.trials}`).join(", ")}) on ${counted(plan.caseKeys.length, "case")}, ${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")}, ~${plan.estimate.inputTokens} input / ${plan.estimate.outputTokens} output tokens (the plan's estimate), ${cost}`,
   );
-  if (plan.spendCap) io.out(`${kind === "confirm" ? "--confirm" : "--rerun-errors"}: ${rerunSpendCapSentence(plan.spendCap)}`);
+  if (plan.spendCap) io.out(`${flagName}: ${rerunSpendCapSentence(plan.spendCap)}`);
+  // The sentence names the cap as it stood; the round runs under the raised one (issue #16).
+  if (plan.spendCap && spendCapUsd !== undefined && spendCapUsd > plan.spendCap.capUsd)
+    io.out(`${flagName}: the spend cap is raised to ${usd(spendCapUsd)} for this rerun (--rerun-max-cost).`);
   // Issue #16: the regressions a confirm round leaves out, and why (recorded answers replay the same).
   const note = kind === "confirm" ? deterministicNote(plan.deterministic) : null;
   if (note) io.out(`--confirm: ${note}`);

@@ -207,7 +207,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   }
   if (spend.budgetSkippedTotal)
     lines.push(
-      `\nSpend cap ${usd(bench.settings.spendCap!.usd)} reached: ${counted(spend.budgetSkippedTotal, "trial")} skipped as budget (${usd(spend.spentUsd)} spent).`,
+      // Not "reached": a cap raised later for a rerun is above what was spent when these were skipped.
+      `\n${counted(spend.budgetSkippedTotal, "trial")} skipped as budget: the spend cap (${usd(bench.settings.spendCap!.usd)}; ${usd(spend.spentUsd)} spent) kept them from starting.`,
     );
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");

@@ -21,6 +21,7 @@ import type { Db } from "../client";
 import { benchCandidates, benchCases, benches, trials } from "../schema";
 import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
 import { transaction, type TxDb } from "../transaction";
+import { CLAIMED_TRIAL_COLUMNS } from "./trial-jobs";
 
 /** Options of {@link SqliteTrialJobQueue}. Times in ms. */
 export interface SqliteTrialJobQueueOptions {
@@ -75,15 +76,7 @@ function statements(db: Db) {
       .prepare(),
     /** The rows of claimed trials (ids as one JSON array: one statement for any number of them). */
     claimedTrials: db
-      .select({
-        id: trials.id,
-        benchId: trials.benchId,
-        candidateId: trials.candidateId,
-        benchCaseId: trials.benchCaseId,
-        caseRevisionId: benchCases.caseRevisionId,
-        repeat: trials.repeat,
-        attempts: trials.attempts,
-      })
+      .select(CLAIMED_TRIAL_COLUMNS)
       .from(trials)
       .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
       .where(sql`${trials.id} IN (SELECT value FROM json_each(${p("ids")}))`)

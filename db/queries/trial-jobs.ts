@@ -43,6 +43,17 @@ export async function queuedTrialLanes(db: Db, benchId: number): Promise<QueuedT
   return rows.map((r) => ({ trialId: r.trialId, kind: r.kind, modelConfig: r.modelConfig ? (JSON.parse(r.modelConfig) as ModelConfig) : null }));
 }
 
+/** The columns of a claimed trial as an executor runs it (select from `trials` joined to `bench_cases`). */
+export const CLAIMED_TRIAL_COLUMNS = {
+  id: trials.id,
+  benchId: trials.benchId,
+  candidateId: trials.candidateId,
+  benchCaseId: trials.benchCaseId,
+  caseRevisionId: benchCases.caseRevisionId,
+  repeat: trials.repeat,
+  attempts: trials.attempts,
+};
+
 /**
  * The rows of claimed trials as an executor runs them (candidate, bench case, its case revision,
  * repeat), in one query. Ids without a row are left out.
@@ -50,15 +61,7 @@ export async function queuedTrialLanes(db: Db, benchId: number): Promise<QueuedT
 export async function claimedTrialRows(db: Db, trialIds: readonly number[]): Promise<ClaimedTrial[]> {
   if (trialIds.length === 0) return [];
   return db
-    .select({
-      id: trials.id,
-      benchId: trials.benchId,
-      candidateId: trials.candidateId,
-      benchCaseId: trials.benchCaseId,
-      caseRevisionId: benchCases.caseRevisionId,
-      repeat: trials.repeat,
-      attempts: trials.attempts,
-    })
+    .select(CLAIMED_TRIAL_COLUMNS)
     .from(trials)
     .innerJoin(benchCases, eq(benchCases.id, trials.benchCaseId))
     .where(inArray(trials.id, [...trialIds]));

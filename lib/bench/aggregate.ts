@@ -201,23 +201,20 @@ export function aggregateCandidates(candidateIds: number[], trials: Iterable<Tri
 /** Outcome of one check of one case for one candidate, over its repeats. */
 export type CheckOutcome = "passed" | "failed" | "mixed" | "unscored" | "error";
 
+/** One check of one case for one candidate over its repeats (see {@link checkOutcomes}). */
+export interface CheckOutcomeRow {
+  outcome: CheckOutcome;
+  passed: number;
+  scored: number;
+  label: string;
+  priority?: "primary" | "secondary";
+  caseKey: string;
+  caseRevisionId: number;
+  key: string;
+}
+
 /** Per case revision and check key, the outcome across repeats: `passed` only when every scored repeat passed. */
-export function checkOutcomes(
-  trials: Iterable<TrialFacts>,
-  candidateId: number,
-): Map<
-  string,
-  {
-    outcome: CheckOutcome;
-    passed: number;
-    scored: number;
-    label: string;
-    priority?: "primary" | "secondary";
-    caseKey: string;
-    caseRevisionId: number;
-    key: string;
-  }
-> {
+export function checkOutcomes(trials: Iterable<TrialFacts>, candidateId: number): Map<string, CheckOutcomeRow> {
   const acc = new Map<
     string,
     {

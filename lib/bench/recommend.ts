@@ -4,7 +4,7 @@
  * the candidate on the same case revision. A candidate that breaks a previously passing check —
  * primary or secondary — is not recommended, even if its average pass rate is higher.
  */
-import type { CandidateStats, CheckOutcome } from "./aggregate";
+import type { CandidateStats, CheckOutcomeRow } from "./aggregate";
 import { formatPoints } from "./evidence/format";
 import { isFix } from "./fix";
 
@@ -23,19 +23,7 @@ export interface Regression {
   advisory?: true;
 }
 
-type Outcomes = Map<
-  string,
-  {
-    outcome: CheckOutcome;
-    passed: number;
-    scored: number;
-    label: string;
-    priority?: "primary" | "secondary";
-    caseKey: string;
-    caseRevisionId: number;
-    key: string;
-  }
->;
+type Outcomes = Map<string, CheckOutcomeRow>;
 
 /**
  * The regressions of a candidate against the baseline followed by those against the last bench,

@@ -62,8 +62,8 @@ export function BudgetLine({
             </>
           ) : null}{" "}
           <span className="text-slate-400">
-            (a trial starts only while spent + running trials stay within it; a running trial counts for its candidate’s planned cost per trial, or its dearest finished trial when higher:{" "}
-            {runningCountsFor(cap, spend, candidates)})
+            (a trial starts only while spent + running trials stay within it; a running trial counts for its candidate’s planned cost per trial, or its dearest
+            finished trial when higher: {runningCountsFor(cap, spend, candidates)})
           </span>
         </>
       ) : null}

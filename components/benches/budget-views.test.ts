@@ -39,7 +39,9 @@ describe("budget line", () => {
         ],
       }),
     ).replace(/<[^>]+>/g, "");
-    expect(html).toContain("a running trial counts for its candidate’s planned cost per trial, or its dearest finished trial when higher: small $0.05, large $0.20");
+    expect(html).toContain(
+      "a running trial counts for its candidate’s planned cost per trial, or its dearest finished trial when higher: small $0.05, large $0.20",
+    );
     expect(html).not.toContain("$0.11");
   });
   it("says a candidate whose cost varies by case counts at its dearest finished trial, not its mean (issue #16 §4: $2.21 spent on a $2.00 cap)", () => {

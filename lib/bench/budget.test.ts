@@ -89,10 +89,19 @@ describe("a cap over candidates of different price", () => {
     const varied = { ...cand(1, 0, 3 * 0.017 + 0.225, 4), maxTrialUsd: 0.225 };
     expect(candidateEstimates(cap, { spentUsd: 0.4, spentTrials: 5 }, [cand(0, 0, 0.02, 1), varied])).toEqual([0.02, 0.225]);
     // 8 of its trials running, $1.00 spent: at the mean ($0.069 → the plan's $0.20) 1 more started; at $0.225 none fits.
-    expect(capAllowance(cap, { spentUsd: 1, spentTrials: 5 }, [cand(0, 0, 0.02, 1), { ...varied, running: 4 }])).toMatchObject({ startable: 0, exhausted: false, dearestUsd: 0.225 });
+    expect(capAllowance(cap, { spentUsd: 1, spentTrials: 5 }, [cand(0, 0, 0.02, 1), { ...varied, running: 4 }])).toMatchObject({
+      startable: 0,
+      exhausted: false,
+      dearestUsd: 0.225,
+    });
     // Below the plan's figure the plan's holds; without a stored dearest (0: finished before it was stored) the mean stands in.
-    expect(candidateEstimates(cap, { spentUsd: 0.1, spentTrials: 2 }, [cand(0, 0, 0.06, 1), { ...cand(1, 0, 0.04, 1), maxTrialUsd: 0.04 }])).toEqual([0.06, 0.2]);
-    expect(candidateEstimates(cap, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 0), { ...cand(1, 0, 0.3, 1), maxTrialUsd: 0 }])).toEqual([expect.closeTo(0.03, 12), 0.3]);
+    expect(candidateEstimates(cap, { spentUsd: 0.1, spentTrials: 2 }, [cand(0, 0, 0.06, 1), { ...cand(1, 0, 0.04, 1), maxTrialUsd: 0.04 }])).toEqual([
+      0.06, 0.2,
+    ]);
+    expect(candidateEstimates(cap, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 0), { ...cand(1, 0, 0.3, 1), maxTrialUsd: 0 }])).toEqual([
+      expect.closeTo(0.03, 12),
+      0.3,
+    ]);
   });
 
   it("scales the plan's figure of a candidate with no finished trial by how far the others ran over theirs", () => {

@@ -122,9 +122,7 @@ export function candidateEstimates(cap: SpendCap, bench: { spentUsd: number; spe
     spent += c.spentUsd;
   });
   const over = planned > 0 ? Math.max(1, spent / planned) : 1;
-  return candidates.map((c, i) =>
-    c.spentTrials > 0 ? Math.max(inFlightEstimate(plans[i], c), c.maxTrialUsd ?? 0) : plans[i] * over,
-  );
+  return candidates.map((c, i) => (c.spentTrials > 0 ? Math.max(inFlightEstimate(plans[i], c), c.maxTrialUsd ?? 0) : plans[i] * over));
 }
 
 /**

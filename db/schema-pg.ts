@@ -272,6 +272,7 @@ export const benchCandidates = pgTable(
     recordedName: text("recorded_name"),
     spentUsd: doublePrecision("spent_usd").notNull().default(0),
     spentTrials: integer("spent_trials").notNull().default(0),
+    maxTrialUsd: doublePrecision("max_trial_usd").notNull().default(0),
   },
   (t) => [uniqueIndex("bench_candidates_position").on(t.benchId, t.position), index("bench_candidates_model").on(t.modelConfigId)],
 );

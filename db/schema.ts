@@ -290,6 +290,8 @@ export const benchCandidates = sqliteTable(
     spentUsd: real("spent_usd").notNull().default(0),
     /** This candidate's trials that finished with an answer (`done`) and added to `spentUsd`: their mean cost is what its running trials count for once above the plan's estimate. */
     spentTrials: integer("spent_trials").notNull().default(0),
+    /** USD of this candidate's dearest finished trial (model and judge calls), stored with `spentUsd`: a hard cap counts its running trials at the worst it has seen (0 until one finishes, and on trials finished before the column). */
+    maxTrialUsd: real("max_trial_usd").notNull().default(0),
   },
   (t) => [uniqueIndex("bench_candidates_position").on(t.benchId, t.position), index("bench_candidates_model").on(t.modelConfigId)],
 );

@@ -8,8 +8,9 @@ import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "@/lib/
 import { raisedCapOnCancel } from "@/lib/bench/rerun/spend-cap";
 
 /**
- * What a running trial counts for under the cap, as the claim counts it: per candidate ("small
- * $0.02, large $0.20") when they differ, one figure when they do not (or no candidate is given).
+ * What a running trial counts for under the cap, as the claim counts it (its candidate's planned
+ * cost per trial, or its dearest finished trial when higher): per candidate ("small $0.02, large
+ * $0.20") when they differ, one figure when they do not (or no candidate is given).
  */
 function runningCountsFor(cap: SpendCap, spend: BenchSpend, candidates: { id: number; label: string }[]): string {
   const spentOf = new Map(spend.candidates.map((c) => [c.id, c]));
@@ -61,8 +62,8 @@ export function BudgetLine({
             </>
           ) : null}{" "}
           <span className="text-slate-400">
-            (a trial starts only while spent + running trials stay within it; a running trial counts for its candidate’s cost per trial:{" "}
-            {runningCountsFor(cap, spend, candidates)})
+            (a trial starts only while spent + running trials stay within it; a running trial counts for its candidate’s planned cost per trial, or its dearest
+            finished trial when higher: {runningCountsFor(cap, spend, candidates)})
           </span>
         </>
       ) : null}

@@ -29,8 +29,8 @@ describe("budget line", () => {
           budgetSkippedTotal: 0,
           // The cheap candidate's 10 finished trials cost $0.05 each, over its plan's $0.02: its mean counts.
           candidates: [
-            { id: 7, position: 0, spentUsd: 0.5, spentTrials: 10 },
-            { id: 8, position: 1, spentUsd: 0.2, spentTrials: 1 },
+            { id: 7, position: 0, spentUsd: 0.5, spentTrials: 10, maxTrialUsd: 0.05 },
+            { id: 8, position: 1, spentUsd: 0.2, spentTrials: 1, maxTrialUsd: 0.2 },
           ],
         },
         candidates: [
@@ -39,8 +39,34 @@ describe("budget line", () => {
         ],
       }),
     ).replace(/<[^>]+>/g, "");
-    expect(html).toContain("a running trial counts for its candidate’s cost per trial: small $0.05, large $0.20");
+    expect(html).toContain(
+      "a running trial counts for its candidate’s planned cost per trial, or its dearest finished trial when higher: small $0.05, large $0.20",
+    );
     expect(html).not.toContain("$0.11");
+  });
+  it("says a candidate whose cost varies by case counts at its dearest finished trial, not its mean (issue #16 §4: $2.21 spent on a $2.00 cap)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 2, trialEstimateUsd: 0.025, candidateTrialUsd: [0.011, 0.04] } } as BenchDetail["settings"],
+        spend: {
+          spentUsd: 0.44,
+          spentTrials: 10,
+          budgetSkipped: new Map(),
+          budgetSkippedTotal: 0,
+          // The candidate's 4 finished trials: 3 at $0.017, 1 at $0.225 — a mean of $0.069.
+          candidates: [
+            { id: 7, position: 0, spentUsd: 0.066, spentTrials: 6, maxTrialUsd: 0.011 },
+            { id: 8, position: 1, spentUsd: 0.276, spentTrials: 4, maxTrialUsd: 0.225 },
+          ],
+        },
+        candidates: [
+          { id: 7, position: 0, label: "base" },
+          { id: 8, position: 1, label: "cand" },
+        ],
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain("its dearest finished trial when higher: base $0.01, cand $0.23)");
+    expect(html).not.toContain("$0.07");
   });
   it("says a cap raised for the running rerun, and what happens to it when that rerun is cancelled (issue #16)", () => {
     const html = renderToStaticMarkup(

@@ -11,7 +11,7 @@ import { PgTrialJobQueue } from "./trial-job-queue";
 import { insertBench } from "./test-support/bench-rows";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
 import { queueProcessTests } from "../test-support/queue-processes";
-import { MIXED, mixedCapSettings, runMixedPrices } from "../test-support/mixed-price-cap";
+import { MIXED, VARIED, mixedCapSettings, runMixedPrices, runPriced, variedCapSettings, variedCost } from "../test-support/mixed-price-cap";
 
 const T0 = 1_800_000_000_000;
 
@@ -363,6 +363,37 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     }
     expect(await queue.claim("w", 1, T0 + 50_000)).toEqual([]);
     expect((await trialRows(benchId))[0]).toMatchObject({ status: "error", attempts: 3, error: expect.stringContaining("stopped answering 3 times") });
+  });
+
+  it("holds the spend cap when a candidate's trial cost varies by case: a running trial counts at its candidate's dearest finished trial (issue #16 §4)", async () => {
+    // The tester's bench: baseline $0.011 a trial, the candidate $0.017 or $0.225 by case (plan
+    // figure $0.04), concurrency 8, a $2.00 cap. Counted at the candidate's mean per finished trial,
+    // the cheap answers kept that under $0.225, so dear trials started past the cap.
+    const { benchId, trialIds, positions } = await withPgTransaction(pool, async (client) => {
+      const bench = await insertBench(client, VARIED.cases, 2);
+      await client.query("UPDATE benches SET settings = $2::jsonb WHERE id = $1", [bench.benchId, variedCapSettings()]);
+      const spec = { benchId: bench.benchId, trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })) };
+      await queue.prepare(spec);
+      await queue.enqueue(client, { ...spec, concurrency: VARIED.concurrency, providerLimits: { scripted: 100 } });
+      return bench;
+    });
+    const priced = new Map(trialIds.map((id, i) => [id, { position: positions[i], costUsd: variedCost(positions[i], Math.floor(i / 2)) }]));
+    const run = await runPriced(queue, priced, VARIED.planUsd, { now: T0, capUsd: VARIED.capUsd, slow: (c) => c === VARIED.dearUsd });
+    const spent = await spentOf(benchId);
+    expect(spent.spentTrials).toBe(run.started);
+    expect(spent.spentUsd).toBeCloseTo(run.startedUsd, 9);
+    // Within the cap, but for what the last claim that started trials could not know (here: nothing, the first wave is long over).
+    expect(spent.spentUsd).toBeLessThanOrEqual(run.boundUsd + 1e-9);
+    expect(run.boundUsd).toBeCloseTo(VARIED.capUsd, 9);
+    // The cap stopped it (not all trials ran) and not far below it: one more dear trial would not have fit.
+    expect(run.started).toBeLessThan(trialIds.length);
+    expect(spent.spentUsd + VARIED.dearUsd).toBeGreaterThan(VARIED.capUsd);
+    // Each candidate's dearest finished trial is stored by the completion that adds its spend.
+    const dearest = await pool.query<{ maxTrialUsd: number }>(
+      'SELECT max_trial_usd AS "maxTrialUsd" FROM bench_candidates WHERE bench_id = $1 ORDER BY position',
+      [benchId],
+    );
+    expect(dearest.rows.map((c) => c.maxTrialUsd)).toEqual([VARIED.baselineUsd, VARIED.dearUsd]);
   });
 
   it("cancels a bench: queued trials skipped, no new claims, claimed trials may still finish", async () => {

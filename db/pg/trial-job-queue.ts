@@ -261,7 +261,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
                 (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
                 benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
                 CASE WHEN benches.settings->'spendCap' IS NOT NULL THEN (
-                  SELECT coalesce(json_agg(json_build_object('position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials,
+                  SELECT coalesce(json_agg(json_build_object('position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials, 'maxTrialUsd', bc.max_trial_usd,
                     'running', (SELECT count(*) FROM trial_claims c JOIN trials t ON t.id = c.trial_id WHERE c.bench_id = b.bench_id AND t.candidate_id = bc.id))), '[]')
                   FROM bench_candidates bc WHERE bc.bench_id = b.bench_id) END AS candidates,
                 ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
@@ -435,8 +435,9 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
                  FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token GROUP BY h.bench_id) s
            WHERE b.id = s.bench_id AND (s.usd > 0 OR s.answered > 0)
          ), candidate_spent AS (
-           UPDATE bench_candidates bc SET spent_usd = bc.spent_usd + s.usd, spent_trials = bc.spent_trials + s.answered
-           FROM (SELECT t.candidate_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered
+           UPDATE bench_candidates bc SET spent_usd = bc.spent_usd + s.usd, spent_trials = bc.spent_trials + s.answered,
+             max_trial_usd = greatest(bc.max_trial_usd, s.max_usd)
+           FROM (SELECT t.candidate_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered, max(e.spend_usd) AS max_usd
                  FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token JOIN trials t ON t.id = h.trial_id GROUP BY t.candidate_id) s
            WHERE bc.id = s.candidate_id AND (s.usd > 0 OR s.answered > 0)
          )

@@ -10,12 +10,13 @@ import { BUDGET_SKIP } from "@/lib/bench/budget";
 import type { TxDb } from "../transaction";
 import type { BenchSettings } from "./benches";
 
-/** What one candidate of a bench spent: USD by its finished trials, and how many of them answered (bench_candidates.spent_usd, spent_trials). */
+/** What one candidate of a bench spent: USD by its finished trials, how many of them answered, and its dearest one (bench_candidates.spent_usd, spent_trials, max_trial_usd). */
 export interface CandidateSpent {
   id: number;
   position: number;
   spentUsd: number;
   spentTrials: number;
+  maxTrialUsd: number;
 }
 
 /** A bench's spending: USD spent by its finished trials (all, and per candidate), and trials skipped as "budget" per candidate id. */
@@ -33,7 +34,13 @@ export interface BenchSpend {
 /** Each candidate's spend of bench `benchId`, by position. */
 async function candidatesSpent(db: Db, benchId: number): Promise<CandidateSpent[]> {
   return db
-    .select({ id: benchCandidates.id, position: benchCandidates.position, spentUsd: benchCandidates.spentUsd, spentTrials: benchCandidates.spentTrials })
+    .select({
+      id: benchCandidates.id,
+      position: benchCandidates.position,
+      spentUsd: benchCandidates.spentUsd,
+      spentTrials: benchCandidates.spentTrials,
+      maxTrialUsd: benchCandidates.maxTrialUsd,
+    })
     .from(benchCandidates)
     .where(eq(benchCandidates.benchId, benchId))
     .orderBy(benchCandidates.position);

@@ -312,8 +312,8 @@ describeStores("bench reads", (store) => {
       spentTrials: 0,
       // Per candidate, by position (what the cap counts each one's running trials against).
       candidates: [
-        { id: s.a, position: 0, spentUsd: 0, spentTrials: 0 },
-        { id: s.b, position: 1, spentUsd: 0, spentTrials: 0 },
+        { id: s.a, position: 0, spentUsd: 0, spentTrials: 0, maxTrialUsd: 0 },
+        { id: s.b, position: 1, spentUsd: 0, spentTrials: 0, maxTrialUsd: 0 },
       ],
       budgetSkipped: new Map([[s.b, 1]]),
       budgetSkippedTotal: 1,

@@ -13,7 +13,7 @@ import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { migrateDatabase, openDatabase, type Db } from "../client";
 import { benchCandidates, benchCases, benches, trials } from "../schema";
 import { insertQueuedBench } from "../test-support/bench-rows";
-import { MIXED, mixedCapSettings, runMixedPrices } from "../test-support/mixed-price-cap";
+import { MIXED, VARIED, mixedCapSettings, runMixedPrices, runPriced, variedCapSettings, variedCost } from "../test-support/mixed-price-cap";
 import { queueProcessTests } from "../test-support/queue-processes";
 import { transaction } from "../transaction";
 import { SqliteTrialJobQueue } from "./trial-job-queue";
@@ -333,6 +333,41 @@ describe("SqliteTrialJobQueue", () => {
       .orderBy(asc(benchCandidates.position));
     expect(perCandidate.map((c) => c.spentTrials)).toEqual(run.startedOf);
     expect(perCandidate[1].spentUsd).toBeCloseTo(run.startedOf[1] * MIXED.costs[1], 9);
+  });
+
+  it("holds the spend cap when a candidate's trial cost varies by case: a running trial counts at its candidate's dearest finished trial (issue #16 §4)", async () => {
+    // The tester's bench: baseline $0.011 a trial, the candidate $0.017 or $0.225 by case (plan
+    // figure $0.04), concurrency 8, a $2.00 cap. Counted at the candidate's mean per finished trial,
+    // the cheap answers kept that under $0.225, so dear trials started past the cap.
+    const { benchId, trialIds, positions } = await transaction(db, async (tx) => {
+      const bench = await insertQueuedBench(tx, VARIED.cases, 2);
+      await tx.update(benches).set({ settings: variedCapSettings() }).where(eq(benches.id, bench.benchId));
+      await queue.enqueue(tx, {
+        benchId: bench.benchId,
+        trials: bench.trialIds.map((trialId) => ({ trialId, providerKey: "scripted" })),
+        concurrency: VARIED.concurrency,
+        providerLimits: { scripted: 100 },
+      });
+      return bench;
+    });
+    const priced = new Map(trialIds.map((id, i) => [id, { position: positions[i], costUsd: variedCost(positions[i], Math.floor(i / 2)) }]));
+    const run = await runPriced(queue, priced, VARIED.planUsd, { now: T0, capUsd: VARIED.capUsd, slow: (c) => c === VARIED.dearUsd });
+    const [spent] = await db.select({ spentUsd: benches.spentUsd, spentTrials: benches.spentTrials }).from(benches).where(eq(benches.id, benchId));
+    expect(spent.spentTrials).toBe(run.started);
+    expect(spent.spentUsd).toBeCloseTo(run.startedUsd, 9);
+    // Within the cap, but for what the last claim that started trials could not know (here: nothing, the first wave is long over).
+    expect(spent.spentUsd).toBeLessThanOrEqual(run.boundUsd + 1e-9);
+    expect(run.boundUsd).toBeCloseTo(VARIED.capUsd, 9);
+    // The cap stopped it (not all trials ran) and not far below it: one more dear trial would not have fit.
+    expect(run.started).toBeLessThan(trialIds.length);
+    expect(spent.spentUsd + VARIED.dearUsd).toBeGreaterThan(VARIED.capUsd);
+    // Each candidate's dearest finished trial is stored by the completion that adds its spend.
+    const dearest = await db
+      .select({ maxTrialUsd: benchCandidates.maxTrialUsd })
+      .from(benchCandidates)
+      .where(eq(benchCandidates.benchId, benchId))
+      .orderBy(asc(benchCandidates.position));
+    expect(dearest.map((c) => c.maxTrialUsd)).toEqual([VARIED.baselineUsd, VARIED.dearUsd]);
   });
 
   it("cancels a bench: queued trials skipped, no new claims, claimed trials may still finish", async () => {

@@ -150,10 +150,15 @@ function statements(db: Db) {
       .set({ spentUsd: sql`${benches.spentUsd} + ${p("usd")}`, spentTrials: sql`${benches.spentTrials} + ${p("answered")}` })
       .where(eq(benches.id, p("benchId")))
       .prepare(),
-    // The same spend on the trial's candidate: its running trials count at its own cost per trial.
+    // The same spend on the trial's candidate, and its dearest trial: its running trials count at
+    // the dearest trial it has had (lib/bench/budget.ts candidateEstimates).
     addCandidateSpent: db
       .update(benchCandidates)
-      .set({ spentUsd: sql`${benchCandidates.spentUsd} + ${p("usd")}`, spentTrials: sql`${benchCandidates.spentTrials} + ${p("answered")}` })
+      .set({
+        spentUsd: sql`${benchCandidates.spentUsd} + ${p("usd")}`,
+        spentTrials: sql`${benchCandidates.spentTrials} + ${p("answered")}`,
+        maxTrialUsd: sql`max(${benchCandidates.maxTrialUsd}, ${p("usd")})`,
+      })
       .where(eq(benchCandidates.id, sql`(SELECT ${trials.candidateId} FROM ${trials} WHERE ${trials.id} = ${p("trialId")})`))
       .prepare(),
     runTrial: db
@@ -362,7 +367,13 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
     const cap = (JSON.parse(b.settings) as { spendCap?: SpendCap }).spendCap;
     if (!cap) return Infinity;
     const candidates = await tx
-      .select({ id: benchCandidates.id, position: benchCandidates.position, spentUsd: benchCandidates.spentUsd, spentTrials: benchCandidates.spentTrials })
+      .select({
+        id: benchCandidates.id,
+        position: benchCandidates.position,
+        spentUsd: benchCandidates.spentUsd,
+        spentTrials: benchCandidates.spentTrials,
+        maxTrialUsd: benchCandidates.maxTrialUsd,
+      })
       .from(benchCandidates)
       .where(eq(benchCandidates.benchId, b.benchId));
     const running = await tx
@@ -375,7 +386,7 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
     const a = capAllowance(
       cap,
       { spentUsd: b.spentUsd, spentTrials: b.spentTrials },
-      candidates.map((c) => ({ position: c.position, spentUsd: c.spentUsd, spentTrials: c.spentTrials, running: runningOf.get(c.id) ?? 0 })),
+      candidates.map((c) => ({ ...c, running: runningOf.get(c.id) ?? 0 })),
     );
     if (!a.exhausted) return a.startable;
     await this.skipQueued(tx, b.benchId, budgetSkipReason(cap.usd, b.spentUsd), now);

@@ -83,6 +83,27 @@ describe("a cap over candidates of different price", () => {
     expect(candidateEstimates(cap, { spentUsd: 0.4, spentTrials: 5 }, [cand(0, 0, 0.2, 4), cand(1, 0, 0.2, 1)])).toEqual([0.05, 0.2]);
   });
 
+  it("counts a running trial at its candidate's dearest finished trial, not its mean, when that is above the plan's figure", () => {
+    // Found by a tester ($2 cap spent $2.21): a candidate at $0.017 on most cases and $0.225 on
+    // some. Its 4 finished trials (3 cheap, 1 dear) average $0.069, under a dear trial's cost.
+    const varied = { ...cand(1, 0, 3 * 0.017 + 0.225, 4), maxTrialUsd: 0.225 };
+    expect(candidateEstimates(cap, { spentUsd: 0.4, spentTrials: 5 }, [cand(0, 0, 0.02, 1), varied])).toEqual([0.02, 0.225]);
+    // 8 of its trials running, $1.00 spent: at the mean ($0.069 → the plan's $0.20) 1 more started; at $0.225 none fits.
+    expect(capAllowance(cap, { spentUsd: 1, spentTrials: 5 }, [cand(0, 0, 0.02, 1), { ...varied, running: 4 }])).toMatchObject({
+      startable: 0,
+      exhausted: false,
+      dearestUsd: 0.225,
+    });
+    // Below the plan's figure the plan's holds; without a stored dearest (0: finished before it was stored) the mean stands in.
+    expect(candidateEstimates(cap, { spentUsd: 0.1, spentTrials: 2 }, [cand(0, 0, 0.06, 1), { ...cand(1, 0, 0.04, 1), maxTrialUsd: 0.04 }])).toEqual([
+      0.06, 0.2,
+    ]);
+    expect(candidateEstimates(cap, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 0), { ...cand(1, 0, 0.3, 1), maxTrialUsd: 0 }])).toEqual([
+      expect.closeTo(0.03, 12),
+      0.3,
+    ]);
+  });
+
   it("scales the plan's figure of a candidate with no finished trial by how far the others ran over theirs", () => {
     // Found trying it for real: answers 8× longer than the plan's token estimate. The cheap
     // candidate's 4 trials cost $0.16 (2× its plan's $0.02 each): the dear one counts at 2 × $0.20.

@@ -36,6 +36,8 @@ export interface CandidateSpend {
   /** USD spent by its finished trials, and how many of them answered (bench_candidates.spent_usd, spent_trials). */
   spentUsd: number;
   spentTrials: number;
+  /** USD of its dearest finished trial (bench_candidates.max_trial_usd); absent or 0 when not stored (its mean stands in). */
+  maxTrialUsd?: number;
   /** Its trials claimed and not finished. */
   running: number;
 }
@@ -97,13 +99,18 @@ export function inFlightEstimate(planUsd: number, spent: { spentUsd: number; spe
 
 /**
  * What a running trial of each candidate counts for (USD, in the order of `candidates`): the plan's
- * cost of one of that candidate's trials, or that candidate's mean cost per finished trial when
- * higher. A candidate none of whose trials has finished yet counts at its plan's figure scaled by
- * how far the other candidates' finished trials ran over theirs (real answers longer than the
- * plan's token estimate make every candidate dearer, not only the one that answered first). A bench
- * launched before per-candidate figures were stored counts each candidate at the bench's figure
- * (its plan's mean, or the bench's mean cost per finished trial when higher).
+ * cost of one of that candidate's trials, or that candidate's DEAREST finished trial when higher
+ * (a hard cap must hold for the worst trial it has seen: a candidate whose cost varies by case —
+ * a short answer on most cases, a long one on some — would otherwise count at a mean the cheap
+ * trials pull under the dear ones, and dear trials keep starting past the cap). Without a stored
+ * dearest (`maxTrialUsd` 0 or absent: trials finished before it was stored) its mean cost per
+ * finished trial stands in. A candidate none of whose trials has finished yet counts at its plan's
+ * figure scaled by how far the other candidates' finished trials ran over theirs (real answers
+ * longer than the plan's token estimate make every candidate dearer, not only the one that answered
+ * first). A bench launched before per-candidate figures were stored counts each candidate at the
+ * bench's figure (its plan's mean, or the bench's mean cost per finished trial when higher).
  * @param bench what the whole bench spent (benches.spent_usd, spent_trials)
+ * @param candidates each candidate's spend (bench_candidates.spent_usd, spent_trials, max_trial_usd)
  */
 export function candidateEstimates(cap: SpendCap, bench: { spentUsd: number; spentTrials: number }, candidates: CandidateSpend[]): number[] {
   const fallback = inFlightEstimate(cap.trialEstimateUsd, bench);
@@ -115,7 +122,7 @@ export function candidateEstimates(cap: SpendCap, bench: { spentUsd: number; spe
     spent += c.spentUsd;
   });
   const over = planned > 0 ? Math.max(1, spent / planned) : 1;
-  return candidates.map((c, i) => (c.spentTrials > 0 ? inFlightEstimate(plans[i], c) : plans[i] * over));
+  return candidates.map((c, i) => (c.spentTrials > 0 ? Math.max(inFlightEstimate(plans[i], c), c.maxTrialUsd ?? 0) : plans[i] * over));
 }
 
 /**

@@ -43,7 +43,7 @@ describe("a rerun under the bench's spend cap", () => {
     expect(rerunSpendCapSentence({ ...c, rerunCostUsd: 0.61 })).toBe(
       "Spend cap $2.00: $1.20 spent, $0.80 left; it would stop this rerun (4 of 6 trials could start): raise it to at least $2.04 for the rerun " +
         "($1.20 spent + $0.61 this rerun's cost + $0.23 safety margin: the queue counts a trial about to start at the dearest candidate's cost, " +
-        "and each candidate at the higher of its planned and its mean measured cost per trial, whatever the case).",
+        "and each candidate at the higher of its planned cost per trial and its dearest measured trial, whatever the case).",
     );
     expect(rerunSpendCapRefusal({ ...c, rerunCostUsd: 0.61 }, undefined)).toContain(
       "Raise the cap to at least $2.04 for the rerun ($1.20 spent + $0.61 this rerun's cost + $0.23 safety margin",

@@ -14,7 +14,7 @@ export interface RerunSpendCap {
   spentUsd: number;
   /** What is left under the cap (0 when it was reached). */
   leftUsd: number;
-  /** What a trial about to start counts for: the dearest candidate's estimate (its plan's cost per trial, or its finished trials' mean when higher: what the queue uses). */
+  /** What a trial about to start counts for: the dearest candidate's estimate (its plan's cost per trial, or its dearest finished trial when higher: what the queue uses). */
   perTrialUsd: number;
   /** Of the rerun's trials, how many may start under the cap (all of them when it does not stop it). */
   startable: number;
@@ -44,7 +44,7 @@ function neededSplit(c: RerunSpendCap): string {
   return (
     ` (${usd(c.spentUsd)} spent + ${usd(c.rerunCostUsd)} this rerun's cost` +
     (margin >= 0.005
-      ? ` + ${usd(margin)} safety margin: the queue counts a trial about to start at the dearest candidate's cost, and each candidate at the higher of its planned and its mean measured cost per trial, whatever the case)`
+      ? ` + ${usd(margin)} safety margin: the queue counts a trial about to start at the dearest candidate's cost, and each candidate at the higher of its planned cost per trial and its dearest measured trial, whatever the case)`
       : ")")
   );
 }
@@ -55,13 +55,14 @@ function neededSplit(c: RerunSpendCap): string {
  * candidate's estimate + the dearest candidate's estimate fit.
  * @param cap the bench's cap (settings.spendCap), or undefined when it has none
  * @param spent USD spent by the bench's finished trials and how many they were (benches.spent_usd,
- *   spent_trials), and per candidate (bench_candidates' own; absent: every trial at the bench's figure)
+ *   spent_trials), and per candidate (bench_candidates' own, with its dearest finished trial,
+ *   max_trial_usd; absent: every trial at the bench's figure)
  * @param positions the candidate position of each of the rerun's trials (absent: each at the dearest)
  * @returns null without a cap
  */
 export function rerunSpendCap(
   cap: SpendCap | undefined | null,
-  spent: { spentUsd: number; spentTrials: number; candidates?: { position: number; spentUsd: number; spentTrials: number }[] },
+  spent: { spentUsd: number; spentTrials: number; candidates?: { position: number; spentUsd: number; spentTrials: number; maxTrialUsd?: number }[] },
   trials: number,
   positions?: readonly number[],
 ): RerunSpendCap | null {

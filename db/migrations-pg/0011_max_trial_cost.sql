@@ -1,0 +1,1 @@
+ALTER TABLE "bench_candidates" ADD COLUMN "max_trial_usd" double precision DEFAULT 0 NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `bench_candidates` ADD `max_trial_usd` real DEFAULT 0 NOT NULL;

@@ -19,4 +19,7 @@ describe("the progress clock's words", () => {
   it("writes durations in seconds, minutes, hours; under a second with a decimal, not '0s'", () => {
     expect([duration(0), duration(400), duration(59_600), duration(185_000), duration(7_440_000)]).toEqual(["0s", "0.4s", "1m 0s", "3m 5s", "2h 4m"]);
   });
+  it("says 'finishing' rather than 'about 0s left' when the clock has no time left but the bench still runs (issue #16)", () => {
+    expect(clockText({ elapsedMs: 6_000, leftMs: null, finishing: true, rerun: false }, false)).toBe("elapsed 6s · finishing");
+  });
 });

@@ -14,11 +14,15 @@ export function duration(ms: number): string {
  * The clock's line: elapsed time, and the time left while the bench runs — or that it is not known
  * yet (a candidate with trials left has finished none, so its rate is unknown): no figure is better
  * than one from the other candidates' rate, which for recorded answers is no time at all.
- * @param clock from `progressClock` (with `launchElapsedMs` on a rerun: "elapsed 1m 5s · rerun: elapsed 0.4s")
+ * @param clock from `progressClock` (`finishing`: "finishing", not "about 0s left") (with `launchElapsedMs` on a rerun: "elapsed 1m 5s · rerun: elapsed 0.4s")
  * @param ended the bench has ended (finished, cancelled or failed)
  */
-export function clockText(clock: { elapsedMs: number; leftMs: number | null; rerun: boolean; launchElapsedMs?: number }, ended: boolean): string {
-  const left = clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : " · time left not known yet";
+export function clockText(
+  clock: { elapsedMs: number; leftMs: number | null; finishing?: boolean; rerun: boolean; launchElapsedMs?: number },
+  ended: boolean,
+): string {
+  const left =
+    clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : clock.finishing ? " · finishing" : " · time left not known yet";
   // A rerun's clock beside the bench's own (its launch run), which the rerun did not change.
   const own = clock.rerun && clock.launchElapsedMs !== undefined ? `elapsed ${duration(clock.launchElapsedMs)} · ` : "";
   return `${own}${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;

@@ -11,6 +11,8 @@ import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { progressCounts } from "@/lib/bench/progress-counts";
 import { clockText } from "./progress-text";
+import { publishSpend } from "./live-spend";
+import type { BenchProgressPoll } from "@/server/bench/progress-poll";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -19,6 +21,7 @@ const RESULTS_REFRESH_MS = 5_000;
 
 /**
  * Live progress of a bench (polls the progress route every second while it runs): done / total,
+ * what it spent (for the spend line, `publishSpend`),
  * errors, skipped, elapsed and estimated time left, and Cancel. While trials finish it refreshes
  * the page's results every few seconds, and once more when the bench ends.
  */
@@ -44,8 +47,10 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
       try {
         const r = await fetch(`/api/benches/${p.id}/progress`, { cache: "no-store" });
         if (r.ok && !stop) {
-          const next = (await r.json()) as BenchProgress;
+          const next = (await r.json()) as BenchProgressPoll;
           setP(next);
+          // The spend line under the title follows the run too (issue #16: it said "spent $0.00" beside 12 done trials).
+          publishSpend(next.id, next.spend);
           // New results: re-render the server parts (the candidates table and the matrix), not every second.
           const finished = next.done + next.error + next.skipped;
           if (shown < 0) shown = finished;

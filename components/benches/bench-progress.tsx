@@ -10,7 +10,7 @@ import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { progressCounts } from "@/lib/bench/progress-counts";
-import { clockText } from "./progress-text";
+import { cancelRefusal, clockText } from "./progress-text";
 import { publishSpend } from "./live-spend";
 import type { BenchProgressPoll } from "@/server/bench/progress-poll";
 import { BenchStatus } from "./status-badge";
@@ -35,9 +35,13 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   const ended = p.status !== "queued" && p.status !== "running";
   const endedAtLoad = useRef(ended);
 
+  // The page's results re-read once the bench ends: until they arrive the bar says so, rather than
+  // "finished" above a table of pending trials (issue #16).
+  const [loadingResults, startResultsRefresh] = useTransition();
+
   useEffect(() => {
     if (ended) {
-      if (!endedAtLoad.current) router.refresh();
+      if (!endedAtLoad.current) startResultsRefresh(() => router.refresh());
       return;
     }
     let stop = false;
@@ -83,7 +87,12 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
     startTransition(async () => {
       const r = await cancelBenchAction({ benchId: p.id, systemId });
       if (r.ok) toast("Cancelling: running trials stop, unrun ones are skipped, finished ones stay");
-      else toast(r.error.message, "error");
+      else {
+        // Ended meanwhile: a notice, and the page shows the ended bench (issue #16).
+        const how = cancelRefusal(r.error);
+        toast(r.error.message, how.tone);
+        if (how.refresh) router.refresh();
+      }
     });
 
   return (
@@ -104,6 +113,11 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           // Local time of the reader: differs between the server's render and the browser's by design.
           <span className="text-amber-700 tabular-nums" data-testid="progress-stalled" suppressHydrationWarning>
             {stalledText(p.stalled, now, clockTime)}
+          </span>
+        ) : null}
+        {loadingResults ? (
+          <span className="text-slate-500" data-testid="progress-loading-results" role="status">
+            loading the results…
           </span>
         ) : null}
         {/* The clock differs between the server's render and the browser's first one by design. */}

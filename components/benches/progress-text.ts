@@ -27,3 +27,16 @@ export function clockText(
   const own = clock.rerun && clock.launchElapsedMs !== undefined ? `elapsed ${duration(clock.launchElapsedMs)} · ` : "";
   return `${own}${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;
 }
+
+/**
+ * How the progress bar tells a refused Cancel: a bench that ended meanwhile (`not_allowed`: "has
+ * already finished; there is nothing to cancel") is a neutral notice, not an error — the user asked
+ * for it to stop and it has (issue #16) — and the page is re-read to show the ended bench, as for a
+ * bench removed meanwhile (`not_found`). Any other refusal (no right to cancel) is an error.
+ * @param error the cancel action's error
+ * @returns the toast's tone and whether to refresh the page
+ */
+export function cancelRefusal(error: { code: string; message: string }): { tone: "ok" | "error"; refresh: boolean } {
+  if (error.code === "not_allowed") return { tone: "ok", refresh: true };
+  return { tone: "error", refresh: error.code === "not_found" };
+}

@@ -10,6 +10,7 @@ import { BenchStatus } from "./status-badge";
 import { Badge } from "@/components/ui/badge";
 import { soleBaseline } from "@/lib/bench/recommend";
 import { useRoleAtLeast } from "@/components/auth/role-context";
+import { counted } from "@/lib/bench/counted";
 
 /**
  * History: every bench of the system with status, date, candidates and their pass rates, rubric
@@ -124,7 +125,7 @@ export function BenchHistory({ systemId, benches, prompts, prompt }: { systemId:
                   <td className="px-3 py-2.5 text-xs text-slate-600">
                     {b.included} included
                     {b.excluded ? `, ${b.excluded} excluded` : ""}
-                    <span className="block">{b.trialCount.toLocaleString("en-US")} trials</span>
+                    <span className="block">{counted(b.trialCount, "trial")}</span>
                   </td>
                   <td className="px-3 py-2.5 text-xs text-slate-600">
                     {b.rubricSize} {b.rubricSize === 1 ? "criterion" : "criteria"}

@@ -10,7 +10,9 @@ import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { progressCounts } from "@/lib/bench/progress-counts";
-import { clockText } from "./progress-text";
+import { cancelRefusal, clockText } from "./progress-text";
+import { publishSpend } from "./live-spend";
+import type { BenchProgressPoll } from "@/server/bench/progress-poll";
 import { BenchStatus } from "./status-badge";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
@@ -19,6 +21,7 @@ const RESULTS_REFRESH_MS = 5_000;
 
 /**
  * Live progress of a bench (polls the progress route every second while it runs): done / total,
+ * what it spent (for the spend line, `publishSpend`),
  * errors, skipped, elapsed and estimated time left, and Cancel. While trials finish it refreshes
  * the page's results every few seconds, and once more when the bench ends.
  */
@@ -32,9 +35,13 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   const ended = p.status !== "queued" && p.status !== "running";
   const endedAtLoad = useRef(ended);
 
+  // The page's results re-read once the bench ends: until they arrive the bar says so, rather than
+  // "finished" above a table of pending trials (issue #16).
+  const [loadingResults, startResultsRefresh] = useTransition();
+
   useEffect(() => {
     if (ended) {
-      if (!endedAtLoad.current) router.refresh();
+      if (!endedAtLoad.current) startResultsRefresh(() => router.refresh());
       return;
     }
     let stop = false;
@@ -44,8 +51,10 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
       try {
         const r = await fetch(`/api/benches/${p.id}/progress`, { cache: "no-store" });
         if (r.ok && !stop) {
-          const next = (await r.json()) as BenchProgress;
+          const next = (await r.json()) as BenchProgressPoll;
           setP(next);
+          // The spend line under the title follows the run too (issue #16: it said "spent $0.00" beside 12 done trials).
+          publishSpend(next.id, next.spend);
           // New results: re-render the server parts (the candidates table and the matrix), not every second.
           const finished = next.done + next.error + next.skipped;
           if (shown < 0) shown = finished;
@@ -78,7 +87,12 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
     startTransition(async () => {
       const r = await cancelBenchAction({ benchId: p.id, systemId });
       if (r.ok) toast("Cancelling: running trials stop, unrun ones are skipped, finished ones stay");
-      else toast(r.error.message, "error");
+      else {
+        // Ended meanwhile: a notice, and the page shows the ended bench (issue #16).
+        const how = cancelRefusal(r.error);
+        toast(r.error.message, how.tone);
+        if (how.refresh) router.refresh();
+      }
     });
 
   return (
@@ -99,6 +113,11 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           // Local time of the reader: differs between the server's render and the browser's by design.
           <span className="text-amber-700 tabular-nums" data-testid="progress-stalled" suppressHydrationWarning>
             {stalledText(p.stalled, now, clockTime)}
+          </span>
+        ) : null}
+        {loadingResults ? (
+          <span className="text-slate-500" data-testid="progress-loading-results" role="status">
+            loading the results…
           </span>
         ) : null}
         {/* The clock differs between the server's render and the browser's first one by design. */}

@@ -3,7 +3,7 @@
  * bench spent, and how many trials the cap kept from starting. Renders nothing without either.
  */
 import type { BenchSettings } from "@/db/queries/benches";
-import type { BenchSpend } from "@/db/queries/bench-budget";
+import type { SpendFigures } from "@/server/bench/progress-poll";
 import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "@/lib/bench/budget";
 import { raisedCapOnCancel } from "@/lib/bench/rerun/spend-cap";
 
@@ -12,7 +12,7 @@ import { raisedCapOnCancel } from "@/lib/bench/rerun/spend-cap";
  * cost per trial, or its dearest finished trial when higher): per candidate ("small $0.02, large
  * $0.20") when they differ, one figure when they do not (or no candidate is given).
  */
-function runningCountsFor(cap: SpendCap, spend: BenchSpend, candidates: { id: number; label: string }[]): string {
+function runningCountsFor(cap: SpendCap, spend: SpendFigures, candidates: { id: number; label: string }[]): string {
   const spentOf = new Map(spend.candidates.map((c) => [c.id, c]));
   const rows = candidates.flatMap((c) => {
     const s = spentOf.get(c.id);
@@ -37,7 +37,7 @@ export function BudgetLine({
   candidates = [],
 }: {
   settings: BenchSettings;
-  spend: BenchSpend;
+  spend: SpendFigures;
   candidates?: { id: number; position: number; label: string }[];
 }) {
   const cap = settings.spendCap;

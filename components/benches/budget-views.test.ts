@@ -12,7 +12,7 @@ describe("budget line", () => {
     const html = renderToStaticMarkup(
       createElement(BudgetLine, {
         settings: { spendCap: { usd: 0.5, trialEstimateUsd: 0.02 }, gate: { maxLatencyIncreasePct: 20, maxCostIncreasePct: 30 } } as BenchDetail["settings"],
-        spend: { spentUsd: 0.48, spentTrials: 24, candidates: [], budgetSkipped: new Map([[1, 7]]), budgetSkippedTotal: 7 },
+        spend: { spentUsd: 0.48, spentTrials: 24, candidates: [], budgetSkippedTotal: 7 },
       }),
     ).replace(/<[^>]+>/g, "");
     expect(html).toContain("Spend cap $0.50 · spent $0.48 · 7 trials skipped: budget");
@@ -25,7 +25,7 @@ describe("budget line", () => {
         spend: {
           spentUsd: 0.7,
           spentTrials: 11,
-          budgetSkipped: new Map(),
+         
           budgetSkippedTotal: 0,
           // The cheap candidate's 10 finished trials cost $0.05 each, over its plan's $0.02: its mean counts.
           candidates: [
@@ -72,7 +72,7 @@ describe("budget line", () => {
     const html = renderToStaticMarkup(
       createElement(BudgetLine, {
         settings: { spendCap: { usd: 6.01, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } } } as BenchDetail["settings"],
-        spend: { spentUsd: 2, spentTrials: 4, budgetSkipped: new Map(), budgetSkippedTotal: 0, candidates: [] },
+        spend: { spentUsd: 2, spentTrials: 4, budgetSkippedTotal: 0, candidates: [] },
       }),
     ).replace(/<[^>]+>/g, "");
     expect(html).toContain(
@@ -84,7 +84,7 @@ describe("budget line", () => {
       renderToStaticMarkup(
         createElement(BudgetLine, {
           settings: {} as BenchDetail["settings"],
-          spend: { spentUsd: 0, spentTrials: 0, candidates: [], budgetSkipped: new Map(), budgetSkippedTotal: 0 },
+          spend: { spentUsd: 0, spentTrials: 0, candidates: [], budgetSkippedTotal: 0 },
         }),
       ),
     ).toBe("");

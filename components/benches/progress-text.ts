@@ -14,12 +14,29 @@ export function duration(ms: number): string {
  * The clock's line: elapsed time, and the time left while the bench runs — or that it is not known
  * yet (a candidate with trials left has finished none, so its rate is unknown): no figure is better
  * than one from the other candidates' rate, which for recorded answers is no time at all.
- * @param clock from `progressClock` (with `launchElapsedMs` on a rerun: "elapsed 1m 5s · rerun: elapsed 0.4s")
+ * @param clock from `progressClock` (`finishing`: "finishing", not "about 0s left") (with `launchElapsedMs` on a rerun: "elapsed 1m 5s · rerun: elapsed 0.4s")
  * @param ended the bench has ended (finished, cancelled or failed)
  */
-export function clockText(clock: { elapsedMs: number; leftMs: number | null; rerun: boolean; launchElapsedMs?: number }, ended: boolean): string {
-  const left = clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : " · time left not known yet";
+export function clockText(
+  clock: { elapsedMs: number; leftMs: number | null; finishing?: boolean; rerun: boolean; launchElapsedMs?: number },
+  ended: boolean,
+): string {
+  const left =
+    clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : clock.finishing ? " · finishing" : " · time left not known yet";
   // A rerun's clock beside the bench's own (its launch run), which the rerun did not change.
   const own = clock.rerun && clock.launchElapsedMs !== undefined ? `elapsed ${duration(clock.launchElapsedMs)} · ` : "";
   return `${own}${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;
+}
+
+/**
+ * How the progress bar tells a refused Cancel: a bench that ended meanwhile (`not_allowed`: "has
+ * already finished; there is nothing to cancel") is a neutral notice, not an error — the user asked
+ * for it to stop and it has (issue #16) — and the page is re-read to show the ended bench, as for a
+ * bench removed meanwhile (`not_found`). Any other refusal (no right to cancel) is an error.
+ * @param error the cancel action's error
+ * @returns the toast's tone and whether to refresh the page
+ */
+export function cancelRefusal(error: { code: string; message: string }): { tone: "ok" | "error"; refresh: boolean } {
+  if (error.code === "not_allowed") return { tone: "ok", refresh: true };
+  return { tone: "error", refresh: error.code === "not_found" };
 }

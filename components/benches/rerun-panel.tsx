@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useToast } from "@/components/ui/toast";
 import { useRoleAtLeast } from "@/components/auth/role-context";
-import { refreshAfterRefusal, runLabel, suspectedSentence } from "./rerun-text";
+import { refreshAfterRefusal, rerunAddedText, runLabel, suspectedSentence } from "./rerun-text";
 import { deterministicNote } from "@/lib/bench/rerun/select";
 import { raisedCapOnCancel, rerunSpendCapSentence } from "@/lib/bench/rerun/spend-cap";
 import { rerunCostText } from "@/lib/bench/rerun/cost";
@@ -157,7 +157,7 @@ export function RerunPanel({
         if (refreshAfterRefusal(r.error)) router.refresh();
         return;
       }
-      toast(`Added ${n(r.data.trials)} trial${r.data.trials === 1 ? "" : "s"} to the bench; it runs them now`);
+      toast(rerunAddedText(r.data.trials));
       router.refresh();
     });
   return (

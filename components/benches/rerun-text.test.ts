@@ -1,6 +1,6 @@
 /** The Reruns panel's words (issue #16 §3, issue 18): what blocks, and the confirm button's count. */
 import { describe, expect, it } from "vitest";
-import { refreshAfterRefusal, runLabel, suspectedSentence } from "./rerun-text";
+import { refreshAfterRefusal, rerunAddedText, runLabel, suspectedSentence } from "./rerun-text";
 
 describe("Reruns panel text", () => {
   it("says suspected regressions block only when they do: those on advisory criteria are named as not blocking", () => {
@@ -17,6 +17,11 @@ describe("Reruns panel text", () => {
     expect(runLabel(1)).toBe("Run 1 trial");
     expect(runLabel(6)).toBe("Run 6 trials");
     expect(runLabel(1200)).toBe("Run 1,200 trials");
+  });
+
+  it("the toast after a rerun starts says 'it runs it' of one trial (it said 'it runs them now' of 1 trial: issue #16)", () => {
+    expect(rerunAddedText(1)).toBe("Added 1 trial to the bench; it runs it now");
+    expect(rerunAddedText(6)).toBe("Added 6 trials to the bench; it runs them now");
   });
 });
 

@@ -26,6 +26,11 @@ export function runLabel(trials: number): string {
   return `Run ${n(trials)} trial${trials === 1 ? "" : "s"}`;
 }
 
+/** The toast once a rerun's trials are added: "Added 1 trial to the bench; it runs it now". */
+export function rerunAddedText(trials: number): string {
+  return `Added ${n(trials)} trial${trials === 1 ? "" : "s"} to the bench; it runs ${trials === 1 ? "it" : "them"} now`;
+}
+
 /**
  * Whether a refused rerun means the page shows a bench state that is no longer true, so it must
  * re-read it: the bench is no longer finished (another tab's rerun started first) or is gone. A

@@ -37,6 +37,7 @@ function bench(verdicts: { a: CheckRecord["verdict"][]; b: CheckRecord["verdict"
   const stats = aggregateCandidates([1, 2], facts);
   const detail = {
     status: "finished",
+    settings: { repeats: 1 },
     summary: {
       candidates: stats.map((s) => ({ candidateId: s.candidateId, stats: s })),
       baselineCandidateId: 1,
@@ -134,6 +135,14 @@ describe("the recommendation card with the evidence", () => {
     expect(html.indexOf("evidence-headline")).toBeLessThan(html.indexOf('data-testid="recommendation"'));
     expect(html).toMatch(/case-1<\/code>[^]*?suspected/);
     expect(html).toContain("A suspected regression blocks until a rerun confirms or clears it");
+    // One trial per case: chance cannot be ruled out, more repeats can.
+    expect(html).toContain("with one trial per case chance cannot be ruled out: run more repeats");
+    // With 3 repeats that sentence was not true (issue #16): the note says a rerun, not "one trial per case".
+    const three = renderToStaticMarkup(
+      createElement(RecommendationCard, { rec, bench: { ...detail, settings: { ...detail.settings, repeats: 3 } }, evidence }),
+    );
+    expect(three).toContain("A suspected regression blocks until a rerun confirms or clears it.");
+    expect(three).not.toContain("one trial per case");
   });
 });
 

@@ -158,8 +158,11 @@ export function RecommendationCard({
       </p>
       <p className="mt-3 text-xs text-slate-500">
         Candidates ranked by pass rate; a higher one that breaks a previously passing check is not recommended.
+        {/* "One trial per case" only where it is so (issue #16: it showed on 3-repeat benches). */}
         {anySuspected
-          ? " A suspected regression blocks until a rerun confirms or clears it (with one trial per case chance cannot be ruled out: run more repeats)."
+          ? ` A suspected regression blocks until a rerun confirms or clears it${
+              bench.settings.repeats === 1 ? " (with one trial per case chance cannot be ruled out: run more repeats)" : ""
+            }.`
           : ""}
         {anyReplay
           ? " A deterministic replay (a recorded answer against a recorded reference, scored by code) is confirmed without a rerun: a rerun replays the same answers."

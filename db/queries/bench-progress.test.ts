@@ -60,4 +60,24 @@ describeStores("getBenchProgress per candidate", (store) => {
       .where(eq(benches.id, benchId));
     expect(await getBenchProgress(db, benchId)).toMatchObject({ total: 8, queued: 1, running: 1, done: 4, error: 1, skipped: 1, candidates: [] });
   });
+
+  it("counts the skipped trials of a rerun that was cancelled apart from the other skips (issue #16: '104 skipped' beside '98 trials skipped: budget' and no word on the other 6)", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await transaction(db, (tx) => insertQueuedBench(tx, 6));
+    // The launch: 2 done, 1 skipped as budget; then a rerun of 3 trials, cancelled: one before it ran, one after it ran, one done before the cancel ended it.
+    await db.update(benches).set({ status: "finished", startedAt: 1_000, finishedAt: 9_000, rerunBase: 3 }).where(eq(benches.id, benchId));
+    await db.update(trials).set({ status: "done" }).where(eq(trials.id, trialIds[0]));
+    await db.update(trials).set({ status: "done" }).where(eq(trials.id, trialIds[1]));
+    await db.update(trials).set({ status: "skipped", error: "budget" }).where(eq(trials.id, trialIds[2]));
+    await db.update(trials).set({ status: "skipped", rerun: "confirm", error: "cancelled before it ran" }).where(eq(trials.id, trialIds[3]));
+    await db
+      .update(trials)
+      .set({ status: "skipped", rerun: "confirm", error: "cancelled: its rerun was cancelled before it ended, so this result is not counted" })
+      .where(eq(trials.id, trialIds[4]));
+    await db.update(trials).set({ status: "skipped", rerun: "error", error: "budget" }).where(eq(trials.id, trialIds[5]));
+    expect(await getBenchProgress(db, benchId)).toMatchObject({ skipped: 4, skippedRerunCancelled: 2 });
+    // A bench no rerun reopened has none (and is not asked).
+    await db.update(benches).set({ rerunBase: 0 }).where(eq(benches.id, benchId));
+    expect(await getBenchProgress(db, benchId)).toMatchObject({ skipped: 4, skippedRerunCancelled: 0 });
+  });
 });

@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -310,6 +310,11 @@ export interface BenchProgress {
   /** Of `error`, the errored trials a later trial reruns (issue #16 §3): kept as history, no longer errors of the bench. */
   errorsRerun: number;
   skipped: number;
+  /**
+   * Of `skipped`, the trials of a rerun that was cancelled (before they ran, or after: not counted):
+   * said apart from the budget's skips (issue #16). Absent from progress read before this field existed.
+   */
+  skippedRerunCancelled?: number;
   createdAt: number;
   /** When the current run started: the worker's first claim after launch, or the reopening by the last rerun (issue #16 §3). */
   startedAt: number | null;
@@ -415,6 +420,19 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
           )
         )?.n ?? 0)
       : 0;
+  // Only a bench a rerun reopened has trials of a cancelled rerun: skipped with a reason that starts
+  // "cancelled" (before it ran, or its result not counted: bench-finalize).
+  const skippedRerunCancelled =
+    b.rerunBase > 0 && n.skipped
+      ? ((
+          await first(
+            db
+              .select({ n: count() })
+              .from(trials)
+              .where(and(eq(trials.benchId, id), eq(trials.status, "skipped"), isNotNull(trials.rerun), like(trials.error, "cancelled%"))),
+          )
+        )?.n ?? 0)
+      : 0;
   // A rerun moved the bench's startedAt/finishedAt to its own: the launch run's times are its trials'.
   const launchRun =
     b.rerunBase > 0
@@ -435,6 +453,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
     error: n.error ?? 0,
     errorsRerun,
     skipped: n.skipped ?? 0,
+    skippedRerunCancelled,
     createdAt: b.createdAt,
     startedAt: b.startedAt,
     finishedAt: b.finishedAt,

@@ -11,6 +11,9 @@
  * together: the bench ends when the slowest of them does.
  */
 
+/** An estimate under this (ms) is no figure to show: the run is finishing. */
+const FINISHING_MS = 1_000;
+
 /** One candidate's trials in the bench: all, ended (done, error or skipped), and ended since the current run started. */
 export interface CandidateProgress {
   total: number;
@@ -41,10 +44,16 @@ export interface ProgressTimes {
  * @param now the current time (ms)
  * @returns `elapsedMs` since the current run started (the launch while queued), `leftMs` the longest
  *   of the candidates' trials left at each one's rate in this run (null when the run has ended, or
- *   while a candidate with trials left has ended none in it: its rate is not known yet), whether the run is a rerun,
+ *   while a candidate with trials left has ended none in it: its rate is not known yet), `finishing: true`
+ *   (with `leftMs` null) while the run has not ended but its estimate is under a second — every trial
+ *   ended and the status not yet written, or the last trials running after budget skips that ended at
+ *   once inflated the rate: "about 0s left" beside running trials was wrong (issue #16) —, whether the run is a rerun,
  *   and then `launchElapsedMs`, the bench's own run (its launch trials' first start to last end) when known
  */
-export function progressClock(p: ProgressTimes, now: number): { elapsedMs: number; leftMs: number | null; rerun: boolean; launchElapsedMs?: number } {
+export function progressClock(
+  p: ProgressTimes,
+  now: number,
+): { elapsedMs: number; leftMs: number | null; finishing?: true; rerun: boolean; launchElapsedMs?: number } {
   const ended = p.status !== "queued" && p.status !== "running";
   const end = p.finishedAt ?? now;
   let leftMs: number | null = null;
@@ -62,10 +71,13 @@ export function progressClock(p: ProgressTimes, now: number): { elapsedMs: numbe
     }
     if (leftMs === 0 && p.total > p.done + p.error + p.skipped) leftMs = null; // no candidate figures to go by
   }
+  const finishing = leftMs !== null && leftMs < FINISHING_MS;
+  if (finishing) leftMs = null;
   const launch = p.launchRun;
   return {
     elapsedMs: Math.max(0, end - (p.startedAt ?? p.createdAt)),
     leftMs,
+    ...(finishing ? { finishing: true as const } : {}),
     rerun: p.finishedBefore > 0,
     ...(p.finishedBefore > 0 && launch && launch.finishedAt !== null
       ? { launchElapsedMs: Math.max(0, launch.finishedAt - (launch.startedAt ?? p.createdAt)) }

@@ -13,6 +13,8 @@ export interface ProgressCounts {
   /** Of `error`, those a later trial reruns (absent from progress read before this field existed: 0). */
   errorsRerun?: number;
   skipped: number;
+  /** Of `skipped`, the trials of a cancelled rerun (absent from progress read before this field existed: 0). */
+  skippedRerunCancelled?: number;
   /** Trials claimed by workers (running or about to). */
   running: number;
 }
@@ -29,7 +31,12 @@ export function errorsText(p: Pick<ProgressCounts, "error" | "errorsRerun">): st
   return `${n(standing)} error${standing === 1 ? "" : "s"}${rerun ? ` (${n(rerun)} rerun)` : ""}`;
 }
 
-/** The line, with the errors still standing and — when some were rerun — how many were. */
+/**
+ * The line, with the errors still standing and — when some were rerun — how many were, and of the
+ * skipped trials those of a cancelled rerun: "104 skipped (6: rerun cancelled)" (the spend line
+ * says the budget's; issue #16).
+ */
 export function progressCounts(p: ProgressCounts): string {
-  return `${n(p.done)} done · ${errorsText(p)} · ${n(p.skipped)} skipped${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
+  const cancelled = p.skippedRerunCancelled ?? 0;
+  return `${n(p.done)} done · ${errorsText(p)} · ${n(p.skipped)} skipped${cancelled ? ` (${n(cancelled)}: rerun cancelled)` : ""}${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
 }

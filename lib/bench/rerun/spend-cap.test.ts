@@ -14,6 +14,13 @@ describe("a rerun under the bench's spend cap", () => {
     );
   });
 
+  it("counts one trial in the singular (it said '0 of its 1 trials could start': issue #16)", () => {
+    const one = rerunSpendCap({ usd: 1, trialEstimateUsd: 0.06 }, { spentUsd: 0.95, spentTrials: 20 }, 1)!;
+    expect([one.stops, one.startable, one.trials]).toEqual([true, 0, 1]);
+    expect(rerunSpendCapSentence(one)).toContain("(0 of 1 trial could start)");
+    expect(rerunSpendCapRefusal(one, undefined)).toContain("0 of its 1 trial could start.");
+  });
+
   it("counts a trial at the finished trials' mean cost when it is above the plan's estimate (as the queue does)", () => {
     const c = rerunSpendCap({ usd: 2, trialEstimateUsd: 0.01 }, { spentUsd: 1.5, spentTrials: 50 }, 9)!;
     expect(c.perTrialUsd).toBe(0.03);

@@ -7,6 +7,7 @@
  */
 import { LibraryError } from "../../library/errors";
 import { candidateEstimates, inFlightEstimate, usd, type SpendCap } from "../budget";
+import { counted } from "../counted";
 
 /** The spend cap as a rerun meets it. Amounts in USD. */
 export interface RerunSpendCap {
@@ -105,7 +106,7 @@ export function rerunSpendCap(
 export function rerunSpendCapSentence(c: RerunSpendCap): string {
   const head = `Spend cap ${usd(c.capUsd)}: ${usd(c.spentUsd)} spent, ${usd(c.leftUsd)} left`;
   if (!c.stops) return `${head}; enough for this rerun.`;
-  return `${head}; it would stop this rerun (${c.startable.toLocaleString("en-US")} of ${c.trials.toLocaleString("en-US")} trials could start): raise it to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
+  return `${head}; it would stop this rerun (${c.startable.toLocaleString("en-US")} of ${counted(c.trials, "trial")} could start): raise it to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
 }
 
 /**
@@ -117,7 +118,7 @@ export function rerunSpendCapRefusal(c: RerunSpendCap | null, raiseToUsd: number
   if (raiseToUsd !== undefined && raiseToUsd < c.capUsd) return `The spend cap can only be raised for a rerun (it is ${usd(c.capUsd)}).`;
   if (raiseToUsd === undefined ? !c.stops : raiseToUsd >= c.neededUsd) return null;
   const asked = raiseToUsd === undefined ? "" : ` A cap of ${usd(raiseToUsd)} is not enough.`;
-  return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${c.trials.toLocaleString("en-US")} trials could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
+  return `The spend cap would stop this rerun: ${usd(c.spentUsd)} of ${usd(c.capUsd)} spent, ${c.startable.toLocaleString("en-US")} of its ${counted(c.trials, "trial")} could start.${asked} Raise the cap to at least ${usd(c.neededUsd)} for the rerun${neededSplit(c)}.`;
 }
 
 /**

@@ -25,11 +25,12 @@ import { AuthorNote } from "@/components/audit/author-note";
 import { AdvisoryNote, CalibrationBadge } from "@/components/review/advisory-note";
 import { HumanVerdictsNote } from "@/components/review/human-verdicts-note";
 import { trialHumanVerdicts } from "@/db/queries/human-verdicts";
-import { BudgetLine } from "@/components/benches/budget-line";
+import { LiveBudgetLine } from "@/components/benches/live-budget-line";
 import { TradeoffsTable } from "@/components/benches/tradeoffs-table";
 import { FlipTable } from "@/components/benches/flip-table";
 import { flipTable } from "@/lib/bench/evidence/flips";
 import { benchSpend } from "@/db/queries/bench-budget";
+import { spendFigures } from "@/server/bench/progress-poll";
 import { progressLease } from "@/server/bench/progress-lease";
 
 export const dynamic = "force-dynamic";
@@ -320,7 +321,12 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
               )
             ) : null}
           </p>
-          <BudgetLine settings={bench.settings} spend={await benchSpend(db, id)} candidates={bench.candidates} />
+          {/* Follows the progress poll while the bench runs (issue #16). */}
+          <LiveBudgetLine
+            benchId={id}
+            settings={bench.settings} spend={spendFigures(await benchSpend(db, id))}
+            candidates={bench.candidates.map(({ id: cid, position, label }) => ({ id: cid, position, label }))}
+          />
         </div>
         <div className="ml-auto flex gap-2 text-sm">
           <Link href={`${base}/review`} className="inline-flex h-8 items-center rounded-md border border-slate-300 bg-white px-3 hover:bg-slate-50">

@@ -51,7 +51,6 @@ describe("budget line", () => {
         spend: {
           spentUsd: 0.44,
           spentTrials: 10,
-          budgetSkipped: new Map(),
           budgetSkippedTotal: 0,
           // The candidate's 4 finished trials: 3 at $0.017, 1 at $0.225 — a mean of $0.069.
           candidates: [

@@ -25,7 +25,7 @@ describe("budget line", () => {
         spend: {
           spentUsd: 0.7,
           spentTrials: 11,
-         
+
           budgetSkippedTotal: 0,
           // The cheap candidate's 10 finished trials cost $0.05 each, over its plan's $0.02: its mean counts.
           candidates: [

@@ -26,7 +26,10 @@ describe("the progress clock's words", () => {
 
 describe("a refused Cancel", () => {
   it("of a bench that ended meanwhile is a neutral notice and the page shows the ended bench (it was a red error toast: issue #16)", () => {
-    expect(cancelRefusal({ code: "not_allowed", message: "Bench #6 has already finished; there is nothing to cancel." })).toEqual({ tone: "ok", refresh: true });
+    expect(cancelRefusal({ code: "not_allowed", message: "Bench #6 has already finished; there is nothing to cancel." })).toEqual({
+      tone: "ok",
+      refresh: true,
+    });
     // A bench removed meanwhile: an error, and the page re-read.
     expect(cancelRefusal({ code: "not_found", message: "Bench #6 does not exist." })).toEqual({ tone: "error", refresh: true });
     // No right to cancel: an error; nothing changed on the page.

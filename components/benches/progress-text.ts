@@ -21,8 +21,7 @@ export function clockText(
   clock: { elapsedMs: number; leftMs: number | null; finishing?: boolean; rerun: boolean; launchElapsedMs?: number },
   ended: boolean,
 ): string {
-  const left =
-    clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : clock.finishing ? " · finishing" : " · time left not known yet";
+  const left = clock.leftMs !== null ? ` · about ${duration(clock.leftMs)} left` : ended ? "" : clock.finishing ? " · finishing" : " · time left not known yet";
   // A rerun's clock beside the bench's own (its launch run), which the rerun did not change.
   const own = clock.rerun && clock.launchElapsedMs !== undefined ? `elapsed ${duration(clock.launchElapsedMs)} · ` : "";
   return `${own}${clock.rerun ? "rerun: " : ""}elapsed ${duration(clock.elapsedMs)}${left}`;

@@ -93,7 +93,15 @@ describe("the progress clock", () => {
   });
   it("says the run is finishing, not 'about 0s left', while the status still runs and no time is left at its rate (issue #16)", () => {
     // 120 of 120 ended (112 skipped: budget) while the last trials' verdicts are stored: it showed "about 0s left".
-    const allEnded = { ...base, status: "running" as const, total: 120, done: 8, skipped: 112, startedAt: 10_000, candidates: [{ total: 120, ended: 120, endedInRun: 120 }] };
+    const allEnded = {
+      ...base,
+      status: "running" as const,
+      total: 120,
+      done: 8,
+      skipped: 112,
+      startedAt: 10_000,
+      candidates: [{ total: 120, ended: 120, endedInRun: 120 }],
+    };
     expect(progressClock(allEnded, 16_000)).toEqual({ elapsedMs: 6_000, leftMs: null, finishing: true, rerun: false });
     // Budget skips ended in the run at once: 2 left at 118 per 6 s is 0.1 s, while two 6-second trials run.
     const nearly = { ...allEnded, done: 6, candidates: [{ total: 120, ended: 118, endedInRun: 118 }] };

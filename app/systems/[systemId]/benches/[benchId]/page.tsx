@@ -324,7 +324,8 @@ export default async function BenchPage({ params, searchParams }: { params: Prom
           {/* Follows the progress poll while the bench runs (issue #16). */}
           <LiveBudgetLine
             benchId={id}
-            settings={bench.settings} spend={spendFigures(await benchSpend(db, id))}
+            settings={bench.settings}
+            spend={spendFigures(await benchSpend(db, id))}
             candidates={bench.candidates.map(({ id: cid, position, label }) => ({ id: cid, position, label }))}
           />
         </div>

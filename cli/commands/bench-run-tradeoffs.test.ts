@@ -110,6 +110,6 @@ describe("bench run cost trade-offs and gate limits", () => {
       [4, 4],
     ]);
     expect(io.stdout.join("\n")).toContain("note: The estimated cost");
-    expect(io.stdout.join("\n")).toMatch(/8 trials skipped as budget: the spend cap \(\$0\.0000010; \$0\.00 spent\) kept them from starting\./);
+    expect(io.stdout.join("\n")).toMatch(/8 trials skipped as budget: the spend cap of \$0\.0000010 kept them from starting \(\$0\.00 spent\)\./);
   }, 60_000);
 });

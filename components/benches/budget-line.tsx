@@ -53,8 +53,19 @@ export function BudgetLine({
         <>
           Spend cap <b>{usd(cap.usd)}</b>
           {/* Raised for the rerun running now (issue #16): say what a Cancel does to it. */}
-          {cap.raisedForRerun ? ` (raised from ${usd(cap.raisedForRerun.fromUsd)} for the rerun: ${raisedCapOnCancel(cap.raisedForRerun.fromUsd)})` : null} ·
-          spent {usd(spend.spentUsd)}
+          {cap.raisedForRerun ? (
+            ` (raised from ${usd(cap.raisedForRerun.fromUsd)} for the rerun: ${raisedCapOnCancel(cap.raisedForRerun.fromUsd)})`
+          ) : cap.raisedFromUsd !== undefined ? (
+            // A raise that stayed: the launch's budget skips were made under the cap before it.
+            <>
+              {` (raised from ${usd(cap.raisedFromUsd)} for a rerun`}
+              {spend.budgetSkippedTotal
+                ? `; the ${spend.budgetSkippedTotal.toLocaleString("en-US")} budget skips were made under ${usd(cap.raisedFromUsd)}`
+                : ""}
+              )
+            </>
+          ) : null}{" "}
+          · spent {usd(spend.spentUsd)}
           {spend.budgetSkippedTotal ? (
             <>
               {" "}

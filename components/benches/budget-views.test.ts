@@ -67,6 +67,15 @@ describe("budget line", () => {
     expect(html).toContain("its dearest finished trial when higher: base $0.01, cand $0.23)");
     expect(html).not.toContain("$0.07");
   });
+  it("says a cap raised for a rerun that ran, and the cap the bench ran under before (a tester: only the raised cap showed beside the launch's budget skips)", () => {
+    const html = renderToStaticMarkup(
+      createElement(BudgetLine, {
+        settings: { spendCap: { usd: 2.43, trialEstimateUsd: 0.04, raisedFromUsd: 1.5 } } as BenchDetail["settings"],
+        spend: { spentUsd: 1.59, spentTrials: 18, budgetSkippedTotal: 102, candidates: [] },
+      }),
+    ).replace(/<[^>]+>/g, "");
+    expect(html).toContain("Spend cap $2.43 (raised from $1.50 for a rerun; the 102 budget skips were made under $1.50) · spent $1.59");
+  });
   it("says a cap raised for the running rerun, and what happens to it when that rerun is cancelled (issue #16)", () => {
     const html = renderToStaticMarkup(
       createElement(BudgetLine, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   budgetAllowance,
+  budgetSkipLine,
   budgetSkipReason,
   candidateEstimates,
   capAllowance,
@@ -124,5 +125,18 @@ describe("a cap over candidates of different price", () => {
     expect(capAllowance(old, { spentUsd: 0.3, spentTrials: 2 }, [cand(0, 1), cand(1, 1)])).toMatchObject({ startable: 2, exhausted: false });
     // No candidate rows: the single figure, as before.
     expect(capAllowance(old, { spentUsd: 0, spentTrials: 0 }, [])).toMatchObject({ startable: 10, dearestUsd: 0.1 });
+  });
+});
+
+describe("the closing line on budget skips", () => {
+  it("names the cap the skips were made under when a rerun raised it later (it said 'the spend cap ($2.50; $1.36 spent)')", () => {
+    expect(budgetSkipLine({ usd: 2.5, trialEstimateUsd: 0.04, raisedFromUsd: 1.5 }, 1.36, 103)).toBe(
+      "103 trials skipped as budget: the spend cap of $1.50 kept them from starting ($1.36 spent; raised to $2.50 later for a rerun).",
+    );
+  });
+  it("names the cap as it stands when it was never raised", () => {
+    expect(budgetSkipLine({ usd: 1.5, trialEstimateUsd: 0.04 }, 1.49, 1)).toBe(
+      "1 trial skipped as budget: the spend cap of $1.50 kept it from starting ($1.49 spent).",
+    );
   });
 });

@@ -27,6 +27,11 @@ export interface SpendCap {
    * `fromUsd`; either way this is removed when the rerun ends (see rerun/spend-cap's capAfterRerun).
    */
   raisedForRerun?: { fromUsd: number; spentUsd: number };
+  /**
+   * Set once a raise for a rerun stayed (the rerun spent under it): the cap the bench ran under
+   * before its first such raise, which the launched run's budget skips were made under.
+   */
+  raisedFromUsd?: number;
 }
 
 /** One candidate of a capped bench as the claim reads it: what its finished trials spent and how many of its trials are running. */
@@ -159,4 +164,16 @@ export function outcomeSpend(o: Pick<TrialOutcome, "costUsd" | "checks">): numbe
   let total = o.costUsd ?? 0;
   for (const c of o.checks ?? []) total += c.usage?.costUsd ?? 0;
   return total;
+}
+
+/**
+ * The closing line of `bench run` on trials the cap kept from starting, naming the cap they were
+ * skipped under (the first cap when a rerun raised it later), e.g. "103 trials skipped as budget:
+ * the spend cap of $1.50 kept them from starting ($1.36 spent; raised to $2.50 later for a rerun)."
+ * @param spentUsd what the bench spent in all; `skipped` its trials skipped as budget
+ */
+export function budgetSkipLine(cap: SpendCap, spentUsd: number, skipped: number): string {
+  const under = cap.raisedFromUsd ?? cap.usd;
+  const raised = cap.raisedFromUsd !== undefined ? `; raised to ${usd(cap.usd)} later for a rerun` : "";
+  return `${skipped.toLocaleString("en-US")} trial${skipped === 1 ? "" : "s"} skipped as budget: the spend cap of ${usd(under)} kept ${skipped === 1 ? "it" : "them"} from starting (${usd(spentUsd)} spent${raised}).`;
 }

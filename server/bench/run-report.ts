@@ -22,7 +22,7 @@ import { benchEvidence } from "./comparisons";
 import { benchSpend } from "@/db/queries/bench-budget";
 import { benchFlips, type CandidateFlipReport } from "./flips";
 import type { FlipCase } from "@/lib/bench/evidence/flips";
-import { usd } from "@/lib/bench/budget";
+import { budgetSkipLine } from "@/lib/bench/budget";
 import { tradeoffCells, tradeoffsMarkdown } from "@/lib/bench/evidence/tradeoff-format";
 
 /** A candidate's flips and the baseline's flaky checks as the JSON writes them (null fields for the baseline, or without one). */
@@ -160,6 +160,8 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
     // Issue #16 §4: the spend cap (null = none), what the bench spent, and the gate limits.
     budget: {
       spendCapUsd: bench.settings.spendCap?.usd ?? null,
+      // The cap before a rerun raised it (its budget skips were made under it); null when never raised.
+      spendCapRaisedFromUsd: bench.settings.spendCap?.raisedFromUsd ?? null,
       spentUsd: spend.spentUsd,
       skippedTrials: spend.budgetSkippedTotal,
       maxLatencyIncreasePct: bench.settings.gate?.maxLatencyIncreasePct ?? null,
@@ -208,7 +210,7 @@ export async function benchRunReport(db: Db, id: number, manifest?: ManifestSumm
   if (spend.budgetSkippedTotal)
     lines.push(
       // Not "reached": a cap raised later for a rerun is above what was spent when these were skipped.
-      `\n${counted(spend.budgetSkippedTotal, "trial")} skipped as budget: the spend cap (${usd(bench.settings.spendCap!.usd)}; ${usd(spend.spentUsd)} spent) kept them from starting.`,
+      `\n${budgetSkipLine(bench.settings.spendCap!, spend.spentUsd, spend.budgetSkippedTotal)}`,
     );
   if (result.errors.length) {
     lines.push("\nTrials that ended as errors, most common reasons:");

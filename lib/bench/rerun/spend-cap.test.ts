@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rerunSpendCap, rerunSpendCapRefusal, rerunSpendCapSentence } from "./spend-cap";
+import { capAfterRerun, rerunSpendCap, rerunSpendCapRefusal, rerunSpendCapSentence } from "./spend-cap";
 
 describe("a rerun under the bench's spend cap", () => {
   // The tester's bench: a $2 cap, $1.98 spent over 99 trials ($0.02 each), a confirm round of 9 trials.
@@ -71,5 +71,23 @@ describe("a rerun under the bench's spend cap", () => {
     expect(rerunSpendCap(undefined, { spentUsd: 5, spentTrials: 10 }, 9)).toBeNull();
     expect(rerunSpendCapRefusal(null, undefined)).toBeNull();
     expect(rerunSpendCapRefusal(null, 3)).toBe("This bench has no spend cap to raise.");
+  });
+});
+
+describe("the cap after a rerun that raised it", () => {
+  const raised = { usd: 2.5, trialEstimateUsd: 0.04, raisedForRerun: { fromUsd: 1.5, spentUsd: 1.36 } };
+  it("keeps the cap the bench ran under before the raise when the raise stays (a tester: 'the spend cap ($2.50; $1.36 spent) kept them from starting' named the raised cap for skips made under $1.50)", () => {
+    expect(capAfterRerun(raised, { cancelled: false, spentUsd: 1.45 })).toEqual({ usd: 2.5, trialEstimateUsd: 0.04, raisedFromUsd: 1.5 });
+    // A second raise keeps the first cap: the one the launched run's skips were made under.
+    expect(
+      capAfterRerun({ ...raised, usd: 3, raisedFromUsd: 1.5, raisedForRerun: { fromUsd: 2.5, spentUsd: 1.45 } }, { cancelled: false, spentUsd: 1.6 }),
+    ).toEqual({
+      usd: 3,
+      trialEstimateUsd: 0.04,
+      raisedFromUsd: 1.5,
+    });
+  });
+  it("goes back, with no trace of the raise, when the rerun is cancelled before it spent", () => {
+    expect(capAfterRerun(raised, { cancelled: true, spentUsd: 1.36 })).toEqual({ usd: 1.5, trialEstimateUsd: 0.04 });
   });
 });

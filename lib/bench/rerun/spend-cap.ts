@@ -140,14 +140,16 @@ export class RerunSpendCapError extends LibraryError {
  * run to its end), the raised cap stays: it is what that spending was allowed under.
  * @param cap the cap as stored (with `raisedForRerun` when the rerun raised it)
  * @param end `cancelled`: Cancel ended the rerun; `spentUsd`: what the bench has spent in all now
- * @returns the cap to store, without `raisedForRerun`
+ * @returns the cap to store, without `raisedForRerun` (with `raisedFromUsd` when the raise stays)
  */
 export function capAfterRerun(cap: SpendCap, end: { cancelled: boolean; spentUsd: number }): SpendCap {
   const { raisedForRerun, ...rest } = cap;
   if (!raisedForRerun) return rest;
   // Spending only grows; a float sum may differ from the stored figure in its last bits.
   const spentNothing = end.spentUsd <= raisedForRerun.spentUsd + 1e-9;
-  return end.cancelled && spentNothing ? { ...rest, usd: raisedForRerun.fromUsd } : rest;
+  if (end.cancelled && spentNothing) return { ...rest, usd: raisedForRerun.fromUsd };
+  // The raise stays: remember the cap the bench ran under before its first raise (its budget skips were made under it).
+  return { ...rest, raisedFromUsd: rest.raisedFromUsd ?? raisedForRerun.fromUsd };
 }
 
 /**

@@ -221,8 +221,8 @@ describeStores("finalizeBench", (store) => {
   });
 
   it("a cap raised for a rerun stays raised once the rerun spent under it: cancelled after a trial spent, or run to its end", async () => {
-    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2.5 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
-    expect(await cappedRerunEnds({ cancelled: false, spentUsd: 3 })).toEqual({ usd: 5, trialEstimateUsd: 1 });
+    expect(await cappedRerunEnds({ cancelled: true, spentUsd: 2.5 })).toEqual({ usd: 5, trialEstimateUsd: 1, raisedFromUsd: 2 });
+    expect(await cappedRerunEnds({ cancelled: false, spentUsd: 3 })).toEqual({ usd: 5, trialEstimateUsd: 1, raisedFromUsd: 2 });
   });
 
   it("says a bench the spend cap cut short is partial, and the next bench compares with the last complete one", async () => {

@@ -500,11 +500,12 @@ describe("a rerun under the bench's spend cap", () => {
         .map((t) => t.status),
     ).toEqual(Array.from({ length: 6 }, () => "done"));
     expect(await statuses(id)).toEqual({ flaky: "cleared" });
-    // The rerun spent under the raised cap: it stays raised (and no longer says what it was raised from).
+    // The rerun spent under the raised cap: it stays raised, and keeps the cap the launched run's budget skips were made under.
     expect((await getBench(db, id))!.settings.spendCap).toEqual({
       usd: plan.spendCap!.neededUsd + 0.01,
       trialEstimateUsd: expect.any(Number) as number,
       candidateTrialUsd: expect.any(Array) as number[],
+      raisedFromUsd: expect.closeTo(spent, 10) as number,
     });
   });
 

@@ -21,7 +21,14 @@ describe("bench run spend cap and gate limits", () => {
     await main([...run, "--max-cost", "0.5", "--max-latency-increase", "20", "--max-cost-increase", "30", "--json-output", out], captureIo());
     const r = JSON.parse(readFileSync(out, "utf8"));
     expect(r.schemaVersion).toBe(1);
-    expect(r.budget).toEqual({ spendCapUsd: 0.5, spentUsd: 0, skippedTrials: 0, maxLatencyIncreasePct: 20, maxCostIncreasePct: 30 });
+    expect(r.budget).toEqual({
+      spendCapUsd: 0.5,
+      spendCapRaisedFromUsd: null,
+      spentUsd: 0,
+      skippedTrials: 0,
+      maxLatencyIncreasePct: 20,
+      maxCostIncreasePct: 30,
+    });
     expect(r.candidates.map((c: { skippedForBudget: number }) => c.skippedForBudget)).toEqual([0, 0]);
   });
 

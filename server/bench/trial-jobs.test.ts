@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { closeStore, openPgStore } from "@/db/pg/store";
+import { openPgPool } from "@/db/pg/client";
 import { pgClientOfTx } from "@/db/pg/tx-client";
 import { createTestDatabase, describePg, stopOwnCluster } from "@/db/pg/test-support/database";
 import { laneName, trialJobId } from "@/db/pg/trial-job-queue";
@@ -26,7 +27,9 @@ describePg("trial jobs of a launch on PostgreSQL", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = openPgStore(database.url, 4);
-    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    // openPgPool listens for errors: pool.end() resolves once its clients are told to close, and the
+    // database's DROP … WITH (FORCE) right after may terminate one still closing (an uncaught error in CI).
+    pool = openPgPool(database.url, 2);
     promptId = await recordedSuite(db, [
       { key: "a", expected: "4", answers: { old: "4", new: "4" } },
       { key: "b", expected: "5", answers: { old: "5" } },

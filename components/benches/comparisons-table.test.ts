@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { compareCandidates, type CaseTally } from "@/lib/bench/stats/paired";
+import { compareCandidates } from "@/lib/bench/stats/paired";
+import { oneTrialTallies } from "@/lib/bench/evidence/test-support/one-trial-tallies";
 import { comparisonRows } from "@/lib/bench/evidence/comparison-rows";
 import { ComparisonsTable } from "./comparisons-table";
 
-/** One trial per case: `same` cases both pass, `b` regressions, `c` fixes. */
-function tallies(same: number, b: number, c: number): [Map<number, CaseTally>, Map<number, CaseTally>] {
-  const cand = new Map<number, CaseTally>();
-  const other = new Map<number, CaseTally>();
-  let k = 0;
-  const put = (x: number, y: number) => {
-    cand.set(k, { passed: x, scored: 1 });
-    other.set(k++, { passed: y, scored: 1 });
-  };
-  for (let i = 0; i < same; i++) put(1, 1);
-  for (let i = 0; i < b; i++) put(0, 1);
-  for (let i = 0; i < c; i++) put(1, 0);
-  return [cand, other];
-}
+const tallies = oneTrialTallies;
 
 describe("ComparisonsTable", () => {
   it("shows every comparison (vs baseline and vs the last bench) with its verdict, Δ, CI, p, test, n and detectable difference", () => {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { compareCandidates, type CaseTally } from "@/lib/bench/stats/paired";
+import { compareCandidates } from "@/lib/bench/stats/paired";
+import { oneTrialTallies } from "./test-support/one-trial-tallies";
 import { comparisonRows, sortComparisonRows } from "./comparison-rows";
 
-/** One trial per case: `same` cases both pass, `b` regressions, `c` fixes (issue #16's reference: b = 2, c = 10 → p = 0.03857). */
-function tallies(same: number, b: number, c: number): [Map<number, CaseTally>, Map<number, CaseTally>] {
-  const cand = new Map<number, CaseTally>();
-  const other = new Map<number, CaseTally>();
-  let k = 0;
-  const put = (x: number, y: number) => {
-    cand.set(k, { passed: x, scored: 1 });
-    other.set(k++, { passed: y, scored: 1 });
-  };
-  for (let i = 0; i < same; i++) put(1, 1);
-  for (let i = 0; i < b; i++) put(0, 1);
-  for (let i = 0; i < c; i++) put(1, 0);
-  return [cand, other];
-}
+const tallies = oneTrialTallies;
 
 describe("comparisonRows", () => {
   // 28 agreeing cases, b = 2, c = 10: Δ = 8/40 = +20.0 points, SE = √(12 − 64/40)/40 = 0.0806,

@@ -19,7 +19,8 @@ export interface ProgressCounts {
   running: number;
 }
 
-const n = (v: number) => v.toLocaleString("en-US");
+/** A count with thousands separators: "20,000". */
+export const n = (v: number) => v.toLocaleString("en-US");
 
 /**
  * The errors still standing and — when some were rerun — how many were: "0 errors (2 rerun)",
@@ -31,12 +32,17 @@ export function errorsText(p: Pick<ProgressCounts, "error" | "errorsRerun">): st
   return `${n(standing)} error${standing === 1 ? "" : "s"}${rerun ? ` (${n(rerun)} rerun)` : ""}`;
 }
 
+/** The skipped trials and, of them, a cancelled rerun's: "104 skipped (6: rerun cancelled)" (page and `bench run` alike). */
+export function skippedText(p: Pick<ProgressCounts, "skipped" | "skippedRerunCancelled">): string {
+  const cancelled = p.skippedRerunCancelled ?? 0;
+  return `${n(p.skipped)} skipped${cancelled ? ` (${n(cancelled)}: rerun cancelled)` : ""}`;
+}
+
 /**
  * The line, with the errors still standing and — when some were rerun — how many were, and of the
  * skipped trials those of a cancelled rerun: "104 skipped (6: rerun cancelled)" (the spend line
  * says the budget's; issue #16).
  */
 export function progressCounts(p: ProgressCounts): string {
-  const cancelled = p.skippedRerunCancelled ?? 0;
-  return `${n(p.done)} done · ${errorsText(p)} · ${n(p.skipped)} skipped${cancelled ? ` (${n(cancelled)}: rerun cancelled)` : ""}${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
+  return `${n(p.done)} done · ${errorsText(p)} · ${skippedText(p)}${p.running ? ` · ${n(p.running)} claimed by workers` : ""}`;
 }

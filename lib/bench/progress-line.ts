@@ -1,16 +1,17 @@
-import { errorsText } from "./progress-counts";
+import { errorsText, n, skippedText } from "./progress-counts";
 import { clockTime, stalledText, type StalledClaims } from "./stalled-claims";
 
 /**
  * `benchwork bench run`'s progress line: "  12/40 trials · 4 done · 0 errors · 0 skipped", and when
  * a worker stopped responding, how many trials it holds and when they run again (local time). An
- * errored trial a rerun replaced is not an error left: "0 errors (2 rerun)", as on the page (issue #16).
+ * errored trial a rerun replaced is not an error left: "0 errors (2 rerun)", and a cancelled rerun's
+ * skipped trials are named: "104 skipped (6: rerun cancelled)", as on the page (issue #16).
  */
 export function progressLine(
-  p: { done: number; error: number; errorsRerun?: number; skipped: number; total: number; stalled?: StalledClaims | null },
+  p: { done: number; error: number; errorsRerun?: number; skipped: number; skippedRerunCancelled?: number; total: number; stalled?: StalledClaims | null },
   now: number,
   clock: (ms: number) => string = clockTime,
 ): string {
-  const line = `  ${p.done + p.error + p.skipped}/${p.total} trials · ${p.done} done · ${errorsText(p)} · ${p.skipped} skipped`;
+  const line = `  ${n(p.done + p.error + p.skipped)}/${n(p.total)} trials · ${n(p.done)} done · ${errorsText(p)} · ${skippedText(p)}`;
   return p.stalled ? `${line} · ${stalledText(p.stalled, now, clock)}` : line;
 }

@@ -141,6 +141,25 @@ describe("compareCandidates", () => {
     expect(r.signTestPValue).toBeCloseTo(0.125, 12);
   });
 
+  it("with repeats, a regression is a case the reference passed on every scored trial and the candidate failed at least one", () => {
+    // As the flip table and the check-level rule (lib/bench/recommend.ts) count them: a drop from a
+    // flaky reference (2/3 → 1/3) is no regression; `comparisons[].regressions` counted every drop.
+    const pairs: [number, number, number, number][] = [
+      [3, 3, 2, 3], // regression
+      [2, 3, 1, 3], // flaky on the baseline: not a regression
+      [1, 3, 0, 3], // flaky on the baseline: not a regression
+      [3, 3, 0, 3], // regression
+      [3, 3, 3, 3],
+      [0, 3, 3, 3], // fix
+    ];
+    const base = new Map(pairs.map(([p, n], i) => [`k${i}`, { passed: p, scored: n }]));
+    const cand = new Map(pairs.map(([, , p, n], i) => [`k${i}`, { passed: p, scored: n }]));
+    const r = compareCandidates(cand, base);
+    expect(r).toMatchObject({ n: 6, fixes: 1, regressions: 2, test: "paired t" });
+    // The sign test still counts every case that moved: 1 up, 4 down → 2·(1 + 5)/2⁵ = 0.375.
+    expect(r.signTestPValue).toBeCloseTo(0.375, 12);
+  });
+
   it("with repeats and few cases, the sign test can hold back a t-test verdict", () => {
     // 5 cases each up by 1 of 3 trials: sd 0 → t p = 0 and CI [1/3, 1/3], but the sign test of 5 of 5 gives 0.0625.
     const cand = new Map([0, 1, 2, 3, 4].map((i) => [`k${i}`, { passed: 3, scored: 3 }]));

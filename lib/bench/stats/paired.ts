@@ -24,7 +24,7 @@
  */
 import { binomialHalfTwoSided, tQuantile, tTwoSidedP, Z_975 } from "./distributions";
 import { mcnemarMinDetectableEffect, pairedTMinDetectableEffect } from "./power";
-import { isFix } from "../fix";
+import { isFix, isRegression } from "../fix";
 
 /** One case of one candidate: trials that passed (every scored check passed) of trials with a scored check. */
 export interface CaseTally {
@@ -42,7 +42,7 @@ export type ComparisonVerdict = "better" | "worse" | "inconclusive";
 export interface PairedComparison {
   /** Cases both sides scored. */
   n: number;
-  /** Cases where the candidate does worse (one trial: the other passed, it failed; repeats: dᵢ < 0). */
+  /** Cases the candidate regressed: the other side passed every scored trial and the candidate failed at least one (lib/bench/fix.ts `isRegression`). */
   regressions: number;
   /**
    * Cases the candidate fixed: the other side failed every scored trial and the candidate passed every
@@ -123,9 +123,7 @@ function mcnemar(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   let b = 0;
   let c = 0;
   for (const [cand, ref] of pairs) {
-    const cp = cand.passed === cand.scored;
-    const rp = ref.passed === ref.scored;
-    if (rp && !cp) b++;
+    if (isRegression(ref, cand)) b++;
     // One trial a side: a fix (lib/bench/fix.ts) is exactly "the reference failed, the candidate passed".
     else if (isFix(ref, cand)) c++;
   }
@@ -167,15 +165,17 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const d = pairs.map(([c, a]) => c.passed / c.scored - a.passed / a.scored);
   // A rate difference of exactly 0 can come out as ±1e-17 (1/3 − 1/3 is exact, 2/3 − 4/6 is not).
   const EPS = 1e-12;
-  // The sign test and the interval's no-difference case count every case that moved; `fixes` reports only the
-  // cases that are fixes (lib/bench/fix.ts): a reference flaky on a case, or a candidate still failing a trial, is no fix (issue #16).
+  // The sign test and the interval's no-difference case count every case that moved; `fixes` and
+  // `regressions` report only the cases that are fixes and regressions (lib/bench/fix.ts): a reference
+  // flaky on a case is neither, and a candidate still failing a trial did not fix it (issue #16).
   const up = d.filter((x) => x > EPS).length;
+  const down = d.filter((x) => x < -EPS).length;
   const fixes = pairs.filter(([c, a]) => isFix(a, c)).length;
-  const regressions = d.filter((x) => x < -EPS).length;
+  const regressions = pairs.filter(([c, a]) => isRegression(a, c)).length;
   // A loop, not Math.max(...list): a 100,000-case bench would overflow the call's arguments.
   let trialsPerCase = 1;
   for (const [c, a] of pairs) trialsPerCase = Math.max(trialsPerCase, c.scored, a.scored);
-  const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(up, regressions), up + regressions) : null;
+  const signTestPValue = n < 30 ? binomialHalfTwoSided(Math.min(up, down), up + down) : null;
   const delta = d.reduce((s, x) => s + x, 0) / n;
   if (n < 2)
     return {
@@ -194,7 +194,7 @@ function pairedT(pairs: [CaseTally, CaseTally][], unpaired: PairedComparison["un
   const sd = Math.sqrt(d.reduce((s, x) => s + (x - delta) * (x - delta), 0) / (n - 1));
   const se = sd / Math.sqrt(n);
   const half = tQuantile(0.975, n - 1) * se;
-  const ci95: [number, number] = up + regressions === 0 ? noDifferenceInterval(n) : [clamp(delta - half), clamp(delta + half)];
+  const ci95: [number, number] = up + down === 0 ? noDifferenceInterval(n) : [clamp(delta - half), clamp(delta + half)];
   // No spread: every case moved by the same amount (p 0 unless that amount is 0).
   const pValue = se < EPS ? (Math.abs(delta) < EPS ? 1 : 0) : tTwoSidedP(delta / se, n - 1);
   return {

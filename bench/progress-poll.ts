@@ -19,7 +19,9 @@
  * PostgreSQL: a throwaway cluster (scripts/pg-cluster.mjs), or BENCHWORK_TEST_DATABASE_URL's.
  * Prints p50/p95/max and CPU per poll, with the load average.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { execSync, spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
@@ -239,87 +241,138 @@ async function seed(db: Db, n: number): Promise<{ running: number; rerun: { befo
   return { running: running.id, rerun };
 }
 
-/** Times `fn` `runs` times after 5 warm-up calls: wall ms per call and mean CPU ms per call. */
-async function timed(fn: () => Promise<unknown>): Promise<{ ms: number[]; cpu: number }> {
-  for (let i = 0; i < 5; i++) await fn();
-  const ms: number[] = [];
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  const d = process.cpuUsage(c0);
-  return { ms, cpu: (d.user + d.system) / 1000 / runs };
+/** A process polling with one checkout's code (`--poller`): one line of JSON in, one out. */
+interface Poller {
+  poll: (id: number) => Promise<{ ms: number; cpu: number; figures: string }>;
+  stop: () => void;
 }
 
-async function measure(store: string, db: Db, n: number): Promise<void> {
+/** Starts `--poller` from checkout `dir` (its own tsconfig paths and modules) on the store at `target`. */
+function startPoller(dir: string, store: string, target: string): Poller {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(dir, "bench/progress-poll.ts"), "--poller", store, target], {
+    cwd: dir,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on("line", (line) => waiting.shift()?.(line));
+  return {
+    poll: (id) =>
+      new Promise((resolve) => {
+        waiting.push((line) => resolve(JSON.parse(line) as { ms: number; cpu: number; figures: string }));
+        child.stdin.write(`${id}\n`);
+      }),
+    stop: () => child.stdin.end(),
+  };
+}
+
+/** `--poller STORE TARGET`: polls each bench id read from stdin with this checkout's code; prints its wall and CPU ms and figures. */
+async function poller(store: string, target: string): Promise<void> {
+  const db = store === "sqlite" ? openDatabase(target) : openPgStore(target, 2);
+  for await (const line of createInterface({ input: process.stdin })) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const p = (await benchProgressPoll(db, Number(line)))!;
+    const ms = performance.now() - t0;
+    const dc = process.cpuUsage(c0);
+    process.stdout.write(`${JSON.stringify({ ms, cpu: (dc.user + dc.system) / 1000, figures: JSON.stringify(p) })}\n`);
+  }
+  if (store === "sqlite") db.$client.close();
+  else await closeStore(db);
+}
+
+/** The figures of a poll but the ids of its bench and candidates (two benches seeded alike). */
+function sameFigures(json: string): string {
+  const p = JSON.parse(json) as Awaited<ReturnType<typeof benchProgressPoll>> & object;
+  return JSON.stringify({
+    ...p,
+    id: 0,
+    candidates: p.candidates.map((c, i) => ({ ...c, candidateId: i })),
+    spend: { ...p.spend, candidates: p.spend.candidates.map((c, i) => ({ ...c, id: i })) },
+  });
+}
+
+async function measure(store: string, db: Db, target: string, n: number, beforeDir: string | null): Promise<void> {
   const t = performance.now();
   const ids = await seed(db, n);
   console.log(`[${store}] ${n.toLocaleString("en")} trials per bench seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   // Analyzed as a long-lived store would be (SQLite's planner reads sqlite_stat1; PostgreSQL's autovacuum analyzes).
   if (store === "sqlite") db.$client.exec("ANALYZE");
   else await rawRows(db, sql`ANALYZE`);
-  const r = await timed(() => benchProgressPoll(db, ids.running));
-  console.log(`  running bench (its launch run): ${describeTimes(r.ms)}; CPU ${r.cpu.toFixed(2)} ms per poll; load average ${load()}`);
-  // Before and after give the same figures (but the ids of the bench and its candidates).
-  const figures = async (id: number) => {
-    const p = (await benchProgressPoll(db, id))!;
-    return JSON.stringify({
-      ...p,
-      id: 0,
-      candidates: p.candidates.map((c, i) => ({ ...c, candidateId: i })),
-      spend: { ...p.spend, candidates: p.spend.candidates.map((c, i) => ({ ...c, id: i })) },
-    });
-  };
-  const [fb, fa] = [await figures(ids.rerun.before), await figures(ids.rerun.after)];
-  if (fb !== fa) throw new Error(`the poll's figures differ before and after:\n${fb}\n${fa}`);
-  // Alternated poll by poll, so both see the same load.
-  const both = { before: [] as number[], after: [] as number[] };
-  const cpu = { before: 0, after: 0 };
-  for (let i = 0; i < runs + 5; i++)
-    for (const side of ["before", "after"] as const) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await benchProgressPoll(db, ids.rerun[side]);
-      const dt = performance.now() - t0;
-      const dc = process.cpuUsage(c0);
-      if (i >= 5) {
-        both[side].push(dt);
-        cpu[side] += (dc.user + dc.system) / 1000;
+  const after = startPoller(process.cwd(), store, target);
+  const before = beforeDir ? startPoller(beforeDir, store, target) : null;
+  type Row = { name: string; poller: Poller; id: number; ms: number[]; cpu: number; figures: string[] };
+  const rows: Row[] = [
+    ...(before ? [{ name: "running bench, before", poller: before, id: ids.running }] : []),
+    { name: "running bench, after", poller: after, id: ids.running },
+    ...(before ? [{ name: "rerun bench, before", poller: before, id: ids.rerun.after }] : []),
+    { name: "rerun bench, after", poller: after, id: ids.rerun.after },
+    { name: "rerun bench reopened before its launch times were kept, after", poller: after, id: ids.rerun.before },
+  ].map((r) => ({ ...r, ms: [], cpu: 0, figures: [] }));
+  try {
+    // Alternated poll by poll (5 warm-up polls each), so every row sees the same load.
+    for (let i = 0; i < runs + 5; i++)
+      for (const r of rows) {
+        const got = await r.poller.poll(r.id);
+        if (i === 0) r.figures.push(sameFigures(got.figures));
+        if (i >= 5) {
+          r.ms.push(got.ms);
+          r.cpu += got.cpu;
+        }
       }
-    }
-  console.log(`  rerun bench, side by side, alternated (same figures; load average ${load()}):`);
-  console.log(`    before (launch run times read from its trials): ${describeTimes(both.before)}; CPU ${(cpu.before / runs).toFixed(2)} ms per poll`);
-  console.log(`    after (kept with the bench at the rerun):       ${describeTimes(both.after)}; CPU ${(cpu.after / runs).toFixed(2)} ms per poll`);
+  } finally {
+    after.stop();
+    before?.stop();
+  }
+  // Every row of a bench gives the same figures (the two rerun benches were seeded alike).
+  const running = rows.filter((r) => r.id === ids.running).map((r) => r.figures[0]);
+  const rerun = rows.filter((r) => r.id !== ids.running).map((r) => r.figures[0]);
+  if (new Set(running).size !== 1 || new Set(rerun).size !== 1) throw new Error("the poll's figures differ between the rows of one bench");
+  console.log(`  one poll's server time (benchProgressPoll in its own process), alternated; same figures; load average ${load()}:`);
+  for (const r of rows) console.log(`    ${r.name.padEnd(68)} ${describeTimes(r.ms)}; CPU ${(r.cpu / runs).toFixed(2)} ms`);
 }
 
 async function main(): Promise<void> {
-  console.log(`load average ${load()}; ${runs} polls per figure`);
-  for (const store of stores)
-    for (const n of sizes) {
-      if (store === "sqlite") {
-        const dir = mkdtempSync(path.join(tmpdir(), "benchwork-progress-poll-"));
-        try {
-          const db = openDatabase(path.join(dir, "poll.db"));
-          migrateDatabase(db);
-          await measure(store, db, n);
-          db.$client.close();
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      } else {
-        const database = await createTestDatabase();
-        const db = openPgStore(database.url, 2);
-        try {
-          await measure(store, db, n);
-        } finally {
-          await closeStore(db);
-          await database.drop();
+  const beforeRev = opt("--before");
+  let beforeDir: string | null = null;
+  if (beforeRev) {
+    // The older code as a checkout of its own (its tsconfig paths, this checkout's node_modules) with this script in it.
+    beforeDir = mkdtempSync(path.join(tmpdir(), "benchwork-progress-poll-before-"));
+    execSync(`git archive ${beforeRev} | tar -x -C ${JSON.stringify(beforeDir)}`, { stdio: "inherit" });
+    symlinkSync(path.resolve("node_modules"), path.join(beforeDir, "node_modules"));
+    copyFileSync(path.resolve("bench/progress-poll.ts"), path.join(beforeDir, "bench/progress-poll.ts"));
+  }
+  console.log(`load average ${load()}; ${runs} polls per figure${beforeRev ? `; before: ${beforeRev}, after: this checkout` : ""}`);
+  try {
+    for (const store of stores)
+      for (const n of sizes) {
+        if (store === "sqlite") {
+          const dir = mkdtempSync(path.join(tmpdir(), "benchwork-progress-poll-"));
+          try {
+            const file = path.join(dir, "poll.db");
+            const db = openDatabase(file);
+            migrateDatabase(db);
+            await measure(store, db, file, n, beforeDir);
+            db.$client.close();
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
+          }
+        } else {
+          const database = await createTestDatabase();
+          const db = openPgStore(database.url, 2);
+          try {
+            await measure(store, db, database.url, n, beforeDir);
+          } finally {
+            await closeStore(db);
+            await database.drop();
+          }
         }
       }
-    }
-  await stopOwnCluster();
+    await stopOwnCluster();
+  } finally {
+    if (beforeDir) rmSync(beforeDir, { recursive: true, force: true });
+  }
 }
 
-void main();
+if (args[0] === "--poller") void poller(args[1], args[2]);
+else void main();

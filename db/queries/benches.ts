@@ -18,7 +18,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
 import { NOT_CUT_BY_BUDGET } from "./bench-budget";
-import { NOT_RERUN } from "./rerun-sql";
+import { NOT_RERUN, RERUN_STANDS_IN } from "./rerun-sql";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
@@ -421,7 +421,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
             db
               .select({ n: count() })
               .from(trials)
-              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), sql`NOT ${NOT_RERUN}`)),
+              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), RERUN_STANDS_IN)),
           )
         )?.n ?? 0)
       : 0;

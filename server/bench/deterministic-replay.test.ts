@@ -12,7 +12,7 @@ import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { emptyCaseContent } from "@/lib/library/case-content";
+import { emptyCaseContent, type CaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
@@ -46,33 +46,40 @@ afterEach(() => {
 const runToEnd = (id: number) => runWorkerToEnd(db, id);
 
 /**
+ * A fresh temp database with system `rec` and prompt `answerer`: case `coded` (an exact check,
+ * expected "right"; recorded `base` answers "right", `cand` "wrong") and the `more` cases after it.
+ * @returns the prompt's id
+ */
+async function openAnswerer(more: { caseKey: string; content: CaseContent }[] = []): Promise<number> {
+  ({ db, dir } = openTempBenchDb("benchwork-replay-"));
+  await createSystem(db, { id: "rec", name: "Recorded" });
+  const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
+  const coded = {
+    caseKey: "coded",
+    content: {
+      ...emptyCaseContent(),
+      input: "coded question",
+      expected: "right",
+      recordedOutputs: { base: "right", cand: "wrong" },
+      evaluators: [{ kind: "exact" as const }],
+    },
+  };
+  await addCases(
+    db,
+    [coded, ...more].map((c) => ({ systemId: "rec", promptId, source: "custom" as const, ...c })),
+  );
+  return promptId;
+}
+
+/**
  * Prompt `answerer` with recorded columns `base` and `cand`: case `coded` (an exact check; the
  * candidate's answer is wrong) and case `judged` (no evaluator; the candidate made its answer up,
  * which the rubric's one criterion fails); with or without a judge model.
  */
 async function launchRecorded(withJudge: boolean) {
-  ({ db, dir } = openTempBenchDb("benchwork-replay-"));
-  await createSystem(db, { id: "rec", name: "Recorded" });
-  const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
-  await addCases(db, [
+  const promptId = await openAnswerer([
     {
-      systemId: "rec",
-      promptId,
-      caseKey: "coded",
-      source: "custom" as const,
-      content: {
-        ...emptyCaseContent(),
-        input: "coded question",
-        expected: "right",
-        recordedOutputs: { base: "right", cand: "wrong" },
-        evaluators: [{ kind: "exact" }],
-      },
-    },
-    {
-      systemId: "rec",
-      promptId,
       caseKey: "judged",
-      source: "custom" as const,
       content: { ...emptyCaseContent(), input: "judged question", expected: "right", recordedOutputs: { base: "right", cand: "made-up answer" } },
     },
   ]);
@@ -152,24 +159,7 @@ describe("regressions of recorded candidates", () => {
 describe("regressions of a recorded candidate against the last bench", () => {
   /** Prompt `answerer` with case `coded` (exact check, expected "right"; recorded `cand` answers "wrong"); first bench: `first` alone. */
   async function twoBenches(first: { kind: "recorded"; recordedName: string } | { kind: "model"; modelConfigId: number } | "live") {
-    ({ db, dir } = openTempBenchDb("benchwork-replay-"));
-    await createSystem(db, { id: "rec", name: "Recorded" });
-    const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
-    await addCases(db, [
-      {
-        systemId: "rec",
-        promptId,
-        caseKey: "coded",
-        source: "custom" as const,
-        content: {
-          ...emptyCaseContent(),
-          input: "coded question",
-          expected: "right",
-          recordedOutputs: { base: "right", cand: "wrong" },
-          evaluators: [{ kind: "exact" }],
-        },
-      },
-    ]);
+    const promptId = await openAnswerer();
     const firstCandidate =
       first === "live"
         ? {

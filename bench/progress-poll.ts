@@ -2,20 +2,21 @@
  * The progress poll's server time on a big running bench (issue #20 / #16: what a running bench's
  * page asks every second, server/bench/progress-poll.ts; target ≲ 10 ms p95 at 20,000 trials):
  *
- *   npx tsx bench/progress-poll.ts [--trials 20000,100000] [--runs 200] [--store sqlite,postgres]
+ *   npx tsx bench/progress-poll.ts [--trials 20000,100000] [--runs 200] [--store sqlite,postgres] [--before REV]
  *
  * Per store and trial count, seeds (rows inserted directly: no launch, no queue) a prompt with
- * trials / 10 cases and two candidates × 5 repeats, as two benches:
- * - "running": its launch run under way (60 % done, 2 % errored, 3 % kept from starting by the
- *   spend cap, 8 running, the rest queued);
- * - "rerun": a finished run that a rerun of its errored trials reopened (the launch's trials all
- *   ended, 2 % errored; the rerun's trials half done, 8 running, the rest queued).
- * Then times `benchProgressPoll` on each, before and after, alternated poll by poll in this one run
- * (same process, same load), after checking both give the same figures:
- * - before: the rerun bench as one reopened before its launch run's times were stored with it
- *   (`settings.launchRun` absent): the poll reads them from its trials (min/max over every launch trial);
- * - after: the rerun bench as `addRerunTrials` reopens it now (the launch run's times stored once).
- * The running bench (no rerun) has no before/after: it is timed once, as a reference.
+ * trials / 10 cases and two candidates × 5 repeats, as three benches:
+ * - "running bench": its launch run under way (60 % done, 2 % errored, 3 % kept from starting by
+ *   the spend cap, 8 running, the rest queued);
+ * - "rerun bench": a finished run that a rerun of its errored trials reopened (`addRerunTrials`, as
+ *   the page's Rerun does: the launch's trials all ended, 2 % errored; the rerun's trials half
+ *   done, 8 running, the rest queued);
+ * - the same, reopened before the launch run's times were kept with the bench (`settings.launchRun`
+ *   absent: this checkout reads them from the trials, as the older code always did).
+ * Each poll runs `benchProgressPoll` in a process of its own (`--poller`: this checkout's code, and
+ * with `--before REV` that commit's, from `git archive` in a temp folder with this checkout's
+ * node_modules), which times it: its server time, not the parent's IPC. The rows are alternated
+ * poll by poll (same load), after checking that every row of a bench gives the same figures.
  * PostgreSQL: a throwaway cluster (scripts/pg-cluster.mjs), or BENCHWORK_TEST_DATABASE_URL's.
  * Prints p50/p95/max and CPU per poll, with the load average.
  */
@@ -55,7 +56,7 @@ async function insertAll<T extends Record<string, unknown>>(db: Db, table: Param
   for (let i = 0; i < rows.length; i += 500) await db.insert(table).values(rows.slice(i, i + 500) as never);
 }
 
-/** One bench of `count` launch trials over `caseIds` (benchCase ids) whose status comes from `statusOf`; returns its id and candidate ids. */
+/** A bench with two candidates over the cases of `revs` (its manifest; no trials yet); returns its id, candidate ids and bench case ids. */
 async function insertBench(
   db: Db,
   promptId: number,

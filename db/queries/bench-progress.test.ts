@@ -116,7 +116,13 @@ describeStores("getBenchProgress per candidate", (store) => {
     // A second rerun reopens it again: still the launch's times.
     const confirm = (await first(db.select().from(trials).where(eq(trials.id, trialIds[0]))))!;
     await addRerunTrials(db, benchId, [{ candidateId: confirm.candidateId, benchCaseId: confirm.benchCaseId, repeat: 2, rerun: "confirm", rerunOf: null }]);
-    expect((await getBenchProgress(db, benchId))!).toMatchObject({ status: "queued", total: 8, finishedBefore: 7, launchRun });
+    expect((await getBenchProgress(db, benchId))!).toMatchObject({ status: "queued", total: 8, finishedBefore: 7, errorsRerun: 1, launchRun });
+    // A rerun that did not count (skipped) stands in for nothing: the errored trial is an error of the bench again.
+    await db
+      .update(trials)
+      .set({ status: "skipped", error: "cancelled: its rerun was cancelled before it ended, so this result is not counted" })
+      .where(and(eq(trials.benchId, benchId), eq(trials.rerun, "error")));
+    expect((await getBenchProgress(db, benchId))!).toMatchObject({ error: 1, errorsRerun: 0, launchRun });
   });
 
   it("keeps the launch run's times with the bench when a rerun reopens it, and reads a bench reopened before they were kept from its trials", async () => {
@@ -136,8 +142,14 @@ describeStores("getBenchProgress per candidate", (store) => {
     await addRerunTrials(db, benchId, [{ candidateId: t.candidateId, benchCaseId: t.benchCaseId, repeat: 1, rerun: "confirm", rerunOf: null }]);
     // Kept once, as the rerun reopened it: the poll reads them from the bench's row, not from its every trial.
     expect((await getBench(db, benchId))!.settings.launchRun).toEqual({ startedAt: T + 1_000, finishedAt: T + 10_000 });
+    // The poll reads the kept times, not the trials: a launch trial changed behind its back (no path does) does not show.
+    await db
+      .update(trials)
+      .set({ startedAt: T + 500 })
+      .where(eq(trials.id, trialIds[0]));
+    expect((await getBenchProgress(db, benchId))!.launchRun).toEqual({ startedAt: T + 1_000, finishedAt: T + 10_000 });
     // A bench a rerun reopened before the times were kept (no launchRun in its settings): read from its launch trials.
     await db.update(benches).set({ settings: "{}" }).where(eq(benches.id, benchId));
-    expect((await getBenchProgress(db, benchId))!.launchRun).toEqual({ startedAt: T + 1_000, finishedAt: T + 10_000 });
+    expect((await getBenchProgress(db, benchId))!.launchRun).toEqual({ startedAt: T + 500, finishedAt: T + 10_000 });
   });
 });

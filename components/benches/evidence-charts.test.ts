@@ -1,24 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import type { BenchDetail } from "@/db/queries/benches";
 import type { CandidateEvidence } from "@/server/bench/comparisons";
 import { candidateRates } from "@/lib/bench/stats/candidate-rates";
 import { compareCandidates } from "@/lib/bench/stats/paired";
 import { EvidenceCharts } from "./evidence-charts";
+import { twoCandidateBench } from "./test-support/bench-views";
 
 // Wilson 75/200 = (0.311, 0.444) (the score-interval formula in python, z = 1.959964).
 // GSM8K recorded: 6b-finetuning solves 45 of 200, 6b-verification 75; b = 8, c = 38 (server/bench/comparisons.test.ts).
 const tallies = (passing: (i: number) => boolean) => new Map(Array.from({ length: 200 }, (_, i) => [i, { passed: passing(i) ? 1 : 0, scored: 1 }]));
 const base = tallies((i) => i < 45);
 const cand = tallies((i) => (i < 45 && i >= 8) || (i >= 45 && i < 83));
-const bench = {
-  candidates: [
-    { id: 1, label: "model-6b-finetuning" },
-    { id: 2, label: "model-6b-verification" },
-  ],
-  summary: { baselineCandidateId: 1 },
-} as unknown as BenchDetail;
+const bench = twoCandidateBench(["model-6b-finetuning", "model-6b-verification"]);
 const evidence: CandidateEvidence[] = [
   { candidateId: 1, rates: candidateRates(base.values()), comparisons: [], regressions: [] },
   {
@@ -52,13 +46,7 @@ describe("the evidence charts", () => {
   });
 
   it("shows long candidate labels whole (wrapped), never cut with an ellipsis (tester, s7 item 8)", () => {
-    const long = {
-      candidates: [
-        { id: 1, label: "TB baseline · intent-router r1" },
-        { id: 2, label: "TB candidate · intent-router r1" },
-      ],
-      summary: { baselineCandidateId: 1 },
-    } as unknown as BenchDetail;
+    const long = twoCandidateBench(["TB baseline · intent-router r1", "TB candidate · intent-router r1"]);
     const vsLast = { against: "last" as const, againstCandidate: "TB baseline · intent-router r1", againstBenchId: 8, ...compareCandidates(base, base) };
     const ev: CandidateEvidence[] = [
       { candidateId: 1, rates: candidateRates(base.values()), comparisons: [vsLast], regressions: [] },

@@ -2,19 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import type { BenchDetail } from "@/db/queries/benches";
 import type { FlipCase, StoredFlips } from "@/lib/bench/evidence/flips";
 import { FlipTable } from "./flip-table";
+import { twoCandidateBench } from "./test-support/bench-views";
 
 describe("flip table from stored flips", () => {
   it("shows the stored counts, a chip per stored case, and how many more there are", () => {
-    const bench = {
-      candidates: [
-        { id: 1, label: "base" },
-        { id: 2, label: "cand" },
-      ],
-      summary: { baselineCandidateId: 1 },
-    } as unknown as BenchDetail;
+    const bench = twoCandidateBench();
     const flip = (i: number): FlipCase => ({
       caseKey: `c${i}`,
       caseRevisionId: i,

@@ -5,7 +5,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { describeStores } from "../test-support/stores";
-import { insertQueuedBench } from "../test-support/bench-rows";
+import { insertConfirmTrials, insertQueuedBench } from "../test-support/bench-rows";
 import { benches, trials } from "../schema";
 import { getBench, listBenches } from "./benches";
 import { finalizeBench } from "./bench-finalize";
@@ -83,16 +83,7 @@ describeStores("finalizeBench", (store) => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);
     await answerAll(benchId);
-    await db.insert(trials).values({
-      benchId,
-      candidateId: (await getBench(db, benchId))!.candidates[0].id,
-      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
-      repeat: 2,
-      status: "done",
-      rerun: "confirm",
-      output: "kept",
-      finishedAt: NOW,
-    });
+    await insertConfirmTrials(db, benchId, [{ status: "done", output: "kept", finishedAt: NOW }]);
     await db
       .update(benches)
       .set({ status: "running", cancelRequestedAt: NOW - 100, cancelledByEmail: "ed@example.com", rerunBase: 2, trialCount: 3 })
@@ -110,19 +101,7 @@ describeStores("finalizeBench", (store) => {
     const { benchId } = await insertQueuedBench(db, 2);
     await answerAll(benchId);
     // A rerun added one trial to the 2 that had finished (rerun_base 2), then was cancelled before it ran.
-    const [added] = await db
-      .insert(trials)
-      .values({
-        benchId,
-        candidateId: (await getBench(db, benchId))!.candidates[0].id,
-        benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
-        repeat: 2,
-        status: "skipped",
-        rerun: "confirm",
-        error: "cancelled before it ran",
-        finishedAt: NOW,
-      })
-      .returning({ id: trials.id });
+    const [added] = await insertConfirmTrials(db, benchId, [{ status: "skipped", error: "cancelled before it ran", finishedAt: NOW }]);
     expect(added.id).toBeGreaterThan(0);
     await db
       .update(benches)
@@ -141,24 +120,15 @@ describeStores("finalizeBench", (store) => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);
     await answerAll(benchId);
-    const candidateId = (await getBench(db, benchId))!.candidates[0].id;
-    const benchCaseId = (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc;
     const rerunTrial = (status: "done" | "skipped", error: string | null) => ({
-      benchId,
-      candidateId,
-      benchCaseId,
       repeat: status === "done" ? 2 : 3,
       status,
-      rerun: "confirm" as const,
       error,
       output: status === "done" ? "kept" : null,
       passedChecks: status === "done" ? 1 : 0,
       finishedAt: NOW,
     });
-    const added = await db
-      .insert(trials)
-      .values([rerunTrial("done", null), rerunTrial("skipped", "cancelled before it ran")])
-      .returning({ id: trials.id });
+    const added = await insertConfirmTrials(db, benchId, [rerunTrial("done", null), rerunTrial("skipped", "cancelled before it ran")]);
     await db
       .update(benches)
       .set({ status: "running", cancelRequestedAt: NOW - 100, rerunBase: 2, trialCount: 4 })
@@ -191,15 +161,12 @@ describeStores("finalizeBench", (store) => {
     const db = store.db();
     const { benchId } = await insertQueuedBench(db, 2);
     await answerAll(benchId);
-    await db.insert(trials).values({
-      benchId,
-      candidateId: (await getBench(db, benchId))!.candidates[0].id,
-      benchCaseId: (await db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)))[0].bc,
-      repeat: 2,
-      rerun: "confirm",
-      ...(o.cancelled ? { status: "skipped" as const, error: "cancelled before it ran" } : { status: "done" as const, output: "a", costUsd: 1 }),
-      finishedAt: NOW,
-    });
+    await insertConfirmTrials(db, benchId, [
+      {
+        ...(o.cancelled ? { status: "skipped" as const, error: "cancelled before it ran" } : { status: "done" as const, output: "a", costUsd: 1 }),
+        finishedAt: NOW,
+      },
+    ]);
     const spendCap = { usd: 5, trialEstimateUsd: 1, raisedForRerun: { fromUsd: 2, spentUsd: 2 } };
     await db
       .update(benches)

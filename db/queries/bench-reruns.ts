@@ -14,6 +14,8 @@ import type { Author } from "@/lib/audit/author";
 import { NOT_RERUN } from "./rerun-sql";
 import type { ErroredTrial, RerunTrial, SideTrials } from "@/lib/bench/rerun/select";
 import { LibraryError } from "@/lib/library/errors";
+import type { BenchSettings } from "./benches";
+import { launchRunFromTrials } from "./launch-run";
 
 /**
  * Per "candidateId|benchCaseId": how many trials the candidate has in that bench case (an errored
@@ -137,10 +139,17 @@ export async function addRerunTrials(
   onQueued?: (tx: TxDb, benchId: number) => Promise<void>,
 ): Promise<number> {
   return transaction(db, async (tx) => {
-    const b = await first(tx.select({ status: benches.status, systemId: benches.systemId }).from(benches).where(eq(benches.id, benchId)));
+    const b = await first(
+      tx.select({ status: benches.status, systemId: benches.systemId, settings: benches.settings }).from(benches).where(eq(benches.id, benchId)),
+    );
     if (!b) throw new LibraryError("not_found", `Bench #${benchId} does not exist.`);
     if (b.status !== "finished") throw new LibraryError("not_allowed", `Bench #${benchId} is ${b.status}, not finished: nothing was added.`);
     if (planned.length === 0) throw new LibraryError("not_allowed", `Bench #${benchId}: nothing to rerun.`);
+    // The launch run's times, read once as the first rerun reopens the bench (its launch trials have all ended):
+    // the progress poll reads them from here each second instead of from every trial (issue #20). A bench
+    // reopened before they were kept gets them at its next rerun.
+    const settings = JSON.parse(b.settings) as BenchSettings;
+    settings.launchRun ??= await launchRunFromTrials(tx, benchId);
     // In chunks: one statement's parameters stay under both stores' limits.
     for (let i = 0; i < planned.length; i += 500)
       await tx.insert(trials).values(
@@ -160,6 +169,7 @@ export async function addRerunTrials(
       .update(benches)
       .set({
         status: "queued",
+        settings: JSON.stringify(settings),
         startedAt: Date.now(),
         rerunBase: sql`${benches.trialCount}`,
         finishedAt: null,

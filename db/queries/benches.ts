@@ -2,7 +2,7 @@
  * Benches: launch (one transaction storing the pinned rubric, candidates, manifest and queued
  * trials), reads for the bench pages and history, cancellation.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, like, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { countWhere, isPostgres, rawRows } from "../dialect";
 import { first, isRowId } from "../rows";
@@ -18,7 +18,7 @@ import { LibraryError } from "@/lib/library/errors";
 import type { Author } from "@/lib/audit/author";
 import { recordActivityTx } from "./activity";
 import { NOT_CUT_BY_BUDGET } from "./bench-budget";
-import { NOT_RERUN } from "./rerun-sql";
+import { NOT_RERUN, RERUN_STANDS_IN } from "./rerun-sql";
 import type { SpendCap } from "@/lib/bench/budget";
 import type { GateLimits } from "@/lib/bench/stats/gate-limits";
 import type { Tradeoffs } from "@/lib/bench/stats/tradeoffs";
@@ -28,6 +28,7 @@ import { DEFAULT_LEASE_MS, stalledClaims } from "./stalled-claims";
 import type { StalledClaims } from "@/lib/bench/stalled-claims";
 import type { CandidateProgress } from "@/lib/bench/progress-clock";
 import { trialsColumn, trialsIndexedBy } from "./trials-from";
+import { launchRunFromTrials, type RunTimes } from "./launch-run";
 
 /** Settings a bench runs with (times in ms). */
 export interface BenchSettings {
@@ -45,6 +46,12 @@ export interface BenchSettings {
   spendCap?: SpendCap;
   /** Gate limits over the baseline in percent (issue #16 §4): absent = none. See lib/bench/stats/gate-limits.ts. */
   gate?: GateLimits;
+  /**
+   * The launch run's times (its launch trials' first start and last end, ms), kept as the first
+   * rerun reopened the bench (db/queries/launch-run.ts); absent before any rerun, and on benches
+   * reopened before they were kept (read from the trials then).
+   */
+  launchRun?: RunTimes;
   /**
    * Criteria and scenarios generated at launch (issue 17): the generation run (its proposals were
    * accepted as generated items of the library), the generator model, what was asked for, and the
@@ -356,9 +363,6 @@ export async function trialErrorReasons(db: Db, benchId: number, limit = 5): Pro
   return rows.map((r) => ({ message: r.message ?? "", trials: r.trials }));
 }
 
-/** An aggregate's value as a number (PostgreSQL returns a bigint column's min/max as text), or null. */
-const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
-
 /** Trial counts per status of a bench (one indexed GROUP BY), or null (also for an id no row can have). */
 export async function getBenchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgress | null> {
   if (!isRowId(id)) return null;
@@ -372,6 +376,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
         cancel: benches.cancelRequestedAt,
         total: benches.trialCount,
         rerunBase: benches.rerunBase,
+        settings: benches.settings,
       })
       .from(benches)
       .where(eq(benches.id, id)),
@@ -416,7 +421,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
             db
               .select({ n: count() })
               .from(trials)
-              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), sql`NOT ${NOT_RERUN}`)),
+              .where(and(eq(trials.benchId, id), eq(trials.status, "error"), RERUN_STANDS_IN)),
           )
         )?.n ?? 0)
       : 0;
@@ -433,16 +438,9 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
           )
         )?.n ?? 0)
       : 0;
-  // A rerun moved the bench's startedAt/finishedAt to its own: the launch run's times are its trials'.
-  const launchRun =
-    b.rerunBase > 0
-      ? await first(
-          db
-            .select({ startedAt: sql<number | null>`min(${trials.startedAt})`, finishedAt: sql<number | null>`max(${trials.finishedAt})` })
-            .from(trials)
-            .where(and(eq(trials.benchId, id), isNull(trials.rerun))),
-        )
-      : undefined;
+  // A rerun moved the bench's startedAt/finishedAt to its own: the launch run's times are its trials', kept
+  // with the bench as the rerun reopened it (read from every trial only on a bench reopened before that).
+  const launchRun = b.rerunBase > 0 ? ((JSON.parse(b.settings) as BenchSettings).launchRun ?? (await launchRunFromTrials(db, id))) : undefined;
   return {
     id,
     status: b.status,
@@ -459,7 +457,7 @@ export async function getBenchProgress(db: Db, id: number, o: { now?: number; le
     finishedAt: b.finishedAt,
     // A rerun is timed over its own trials: the ones the bench had when it reopened had all ended.
     finishedBefore: b.rerunBase,
-    ...(launchRun ? { launchRun: { startedAt: num(launchRun.startedAt), finishedAt: num(launchRun.finishedAt) } } : {}),
+    ...(launchRun ? { launchRun: { startedAt: launchRun.startedAt, finishedAt: launchRun.finishedAt } } : {}),
     candidates: [...perCandidate.values()].sort((x, y) => x.candidateId - y.candidateId),
     cancelRequested: b.cancel != null,
     stalled: n.running ? await stalledClaims(db, id, o.now ?? Date.now(), o.leaseMs ?? DEFAULT_LEASE_MS) : null,

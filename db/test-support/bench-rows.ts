@@ -87,3 +87,22 @@ export async function insertQueuedBench(db: Db, count: number, candidates = 1): 
   }
   return { benchId: bench.id, trialIds, positions };
 }
+
+/** A rerun trial's own fields (the bench, candidate and case are filled in); `repeat` defaults to 2. */
+export type ConfirmTrialFields = Omit<typeof trials.$inferInsert, "benchId" | "candidateId" | "benchCaseId" | "repeat" | "rerun"> & { repeat?: number };
+
+/**
+ * Adds trials to bench `benchId` as a Confirm round inside it would (`rerun` "confirm"): of its first
+ * candidate, on the case of its first trial, with `rows`' own fields (status, outcome, repeat).
+ * @returns their ids, in order (as `returning` gives them)
+ */
+export async function insertConfirmTrials(db: Db, benchId: number, rows: ConfirmTrialFields[]): Promise<{ id: number }[]> {
+  const candidateId = (await first(
+    db.select({ id: benchCandidates.id }).from(benchCandidates).where(eq(benchCandidates.benchId, benchId)).orderBy(benchCandidates.position),
+  ))!.id;
+  const benchCaseId = (await first(db.select({ bc: trials.benchCaseId }).from(trials).where(eq(trials.benchId, benchId)).orderBy(trials.id)))!.bc;
+  return db
+    .insert(trials)
+    .values(rows.map((r) => ({ repeat: 2, ...r, benchId, candidateId, benchCaseId, rerun: "confirm" as const })))
+    .returning({ id: trials.id });
+}

@@ -6,21 +6,18 @@
  * recorded). Through the real path: a temp SQLite file, the worker, a scripted judge over HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { migrateDatabase, openDatabase, type Db } from "@/db/client";
+import { rmSync } from "node:fs";
+import type { Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
 import { createPrompt, createSystem } from "@/db/queries/systems";
-import { getBench } from "@/db/queries/benches";
-import { emptyCaseContent } from "@/lib/library/case-content";
+import { emptyCaseContent, type CaseContent } from "@/lib/library/case-content";
 import { startScriptedModelServer, type ScriptedModelServer } from "@/e2e/fixtures/scripted-model-server";
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
 import { planConfirm, rerunOffers, startRerun } from "./reruns";
-import { startBenchWorker } from "../worker";
+import { openTempBenchDb, runWorkerToEnd } from "./test-support/worker-run";
 
 let server: ScriptedModelServer;
 let dir: string;
@@ -46,17 +43,32 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function runToEnd(id: number) {
-  const worker = startBenchWorker(db, { env: {}, pollMs: 10, retryBaseDelayMs: 1, trialThreads: 0 });
-  try {
-    for (;;) {
-      const b = await getBench(db, id);
-      if (b && b.status !== "queued" && b.status !== "running") return b;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  } finally {
-    await worker.stop(1000);
-  }
+const runToEnd = (id: number) => runWorkerToEnd(db, id);
+
+/**
+ * A fresh temp database with system `rec` and prompt `answerer`: case `coded` (an exact check,
+ * expected "right"; recorded `base` answers "right", `cand` "wrong") and the `more` cases after it.
+ * @returns the prompt's id
+ */
+async function openAnswerer(more: { caseKey: string; content: CaseContent }[] = []): Promise<number> {
+  ({ db, dir } = openTempBenchDb("benchwork-replay-"));
+  await createSystem(db, { id: "rec", name: "Recorded" });
+  const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
+  const coded = {
+    caseKey: "coded",
+    content: {
+      ...emptyCaseContent(),
+      input: "coded question",
+      expected: "right",
+      recordedOutputs: { base: "right", cand: "wrong" },
+      evaluators: [{ kind: "exact" as const }],
+    },
+  };
+  await addCases(
+    db,
+    [coded, ...more].map((c) => ({ systemId: "rec", promptId, source: "custom" as const, ...c })),
+  );
+  return promptId;
 }
 
 /**
@@ -65,30 +77,9 @@ async function runToEnd(id: number) {
  * which the rubric's one criterion fails); with or without a judge model.
  */
 async function launchRecorded(withJudge: boolean) {
-  dir = mkdtempSync(path.join(tmpdir(), "benchwork-replay-"));
-  db = openDatabase(path.join(dir, "bench.db"));
-  migrateDatabase(db);
-  await createSystem(db, { id: "rec", name: "Recorded" });
-  const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
-  await addCases(db, [
+  const promptId = await openAnswerer([
     {
-      systemId: "rec",
-      promptId,
-      caseKey: "coded",
-      source: "custom" as const,
-      content: {
-        ...emptyCaseContent(),
-        input: "coded question",
-        expected: "right",
-        recordedOutputs: { base: "right", cand: "wrong" },
-        evaluators: [{ kind: "exact" }],
-      },
-    },
-    {
-      systemId: "rec",
-      promptId,
       caseKey: "judged",
-      source: "custom" as const,
       content: { ...emptyCaseContent(), input: "judged question", expected: "right", recordedOutputs: { base: "right", cand: "made-up answer" } },
     },
   ]);
@@ -168,26 +159,7 @@ describe("regressions of recorded candidates", () => {
 describe("regressions of a recorded candidate against the last bench", () => {
   /** Prompt `answerer` with case `coded` (exact check, expected "right"; recorded `cand` answers "wrong"); first bench: `first` alone. */
   async function twoBenches(first: { kind: "recorded"; recordedName: string } | { kind: "model"; modelConfigId: number } | "live") {
-    dir = mkdtempSync(path.join(tmpdir(), "benchwork-replay-"));
-    db = openDatabase(path.join(dir, "bench.db"));
-    migrateDatabase(db);
-    await createSystem(db, { id: "rec", name: "Recorded" });
-    const promptId = await createPrompt(db, { systemId: "rec", name: "answerer", systemPrompt: "Answer briefly." });
-    await addCases(db, [
-      {
-        systemId: "rec",
-        promptId,
-        caseKey: "coded",
-        source: "custom" as const,
-        content: {
-          ...emptyCaseContent(),
-          input: "coded question",
-          expected: "right",
-          recordedOutputs: { base: "right", cand: "wrong" },
-          evaluators: [{ kind: "exact" }],
-        },
-      },
-    ]);
+    const promptId = await openAnswerer();
     const firstCandidate =
       first === "live"
         ? {

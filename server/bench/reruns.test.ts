@@ -5,10 +5,8 @@
  * added trials → the bench is finalized again with the new statuses and recommendation.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { migrateDatabase, openDatabase, type Db } from "@/db/client";
+import { rmSync } from "node:fs";
+import type { Db } from "@/db/client";
 import { addCases } from "@/db/queries/cases";
 import { addCriterion } from "@/db/queries/criteria";
 import { createModelConfig } from "@/db/queries/models";
@@ -19,7 +17,8 @@ import { startScriptedModelServer, type ScriptedModelServer, type ScriptRule } f
 import { launchFromRequest } from "./prepare";
 import { benchEvidence } from "./comparisons";
 import { planConfirm, planErrorRerun, rerunOffers, startRerun } from "./reruns";
-import { startBenchWorker } from "../worker";
+import { openTempBenchDb, runWorkerToEnd } from "./test-support/worker-run";
+import type { BenchRequest } from "@/lib/bench/request";
 import { progressCounts } from "@/lib/bench/progress-counts";
 import { benchErrorBreakdown } from "@/db/queries/bench-errors";
 import { matrixRows, repeatTrials } from "@/db/queries/bench-matrix";
@@ -44,9 +43,7 @@ afterEach(() => {
 /** A fresh temp database with prompt `agent` (cases `flaky`, `broken`, `steady`, `down`; an exact check each) and two model candidates. */
 async function setup(script: ScriptRule[], keys: string[]) {
   server.setScript(script);
-  dir = mkdtempSync(path.join(tmpdir(), "benchwork-reruns-"));
-  db = openDatabase(path.join(dir, "bench.db"));
-  migrateDatabase(db);
+  ({ db, dir } = openTempBenchDb("benchwork-reruns-"));
   await createSystem(db, { id: "shop", name: "Shop" });
   const promptId = await createPrompt(db, { systemId: "shop", name: "agent", systemPrompt: "Answer with one word." });
   await addCases(
@@ -65,20 +62,10 @@ async function setup(script: ScriptRule[], keys: string[]) {
 }
 
 /** Runs the worker until bench `id` has ended, then stops it. */
-async function runToEnd(id: number) {
-  const worker = startBenchWorker(db, { env: {}, pollMs: 10, retryBaseDelayMs: 1, trialThreads: 0 });
-  try {
-    for (;;) {
-      const b = await getBench(db, id);
-      if (b && b.status !== "queued" && b.status !== "running") return b;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  } finally {
-    await worker.stop(1000);
-  }
-}
+const runToEnd = (id: number) => runWorkerToEnd(db, id);
 
-async function launch(s: Awaited<ReturnType<typeof setup>>, repeats: number) {
+/** Launches the two candidates over every case with `repeats` repeats (no judge, no cap; `extra` overrides). */
+async function launch(s: Awaited<ReturnType<typeof setup>>, repeats: number, extra: Partial<BenchRequest> = {}) {
   const { id } = await launchFromRequest(db, {
     systemId: "shop",
     promptId: s.promptId,
@@ -95,8 +82,18 @@ async function launch(s: Awaited<ReturnType<typeof setup>>, repeats: number) {
     maxSteps: 1,
     judgeModelConfigId: null,
     launchKey: `k-${Math.random()}`,
+    ...extra,
   });
   return id;
+}
+
+/** Two priced model configs ($10 per million input and output tokens) for the scripted base and cand models. */
+async function pricedPair(): Promise<{ base: number; cand: number }> {
+  const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
+  return {
+    base: await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced }),
+    cand: await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced }),
+  };
 }
 
 /** The candidate's regression statuses by case key. */
@@ -295,23 +292,7 @@ describe("confirm suspected regressions", () => {
       fields: { rule: "Answers from the policy", passes: "From the policy", fails: "Invented", priority: "primary" },
     });
     const judge = await createModelConfig(db, { name: "judge", provider: "openai-compatible", modelId: "judge-model", baseUrl: server.url });
-    const { id } = await launchFromRequest(db, {
-      systemId: "shop",
-      promptId: s.promptId,
-      candidates: [
-        { kind: "model", modelConfigId: s.base },
-        { kind: "model", modelConfigId: s.cand },
-      ],
-      baseline: { kind: "candidate", index: 0 },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 1,
-      concurrency: 2,
-      timeoutSeconds: 60,
-      maxSteps: 1,
-      judgeModelConfigId: judge,
-      launchKey: `k-${Math.random()}`,
-    });
+    const id = await launch(s, 1, { judgeModelConfigId: judge });
     const bench = await runToEnd(id);
     expect(bench.recommendation!.candidates.find((c) => c.label.startsWith("cand"))!.blockers).toEqual([]);
     const plan = await planConfirm(db, id);
@@ -449,27 +430,7 @@ describe("a rerun under the bench's spend cap", () => {
   it("a bench that reached its cap: the plan names the cap and what is left; the rerun is refused unless the cap is raised", async () => {
     const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
     // Priced models (the cap needs prices): $10 per million input and output tokens.
-    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
-    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
-    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
-    const { id } = await launchFromRequest(db, {
-      systemId: "shop",
-      promptId: s.promptId,
-      candidates: [
-        { kind: "model", modelConfigId: base },
-        { kind: "model", modelConfigId: cand },
-      ],
-      baseline: { kind: "candidate", index: 0 },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 3,
-      concurrency: 2,
-      timeoutSeconds: 60,
-      maxSteps: 1,
-      judgeModelConfigId: null,
-      spendCapUsd: 100,
-      launchKey: `k-${Math.random()}`,
-    });
+    const id = await launch({ ...s, ...(await pricedPair()) }, 3, { spendCapUsd: 100 });
     await runToEnd(id);
     expect(await statuses(id)).toEqual({ flaky: "suspected" });
     // The first run spent the cap exactly (as if it had been set to what it spent).
@@ -511,27 +472,7 @@ describe("a rerun under the bench's spend cap", () => {
 
   it("a cap raised for a Confirm goes back to what it was when the rerun is cancelled before it spent anything", async () => {
     const s = await setup([flakyFor([RIGHT, WRONG, RIGHT, RIGHT, RIGHT, RIGHT])], ["flaky", "steady"]);
-    const priced = { provider: "openai-compatible" as const, baseUrl: server.url, inputPricePerMTok: 10, outputPricePerMTok: 10 };
-    const base = await createModelConfig(db, { name: "pbase", modelId: "base-model", ...priced });
-    const cand = await createModelConfig(db, { name: "pcand", modelId: "cand-model", ...priced });
-    const { id } = await launchFromRequest(db, {
-      systemId: "shop",
-      promptId: s.promptId,
-      candidates: [
-        { kind: "model", modelConfigId: base },
-        { kind: "model", modelConfigId: cand },
-      ],
-      baseline: { kind: "candidate", index: 0 },
-      selection: { kind: "all" },
-      budget: null,
-      repeats: 3,
-      concurrency: 2,
-      timeoutSeconds: 60,
-      maxSteps: 1,
-      judgeModelConfigId: null,
-      spendCapUsd: 100,
-      launchKey: `k-${Math.random()}`,
-    });
+    const id = await launch({ ...s, ...(await pricedPair()) }, 3, { spendCapUsd: 100 });
     await runToEnd(id);
     db.$client.prepare("UPDATE benches SET settings = json_set(settings, '$.spendCap.usd', spent_usd) WHERE id = ?").run(id);
     const { spent } = db.$client.prepare("SELECT spent_usd AS spent FROM benches WHERE id = ?").get(id) as { spent: number };

@@ -109,6 +109,26 @@ function statements(db: Db) {
       .groupBy(trialJobs.benchId, trialJobs.providerKey)
       .prepare(),
     providerLimits: db.select().from(queueProviders).prepare(),
+    /** A capped bench's candidates with what they spent (the cap's reads, once per bench and claim). */
+    candidateSpend: db
+      .select({
+        id: benchCandidates.id,
+        position: benchCandidates.position,
+        spentUsd: benchCandidates.spentUsd,
+        spentTrials: benchCandidates.spentTrials,
+        maxTrialUsd: benchCandidates.maxTrialUsd,
+      })
+      .from(benchCandidates)
+      .where(eq(benchCandidates.benchId, p("benchId")))
+      .prepare(),
+    /** A bench's current claims per candidate. */
+    claimedPerCandidate: db
+      .select({ candidateId: trials.candidateId, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(trialJobs)
+      .innerJoin(trials, eq(trials.id, trialJobs.trialId))
+      .where(and(eq(trialJobs.state, "claimed"), eq(trialJobs.benchId, p("benchId"))))
+      .groupBy(trials.candidateId)
+      .prepare(),
     markBenchRunning: db
       .update(benches)
       .set({ status: "running", startedAt: sql`coalesce(${benches.startedAt}, ${p("now")})` })
@@ -392,22 +412,10 @@ export class SqliteTrialJobQueue implements TrialJobQueue<TxDb> {
   private async spendAllowance(tx: TxDb, b: { benchId: number; settings: string; spentUsd: number; spentTrials: number }, now: number): Promise<number> {
     const cap = (JSON.parse(b.settings) as { spendCap?: SpendCap }).spendCap;
     if (!cap) return Infinity;
-    const candidates = await tx
-      .select({
-        id: benchCandidates.id,
-        position: benchCandidates.position,
-        spentUsd: benchCandidates.spentUsd,
-        spentTrials: benchCandidates.spentTrials,
-        maxTrialUsd: benchCandidates.maxTrialUsd,
-      })
-      .from(benchCandidates)
-      .where(eq(benchCandidates.benchId, b.benchId));
-    const running = await tx
-      .select({ candidateId: trials.candidateId, n: sql<number>`count(*)`.mapWith(Number) })
-      .from(trialJobs)
-      .innerJoin(trials, eq(trials.id, trialJobs.trialId))
-      .where(and(eq(trialJobs.state, "claimed"), eq(trialJobs.benchId, b.benchId)))
-      .groupBy(trials.candidateId);
+    // Prepared with the queue (statements()), like the claim's other reads: a capped bench's
+    // claim ran these two per call, compiled each time.
+    const candidates = this.st.candidateSpend.all({ benchId: b.benchId });
+    const running = this.st.claimedPerCandidate.all({ benchId: b.benchId });
     const runningOf = new Map(running.map((r) => [r.candidateId, r.n]));
     const a = capAllowance(
       cap,

@@ -10,8 +10,8 @@
  * ×64, 20,000 @ 0 ms), each run `--repeat` times, with the median and range of each figure.
  * An unmeasured warm-up bench (`--warmup`, 2,000 trials) runs first, as on a worker that has been
  * up for a while. `BENCH_TIMELINE=1` also prints where the time outside the trials goes (launch,
- * claim, first trial, finalize) and how much of the bench's slot time its trials filled. Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one
- * per core). Diagnostics: `BENCH_NODE_FLAGS="--trace-gc"` adds node flags to the worker process,
+ * claim, first trial, finalize) and how much of the bench's slot time its trials filled.
+ * Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one per core). Diagnostics: `BENCH_NODE_FLAGS="--trace-gc"` adds node flags to the worker process,
  * `BENCH_WORKER_LOG=FILE` appends its standard output to FILE, and `BENCHWORK_BUNDLE_READABLE=1`
  * keeps line breaks in the worker's bundles so a `--profile` reads by source module. The model
  * server's CPU per request is printed too: it shares the machine with the worker.

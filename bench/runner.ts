@@ -10,8 +10,8 @@
  * ×64, 20,000 @ 0 ms), each run `--repeat` times, with the median and range of each figure.
  * An unmeasured warm-up bench (`--warmup`, 2,000 trials) runs first, as on a worker that has been
  * up for a while. `BENCH_TIMELINE=1` also prints where the time outside the trials goes (launch,
- * claim, first trial, finalize). Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one
- * per core). Diagnostics: `BENCH_NODE_FLAGS="--trace-gc"` adds node flags to the worker process,
+ * claim, first trial, finalize) and how much of the bench's slot time its trials filled.
+ * Environment: BENCHWORK_TRIAL_THREADS is passed on to the worker (default: one per core). Diagnostics: `BENCH_NODE_FLAGS="--trace-gc"` adds node flags to the worker process,
  * `BENCH_WORKER_LOG=FILE` appends its standard output to FILE, and `BENCHWORK_BUNDLE_READABLE=1`
  * keeps line breaks in the worker's bundles so a `--profile` reads by source module. The model
  * server's CPU per request is printed too: it shares the machine with the worker.
@@ -245,9 +245,18 @@ const tDone = performance.now();
 const wallDone = Date.now();
 if (process.env.BENCH_TIMELINE) {
   const b = db.$client.prepare("SELECT created_at c, started_at s, finished_at f FROM benches WHERE id = ?").get(id) as { c: number; s: number; f: number };
-  const t = db.$client.prepare("SELECT min(started_at) s, max(finished_at) f FROM trials WHERE bench_id = ?").get(id) as { s: number; f: number };
+  const t = db.$client
+    .prepare("SELECT min(started_at) s, max(finished_at) f, sum(finished_at - started_at) inTrials, count(*) n FROM trials WHERE bench_id = ?")
+    .get(id) as { s: number; f: number; inTrials: number; n: number };
   console.log(
     `timeline ms: launch ${wallLaunched - b.c} | claim +${b.s - wallLaunched} | first trial +${t.s - b.s} | trials ${t.f - t.s} | last trial → finalized ${b.f - t.f} (finished_at is set before the results are computed) | → runner saw it ${wallDone - t.f}`,
+  );
+  // How busy the bench's slots were: a slot is held from its trial's claim to its result's store;
+  // the time outside the trial's own run (started_at → finished_at) is the loop's (store, claim,
+  // hand-off to and from the trial threads). Load-sensitive, but less than the ratio.
+  const slotMs = CONCURRENCY * (t.f - t.s);
+  console.log(
+    `slots: ${((100 * t.inTrials) / slotMs).toFixed(1)}% of the bench's slot time inside trials (mean trial ${(t.inTrials / t.n).toFixed(1)} ms); ${((slotMs - t.inTrials) / t.n).toFixed(1)} ms per trial outside them`,
   );
 }
 db.$client.pragma("wal_checkpoint(TRUNCATE)");

@@ -124,10 +124,8 @@ export function startBenchWorker(
           slots: o.slots ?? workerSlots(env),
           leaseMs: queue.leaseMs,
           pollMs: o.pollMs,
-          // A trial's claim holds its bench's slot until its result is stored: on SQLite (a local write,
-          // ~1 ms) storing every 10 ms instead of the loop's 50 ms brought 50 ms-latency benches from
-          // 2.26–2.41 × ideal to 1.77–1.81 × (bench/runner-compare.ts, 10,000 trials, load ~4).
-          flushMs: 10,
+          // Results are stored as they arrive, with the claim of the slots they free, in one
+          // transaction (the queue's completeAndClaim, which also reads the claimed trials' rows).
           loadTrials: (ids) => queue.claimedTrials(ids),
           executorFor,
           onPoll: () => enqueueOrphanTrials(db, env, { unqueuedOnly: true }),

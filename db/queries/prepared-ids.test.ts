@@ -1,6 +1,7 @@
 /**
  * The job worker's poll selects on SQLite are prepared once per connection (db/queries/prepared-ids.ts)
- * and still see every change made since.
+ * and still see every change made since; so are the SQLite queue's claim statements, a capped
+ * bench's spend reads included.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ import { benches, trials } from "../schema";
 import { insertQueuedBench } from "../test-support/bench-rows";
 import { benchesToCancel, benchesToFinalize } from "./trial-jobs";
 import { benchesWithoutJobs } from "./trial-jobs-backfill";
+import { transaction } from "../transaction";
+import { SqliteTrialJobQueue } from "./trial-job-queue";
 
 let dir: string;
 let db: Db;
@@ -45,5 +48,26 @@ describe("the job worker's poll selects on SQLite", () => {
     // The two updates compiled their own statements; the three selects none again.
     expect(prepare.mock.calls.length - compiled).toBe(2);
     expect(trialIds).toHaveLength(2);
+  });
+});
+
+describe("the SQLite queue's claim of a bench with a spend cap", () => {
+  it("compiles nothing after the queue's first claim, and counts the current claims against the cap", async () => {
+    const { benchId, trialIds } = await insertQueuedBench(db, 5);
+    // $0.035 at $0.01 a trial: 3 trials may run at once.
+    await db
+      .update(benches)
+      .set({ settings: JSON.stringify({ spendCap: { usd: 0.035, trialEstimateUsd: 0.01 } }) })
+      .where(eq(benches.id, benchId));
+    const queue = new SqliteTrialJobQueue(db, { leaseMs: 60_000 });
+    await transaction(db, (tx) =>
+      queue.enqueue(tx, { benchId, concurrency: 10, providerLimits: { p: 10 }, trials: trialIds.map((trialId) => ({ trialId, providerKey: "p" })) }),
+    );
+    expect((await queue.claim("w", 1, 1_000)).map((c) => c.trialId)).toEqual([trialIds[0]]);
+    const prepare = vi.spyOn(db.$client, "prepare");
+    expect((await queue.claim("w", 10, 1_000)).map((c) => c.trialId)).toEqual([trialIds[1], trialIds[2]]);
+    expect(await queue.claim("w", 10, 1_000)).toEqual([]);
+    // Only each transaction's own BEGIN and COMMIT: the spend reads were prepared with the queue.
+    expect(prepare.mock.calls.map((c) => c[0]).filter((sql) => !/^(BEGIN|COMMIT)/.test(sql))).toEqual([]);
   });
 });

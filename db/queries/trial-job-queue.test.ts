@@ -287,6 +287,44 @@ describe("SqliteTrialJobQueue", () => {
     expect(await queue.complete(claims[1], result("second"))).toBe(true);
   });
 
+  it("stores results and claims the slots they freed in one transaction, returning the claimed trials' rows", async () => {
+    const { benchId, trialIds } = await launch(5, { concurrency: 2 });
+    const first = await queue.claim("w1", 2, T0);
+    const stale = { ...first[1], token: "00000000-0000-4000-8000-000000000000" };
+    // Count the write transactions the call opens (the store's one connection begins each one).
+    const prepare = db.$client.prepare.bind(db.$client);
+    let begins = 0;
+    db.$client.prepare = ((source: string) => {
+      if (source === "BEGIN IMMEDIATE") begins++;
+      return prepare(source);
+    }) as typeof db.$client.prepare;
+    const r = await queue.completeAndClaim(
+      [
+        { claim: first[0], result: result("first") },
+        { claim: stale, result: result("forged") },
+      ],
+      "w1",
+      5,
+      T0,
+    );
+    db.$client.prepare = prepare;
+    expect(begins).toBe(1);
+    // Only the current claim stored; its slot (one of the bench's two) went to the next trial at once.
+    expect(r.stored).toEqual([trialIds[0]]);
+    expect(r.claims.map((c) => [c.trialId, c.delivery, c.expiresAt])).toEqual([[trialIds[2], 1, T0 + 1_000]]);
+    expect(r.trials.map((t) => [t.id, t.benchId, t.attempts])).toEqual([[trialIds[2], benchId, 1]]);
+    expect(r.trials).toEqual(await queue.claimedTrials([trialIds[2]]));
+    expect((await trialRows(benchId)).map((t) => [t.status, t.output])).toEqual([
+      ["done", "first"],
+      ["running", null],
+      ["running", null],
+      ["queued", null],
+      ["queued", null],
+    ]);
+    // Nothing to store: a plain claim within the limits (both slots held).
+    expect(await queue.completeAndClaim([], "w1", 5, T0)).toEqual({ stored: [], claims: [], trials: [] });
+  });
+
   it("gives a trial up as error after its last delivery expires", async () => {
     const { benchId } = await launch(1, { concurrency: 1 });
     for (let d = 1; d <= 3; d++) {

@@ -108,6 +108,69 @@ describe("the job worker loop", () => {
     expect(queue.stored.get(3)).toMatchObject({ status: "done", output: "answer 3" });
   });
 
+  it("stores an ended trial's result and claims the slot it freed at once, with no flush timer or poll (the clock stands still)", async () => {
+    // A trial's claim holds its bench's slot until its result is stored: a result that waited for a
+    // timer kept the slot idle (1.6 × ideal at 50 ms latency). With the clock stopped, no timer or
+    // poll ever comes due: only the store-on-arrival path can store and refill the slot.
+    const queue = fakeQueue(3);
+    const { exec, ends } = heldExecutor();
+    const worker = startOn(queue, exec, { slots: 1, now: () => 1_000 });
+    for (const id of [1, 2, 3]) {
+      await vi.waitFor(() => expect([...ends.keys()]).toEqual([id]));
+      ends.get(id)!(done(id));
+      await vi.waitFor(() => expect(queue.stored.has(id)).toBe(true));
+    }
+    await worker.stop(0);
+    expect([...queue.stored.keys()]).toEqual([1, 2, 3]);
+  });
+
+  it("stores results and claims the freed slots in one queue call when the queue offers completeAndClaim", async () => {
+    const queue = fakeQueue(3);
+    const { exec, ends } = heldExecutor();
+    const calls: string[] = [];
+    const loaded: number[] = [];
+    const combined: JobWorkerOptions["queue"] = {
+      ...queue,
+      async claim(w, max) {
+        calls.push(`claim ${max}`);
+        return queue.claim(w, max);
+      },
+      async completeMany(entries) {
+        calls.push(`completeMany ${entries.map((e) => e.claim.trialId).join(",")}`);
+        return queue.completeMany(entries);
+      },
+      async completeAndClaim(entries, w, max) {
+        calls.push(`completeAndClaim ${entries.map((e) => e.claim.trialId).join(",")} max ${max}`);
+        const stored = await queue.completeMany(entries);
+        const claims = await queue.claim(w, max);
+        // The rows come with the claim: the worker must not load them again.
+        return { stored, claims, trials: claims.map((c) => ({ ...row(c.trialId), repeat: 7 })) };
+      },
+    };
+    const ran: ClaimedTrial[] = [];
+    const worker = startOn(
+      combined,
+      { ...exec, run: (t, signal, l, s) => (ran.push(t), exec.run(t, signal, l, s)) },
+      {
+        slots: 2,
+        now: () => 1_000,
+        loadTrials: async (ids) => (loaded.push(...ids), ids.map(row)),
+      },
+    );
+    await vi.waitFor(() => expect(ends.size).toBe(2));
+    ends.get(1)!(done(1));
+    await vi.waitFor(() => expect([...ends.keys()].sort()).toEqual([2, 3]));
+    await worker.stop(0);
+    expect(calls).toEqual(["claim 2", "completeAndClaim 1 max 1"]);
+    expect(loaded).toEqual([1, 2]);
+    expect(ran.map((t) => [t.id, t.repeat])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 7],
+    ]);
+    expect([...queue.stored.keys()]).toEqual([1]);
+  });
+
   it("aborts the running trials of a cancelled bench and stores them as skipped 'cancelled while running'", async () => {
     const queue = fakeQueue(4);
     const { exec, ends } = heldExecutor();

@@ -14,7 +14,7 @@ import { skippedOutcome, workerErrorOutcome, type TrialExecutor, type TrialLimit
 
 /** What the loop needs from its store. Times in ms since the epoch. */
 export interface JobWorkerOptions {
-  queue: Pick<TrialJobQueue<unknown>, "claim" | "heartbeat" | "completeMany" | "cancelBench">;
+  queue: Pick<TrialJobQueue<unknown>, "claim" | "heartbeat" | "completeMany" | "cancelBench" | "completeAndClaim">;
   workerId: string;
   /** Most trials this worker runs at once (default 256). */
   slots?: number;
@@ -37,7 +37,11 @@ export interface JobWorkerOptions {
   onPoll?(): Promise<unknown>;
   /** How often to look for work, cancellations and benches to finalize (default 250). */
   pollMs?: number;
-  /** Store results at least this often (default 50) or when `flushSize` wait (default 256). */
+  /**
+   * Results are stored as soon as the loop is free (no store or claim of its own in flight: results
+   * that end meanwhile go in the next store) and at least `flushMs` after the last store (default 0),
+   * or when `flushSize` wait (default 256).
+   */
   flushMs?: number;
   flushSize?: number;
   now?: () => number;
@@ -72,7 +76,7 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   const now = o.now ?? Date.now;
   const slots = o.slots ?? 256;
   const pollMs = o.pollMs ?? 250;
-  const flushMs = o.flushMs ?? 50;
+  const flushMs = o.flushMs ?? 0;
   const flushSize = o.flushSize ?? 256;
   const heartbeatMs = Math.max(10, Math.floor(o.leaseMs / 4));
   const report = (e: unknown) => (o.onError ? o.onError(e) : console.error("benchwork job worker:", e));
@@ -92,7 +96,9 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   const rouse = () => {
     const w = wakeUp;
     wakeUp = null;
-    if (w) w();
+    // After the other messages of this turn (trial threads' outcomes arrive one message each):
+    // their results go in the same store, their slots in the same claim.
+    if (w) setImmediate(w);
     else woken = true;
   };
   const wake = () => {
@@ -114,20 +120,39 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   }, heartbeatMs);
   beatTimer.unref?.();
 
-  /** Stores the buffered results; benches they belonged to with nothing running here are finalized if done. */
-  async function flush(): Promise<void> {
+  /**
+   * Stores the buffered results and, when `claimMax` > 0 and the queue can
+   * ({@link TrialJobQueue.completeAndClaim}), claims up to that many trials in the same transaction
+   * (the stored results' slots are free for it). Benches of the stored results with nothing running
+   * here are finalized if done.
+   * @returns the claims made with the store, with their trials' rows; null when none was attempted
+   */
+  async function flush(claimMax = 0, t = now()): Promise<{ claims: TrialClaim[]; trials: ClaimedTrial[] } | null> {
     lastFlush = now();
-    if (buffer.length === 0) return;
+    if (buffer.length === 0) return null;
     const batch = buffer.splice(0, buffer.length);
+    let claimed: { claims: TrialClaim[]; trials: ClaimedTrial[] } | null = null;
     try {
-      if ((await o.queue.completeMany(batch)).length) claimNow = true;
+      if (claimMax > 0 && o.queue.completeAndClaim) {
+        const r = await o.queue.completeAndClaim(batch, o.workerId, claimMax, t);
+        claimed = r;
+        claimNow = false;
+      } else if ((await o.queue.completeMany(batch)).length) claimNow = true;
     } catch (e) {
       buffer.unshift(...batch); // kept for the next flush
       throw e;
     }
+    if (claimed) start(claimed.claims, claimed.trials);
     const touched = new Set(batch.map((b) => b.claim.benchId));
     for (const r of running.values()) touched.delete(r.claim.benchId);
     for (const benchId of touched) await finalize(benchId);
+    return claimed;
+  }
+
+  /** Starts claimed trials (`rows`: their trials' rows; a claim without one ends as a worker error). */
+  function start(claims: TrialClaim[], rows: ClaimedTrial[]): void {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const c of claims) launch(c, byId.get(c.trialId));
   }
 
   async function finalize(benchId: number): Promise<void> {
@@ -176,16 +201,15 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         for (const r of running.values()) if (r.claim.benchId === benchId) r.ctl.abort(CANCELLED);
       }
     }
-    // Store first: the stored results' claims then no longer hold the bench's slots for this claim.
-    if (buffer.length >= flushSize || (buffer.length && now() - lastFlush >= flushMs)) await flush();
-    const free = slots - running.size;
-    if (!stopCtl.signal.aborted && free > 0 && (poll || claimNow)) {
+    // Store first: the stored results' claims then no longer hold the bench's slots for this claim
+    // (in the same transaction when the queue can: the freed slots are taken at once).
+    const free = () => (stopCtl.signal.aborted ? 0 : slots - running.size);
+    const due = buffer.length >= flushSize || (buffer.length > 0 && now() - lastFlush >= flushMs);
+    const claimedWithStore = due ? await flush(free(), t) : null;
+    if (!claimedWithStore && free() > 0 && (poll || claimNow)) {
       claimNow = false;
-      const claims = await o.queue.claim(o.workerId, free, t);
-      if (claims.length) {
-        const rows = new Map((await o.loadTrials(claims.map((c) => c.trialId))).map((r) => [r.id, r]));
-        for (const c of claims) launch(c, rows.get(c.trialId));
-      }
+      const claims = await o.queue.claim(o.workerId, free(), t);
+      if (claims.length) start(claims, await o.loadTrials(claims.map((c) => c.trialId)));
     }
     if (poll) for (const benchId of await o.finalizable()) await finalize(benchId);
   }
@@ -193,11 +217,12 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        if (ms > 0) clearTimeout(timer as ReturnType<typeof setTimeout>);
+        else clearImmediate(timer as ReturnType<typeof setImmediate>);
         stopCtl.signal.removeEventListener("abort", done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = ms > 0 ? setTimeout(done, ms) : setImmediate(done);
       stopCtl.signal.addEventListener("abort", done, { once: true });
       wakeUp = done;
     });
@@ -210,12 +235,11 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         report(e);
         await sleep(pollMs);
       }
-      if (woken) {
-        woken = false;
-        continue;
-      }
+      // A trial ended or a wake came during the tick: go again after this turn's other messages.
       // Results wait at most `flushMs`; otherwise the next poll (or a trial's end, or a wake).
-      await sleep(buffer.length ? Math.max(0, flushMs - (now() - lastFlush)) : claimNow && running.size < slots ? 0 : pollMs);
+      const ms = woken ? 0 : buffer.length ? Math.max(0, flushMs - (now() - lastFlush)) : claimNow && running.size < slots ? 0 : pollMs;
+      woken = false;
+      await sleep(ms);
       wakeUp = null;
       woken = false;
     }

@@ -19,7 +19,7 @@
  *   claimed may still complete.
  * Times are ms since the Unix epoch, passed in by the caller (one clock for every decision).
  */
-import type { TrialOutcome } from "./queue";
+import type { ClaimedTrial, TrialOutcome } from "./queue";
 
 /** One trial of a bench to enqueue: its `trials` row id and the provider its model calls go to. */
 export interface TrialJobSpec {
@@ -78,6 +78,19 @@ export interface TrialJobQueue<Tx> {
   complete(claim: TrialClaim, result: TrialResult): Promise<boolean>;
   /** {@link complete} for many claims in one transaction. @returns the ids of the trials whose result was stored */
   completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]>;
+  /**
+   * Optional: {@link completeMany}, then {@link claim}, in one transaction, returning the claimed
+   * trials' rows too (a store that can do this in one round trip; the job worker falls back to the
+   * three calls when it is absent). The claim sees the slots the stored results freed.
+   * @returns the ids of the trials whose result was stored, the claims, and the claimed trials' rows
+   *   (ids without a row left out)
+   */
+  completeAndClaim?(
+    entries: { claim: TrialClaim; result: TrialResult }[],
+    workerId: string,
+    max: number,
+    now: number,
+  ): Promise<{ stored: number[]; claims: TrialClaim[]; trials: ClaimedTrial[] }>;
   /** Cancels a bench: no more claims; its queued trials become `skipped` with `reason`. @returns how many were skipped */
   cancelBench(benchId: number, reason: string, now: number): Promise<number>;
 }

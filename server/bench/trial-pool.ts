@@ -117,15 +117,16 @@ export class TrialThreadPool {
       },
     );
     slot.worker.catch(() => {});
-    // Trials for a thread go every 5 ms at most: it keeps a queue of them (prefetch), so it never idles
-    // on this. Stops go the same way, so a stop never arrives before the trial it names.
+    // Trials for a thread go together at the end of this event-loop turn (the loop hands over a
+    // claim's trials at once): no wait of its own, since every ms a claimed trial waits here holds
+    // its bench's slot idle. Stops go the same way, so a stop never arrives before the trial it names.
     slot.send = batcher<ToTrialThreadItem>(
       (items) =>
         void slot.worker.then(
           (w) => w.postMessage(toTrialThreadMessage(items)),
           () => {},
         ),
-      5,
+      0,
     );
     this.slots[i] = slot;
     return slot;

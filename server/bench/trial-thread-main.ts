@@ -27,8 +27,10 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
   });
   const running = new Map<number, AbortController>();
   const post = (m: FromTrialThread) => port.postMessage(m);
-  // Starts and outcomes go back every 10 ms at most: the coordinator only stores them (in 50 ms
-  // batches). A start (a trial id) is always queued before its trial's outcome.
+  // Starts and outcomes go back at the end of this event-loop turn (those of the same turn in one
+  // message), not on a timer: a trial's claim holds its bench's slot until the coordinator has stored
+  // its result, so a wait here holds the slot idle (a 10 ms batch did, per 50 ms-latency trial). A
+  // start (a trial id) is always queued before its trial's outcome.
   const report = batcher<number | TrialOutcome>((items) => {
     const started: number[] = [];
     const outcomes: TrialOutcome[] = [];
@@ -37,7 +39,7 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
       else outcomes.push(i);
     }
     post({ type: "done", started, outcomes });
-  }, 10);
+  }, 0);
   const done = (o: TrialOutcome) => report(o);
 
   async function run(r: TrialRun): Promise<void> {

@@ -31,6 +31,7 @@ import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } fr
 import { openPgPool, withPgTransaction } from "./client";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 import { spendAndCommitSql, spendOf } from "./result-spend";
+import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
 
 /** Options of {@link PgTrialJobQueue}. */
 export interface PgTrialJobQueueOptions {
@@ -133,6 +134,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   readonly maxDeliveries: number;
   private readonly pool: pg.Pool;
   private readonly boss: PgBoss;
+  /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
+  lastLookSawOpenBench = true;
   /** The last error pg-boss reported (it emits errors instead of throwing them). */
   lastBossError: Error | null = null;
 
@@ -201,6 +204,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     }));
     // pg-boss inserts a whole array in one statement; chunks keep each one a modest size.
     for (let i = 0; i < jobs.length; i += 5_000) await this.boss.insert(jobs.slice(i, i + 5_000), { db: onClient(tx) });
+    // Delivered when the launch commits (not if it rolls back): idle workers look at once (trial-job-notices.ts).
+    await tx.query("SELECT pg_notify($1, $2)", [TRIAL_JOBS_CHANNEL, String(bench.benchId)]);
     return jobs.length;
   }
 
@@ -212,9 +217,12 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // workers most claims find the bench full, and each such lane would cost a transaction, its
     // locks and its counts for nothing (bench/pg-workers.ts). This read takes no lock, so it is
     // only a filter: claimLane counts again under the locks and decides.
-    const lanes = await this.pool.query<{ expired: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
-      `SELECT e.expired, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
-       FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired) e
+    // `open`: whether any bench of the queue is still queued or running, full or not (an idle worker
+    // that saw none may stop looking until a launch notifies it: lib/bench/idle-gate.ts).
+    const lanes = await this.pool.query<{ expired: boolean; open: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
+      `SELECT e.expired, e.open, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
+       FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired,
+                    EXISTS (SELECT 1 FROM benches ob WHERE ob.status IN ('queued', 'running') AND EXISTS (SELECT 1 FROM queue_lanes ql WHERE ql.bench_id = ob.id)) AS open) e
        LEFT JOIN LATERAL (
          SELECT l.name, l.bench_id, l.provider_key
          FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
@@ -226,6 +234,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
        ORDER BY l.bench_id, l.name`,
       [now],
     );
+    this.lastLookSawOpenBench = lanes.rows[0]?.open ?? true;
     if (lanes.rows[0]?.expired) await this.expire(now);
     const out: TrialClaim[] = [];
     for (const lane of lanes.rows) {

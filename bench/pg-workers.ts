@@ -15,6 +15,8 @@
  *           server, the launch, the relay below unless `--no-relay`); and their total (the target
  *           at 4 workers on 2 cores needs the total ≲ 400 µs)
  *   rss     the largest peak RSS (VmHWM, all threads) of the worker processes, in MB (issue #5: < 300 MB)
+ *   lock waiters  backends of the run's database waiting on a lock (a row another transaction holds),
+ *           mean over samples every 20 ms, and the statement most often seen waiting
  *   trips   round trips to PostgreSQL of the worker processes during the run, per trial (they
  *           connect through a counting relay, bench/pg-wire-count.ts: every Query and Sync message;
  *           `--no-relay` connects them directly, so the relay's CPU is not on the machine, and prints n/a)
@@ -166,6 +168,43 @@ interface Run {
   skipped: number;
   loadBefore: number;
   loadAfter: number;
+  /** Backends of the run's database waiting on a lock, mean over samples every 20 ms. */
+  lockWaiters: number;
+  /** The statement most often seen waiting (its first words), or "". */
+  lockWaitTop: string;
+}
+
+/**
+ * Samples, every 20 ms on a connection of its own, the backends of `url`'s database waiting on a
+ * heavyweight lock (`pg_stat_activity.wait_event_type = 'Lock'`: a row another transaction holds, …).
+ */
+async function sampleLockWaits(url: string): Promise<{ stop(): Promise<void>; meanWaiters(): number; top(): string }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let samples = 0;
+  let waiters = 0;
+  const byStatement = new Map<string, number>();
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const r = await client.query<{ query: string }>(
+        "SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      samples++;
+      waiters += r.rowCount ?? 0;
+      for (const { query } of r.rows) byStatement.set(query, (byStatement.get(query) ?? 0) + 1);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      await client.end();
+    },
+    meanWaiters: () => (samples ? waiters / samples : 0),
+    top: () => [...byStatement].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "",
+  };
 }
 
 /** One fleet of `workers` processes on a fresh database: warm-up bench, then the measured one. */
@@ -214,7 +253,8 @@ async function measure(workers: number, code: string, root: string | undefined):
     const pg0 = postmaster === null ? null : clusterCpuMicros(postmaster);
     const self0 = process.cpuUsage();
     const loadBefore = loadavg()[0];
-    const { p, wallS } = await run(TRIALS);
+    const locks = await sampleLockWaits(database.url);
+    const { p, wallS } = await run(TRIALS).finally(() => locks.stop());
     const cpu1 = cpuMicros(fleet.pids);
     const pg1 = postmaster === null ? null : clusterCpuMicros(postmaster);
     const self = process.cpuUsage(self0);
@@ -233,6 +273,8 @@ async function measure(workers: number, code: string, root: string | undefined):
       skipped: p.skipped,
       loadBefore,
       loadAfter: loadavg()[0],
+      lockWaiters: locks.meanWaiters(),
+      lockWaitTop: locks.top(),
     };
   } finally {
     await fleet.stop();
@@ -293,6 +335,7 @@ console.log(
     "peak in flight",
     "provider limit",
     "load 1m",
+    "lock waiters",
     "trials",
   ]),
 );
@@ -314,9 +357,11 @@ for (const r of runs)
       String(r.peak),
       String(PROVIDER_LIMIT),
       `${r.loadBefore.toFixed(1)}→${r.loadAfter.toFixed(1)}`,
+      r.lockWaiters.toFixed(2),
       `${r.done}/${TRIALS}${r.error ? ` (${r.error} err)` : ""}`,
     ]),
   );
+for (const r of runs) if (r.lockWaitTop) console.log(`${r.code} ${r.workers}: most seen waiting on a lock: ${r.lockWaitTop}`);
 const over = runs.filter((r) => r.peak > PROVIDER_LIMIT);
 console.log(
   `targets: wall ≤ 1.10 × ideal at 4 workers; peak in flight ≤ provider limit (${over.length === 0 ? "held in every run" : `EXCEEDED in ${over.map((r) => `${r.code} ${r.workers}`).join(", ")} workers`})`,

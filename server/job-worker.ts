@@ -9,9 +9,11 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Db } from "@/db/client";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
+import { listenForTrialJobs } from "@/db/pg/trial-job-notices";
 import { finalizeBench } from "@/db/queries/bench-finalize";
 import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
 import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
+import { IdleGate } from "@/lib/bench/idle-gate";
 import type { TrialExecutor } from "@/lib/bench/worker";
 
 /**
@@ -42,6 +44,13 @@ export function workerLeaseMs(env: Record<string, string | undefined>): number |
   return n;
 }
 
+/**
+ * How often an idle job worker looks for work (ms) while it hears launches' notifications: each
+ * look is 3 statements; a launch wakes it at once, so this bounds only a missed notification and
+ * how late an idle worker expires a dead one's claims (leases last 60 s).
+ */
+export const IDLE_POLL_MS = 2_000;
+
 /** A running job worker. */
 export interface JobWorkerHandle {
   /** Look for work now (after a launch) instead of at the next poll. */
@@ -55,6 +64,8 @@ export interface JobWorkerHandle {
  * maintenance on), trials run on this thread.
  * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
  * @param o.leaseMs how long a claim lasts without a heartbeat (default {@link workerLeaseMs}, else 60 s)
+ * @param o.pollMs how often it looks for work, cancellations and benches to finalize while any bench is open (default 250)
+ * @param o.idlePollMs how often it looks while no bench is open, woken at once by a launch's notification (default {@link IDLE_POLL_MS})
  * @throws when the queue cannot start (PostgreSQL unreachable)
  */
 export async function startJobWorker(
@@ -63,6 +74,7 @@ export async function startJobWorker(
     env?: Record<string, string | undefined>;
     slots?: number;
     pollMs?: number;
+    idlePollMs?: number;
     leaseMs?: number;
     keepRecord?: boolean;
     retryBaseDelayMs?: number;
@@ -81,23 +93,50 @@ export async function startJobWorker(
     );
     return (await factory)(benchId);
   };
+  const slots = o.slots ?? workerSlots(env);
+  // Idle, the worker asks PostgreSQL nothing until a launch notifies it (or `idlePollMs` passed);
+  // busy, it polls every `pollMs` as before (lib/bench/idle-gate.ts).
+  let wakeLoop = () => undefined as void;
+  const listener = listenForTrialJobs(url, () => {
+    gate.wake();
+    wakeLoop();
+  });
+  const gate = new IdleGate(o.idlePollMs ?? IDLE_POLL_MS, listener.listening);
+  const asked = <T>(read: () => Promise<T[]>) => (gate.asking ? read() : Promise.resolve([]));
   const loop = startLoop({
-    queue,
+    queue: {
+      heartbeat: (workerId, now) => queue.heartbeat(workerId, now),
+      completeMany: (entries) => queue.completeMany(entries),
+      cancelBench: (benchId, reason, now) => queue.cancelBench(benchId, reason, now),
+      async claim(workerId, max, now) {
+        // `max` below the slots: trials run here, so this worker is not idle.
+        if (!gate.asking && max >= slots) return [];
+        const claims = await queue.claim(workerId, max, now);
+        gate.afterLook(max >= slots && claims.length === 0 && !queue.lastLookSawOpenBench, now);
+        return claims;
+      },
+    },
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
-    slots: o.slots ?? workerSlots(env),
+    slots,
     leaseMs: queue.leaseMs,
     pollMs: o.pollMs,
+    onPoll: async () => gate.beginPoll(Date.now()),
     loadTrials: (ids) => claimedTrialRows(db, ids),
     executorFor,
-    cancelRequested: () => benchesToCancel(db),
-    finalizable: () => benchesToFinalize(db),
+    cancelRequested: () => asked(() => benchesToCancel(db)),
+    finalizable: () => asked(() => benchesToFinalize(db)),
     finalize: async (benchId, now) => (await finalizeBench(db, benchId, now)) !== null,
     onBenchFinished: o.onBenchFinished,
   });
+  wakeLoop = loop.wake;
   return {
-    wake: loop.wake,
+    wake: () => {
+      gate.wake();
+      loop.wake();
+    },
     async stop(graceMs?: number) {
       await loop.stop(graceMs);
+      await listener.close();
       await queue.stop();
     },
   };

@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { withPgTransaction, openPgPool } from "./client";
-import { PgTrialJobQueue } from "./trial-job-queue";
+import { PgTrialJobQueue, trialJobId } from "./trial-job-queue";
 import { insertBench } from "./test-support/bench-rows";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
 import { queueProcessTests } from "../test-support/queue-processes";
@@ -214,6 +214,55 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     ]);
     expect(await queue.completeMany([{ claim: claims[0], result: result("again") }])).toEqual([]);
     expect(await queue.complete(claims[1], result("second"))).toBe(true);
+  });
+
+  it("does not hold the bench's or its candidates' spend rows while it stores and completes a batch, only in its last step (workers on many hosts share those rows)", async () => {
+    const { benchId, trialIds } = await launch(2, { concurrency: 2 });
+    const claims = await queue.claim("w1", 2, T0);
+    // Another session holds one of the batch's pg-boss jobs: the batch stops at completing it.
+    const blocker = await pool.connect();
+    const probe = await pool.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT 1 FROM pgboss.job WHERE id = $1 FOR UPDATE", [trialJobId(claims[0].trialId)]);
+      const storing = queue.completeMany(claims.map((claim) => ({ claim, result: result("stored") })));
+      // Until the batch's transaction waits on that job's row.
+      for (;;) {
+        const waiting = await probe.query(
+          "SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()",
+        );
+        if (waiting.rowCount) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      // Meanwhile the spend rows are free: a claim on another host could read and a batch add to them.
+      const rowLock = async (sql: string) => {
+        await probe.query("BEGIN");
+        try {
+          return (await probe.query(sql, [benchId])).rowCount;
+        } catch (e) {
+          return (e as { code?: string }).code;
+        } finally {
+          await probe.query("ROLLBACK");
+        }
+      };
+      expect(await rowLock("SELECT 1 FROM benches WHERE id = $1 FOR UPDATE NOWAIT")).toBe(1);
+      expect(await rowLock("SELECT 1 FROM bench_candidates WHERE bench_id = $1 FOR UPDATE NOWAIT")).toBe(1);
+      await blocker.query("ROLLBACK");
+      expect((await storing).sort((a, b) => a - b)).toEqual(trialIds);
+    } finally {
+      await blocker.query("ROLLBACK").catch(() => undefined);
+      blocker.release();
+      probe.release();
+    }
+    expect(await pool.query('SELECT spent_usd AS "usd", spent_trials AS "n" FROM benches WHERE id = $1', [benchId]).then((r) => r.rows[0])).toEqual({
+      usd: 0.002,
+      n: 2,
+    });
+    expect(
+      await pool
+        .query('SELECT spent_usd AS "usd", spent_trials AS "n", max_trial_usd AS "max" FROM bench_candidates WHERE bench_id = $1', [benchId])
+        .then((r) => r.rows),
+    ).toEqual([{ usd: 0.002, n: 2, max: 0.001 }]);
   });
 
   it("stores a batch's results only from current claims when some of its claims expired (re-delivered or not yet), each field as given", async () => {

@@ -14,7 +14,8 @@
  * - a claim carries a fresh token; `complete` deletes the claim row with that token and stores the
  *   result in the same transaction, so only the current claim's result is ever stored;
  * - a bench's spend cap is applied in the same claim, under the bench's lock (lib/bench/budget.ts),
- *   and `completeMany` adds what each stored result spent to the bench;
+ *   and `completeMany` adds what each stored result spent to the bench and its candidates, last and
+ *   with its COMMIT, so those shared rows are locked only while PostgreSQL runs that step;
  * - leases are ours (pg-boss 10 has no heartbeat): `expire` deletes expired claims and fails their
  *   jobs through pg-boss, which re-queues them (`retry`) or, after the last delivery, fails them
  *   for good (the trial ends as `error`). pg-boss's own expiry is set far beyond any lease, so it
@@ -26,9 +27,11 @@ import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
-import { budgetSkipReason, capAllowance, outcomeSpend, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
+import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction } from "./client";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
+import { spendAndCommitSql, spendOf } from "./result-spend";
+import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
 
 /** Options of {@link PgTrialJobQueue}. */
 export interface PgTrialJobQueueOptions {
@@ -97,8 +100,8 @@ function assertLimit(value: number, what: string): void {
 
 /**
  * A batch of results as the parameters of {@link PgTrialJobQueue.completeMany}'s statement: one array
- * per column, in the order of its `unnest` (checks and record as JSON text; the verdict counts and
- * what each result spent, for the bench's spend cap, computed here).
+ * per column, in the order of its `unnest` (checks and record as JSON text; the verdict counts
+ * computed here).
  */
 function resultColumns(batch: { claim: TrialClaim; result: TrialResult }[]): unknown[] {
   const counts = batch.map((e) => countVerdicts(e.result.checks ?? []));
@@ -122,8 +125,6 @@ function resultColumns(batch: { claim: TrialClaim; result: TrialResult }[]): unk
     counts.map((n) => n.unscored),
     counts.map((n) => n.error),
     col((r) => r.error),
-    col(outcomeSpend),
-    col((r) => (r.status === "done" ? 1 : 0)),
   ];
 }
 
@@ -133,6 +134,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   readonly maxDeliveries: number;
   private readonly pool: pg.Pool;
   private readonly boss: PgBoss;
+  /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
+  lastLookSawOpenBench = true;
   /** The last error pg-boss reported (it emits errors instead of throwing them). */
   lastBossError: Error | null = null;
 
@@ -201,6 +204,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     }));
     // pg-boss inserts a whole array in one statement; chunks keep each one a modest size.
     for (let i = 0; i < jobs.length; i += 5_000) await this.boss.insert(jobs.slice(i, i + 5_000), { db: onClient(tx) });
+    // Delivered when the launch commits (not if it rolls back): idle workers look at once (trial-job-notices.ts).
+    await tx.query("SELECT pg_notify($1, $2)", [TRIAL_JOBS_CHANNEL, String(bench.benchId)]);
     return jobs.length;
   }
 
@@ -212,9 +217,12 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // workers most claims find the bench full, and each such lane would cost a transaction, its
     // locks and its counts for nothing (bench/pg-workers.ts). This read takes no lock, so it is
     // only a filter: claimLane counts again under the locks and decides.
-    const lanes = await this.pool.query<{ expired: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
-      `SELECT e.expired, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
-       FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired) e
+    // `open`: whether any bench of the queue is still queued or running, full or not (an idle worker
+    // that saw none may stop looking until a launch notifies it: lib/bench/idle-gate.ts).
+    const lanes = await this.pool.query<{ expired: boolean; open: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
+      `SELECT e.expired, e.open, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
+       FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired,
+                    EXISTS (SELECT 1 FROM benches ob WHERE ob.status IN ('queued', 'running') AND EXISTS (SELECT 1 FROM queue_lanes ql WHERE ql.bench_id = ob.id)) AS open) e
        LEFT JOIN LATERAL (
          SELECT l.name, l.bench_id, l.provider_key
          FROM queue_lanes l JOIN queue_benches b ON b.bench_id = l.bench_id JOIN benches ON benches.id = l.bench_id
@@ -226,6 +234,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
        ORDER BY l.bench_id, l.name`,
       [now],
     );
+    this.lastLookSawOpenBench = lanes.rows[0]?.open ?? true;
     if (lanes.rows[0]?.expired) await this.expire(now);
     const out: TrialClaim[] = [];
     for (const lane of lanes.rows) {
@@ -406,19 +415,19 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // One entry per claim (the last one given, as a map would keep): a claim's result is stored once.
     const batch = [...new Map(entries.map((e) => [`${e.claim.trialId}:${e.claim.token}`, e])).values()];
     const columns = resultColumns(batch);
-    return withPgTransaction(this.pool, async (client) => {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
       // One statement for the whole batch: only claims still current (same trial and token) are
-      // deleted, and only their results stored, with the attempts of their delivery; each bench adds
-      // what its stored results spent and how many answered (its spend cap). As SQLite's complete: a
-      // finished answer counts even at $0 (the mean cost per trial). Raw SQL: drizzle builds no
-      // DELETE … RETURNING feeding an UPDATE … FROM unnest() arrays; the row type is stated here.
-      const held = await client.query<{ trialId: number; lane: string; jobId: string }>(
+      // deleted, and only their results stored, with the attempts of their delivery. It locks only
+      // the batch's own claim and trial rows. Raw SQL: drizzle builds no DELETE … RETURNING feeding
+      // an UPDATE … FROM unnest() arrays; the row type is stated here.
+      const held = await client.query<{ trialId: number; token: string; benchId: number; candidateId: number; lane: string; jobId: string }>(
         `WITH e AS (
            SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::int[], $9::float8[],
-                                $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::int[], $17::int[], $18::text[],
-                                $19::float8[], $20::int[])
+                                $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::int[], $17::int[], $18::text[])
              AS e(trial_id, token, status, started_at, finished_at, latency_ms, input_tokens, output_tokens, cost_usd,
-                  finish_reason, output, record, checks, passed, failed, unscored, errored, error, spend_usd, answered)
+                  finish_reason, output, record, checks, passed, failed, unscored, errored, error)
          ), held AS (
            DELETE FROM trial_claims c USING e WHERE c.trial_id = e.trial_id AND c.token = e.token
            RETURNING c.trial_id, c.bench_id, c.lane, c.job_id, c.delivery, c.token
@@ -429,19 +438,10 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
              unscored_checks = e.unscored, error_checks = e.errored, error = e.error, worker_id = NULL, attempts = h.delivery
            FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token
            WHERE t.id = h.trial_id
-         ), spent AS (
-           UPDATE benches b SET spent_usd = b.spent_usd + s.usd, spent_trials = b.spent_trials + s.answered
-           FROM (SELECT h.bench_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered
-                 FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token GROUP BY h.bench_id) s
-           WHERE b.id = s.bench_id AND (s.usd > 0 OR s.answered > 0)
-         ), candidate_spent AS (
-           UPDATE bench_candidates bc SET spent_usd = bc.spent_usd + s.usd, spent_trials = bc.spent_trials + s.answered,
-             max_trial_usd = greatest(bc.max_trial_usd, s.max_usd)
-           FROM (SELECT t.candidate_id, sum(e.spend_usd) AS usd, sum(e.answered)::int AS answered, max(e.spend_usd) AS max_usd
-                 FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token JOIN trials t ON t.id = h.trial_id GROUP BY t.candidate_id) s
-           WHERE bc.id = s.candidate_id AND (s.usd > 0 OR s.answered > 0)
+           RETURNING t.id, t.candidate_id
          )
-         SELECT trial_id AS "trialId", lane, job_id AS "jobId" FROM held`,
+         SELECT h.trial_id AS "trialId", h.token, h.bench_id AS "benchId", s.candidate_id AS "candidateId", h.lane, h.job_id AS "jobId"
+         FROM held h JOIN stored s ON s.id = h.trial_id`,
         columns,
       );
       const jobsByLane = new Map<string, string[]>();
@@ -451,8 +451,19 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         else jobsByLane.set(lane, [jobId]);
       }
       for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
+      // Last, what the stored results spent, with the COMMIT in the same round trip: every worker's
+      // batches add to the same bench and candidate rows, so each holds their locks only while
+      // PostgreSQL runs these statements, never across a round trip to this process (they were 22 ms
+      // a call with 4 workers when the spend was added first). The claim reads them under the
+      // bench's lock; this transaction's claim deletions and spend become visible at one commit.
+      await client.query(spendAndCommitSql(spendOf(batch, held.rows)));
       return held.rows.map((r) => r.trialId);
-    });
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
   }
 
   async cancelBench(benchId: number, reason: string, now: number): Promise<number> {

@@ -3,6 +3,7 @@
  * retained cases are written in one transaction, exactly once.
  */
 import { eq, inArray } from "drizzle-orm";
+import type pg from "pg";
 import { expect, it } from "vitest";
 import { describeStores } from "../test-support/stores";
 import { insertConfirmTrials, insertQueuedBench } from "../test-support/bench-rows";
@@ -47,6 +48,37 @@ describeStores("finalizeBench", (store) => {
     await db.update(trials).set({ status: "running" }).where(eq(trials.id, trialIds[1]));
     expect(await finalizeBench(db, benchId, NOW)).toBeNull();
     expect((await getBench(db, benchId))!).toMatchObject({ status: "queued", summary: null, finishedAt: null });
+  });
+
+  // Workers call finalize after every batch that leaves none of a bench's trials running on them
+  // (every wave); waiting on the bench's row there held them up behind other workers' batches, and
+  // their lock held those batches up in turn (bench/pg-workers.ts: the statement most seen waiting).
+  (store.kind === "postgres" ? it : it.skip)("leaves a bench with an open trial alone without waiting for its row (PostgreSQL)", async () => {
+    const db = store.db();
+    const { benchId, trialIds } = await insertQueuedBench(db, 2);
+    await db.update(trials).set({ status: "running" }).where(eq(trials.id, trialIds[1]));
+    const pool = db.$client as unknown as pg.Pool;
+    const blocker = await pool.connect();
+    const probe = await pool.connect();
+    try {
+      // Another transaction holds the bench's row (a cancel being stored, a batch adding its spend).
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT 1 FROM benches WHERE id = $1 FOR UPDATE", [benchId]);
+      const waitsOnLock = async () => {
+        for (;;) {
+          const r = await probe.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+          if (r.rowCount) return "waited for the bench's row";
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      const finalizing = finalizeBench(db, benchId, NOW);
+      expect(await Promise.race([finalizing, waitsOnLock()])).toBeNull();
+    } finally {
+      await blocker.query("ROLLBACK");
+      blocker.release();
+      probe.release();
+    }
+    expect((await getBench(db, benchId))!).toMatchObject({ status: "queued", finishedAt: null });
   });
 
   it("ends a bench whose cancellation was asked as cancelled", async () => {

@@ -19,6 +19,18 @@ import type { BenchSettings } from "./benches";
 
 const OPEN = ["queued", "running"] as const;
 
+/** Whether bench `benchId` has a queued or running trial. */
+async function openTrialOf(db: Db | TxDb, benchId: number): Promise<boolean> {
+  const open = await first(
+    db
+      .select({ id: trials.id })
+      .from(trials)
+      .where(and(eq(trials.benchId, benchId), inArray(trials.status, [...OPEN])))
+      .limit(1),
+  );
+  return open !== undefined;
+}
+
 /** The reason on a trial of a cancelled rerun that finished anyway (its result stays stored, uncounted). */
 const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it ended, so this result is not counted";
 
@@ -31,6 +43,11 @@ const CANCELLED_RERUN = "cancelled: its rerun was cancelled before it ended, so 
  * @returns the status it ended with, or null (an open trial, already ended, or no such bench)
  */
 export async function finalizeBench(db: Db, benchId: number, now: number): Promise<"finished" | "cancelled" | null> {
+  // A bench with an open trial is left alone before any lock: job workers call this after every
+  // batch that leaves none of a bench's trials running on them, and waiting for its row there held
+  // them (and other workers' batches, which add spend to that row) up. Only a filter: whoever stores
+  // the last open trial's result calls this after its commit, and the check under the lock decides.
+  if (await openTrialOf(db, benchId)) return null;
   return transaction(db, async (tx) => {
     // PostgreSQL: the bench's row first, so that a cancel (requestCancel locks it too) is stored wholly before this
     // end, or finds the bench ended; SQLite's transactions run one at a time.
@@ -49,14 +66,7 @@ export async function finalizeBench(db: Db, benchId: number, now: number): Promi
         .where(eq(benches.id, benchId)),
     );
     if (!row || (row.status !== "queued" && row.status !== "running")) return null;
-    const open = await first(
-      tx
-        .select({ id: trials.id })
-        .from(trials)
-        .where(and(eq(trials.benchId, benchId), inArray(trials.status, [...OPEN])))
-        .limit(1),
-    );
-    if (open) return null;
+    if (await openTrialOf(tx, benchId)) return null;
     // A rerun's trials are those after the first rerun_base: the last trial before them.
     const last =
       row.rerunBase > 0

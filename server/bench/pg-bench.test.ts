@@ -4,7 +4,8 @@
  * OpenAI-compatible server over real HTTP, finalized with their results. The same bench on SQLite
  * (its own worker) gives the same verdicts. Also: cancel mid-bench, a spend cap, an error rerun.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { openMemoryDatabase } from "@/db/client";
 import { describePg } from "@/db/pg/test-support/database";
@@ -311,4 +312,27 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
       await flaky.close();
     }
   }, 60_000);
+  it("idle, asks PostgreSQL nothing between its rare looks, and a launch from another connection wakes it at once (LISTEN/NOTIFY)", async () => {
+    const s = await setup(db, ["plain"]);
+    // Polls every 5 ms while a bench is open; idle, it would look only every 10 minutes.
+    const worker = await startJobWorker(db, { env: {}, pollMs: 5, idlePollMs: 600_000, retryBaseDelayMs: 5 });
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      // Every bench of this store has ended: once its first look found none, the worker goes quiet.
+      // (Polling at 5 ms it would send statements in every 200 ms window; the test's timeout bounds the wait.)
+      for (;;) {
+        sent.mockClear();
+        await new Promise((r) => setTimeout(r, 200));
+        if (sent.mock.calls.length === 0) break;
+      }
+      sent.mockRestore();
+      const { id } = await launchFromRequest(db, request(s), { env: {} });
+      const bench = await waitEnded(db, id);
+      expect(bench.status).toBe("finished");
+      expect(await verdicts(db, id)).toEqual(["plain/0: done contains=passed"]);
+    } finally {
+      sent.mockRestore();
+      await worker.stop(1000);
+    }
+  }, 30_000);
 });

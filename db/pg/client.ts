@@ -36,14 +36,27 @@ export function postgresUrl(env: Record<string, string | undefined> = process.en
 }
 
 /**
- * A connection pool. `max` connections (default 10). Close it with `pool.end()`. An idle client the
- * server drops (restart, failover, a closing pool) is discarded and replaced on next use: without a
- * listener, pg would throw that error out of the event loop.
+ * A connection pool. `max` connections (default 10). Close it with `pool.end()`. A client the
+ * server drops (restart, failover, `pg_terminate_backend`, a closing pool) is discarded and replaced
+ * on next use, whether it was idle or checked out: pg emits the drop as an `error` event on the
+ * client, which without a listener throws out of the event loop and ends the process. The pool
+ * listens while a client is idle; {@link quietClientErrors} covers it while checked out (the query
+ * running on it is rejected with the same error, and the pool drops it at release).
  */
-export function openPgPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: "benchwork" });
-  pool.on("error", () => undefined);
+export function openPgPool(url: string, max = 10, applicationName = "benchwork"): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName });
+  quietClientErrors(pool);
   return pool;
+}
+
+/**
+ * Gives `pool` and every client it opens from now on an `error` listener that does nothing: the
+ * error reaches the caller through the query it fails (see {@link openPgPool}). Also for pools
+ * opened by a library (pg-boss's).
+ */
+export function quietClientErrors(pool: pg.Pool): void {
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => void client.on("error", () => undefined));
 }
 
 /** A drizzle handle over a pool or over one client (then every query runs on that client's transaction). */

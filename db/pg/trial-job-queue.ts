@@ -133,6 +133,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   readonly maxDeliveries: number;
   private readonly pool: pg.Pool;
   private readonly boss: PgBoss;
+  private readonly bossPool: pg.Pool;
   /** The last error pg-boss reported (it emits errors instead of throwing them). */
   lastBossError: Error | null = null;
 
@@ -142,13 +143,15 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     assertLimit(this.leaseMs, "leaseMs");
     assertLimit(this.maxDeliveries, "maxDeliveries");
     this.pool = openPgPool(options.url, options.poolSize ?? 4);
+    // pg-boss runs its SQL on a pool of ours: its own pool has no `error` listener on the clients
+    // it checks out, so a connection PostgreSQL drops there ended the process (openPgPool).
+    this.bossPool = openPgPool(options.url, 2, "benchwork-queue");
+    const bossPool = this.bossPool;
     this.boss = new PgBoss({
-      connectionString: options.url,
-      max: 2,
+      db: { executeSql: (text: string, values?: unknown[]) => bossPool.query(text, values) },
       supervise: options.supervise ?? false,
       schedule: false,
       migrate: true,
-      application_name: "benchwork-queue",
     });
     this.boss.on("error", (e) => (this.lastBossError = e));
   }
@@ -161,6 +164,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   /** Closes both connection pools. */
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: false, close: true, wait: true });
+    await this.bossPool.end();
     await this.pool.end();
   }
 

@@ -39,7 +39,8 @@ import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
 import { startJobWorker } from "@/server/job-worker";
 import { stopJobQueue } from "@/server/bench/trial-jobs";
-import { postgresUrl } from "@/db/pg/client";
+import { postgresUrl, reachPgStore, StoreUnreachableError } from "@/db/pg/client";
+import type pg from "pg";
 import { isPostgres, openPgStore } from "@/db/pg/store";
 import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
@@ -129,6 +130,13 @@ function localBackend(): BenchBackend {
   let worker: { wake(): void; stop(graceMs?: number): Promise<void> } | null = null;
   return {
     async launch(o) {
+      // A store it cannot reach is a broken database (exit 2): one line with the store and the reason, as `user add` says it.
+      if (isPostgres(db)) {
+        const url = postgresUrl(process.env)!;
+        await reachPgStore((db as unknown as { $client: pg.Pool }).$client, url).catch((e: unknown) => {
+          throw e instanceof StoreUnreachableError ? new CliError(e.message, 2) : e;
+        });
+      }
       let request;
       try {
         request = await resolveBenchRun(db, o, databasePath(), `cli-${randomUUID()}`);

@@ -89,6 +89,16 @@ export class StoreUnreachableError extends Error {
 }
 
 /**
+ * Checks that the store answers (one `SELECT 1` on `pool`, which connects to `url`).
+ * @throws StoreUnreachableError naming the store (no credentials) and PostgreSQL's reason
+ */
+export async function reachPgStore(pool: pg.Pool, url: string): Promise<void> {
+  await pool.query("SELECT 1").catch((e: unknown) => {
+    throw new StoreUnreachableError(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
+  });
+}
+
+/**
  * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
  * `drizzle.__drizzle_migrations`), each in a transaction.
  * @throws StoreUnreachableError naming the store and PostgreSQL's reason when it cannot be reached
@@ -98,9 +108,7 @@ export async function migratePostgres(url: string, migrationsFolder: string = PG
   const pool = openPgPool(url, 1);
   try {
     // Connect first: a failed connection otherwise surfaces as drizzle's "Failed query: CREATE SCHEMA…".
-    await pool.query("SELECT 1").catch((e: unknown) => {
-      throw new StoreUnreachableError(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
-    });
+    await reachPgStore(pool, url);
     await migrate(pgDrizzle(pool), { migrationsFolder });
   } finally {
     await pool.end();

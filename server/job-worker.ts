@@ -9,6 +9,8 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Db } from "@/db/client";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
+import { pgStoreName } from "@/db/pg/client";
+import { storeOutageLog } from "./store-outage";
 import { finalizeBench } from "@/db/queries/bench-finalize";
 import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
 import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
@@ -81,8 +83,12 @@ export async function startJobWorker(
     );
     return (await factory)(benchId);
   };
+  // An outage is one line when it starts and one when it ends; the loop backs off meanwhile.
+  const outage = storeOutageLog("benchwork job worker", pgStoreName(url));
   const loop = startLoop({
     queue,
+    onError: outage.onError,
+    onRecovered: outage.onRecovered,
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
     slots: o.slots ?? workerSlots(env),
     leaseMs: queue.leaseMs,

@@ -76,6 +76,38 @@ function reasonOf(e: unknown): string {
   return err.message || err.errors?.[0]?.message || err.code || String(e);
 }
 
+/** Node's socket errors and PostgreSQL's SQLSTATEs that mean "the store is not reachable now", not a bad query. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "3D000",
+  "28P01",
+  "28000",
+]);
+
+/**
+ * When `e` (or an error in its `cause` chain, as drizzle wraps the driver's) says the PostgreSQL
+ * store cannot be reached — refused or dropped connection, server shutting down or starting,
+ * connection-class SQLSTATE `08…`, database gone, login refused — PostgreSQL's reason in words; else null.
+ */
+export function unreachableReason(e: unknown): string | null {
+  for (let err = e as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
+    if (typeof err !== "object") break;
+    const code = typeof err.code === "string" ? err.code : "";
+    if (UNREACHABLE_CODES.has(code) || code.startsWith("08") || /^Connection terminated/.test(err.message ?? "")) return reasonOf(err);
+  }
+  return null;
+}
+
 /**
  * The PostgreSQL store cannot be reached (server down, no such database, authentication refused).
  * Its message is one line for a person: the store without credentials and PostgreSQL's reason

@@ -36,3 +36,21 @@ it("npm run db:migrate on an unreachable PostgreSQL store prints one line and ex
   expect(stdout).toBe("");
   expect(code).toBe(1);
 }, 60_000);
+
+it("the seed step of npm start (db/seed/cli.ts) on an unreachable PostgreSQL store prints one line and exits 1", async () => {
+  const port = await closedPort();
+  const child = spawn(process.execPath, ["--import", "tsx", "db/seed/cli.ts"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, BENCHWORK_DATABASE_URL: `postgres://bw:s3cret-pw@127.0.0.1:${port}/benchwork` },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  expect(stderr.trimEnd().split("\n")).toEqual([
+    `benchwork: cannot connect to the PostgreSQL store 127.0.0.1:${port}/benchwork: connect ECONNREFUSED 127.0.0.1:${port}`,
+  ]);
+  expect(stdout).toBe("");
+  expect(code).toBe(1);
+}, 60_000);

@@ -4,16 +4,12 @@
  * (default data/benchwork.db, db/migrations).
  */
 import { databasePath, migrateDatabase, openDatabase } from "./client";
-import { migratePostgres, postgresUrl, StoreUnreachableError } from "./pg/client";
+import { exitIfUnreachable, migratePostgres, postgresUrl } from "./pg/client";
 
 const url = postgresUrl();
 if (url) {
   // A store it cannot reach: the error's one line (store, PostgreSQL's reason), no stack (README).
-  await migratePostgres(url).catch((e: unknown) => {
-    if (!(e instanceof StoreUnreachableError)) throw e;
-    console.error(`benchwork: ${e.message}`);
-    process.exit(1);
-  });
+  await migratePostgres(url).catch(exitIfUnreachable("benchwork"));
   console.log(`migrated ${new URL(url).host}${new URL(url).pathname} (PostgreSQL)`);
 } else {
   const file = databasePath();

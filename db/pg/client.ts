@@ -131,6 +131,20 @@ export async function reachPgStore(pool: pg.Pool, url: string): Promise<void> {
 }
 
 /**
+ * For a command's `.catch`: a {@link StoreUnreachableError} ends the process with its one line on
+ * stderr (`PREFIX: cannot connect to the PostgreSQL store host:port/db: reason`) and exit code 1, no
+ * stack; any other error is rethrown. Shared by `npm run db:migrate`, the seed step of `npm start`
+ * and `npm run db:seed`.
+ */
+export function exitIfUnreachable(prefix: string): (e: unknown) => never {
+  return (e) => {
+    if (!(e instanceof StoreUnreachableError)) throw e;
+    console.error(`${prefix}: ${e.message}`);
+    process.exit(1);
+  };
+}
+
+/**
  * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
  * `drizzle.__drizzle_migrations`), each in a transaction.
  * @throws StoreUnreachableError naming the store and PostgreSQL's reason when it cannot be reached

@@ -58,4 +58,19 @@ describe("benchwork on an unreachable PostgreSQL store", () => {
     },
     60_000,
   );
+
+  it("bench run prints the same line and exits 2 (a broken database, README), storing nothing", async () => {
+    const port = await closedPort();
+    const sqlite = path.join(dir, `untouched-bench-${port}.db`);
+    const r = await benchwork(["bench", "run", "--system", "acme", "--prompt", "agent", "--candidate", "model:m"], {
+      BENCHWORK_DATABASE_URL: `postgres://bw:s3cret-pw@127.0.0.1:${port}/benchwork`,
+      BENCHWORK_DB: sqlite,
+    });
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      `benchwork: cannot connect to the PostgreSQL store 127.0.0.1:${port}/benchwork: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(r.stdout).toBe("");
+    expect(r.code).toBe(2);
+    expect(existsSync(sqlite)).toBe(false);
+  }, 60_000);
 });

@@ -4,11 +4,12 @@
  * (default data/benchwork.db, db/migrations).
  */
 import { databasePath, migrateDatabase, openDatabase } from "./client";
-import { migratePostgres, postgresUrl } from "./pg/client";
+import { exitIfUnreachable, migratePostgres, postgresUrl } from "./pg/client";
 
 const url = postgresUrl();
 if (url) {
-  await migratePostgres(url);
+  // A store it cannot reach: the error's one line (store, PostgreSQL's reason), no stack (README).
+  await migratePostgres(url).catch(exitIfUnreachable("benchwork"));
   console.log(`migrated ${new URL(url).host}${new URL(url).pathname} (PostgreSQL)`);
 } else {
   const file = databasePath();

@@ -10,6 +10,8 @@ import type pg from "pg";
 import type { Db } from "@/db/client";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
 import { listenForTrialJobs } from "@/db/pg/trial-job-notices";
+import { pgStoreName } from "@/db/pg/client";
+import { storeOutageLog } from "./store-outage";
 import { finalizeBench } from "@/db/queries/bench-finalize";
 import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
 import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
@@ -103,6 +105,8 @@ export async function startJobWorker(
   });
   const gate = new IdleGate(o.idlePollMs ?? IDLE_POLL_MS, listener.listening);
   const asked = <T>(read: () => Promise<T[]>) => (gate.asking ? read() : Promise.resolve([]));
+  // An outage is one line when it starts and one when it ends; the loop backs off meanwhile.
+  const outage = storeOutageLog("benchwork job worker", pgStoreName(url));
   const loop = startLoop({
     queue: {
       heartbeat: (workerId, now) => queue.heartbeat(workerId, now),
@@ -116,6 +120,8 @@ export async function startJobWorker(
         return claims;
       },
     },
+    onError: outage.onError,
+    onRecovered: outage.onRecovered,
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
     slots,
     leaseMs: queue.leaseMs,

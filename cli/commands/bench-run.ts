@@ -39,7 +39,9 @@ import { GenerationFailed } from "@/server/generate/with-config";
 import { startBenchWorker } from "@/server/worker";
 import { startJobWorker } from "@/server/job-worker";
 import { stopJobQueue } from "@/server/bench/trial-jobs";
-import { postgresUrl } from "@/db/pg/client";
+import { pgStoreName, postgresUrl, reachPgStore, StoreUnreachableError, unreachableReason } from "@/db/pg/client";
+import { OutageTooLong, rideOutOutage } from "@/lib/ride-out-outage";
+import type pg from "pg";
 import { isPostgres, openPgStore } from "@/db/pg/store";
 import { LOCAL_AUTHOR } from "../local-author";
 import { CliError, usage, writeJsonFile, writeTextFile, type Io } from "../io";
@@ -124,11 +126,21 @@ interface BenchBackend {
   close(): Promise<void>;
 }
 
-function localBackend(): BenchBackend {
+/** How long `bench run` waits for an unreachable PostgreSQL store during a run before it gives up (exit 2), in ms. */
+export const STORE_OUTAGE_GIVE_UP_MS = 120_000;
+
+function localBackend(io: Io): BenchBackend {
   const db = openExisting();
   let worker: { wake(): void; stop(graceMs?: number): Promise<void> } | null = null;
   return {
     async launch(o) {
+      // A store it cannot reach is a broken database (exit 2): one line with the store and the reason, as `user add` says it.
+      if (isPostgres(db)) {
+        const url = postgresUrl(process.env)!;
+        await reachPgStore((db as unknown as { $client: pg.Pool }).$client, url).catch((e: unknown) => {
+          throw e instanceof StoreUnreachableError ? new CliError(e.message, 2) : e;
+        });
+      }
       let request;
       try {
         request = await resolveBenchRun(db, o, databasePath(), `cli-${randomUUID()}`);
@@ -150,7 +162,23 @@ function localBackend(): BenchBackend {
       worker = isPostgres(db) ? await startJobWorker(db, { pollMs: 50 }) : startBenchWorker(db, { pollMs: 50 });
       return { id: launched.id, plan: planSummary(launched.plan), generated, includeRetained: o.retained !== false };
     },
-    progress: async (id) => (await getBenchProgress(db, id, progressLease()))!,
+    // On PostgreSQL a progress poll rides out a short outage (a restart, a failover): a line when it
+    // starts and ends, exit 2 with one line after STORE_OUTAGE_GIVE_UP_MS.
+    progress: async (id) => {
+      const poll = async () => (await getBenchProgress(db, id, progressLease()))!;
+      if (!isPostgres(db)) return poll();
+      const store = pgStoreName(postgresUrl(process.env)!);
+      return rideOutOutage(poll, {
+        outageReason: unreachableReason,
+        giveUpMs: STORE_OUTAGE_GIVE_UP_MS,
+        now: Date.now,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        onLost: (reason) => io.err(`benchwork: the PostgreSQL store ${store} is unreachable (${reason}); waiting up to ${STORE_OUTAGE_GIVE_UP_MS / 1000} s`),
+        onBack: () => io.err(`benchwork: the PostgreSQL store ${store} is reachable again`),
+      }).catch((e: unknown) => {
+        throw e instanceof OutageTooLong ? new CliError(`the PostgreSQL store ${store} is ${e.message}`, 2) : e;
+      });
+    },
     cancel: async (id) => {
       await requestCancel(db, id, LOCAL_AUTHOR);
       worker?.wake();
@@ -215,7 +243,7 @@ export async function benchRunCommand(o: BenchRunOptions, io: Io): Promise<numbe
   if (o.server !== undefined && (o.confirm || o.rerunErrors))
     throw usage("--confirm and --rerun-errors work on a database file only for now (not with --server): use the bench page's Reruns panel");
   const rerunCap = rerunMaxCost(o);
-  const backend = o.server !== undefined ? remoteBackend(o.server) : localBackend();
+  const backend = o.server !== undefined ? remoteBackend(o.server) : localBackend(io);
   const { id, plan, generated, includeRetained } = await backend.launch(o);
   for (const line of launchLines(id, plan, generated, includeRetained)) io.out(line);
 

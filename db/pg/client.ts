@@ -36,14 +36,27 @@ export function postgresUrl(env: Record<string, string | undefined> = process.en
 }
 
 /**
- * A connection pool. `max` connections (default 10). Close it with `pool.end()`. An idle client the
- * server drops (restart, failover, a closing pool) is discarded and replaced on next use: without a
- * listener, pg would throw that error out of the event loop.
+ * A connection pool. `max` connections (default 10). Close it with `pool.end()`. A client the
+ * server drops (restart, failover, `pg_terminate_backend`, a closing pool) is discarded and replaced
+ * on next use, whether it was idle or checked out: pg emits the drop as an `error` event on the
+ * client, which without a listener throws out of the event loop and ends the process. The pool
+ * listens while a client is idle; {@link quietClientErrors} covers it while checked out (the query
+ * running on it is rejected with the same error, and the pool drops it at release).
  */
-export function openPgPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: "benchwork" });
-  pool.on("error", () => undefined);
+export function openPgPool(url: string, max = 10, applicationName = "benchwork"): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName });
+  quietClientErrors(pool);
   return pool;
+}
+
+/**
+ * Gives `pool` and every client it opens from now on an `error` listener that does nothing: the
+ * error reaches the caller through the query it fails (see {@link openPgPool}). Also for pools
+ * opened by a library (pg-boss's).
+ */
+export function quietClientErrors(pool: pg.Pool): void {
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => void client.on("error", () => undefined));
 }
 
 /** A drizzle handle over a pool or over one client (then every query runs on that client's transaction). */
@@ -63,6 +76,38 @@ function reasonOf(e: unknown): string {
   return err.message || err.errors?.[0]?.message || err.code || String(e);
 }
 
+/** Node's socket errors and PostgreSQL's SQLSTATEs that mean "the store is not reachable now", not a bad query. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "3D000",
+  "28P01",
+  "28000",
+]);
+
+/**
+ * When `e` (or an error in its `cause` chain, as drizzle wraps the driver's) says the PostgreSQL
+ * store cannot be reached — refused or dropped connection, server shutting down or starting,
+ * connection-class SQLSTATE `08…`, database gone, login refused — PostgreSQL's reason in words; else null.
+ */
+export function unreachableReason(e: unknown): string | null {
+  for (let err = e as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
+    if (typeof err !== "object") break;
+    const code = typeof err.code === "string" ? err.code : "";
+    if (UNREACHABLE_CODES.has(code) || code.startsWith("08") || /^Connection terminated/.test(err.message ?? "")) return reasonOf(err);
+  }
+  return null;
+}
+
 /**
  * The PostgreSQL store cannot be reached (server down, no such database, authentication refused).
  * Its message is one line for a person: the store without credentials and PostgreSQL's reason
@@ -76,6 +121,30 @@ export class StoreUnreachableError extends Error {
 }
 
 /**
+ * Checks that the store answers (one `SELECT 1` on `pool`, which connects to `url`).
+ * @throws StoreUnreachableError naming the store (no credentials) and PostgreSQL's reason
+ */
+export async function reachPgStore(pool: pg.Pool, url: string): Promise<void> {
+  await pool.query("SELECT 1").catch((e: unknown) => {
+    throw new StoreUnreachableError(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
+  });
+}
+
+/**
+ * For a command's `.catch`: a {@link StoreUnreachableError} ends the process with its one line on
+ * stderr (`PREFIX: cannot connect to the PostgreSQL store host:port/db: reason`) and exit code 1, no
+ * stack; any other error is rethrown. Shared by `npm run db:migrate`, the seed step of `npm start`
+ * and `npm run db:seed`.
+ */
+export function exitIfUnreachable(prefix: string): (e: unknown) => never {
+  return (e) => {
+    if (!(e instanceof StoreUnreachableError)) throw e;
+    console.error(`${prefix}: ${e.message}`);
+    process.exit(1);
+  };
+}
+
+/**
  * Applies every committed PostgreSQL migration that has not run yet (drizzle's journal in
  * `drizzle.__drizzle_migrations`), each in a transaction.
  * @throws StoreUnreachableError naming the store and PostgreSQL's reason when it cannot be reached
@@ -85,9 +154,7 @@ export async function migratePostgres(url: string, migrationsFolder: string = PG
   const pool = openPgPool(url, 1);
   try {
     // Connect first: a failed connection otherwise surfaces as drizzle's "Failed query: CREATE SCHEMA…".
-    await pool.query("SELECT 1").catch((e: unknown) => {
-      throw new StoreUnreachableError(`cannot connect to the PostgreSQL store ${pgStoreName(url)}: ${reasonOf(e)}`, { cause: e });
-    });
+    await reachPgStore(pool, url);
     await migrate(pgDrizzle(pool), { migrationsFolder });
   } finally {
     await pool.end();

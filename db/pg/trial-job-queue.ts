@@ -136,6 +136,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   private readonly boss: PgBoss;
   /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
   lastLookSawOpenBench = true;
+  private readonly bossPool: pg.Pool;
   /** The last error pg-boss reported (it emits errors instead of throwing them). */
   lastBossError: Error | null = null;
 
@@ -145,13 +146,15 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     assertLimit(this.leaseMs, "leaseMs");
     assertLimit(this.maxDeliveries, "maxDeliveries");
     this.pool = openPgPool(options.url, options.poolSize ?? 4);
+    // pg-boss runs its SQL on a pool of ours: its own pool has no `error` listener on the clients
+    // it checks out, so a connection PostgreSQL drops there ended the process (openPgPool).
+    this.bossPool = openPgPool(options.url, 2, "benchwork-queue");
+    const bossPool = this.bossPool;
     this.boss = new PgBoss({
-      connectionString: options.url,
-      max: 2,
+      db: { executeSql: (text: string, values?: unknown[]) => bossPool.query(text, values) },
       supervise: options.supervise ?? false,
       schedule: false,
       migrate: true,
-      application_name: "benchwork-queue",
     });
     this.boss.on("error", (e) => (this.lastBossError = e));
   }
@@ -164,6 +167,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   /** Closes both connection pools. */
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: false, close: true, wait: true });
+    await this.bossPool.end();
     await this.pool.end();
   }
 

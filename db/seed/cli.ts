@@ -3,7 +3,7 @@
  * `BENCHWORK_DATABASE_URL=postgres://…`, else the SQLite file at `BENCHWORK_DB`.
  */
 import { databasePath, migrateDatabase, openDatabase, type Db } from "../client";
-import { migratePostgres, postgresUrl } from "../pg/client";
+import { exitIfUnreachable, migratePostgres, postgresUrl } from "../pg/client";
 import { closeStore, openPgStore } from "../pg/store";
 import { seedDemoWorkspace } from "./demo";
 
@@ -11,7 +11,8 @@ const url = postgresUrl();
 let db: Db;
 let where: string;
 if (url) {
-  await migratePostgres(url);
+  // A store it cannot reach: one line on stderr, exit 1 (`npm start` adds nothing under it).
+  await migratePostgres(url).catch(exitIfUnreachable("benchwork"));
   db = openPgStore(url, 2);
   where = `${new URL(url).host}${new URL(url).pathname} (PostgreSQL)`;
 } else {

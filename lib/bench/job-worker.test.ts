@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ClaimedTrial, TrialOutcome } from "./queue";
 import type { TrialClaim, TrialResult } from "./trial-jobs";
-import { startJobWorker, type JobWorkerOptions } from "./job-worker";
+import { outageBackoffMs, startJobWorker, type JobWorkerOptions } from "./job-worker";
 import { bareOutcome, type TrialExecutor } from "./worker";
 
 /** A queue of `n` trials of bench 1 that hands out claims in order. */
@@ -77,6 +77,30 @@ const startOn = (queue: JobWorkerOptions["queue"], exec: TrialExecutor, o: Parti
   });
 
 describe("the job worker loop", () => {
+  it("while its store fails, waits longer between tries (poll interval doubled, at most 5 s) and says when it is back", async () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 50].map((n) => outageBackoffMs(n, 250))).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
+    const queue = fakeQueue(2);
+    let down = 3;
+    const claim = queue.claim.bind(queue);
+    queue.claim = async (w, max) => {
+      if (down > 0) {
+        down--;
+        throw new Error("connect ECONNREFUSED");
+      }
+      return claim(w, max);
+    };
+    const { exec, ends } = heldExecutor();
+    const errors: string[] = [];
+    const recovered: number[] = [];
+    const worker = startOn(queue, exec, { onError: (e) => errors.push((e as Error).message), onRecovered: (n) => recovered.push(n) });
+    await vi.waitFor(() => expect(ends.size).toBe(2));
+    for (const [id, end] of [...ends]) end(done(id));
+    await vi.waitFor(() => expect(queue.stored.size).toBe(2));
+    await worker.stop(0);
+    expect(errors).toEqual(Array(3).fill("connect ECONNREFUSED"));
+    expect(recovered).toEqual([3]);
+  });
+
   it("runs at most its slots at once, stores each result once and finalizes the bench after the last", async () => {
     const queue = fakeQueue(5);
     const { exec, ends, peak } = heldExecutor();

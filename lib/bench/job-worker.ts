@@ -45,7 +45,10 @@ export interface JobWorkerOptions {
   flushMs?: number;
   flushSize?: number;
   now?: () => number;
+  /** A failed step of the loop or a heartbeat (default: logged with its stack). */
   onError?: (e: unknown) => void;
+  /** The loop's first step that succeeded after `failures` failed ones in a row (the store is back). */
+  onRecovered?: (failures: number) => void;
   onBenchFinished?: (benchId: number) => void;
 }
 
@@ -61,6 +64,20 @@ export interface JobWorkerHandle {
   stop(graceMs?: number): Promise<void>;
   /** Resolves when the loop has ended. */
   done: Promise<void>;
+}
+
+/** Longest wait between two tries while the loop's steps fail (the store is down), in ms. */
+export const MAX_OUTAGE_BACKOFF_MS = 5_000;
+
+/**
+ * How long the loop waits after its `failures`-th failed step in a row: the poll interval, doubled
+ * at each further failure, at most {@link MAX_OUTAGE_BACKOFF_MS} (a store that is down is not asked
+ * four times a second for hours).
+ * @param failures consecutive failed steps (1 or more)
+ * @param pollMs the loop's poll interval in ms
+ */
+export function outageBackoffMs(failures: number, pollMs: number): number {
+  return Math.max(pollMs, Math.min(MAX_OUTAGE_BACKOFF_MS, pollMs * 2 ** Math.min(30, Math.max(0, failures - 1))));
 }
 
 const STOPPING = new Error("worker stopping");
@@ -228,12 +245,15 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
     });
 
   const done = (async () => {
+    let failures = 0;
     while (!stopCtl.signal.aborted) {
       try {
         await tick();
+        if (failures) o.onRecovered?.(failures);
+        failures = 0;
       } catch (e) {
         report(e);
-        await sleep(pollMs);
+        await sleep(outageBackoffMs(++failures, pollMs));
       }
       // A trial ended or a wake came during the tick: go again after this turn's other messages.
       // Results wait at most `flushMs`; otherwise the next poll (or a trial's end, or a wake).

@@ -6,6 +6,8 @@
  *    token) reach anything but the sign-in page and static files (issue 19): a page load goes to
  *    /sign-in, anything else gets 401. Roles are checked later, in each action and route
  *    (server/auth/guard.ts).
+ *    While the store cannot be reached, a page load shows /store-unreachable (a rewrite) and
+ *    anything else gets a 503 (issue 20).
  * 3. Gives every response the security headers, with a fresh CSP nonce that Next.js reads from the
  *    request's Content-Security-Policy and puts on its own scripts.
  */
@@ -14,10 +16,21 @@ import { guardRequest } from "@/lib/http/request-guard";
 import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
 import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
-import { actorFromRequest } from "@/server/auth/actor-core";
+import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
+import { isStoreUnreachable } from "@/lib/store/unreachable";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** The 503's text while the store cannot be reached (no store name: the server's log has it). */
+export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
+
+/** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
+function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
+  const forwarded = new Headers(requestHeaders);
+  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
+  return forwarded;
 }
 
 /**
@@ -46,14 +59,31 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   );
   if (!verdict.ok) return plainText(verdict.status, verdict.reason, headers);
 
-  if (!isPublicPath(request.nextUrl.pathname) && !(await actorFromRequest(request))) {
-    const kind = unauthenticatedResponseKind({
+  const kind = () =>
+    unauthenticatedResponseKind({
       method: request.method,
       accept: request.headers.get("accept"),
       isAction: request.headers.has("next-action"),
       isRsc: request.headers.has("rsc"),
     });
-    if (kind === "401") return plainText(401, unauthenticatedMessage({ hasAuthorization: request.headers.has("authorization") }), headers);
+  let actor: Actor | null = null;
+  if (!isPublicPath(request.nextUrl.pathname)) {
+    try {
+      actor = await actorFromRequest(request);
+    } catch (e) {
+      if (!isStoreUnreachable(e)) throw e;
+      // Who asks is unknown, so nothing of the page is served: a page load gets the "database cannot
+      // be reached" page in the app's layout (the address stays), anything else a one-line 503.
+      if (kind() === "redirect") {
+        const response = NextResponse.rewrite(new URL("/store-unreachable", request.nextUrl), { request: { headers: withCsp(request.headers, headers) } });
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return response;
+      }
+      return plainText(503, STORE_UNREACHABLE_TEXT, headers);
+    }
+  }
+  if (!isPublicPath(request.nextUrl.pathname) && !actor) {
+    if (kind() === "401") return plainText(401, unauthenticatedMessage({ hasAuthorization: request.headers.has("authorization") }), headers);
     const to = new URL("/sign-in", request.nextUrl);
     to.searchParams.set("next", request.nextUrl.pathname + request.nextUrl.search);
     const response = NextResponse.redirect(to, 307);
@@ -61,9 +91,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     return response;
   }
 
-  const forwarded = new Headers(request.headers);
-  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
-  const response = NextResponse.next({ request: { headers: forwarded } });
+  const response = NextResponse.next({ request: { headers: withCsp(request.headers, headers) } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

@@ -5,6 +5,7 @@ import { ToastProvider } from "@/components/ui/toast";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { RoleProvider } from "@/components/auth/role-context";
 import { currentActor } from "@/server/auth/actor";
+import { isStoreUnreachable } from "@/lib/store/unreachable";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
 // (a page prerendered at build time would carry none, and its scripts would be blocked).
@@ -17,7 +18,11 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // proxy.ts already sent visitors without a session to /sign-in; null here = the sign-in page.
-  const actor = await currentActor();
+  // A store that cannot be reached still gets the app's chrome: the page below says so (app/error.tsx).
+  const actor = await currentActor().catch((e: unknown) => {
+    if (isStoreUnreachable(e)) return null;
+    throw e;
+  });
   return (
     <html lang="en">
       <body className="min-h-screen">

@@ -1,0 +1,36 @@
+import { STORE_UNREACHABLE_DIGEST } from "@/lib/store/unreachable";
+
+/**
+ * What a page that failed on the server says (app/error.tsx, app/global-error.tsx). Production
+ * Next.js sends the browser only the error's digest, never its message or stack: a store that cannot
+ * be reached is told by {@link STORE_UNREACHABLE_DIGEST}; anything else gets the digest as a
+ * reference to find the full error in the server's log. Never shows a URL, password or stack.
+ */
+export function ErrorNotice({ digest, onRetry }: { digest?: string; onRetry: () => void }) {
+  const unreachable = digest === STORE_UNREACHABLE_DIGEST;
+  return (
+    <div role="alert" data-testid="error-notice" className="rounded-lg border border-red-200 bg-white p-8">
+      <h1 className="text-lg font-semibold text-slate-900">{unreachable ? "The database cannot be reached" : "Something went wrong on the server"}</h1>
+      <p className="mt-2 text-sm text-slate-600">
+        {unreachable
+          ? "Benchwork cannot connect to its database: the server may be down or restarting, or refusing the connection. Nothing is lost; the server's log names the store and the reason. Try again once it is back."
+          : "This page could not be shown. The server's log has the details"}
+        {!unreachable && digest ? (
+          <>
+            {" "}
+            (reference <code>{digest}</code>).
+          </>
+        ) : !unreachable ? (
+          "."
+        ) : null}
+      </p>
+      <button
+        type="button"
+        onClick={onRetry}
+        className="mt-4 inline-flex h-9 items-center rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white hover:bg-indigo-700"
+      >
+        Try again
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * "The store cannot be reached" as one recognisable failure (issue 20): while PostgreSQL is down,
+ * restarting or refusing us, every query fails with drizzle's `Failed query: …` whose `cause` is the
+ * driver's error. Pages and the proxy tell the person that the database is unreachable instead of a
+ * bare "Internal Server Error"; production Next.js hides a server error's message from the browser
+ * and sends only its `digest`, so a recognised error carries {@link STORE_UNREACHABLE_DIGEST}.
+ * Pure: no driver import, it reads only `code`, `message` and `cause`.
+ */
+
+/** The digest a page's error boundary receives for a store that cannot be reached (no URL, no reason). */
+export const STORE_UNREACHABLE_DIGEST = "BENCHWORK_STORE_UNREACHABLE";
+
+/** Network failures of a connection (Node's error codes). */
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
+
+/**
+ * PostgreSQL's SQLSTATEs for "no usable connection": class 08 (connection exception) and 57P01–57P03
+ * (shut down by an administrator or a crash, cannot connect now), plus a database that does not exist,
+ * a refused login and too many connections.
+ */
+function isUnreachableSqlState(code: string): boolean {
+  return code.startsWith("08") || ["57P01", "57P02", "57P03", "3D000", "28P01", "28000", "53300"].includes(code);
+}
+
+/** pg's own messages for a connection that broke or never came (they carry no code). */
+const DRIVER_MESSAGES = [/^Connection terminated/i, /^timeout expired/i, /connection timeout/i, /^Client has encountered a connection error/i];
+
+/**
+ * True when `e`, or an error in its `cause` chain (at most 5 deep), says the store cannot be reached.
+ * A failed query for another reason (constraint, syntax, a missing table) is false.
+ */
+export function isStoreUnreachable(e: unknown): boolean {
+  let current: unknown = e;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const err = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown; name?: unknown };
+    if (err.name === "StoreUnreachableError") return true;
+    if (typeof err.code === "string" && (NETWORK_CODES.has(err.code) || isUnreachableSqlState(err.code))) return true;
+    if (typeof err.message === "string" && DRIVER_MESSAGES.some((re) => re.test(err.message as string))) return true;
+    // Connecting to `localhost` tries ::1 and 127.0.0.1 and fails with an AggregateError of both.
+    if (Array.isArray(err.errors) && err.errors.some((inner) => isStoreUnreachable(inner))) return true;
+    current = err.cause;
+  }
+  return false;
+}
+
+/**
+ * `e` with `digest` set to {@link STORE_UNREACHABLE_DIGEST} when it is a store that cannot be reached
+ * (Next.js keeps a digest already set), else `e` unchanged. Rethrow what it returns.
+ */
+export function markStoreUnreachable(e: unknown): unknown {
+  if (e instanceof Error && isStoreUnreachable(e)) Object.assign(e, { digest: STORE_UNREACHABLE_DIGEST });
+  return e;
+}

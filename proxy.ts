@@ -17,7 +17,7 @@ import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
 import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
 import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
-import { isStoreUnreachable } from "@/lib/store/unreachable";
+import { isStoreUnreachable, unreachableReason } from "@/lib/store/unreachable";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
@@ -25,6 +25,9 @@ function plainText(status: number, text: string, headers: Record<string, string>
 
 /** The 503's text while the store cannot be reached (no store name: the server's log has it). */
 export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
+
+/** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
+let loggedUnreachableAt = 0;
 
 /** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
 function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
@@ -72,6 +75,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       actor = await actorFromRequest(request);
     } catch (e) {
       if (!isStoreUnreachable(e)) throw e;
+      if (Date.now() - loggedUnreachableAt >= 10_000) {
+        loggedUnreachableAt = Date.now();
+        console.error(`benchwork: cannot reach the store: ${unreachableReason(e)} (pages say so until it is back)`);
+      }
       // Who asks is unknown, so nothing of the page is served: a page load gets the "database cannot
       // be reached" page in the app's layout (the address stays), anything else a one-line 503.
       if (kind() === "redirect") {

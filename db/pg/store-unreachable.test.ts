@@ -8,7 +8,7 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import { countUsers } from "../queries/users";
 import { closeStore, openPgStore } from "./store";
 import type { Db } from "../client";
-import { isStoreUnreachable, markStoreUnreachable, STORE_UNREACHABLE_DIGEST } from "@/lib/store/unreachable";
+import { isStoreUnreachable, markStoreUnreachable, STORE_UNREACHABLE_DIGEST, unreachableReason } from "@/lib/store/unreachable";
 
 describe("isStoreUnreachable", () => {
   let db: Db;
@@ -28,6 +28,8 @@ describe("isStoreUnreachable", () => {
     );
     expect(error).toBeInstanceOf(DrizzleQueryError);
     expect(isStoreUnreachable(error)).toBe(true);
+    // What the proxy logs: the driver's reason, not drizzle's "Failed query: …" (and no password: pg's messages carry none).
+    expect(unreachableReason(error)).toMatch(/^connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
     expect((markStoreUnreachable(error) as { digest?: string }).digest).toBe(STORE_UNREACHABLE_DIGEST);
   });
 

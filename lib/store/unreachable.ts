@@ -51,3 +51,16 @@ export function markStoreUnreachable(e: unknown): unknown {
   if (e instanceof Error && isStoreUnreachable(e)) Object.assign(e, { digest: STORE_UNREACHABLE_DIGEST });
   return e;
 }
+
+/** The driver's reason at the bottom of `e`'s `cause` chain, e.g. "connect ECONNREFUSED 127.0.0.1:5432" (pg's messages carry no password). */
+export function unreachableReason(e: unknown): string {
+  let current: unknown = e;
+  let reason = "";
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const err = current as { message?: unknown; code?: unknown; cause?: unknown; errors?: { message?: unknown }[] };
+    const message = typeof err.message === "string" && err.message ? err.message : Array.isArray(err.errors) ? String(err.errors[0]?.message ?? "") : "";
+    reason = message || (typeof err.code === "string" ? err.code : reason);
+    current = err.cause;
+  }
+  return reason;
+}

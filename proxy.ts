@@ -26,6 +26,16 @@ function plainText(status: number, text: string, headers: Record<string, string>
 /** The 503's text while the store cannot be reached (no store name: the server's log has it). */
 export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
 
+/**
+ * `pathname` on the origin the request was sent to (its Host header, which guardRequest checked).
+ * Not `request.url`/`nextUrl`: they say "localhost" for 127.0.0.1, and Next.js proxies a rewrite to
+ * another origin over HTTP instead of rendering it (to localhost's ::1, where nothing listens).
+ */
+function sameOrigin(request: NextRequest, pathname: string): URL {
+  const host = request.headers.get("host");
+  return new URL(pathname, host ? `${request.nextUrl.protocol}//${host}` : request.url);
+}
+
 /** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
 let loggedUnreachableAt = 0;
 
@@ -82,7 +92,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
       // Who asks is unknown, so nothing of the page is served: a page load gets the "database cannot
       // be reached" page in the app's layout (the address stays), anything else a one-line 503.
       if (kind() === "redirect") {
-        const response = NextResponse.rewrite(new URL("/store-unreachable", request.nextUrl), { request: { headers: withCsp(request.headers, headers) } });
+        const response = NextResponse.rewrite(sameOrigin(request, "/store-unreachable"), { request: { headers: withCsp(request.headers, headers) } });
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return response;
       }

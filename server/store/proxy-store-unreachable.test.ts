@@ -36,7 +36,8 @@ describe("proxy with a PostgreSQL store that cannot be reached", () => {
 
   it("shows a page load the store-unreachable page at the address asked for", async () => {
     const response = await proxy(new NextRequest("http://127.0.0.1:3000/systems/gsm/benches/7", { headers: { host: "127.0.0.1:3000", accept: "text/html" } }));
-    expect(new URL(response.headers.get("x-middleware-rewrite") ?? "http://none/").pathname).toBe("/store-unreachable");
+    // The same origin as asked: a rewrite to another origin ("localhost" for 127.0.0.1) is proxied over HTTP, not rendered here.
+    expect(response.headers.get("x-middleware-rewrite")).toBe("http://127.0.0.1:3000/store-unreachable");
     expect(response.headers.get("content-security-policy")).toContain("nonce-");
   });
 

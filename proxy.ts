@@ -6,8 +6,8 @@
  *    token) reach anything but the sign-in page and static files (issue 19): a page load goes to
  *    /sign-in, anything else gets 401. Roles are checked later, in each action and route
  *    (server/auth/guard.ts).
- *    While the store cannot be reached, a page load shows /store-unreachable (a rewrite) and
- *    anything else gets a 503 (issue 20).
+ *    While the store cannot be reached, a page load shows that it cannot (the root layout, flagged
+ *    by STORE_UNREACHABLE_HEADER, renders no page) and anything else gets a 503 (issue 20).
  * 3. Gives every response the security headers, with a fresh CSP nonce that Next.js reads from the
  *    request's Content-Security-Policy and puts on its own scripts.
  */
@@ -17,7 +17,7 @@ import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
 import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
 import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
-import { isStoreUnreachable, unreachableReason } from "@/lib/store/unreachable";
+import { isStoreUnreachable, STORE_UNREACHABLE_HEADER, unreachableReason } from "@/lib/store/unreachable";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
@@ -26,23 +26,18 @@ function plainText(status: number, text: string, headers: Record<string, string>
 /** The 503's text while the store cannot be reached (no store name: the server's log has it). */
 export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
 
-/**
- * `pathname` on the origin the request was sent to (its Host header, which guardRequest checked).
- * Not `request.url`/`nextUrl`: they say "localhost" for 127.0.0.1, and Next.js proxies a rewrite to
- * another origin over HTTP instead of rendering it (to localhost's ::1, where nothing listens).
- */
-function sameOrigin(request: NextRequest, pathname: string): URL {
-  const host = request.headers.get("host");
-  return new URL(pathname, host ? `${request.nextUrl.protocol}//${host}` : request.url);
-}
-
 /** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
 let loggedUnreachableAt = 0;
 
-/** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
-function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
+/**
+ * The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts, and
+ * without a store-unreachable flag unless this proxy sets it (`storeUnreachable`).
+ */
+function withCsp(requestHeaders: Headers, headers: Record<string, string>, storeUnreachable = false): Headers {
   const forwarded = new Headers(requestHeaders);
   forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
+  forwarded.delete(STORE_UNREACHABLE_HEADER);
+  if (storeUnreachable) forwarded.set(STORE_UNREACHABLE_HEADER, "1");
   return forwarded;
 }
 
@@ -89,10 +84,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
         loggedUnreachableAt = Date.now();
         console.error(`benchwork: cannot reach the store: ${unreachableReason(e)} (pages say so until it is back)`);
       }
-      // Who asks is unknown, so nothing of the page is served: a page load gets the "database cannot
-      // be reached" page in the app's layout (the address stays), anything else a one-line 503.
+      // Who asks is unknown, so nothing of the page is served: a page load goes on flagged, and the root
+      // layout renders "The database cannot be reached" in the app's chrome instead of the page (a rewrite
+      // to a page of its own would do, but Next.js proxies a rewrite of a 127.0.0.1 request over HTTP to
+      // "localhost"); anything else gets a one-line 503.
       if (kind() === "redirect") {
-        const response = NextResponse.rewrite(sameOrigin(request, "/store-unreachable"), { request: { headers: withCsp(request.headers, headers) } });
+        const response = NextResponse.next({ request: { headers: withCsp(request.headers, headers, true) } });
         for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         return response;
       }

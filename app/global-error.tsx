@@ -5,7 +5,7 @@ import { ErrorNotice } from "@/components/errors/error-notice";
 
 /**
  * The root layout itself failed: replaces it, so it brings its own html, body and a plain header.
- * Same messages as app/error.tsx.
+ * Same message as app/error.tsx.
  */
 export default function GlobalError({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
   return (

@@ -4,8 +4,10 @@ import "./globals.css";
 import { ToastProvider } from "@/components/ui/toast";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { RoleProvider } from "@/components/auth/role-context";
-import { currentActor } from "@/server/auth/actor";
-import { isStoreUnreachable } from "@/lib/store/unreachable";
+import { currentActor, type Actor } from "@/server/auth/actor";
+import { headers } from "next/headers";
+import { isStoreUnreachable, STORE_UNREACHABLE_HEADER } from "@/lib/store/unreachable";
+import { StoreUnreachableNotice } from "@/components/errors/store-unreachable-notice";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
 // (a page prerendered at build time would carry none, and its scripts would be blocked).
@@ -18,11 +20,16 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // proxy.ts already sent visitors without a session to /sign-in; null here = the sign-in page.
-  // A store that cannot be reached still gets the app's chrome: the page below says so (app/error.tsx).
-  const actor = await currentActor().catch((e: unknown) => {
-    if (isStoreUnreachable(e)) return null;
-    throw e;
-  });
+  // A store that cannot be reached (proxy.ts could not tell who asks, or this lookup fails): the app's
+  // chrome says so in place of the page, which is not rendered at all.
+  let unreachable = (await headers()).has(STORE_UNREACHABLE_HEADER);
+  let actor: Actor | null = null;
+  if (!unreachable)
+    actor = await currentActor().catch((e: unknown) => {
+      if (!isStoreUnreachable(e)) throw e;
+      unreachable = true;
+      return null;
+    });
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -59,7 +66,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             ) : null}
           </header>
           <main className="mx-auto max-w-[1600px] px-6 py-6">
-            <RoleProvider role={actor?.role ?? "viewer"}>{children}</RoleProvider>
+            {unreachable ? <StoreUnreachableNotice /> : <RoleProvider role={actor?.role ?? "viewer"}>{children}</RoleProvider>}
           </main>
         </ToastProvider>
       </body>

@@ -1,19 +1,17 @@
-import { STORE_UNREACHABLE_DIGEST } from "@/lib/store/unreachable";
-
 /**
- * What a page that failed on the server says (app/error.tsx, app/global-error.tsx). Production
- * Next.js sends the browser only the error's digest, never its message or stack: a store that cannot
- * be reached is told by {@link STORE_UNREACHABLE_DIGEST}; anything else gets the digest as a
- * reference to find the full error in the server's log. Never shows a URL, password or stack.
+ * What a page that could not be shown says. `unreachable`: the store cannot be reached (the root
+ * layout renders it in the app's chrome, flagged by proxy.ts or from its own failed query). Otherwise
+ * a server error (app/error.tsx, app/global-error.tsx): production Next.js sends the browser only its
+ * digest, never its message or stack, and the digest is the reference to find it in the server's log.
+ * Never shows a URL, password or stack.
  */
-export function ErrorNotice({ digest, onRetry }: { digest?: string; onRetry: () => void }) {
-  const unreachable = digest === STORE_UNREACHABLE_DIGEST;
+export function ErrorNotice({ unreachable = false, digest, onRetry }: { unreachable?: boolean; digest?: string; onRetry: () => void }) {
   return (
     <div role="alert" data-testid="error-notice" className="rounded-lg border border-red-200 bg-white p-8">
       <h1 className="text-lg font-semibold text-slate-900">{unreachable ? "The database cannot be reached" : "Something went wrong on the server"}</h1>
       <p className="mt-2 text-sm text-slate-600">
         {unreachable
-          ? "Benchwork cannot connect to its database: the server may be down or restarting, or refusing the connection. Nothing is lost; the server's log names the store and the reason. Try again once it is back."
+          ? "Benchwork cannot connect to its database: the database server may be down or restarting, or refusing the connection. Nothing stored is lost; the server's log names the store and the reason. Try again once it is back."
           : "This page could not be shown. The server's log has the details"}
         {!unreachable && digest ? (
           <>

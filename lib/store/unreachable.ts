@@ -1,14 +1,17 @@
 /**
  * "The store cannot be reached" as one recognisable failure (issue 20): while PostgreSQL is down,
  * restarting or refusing us, every query fails with drizzle's `Failed query: …` whose `cause` is the
- * driver's error. Pages and the proxy tell the person that the database is unreachable instead of a
- * bare "Internal Server Error"; production Next.js hides a server error's message from the browser
- * and sends only its `digest`, so a recognised error carries {@link STORE_UNREACHABLE_DIGEST}.
- * Pure: no driver import, it reads only `code`, `message` and `cause`.
+ * driver's error. The proxy and the root layout recognise it and say that the database cannot be
+ * reached instead of a bare "Internal Server Error". Pure: no driver import, it reads only `code`,
+ * `message` and `cause`.
  */
 
-/** The digest a page's error boundary receives for a store that cannot be reached (no URL, no reason). */
-export const STORE_UNREACHABLE_DIGEST = "BENCHWORK_STORE_UNREACHABLE";
+/**
+ * The request header proxy.ts sets on a page load it could not authenticate because the store
+ * cannot be reached: the root layout then renders the notice instead of the page (never the page:
+ * who asks is unknown). The proxy removes it from every incoming request.
+ */
+export const STORE_UNREACHABLE_HEADER = "x-benchwork-store-unreachable";
 
 /** Network failures of a connection (Node's error codes). */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
@@ -41,15 +44,6 @@ export function isStoreUnreachable(e: unknown): boolean {
     current = err.cause;
   }
   return false;
-}
-
-/**
- * `e` with `digest` set to {@link STORE_UNREACHABLE_DIGEST} when it is a store that cannot be reached
- * (Next.js keeps a digest already set), else `e` unchanged. Rethrow what it returns.
- */
-export function markStoreUnreachable(e: unknown): unknown {
-  if (e instanceof Error && isStoreUnreachable(e)) Object.assign(e, { digest: STORE_UNREACHABLE_DIGEST });
-  return e;
 }
 
 /** The driver's reason at the bottom of `e`'s `cause` chain, e.g. "connect ECONNREFUSED 127.0.0.1:5432" (pg's messages carry no password). */

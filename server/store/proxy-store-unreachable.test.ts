@@ -1,12 +1,13 @@
 /**
  * Issue 20: while PostgreSQL is down, every page was a bare "Internal Server Error": the proxy's
- * session lookup threw before any page or error boundary ran. Now a page load is rewritten to
- * /store-unreachable (the app's layout says the database cannot be reached) and an API call gets a
- * one-line 503; neither names the store's URL or password.
+ * session lookup threw before any page or error boundary ran. Now a page load goes on flagged (the
+ * root layout renders "The database cannot be reached" instead of the page) and an API call gets a
+ * one-line 503; neither names the store's URL or password. Only the proxy sets the flag.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:net";
 import { NextRequest } from "next/server";
+import { STORE_UNREACHABLE_HEADER } from "@/lib/store/unreachable";
 
 /** A loopback port nothing listens on (bound to 0, then closed). */
 async function closedPort(): Promise<number> {
@@ -34,11 +35,19 @@ describe("proxy with a PostgreSQL store that cannot be reached", () => {
     else process.env.BENCHWORK_DATABASE_URL = saved;
   });
 
-  it("shows a page load the store-unreachable page at the address asked for", async () => {
+  it("passes a page load on flagged, so that the layout says the store cannot be reached instead of the page", async () => {
     const response = await proxy(new NextRequest("http://127.0.0.1:3000/systems/gsm/benches/7", { headers: { host: "127.0.0.1:3000", accept: "text/html" } }));
-    // The same origin as asked: a rewrite to another origin ("localhost" for 127.0.0.1) is proxied over HTTP, not rendered here.
-    expect(response.headers.get("x-middleware-rewrite")).toBe("http://127.0.0.1:3000/store-unreachable");
-    expect(response.headers.get("content-security-policy")).toContain("nonce-");
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+    expect(response.headers.get(`x-middleware-request-${STORE_UNREACHABLE_HEADER}`)).toBe("1");
+    expect(response.headers.get("x-middleware-request-content-security-policy")).toContain("nonce-");
+  });
+
+  it("drops a flag the request brings itself (a public page, no store lookup)", async () => {
+    const response = await proxy(
+      new NextRequest("http://127.0.0.1:3000/sign-in", { headers: { host: "127.0.0.1:3000", accept: "text/html", [STORE_UNREACHABLE_HEADER]: "1" } }),
+    );
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+    expect(response.headers.get(`x-middleware-request-${STORE_UNREACHABLE_HEADER}`)).toBeNull();
   });
 
   it("answers an API call with a 503 that names neither the URL nor the password", async () => {

@@ -6,8 +6,8 @@
  *    token) reach anything but the sign-in page and static files (issue 19): a page load goes to
  *    /sign-in, anything else gets 401. Roles are checked later, in each action and route
  *    (server/auth/guard.ts).
- *    While the store cannot be reached, a page load shows that it cannot (the root layout, flagged
- *    by STORE_UNREACHABLE_HEADER, renders no page) and anything else gets a 503 (issue 20).
+ *    While the store cannot be reached, a page load gets a 503 page saying so and anything else a
+ *    one-line 503 (issue 20).
  * 3. Gives every response the security headers, with a fresh CSP nonce that Next.js reads from the
  *    request's Content-Security-Policy and puts on its own scripts.
  */
@@ -17,7 +17,8 @@ import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
 import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
 import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
-import { isStoreUnreachable, STORE_UNREACHABLE_HEADER, unreachableReason } from "@/lib/store/unreachable";
+import { isStoreUnreachable, unreachableReason } from "@/lib/store/unreachable";
+import { storeUnreachableHtml } from "@/lib/store/unreachable-page";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
@@ -29,15 +30,10 @@ export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right
 /** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
 let loggedUnreachableAt = 0;
 
-/**
- * The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts, and
- * without a store-unreachable flag unless this proxy sets it (`storeUnreachable`).
- */
-function withCsp(requestHeaders: Headers, headers: Record<string, string>, storeUnreachable = false): Headers {
+/** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
+function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
   const forwarded = new Headers(requestHeaders);
   forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
-  forwarded.delete(STORE_UNREACHABLE_HEADER);
-  if (storeUnreachable) forwarded.set(STORE_UNREACHABLE_HEADER, "1");
   return forwarded;
 }
 
@@ -84,15 +80,13 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
         loggedUnreachableAt = Date.now();
         console.error(`benchwork: cannot reach the store: ${unreachableReason(e)} (pages say so until it is back)`);
       }
-      // Who asks is unknown, so nothing of the page is served: a page load goes on flagged, and the root
-      // layout renders "The database cannot be reached" in the app's chrome instead of the page (a rewrite
-      // to a page of its own would do, but Next.js proxies a rewrite of a 127.0.0.1 request over HTTP to
-      // "localhost"); anything else gets a one-line 503.
-      if (kind() === "redirect") {
-        const response = NextResponse.next({ request: { headers: withCsp(request.headers, headers, true) } });
-        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-        return response;
-      }
+      // Who asks is unknown, so nothing of the page is served or rendered: a page load gets a page
+      // saying so (lib/store/unreachable-page.ts says why not a rendered one), anything else one line.
+      if (kind() === "redirect")
+        return new NextResponse(storeUnreachableHtml(), {
+          status: 503,
+          headers: { ...headers, "Content-Type": "text/html; charset=utf-8", "Retry-After": "10" },
+        });
       return plainText(503, STORE_UNREACHABLE_TEXT, headers);
     }
   }

@@ -5,8 +5,7 @@ import { ToastProvider } from "@/components/ui/toast";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { RoleProvider } from "@/components/auth/role-context";
 import { currentActor, type Actor } from "@/server/auth/actor";
-import { headers } from "next/headers";
-import { isStoreUnreachable, STORE_UNREACHABLE_HEADER } from "@/lib/store/unreachable";
+import { isStoreUnreachable } from "@/lib/store/unreachable";
 import { StoreUnreachableNotice } from "@/components/errors/store-unreachable-notice";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
@@ -20,16 +19,16 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // proxy.ts already sent visitors without a session to /sign-in; null here = the sign-in page.
-  // A store that cannot be reached (proxy.ts could not tell who asks, or this lookup fails): the app's
-  // chrome says so in place of the page, which is not rendered at all.
-  let unreachable = (await headers()).has(STORE_UNREACHABLE_HEADER);
-  let actor: Actor | null = null;
-  if (!unreachable)
-    actor = await currentActor().catch((e: unknown) => {
+  // The store went away after proxy.ts let the request in (or on a public page it does not look up):
+  // the app's chrome says so in place of the page.
+  const who = await currentActor().then(
+    (actor: Actor | null) => ({ actor, unreachable: false }),
+    (e: unknown) => {
       if (!isStoreUnreachable(e)) throw e;
-      unreachable = true;
-      return null;
-    });
+      return { actor: null, unreachable: true };
+    },
+  );
+  const { actor, unreachable } = who;
   return (
     <html lang="en">
       <body className="min-h-screen">

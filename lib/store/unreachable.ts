@@ -6,13 +6,6 @@
  * `message` and `cause`.
  */
 
-/**
- * The request header proxy.ts sets on a page load it could not authenticate because the store
- * cannot be reached: the root layout then renders the notice instead of the page (never the page:
- * who asks is unknown). The proxy removes it from every incoming request.
- */
-export const STORE_UNREACHABLE_HEADER = "x-benchwork-store-unreachable";
-
 /** Network failures of a connection (Node's error codes). */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
 

@@ -6,6 +6,8 @@
  *    token) reach anything but the sign-in page and static files (issue 19): a page load goes to
  *    /sign-in, anything else gets 401. Roles are checked later, in each action and route
  *    (server/auth/guard.ts).
+ *    While the store cannot be reached, a page load gets a 503 page saying so and anything else a
+ *    one-line 503 (issue 20).
  * 3. Gives every response the security headers, with a fresh CSP nonce that Next.js reads from the
  *    request's Content-Security-Policy and puts on its own scripts.
  */
@@ -14,10 +16,25 @@ import { guardRequest } from "@/lib/http/request-guard";
 import { securityHeaders } from "@/lib/http/security-headers";
 import { hostPolicyFromEnv } from "@/server/host-policy";
 import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } from "@/lib/auth/public-paths";
-import { actorFromRequest } from "@/server/auth/actor-core";
+import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
+import { isStoreUnreachable, unreachableReason } from "@/lib/store/unreachable";
+import { storeUnreachableHtml } from "@/lib/store/unreachable-page";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** The 503's text while the store cannot be reached (no store name: the server's log has it). */
+export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
+
+/** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
+let loggedUnreachableAt = 0;
+
+/** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
+function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
+  const forwarded = new Headers(requestHeaders);
+  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
+  return forwarded;
 }
 
 /**
@@ -46,14 +63,35 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   );
   if (!verdict.ok) return plainText(verdict.status, verdict.reason, headers);
 
-  if (!isPublicPath(request.nextUrl.pathname) && !(await actorFromRequest(request))) {
-    const kind = unauthenticatedResponseKind({
+  const kind = () =>
+    unauthenticatedResponseKind({
       method: request.method,
       accept: request.headers.get("accept"),
       isAction: request.headers.has("next-action"),
       isRsc: request.headers.has("rsc"),
     });
-    if (kind === "401") return plainText(401, unauthenticatedMessage({ hasAuthorization: request.headers.has("authorization") }), headers);
+  let actor: Actor | null = null;
+  if (!isPublicPath(request.nextUrl.pathname)) {
+    try {
+      actor = await actorFromRequest(request);
+    } catch (e) {
+      if (!isStoreUnreachable(e)) throw e;
+      if (Date.now() - loggedUnreachableAt >= 10_000) {
+        loggedUnreachableAt = Date.now();
+        console.error(`benchwork: cannot reach the store: ${unreachableReason(e)} (pages say so until it is back)`);
+      }
+      // Who asks is unknown, so nothing of the page is served or rendered: a page load gets a page
+      // saying so (lib/store/unreachable-page.ts says why not a rendered one), anything else one line.
+      if (kind() === "redirect")
+        return new NextResponse(storeUnreachableHtml(), {
+          status: 503,
+          headers: { ...headers, "Content-Type": "text/html; charset=utf-8", "Retry-After": "10" },
+        });
+      return plainText(503, STORE_UNREACHABLE_TEXT, headers);
+    }
+  }
+  if (!isPublicPath(request.nextUrl.pathname) && !actor) {
+    if (kind() === "401") return plainText(401, unauthenticatedMessage({ hasAuthorization: request.headers.has("authorization") }), headers);
     const to = new URL("/sign-in", request.nextUrl);
     to.searchParams.set("next", request.nextUrl.pathname + request.nextUrl.search);
     const response = NextResponse.redirect(to, 307);
@@ -61,9 +99,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     return response;
   }
 
-  const forwarded = new Headers(request.headers);
-  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
-  const response = NextResponse.next({ request: { headers: forwarded } });
+  const response = NextResponse.next({ request: { headers: withCsp(request.headers, headers) } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

@@ -4,7 +4,9 @@ import "./globals.css";
 import { ToastProvider } from "@/components/ui/toast";
 import { AccountMenu } from "@/components/auth/account-menu";
 import { RoleProvider } from "@/components/auth/role-context";
-import { currentActor } from "@/server/auth/actor";
+import { currentActor, type Actor } from "@/server/auth/actor";
+import { isStoreUnreachable } from "@/lib/store/unreachable";
+import { StoreUnreachableNotice } from "@/components/errors/store-unreachable-notice";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
 // (a page prerendered at build time would carry none, and its scripts would be blocked).
@@ -17,7 +19,16 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // proxy.ts already sent visitors without a session to /sign-in; null here = the sign-in page.
-  const actor = await currentActor();
+  // The store went away after proxy.ts let the request in (or on a public page it does not look up):
+  // the app's chrome says so in place of the page.
+  const who = await currentActor().then(
+    (actor: Actor | null) => ({ actor, unreachable: false }),
+    (e: unknown) => {
+      if (!isStoreUnreachable(e)) throw e;
+      return { actor: null, unreachable: true };
+    },
+  );
+  const { actor, unreachable } = who;
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -54,7 +65,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             ) : null}
           </header>
           <main className="mx-auto max-w-[1600px] px-6 py-6">
-            <RoleProvider role={actor?.role ?? "viewer"}>{children}</RoleProvider>
+            {unreachable ? <StoreUnreachableNotice /> : <RoleProvider role={actor?.role ?? "viewer"}>{children}</RoleProvider>}
           </main>
         </ToastProvider>
       </body>

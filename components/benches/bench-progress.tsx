@@ -14,6 +14,7 @@ import { cancelRefusal, clockText } from "./progress-text";
 import { publishSpend } from "./live-spend";
 import type { BenchProgressPoll } from "@/server/bench/progress-poll";
 import { BenchStatus } from "./status-badge";
+import { NoWorkerNotice } from "./no-worker-notice";
 import { useRoleAtLeast } from "@/components/auth/role-context";
 
 /** While a bench runs, the page's results (candidates table, matrix) are re-read this often at most, in ms. */
@@ -29,7 +30,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   const router = useRouter();
   const canEdit = useRoleAtLeast("editor");
   const toast = useToast();
-  const [p, setP] = useState(initial);
+  // The page's first render has no poll yet: the no-worker notice comes with the first poll (a second later).
+  const [p, setP] = useState<BenchProgress & Partial<Pick<BenchProgressPoll, "noWorkerSince">>>(initial);
   const [now, setNow] = useState(() => Date.now());
   const [pending, startTransition] = useTransition();
   const ended = p.status !== "queued" && p.status !== "running";
@@ -141,6 +143,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           </span>
         ) : null}
       </div>
+      {!ended && p.noWorkerSince != null ? <NoWorkerNotice since={p.noWorkerSince} now={now} /> : null}
       <div
         className="h-2 w-full overflow-hidden rounded bg-slate-100"
         role="progressbar"

@@ -1,3 +1,5 @@
+import { n as thousands } from "./progress-counts";
+
 /**
  * A count with its noun in the right number, for the lines `bench run` prints (issue #16: "1 trials",
  * "1 model calls"): `counted(1, "trial")` → "1 trial", `counted(2_000, "trial")` → "2,000 trials".
@@ -5,5 +7,5 @@
  * @param many the noun for any other count (default: `one` + "s")
  */
 export function counted(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }

@@ -3,6 +3,7 @@
  * the same for a bench launched on a database file and one launched through the HTTP API.
  */
 import { counted } from "./counted";
+import { n as num } from "./progress-counts";
 import type { BenchPlan } from "./types";
 
 /** The part of a plan the launch lines (and the results' manifest block) need. */
@@ -43,11 +44,11 @@ export function launchLines(id: number, plan: PlanSummary, generated: GeneratedS
   if (g) {
     const n = counted;
     out.push(
-      `generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${g.dropped} dropped` : ""}${g.refused.length ? `; ${g.refused.length} refused (already in the rubric)` : ""}`,
+      `generated ${n(g.criterionIds.length, "criterion", "criteria")} and ${n(g.caseIds.length, "scenario", "scenarios")} with ${g.model} (run ${g.runId}), accepted as generated items of the library${g.dropped ? `; ${num(g.dropped)} dropped` : ""}${g.refused.length ? `; ${num(g.refused.length)} refused (already in the rubric)` : ""}`,
     );
   }
   out.push(
-    `bench #${id}: ${counted(plan.includedCount, "case")} included (${includeRetained ? `${counted(plan.retainedJoined, "retained regression case")} joined` : "retained regression cases left out"}), ${plan.excludedCount} excluded, ${counted(plan.trialCount, "trial")} (${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")})`,
+    `bench #${id}: ${counted(plan.includedCount, "case")} included (${includeRetained ? `${counted(plan.retainedJoined, "retained regression case")} joined` : "retained regression cases left out"}), ${num(plan.excludedCount)} excluded, ${counted(plan.trialCount, "trial")} (${plan.modelCallsUpperBound ? "at most " : ""}${counted(plan.modelCalls, "model call")}, ${counted(plan.judgeCalls, "judge call")})`,
   );
   for (const w of plan.warnings) out.push(`  note: ${w}`);
   return out;

@@ -7,6 +7,7 @@
 import type { CandidateStats, CheckOutcomeRow } from "./aggregate";
 import { formatPoints } from "./evidence/format";
 import { isFix } from "./fix";
+import { n as num } from "./progress-counts";
 
 /** One broken check. */
 export interface Regression {
@@ -159,8 +160,8 @@ export function isPartialRecommendation(rec: Pick<Recommendation, "partial"> & {
 export function partialReason(p: Pick<PartialRun, "finished" | "total" | "budgetSkipped">): string {
   // Issue #16: a bench the spend cap cut short is as partial as a cancelled one.
   return p.budgetSkipped
-    ? `the spend cap stopped it after ${p.finished} of ${p.total} trials (${p.budgetSkipped} skipped as budget)`
-    : `cancelled after ${p.finished} of ${p.total} trials`;
+    ? `the spend cap stopped it after ${num(p.finished)} of ${num(p.total)} trials (${num(p.budgetSkipped)} skipped as budget)`
+    : `cancelled after ${num(p.finished)} of ${num(p.total)} trials`;
 }
 
 /** "Its comparisons cover only the cases both sides scored, of 20: a vs the baseline 4, vs the last bench (#8) 4; …" */
@@ -169,11 +170,13 @@ function coverageText(p: PartialRun): string {
   const by = new Map<string, string[]>();
   for (const c of p.coverage) {
     const list = by.get(c.label) ?? [];
-    list.push(`vs ${c.against === "baseline" ? "the baseline" : `the last bench${c.againstBenchId === undefined ? "" : ` (#${c.againstBenchId})`}`} ${c.n}`);
+    list.push(
+      `vs ${c.against === "baseline" ? "the baseline" : `the last bench${c.againstBenchId === undefined ? "" : ` (#${c.againstBenchId})`}`} ${num(c.n)}`,
+    );
     by.set(c.label, list);
   }
   const parts = [...by].map(([label, list]) => `${label} ${list.join(", ")}`);
-  return ` Its comparisons cover only the cases both sides scored${p.cases === undefined ? "" : `, of ${p.cases}`}: ${parts.join("; ")}.`;
+  return ` Its comparisons cover only the cases both sides scored${p.cases === undefined ? "" : `, of ${num(p.cases)}`}: ${parts.join("; ")}.`;
 }
 
 const pct = (r: number | null) => (r === null ? "n/a" : `${(r * 100).toFixed(1)}%`);
@@ -223,7 +226,7 @@ function brokeNote(verdicts: readonly CandidateVerdict[]): string {
   const broke = verdicts.filter((v) => v.blockers.length > 0);
   if (broke.length === 0) return "";
   const n = broke.reduce((a, v) => a + v.blockers.length, 0);
-  return ` ${broke.length === 1 ? "It also breaks" : "They also break"} ${n} previously passing check${n > 1 ? "s" : ""} (${broke.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")}).`;
+  return ` ${broke.length === 1 ? "It also breaks" : "They also break"} ${num(n)} previously passing check${n > 1 ? "s" : ""} (${broke.map((v) => `${v.label}: ${num(v.blockers.length)}`).join(", ")}).`;
 }
 
 /** −1 when `a` is lower than `b` by at least `share` of the larger, 1 when higher, else 0 (a tie). */
@@ -236,13 +239,13 @@ function clearlyLower(a: number, b: number, share: number): number {
 /** What blocks a candidate, regressions and gate limits: "1 broken check, and cost per case +50 % exceeds the +30 % limit". */
 function blockedBy(v: CandidateVerdict): string {
   const n = v.blockers.length;
-  return [n ? `${n} broken check${n === 1 ? "" : "s"}` : "", ...(v.limitBlockers ?? [])].filter(Boolean).join(", and ");
+  return [n ? `${num(n)} broken check${n === 1 ? "" : "s"}` : "", ...(v.limitBlockers ?? [])].filter(Boolean).join(", and ");
 }
 
 /** Why a candidate ranked above the pick is not it: "b scores higher but breaks 2 previously passing checks". */
 function whyAbove(v: CandidateVerdict): string {
   return v.blockers.length
-    ? `${v.label} scores higher but breaks ${v.blockers.length} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
+    ? `${v.label} scores higher but breaks ${num(v.blockers.length)} previously passing check${v.blockers.length > 1 ? "s" : ""}${v.limitBlockers ? `, and ${v.limitBlockers.join("; ")}` : ""}`
     : `${v.label} scores higher but ${v.limitBlockers!.join("; ")}`;
 }
 
@@ -310,14 +313,14 @@ export function recommend(
   let headline: string;
   if (partial && best) {
     const blockedAbove = verdicts.filter((v) => v.rank < best.rank && (v.blockers.length || v.limitBlockers));
-    const rateText = `${pct(stat(best.candidateId).passRate.rate)} of ${stat(best.candidateId).passRate.scored} scored checks`;
+    const rateText = `${pct(stat(best.candidateId).passRate.rate)} of ${num(stat(best.candidateId).passRate.scored)} scored checks`;
     headline = `No candidate is recommended: the cases it did not run could hide a regression.${coverageText(partial)} On the cases that ran, ${best.label} ranks first (${rateText})${blockedAbove.length ? `; ${blockedAbove.map(whyAbove).join("; ")}` : ""}.`;
   } else if (!pick) {
     const scored = verdicts.filter((v) => stat(v.candidateId).passRate.scored > 0);
     const passedNone = scored.filter((v) => !passedAny(v));
     if (scored.length === 0) headline = "No candidate is recommended: no check was scored.";
     else if (passedNone.length === scored.length)
-      headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${stat(v.candidateId).passRate.scored}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
+      headline = `Nothing passed: every scored check failed (${scored.map((v) => `${v.label}: 0 of ${num(stat(v.candidateId).passRate.scored)}`).join(", ")}). No candidate is recommended.${brokeNote(verdicts)}`;
     else {
       // Every candidate that passed something is blocked, or it would be the pick: name each one (issue #16), in rank order.
       const blocked = verdicts.filter((v) => passedAny(v));
@@ -325,7 +328,7 @@ export function recommend(
       if (blocked.every((v) => v.blockers.length === 0))
         headline = `No candidate is recommended: ${blocked.map((v) => `${v.label} passes the gate's regression check but ${v.limitBlockers!.join("; ")}`).join("; ")}.`;
       else if (blocked.every((v) => !v.limitBlockers))
-        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.map((v) => `${v.label}: ${v.blockers.length}`).join(", ")})${others}.`;
+        headline = `No candidate is recommended: every candidate that passed a check breaks a previously passing check (${blocked.map((v) => `${v.label}: ${num(v.blockers.length)}`).join(", ")})${others}.`;
       else
         headline = `No candidate is recommended: every candidate that passed a check is blocked (${blocked.map((v) => `${v.label}: ${blockedBy(v)}`).join("; ")})${others}.`;
     }
@@ -334,7 +337,7 @@ export function recommend(
     // Ranked above the pick: blocked by a regression, or held back by a gate limit (issue #16 §4).
     const blockedAbove = verdicts.filter((v) => v.rank < pick.rank && (v.blockers.length || v.limitBlockers));
     const why = whyAbove;
-    const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${stat(pick.candidateId).passRate.scored} scored checks`;
+    const rateText = `${pct(stat(pick.candidateId).passRate.rate)} of ${num(stat(pick.candidateId).passRate.scored)} scored checks`;
     if (pick.isBaseline && blockedAbove.length) {
       headline = `Keep the baseline ${pick.label} (${rateText}): ${blockedAbove.map(why).join("; ")}.`;
     } else if (pick.isBaseline) {
@@ -360,13 +363,13 @@ export function recommend(
   if (baseStats && baseStats.passRate.scored === 0) {
     const label = candidates.find((c) => c.id === baselineId)!.label;
     notes.push(
-      `The baseline ${label} has no scored check${baseStats.trials.error ? ` (${baseStats.trials.error} of ${baseStats.trials.total} trials errored)` : ""}, so regressions against it could not be checked.`,
+      `The baseline ${label} has no scored check${baseStats.trials.error ? ` (${num(baseStats.trials.error)} of ${num(baseStats.trials.total)} trials errored)` : ""}, so regressions against it could not be checked.`,
     );
   }
   for (const v of verdicts) {
     const s = stat(v.candidateId);
     if (s.trials.error && !(v.candidateId === baselineId && s.passRate.scored === 0))
-      v.tradeoffs.push(`${s.trials.error} of ${s.trials.total} trials errored (not counted as failures)`);
+      v.tradeoffs.push(`${num(s.trials.error)} of ${num(s.trials.total)} trials errored (not counted as failures)`);
   }
   if (partial && !best) headline += coverageText(partial);
   if (partial) headline = `Partial bench, ${partialReason(partial)}. ${headline}`;

@@ -16,7 +16,17 @@ describe("spend cap and gate limits into the bench settings", () => {
     applyBudgetSettings(s, req({ spendCapUsd: 1 }), p);
     expect(s.spendCap).toEqual({ usd: 1, trialEstimateUsd: 0.05 });
     expect(p.warnings).toEqual([
-      "The estimated cost ($2.00) is over the spend cap of $1.00: about 20 of the 40 trials can start; the rest will be skipped as “budget”.",
+      "The estimated cost ($2.00) is over the spend cap of $1.00. Trials start while what was spent plus one trial's estimate stays within the cap: at the plan's $0.05 a trial (it counts every answer at its output-token limit), 20 of the 40 trials fit, and trials that cost less let more start. The rest will be skipped as “budget”.",
+    ]);
+  });
+  // Issue 20's tester: "about 4 of the 400 trials can start" under a $0.50 cap, and 28 ran ($0.39 spent). The figure is
+  // what fits at the plan's estimate (an upper bound per answer), counted as the claim counts a new trial: at the dearest candidate's.
+  it("counts the trials that fit as the claim does, at the dearest candidate's estimate, and says cheaper trials let more start", () => {
+    const s = settings();
+    const p = { ...plan(0.88, 8), candidateTrialCostUsd: [0.02, 0.2] } as BenchPlan; // mean $0.11: the old note said "about 4"
+    applyBudgetSettings(s, req({ spendCapUsd: 0.5 }), p);
+    expect(p.warnings).toEqual([
+      "The estimated cost ($0.88) is over the spend cap of $0.50. Trials start while what was spent plus one trial's estimate stays within the cap: at the plan's $0.20 a trial (the dearest candidate's; it counts every answer at its output-token limit), 2 of the 8 trials fit, and trials that cost less let more start. The rest will be skipped as “budget”.",
     ]);
   });
   it("stores each candidate's cost per trial beside the mean (what the claim counts a running trial of it for)", () => {

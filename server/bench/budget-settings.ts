@@ -2,7 +2,8 @@
  * The New bench request's spend cap and gate limits (issue #16 §4) into the bench's settings.
  */
 import type { BenchSettings } from "@/db/queries/benches";
-import { budgetAllowance, trialCostEstimate, usd } from "@/lib/bench/budget";
+import { capAllowance, trialCostEstimate, usd } from "@/lib/bench/budget";
+import { n } from "@/lib/bench/progress-counts";
 import type { BenchRequest } from "@/lib/bench/request";
 import type { BenchPlan } from "@/lib/bench/types";
 import { LibraryError } from "@/lib/library/errors";
@@ -29,11 +30,18 @@ export function applyBudgetSettings(settings: BenchSettings, r: BenchRequest, pl
       trialEstimateUsd: perTrial,
       ...(perCandidate?.length && perCandidate.every((c): c is number => c !== null) ? { candidateTrialUsd: perCandidate } : {}),
     };
-    const fit = budgetAllowance({ capUsd: r.spendCapUsd, spentUsd: 0, running: 0, trialEstimateUsd: perTrial }).startable;
-    if (fit < plan.trialCount)
+    // What fits as the claim counts it (capAllowance, at launch: nothing spent, nothing running): a new
+    // trial at the dearest candidate's estimate. The estimate counts every answer at its output-token
+    // limit, and the claim goes on starting trials while spent + one estimate fits, so real trials that
+    // cost less let more start (issue 20: "about 4 of the 400", at the mean, and 28 ran): a bound, said as one.
+    const candidates = (settings.spendCap.candidateTrialUsd ?? []).map((_, position) => ({ position, spentUsd: 0, spentTrials: 0, running: 0 }));
+    const { startable: fit, dearestUsd } = capAllowance(settings.spendCap, { spentUsd: 0, spentTrials: 0 }, candidates);
+    if (fit < plan.trialCount) {
+      const whose = candidates.length > 1 ? "the dearest candidate's; " : "";
       plan.warnings.push(
-        `The estimated cost (${usd(plan.estimate.costUsd!)}) is over the spend cap of ${usd(r.spendCapUsd)}: about ${fit.toLocaleString("en-US")} of the ${plan.trialCount.toLocaleString("en-US")} trials can start; the rest will be skipped as “budget”.`,
+        `The estimated cost (${usd(plan.estimate.costUsd!)}) is over the spend cap of ${usd(r.spendCapUsd)}. Trials start while what was spent plus one trial's estimate stays within the cap: at the plan's ${usd(dearestUsd)} a trial (${whose}it counts every answer at its output-token limit), ${n(fit)} of the ${n(plan.trialCount)} trials fit, and trials that cost less let more start. The rest will be skipped as “budget”.`,
       );
+    }
   }
   const gate = {
     ...(r.maxLatencyIncreasePct != null ? { maxLatencyIncreasePct: r.maxLatencyIncreasePct } : {}),

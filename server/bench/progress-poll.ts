@@ -6,6 +6,8 @@
 import type { Db } from "@/db/client";
 import { benchSpend, type BenchSpend } from "@/db/queries/bench-budget";
 import { getBenchProgress, type BenchProgress } from "@/db/queries/benches";
+import { liveClaimElsewhere } from "@/db/queries/bench-unclaimed";
+import { unclaimedSince, waitedForWorker } from "@/lib/bench/unclaimed";
 import { progressLease } from "./progress-lease";
 
 /** The spend line's figures, as JSON carries them (BenchSpend without its per-candidate Map of budget skips). */
@@ -17,15 +19,26 @@ export function spendFigures(spend: BenchSpend): SpendFigures {
   return { spentUsd, spentTrials, candidates, budgetSkippedTotal };
 }
 
-/** A bench's progress with its spend figures. */
-export type BenchProgressPoll = BenchProgress & { spend: SpendFigures };
+/**
+ * A bench's progress with its spend figures, and `noWorkerSince`: since when (ms) it has waited for a
+ * worker that never came (lib/bench/unclaimed.ts; null unless it waited NO_WORKER_AFTER_MS, 15 s,
+ * with no trial claimed and no live worker at work on another bench).
+ */
+export type BenchProgressPoll = BenchProgress & { spend: SpendFigures; noWorkerSince: number | null };
 
 /**
  * Bench `id`'s progress and spending, ready for `Response.json`.
+ * @param o.now the current time (ms; default now)
+ * @param o.leaseMs the workers' lease (default {@link progressLease}'s)
  * @returns null when there is no such bench
  */
-export async function benchProgressPoll(db: Db, id: number): Promise<BenchProgressPoll | null> {
-  const p = await getBenchProgress(db, id, progressLease());
+export async function benchProgressPoll(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgressPoll | null> {
+  const now = o.now ?? Date.now();
+  const leaseMs = o.leaseMs ?? progressLease().leaseMs;
+  const p = await getBenchProgress(db, id, { now, leaseMs });
   if (!p) return null;
-  return { ...p, spend: spendFigures(await benchSpend(db, id)) };
+  const since = unclaimedSince(p);
+  // A live worker busy with other benches: this one waits its turn behind them, not for a worker.
+  const noWorkerSince = waitedForWorker(since, now) && !(await liveClaimElsewhere(db, id, now, leaseMs)) ? since : null;
+  return { ...p, spend: spendFigures(await benchSpend(db, id)), noWorkerSince };
 }

@@ -6,6 +6,8 @@
  */
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { blockerBreakdown } from "./headline";
+import { counted } from "@/lib/bench/counted";
+import { n } from "@/lib/bench/progress-counts";
 
 /** What a candidate's line counts. */
 export interface CandidateCountsInput {
@@ -21,7 +23,7 @@ export interface CandidateCountsInput {
   limits: readonly string[];
 }
 
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const count = (k: number, one: string, many: string) => counted(k, one, many);
 
 /**
  * The suffix of a candidate's line: " · 1 blocking regression (1 confirmed) · 1 flaky — cleared ·
@@ -32,9 +34,9 @@ export function candidateCounts(c: CandidateCountsInput): string {
   if (c.blockers.length)
     parts.push(`${count(c.blockers.length, "blocking regression", "blocking regressions")}${blockerBreakdown(c.blockers, c.blockerReasons)}`);
   const cleared = c.regressions.filter((s) => s === "cleared").length;
-  if (cleared) parts.push(`${cleared} flaky — cleared`);
+  if (cleared) parts.push(`${n(cleared)} flaky — cleared`);
   const flaky = c.regressions.filter((s) => s === "flaky on baseline").length;
-  if (flaky) parts.push(`${flaky} flaky on baseline`);
+  if (flaky) parts.push(`${n(flaky)} flaky on baseline`);
   if (c.fixes) parts.push(count(c.fixes, "fix", "fixes"));
   if (c.limits.length) parts.push(`blocked by the gate: ${c.limits.join("; ")}`);
   return parts.map((p) => ` · ${p}`).join("");

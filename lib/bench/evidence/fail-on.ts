@@ -5,6 +5,7 @@
  */
 import { formatPoints, formatPValue } from "./format";
 import type { PrimaryComparison } from "./headline";
+import { counted } from "@/lib/bench/counted";
 
 /** A value of `--fail-on`. */
 export type FailOn = "worse" | "inconclusive";
@@ -35,7 +36,7 @@ export interface FailOnReasons {
   inconclusive: string | null;
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const plural = (k: number, one: string) => counted(k, one);
 
 /**
  * The reasons of a bench's primary comparison.

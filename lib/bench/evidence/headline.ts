@@ -13,6 +13,8 @@
 import type { PairedComparison } from "@/lib/bench/stats/paired";
 import type { RegressionReason, RegressionStatus } from "@/lib/bench/stats/regression-status";
 import { formatCi, formatPoints, formatPValue, minDetectablePoints } from "./format";
+import { counted } from "@/lib/bench/counted";
+import { n } from "@/lib/bench/progress-counts";
 
 /** A paired comparison with whom it was made against (the shape `benchEvidence` returns). */
 export interface LabelledComparison extends PairedComparison {
@@ -55,7 +57,7 @@ export function primaryComparison(ranked: readonly HeadlineCandidate[]): Primary
   return null;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (k: number, one: string, many = `${one}s`) => counted(k, one, many);
 
 /**
  * What blocks the candidate: "; 5 regressions block it (2 confirmed, 3 suspected)", or "". Those
@@ -77,9 +79,9 @@ export function blockerBreakdown(blockers: readonly RegressionStatus[], reasons:
   const confirmed = blockers.filter((s) => s === "confirmed").length - replay;
   const suspected = blockers.filter((s) => s === "suspected").length;
   const parts = [
-    confirmed ? `${confirmed} confirmed` : "",
-    replay ? `${replay} confirmed by deterministic replay` : "",
-    suspected ? `${suspected} suspected` : "",
+    confirmed ? `${n(confirmed)} confirmed` : "",
+    replay ? `${n(replay)} confirmed by deterministic replay` : "",
+    suspected ? `${n(suspected)} suspected` : "",
   ].filter(Boolean);
   // Always said, even when every status is the same: "5 regressions block it (5 suspected)".
   return parts.length ? ` (${parts.join(", ")})` : "";

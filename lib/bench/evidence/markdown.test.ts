@@ -104,7 +104,8 @@ describe("benchMarkdown", () => {
     }));
     const big = benchMarkdown({ ...input, candidates: [input.candidates[0], { ...input.candidates[1], blockers: many }] });
     expect(big.length).toBeLessThan(65_536);
-    expect(big).toContain("… and 4900 more (see the JSON output)");
+    expect(big).toContain("… and 4,900 more (see the JSON output)");
+    expect(big).toContain("<summary>Blocking regressions (5,000)</summary>");
   });
 
   it("cannot open an HTML comment or tag from a label (it would hide the rest of the comment), yet keeps 'p < 0.001' readable", () => {

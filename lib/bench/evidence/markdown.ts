@@ -10,6 +10,8 @@ import type { RateInterval } from "@/lib/bench/stats/wilson";
 import { formatPoints, formatPValue, formatRateInterval } from "./format";
 import type { LabelledComparison } from "./headline";
 import { markdownCell, markdownText } from "./markdown-text";
+import { counted } from "@/lib/bench/counted";
+import { n } from "@/lib/bench/progress-counts";
 
 /** One blocking regression as the comment lists it. */
 export interface MarkdownBlocker {
@@ -77,15 +79,15 @@ function statusCounts(blockers: readonly MarkdownBlocker[]): string {
   const counts = new Map<string, number>();
   for (const b of blockers) counts.set(countedAs(b), (counts.get(countedAs(b)) ?? 0) + 1);
   const order: string[] = ["confirmed", "confirmed by deterministic replay", "suspected", "flaky on baseline", "cleared", "none"];
-  return `${blockers.length} (${order
+  return `${n(blockers.length)} (${order
     .filter((s) => counts.has(s))
-    .map((s) => `${counts.get(s)} ${s}`)
+    .map((s) => `${n(counts.get(s) ?? 0)} ${s}`)
     .join(", ")})`;
 }
 
 function rate(r: RateInterval | null): string {
   // Trials, the rate's unit (with repeats a case counts several times): "56/60 trials" on a 20-case bench.
-  return r && r.rate !== null ? `${formatRateInterval(r)} ${r.passed}/${r.scored} trials` : "—";
+  return r && r.rate !== null ? `${formatRateInterval(r)} ${n(r.passed)}/${n(r.scored)} trials` : "—";
 }
 
 /**
@@ -108,7 +110,7 @@ export function benchMarkdown(b: MarkdownBench): string {
     c.comparisons.forEach((x, i) => {
       const vs = cell(x.against === "baseline" ? `baseline ${x.againstCandidate}` : `last bench ${x.againstCandidate}`);
       const delta = x.delta === null ? "—" : `${formatPoints(x.delta)}${x.ci95 ? ` (${formatPoints(x.ci95[0])} to ${formatPoints(x.ci95[1])})` : ""}`;
-      const p = x.pValue === null ? "—" : `${formatPValue(x.pValue)} (${x.test}, ${x.n} paired case${x.n === 1 ? "" : "s"})`;
+      const p = x.pValue === null ? "—" : `${formatPValue(x.pValue)} (${x.test}, ${counted(x.n, "paired case")})`;
       // The pass rate and blockers once per candidate: later comparisons of it leave them blank.
       out.push(`| ${i === 0 ? name : ""} | ${i === 0 ? rate(c.casePassRate) : ""} | ${vs} | ${delta} | ${p} | ${x.verdict} | ${i === 0 ? blocking : ""} |`);
     });
@@ -126,14 +128,14 @@ export function benchMarkdown(b: MarkdownBench): string {
     out.push(
       "",
       "<details>",
-      `<summary>Blocking regressions (${blockers.length})</summary>`,
+      `<summary>Blocking regressions (${n(blockers.length)})</summary>`,
       "",
       "| Candidate | Case | Check | Against | Status |",
       "| --- | --- | --- | --- | --- |",
     );
     for (const x of blockers.slice(0, MAX_BLOCKERS))
       out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | ${listedAs(x)} |`);
-    if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${blockers.length - MAX_BLOCKERS} more (see the JSON output)`);
+    if (blockers.length > MAX_BLOCKERS) out.push("", `… and ${n(blockers.length - MAX_BLOCKERS)} more (see the JSON output)`);
     out.push("", "</details>");
   }
   out.push(...clearedSection(b), ...errorsSection(b));
@@ -147,13 +149,13 @@ function clearedSection(b: MarkdownBench): string[] {
   const out = [
     "",
     "<details>",
-    `<summary>Cleared by a rerun: flaky, not blocking (${cleared.length})</summary>`,
+    `<summary>Cleared by a rerun: flaky, not blocking (${n(cleared.length)})</summary>`,
     "",
     "| Candidate | Case | Check | Against | Status |",
     "| --- | --- | --- | --- | --- |",
   ];
   for (const x of cleared.slice(0, MAX_BLOCKERS)) out.push(`| ${cell(x.candidate)} | ${code(x.caseKey)} | ${cell(x.label)} | ${x.against} | flaky — cleared |`);
-  if (cleared.length > MAX_BLOCKERS) out.push("", `… and ${cleared.length - MAX_BLOCKERS} more (see the JSON output)`);
+  if (cleared.length > MAX_BLOCKERS) out.push("", `… and ${n(cleared.length - MAX_BLOCKERS)} more (see the JSON output)`);
   return [...out, "", "</details>"];
 }
 
@@ -163,8 +165,8 @@ function errorsSection(b: MarkdownBench): string[] {
   if (errored.length === 0) return [];
   const out = [
     "",
-    `Trials that ended as errors (left out of the pass rates, not counted as failures): ${errored.map((c) => `${text(c.label)} ${c.erroredTrials} of ${c.trials}`).join(", ")}.`,
+    `Trials that ended as errors (left out of the pass rates, not counted as failures): ${errored.map((c) => `${text(c.label)} ${n(c.erroredTrials ?? 0)} of ${n(c.trials ?? 0)}`).join(", ")}.`,
   ];
-  if (b.errors?.length) out.push("", ...b.errors.map((e) => `- ${e.trials} × ${text(e.message)}`));
+  if (b.errors?.length) out.push("", ...b.errors.map((e) => `- ${n(e.trials)} × ${text(e.message)}`));
   return out;
 }

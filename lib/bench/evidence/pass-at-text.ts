@@ -5,8 +5,9 @@
  */
 import type { CandidateRates } from "@/lib/bench/stats/candidate-rates";
 import { formatPercent } from "./format";
+import { counted } from "@/lib/bench/counted";
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+const plural = (k: number, one: string) => counted(k, one);
 
 /**
  * "pass@3 95.0 % · pass^3 91.7 %", with "(over 19 cases; 1 case with 2 scored trials left out)" when

@@ -9,6 +9,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import path from "node:path";
 import * as tables from "../schema-pg";
 import * as queueTables from "../schema-pg-queue";
+import { isStoreUnreachable, unreachableReason as driverReason } from "@/lib/store/unreachable";
 
 /** Every table of the PostgreSQL store (the app's and the job queue's). */
 export const pgSchema = { ...tables, ...queueTables };
@@ -76,36 +77,14 @@ function reasonOf(e: unknown): string {
   return err.message || err.errors?.[0]?.message || err.code || String(e);
 }
 
-/** Node's socket errors and PostgreSQL's SQLSTATEs that mean "the store is not reachable now", not a bad query. */
-const UNREACHABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EPIPE",
-  "57P01",
-  "57P02",
-  "57P03",
-  "3D000",
-  "28P01",
-  "28000",
-]);
-
 /**
  * When `e` (or an error in its `cause` chain, as drizzle wraps the driver's) says the PostgreSQL
  * store cannot be reached — refused or dropped connection, server shutting down or starting,
- * connection-class SQLSTATE `08…`, database gone, login refused — PostgreSQL's reason in words; else null.
+ * connection-class SQLSTATE `08…`, database gone, login refused — PostgreSQL's reason in words; else
+ * null. One rule with the web server's 503 page: lib/store/unreachable.ts.
  */
 export function unreachableReason(e: unknown): string | null {
-  for (let err = e as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
-    if (typeof err !== "object") break;
-    const code = typeof err.code === "string" ? err.code : "";
-    if (UNREACHABLE_CODES.has(code) || code.startsWith("08") || /^Connection terminated/.test(err.message ?? "")) return reasonOf(err);
-  }
-  return null;
+  return isStoreUnreachable(e) ? driverReason(e) : null;
 }
 
 /**

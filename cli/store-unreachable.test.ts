@@ -6,21 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { tempFiles } from "./testing";
-
-/** A loopback port nothing listens on: bound by the system (port 0), then closed again. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { closedPort } from "@/e2e/fixtures/closed-port";
 
 /** Runs `benchwork ARGS` (cli/bin.mjs) with `env` added; resolves with its exit code and output. */
 function benchwork(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {

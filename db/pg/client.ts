@@ -145,11 +145,24 @@ export async function migratePostgres(url: string, migrationsFolder: string = PG
  * it throws (and rethrows). `fn` gets the raw client (for pg-boss's `db` option) and a drizzle handle on it.
  */
 export async function withPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, db: PgDb) => Promise<T>): Promise<T> {
+  return withPgTransactionCommittingWith(pool, async (client, db) => ({ result: await fn(client, db), beforeCommit: [] }));
+}
+
+/**
+ * {@link withPgTransaction} whose `fn` also gives statements to run in the COMMIT's own round trip
+ * (one simple-protocol query, `…; COMMIT`): rows every worker updates (a bench's spend) are then
+ * locked only while PostgreSQL runs them, never across a round trip to this process.
+ * `beforeCommit` is literal SQL (no parameters: the simple protocol takes none).
+ */
+export async function withPgTransactionCommittingWith<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, db: PgDb) => Promise<{ result: T; beforeCommit: string[] }>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const result = await fn(client, pgDrizzle(client));
-    await client.query("COMMIT");
+    const { result, beforeCommit } = await fn(client, pgDrizzle(client));
+    await client.query([...beforeCommit, "COMMIT"].join(";\n"));
     return result;
   } catch (e) {
     await client.query("ROLLBACK").catch(() => undefined);

@@ -1,7 +1,7 @@
 /** What a stored batch adds to the spend rows, and the statements that add it (db/pg/result-spend.ts). */
 import { describe, expect, it } from "vitest";
 import type { TrialClaim, TrialResult } from "@/lib/bench/trial-jobs";
-import { spendAndCommitSql, spendOf } from "./result-spend";
+import { spendSql, spendOf } from "./result-spend";
 
 const claim = (trialId: number, token = `t${trialId}`): TrialClaim => ({ trialId, benchId: 1, providerKey: "p", token, delivery: 1, expiresAt: 0 });
 const result = (status: TrialResult["status"], costUsd: number | null): TrialResult =>
@@ -54,24 +54,21 @@ describe("spendOf", () => {
   });
 });
 
-describe("spendAndCommitSql", () => {
-  it("adds to candidates' rows, then benches', then commits, in one query", () => {
-    const sql = spendAndCommitSql({
+describe("spendSql", () => {
+  it("adds to candidates' rows, then benches'", () => {
+    const sql = spendSql({
       candidates: [{ id: 3, usd: 1e-7, answered: 2, maxUsd: 5e-8 }],
       benches: [{ id: 1, usd: 1e-7, answered: 2, maxUsd: 5e-8 }],
     });
-    expect(sql.split(";\n")).toEqual([
+    expect(sql).toEqual([
       "UPDATE bench_candidates SET spent_usd = spent_usd + '1e-7'::float8, spent_trials = spent_trials + 2, max_trial_usd = greatest(max_trial_usd, '5e-8'::float8) WHERE id = 3",
       "UPDATE benches SET spent_usd = spent_usd + '1e-7'::float8, spent_trials = spent_trials + 2 WHERE id = 1",
-      "COMMIT",
     ]);
-    expect(spendAndCommitSql({ candidates: [], benches: [] })).toBe("COMMIT");
+    expect(spendSql({ candidates: [], benches: [] })).toEqual([]);
   });
 
   it("refuses a number that is not finite or an id that is not whole, naming it", () => {
-    expect(() => spendAndCommitSql({ candidates: [], benches: [{ id: 1, usd: NaN, answered: 1, maxUsd: 0 }] })).toThrow(
-      "expected a finite number of USD, got NaN",
-    );
-    expect(() => spendAndCommitSql({ candidates: [{ id: 1.5, usd: 1, answered: 1, maxUsd: 1 }], benches: [] })).toThrow("expected a whole number, got 1.5");
+    expect(() => spendSql({ candidates: [], benches: [{ id: 1, usd: NaN, answered: 1, maxUsd: 0 }] })).toThrow("expected a finite number of USD, got NaN");
+    expect(() => spendSql({ candidates: [{ id: 1.5, usd: 1, answered: 1, maxUsd: 1 }], benches: [] })).toThrow("expected a whole number, got 1.5");
   });
 });

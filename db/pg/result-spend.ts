@@ -60,12 +60,13 @@ function whole(n: number): string {
 }
 
 /**
- * The statements that add `spend` to its rows and then COMMIT, as one simple-protocol query (one
- * round trip): candidates' rows first, then benches', each in ascending id order, so two batches
- * lock shared rows in the same order and cannot deadlock. Numbers only, written as checked literals.
+ * The statements that add `spend` to its rows, for the COMMIT's round trip (db/pg/client.ts
+ * `withPgTransactionCommittingWith`): candidates' rows first, then benches', each in ascending id
+ * order, so two batches lock shared rows in the same order and cannot deadlock. Numbers only,
+ * written as checked literals.
  */
-export function spendAndCommitSql(spend: { candidates: SpendDelta[]; benches: SpendDelta[] }): string {
-  const statements = [
+export function spendSql(spend: { candidates: SpendDelta[]; benches: SpendDelta[] }): string[] {
+  return [
     ...spend.candidates.map(
       (c) =>
         `UPDATE bench_candidates SET spent_usd = spent_usd + ${float8(c.usd)}, spent_trials = spent_trials + ${whole(c.answered)}, ` +
@@ -74,7 +75,5 @@ export function spendAndCommitSql(spend: { candidates: SpendDelta[]; benches: Sp
     ...spend.benches.map(
       (b) => `UPDATE benches SET spent_usd = spent_usd + ${float8(b.usd)}, spent_trials = spent_trials + ${whole(b.answered)} WHERE id = ${whole(b.id)}`,
     ),
-    "COMMIT",
   ];
-  return statements.join(";\n");
 }

@@ -28,9 +28,9 @@ import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
-import { openPgPool, withPgTransaction } from "./client";
+import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
-import { spendAndCommitSql, spendOf } from "./result-spend";
+import { spendSql, spendOf } from "./result-spend";
 import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
 
 /** Options of {@link PgTrialJobQueue}. */
@@ -419,9 +419,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // One entry per claim (the last one given, as a map would keep): a claim's result is stored once.
     const batch = [...new Map(entries.map((e) => [`${e.claim.trialId}:${e.claim.token}`, e])).values()];
     const columns = resultColumns(batch);
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
+    return withPgTransactionCommittingWith(this.pool, async (client) => {
       // One statement for the whole batch: only claims still current (same trial and token) are
       // deleted, and only their results stored, with the attempts of their delivery. It locks only
       // the batch's own claim and trial rows. Raw SQL: drizzle builds no DELETE … RETURNING feeding
@@ -460,14 +458,8 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       // PostgreSQL runs these statements, never across a round trip to this process (they were 22 ms
       // a call with 4 workers when the spend was added first). The claim reads them under the
       // bench's lock; this transaction's claim deletions and spend become visible at one commit.
-      await client.query(spendAndCommitSql(spendOf(batch, held.rows)));
-      return held.rows.map((r) => r.trialId);
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+      return { result: held.rows.map((r) => r.trialId), beforeCommit: spendSql(spendOf(batch, held.rows)) };
+    });
   }
 
   async cancelBench(benchId: number, reason: string, now: number): Promise<number> {

@@ -12,9 +12,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { main } from "../main";
 import { gsm8kBenchRun } from "../testing";
-import { closeStore, openPgStore } from "@/db/pg/store";
-import { describePg, useTestDatabaseAsStore } from "@/db/pg/test-support/database";
-import { seedDemoWorkspace } from "@/db/seed/demo";
+import { describePg } from "@/db/pg/test-support/database";
+import { useDemoPgStore } from "../test-support/demo-pg-store";
 
 /** A TCP relay to `target` (host:port) on a free loopback port that can drop every connection and refuse new ones. */
 async function relay(target: URL) {
@@ -42,14 +41,7 @@ async function relay(target: URL) {
 }
 
 describePg("benchwork bench run through a PostgreSQL outage", () => {
-  const databaseUrl = useTestDatabaseAsStore(async (url) => {
-    const db = openPgStore(url, 2);
-    try {
-      await seedDemoWorkspace(db);
-    } finally {
-      await closeStore(db);
-    }
-  });
+  const databaseUrl = useDemoPgStore();
 
   it("says the store is unreachable, waits, says when it is back, and finishes with its report and JSON", async () => {
     const real = new URL(databaseUrl());

@@ -9,19 +9,12 @@ import path from "node:path";
 import { main } from "../main";
 import { captureIo, gsm8kBenchRun } from "../testing";
 import { closeStore, openPgStore } from "@/db/pg/store";
-import { describePg, useTestDatabaseAsStore } from "@/db/pg/test-support/database";
-import { seedDemoWorkspace } from "@/db/seed/demo";
+import { describePg } from "@/db/pg/test-support/database";
+import { useDemoPgStore } from "../test-support/demo-pg-store";
 import { listBenches } from "@/db/queries/benches";
 
 describePg("benchwork bench run on PostgreSQL", () => {
-  const databaseUrl = useTestDatabaseAsStore(async (url) => {
-    const db = openPgStore(url, 2);
-    try {
-      await seedDemoWorkspace(db);
-    } finally {
-      await closeStore(db);
-    }
-  });
+  const databaseUrl = useDemoPgStore();
 
   it("runs the recorded GSM8K bench to its end with the job worker and writes the same report as on SQLite", async () => {
     const io = captureIo();

@@ -31,19 +31,18 @@ export interface BenchSpend {
   budgetSkippedTotal: number;
 }
 
+/** The columns of a candidate's spend ({@link CandidateSpent}): also read, prepared, by the SQLite claim's spend cap. */
+export const CANDIDATE_SPENT_COLUMNS = {
+  id: benchCandidates.id,
+  position: benchCandidates.position,
+  spentUsd: benchCandidates.spentUsd,
+  spentTrials: benchCandidates.spentTrials,
+  maxTrialUsd: benchCandidates.maxTrialUsd,
+};
+
 /** Each candidate's spend of bench `benchId`, by position. */
 async function candidatesSpent(db: Db, benchId: number): Promise<CandidateSpent[]> {
-  return db
-    .select({
-      id: benchCandidates.id,
-      position: benchCandidates.position,
-      spentUsd: benchCandidates.spentUsd,
-      spentTrials: benchCandidates.spentTrials,
-      maxTrialUsd: benchCandidates.maxTrialUsd,
-    })
-    .from(benchCandidates)
-    .where(eq(benchCandidates.benchId, benchId))
-    .orderBy(benchCandidates.position);
+  return db.select(CANDIDATE_SPENT_COLUMNS).from(benchCandidates).where(eq(benchCandidates.benchId, benchId)).orderBy(benchCandidates.position);
 }
 
 /** Reads a bench's spending (two rows' worth of reads and one grouped count). */

@@ -22,6 +22,7 @@ import { benchCandidates, benchCases, benches, trials } from "../schema";
 import { queueBenches, queueLanes, queueProviders, trialJobs } from "../schema-sqlite-queue";
 import { transaction, type TxDb } from "../transaction";
 import { CLAIMED_TRIAL_COLUMNS } from "./trial-jobs";
+import { CANDIDATE_SPENT_COLUMNS } from "./bench-budget";
 
 /** Options of {@link SqliteTrialJobQueue}. Times in ms. */
 export interface SqliteTrialJobQueueOptions {
@@ -111,13 +112,7 @@ function statements(db: Db) {
     providerLimits: db.select().from(queueProviders).prepare(),
     /** A capped bench's candidates with what they spent (the cap's reads, once per bench and claim). */
     candidateSpend: db
-      .select({
-        id: benchCandidates.id,
-        position: benchCandidates.position,
-        spentUsd: benchCandidates.spentUsd,
-        spentTrials: benchCandidates.spentTrials,
-        maxTrialUsd: benchCandidates.maxTrialUsd,
-      })
+      .select(CANDIDATE_SPENT_COLUMNS)
       .from(benchCandidates)
       .where(eq(benchCandidates.benchId, p("benchId")))
       .prepare(),

@@ -5,6 +5,20 @@
  * the clock, the wait and the test of what counts as an outage are parameters.
  */
 
+/** Longest wait between two tries while a store's calls fail (it is down), in ms. */
+export const MAX_OUTAGE_BACKOFF_MS = 5_000;
+
+/**
+ * How long to wait after the `failures`-th failed try in a row: the first wait, doubled
+ * at each further failure, at most {@link MAX_OUTAGE_BACKOFF_MS} (a store that is down is not asked
+ * four times a second for hours).
+ * @param failures consecutive failed tries (1 or more)
+ * @param pollMs the first wait in ms (a job worker's poll interval, `bench run`'s 1 s)
+ */
+export function outageBackoffMs(failures: number, pollMs: number): number {
+  return Math.max(pollMs, Math.min(MAX_OUTAGE_BACKOFF_MS, pollMs * 2 ** Math.min(30, Math.max(0, failures - 1))));
+}
+
 /** How {@link rideOutOutage} retries and reports. */
 export interface RideOutOptions {
   /** The outage's reason in words when `e` is one (the store unreachable), else null: rethrown at once. */
@@ -37,7 +51,7 @@ export class OutageTooLong extends Error {
  */
 export async function rideOutOutage<T>(fn: () => Promise<T>, o: RideOutOptions): Promise<T> {
   let since: number | null = null;
-  let waitMs = 1_000;
+  let failures = 0;
   for (;;) {
     try {
       const result = await fn();
@@ -51,8 +65,7 @@ export async function rideOutOutage<T>(fn: () => Promise<T>, o: RideOutOptions):
         since = t;
         o.onLost(reason);
       } else if (t - since >= o.giveUpMs) throw new OutageTooLong(reason, t - since, { cause: e });
-      await o.sleep(waitMs);
-      waitMs = Math.min(5_000, waitMs * 2);
+      await o.sleep(outageBackoffMs(++failures, 1_000));
     }
   }
 }

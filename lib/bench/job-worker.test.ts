@@ -6,7 +6,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ClaimedTrial, TrialOutcome } from "./queue";
 import type { TrialClaim, TrialResult } from "./trial-jobs";
-import { outageBackoffMs, startJobWorker, type JobWorkerOptions } from "./job-worker";
+import { startJobWorker, type JobWorkerOptions } from "./job-worker";
+import { outageBackoffMs } from "../ride-out-outage";
 import { bareOutcome, type TrialExecutor } from "./worker";
 
 /** A queue of `n` trials of bench 1 that hands out claims in order. */

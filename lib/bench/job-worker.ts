@@ -11,6 +11,7 @@ import type { TrialClaim, TrialJobQueue, TrialResult } from "./trial-jobs";
 import { capOutcome } from "./stored-limits";
 import { KeyedSemaphore } from "./semaphore";
 import { skippedOutcome, workerErrorOutcome, type TrialExecutor, type TrialLimits } from "./worker";
+import { outageBackoffMs } from "../ride-out-outage";
 
 /** What the loop needs from its store. Times in ms since the epoch. */
 export interface JobWorkerOptions {
@@ -64,20 +65,6 @@ export interface JobWorkerHandle {
   stop(graceMs?: number): Promise<void>;
   /** Resolves when the loop has ended. */
   done: Promise<void>;
-}
-
-/** Longest wait between two tries while the loop's steps fail (the store is down), in ms. */
-export const MAX_OUTAGE_BACKOFF_MS = 5_000;
-
-/**
- * How long the loop waits after its `failures`-th failed step in a row: the poll interval, doubled
- * at each further failure, at most {@link MAX_OUTAGE_BACKOFF_MS} (a store that is down is not asked
- * four times a second for hours).
- * @param failures consecutive failed steps (1 or more)
- * @param pollMs the loop's poll interval in ms
- */
-export function outageBackoffMs(failures: number, pollMs: number): number {
-  return Math.max(pollMs, Math.min(MAX_OUTAGE_BACKOFF_MS, pollMs * 2 ** Math.min(30, Math.max(0, failures - 1))));
 }
 
 const STOPPING = new Error("worker stopping");

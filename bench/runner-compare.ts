@@ -39,6 +39,8 @@ const sides = { before: path.resolve(before), after: process.cwd() };
 const figures: Record<keyof typeof sides, number[]> = { before: [], after: [] };
 /** The worker processes' CPU per trial in µs (all threads): on a loaded machine a steadier figure than the speed. */
 const cpu: Record<keyof typeof sides, number[]> = { before: [], after: [] };
+/** Bytes written to disk per trial (issue #5: ≤ 5,120): barely moved by the load. */
+const bytes: Record<keyof typeof sides, number[]> = { before: [], after: [] };
 
 for (let k = 0; k < rounds; k++) {
   for (const side of ["before", "after"] as const) {
@@ -49,12 +51,13 @@ for (let k = 0; k < rounds; k++) {
       console.error(`${side}: bench/runner.ts failed (exit ${r.status})\n${r.stdout.toString()}`);
       process.exit(1);
     }
-    const res = JSON.parse(line[1]) as { rate: number; ratio: number; cpuUsPerTrial?: number };
+    const res = JSON.parse(line[1]) as { rate: number; ratio: number; cpuUsPerTrial?: number; bytesPerTrial?: number };
     const figure = latency > 0 ? res.ratio : res.rate;
     figures[side].push(figure);
     if (res.cpuUsPerTrial !== undefined && Number.isFinite(res.cpuUsPerTrial)) cpu[side].push(res.cpuUsPerTrial);
+    if (res.bytesPerTrial !== undefined && Number.isFinite(res.bytesPerTrial)) bytes[side].push(res.bytesPerTrial);
     console.log(
-      `round ${k + 1} ${side.padEnd(6)}: ${latency > 0 ? `ratio ${figure.toFixed(3)}` : `${figure.toFixed(0)} trials/s`}, worker CPU ${res.cpuUsPerTrial?.toFixed(0) ?? "n/a"} µs per trial (load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)})`,
+      `round ${k + 1} ${side.padEnd(6)}: ${latency > 0 ? `ratio ${figure.toFixed(3)}` : `${figure.toFixed(0)} trials/s`}, worker CPU ${res.cpuUsPerTrial?.toFixed(0) ?? "n/a"} µs per trial, ${res.bytesPerTrial?.toFixed(0) ?? "n/a"} bytes written per trial (load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)})`,
     );
   }
 }
@@ -64,6 +67,7 @@ for (const side of ["before", "after"] as const) {
   const f = (v: number) => (latency > 0 ? v.toFixed(3) : v.toFixed(0));
   console.log(
     `${side}: median ${f(median(xs))} [${f(Math.min(...xs))}–${f(Math.max(...xs))}] ${latency > 0 ? "× ideal (target ≤ 1.10)" : "trials/s (target ≥ 2,000)"}` +
-      (cpu[side].length ? `; worker CPU median ${median(cpu[side]).toFixed(0)} µs per trial` : ""),
+      (cpu[side].length ? `; worker CPU median ${median(cpu[side]).toFixed(0)} µs per trial` : "") +
+      (bytes[side].length ? `; median ${median(bytes[side]).toFixed(0)} bytes written per trial (≤ 5,120)` : ""),
   );
 }

@@ -55,9 +55,11 @@ export const trialJobs = sqliteTable(
     token: text("token"),
     expiresAt: integer("expires_at"),
   },
-  (t) => [
-    index("trial_jobs_lane").on(t.state, t.benchId, t.providerKey, t.trialId),
-    index("trial_jobs_claimed_provider").on(t.state, t.providerKey),
-    index("trial_jobs_worker").on(t.workerId),
-  ],
+  // One index: every read of the queue starts from a state (a lane's queued jobs; the claimed
+  // ones, at most the benches' concurrency, for counts, expiry and heartbeats). Each index is
+  // rewritten by every claim and every stored result: an index on (state, provider_key) and one on
+  // worker_id cost ~4.5 of the ~23 pages a store-and-claim wrote to the WAL at 50 ms latency
+  // (bench/runner.ts; issue #5's ≤ 5 KB written per trial) and served no read the lane index does
+  // not (EXPLAIN QUERY PLAN: "USING INDEX trial_jobs_lane (state=?)").
+  (t) => [index("trial_jobs_lane").on(t.state, t.benchId, t.providerKey, t.trialId)],
 );

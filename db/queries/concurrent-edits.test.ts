@@ -32,7 +32,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const instant: TrialExecutor = {
   providerKey: () => null,
   async run(t, _signal, _limits, started) {
-    started();
+    started?.();
     await new Promise((r) => setImmediate(r));
     return {
       id: t.id,

@@ -87,7 +87,7 @@ function executor(costUsd: number, seen: { running: number; max: number; started
   return {
     providerKey: () => null,
     async run(t, _signal, _limits, started) {
-      started();
+      started?.();
       seen.started++;
       seen.max = Math.max(seen.max, ++seen.running);
       await new Promise((r) => setTimeout(r, 5));

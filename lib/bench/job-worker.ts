@@ -176,7 +176,9 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
         // time per provider (a rubric's judge calls, which the evaluators would start at once, queue here).
         const calls = new KeyedSemaphore(() => 1);
         const limits: TrialLimits = { concurrency: slots, providerKey: exec.providerKey(trial), provider: Infinity, providers: [], calls };
-        outcome = await exec.run(trial, ctl.signal, limits, () => undefined);
+        // No start callback: the claim already counted the delivery, and without one a trial thread
+        // sends no message when the model call starts (one message per trial fewer each way).
+        outcome = await exec.run(trial, ctl.signal, limits);
         if (ctl.signal.reason === CANCELLED && outcome.status === "error")
           outcome = { ...skippedOutcome(claim.trialId, "cancelled while running", now()), startedAt: outcome.startedAt };
       } catch (e) {

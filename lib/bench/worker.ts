@@ -32,9 +32,10 @@ export interface TrialExecutor {
    * Runs one trial to its outcome. Must not throw; must honour `signal` (cancellation).
    * @param limits the trial's provider key (as `providerKey` gave it) and bounds; the job queue's
    *   claim already holds the bench's and the provider's limits, so the job worker passes no gate
-   * @param started to call each time the trial starts its model call (or reads its recorded answer)
+   * @param started to call each time the trial starts its model call (or reads its recorded answer);
+   *   optional: a trial thread reports starts to its coordinator only when one is given
    */
-  run(trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void): Promise<TrialOutcome>;
+  run(trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started?: () => void): Promise<TrialOutcome>;
 }
 
 /** The bounds a trial runs under (see {@link TrialExecutor.run}). */

@@ -104,7 +104,7 @@ async function buildExecutor(db: Db, benchId: number, o: ExecutorOptions): Promi
     providerKey: (t: ClaimedTrial) => providerKeyOf(candidates.get(t.candidateId)),
     judgeProviderKey: judgeKey,
     gatesCalls: true,
-    async run(t: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void): Promise<TrialOutcome> {
+    async run(t: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started = () => {}): Promise<TrialOutcome> {
       const startedAt = Date.now();
       // Each model call — the candidate's and the judge's — takes a slot of its provider's limit.
       const gate = limits?.calls;

@@ -27,6 +27,8 @@ export interface TrialRun {
   trial: ClaimedTrial;
   /** The candidate's provider key (null: a recorded candidate calls none). */
   providerKey: string | null;
+  /** Report the start of the trial's model call (absent or false: the coordinator does not listen). */
+  reportStart?: boolean;
 }
 
 /** A trial to stop: running, it is aborted; still waiting in the thread's queue, it is skipped as never run. */

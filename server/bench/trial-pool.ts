@@ -31,8 +31,8 @@ export interface TrialPoolOptions extends Omit<TrialThreadData, "root"> {
 /** A trial handed to a thread and not back yet. */
 interface Pending {
   benchId: number;
-  /** The thread started the trial's model call (once per start, a rerun included). */
-  started: () => void;
+  /** The thread started the trial's model call (once per start, a rerun included); absent: not reported. */
+  started?: () => void;
   deliver: (o: TrialOutcome) => void;
   /** Hands the trial to a new thread after its thread died; null when it already had that second chance. */
   rerun: (() => void) | null;
@@ -96,7 +96,7 @@ export class TrialThreadPool {
         const worker = new Worker(entry, { workerData: this.data, env: this.env, resourceLimits: { maxYoungGenerationSizeMb: 3 * THREAD_SEMI_SPACE_MB } });
         worker.on("message", (m: FromTrialThread) => {
           if (m.type === "ready") return markReady();
-          for (const id of m.started) slot.pending.get(id)?.started();
+          for (const id of m.started) slot.pending.get(id)?.started?.();
           for (const o of m.outcomes) {
             const p = slot.pending.get(o.id);
             slot.pending.delete(o.id);
@@ -149,10 +149,11 @@ export class TrialThreadPool {
   /**
    * Runs one trial on the least busy thread.
    * @param signal aborts the trial in its thread (the outcome still comes back)
-   * @param started called when the thread starts the trial's model call (again if it reruns it)
+   * @param started called when the thread starts the trial's model call (again if it reruns it);
+   *   without it the thread does not report the start (no message)
    * @returns the trial's outcome; never rejects
    */
-  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started: () => void = () => {}): Promise<TrialOutcome> {
+  run(benchId: number, trial: ClaimedTrial, signal: AbortSignal, limits: TrialLimits, started?: () => void): Promise<TrialOutcome> {
     return this.dispatch(benchId, trial, signal, limits, true, started);
   }
 
@@ -162,7 +163,7 @@ export class TrialThreadPool {
     signal: AbortSignal,
     limits: TrialLimits,
     mayRerun: boolean,
-    started: () => void,
+    started: (() => void) | undefined,
   ): Promise<TrialOutcome> {
     if (this.closed) return Promise.resolve(failed(trial.id, "the trial threads are stopped"));
     // The thread with the fewest trials on hand.
@@ -185,7 +186,7 @@ export class TrialThreadPool {
         : null;
       slot.pending.set(trial.id, { benchId, started, deliver, rerun });
       signal.addEventListener("abort", onAbort, { once: true });
-      slot.send({ run: { benchId, trial, providerKey: limits.providerKey } });
+      slot.send({ run: { benchId, trial, providerKey: limits.providerKey, reportStart: started !== undefined } });
     });
   }
 

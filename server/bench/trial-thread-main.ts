@@ -54,7 +54,12 @@ export function runTrialThread(port: MessagePort | null, data: TrialThreadData):
       const calls = new KeyedSemaphore(() => 1);
       outcome = await (
         await executorFor(benchId)
-      ).run(trial, ctl.signal, { concurrency: Infinity, providerKey: r.providerKey, provider: Infinity, calls }, () => report(trial.id));
+      ).run(
+        trial,
+        ctl.signal,
+        { concurrency: Infinity, providerKey: r.providerKey, provider: Infinity, calls },
+        r.reportStart ? () => report(trial.id) : undefined,
+      );
     } catch (e) {
       outcome = workerErrorOutcome(trial.id, e, Date.now());
     }

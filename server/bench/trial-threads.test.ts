@@ -379,4 +379,39 @@ describe("a bench on trial threads", () => {
     release();
     await pool.close();
   }, 60_000);
+
+  it("reports a trial's start only to a caller that listens: without a callback the thread sends no start ids", async () => {
+    const { db, promptId, model } = await fileDb();
+    const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8 });
+    const claimed = db.$client
+      .prepare(
+        "SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?",
+      )
+      .all(id) as ClaimedTrial[];
+    const pool = new TrialThreadPool({ size: 1, dbPath: db.$client.name, env: {} });
+    await pool.prewarm();
+    // White-box: every message of the thread, as the pool receives it.
+    const startIds: number[] = [];
+    const slot = (
+      pool as unknown as { slots: ({ worker: Promise<{ on(e: "message", f: (m: { type: string; started?: number[] }) => void): void }> } | null)[] }
+    ).slots[0]!;
+    (await slot.worker).on("message", (m) => startIds.push(...(m.started ?? [])));
+    const providerKey = providerKeyOf((await getBench(db, id))!.candidates[0])!;
+    const limits = { concurrency: 8, providerKey, provider: 32, providers: [{ key: providerKey, limit: 32 }] };
+    const signal = new AbortController().signal;
+    resetCalls();
+
+    // The job worker's way: no callback (the claim counted the delivery).
+    const quiet = await Promise.all(claimed.slice(0, 3).map((t) => pool.run(id, t, signal, limits)));
+    expect(quiet.map((o) => o.status)).toEqual(["done", "done", "done"]);
+    expect(startIds).toEqual([]);
+
+    // With a callback, each start is reported once, by trial id.
+    const heard: number[] = [];
+    const loud = claimed.slice(3, 6);
+    await Promise.all(loud.map((t) => pool.run(id, t, signal, limits, () => heard.push(t.id))));
+    expect(heard.sort()).toEqual(loud.map((t) => t.id).sort());
+    expect(startIds.sort()).toEqual(loud.map((t) => t.id).sort());
+    await pool.close();
+  }, 60_000);
 });

@@ -1,0 +1,2 @@
+DROP INDEX `trial_jobs_claimed_provider`;--> statement-breakpoint
+DROP INDEX `trial_jobs_worker`;

@@ -22,6 +22,11 @@ const progress = object("Trial counts of the bench", {
   errorsRerun: { type: "integer", description: "Of `error`, the errored trials a later trial reruns (kept as history, no longer errors of the bench)" },
   skipped: { type: "integer" },
   cancelRequested: { type: "boolean" },
+  noWorkerSince: {
+    type: ["integer", "null"],
+    description:
+      "Since when (ms since the epoch) the bench has waited for a worker: set once it waited 15 s with no trial claimed and no live worker at work elsewhere (start one with `npm run worker`, or run the web server without `BENCHWORK_WORKER=off`); else null",
+  },
 });
 
 function errors(...statuses: number[]) {

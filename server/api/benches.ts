@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import { getBench, getBenchProgress, requestCancel, type BenchProgress } from "@/db/queries/benches";
+import { getBench, requestCancel, type BenchProgress } from "@/db/queries/benches";
 import type { BenchRunBody } from "@/lib/api/schemas";
 import type { Author } from "@/lib/audit/author";
 import { planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
@@ -13,7 +13,7 @@ import { launchFromRequest } from "@/server/bench/prepare";
 import { resolveBenchRun } from "@/server/bench/run-request";
 import { benchRunReport, type BenchRunReport } from "@/server/bench/run-report";
 import { wakeInServerWorker } from "@/server/in-server-worker";
-import { progressLease } from "@/server/bench/progress-lease";
+import { progressWithWorkerWait } from "@/server/bench/progress-poll";
 
 /** The answer to a launch. */
 export interface LaunchedBench {
@@ -38,11 +38,14 @@ export async function launchBenchRun(db: Db, body: BenchRunBody, author: Author,
 }
 
 /**
- * Live progress of bench `id`.
+ * Live progress of bench `id`, with `noWorkerSince`: since when (ms) it has waited for a worker that
+ * never came (null unless 15 s passed with no trial claimed and no live worker elsewhere), as the
+ * bench page says it.
+ * @param o.now the current time (ms; default now); o.leaseMs the workers' lease (default the configured one)
  * @throws LibraryError `not_found`
  */
-export async function benchProgress(db: Db, id: number): Promise<BenchProgress> {
-  const p = await getBenchProgress(db, id, progressLease());
+export async function benchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgress & { noWorkerSince: number | null }> {
+  const p = await progressWithWorkerWait(db, id, o);
   if (!p) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
   return p;
 }

@@ -13,6 +13,7 @@ import { describeStores } from "@/db/test-support/stores";
 import { insertQueuedBench } from "@/db/test-support/bench-rows";
 import { transaction } from "@/db/transaction";
 import { BUDGET_SKIP } from "@/lib/bench/budget";
+import { benchProgress } from "@/server/api/benches";
 import { benchProgressPoll } from "./progress-poll";
 
 /** insertQueuedBench's launch time. */
@@ -67,6 +68,17 @@ describeStores("the progress poll", (store) => {
     expect((await benchProgressPoll(db, benchId, { now: LAUNCHED + 14_000, leaseMs: LEASE }))!.noWorkerSince).toBeNull();
     const poll = (await benchProgressPoll(db, benchId, { now: LAUNCHED + 15_000, leaseMs: LEASE }))!;
     expect(poll).toMatchObject({ status: "queued", queued: 3, running: 0, noWorkerSince: LAUNCHED });
+  });
+
+  it("says the same in the API's progress (GET /api/v1/benches/{id}/progress), for a CI job that waits on it", async () => {
+    const db = store.db();
+    const { benchId } = await transaction(db, (tx) => insertQueuedBench(tx, 2));
+    expect(await benchProgress(db, benchId, { now: LAUNCHED + 14_000, leaseMs: LEASE })).toMatchObject({ status: "queued", noWorkerSince: null });
+    expect(await benchProgress(db, benchId, { now: LAUNCHED + 15_000, leaseMs: LEASE })).toMatchObject({
+      status: "queued",
+      queued: 2,
+      noWorkerSince: LAUNCHED,
+    });
   });
 
   it("does not ask for a worker once one claimed a trial, nor while a live worker runs another bench's trials", async () => {

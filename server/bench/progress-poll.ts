@@ -33,6 +33,22 @@ export type BenchProgressPoll = BenchProgress & { spend: SpendFigures; noWorkerS
  * @returns null when there is no such bench
  */
 export async function benchProgressPoll(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgressPoll | null> {
+  const p = await progressWithWorkerWait(db, id, o);
+  return p && { ...p, spend: spendFigures(await benchSpend(db, id)) };
+}
+
+/**
+ * Bench `id`'s progress and `noWorkerSince` (see {@link BenchProgressPoll}): what the bench page's
+ * poll and the API's `GET /api/v1/benches/{id}/progress` both say.
+ * @param o.now the current time (ms; default now)
+ * @param o.leaseMs the workers' lease (default {@link progressLease}'s)
+ * @returns null when there is no such bench
+ */
+export async function progressWithWorkerWait(
+  db: Db,
+  id: number,
+  o: { now?: number; leaseMs?: number } = {},
+): Promise<(BenchProgress & { noWorkerSince: number | null }) | null> {
   const now = o.now ?? Date.now();
   const leaseMs = o.leaseMs ?? progressLease().leaseMs;
   const p = await getBenchProgress(db, id, { now, leaseMs });
@@ -40,5 +56,5 @@ export async function benchProgressPoll(db: Db, id: number, o: { now?: number; l
   const since = unclaimedSince(p);
   // A live worker busy with other benches: this one waits its turn behind them, not for a worker.
   const noWorkerSince = waitedForWorker(since, now) && !(await liveClaimElsewhere(db, id, now, leaseMs)) ? since : null;
-  return { ...p, spend: spendFigures(await benchSpend(db, id)), noWorkerSince };
+  return { ...p, noWorkerSince };
 }

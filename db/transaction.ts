@@ -6,14 +6,17 @@
  *   store's one connection. better-sqlite3 runs each statement synchronously, so a body that awaits
  *   only its own queries finishes within the current turn of the event loop: other requests cannot
  *   run a statement inside it. Two rules make that hold:
- *   1. transactions on one connection queue behind a mutex (a second one started while the first is
- *      open waits instead of nesting into it);
+ *   1. transactions on one database file queue behind a mutex (a second one started while the first
+ *      is open waits instead of nesting into it; on a second connection to the same file in this
+ *      thread, instead of waiting synchronously for the write lock the first can only release once
+ *      the thread is free: "database is locked" after the busy timeout);
  *   2. a body must not await I/O (a model call, a file, a timer). That would keep the write lock across
  *      event-loop turns and let other requests' statements join this transaction; the guard below
  *      notices the turn ending before the body settles, rolls back and throws.
  *   A nested call (on a `tx`) is a savepoint of the outer transaction.
  */
 import { DrizzleQueryError } from "drizzle-orm/errors";
+import path from "node:path";
 import type { Db, SqliteConnection } from "./client";
 import { isPostgres } from "./pg/store";
 
@@ -23,7 +26,17 @@ export type TxDb = Db;
 const DEPTH = Symbol("benchwork.transactionDepth");
 type Nested = Db & { [DEPTH]?: number };
 
-const queues = new WeakMap<SqliteConnection, Promise<unknown>>();
+/** The transaction last queued per database file (in-memory databases: per connection). */
+const fileQueues = new Map<string, Promise<unknown>>();
+const memoryQueues = new WeakMap<SqliteConnection, Promise<unknown>>();
+const queueOf = (client: SqliteConnection) => {
+  const file = client.memory ? null : path.resolve(client.name);
+  return {
+    get: () => (file === null ? memoryQueues.get(client) : fileQueues.get(file)),
+    set: (p: Promise<unknown>) => (file === null ? memoryQueues.set(client, p) : fileQueues.set(file, p)),
+    delete: () => (file === null ? memoryQueues.delete(client) : fileQueues.delete(file)),
+  };
+};
 
 /** Thrown when a SQLite transaction body awaited I/O (rule 2 above); the transaction was rolled back. */
 export class TransactionAwaitedIoError extends Error {
@@ -57,11 +70,11 @@ export async function transaction<T>(db: Db, fn: (tx: TxDb) => Promise<T>): Prom
   }
   const depth = (db as Nested)[DEPTH] ?? 0;
   if (depth > 0) return savepoint(db, depth, fn);
-  const client = db.$client;
-  const before = queues.get(client) ?? Promise.resolve();
+  const queue = queueOf(db.$client);
+  const before = queue.get() ?? Promise.resolve();
   let release!: () => void;
   const mine = new Promise<void>((r) => (release = r));
-  queues.set(client, mine);
+  queue.set(mine);
   try {
     await waitWithinTurn(before);
   } catch (e) {
@@ -71,7 +84,7 @@ export async function transaction<T>(db: Db, fn: (tx: TxDb) => Promise<T>): Prom
   try {
     return await sqliteTransaction(db, fn);
   } finally {
-    if (queues.get(client) === mine) queues.delete(client);
+    if (queue.get() === mine) queue.delete();
     release();
   }
 }

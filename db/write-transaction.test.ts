@@ -6,7 +6,7 @@
  * every time: a query logger on connection A lets connection B commit just before A's first write.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/better-sqlite3";
@@ -24,8 +24,8 @@ let caseId: number;
 let criterionId: number;
 const opened: Db[] = [];
 
-function open(): Db {
-  const db = openDatabase(file);
+function open(through = file): Db {
+  const db = openDatabase(through);
   opened.push(db);
   return db;
 }
@@ -49,10 +49,14 @@ afterEach(() => {
 /**
  * Connection A whose first write inside a transaction is preceded by `other()` on connection B.
  * B does not wait for locks (busy_timeout 0): when A already holds the write lock, B's commit fails
- * with SQLITE_BUSY and is done again once A has committed, as a waiting writer would.
+ * with SQLITE_BUSY and is done again once A has committed, as a waiting writer would. B stands for
+ * another process: it opens the file through a symlinked folder, so it does not share this process's
+ * queue of transactions per file (db/transaction.ts), only SQLite's locks.
  */
 function interleaved(other: (b: Db) => Promise<unknown> | unknown): { a: Db; b: Db; bWaited: () => boolean; finishB: () => Promise<void> } {
-  const b = open();
+  const alias = path.join(dir, "other-process");
+  if (!existsSync(alias)) symlinkSync(dir, alias);
+  const b = open(path.join(alias, path.basename(file)));
   b.$client.pragma("busy_timeout = 0");
   let fired = false;
   let waited = false;

@@ -342,6 +342,9 @@ export const trials = pgTable(
       .on(t.rerunOf)
       .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
+    // No index on worker_id: nothing reads trials by worker (claims are the queue's: trial_jobs on
+    // SQLite, trial_claims on PostgreSQL), and each index of trials is written by every claim and every
+    // stored result (one page of the ~23 a SQLite store-and-claim wrote at 50 ms latency).
     // Also covers the statistics' case figures (benchCaseFigures: cost, latency, rerun; issue #16's < 50 ms) and the progress clock's
     // per-candidate counts (finished_at): the columns ride in the entry a result rewrites anyway (its status and counts change),
     // so no second index is written per result.
@@ -358,9 +361,6 @@ export const trials = pgTable(
       t.rerun,
       t.finishedAt,
     ),
-    index("trials_worker")
-      .on(t.workerId)
-      .where(sql`status = 'running'`),
   ],
 );
 

@@ -373,6 +373,9 @@ export const trials = sqliteTable(
       .on(t.rerunOf)
       .where(sql`rerun_of IS NOT NULL`),
     index("trials_bench_status").on(t.benchId, t.status, t.id),
+    // No index on worker_id: nothing reads trials by worker (claims are the queue's: trial_jobs on
+    // SQLite, trial_claims on PostgreSQL), and each index of trials is written by every claim and every
+    // stored result (one page of the ~23 a SQLite store-and-claim wrote at 50 ms latency).
     // Covers the results matrix's per case × candidate counts: read from the index, not the trial rows with their outputs and checks (results page speed, issue #16).
     // Also covers the statistics' case figures (benchCaseFigures: cost, latency, rerun; issue #16's < 50 ms) and the progress clock's
     // per-candidate counts (finished_at): the columns ride in the entry a result rewrites anyway (its status and counts change),
@@ -390,9 +393,6 @@ export const trials = sqliteTable(
       t.rerun,
       t.finishedAt,
     ),
-    index("trials_worker")
-      .on(t.workerId)
-      .where(sql`status = 'running'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+DROP INDEX `trials_worker`;

@@ -116,7 +116,8 @@ function checkWritable(file: string, option: string): void {
 /** Where a bench runs: on BENCHWORK_DB with a worker of this process, or on a team server. */
 interface BenchBackend {
   launch(o: BenchRunOptions): Promise<{ id: number; plan: PlanSummary; generated: GeneratedSummary | null; includeRetained: boolean }>;
-  progress(id: number): Promise<BenchProgress>;
+  /** A server's also says since when no worker has picked the bench up (`noWorkerSince`); a local one runs its own worker. */
+  progress(id: number): Promise<BenchProgress & { noWorkerSince?: number | null }>;
   cancel(id: number): Promise<void>;
   /** The report; `manifest` from the launch's plan. */
   report(id: number, plan: PlanSummary, includeRetained: boolean): Promise<BenchRunReport>;
@@ -214,7 +215,7 @@ function remoteBackend(server: string): BenchBackend {
       const r = await call<LaunchedBench>("POST", "api/v1/benches", { ...options, launchKey: `cli-${randomUUID()}` });
       return { id: r.benchId, plan: r.plan, generated: r.generated, includeRetained: r.includeRetained };
     },
-    progress: (id) => call<BenchProgress>("GET", `api/v1/benches/${id}/progress`),
+    progress: (id) => call<BenchProgress & { noWorkerSince: number | null }>("GET", `api/v1/benches/${id}/progress`),
     cancel: async (id) => {
       await call("POST", `api/v1/benches/${id}/cancel`, {});
     },

@@ -203,6 +203,15 @@ const skipReasons = (db: Db, id: number) =>
     n: number;
   }[];
 
+/** Bench `id`'s trials as the job worker hands them to the pool (its claimed rows). */
+function claimedRows(db: Db, id: number): ClaimedTrial[] {
+  return db.$client
+    .prepare(
+      "SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?",
+    )
+    .all(id) as ClaimedTrial[];
+}
+
 describe("a bench on trial threads", () => {
   it("keeps the bench's concurrency across threads, uses them all, and stores each trial once", async () => {
     const { db, promptId, model } = await fileDb();
@@ -338,11 +347,7 @@ describe("a bench on trial threads", () => {
   it("a thread that dies: its trials run once more on a new thread; a second death ends them as errors", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 20, concurrency: 8 });
-    const claimed = db.$client
-      .prepare(
-        "SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?",
-      )
-      .all(id) as ClaimedTrial[];
+    const claimed = claimedRows(db, id);
     const pool = new TrialThreadPool({ size: 1, dbPath: db.$client.name, env: {} });
     // White-box: the thread of slot 0, stopped as a crash would stop it.
     const killThread = async () => {
@@ -383,11 +388,7 @@ describe("a bench on trial threads", () => {
   it("reports a trial's start only to a caller that listens: without a callback the thread sends no start ids", async () => {
     const { db, promptId, model } = await fileDb();
     const { id } = await launch(db, promptId, model, { repeats: 6, concurrency: 8 });
-    const claimed = db.$client
-      .prepare(
-        "SELECT t.id, t.bench_id AS benchId, t.candidate_id AS candidateId, t.bench_case_id AS benchCaseId, bc.case_revision_id AS caseRevisionId, t.repeat, t.attempts FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.bench_id = ?",
-      )
-      .all(id) as ClaimedTrial[];
+    const claimed = claimedRows(db, id);
     const pool = new TrialThreadPool({ size: 1, dbPath: db.$client.name, env: {} });
     await pool.prewarm();
     // White-box: every message of the thread, as the pool receives it.

@@ -5,7 +5,7 @@
  * trials per second, the worker's peak RSS (VmHWM, all its threads), database bytes and disk bytes
  * written per trial, and the time to load the first page of the results matrix.
  *
- * Run: `npx tsx bench/runner.ts [--trials 10000] [--latency 0] [--concurrency 64] [--warmup 2000] [--extra-workers N] [--profile]`
+ * Run: `npx tsx bench/runner.ts [--trials 10000] [--latency 0] [--concurrency 64] [--warmup 2000] [--extra-workers N] [--profile] [--wal-frames]`
  * or `npx tsx bench/runner.ts --suite [--repeat 3]` for the issue's set (10,000 @ 0 ms, 10,000 @ 50 ms
  * ×64, 20,000 @ 0 ms), each run `--repeat` times, with the median and range of each figure.
  * An unmeasured warm-up bench (`--warmup`, 2,000 trials) runs first, as on a worker that has been
@@ -19,6 +19,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
+import { walCommits, walFrameCount } from "./wal-frames";
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -240,9 +242,29 @@ const t0 = performance.now();
 const { id } = await launch(TRIALS, `runner-${Date.now()}`);
 const tLaunched = performance.now();
 const wallLaunched = Date.now();
+// `--wal-frames`: a read snapshot from the launch on keeps every frame the run writes in the WAL (no
+// checkpoint can restart it), so the pages each commit wrote can be counted at the end (bench/wal-frames.ts).
+const walReader = args.includes("--wal-frames") ? new Database(file, { readonly: true }) : null;
+let walFrom = 0;
+if (walReader) {
+  walReader.prepare("BEGIN").run();
+  walReader.prepare("SELECT count(*) FROM benches").get();
+  walFrom = walFrameCount(`${file}-wal`);
+}
 const p = await waitFor(id);
 const tDone = performance.now();
 const wallDone = Date.now();
+if (walReader) {
+  const w = walCommits(`${file}-wal`, walFrom, db.$client);
+  walReader.prepare("COMMIT").run();
+  walReader.close();
+  const ended = p.done + p.error + p.skipped;
+  console.log(
+    `WAL during the run: ${w.commits} commits, ${(ended / w.commits).toFixed(1)} trials and ${(w.frames / w.commits).toFixed(1)} pages (4 KB each) per commit → ${((w.frames * 4096) / ended).toFixed(0)} bytes per trial; pages per commit: ` +
+      w.byName.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", ") +
+      " (no checkpoint ran meanwhile: the run's speed figures are not comparable)",
+  );
+}
 if (process.env.BENCH_TIMELINE) {
   const b = db.$client.prepare("SELECT created_at c, started_at s, finished_at f FROM benches WHERE id = ?").get(id) as { c: number; s: number; f: number };
   const t = db.$client

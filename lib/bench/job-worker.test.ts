@@ -262,4 +262,25 @@ describe("the job worker loop", () => {
     ends.get(1)?.(done(1));
     await worker.stop(0);
   });
+
+  it("stops at once when asked while a tick is in flight, not after the sleep that follows it", async () => {
+    // Found by the PostgreSQL slots work (server/pg-loop-queue.test.ts): the abort fired before the
+    // loop's sleep began, so the sleep's abort listener never heard it and stop() waited out the poll.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }); // an hour's poll never passes by itself
+    try {
+      const queue = fakeQueue(0);
+      let claimCalled!: () => void;
+      const inClaim = new Promise<void>((r) => (claimCalled = r));
+      let release!: () => void;
+      const blocked = { ...queue, claim: () => (claimCalled(), new Promise<TrialClaim[]>((r) => (release = () => r([])))) };
+      const worker = startOn(blocked, heldExecutor().exec, { pollMs: 3_600_000 });
+      await inClaim;
+      const stopped = worker.stop(0);
+      release();
+      await stopped; // hung for the hour before the fix (the test's timeout fails it)
+      await worker.done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

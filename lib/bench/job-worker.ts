@@ -222,6 +222,8 @@ export function startJobWorker(o: JobWorkerOptions): JobWorkerHandle {
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      // A stop asked during a tick has fired its abort already: the listener below would never hear it.
+      if (stopCtl.signal.aborted) return resolve();
       const done = () => {
         if (ms > 0) clearTimeout(timer as ReturnType<typeof setTimeout>);
         else clearImmediate(timer as ReturnType<typeof setImmediate>);

@@ -119,7 +119,7 @@ export async function startJobWorker(
     }, LOCKED_OUT_RETRY_MS);
   };
   const loop = startLoop({
-    queue: pgLoopQueue(queue, { gate, slots, trialRows: (ids) => claimedTrialRows(db, ids), claimSoon }),
+    queue: pgLoopQueue(queue, { gate, slots, claimSoon }),
     onError: outage.onError,
     onRecovered: outage.onRecovered,
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,

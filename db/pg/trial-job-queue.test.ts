@@ -373,6 +373,15 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
         [trialIds[2], benchId, 1, T0 + 1 + 1_000],
         [trialIds[3], benchId, 1, T0 + 1 + 1_000],
       ]);
+      // The claimed trials' rows come with the claim (what db/queries/trial-jobs.ts claimedTrialRows reads).
+      const expected = await pool.query(
+        `SELECT t.id, t.bench_id AS "benchId", t.candidate_id AS "candidateId", t.bench_case_id AS "benchCaseId",
+                bc.case_revision_id AS "caseRevisionId", t."repeat", t.attempts
+         FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ANY($1::int[]) ORDER BY t.id`,
+        [trialIds.slice(2, 4)],
+      );
+      expect(expected.rows).toHaveLength(2);
+      expect(r.trials).toEqual(expected.rows);
     } finally {
       sent.mockRestore();
     }
@@ -385,7 +394,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     ]);
     // A stale claim's result is refused as by completeMany; with max 0 nothing is claimed.
     const again = await queue.storeAndClaim([{ claim: first[0], result: result("again") }], "w1", 0, T0 + 2);
-    expect(again).toEqual({ stored: [], claims: [] });
+    expect(again).toEqual({ stored: [], claims: [], trials: [] });
     expect((await trialRows(benchId))[0].output).toBe(`answer ${trialIds[0]}`);
   });
 
@@ -401,7 +410,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
       10,
       T0 + 1,
     );
-    expect(r).toEqual({ stored: trialIds.slice(0, 2), claims: [] });
+    expect(r).toEqual({ stored: trialIds.slice(0, 2), claims: [], trials: [] });
     expect(await spentOf(benchId)).toEqual({ spentUsd: 0.008, spentTrials: 2 });
     expect((await trialRows(benchId)).map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped", "skipped"]);
   });
@@ -419,6 +428,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
       [trialIds[1], 2],
       [trialIds[2], 1],
     ]);
+    expect(r.trials.map((t) => t.id).sort((a, b) => a - b)).toEqual(trialIds.slice(1, 3));
     expect((await trialRows(benchId)).map((t) => [t.status, t.worker_id])).toEqual([
       ["done", null],
       ["running", "w1"],

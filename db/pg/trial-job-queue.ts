@@ -26,6 +26,7 @@ import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
+import type { ClaimedTrial } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
@@ -249,14 +250,14 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     return jobs.length;
   }
 
-  async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
+  async claim(workerId: string, max: number, now: number, rows: ClaimedTrial[] = []): Promise<TrialClaim[]> {
     const lanes = await this.openLanes(this.pool, now);
     if (lanes.expired) await this.expire(now);
     this.lockedOut = false;
     const out: TrialClaim[] = [];
     for (const lane of lanes.lanes) {
       if (out.length >= max) break;
-      out.push(...(await withPgTransaction(this.pool, (client) => this.claimLane(client, lane, workerId, max - out.length, now, NO_SPEND))));
+      out.push(...(await withPgTransaction(this.pool, (client) => this.claimLane(client, lane, workerId, max - out.length, now, NO_SPEND, rows))));
     }
     this.lastClaimLockedOut = this.lockedOut;
     return out;
@@ -266,18 +267,21 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    * {@link completeMany}, then a claim of up to `max` trials, in ONE transaction: the slots the
    * stored results free are taken at the same commit (with two calls they stood free between the
    * store's commit and the claim's, ~12 % of slot time at 500 ms trials: bench/pg-workers.ts
-   * `held`), in 9 round trips instead of 11. The claim counts what the batch spent before its
+   * `held`), in 9 round trips where completeMany, claim and the read of the claimed trials' rows
+   * took 4 + 7 + 1. The claim counts what the batch spent before its
    * spend is added (at the COMMIT, as completeMany's), so the spend cap holds. When a claim has
    * expired, the claim runs after the commit as {@link claim} does (expiring it first).
-   * @returns the ids of the trials whose result was stored, and the new claims
+   * @returns the ids of the trials whose result was stored, the new claims, and their trials' rows
+   *   (as db/queries/trial-jobs.ts `claimedTrialRows` reads them; a trial without one left out)
    */
   async storeAndClaim(
     entries: { claim: TrialClaim; result: TrialResult }[],
     workerId: string,
     max: number,
     now: number,
-  ): Promise<{ stored: number[]; claims: TrialClaim[] }> {
+  ): Promise<{ stored: number[]; claims: TrialClaim[]; trials: ClaimedTrial[] }> {
     this.lockedOut = false;
+    const trials: ClaimedTrial[] = [];
     const r = await withPgTransactionCommittingWith(this.pool, async (client) => {
       const { stored, spend } = await this.storeOn(client, entries);
       const claims: TrialClaim[] = [];
@@ -288,14 +292,14 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         expired = lanes.expired;
         for (const lane of expired ? [] : lanes.lanes) {
           if (claims.length >= max) break;
-          claims.push(...(await this.claimLane(client, lane, workerId, max - claims.length, now, spend)));
+          claims.push(...(await this.claimLane(client, lane, workerId, max - claims.length, now, spend, trials)));
         }
       }
       return { result: { stored, claims, expired }, beforeCommit: spendSql(spend) };
     });
     this.lastClaimLockedOut = this.lockedOut;
-    const claims = r.expired ? await this.claim(workerId, max, now) : r.claims;
-    return { stored: r.stored, claims };
+    const claims = r.expired ? await this.claim(workerId, max, now, trials) : r.claims;
+    return { stored: r.stored, claims, trials };
   }
 
   /**
@@ -340,8 +344,17 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    * and spend, pg-boss's fetch, one statement for the trials' and claims' rows.
    * @param pending what results stored in this transaction spent (added only at its COMMIT): the
    *   spend cap counts it as spent
+   * @param claimedRows receives the claimed trials' rows (a trial without its bench case row is left out)
    */
-  private async claimLane(client: pg.ClientBase, lane: Lane, workerId: string, want: number, now: number, pending: PendingSpend): Promise<TrialClaim[]> {
+  private async claimLane(
+    client: pg.ClientBase,
+    lane: Lane,
+    workerId: string,
+    want: number,
+    now: number,
+    pending: PendingSpend,
+    claimedRows: ClaimedTrial[] = [],
+  ): Promise<TrialClaim[]> {
     {
       // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
       // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
@@ -394,10 +407,13 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       // other through RETURNING): trials still queued become running, each gets its claim row, and
       // the bench is marked running. Raw SQL: drizzle builds no INSERT … SELECT over unnest() arrays
       // joined to an UPDATE's RETURNING; the row type is stated at the boundary.
-      const claimed = await client.query<{ trialId: number }>(
+      // It also returns the claimed trials' rows as the executor runs them (db/queries/trial-jobs.ts
+      // CLAIMED_TRIAL_COLUMNS): no read of them after the commit, before the trials can start.
+      const claimed = await client.query<{ trialId: number; row: ClaimedTrial | null }>(
         `WITH running AS (
            UPDATE trials SET status = 'running', worker_id = $1, started_at = $2
-           WHERE id = ANY($3::int[]) AND status = 'queued' RETURNING id
+           WHERE id = ANY($3::int[]) AND status = 'queued'
+           RETURNING id, bench_id, candidate_id, bench_case_id, "repeat", attempts
          ), claims AS (
            INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
            SELECT e.trial_id, $6, $7, $8, e.job_id, $1, e.token, e.delivery, $2, $9
@@ -408,7 +424,10 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
            UPDATE benches SET status = 'running', started_at = coalesce(started_at, $2)
            WHERE id = $6 AND status = 'queued' AND EXISTS (SELECT 1 FROM running)
          )
-         SELECT trial_id AS "trialId" FROM claims`,
+         SELECT c.trial_id AS "trialId",
+                CASE WHEN bc.id IS NOT NULL THEN json_build_object('id', r.id, 'benchId', r.bench_id, 'candidateId', r.candidate_id,
+                  'benchCaseId', r.bench_case_id, 'caseRevisionId', bc.case_revision_id, 'repeat', r."repeat", 'attempts', r.attempts) END AS row
+         FROM claims c JOIN running r ON r.id = c.trial_id LEFT JOIN bench_cases bc ON bc.id = r.bench_case_id`,
         [
           workerId,
           now,
@@ -423,6 +442,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         ],
       );
       const live = new Set(claimed.rows.map((r) => r.trialId));
+      for (const r of claimed.rows) if (r.row) claimedRows.push(r.row);
       // A job whose trial is no longer queued has nothing to run: close it.
       const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
       if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });

@@ -17,6 +17,11 @@
  *   rss     the largest peak RSS (VmHWM, all threads) of the worker processes, in MB (issue #5: < 300 MB)
  *   lock waiters  backends of the run's database waiting on a lock (a row another transaction holds),
  *           mean over samples every 20 ms, and the statement most often seen waiting
+ *   held    claims held (trial_claims rows), mean over samples every 20 ms, as a share of the bench's
+ *           concurrency: below 1, slots stood free between a stored result and the next claim
+ *   in call chat requests in flight at the model server, mean over samples every 10 ms, as a share of
+ *           the bench's concurrency: wall ≈ ideal / in call; held − in call is slot time outside a
+ *           model call (the claim's reply, the trial's own work, the result waiting and its store)
  *   trips   round trips to PostgreSQL of the worker processes during the run, per trial (they
  *           connect through a counting relay, bench/pg-wire-count.ts: every Query and Sync message;
  *           `--no-relay` connects them directly, so the relay's CPU is not on the machine, and prints n/a)
@@ -172,17 +177,22 @@ interface Run {
   lockWaiters: number;
   /** The statement most often seen waiting (its first words), or "". */
   lockWaitTop: string;
+  /** Mean claims held (trial_claims rows, sampled every 20 ms) over the bench's concurrency. */
+  held: number;
+  /** Mean chat requests in flight at the model server (sampled every 10 ms) over the bench's concurrency. */
+  inCall: number;
 }
 
 /**
  * Samples, every 20 ms on a connection of its own, the backends of `url`'s database waiting on a
  * heavyweight lock (`pg_stat_activity.wait_event_type = 'Lock'`: a row another transaction holds, …).
  */
-async function sampleLockWaits(url: string): Promise<{ stop(): Promise<void>; meanWaiters(): number; top(): string }> {
+async function sampleLockWaits(url: string): Promise<{ stop(): Promise<void>; meanWaiters(): number; top(): string; meanClaims(): number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let samples = 0;
   let waiters = 0;
+  let claims = 0;
   const byStatement = new Map<string, number>();
   let stopped = false;
   const loop = (async () => {
@@ -190,8 +200,10 @@ async function sampleLockWaits(url: string): Promise<{ stop(): Promise<void>; me
       const r = await client.query<{ query: string }>(
         "SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
       );
+      const held = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM trial_claims");
       samples++;
       waiters += r.rowCount ?? 0;
+      claims += held.rows[0].n;
       for (const { query } of r.rows) byStatement.set(query, (byStatement.get(query) ?? 0) + 1);
       await new Promise((res) => setTimeout(res, 20));
     }
@@ -203,6 +215,7 @@ async function sampleLockWaits(url: string): Promise<{ stop(): Promise<void>; me
       await client.end();
     },
     meanWaiters: () => (samples ? waiters / samples : 0),
+    meanClaims: () => (samples ? claims / samples : 0),
     top: () => [...byStatement].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "",
   };
 }
@@ -254,7 +267,16 @@ async function measure(workers: number, code: string, root: string | undefined):
     const self0 = process.cpuUsage();
     const loadBefore = loadavg()[0];
     const locks = await sampleLockWaits(database.url);
-    const { p, wallS } = await run(TRIALS).finally(() => locks.stop());
+    let flightSamples = 0;
+    let flightSum = 0;
+    const flight = setInterval(() => {
+      flightSamples++;
+      flightSum += model.server.requests.inFlight;
+    }, 10);
+    const { p, wallS } = await run(TRIALS).finally(() => {
+      clearInterval(flight);
+      return locks.stop();
+    });
     const cpu1 = cpuMicros(fleet.pids);
     const pg1 = postmaster === null ? null : clusterCpuMicros(postmaster);
     const self = process.cpuUsage(self0);
@@ -275,6 +297,8 @@ async function measure(workers: number, code: string, root: string | undefined):
       loadAfter: loadavg()[0],
       lockWaiters: locks.meanWaiters(),
       lockWaitTop: locks.top(),
+      held: locks.meanClaims() / CONCURRENCY,
+      inCall: flightSamples ? flightSum / flightSamples / CONCURRENCY : 0,
     };
   } finally {
     await fleet.stop();
@@ -336,6 +360,8 @@ console.log(
     "provider limit",
     "load 1m",
     "lock waiters",
+    "held",
+    "in call",
     "trials",
   ]),
 );
@@ -358,6 +384,8 @@ for (const r of runs)
       String(PROVIDER_LIMIT),
       `${r.loadBefore.toFixed(1)}→${r.loadAfter.toFixed(1)}`,
       r.lockWaiters.toFixed(2),
+      r.held.toFixed(3),
+      r.inCall.toFixed(3),
       `${r.done}/${TRIALS}${r.error ? ` (${r.error} err)` : ""}`,
     ]),
   );

@@ -16,6 +16,7 @@ import { finalizeBench } from "@/db/queries/bench-finalize";
 import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queries/trial-jobs";
 import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
 import { IdleGate } from "@/lib/bench/idle-gate";
+import { LOCKED_OUT_RETRY_MS, pgLoopQueue } from "./pg-loop-queue";
 import type { TrialExecutor } from "@/lib/bench/worker";
 
 /**
@@ -63,7 +64,9 @@ export interface JobWorkerHandle {
 
 /**
  * Starts a job worker on the PostgreSQL store `db`: its own queue connection (with pg-boss's
- * maintenance on), trials run on this thread.
+ * maintenance on), trials run on this thread. A store claims the slots it frees in its own
+ * transaction, and a claim locked out of a lane tries again after {@link LOCKED_OUT_RETRY_MS}
+ * (server/pg-loop-queue.ts).
  * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
  * @param o.leaseMs how long a claim lasts without a heartbeat (default {@link workerLeaseMs}, else 60 s)
  * @param o.pollMs how often it looks for work, cancellations and benches to finalize while any bench is open (default 250)
@@ -107,19 +110,16 @@ export async function startJobWorker(
   const asked = <T>(read: () => Promise<T[]>) => (gate.asking ? read() : Promise.resolve([]));
   // An outage is one line when it starts and one when it ends; the loop backs off meanwhile.
   const outage = storeOutageLog("benchwork job worker", pgStoreName(url));
+  // A claim locked out of a lane by another worker's claim is tried again shortly (one timer at a time).
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  const claimSoon = () => {
+    retry ??= setTimeout(() => {
+      retry = null;
+      wakeLoop();
+    }, LOCKED_OUT_RETRY_MS);
+  };
   const loop = startLoop({
-    queue: {
-      heartbeat: (workerId, now) => queue.heartbeat(workerId, now),
-      completeMany: (entries) => queue.completeMany(entries),
-      cancelBench: (benchId, reason, now) => queue.cancelBench(benchId, reason, now),
-      async claim(workerId, max, now) {
-        // `max` below the slots: trials run here, so this worker is not idle.
-        if (!gate.asking && max >= slots) return [];
-        const claims = await queue.claim(workerId, max, now);
-        gate.afterLook(max >= slots && claims.length === 0 && !queue.lastLookSawOpenBench, now);
-        return claims;
-      },
-    },
+    queue: pgLoopQueue(queue, { gate, slots, claimSoon }),
     onError: outage.onError,
     onRecovered: outage.onRecovered,
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
@@ -142,6 +142,7 @@ export async function startJobWorker(
     },
     async stop(graceMs?: number) {
       await loop.stop(graceMs);
+      if (retry) clearTimeout(retry);
       await listener.close();
       await queue.stop();
     },

@@ -343,12 +343,97 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
         await other.query("BEGIN");
         await other.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lock]);
         expect(await queue.claim("w1", 4, T0)).toEqual([]);
+        // The worker hears why it got nothing: it claims again soon instead of at its next poll.
+        expect(queue.lastClaimLockedOut).toBe(true);
         await other.query("COMMIT");
       } finally {
         other.release();
       }
     }
     expect((await queue.claim("w1", 4, T0)).map((c) => c.trialId)).toEqual(trialIds);
+    expect(queue.lastClaimLockedOut).toBe(false);
+  });
+
+  it("stores a batch and claims the slots it freed in the same transaction, in fewer round trips than the two calls", async () => {
+    const { benchId, trialIds } = await launch(5, { concurrency: 2 });
+    const first = await queue.claim("w1", 10, T0);
+    const sent = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      const r = await queue.storeAndClaim(
+        first.map((claim) => ({ claim, result: result(`answer ${claim.trialId}`) })),
+        "w1",
+        10,
+        T0 + 1,
+      );
+      // BEGIN, the results, pg-boss complete, the lanes, locks, limits, pg-boss fetch, the claim rows,
+      // COMMIT (with the spend): 9, where completeMany then claim take 4 + 7 and a commit between.
+      expect(sent.mock.calls.length).toBeLessThanOrEqual(9);
+      expect(r.stored).toEqual(trialIds.slice(0, 2));
+      expect(r.claims.map((c) => [c.trialId, c.benchId, c.delivery, c.expiresAt])).toEqual([
+        [trialIds[2], benchId, 1, T0 + 1 + 1_000],
+        [trialIds[3], benchId, 1, T0 + 1 + 1_000],
+      ]);
+      // The claimed trials' rows come with the claim (what db/queries/trial-jobs.ts claimedTrialRows reads).
+      const expected = await pool.query(
+        `SELECT t.id, t.bench_id AS "benchId", t.candidate_id AS "candidateId", t.bench_case_id AS "benchCaseId",
+                bc.case_revision_id AS "caseRevisionId", t."repeat", t.attempts
+         FROM trials t JOIN bench_cases bc ON bc.id = t.bench_case_id WHERE t.id = ANY($1::int[]) ORDER BY t.id`,
+        [trialIds.slice(2, 4)],
+      );
+      expect(expected.rows).toHaveLength(2);
+      expect(r.trials).toEqual(expected.rows);
+    } finally {
+      sent.mockRestore();
+    }
+    expect((await trialRows(benchId)).map((t) => [t.status, t.output, t.worker_id])).toEqual([
+      ["done", `answer ${trialIds[0]}`, null],
+      ["done", `answer ${trialIds[1]}`, null],
+      ["running", null, "w1"],
+      ["running", null, "w1"],
+      ["queued", null, null],
+    ]);
+    // A stale claim's result is refused as by completeMany; with max 0 nothing is claimed.
+    const again = await queue.storeAndClaim([{ claim: first[0], result: result("again") }], "w1", 0, T0 + 2);
+    expect(again).toEqual({ stored: [], claims: [], trials: [] });
+    expect((await trialRows(benchId))[0].output).toBe(`answer ${trialIds[0]}`);
+  });
+
+  it("counts what the batch it stores spent in the claim made with it: the spend cap holds", async () => {
+    const { benchId, trialIds } = await launch(6, { concurrency: 10 });
+    await capBench(benchId, 0.01, 0.004);
+    const first = await queue.claim("w1", 10, T0);
+    expect(first.map((c) => c.trialId)).toEqual(trialIds.slice(0, 2));
+    // $0.008 spent by the batch (added at its commit) + $0.004 would pass the cap: nothing starts.
+    const r = await queue.storeAndClaim(
+      first.map((claim) => ({ claim, result: costing(0.004) })),
+      "w1",
+      10,
+      T0 + 1,
+    );
+    expect(r).toEqual({ stored: trialIds.slice(0, 2), claims: [], trials: [] });
+    expect(await spentOf(benchId)).toEqual({ spentUsd: 0.008, spentTrials: 2 });
+    expect((await trialRows(benchId)).map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped", "skipped"]);
+  });
+
+  it("expires a dead worker's claims before the claim it makes with a store, and claims their trials again", async () => {
+    const { benchId, trialIds } = await launch(3, { concurrency: 2 });
+    const mine = await queue.claim("w1", 1, T0);
+    const dead = await queue.claim("dead", 1, T0);
+    expect([mine[0].trialId, dead[0].trialId]).toEqual(trialIds.slice(0, 2));
+    // w1 stores after the dead worker's lease (1 s) ran out (its own beaten at +500 ms): both slots are free for its claim.
+    await queue.heartbeat("w1", T0 + 500);
+    const r = await queue.storeAndClaim([{ claim: mine[0], result: result("mine") }], "w1", 10, T0 + 1_000);
+    expect(r.stored).toEqual([trialIds[0]]);
+    expect(r.claims.map((c) => [c.trialId, c.delivery]).sort((a, b) => a[0] - b[0])).toEqual([
+      [trialIds[1], 2],
+      [trialIds[2], 1],
+    ]);
+    expect(r.trials.map((t) => t.id).sort((a, b) => a - b)).toEqual(trialIds.slice(1, 3));
+    expect((await trialRows(benchId)).map((t) => [t.status, t.worker_id])).toEqual([
+      ["done", null],
+      ["running", "w1"],
+      ["running", "w1"],
+    ]);
   });
 
   it("claims and completes a batch in as many round trips for 38 trials as for 2", async () => {

@@ -26,6 +26,7 @@ import { createHash, randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { BenchJobs, TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
+import type { ClaimedTrial } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
@@ -69,11 +70,39 @@ interface LaneState {
   spentUsd: number;
   spentTrials: number;
   /** With a cap: each candidate's spend and running trials (what its running trials count for); null without one. */
-  candidates: CandidateSpend[] | null;
+  candidates: (CandidateSpend & { id: number })[] | null;
   /** The provider key of the bench's judge (null without one). */
   judgeKey: string | null;
   /** Claims of other providers' trials whose judge is this lane's provider. */
   providerJudgeClaims: number;
+}
+
+/** A pg-boss queue of one bench's trials for one provider. */
+interface Lane {
+  name: string;
+  benchId: number;
+  providerKey: string;
+}
+
+/** What results stored in the current transaction spent, added to their rows only at its COMMIT. */
+type PendingSpend = ReturnType<typeof spendOf>;
+const NO_SPEND: PendingSpend = { candidates: [], benches: [] };
+
+/** A lane's state with `pending` counted as spent (the bench's and each candidate's figures). */
+function withPending(state: LaneState, benchId: number, pending: PendingSpend): LaneState {
+  const bench = pending.benches.find((b) => b.id === benchId);
+  if (!bench && pending.candidates.length === 0) return state;
+  const byId = new Map(pending.candidates.map((c) => [c.id, c]));
+  return {
+    ...state,
+    spentUsd: state.spentUsd + (bench?.usd ?? 0),
+    spentTrials: state.spentTrials + (bench?.answered ?? 0),
+    candidates:
+      state.candidates?.map((c) => {
+        const d = byId.get(c.id);
+        return d ? { ...c, spentUsd: c.spentUsd + d.usd, spentTrials: c.spentTrials + d.answered, maxTrialUsd: Math.max(c.maxTrialUsd ?? 0, d.maxUsd) } : c;
+      }) ?? null,
+  };
 }
 
 /** pg-boss's job expiry (its maximum is 24 h); our leases decide long before. */
@@ -136,6 +165,14 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   private readonly boss: PgBoss;
   /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
   lastLookSawOpenBench = true;
+  /**
+   * Whether the last {@link claim} or {@link storeAndClaim} skipped a lane because another claimer
+   * held its bench's or provider's lock (and so may have left slots free): the worker claims again
+   * soon instead of at its next poll (server/pg-loop-queue.ts).
+   */
+  lastClaimLockedOut = false;
+  /** Set by claimLane when it skips a lane for its lock. */
+  private lockedOut = false;
   private readonly bossPool: pg.Pool;
   /** The last error pg-boss reported (it emits errors instead of throwing them). */
   lastBossError: Error | null = null;
@@ -213,7 +250,63 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     return jobs.length;
   }
 
-  async claim(workerId: string, max: number, now: number): Promise<TrialClaim[]> {
+  async claim(workerId: string, max: number, now: number, rows: ClaimedTrial[] = []): Promise<TrialClaim[]> {
+    const lanes = await this.openLanes(this.pool, now);
+    if (lanes.expired) await this.expire(now);
+    this.lockedOut = false;
+    const out: TrialClaim[] = [];
+    for (const lane of lanes.lanes) {
+      if (out.length >= max) break;
+      out.push(...(await withPgTransaction(this.pool, (client) => this.claimLane(client, lane, workerId, max - out.length, now, NO_SPEND, rows))));
+    }
+    this.lastClaimLockedOut = this.lockedOut;
+    return out;
+  }
+
+  /**
+   * {@link completeMany}, then a claim of up to `max` trials, in ONE transaction: the slots the
+   * stored results free are taken at the same commit (with two calls they stood free between the
+   * store's commit and the claim's, ~12 % of slot time at 500 ms trials: bench/pg-workers.ts
+   * `held`), in 9 round trips where completeMany, claim and the read of the claimed trials' rows
+   * took 4 + 7 + 1. The claim counts what the batch spent before its
+   * spend is added (at the COMMIT, as completeMany's), so the spend cap holds. When a claim has
+   * expired, the claim runs after the commit as {@link claim} does (expiring it first).
+   * @returns the ids of the trials whose result was stored, the new claims, and their trials' rows
+   *   (as db/queries/trial-jobs.ts `claimedTrialRows` reads them; a trial without one left out)
+   */
+  async storeAndClaim(
+    entries: { claim: TrialClaim; result: TrialResult }[],
+    workerId: string,
+    max: number,
+    now: number,
+  ): Promise<{ stored: number[]; claims: TrialClaim[]; trials: ClaimedTrial[] }> {
+    this.lockedOut = false;
+    const trials: ClaimedTrial[] = [];
+    const r = await withPgTransactionCommittingWith(this.pool, async (client) => {
+      const { stored, spend } = await this.storeOn(client, entries);
+      const claims: TrialClaim[] = [];
+      let expired = false;
+      if (max > 0) {
+        // On the transaction's client: the lanes as they stand with this batch's claims gone.
+        const lanes = await this.openLanes(client, now);
+        expired = lanes.expired;
+        for (const lane of expired ? [] : lanes.lanes) {
+          if (claims.length >= max) break;
+          claims.push(...(await this.claimLane(client, lane, workerId, max - claims.length, now, spend, trials)));
+        }
+      }
+      return { result: { stored, claims, expired }, beforeCommit: spendSql(spend) };
+    });
+    this.lastClaimLockedOut = this.lockedOut;
+    const claims = r.expired ? await this.claim(workerId, max, now, trials) : r.claims;
+    return { stored: r.stored, claims, trials };
+  }
+
+  /**
+   * The open lanes with a free slot, and whether any claim has expired, in one round trip on `q`
+   * (the pool, or a transaction's client: it then sees that transaction's own stored results).
+   */
+  private async openLanes(q: pg.Pool | pg.ClientBase, now: number): Promise<{ expired: boolean; lanes: Lane[] }> {
     // One round trip when nothing expired (the usual case: the loop claims after every flush): the
     // open lanes, and whether any claim has expired. The LEFT JOIN keeps one row when no lane is open,
     // so claims of a cancelled bench still expire. A lane whose bench or provider has no free slot
@@ -223,7 +316,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // only a filter: claimLane counts again under the locks and decides.
     // `open`: whether any bench of the queue is still queued or running, full or not (an idle worker
     // that saw none may stop looking until a launch notifies it: lib/bench/idle-gate.ts).
-    const lanes = await this.pool.query<{ expired: boolean; open: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
+    const lanes = await q.query<{ expired: boolean; open: boolean; name: string | null; benchId: number | null; providerKey: string | null }>(
       `SELECT e.expired, e.open, l.name, l.bench_id AS "benchId", l.provider_key AS "providerKey"
        FROM (SELECT EXISTS (SELECT 1 FROM trial_claims WHERE expires_at <= $1) AS expired,
                     EXISTS (SELECT 1 FROM benches ob WHERE ob.status IN ('queued', 'running') AND EXISTS (SELECT 1 FROM queue_lanes ql WHERE ql.bench_id = ob.id)) AS open) e
@@ -239,23 +332,30 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       [now],
     );
     this.lastLookSawOpenBench = lanes.rows[0]?.open ?? true;
-    if (lanes.rows[0]?.expired) await this.expire(now);
-    const out: TrialClaim[] = [];
-    for (const lane of lanes.rows) {
-      if (out.length >= max) break;
-      if (lane.name === null || lane.benchId === null || lane.providerKey === null) continue;
-      out.push(...(await this.claimLane({ name: lane.name, benchId: lane.benchId, providerKey: lane.providerKey }, workerId, max - out.length, now)));
-    }
-    return out;
+    const open: Lane[] = [];
+    for (const l of lanes.rows)
+      if (l.name !== null && l.benchId !== null && l.providerKey !== null) open.push({ name: l.name, benchId: l.benchId, providerKey: l.providerKey });
+    return { expired: lanes.rows[0]?.expired ?? false, lanes: open };
   }
 
   /**
-   * Claims up to `want` trials of one lane under its bench's and provider's locks, in a fixed number
-   * of round trips whatever the batch: BEGIN, the two locks, the limits and spend, pg-boss's fetch,
-   * one statement for the trials' and claims' rows, COMMIT.
+   * Claims up to `want` trials of one lane under its bench's and provider's locks, on `client`'s
+   * open transaction, in a fixed number of round trips whatever the batch: the two locks, the limits
+   * and spend, pg-boss's fetch, one statement for the trials' and claims' rows.
+   * @param pending what results stored in this transaction spent (added only at its COMMIT): the
+   *   spend cap counts it as spent
+   * @param claimedRows receives the claimed trials' rows (a trial without its bench case row is left out)
    */
-  private claimLane(lane: { name: string; benchId: number; providerKey: string }, workerId: string, want: number, now: number): Promise<TrialClaim[]> {
-    return withPgTransaction(this.pool, async (client) => {
+  private async claimLane(
+    client: pg.ClientBase,
+    lane: Lane,
+    workerId: string,
+    want: number,
+    now: number,
+    pending: PendingSpend,
+    claimedRows: ClaimedTrial[] = [],
+  ): Promise<TrialClaim[]> {
+    {
       // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
       // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
       // or poll. A claimer that waited would hold up its own loop (and the results it has to store,
@@ -267,14 +367,17 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
                 pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
         [lane.benchId, lane.providerKey],
       );
-      if (!locks.rows[0].bench || !locks.rows[0].provider) return [];
+      if (!locks.rows[0].bench || !locks.rows[0].provider) {
+        this.lockedOut = true;
+        return [];
+      }
       const { rows } = await client.query<LaneState>(
         `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
                 (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
                 (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
                 benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
                 CASE WHEN benches.settings->'spendCap' IS NOT NULL THEN (
-                  SELECT coalesce(json_agg(json_build_object('position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials, 'maxTrialUsd', bc.max_trial_usd,
+                  SELECT coalesce(json_agg(json_build_object('id', bc.id, 'position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials, 'maxTrialUsd', bc.max_trial_usd,
                     'running', (SELECT count(*) FROM trial_claims c JOIN trials t ON t.id = c.trial_id WHERE c.bench_id = b.bench_id AND t.candidate_id = bc.id))), '[]')
                   FROM bench_candidates bc WHERE bc.bench_id = b.bench_id) END AS candidates,
                 ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
@@ -282,7 +385,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
          WHERE b.bench_id = $1 AND p.provider_key = $2`,
         [lane.benchId, lane.providerKey],
       );
-      const state = rows[0];
+      const state = rows[0] && withPending(rows[0], lane.benchId, pending);
       if (!state || state.cancelled) return [];
       // Judged trials count against their judge's provider too (db/pg/judge-slots.ts): the claims
       // judged on this lane's provider here, and when this bench's judge is on another provider, that one's.
@@ -304,10 +407,13 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       // other through RETURNING): trials still queued become running, each gets its claim row, and
       // the bench is marked running. Raw SQL: drizzle builds no INSERT … SELECT over unnest() arrays
       // joined to an UPDATE's RETURNING; the row type is stated at the boundary.
-      const claimed = await client.query<{ trialId: number }>(
+      // It also returns the claimed trials' rows as the executor runs them (db/queries/trial-jobs.ts
+      // CLAIMED_TRIAL_COLUMNS): no read of them after the commit, before the trials can start.
+      const claimed = await client.query<{ trialId: number; row: ClaimedTrial | null }>(
         `WITH running AS (
            UPDATE trials SET status = 'running', worker_id = $1, started_at = $2
-           WHERE id = ANY($3::int[]) AND status = 'queued' RETURNING id
+           WHERE id = ANY($3::int[]) AND status = 'queued'
+           RETURNING id, bench_id, candidate_id, bench_case_id, "repeat", attempts
          ), claims AS (
            INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
            SELECT e.trial_id, $6, $7, $8, e.job_id, $1, e.token, e.delivery, $2, $9
@@ -318,7 +424,10 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
            UPDATE benches SET status = 'running', started_at = coalesce(started_at, $2)
            WHERE id = $6 AND status = 'queued' AND EXISTS (SELECT 1 FROM running)
          )
-         SELECT trial_id AS "trialId" FROM claims`,
+         SELECT c.trial_id AS "trialId",
+                CASE WHEN bc.id IS NOT NULL THEN json_build_object('id', r.id, 'benchId', r.bench_id, 'candidateId', r.candidate_id,
+                  'benchCaseId', r.bench_case_id, 'caseRevisionId', bc.case_revision_id, 'repeat', r."repeat", 'attempts', r.attempts) END AS row
+         FROM claims c JOIN running r ON r.id = c.trial_id LEFT JOIN bench_cases bc ON bc.id = r.bench_case_id`,
         [
           workerId,
           now,
@@ -333,6 +442,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         ],
       );
       const live = new Set(claimed.rows.map((r) => r.trialId));
+      for (const r of claimed.rows) if (r.row) claimedRows.push(r.row);
       // A job whose trial is no longer queued has nothing to run: close it.
       const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
       if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });
@@ -346,7 +456,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
           delivery: job.retryCount + 1,
           expiresAt: now + this.leaseMs,
         }));
-    });
+    }
   }
 
   /**
@@ -416,50 +526,61 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
 
   async completeMany(entries: { claim: TrialClaim; result: TrialResult }[]): Promise<number[]> {
     if (entries.length === 0) return [];
-    // One entry per claim (the last one given, as a map would keep): a claim's result is stored once.
-    const batch = [...new Map(entries.map((e) => [`${e.claim.trialId}:${e.claim.token}`, e])).values()];
-    const columns = resultColumns(batch);
     return withPgTransactionCommittingWith(this.pool, async (client) => {
-      // One statement for the whole batch: only claims still current (same trial and token) are
-      // deleted, and only their results stored, with the attempts of their delivery. It locks only
-      // the batch's own claim and trial rows. Raw SQL: drizzle builds no DELETE … RETURNING feeding
-      // an UPDATE … FROM unnest() arrays; the row type is stated here.
-      const held = await client.query<{ trialId: number; token: string; benchId: number; candidateId: number; lane: string; jobId: string }>(
-        `WITH e AS (
-           SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::int[], $9::float8[],
-                                $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::int[], $17::int[], $18::text[])
-             AS e(trial_id, token, status, started_at, finished_at, latency_ms, input_tokens, output_tokens, cost_usd,
-                  finish_reason, output, record, checks, passed, failed, unscored, errored, error)
-         ), held AS (
-           DELETE FROM trial_claims c USING e WHERE c.trial_id = e.trial_id AND c.token = e.token
-           RETURNING c.trial_id, c.bench_id, c.lane, c.job_id, c.delivery, c.token
-         ), stored AS (
-           UPDATE trials t SET status = e.status, started_at = e.started_at, finished_at = e.finished_at, latency_ms = e.latency_ms,
-             input_tokens = e.input_tokens, output_tokens = e.output_tokens, cost_usd = e.cost_usd, finish_reason = e.finish_reason,
-             output = e.output, record = e.record::json, checks = e.checks::json, passed_checks = e.passed, failed_checks = e.failed,
-             unscored_checks = e.unscored, error_checks = e.errored, error = e.error, worker_id = NULL, attempts = h.delivery
-           FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token
-           WHERE t.id = h.trial_id
-           RETURNING t.id, t.candidate_id
-         )
-         SELECT h.trial_id AS "trialId", h.token, h.bench_id AS "benchId", s.candidate_id AS "candidateId", h.lane, h.job_id AS "jobId"
-         FROM held h JOIN stored s ON s.id = h.trial_id`,
-        columns,
-      );
-      const jobsByLane = new Map<string, string[]>();
-      for (const { lane, jobId } of held.rows) {
-        const ids = jobsByLane.get(lane);
-        if (ids) ids.push(jobId);
-        else jobsByLane.set(lane, [jobId]);
-      }
-      for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
+      const { stored, spend } = await this.storeOn(client, entries);
       // Last, what the stored results spent, with the COMMIT in the same round trip: every worker's
       // batches add to the same bench and candidate rows, so each holds their locks only while
       // PostgreSQL runs these statements, never across a round trip to this process (they were 22 ms
       // a call with 4 workers when the spend was added first). The claim reads them under the
       // bench's lock; this transaction's claim deletions and spend become visible at one commit.
-      return { result: held.rows.map((r) => r.trialId), beforeCommit: spendSql(spendOf(batch, held.rows)) };
+      return { result: stored, beforeCommit: spendSql(spend) };
     });
+  }
+
+  /**
+   * Stores the results of `entries` whose claims are still current, on `client`'s open transaction,
+   * and completes their jobs (2 round trips). @returns the stored trials' ids and what they spent
+   * (for the caller to add at its COMMIT)
+   */
+  private async storeOn(client: pg.ClientBase, entries: { claim: TrialClaim; result: TrialResult }[]): Promise<{ stored: number[]; spend: PendingSpend }> {
+    if (entries.length === 0) return { stored: [], spend: NO_SPEND };
+    // One entry per claim (the last one given, as a map would keep): a claim's result is stored once.
+    const batch = [...new Map(entries.map((e) => [`${e.claim.trialId}:${e.claim.token}`, e])).values()];
+    const columns = resultColumns(batch);
+    // One statement for the whole batch: only claims still current (same trial and token) are
+    // deleted, and only their results stored, with the attempts of their delivery. It locks only
+    // the batch's own claim and trial rows. Raw SQL: drizzle builds no DELETE … RETURNING feeding
+    // an UPDATE … FROM unnest() arrays; the row type is stated here.
+    const held = await client.query<{ trialId: number; token: string; benchId: number; candidateId: number; lane: string; jobId: string }>(
+      `WITH e AS (
+         SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::int[], $9::float8[],
+                              $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::int[], $17::int[], $18::text[])
+           AS e(trial_id, token, status, started_at, finished_at, latency_ms, input_tokens, output_tokens, cost_usd,
+                finish_reason, output, record, checks, passed, failed, unscored, errored, error)
+       ), held AS (
+         DELETE FROM trial_claims c USING e WHERE c.trial_id = e.trial_id AND c.token = e.token
+         RETURNING c.trial_id, c.bench_id, c.lane, c.job_id, c.delivery, c.token
+       ), stored AS (
+         UPDATE trials t SET status = e.status, started_at = e.started_at, finished_at = e.finished_at, latency_ms = e.latency_ms,
+           input_tokens = e.input_tokens, output_tokens = e.output_tokens, cost_usd = e.cost_usd, finish_reason = e.finish_reason,
+           output = e.output, record = e.record::json, checks = e.checks::json, passed_checks = e.passed, failed_checks = e.failed,
+           unscored_checks = e.unscored, error_checks = e.errored, error = e.error, worker_id = NULL, attempts = h.delivery
+         FROM held h JOIN e ON e.trial_id = h.trial_id AND e.token = h.token
+         WHERE t.id = h.trial_id
+         RETURNING t.id, t.candidate_id
+       )
+       SELECT h.trial_id AS "trialId", h.token, h.bench_id AS "benchId", s.candidate_id AS "candidateId", h.lane, h.job_id AS "jobId"
+       FROM held h JOIN stored s ON s.id = h.trial_id`,
+      columns,
+    );
+    const jobsByLane = new Map<string, string[]>();
+    for (const { lane, jobId } of held.rows) {
+      const ids = jobsByLane.get(lane);
+      if (ids) ids.push(jobId);
+      else jobsByLane.set(lane, [jobId]);
+    }
+    for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
+    return { stored: held.rows.map((r) => r.trialId), spend: spendOf(batch, held.rows) };
   }
 
   async cancelBench(benchId: number, reason: string, now: number): Promise<number> {

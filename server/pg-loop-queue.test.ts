@@ -28,7 +28,7 @@ function fakeStore(script: { claims: TrialClaim[]; lockedOut: boolean }[]) {
       store.lastClaimLockedOut = next.lockedOut;
       return next.claims;
     },
-    async storeAndClaim(entries, _w, max) {
+    async completeAndClaim(entries, _w, max) {
       calls.push(`store ${entries.length} + claim ${max}`);
       const next = script.shift() ?? { claims: [], lockedOut: false };
       store.lastClaimLockedOut = next.lockedOut;

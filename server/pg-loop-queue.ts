@@ -6,20 +6,13 @@
  * to claim again soon, not at the next poll (250 ms): with 500 ms trials that wait left slots free
  * (bench/pg-workers.ts `held`).
  */
-import type { ClaimedTrial } from "@/lib/bench/queue";
 import type { IdleGate } from "@/lib/bench/idle-gate";
 import type { JobWorkerOptions } from "@/lib/bench/job-worker";
-import type { TrialClaim, TrialJobQueue, TrialResult } from "@/lib/bench/trial-jobs";
+import type { TrialClaim, TrialJobQueue } from "@/lib/bench/trial-jobs";
 
 /** What this needs of db/pg/trial-job-queue.ts's PgTrialJobQueue. */
-export interface PgLoopStore extends Pick<TrialJobQueue<unknown>, "claim" | "heartbeat" | "completeMany" | "cancelBench"> {
-  /** Stores a batch and claims up to `max` trials in one transaction, with the claimed trials' rows. */
-  storeAndClaim(
-    entries: { claim: TrialClaim; result: TrialResult }[],
-    workerId: string,
-    max: number,
-    now: number,
-  ): Promise<{ stored: number[]; claims: TrialClaim[]; trials: ClaimedTrial[] }>;
+export interface PgLoopStore
+  extends Pick<TrialJobQueue<unknown>, "claim" | "heartbeat" | "completeMany" | "cancelBench">, Required<Pick<TrialJobQueue<unknown>, "completeAndClaim">> {
   /** Whether the last claim saw any queued or running bench. */
   readonly lastLookSawOpenBench: boolean;
   /** Whether the last claim skipped a lane because another claimer held its lock. */
@@ -52,7 +45,7 @@ export function pgLoopQueue(store: PgLoopStore, o: { gate: IdleGate; slots: numb
       return claims;
     },
     async completeAndClaim(entries, workerId, max, now) {
-      const r = await store.storeAndClaim(entries, workerId, max, now);
+      const r = await store.completeAndClaim(entries, workerId, max, now);
       if (max > 0) looked(max, r.claims, now);
       return r;
     },

@@ -359,7 +359,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     const first = await queue.claim("w1", 10, T0);
     const sent = vi.spyOn(pg.Client.prototype, "query");
     try {
-      const r = await queue.storeAndClaim(
+      const r = await queue.completeAndClaim(
         first.map((claim) => ({ claim, result: result(`answer ${claim.trialId}`) })),
         "w1",
         10,
@@ -393,7 +393,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
       ["queued", null, null],
     ]);
     // A stale claim's result is refused as by completeMany; with max 0 nothing is claimed.
-    const again = await queue.storeAndClaim([{ claim: first[0], result: result("again") }], "w1", 0, T0 + 2);
+    const again = await queue.completeAndClaim([{ claim: first[0], result: result("again") }], "w1", 0, T0 + 2);
     expect(again).toEqual({ stored: [], claims: [], trials: [] });
     expect((await trialRows(benchId))[0].output).toBe(`answer ${trialIds[0]}`);
   });
@@ -404,7 +404,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     const first = await queue.claim("w1", 10, T0);
     expect(first.map((c) => c.trialId)).toEqual(trialIds.slice(0, 2));
     // $0.008 spent by the batch (added at its commit) + $0.004 would pass the cap: nothing starts.
-    const r = await queue.storeAndClaim(
+    const r = await queue.completeAndClaim(
       first.map((claim) => ({ claim, result: costing(0.004) })),
       "w1",
       10,
@@ -422,7 +422,7 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect([mine[0].trialId, dead[0].trialId]).toEqual(trialIds.slice(0, 2));
     // w1 stores after the dead worker's lease (1 s) ran out (its own beaten at +500 ms): both slots are free for its claim.
     await queue.heartbeat("w1", T0 + 500);
-    const r = await queue.storeAndClaim([{ claim: mine[0], result: result("mine") }], "w1", 10, T0 + 1_000);
+    const r = await queue.completeAndClaim([{ claim: mine[0], result: result("mine") }], "w1", 10, T0 + 1_000);
     expect(r.stored).toEqual([trialIds[0]]);
     expect(r.claims.map((c) => [c.trialId, c.delivery]).sort((a, b) => a[0] - b[0])).toEqual([
       [trialIds[1], 2],

@@ -166,7 +166,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
   lastLookSawOpenBench = true;
   /**
-   * Whether the last {@link claim} or {@link storeAndClaim} skipped a lane because another claimer
+   * Whether the last {@link claim} or {@link completeAndClaim} skipped a lane because another claimer
    * held its bench's or provider's lock (and so may have left slots free): the worker claims again
    * soon instead of at its next poll (server/pg-loop-queue.ts).
    */
@@ -274,7 +274,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    * @returns the ids of the trials whose result was stored, the new claims, and their trials' rows
    *   (as db/queries/trial-jobs.ts `claimedTrialRows` reads them; a trial without one left out)
    */
-  async storeAndClaim(
+  async completeAndClaim(
     entries: { claim: TrialClaim; result: TrialResult }[],
     workerId: string,
     max: number,
@@ -355,108 +355,106 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     pending: PendingSpend,
     claimedRows: ClaimedTrial[] = [],
   ): Promise<TrialClaim[]> {
-    {
-      // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
-      // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
-      // or poll. A claimer that waited would hold up its own loop (and the results it has to store,
-      // whose claims still count against the limits) behind every other worker's claim. Try-locks
-      // never wait, so their order cannot deadlock. The counts below are a statement of their own:
-      // a statement's snapshot is taken when it starts, before any lock it takes.
-      const locks = await client.query<{ bench: boolean; provider: boolean }>(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)) AS bench,
-                pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
-        [lane.benchId, lane.providerKey],
-      );
-      if (!locks.rows[0].bench || !locks.rows[0].provider) {
-        this.lockedOut = true;
-        return [];
-      }
-      const { rows } = await client.query<LaneState>(
-        `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
-                (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
-                (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
-                benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
-                CASE WHEN benches.settings->'spendCap' IS NOT NULL THEN (
-                  SELECT coalesce(json_agg(json_build_object('id', bc.id, 'position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials, 'maxTrialUsd', bc.max_trial_usd,
-                    'running', (SELECT count(*) FROM trial_claims c JOIN trials t ON t.id = c.trial_id WHERE c.bench_id = b.bench_id AND t.candidate_id = bc.id))), '[]')
-                  FROM bench_candidates bc WHERE bc.bench_id = b.bench_id) END AS candidates,
-                ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
-         FROM queue_benches b JOIN benches ON benches.id = b.bench_id, queue_providers p
-         WHERE b.bench_id = $1 AND p.provider_key = $2`,
-        [lane.benchId, lane.providerKey],
-      );
-      const state = rows[0] && withPending(rows[0], lane.benchId, pending);
-      if (!state || state.cancelled) return [];
-      // Judged trials count against their judge's provider too (db/pg/judge-slots.ts): the claims
-      // judged on this lane's provider here, and when this bench's judge is on another provider, that one's.
-      let free = Math.min(want, state.benchLimit - state.benchRunning, state.providerLimit - state.providerRunning - state.providerJudgeClaims);
-      if (free > 0 && state.judgeKey !== null && state.judgeKey !== lane.providerKey) {
-        const judgeFree = await tryJudgeProviderFree(client, state.judgeKey);
-        if (judgeFree === false) return [];
-        free = Math.min(free, judgeFree);
-      }
-      if (free <= 0) return [];
-      const allowed = await this.spendAllowance(client, lane.benchId, state, now);
-      if (allowed === "exhausted") return [];
-      free = Math.min(free, allowed);
-      if (free <= 0) return [];
-      const jobs = await this.boss.fetch<JobData>(lane.name, { batchSize: free, includeMetadata: true, ignoreStartAfter: true, db: onClient(client) });
-      if (jobs.length === 0) return [];
-      const fetched = jobs.map((job) => ({ job, token: randomUUID() }));
-      // One statement for the whole batch (data-modifying CTEs share one snapshot and feed each
-      // other through RETURNING): trials still queued become running, each gets its claim row, and
-      // the bench is marked running. Raw SQL: drizzle builds no INSERT … SELECT over unnest() arrays
-      // joined to an UPDATE's RETURNING; the row type is stated at the boundary.
-      // It also returns the claimed trials' rows as the executor runs them (db/queries/trial-jobs.ts
-      // CLAIMED_TRIAL_COLUMNS): no read of them after the commit, before the trials can start.
-      const claimed = await client.query<{ trialId: number; row: ClaimedTrial | null }>(
-        `WITH running AS (
-           UPDATE trials SET status = 'running', worker_id = $1, started_at = $2
-           WHERE id = ANY($3::int[]) AND status = 'queued'
-           RETURNING id, bench_id, candidate_id, bench_case_id, "repeat", attempts
-         ), claims AS (
-           INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
-           SELECT e.trial_id, $6, $7, $8, e.job_id, $1, e.token, e.delivery, $2, $9
-           FROM unnest($3::int[], $4::uuid[], $5::uuid[], $10::int[]) AS e(trial_id, job_id, token, delivery)
-           JOIN running r ON r.id = e.trial_id
-           RETURNING trial_id
-         ), bench AS (
-           UPDATE benches SET status = 'running', started_at = coalesce(started_at, $2)
-           WHERE id = $6 AND status = 'queued' AND EXISTS (SELECT 1 FROM running)
-         )
-         SELECT c.trial_id AS "trialId",
-                CASE WHEN bc.id IS NOT NULL THEN json_build_object('id', r.id, 'benchId', r.bench_id, 'candidateId', r.candidate_id,
-                  'benchCaseId', r.bench_case_id, 'caseRevisionId', bc.case_revision_id, 'repeat', r."repeat", 'attempts', r.attempts) END AS row
-         FROM claims c JOIN running r ON r.id = c.trial_id LEFT JOIN bench_cases bc ON bc.id = r.bench_case_id`,
-        [
-          workerId,
-          now,
-          fetched.map((f) => f.job.data.trialId),
-          fetched.map((f) => f.job.id),
-          fetched.map((f) => f.token),
-          lane.benchId,
-          lane.providerKey,
-          lane.name,
-          now + this.leaseMs,
-          fetched.map((f) => f.job.retryCount + 1),
-        ],
-      );
-      const live = new Set(claimed.rows.map((r) => r.trialId));
-      for (const r of claimed.rows) if (r.row) claimedRows.push(r.row);
-      // A job whose trial is no longer queued has nothing to run: close it.
-      const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
-      if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });
-      return fetched
-        .filter((f) => live.has(f.job.data.trialId))
-        .map(({ job, token }) => ({
-          trialId: job.data.trialId,
-          benchId: lane.benchId,
-          providerKey: lane.providerKey,
-          token,
-          delivery: job.retryCount + 1,
-          expiresAt: now + this.leaseMs,
-        }));
+    // Both locks in one statement, without waiting: a lane another claimer is serving (it holds the
+    // bench's or the provider's lock) is skipped, and this worker claims again after its next flush
+    // or poll. A claimer that waited would hold up its own loop (and the results it has to store,
+    // whose claims still count against the limits) behind every other worker's claim. Try-locks
+    // never wait, so their order cannot deadlock. The counts below are a statement of their own:
+    // a statement's snapshot is taken when it starts, before any lock it takes.
+    const locks = await client.query<{ bench: boolean; provider: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)) AS bench,
+              pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
+      [lane.benchId, lane.providerKey],
+    );
+    if (!locks.rows[0].bench || !locks.rows[0].provider) {
+      this.lockedOut = true;
+      return [];
     }
+    const { rows } = await client.query<LaneState>(
+      `SELECT b.cancelled_at IS NOT NULL AS cancelled, b.concurrency AS "benchLimit", p.concurrency AS "providerLimit",
+              (SELECT count(*) FROM trial_claims c WHERE c.bench_id = b.bench_id)::int AS "benchRunning",
+              (SELECT count(*) FROM trial_claims c WHERE c.provider_key = p.provider_key)::int AS "providerRunning",
+              benches.settings->'spendCap' AS cap, benches.spent_usd AS "spentUsd", benches.spent_trials AS "spentTrials",
+              CASE WHEN benches.settings->'spendCap' IS NOT NULL THEN (
+                SELECT coalesce(json_agg(json_build_object('id', bc.id, 'position', bc.position, 'spentUsd', bc.spent_usd, 'spentTrials', bc.spent_trials, 'maxTrialUsd', bc.max_trial_usd,
+                  'running', (SELECT count(*) FROM trial_claims c JOIN trials t ON t.id = c.trial_id WHERE c.bench_id = b.bench_id AND t.candidate_id = bc.id))), '[]')
+                FROM bench_candidates bc WHERE bc.bench_id = b.bench_id) END AS candidates,
+              ${judgeKeySql("benches")} AS "judgeKey", ${judgeClaimsSql("p.provider_key")} AS "providerJudgeClaims"
+       FROM queue_benches b JOIN benches ON benches.id = b.bench_id, queue_providers p
+       WHERE b.bench_id = $1 AND p.provider_key = $2`,
+      [lane.benchId, lane.providerKey],
+    );
+    const state = rows[0] && withPending(rows[0], lane.benchId, pending);
+    if (!state || state.cancelled) return [];
+    // Judged trials count against their judge's provider too (db/pg/judge-slots.ts): the claims
+    // judged on this lane's provider here, and when this bench's judge is on another provider, that one's.
+    let free = Math.min(want, state.benchLimit - state.benchRunning, state.providerLimit - state.providerRunning - state.providerJudgeClaims);
+    if (free > 0 && state.judgeKey !== null && state.judgeKey !== lane.providerKey) {
+      const judgeFree = await tryJudgeProviderFree(client, state.judgeKey);
+      if (judgeFree === false) return [];
+      free = Math.min(free, judgeFree);
+    }
+    if (free <= 0) return [];
+    const allowed = await this.spendAllowance(client, lane.benchId, state, now);
+    if (allowed === "exhausted") return [];
+    free = Math.min(free, allowed);
+    if (free <= 0) return [];
+    const jobs = await this.boss.fetch<JobData>(lane.name, { batchSize: free, includeMetadata: true, ignoreStartAfter: true, db: onClient(client) });
+    if (jobs.length === 0) return [];
+    const fetched = jobs.map((job) => ({ job, token: randomUUID() }));
+    // One statement for the whole batch (data-modifying CTEs share one snapshot and feed each
+    // other through RETURNING): trials still queued become running, each gets its claim row, and
+    // the bench is marked running. Raw SQL: drizzle builds no INSERT … SELECT over unnest() arrays
+    // joined to an UPDATE's RETURNING; the row type is stated at the boundary.
+    // It also returns the claimed trials' rows as the executor runs them (db/queries/trial-jobs.ts
+    // CLAIMED_TRIAL_COLUMNS): no read of them after the commit, before the trials can start.
+    const claimed = await client.query<{ trialId: number; row: ClaimedTrial | null }>(
+      `WITH running AS (
+         UPDATE trials SET status = 'running', worker_id = $1, started_at = $2
+         WHERE id = ANY($3::int[]) AND status = 'queued'
+         RETURNING id, bench_id, candidate_id, bench_case_id, "repeat", attempts
+       ), claims AS (
+         INSERT INTO trial_claims (trial_id, bench_id, provider_key, lane, job_id, worker_id, token, delivery, claimed_at, expires_at)
+         SELECT e.trial_id, $6, $7, $8, e.job_id, $1, e.token, e.delivery, $2, $9
+         FROM unnest($3::int[], $4::uuid[], $5::uuid[], $10::int[]) AS e(trial_id, job_id, token, delivery)
+         JOIN running r ON r.id = e.trial_id
+         RETURNING trial_id
+       ), bench AS (
+         UPDATE benches SET status = 'running', started_at = coalesce(started_at, $2)
+         WHERE id = $6 AND status = 'queued' AND EXISTS (SELECT 1 FROM running)
+       )
+       SELECT c.trial_id AS "trialId",
+              CASE WHEN bc.id IS NOT NULL THEN json_build_object('id', r.id, 'benchId', r.bench_id, 'candidateId', r.candidate_id,
+                'benchCaseId', r.bench_case_id, 'caseRevisionId', bc.case_revision_id, 'repeat', r."repeat", 'attempts', r.attempts) END AS row
+       FROM claims c JOIN running r ON r.id = c.trial_id LEFT JOIN bench_cases bc ON bc.id = r.bench_case_id`,
+      [
+        workerId,
+        now,
+        fetched.map((f) => f.job.data.trialId),
+        fetched.map((f) => f.job.id),
+        fetched.map((f) => f.token),
+        lane.benchId,
+        lane.providerKey,
+        lane.name,
+        now + this.leaseMs,
+        fetched.map((f) => f.job.retryCount + 1),
+      ],
+    );
+    const live = new Set(claimed.rows.map((r) => r.trialId));
+    for (const r of claimed.rows) if (r.row) claimedRows.push(r.row);
+    // A job whose trial is no longer queued has nothing to run: close it.
+    const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
+    if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });
+    return fetched
+      .filter((f) => live.has(f.job.data.trialId))
+      .map(({ job, token }) => ({
+        trialId: job.data.trialId,
+        benchId: lane.benchId,
+        providerKey: lane.providerKey,
+        token,
+        delivery: job.retryCount + 1,
+        expiresAt: now + this.leaseMs,
+      }));
   }
 
   /**

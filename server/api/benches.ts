@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import { getBench, requestCancel, type BenchProgress } from "@/db/queries/benches";
+import { getBench, requestCancel } from "@/db/queries/benches";
 import type { BenchRunBody } from "@/lib/api/schemas";
 import type { Author } from "@/lib/audit/author";
 import { planSummary, type GeneratedSummary, type PlanSummary } from "@/lib/bench/launch-lines";
@@ -13,7 +13,7 @@ import { launchFromRequest } from "@/server/bench/prepare";
 import { resolveBenchRun } from "@/server/bench/run-request";
 import { benchRunReport, type BenchRunReport } from "@/server/bench/run-report";
 import { wakeInServerWorker } from "@/server/in-server-worker";
-import { progressWithWorkerWait } from "@/server/bench/progress-poll";
+import { progressWithWorkerWait, type ProgressWithWorkerWait } from "@/server/bench/progress-poll";
 
 /** The answer to a launch. */
 export interface LaunchedBench {
@@ -44,7 +44,7 @@ export async function launchBenchRun(db: Db, body: BenchRunBody, author: Author,
  * @param o.now the current time (ms; default now); o.leaseMs the workers' lease (default the configured one)
  * @throws LibraryError `not_found`
  */
-export async function benchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<BenchProgress & { noWorkerSince: number | null }> {
+export async function benchProgress(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<ProgressWithWorkerWait> {
   const p = await progressWithWorkerWait(db, id, o);
   if (!p) throw new LibraryError("not_found", `Bench #${id} does not exist.`);
   return p;

@@ -24,7 +24,10 @@ export function spendFigures(spend: BenchSpend): SpendFigures {
  * worker that never came (lib/bench/unclaimed.ts; null unless it waited NO_WORKER_AFTER_MS, 15 s,
  * with no trial claimed and no live worker at work on another bench).
  */
-export type BenchProgressPoll = BenchProgress & { spend: SpendFigures; noWorkerSince: number | null };
+export type BenchProgressPoll = ProgressWithWorkerWait & { spend: SpendFigures };
+
+/** A bench's progress with `noWorkerSince` (see {@link BenchProgressPoll}). */
+export type ProgressWithWorkerWait = BenchProgress & { noWorkerSince: number | null };
 
 /**
  * Bench `id`'s progress and spending, ready for `Response.json`.
@@ -44,11 +47,7 @@ export async function benchProgressPoll(db: Db, id: number, o: { now?: number; l
  * @param o.leaseMs the workers' lease (default {@link progressLease}'s)
  * @returns null when there is no such bench
  */
-export async function progressWithWorkerWait(
-  db: Db,
-  id: number,
-  o: { now?: number; leaseMs?: number } = {},
-): Promise<(BenchProgress & { noWorkerSince: number | null }) | null> {
+export async function progressWithWorkerWait(db: Db, id: number, o: { now?: number; leaseMs?: number } = {}): Promise<ProgressWithWorkerWait | null> {
   const now = o.now ?? Date.now();
   const leaseMs = o.leaseMs ?? progressLease().leaseMs;
   const p = await getBenchProgress(db, id, { now, leaseMs });

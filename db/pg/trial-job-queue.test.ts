@@ -436,6 +436,31 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     ]);
   });
 
+  it("completes the stored trials' jobs in the store's own transaction: a store that rolls back leaves them to its claim, then to the expiry (re-delivered, not given up)", async () => {
+    const { benchId, trialIds } = await launch(2, { concurrency: 1 });
+    const [claim] = await queue.claim("w1", 1, T0);
+    const jobState = async () =>
+      (await pool.query<{ state: string }>("SELECT state FROM pgboss.job WHERE id = $1", [trialJobId(claim.trialId)])).rows[0]?.state;
+    // The claim made with the store fails after the results went in (white-box: pg-boss's fetch),
+    // as a deadlock abort would: the whole transaction rolls back, the job's completion with it.
+    const boss = (queue as unknown as { boss: { fetch: (...a: unknown[]) => Promise<unknown> } }).boss;
+    const fetch = vi.spyOn(boss, "fetch").mockRejectedValueOnce(new Error("deadlock detected"));
+    try {
+      await expect(queue.completeAndClaim([{ claim, result: result("lost") }], "w1", 1, T0 + 1)).rejects.toThrow("deadlock detected");
+    } finally {
+      fetch.mockRestore();
+    }
+    expect(await jobState()).toBe("active");
+    expect((await trialRows(benchId)).map((t) => t.status)).toEqual(["running", "queued"]);
+    // The worker that held the claim died before storing again: its trial goes back to the queue.
+    expect(await queue.expire(T0 + 1_000)).toEqual({ requeued: 1, gaveUp: 0 });
+    const [again] = await queue.claim("w2", 1, T0 + 2_000);
+    expect([again.trialId, again.delivery]).toEqual([trialIds[0], 2]);
+    expect(await queue.complete(again, result("stored once"))).toBe(true);
+    expect(await jobState()).toBe("completed");
+    expect((await trialRows(benchId))[0]).toMatchObject({ status: "done", output: "stored once", attempts: 2 });
+  });
+
   it("claims and completes a batch in as many round trips for 38 trials as for 2", async () => {
     const { trialIds } = await launch(40, { concurrency: 40 });
     // Every statement the queue sends (pg-boss's too: they run on the queue's transaction client).

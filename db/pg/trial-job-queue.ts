@@ -123,6 +123,20 @@ function onClient(client: pg.ClientBase): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
+/**
+ * Completes jobs `ids` of queue `lane` on `client`'s open transaction, so they are completed only if
+ * it commits. pg-boss 10's `complete` is `(name, ids, data, options)`; its typings also offer
+ * `(name, ids, options)`, which the code reads as the job's output data: the options are then
+ * ignored and the jobs completed at once on pg-boss's own pool. A store that did not commit (its
+ * worker killed before the COMMIT, or a deadlock abort) left a completed job behind a trial still
+ * running under its claim; when that claim expired, the trial was given up as `error` after one
+ * delivery (server/bench/pg-kill.test.ts failed so in CI).
+ */
+async function completeJobs(boss: PgBoss, client: pg.ClientBase, lane: string, ids: string[]): Promise<void> {
+  const complete = boss.complete.bind(boss) as unknown as (name: string, ids: string[], data: null, options: PgBoss.ConnectionOptions) => Promise<unknown>;
+  await complete(lane, ids, null, { db: onClient(client) });
+}
+
 function assertLimit(value: number, what: string): void {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number ≥ 1 (got ${value})`);
 }
@@ -444,7 +458,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     for (const r of claimed.rows) if (r.row) claimedRows.push(r.row);
     // A job whose trial is no longer queued has nothing to run: close it.
     const dead = jobs.filter((j) => !live.has(j.data.trialId)).map((j) => j.id);
-    if (dead.length) await this.boss.complete(lane.name, dead, { db: onClient(client) });
+    if (dead.length) await completeJobs(this.boss, client, lane.name, dead);
     return fetched
       .filter((f) => live.has(f.job.data.trialId))
       .map(({ job, token }) => ({
@@ -577,7 +591,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
       if (ids) ids.push(jobId);
       else jobsByLane.set(lane, [jobId]);
     }
-    for (const [lane, ids] of jobsByLane) await this.boss.complete(lane, ids, { db: onClient(client) });
+    for (const [lane, ids] of jobsByLane) await completeJobs(this.boss, client, lane, ids);
     return { stored: held.rows.map((r) => r.trialId), spend: spendOf(batch, held.rows) };
   }
 

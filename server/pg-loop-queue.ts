@@ -2,9 +2,9 @@
  * The PostgreSQL trial job queue as the job worker's loop (lib/bench/job-worker.ts) uses it
  * (issue 20): an idle worker asks nothing until a launch or its idle poll (lib/bench/idle-gate.ts);
  * a store claims the slots it frees in its own transaction (`completeAndClaim`, the claimed trials'
- * rows read by the claim's own statement); and a claim that skipped a lane because another worker's claim held its lock asks
- * to claim again soon, not at the next poll (250 ms): with 500 ms trials that wait left slots free
- * (bench/pg-workers.ts `held`).
+ * rows read by the claim's own statement); and a claim that skipped a lane because another worker's
+ * claim held its lock asks to claim again soon, not at the next poll (250 ms): with 500 ms trials
+ * that wait left slots free (bench/pg-workers.ts `held`).
  */
 import type { IdleGate } from "@/lib/bench/idle-gate";
 import type { JobWorkerOptions } from "@/lib/bench/job-worker";

@@ -1,7 +1,7 @@
 /**
  * The job worker of the Next.js server on a PostgreSQL store (issue 20): started once by
- * instrumentation (unless `BENCHWORK_WORKER=off`), on the main thread (its trials are mostly model
- * calls, i.e. waiting), stopped on shutdown. It registers where the launch actions' wake finds it
+ * instrumentation (unless `BENCHWORK_WORKER=off`): its loop on the main thread (claims and stores,
+ * mostly waiting on PostgreSQL), its trials on a trial thread (one core is left to the pages), stopped on shutdown. It registers where the launch actions' wake finds it
  * (server/in-server-worker.ts's `wakeInServerWorker`).
  */
 import { getDb } from "@/db/client";

@@ -17,7 +17,7 @@ import { benchesToCancel, benchesToFinalize, claimedTrialRows } from "@/db/queri
 import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
 import { IdleGate } from "@/lib/bench/idle-gate";
 import { LOCKED_OUT_RETRY_MS, pgLoopQueue } from "./pg-loop-queue";
-import type { TrialExecutor } from "@/lib/bench/worker";
+import { startTrialExecutors, trialThreadCount } from "./bench/trial-executors";
 
 /**
  * `BENCHWORK_WORKER_SLOTS`: most trials one job worker runs at once (default 256). The queue still
@@ -64,10 +64,13 @@ export interface JobWorkerHandle {
 
 /**
  * Starts a job worker on the PostgreSQL store `db`: its own queue connection (with pg-boss's
- * maintenance on), trials run on this thread. A store claims the slots it frees in its own
+ * maintenance on); trials run on trial threads, each with its own two connections to read benches
+ * (none: on this thread). A store claims the slots it frees in its own
  * transaction, and a claim locked out of a lane tries again after {@link LOCKED_OUT_RETRY_MS}
  * (server/pg-loop-queue.ts).
  * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
+ * @param o.trialThreads trial threads (default {@link trialThreadCount} with a core left to the
+ *   process's other work: the web server's pages; `npm run worker` passes its own count)
  * @param o.leaseMs how long a claim lasts without a heartbeat (default {@link workerLeaseMs}, else 60 s)
  * @param o.pollMs how often it looks for work, cancellations and benches to finalize while any bench is open (default 250)
  * @param o.idlePollMs how often it looks while no bench is open, woken at once by a launch's notification (default {@link IDLE_POLL_MS})
@@ -81,6 +84,7 @@ export async function startJobWorker(
     pollMs?: number;
     idlePollMs?: number;
     leaseMs?: number;
+    trialThreads?: number;
     keepRecord?: boolean;
     retryBaseDelayMs?: number;
     onBenchFinished?: (id: number) => void;
@@ -91,13 +95,12 @@ export async function startJobWorker(
   if (!url) throw new Error("startJobWorker: the PostgreSQL store was opened without a URL");
   const queue = new PgTrialJobQueue({ url, leaseMs: o.leaseMs ?? workerLeaseMs(env), supervise: true });
   await queue.start();
-  let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
-  const executorFor = async (benchId: number) => {
-    factory ??= Promise.all([import("./bench/executor"), import("@/lib/evaluators/sandbox"), import("./http-fetch")]).then(([e, s, h]) =>
-      e.createExecutorFactory(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs, fetch: h.nodeFetch, sandbox: s.getSharedSandbox }),
-    );
-    return (await factory)(benchId);
-  };
+  // Trials run on trial threads (none: on this thread); this thread keeps the queue's work, so a
+  // store's round trips never wait behind a trial's CPU (server/bench/trial-executors.ts).
+  const threads = o.trialThreads ?? trialThreadCount(env, url, 1);
+  const trialExecutors = startTrialExecutors(db, url, threads, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
+  // Claims wait until the threads have loaded (~0.5–1 s), as on SQLite: a trial claimed earlier would hold its slot idle.
+  const executorFor = await trialExecutors.ready;
   const slots = o.slots ?? workerSlots(env);
   // Idle, the worker asks PostgreSQL nothing until a launch notifies it (or `idlePollMs` passed);
   // busy, it polls every `pollMs` as before (lib/bench/idle-gate.ts).
@@ -145,6 +148,7 @@ export async function startJobWorker(
       if (retry) clearTimeout(retry);
       await listener.close();
       await queue.stop();
+      await trialExecutors.close();
     },
   };
 }

@@ -4,7 +4,8 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { openDatabase } from "@/db/client";
-import { startBenchWorker, trialThreadCount } from "./worker";
+import { startBenchWorker } from "./worker";
+import { trialThreadCount } from "./bench/trial-executors";
 
 /** Runs until the parent sends `stop`; then replies `stopped`. */
 export function runWorkerThread(port: MessagePort | null): void {

@@ -4,15 +4,14 @@
  * instrumentation (the in-server worker), by `npm run worker` (a separate process on the same
  * database) and by the CLI. PostgreSQL's twin is server/job-worker.ts: the same loop, pg-boss's queue.
  */
-import { availableParallelism, hostname } from "node:os";
+import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import { finalizeBench } from "@/db/queries/bench-finalize";
 import { SqliteTrialJobQueue } from "@/db/queries/trial-job-queue";
 import { benchesToCancel, benchesToFinalize } from "@/db/queries/trial-jobs";
 import { startJobWorker } from "@/lib/bench/job-worker";
-import type { TrialExecutor } from "@/lib/bench/worker";
-import { poolExecutorFactory, TrialThreadPool } from "./bench/trial-pool";
+import { startTrialExecutors, trialThreadCount } from "./bench/trial-executors";
 import { enqueueOrphanTrials } from "./bench/trial-jobs";
 import { workerLeaseMs, workerSlots } from "./job-worker";
 
@@ -20,41 +19,6 @@ import { workerLeaseMs, workerSlots } from "./job-worker";
 export function providerConcurrency(env: Record<string, string | undefined>): number {
   const n = Number(env.BENCHWORK_PROVIDER_CONCURRENCY);
   return Number.isInteger(n) && n > 0 ? n : 32;
-}
-
-/**
- * Executors running trials on this thread. The executor code (ai SDK, providers, evaluators) is
- * loaded on first use, so a coordinator whose trials run on threads never holds it in memory.
- */
-function inlineExecutors(
-  db: Db,
-  o: { env: Record<string, string | undefined>; keepRecord?: boolean; retryBaseDelayMs?: number },
-): (benchId: number) => Promise<TrialExecutor> {
-  let factory: Promise<(benchId: number) => Promise<TrialExecutor>> | null = null;
-  return async (benchId) => {
-    factory ??= Promise.all([import("./bench/executor"), import("@/lib/evaluators/sandbox"), import("./http-fetch")]).then(([e, s, h]) =>
-      e.createExecutorFactory(db, { ...o, fetch: h.nodeFetch, sandbox: s.getSharedSandbox }),
-    );
-    return (await factory)(benchId);
-  };
-}
-
-/**
- * Trial threads: `BENCHWORK_TRIAL_THREADS` (0 = run trials on the worker's own thread), default one
- * per core less `reserveCores`, at most 4. A database that is not a file (`:memory:`) cannot be
- * opened by threads: 0.
- * @param reserveCores cores left to other work in the process (the web server's pages: 1)
- * @throws {RangeError} when `BENCHWORK_TRIAL_THREADS` is not a whole number from 0 to 64
- */
-export function trialThreadCount(env: Record<string, string | undefined>, dbFile: string, reserveCores = 0): number {
-  if (!dbFile || dbFile === ":memory:") return 0;
-  const raw = env.BENCHWORK_TRIAL_THREADS;
-  if (raw !== undefined && raw.trim() !== "") {
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0 || n > 64) throw new RangeError(`BENCHWORK_TRIAL_THREADS: expected a whole number from 0 to 64, got "${raw}"`);
-    return n;
-  }
-  return Math.max(0, Math.min(4, availableParallelism() - reserveCores));
 }
 
 /** A running bench worker (see {@link startBenchWorker}). */
@@ -99,19 +63,8 @@ export function startBenchWorker(
   const env = o.env ?? process.env;
   const threads = o.trialThreads ?? trialThreadCount(env, db.$client.name);
   const queue = new SqliteTrialJobQueue(db, { leaseMs: o.leaseMs ?? workerLeaseMs(env) });
-  const inline = () => inlineExecutors(db, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
-  const pool =
-    threads > 0 ? new TrialThreadPool({ size: threads, dbPath: db.$client.name, env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs }) : null;
-  const executors = pool
-    ? pool.prewarm().then(
-        () => poolExecutorFactory(db, pool),
-        (e: Error) => {
-          console.error(`benchwork: trial threads could not start (${e.message}); running trials on the worker's own thread`);
-          void pool.close();
-          return inline();
-        },
-      )
-    : Promise.resolve(inline());
+  const trialExecutors = startTrialExecutors(db, db.$client.name, threads, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
+  const executors = trialExecutors.ready;
   let stopped = false;
   const worker = executors.then(async (executorFor) => {
     // Trials of an older version's queue (claimed from the trials table) get their jobs first.
@@ -141,7 +94,7 @@ export function startBenchWorker(
     async stop(graceMs?: number): Promise<void> {
       stopped = true;
       await (await worker)?.stop(graceMs);
-      await pool?.close();
+      await trialExecutors.close();
     },
   };
 }

@@ -138,8 +138,9 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
     db = store.db();
   });
 
-  async function withWorker<T>(fn: (w: JobWorkerHandle) => Promise<T>, o: { slots?: number } = {}): Promise<T> {
-    const worker = await startJobWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5, slots: o.slots });
+  /** A job worker with one trial thread (as on two cores) unless `o.trialThreads` says otherwise (0: trials on its own thread). */
+  async function withWorker<T>(fn: (w: JobWorkerHandle) => Promise<T>, o: { slots?: number; trialThreads?: number } = {}): Promise<T> {
+    const worker = await startJobWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5, slots: o.slots, trialThreads: o.trialThreads ?? 1 });
     try {
       return await fn(worker);
     } finally {
@@ -147,28 +148,36 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
     }
   }
 
-  it("runs a live bench to finished with one result per trial and the same verdicts as on SQLite", async () => {
-    const keys = ["tool", "retry", "down", "plain", "wrong"];
-    const s = await setup(db, keys);
-    const { id } = await launchFromRequest(db, request(s, { repeats: 2 }), { env: {} });
-    const bench = await withWorker(() => waitEnded(db, id));
-    expect(bench.status).toBe("finished");
-    const onPg = await verdicts(db, id);
-    expect(onPg).toHaveLength(10);
-    expect(bench.summary!.candidates[0].stats.trials).toMatchObject({ total: 10, done: 8, error: 2, pending: 0 });
+  // A trial thread reads its bench from PostgreSQL over its own connections; without threads the
+  // worker's own thread runs the trials. Both end with the same verdicts.
+  it.each([1, 0])(
+    "runs a live bench to finished with one result per trial and the same verdicts as on SQLite (trial threads: %i)",
+    async (trialThreads) => {
+      const keys = ["tool", "retry", "down", "plain", "wrong"];
+      const s = await setup(db, keys);
+      const { id } = await launchFromRequest(db, request(s, { repeats: 2 }), { env: {} });
+      const failedToStart = vi.spyOn(console, "error");
+      const bench = await withWorker(() => waitEnded(db, id), { trialThreads }).finally(() => failedToStart.mockRestore());
+      expect(failedToStart.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("trial threads could not start"))).toEqual([]);
+      expect(bench.status).toBe("finished");
+      const onPg = await verdicts(db, id);
+      expect(onPg).toHaveLength(10);
+      expect(bench.summary!.candidates[0].stats.trials).toMatchObject({ total: 10, done: 8, error: 2, pending: 0 });
 
-    const lite = openMemoryDatabase();
-    const sl = await setup(lite, keys);
-    const launched = await launchFromRequest(lite, request(sl, { repeats: 2 }), { env: {} });
-    const worker = startBenchWorker(lite, { env: {}, pollMs: 20, retryBaseDelayMs: 5, trialThreads: 0 });
-    const onSqlite = await waitEnded(lite, launched.id);
-    await worker.stop(1000);
-    expect(onSqlite.status).toBe("finished");
-    expect(onPg).toEqual(await verdicts(lite, launched.id));
-    expect(onPg).toContain("tool/0: done contains=passed");
-    expect(onPg).toContain("wrong/0: done contains=failed");
-    expect(onPg).toContain("down/0: error ");
-  }, 60_000);
+      const lite = openMemoryDatabase();
+      const sl = await setup(lite, keys);
+      const launched = await launchFromRequest(lite, request(sl, { repeats: 2 }), { env: {} });
+      const worker = startBenchWorker(lite, { env: {}, pollMs: 20, retryBaseDelayMs: 5, trialThreads: 0 });
+      const onSqlite = await waitEnded(lite, launched.id);
+      await worker.stop(1000);
+      expect(onSqlite.status).toBe("finished");
+      expect(onPg).toEqual(await verdicts(lite, launched.id));
+      expect(onPg).toContain("tool/0: done contains=passed");
+      expect(onPg).toContain("wrong/0: done contains=failed");
+      expect(onPg).toContain("down/0: error ");
+    },
+    60_000,
+  );
 
   it("cancels mid-bench: running trials are aborted, unrun ones skipped, the bench ends cancelled", async () => {
     const s = await setup(db, ["s1", "s2", "s3", "s4", "s5"]);

@@ -10,7 +10,10 @@ import type { ClaimedTrial, TrialOutcome } from "@/lib/bench/queue";
 export interface TrialThreadData {
   /** Project root: where `tsconfig.json` and `server/` are. */
   root: string;
-  /** The SQLite file the coordinator uses (the thread opens its own connection, reads only). */
+  /**
+   * The coordinator's store: its SQLite file, or its PostgreSQL URL (`postgres://…`). The thread
+   * opens its own connection (a pool of 2 on PostgreSQL) and only reads from it.
+   */
   dbPath: string;
   /** Keep each trial's full record (see ExecutorOptions.keepRecord). */
   keepRecord?: boolean;

@@ -1,11 +1,13 @@
 /**
- * Body of a trial thread (see server/bench/trial-pool.ts): builds executors from its own SQLite
- * connection, runs the trials the coordinator hands over, honours aborts, and posts outcomes back.
+ * Body of a trial thread (see server/bench/trial-pool.ts): builds executors from its own connection
+ * to the store (the SQLite file or the PostgreSQL database), runs the trials the coordinator hands over, honours aborts, and posts outcomes back.
  * It never writes to the database: claims and results stay with the coordinator, so a trial is
  * still stored exactly once.
  */
 import type { MessagePort } from "node:worker_threads";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type Db } from "@/db/client";
+import { isPostgresUrl } from "@/db/pg/client";
+import { openPgStore } from "@/db/pg/store";
 import type { TrialOutcome } from "@/lib/bench/queue";
 import { skippedOutcome, workerErrorOutcome } from "@/lib/bench/worker";
 import { KeyedSemaphore } from "@/lib/bench/semaphore";
@@ -17,7 +19,8 @@ import { batcher, type FromTrialThread, type ToTrialThread, type TrialRun, type 
 /** Runs until the thread is terminated. `process.env` is the worker's environment (model keys). */
 export function runTrialThread(port: MessagePort | null, data: TrialThreadData): void {
   if (!port) throw new Error("runTrialThread must run in a worker thread");
-  const db = openDatabase(data.dbPath);
+  // Reads only (benches, prompts, models): two connections cover a thread's trials on PostgreSQL.
+  const db: Db = isPostgresUrl(data.dbPath) ? openPgStore(data.dbPath, 2) : openDatabase(data.dbPath);
   const executorFor = createExecutorFactory(db, {
     env: process.env,
     fetch: nodeFetch,

@@ -6,9 +6,9 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type pg from "pg";
 import type { Db } from "@/db/client";
 import { PgTrialJobQueue } from "@/db/pg/trial-job-queue";
+import { pgStoreUrl } from "@/db/pg/store";
 import { listenForTrialJobs } from "@/db/pg/trial-job-notices";
 import { pgStoreName } from "@/db/pg/client";
 import { storeOutageLog } from "./store-outage";
@@ -69,12 +69,13 @@ export interface JobWorkerHandle {
  * transaction, and a claim locked out of a lane tries again after {@link LOCKED_OUT_RETRY_MS}
  * (server/pg-loop-queue.ts).
  * @param o.env model keys and settings (default `process.env`); o.slots overrides {@link workerSlots}
- * @param o.trialThreads trial threads (default {@link trialThreadCount} with a core left to the
- *   process's other work: the web server's pages; `npm run worker` passes its own count)
+ * @param o.trialThreads trial threads (default {@link trialThreadCount} with a core left to this
+ *   thread, which in the web server also serves the pages)
  * @param o.leaseMs how long a claim lasts without a heartbeat (default {@link workerLeaseMs}, else 60 s)
  * @param o.pollMs how often it looks for work, cancellations and benches to finalize while any bench is open (default 250)
  * @param o.idlePollMs how often it looks while no bench is open, woken at once by a launch's notification (default {@link IDLE_POLL_MS})
- * @throws when the queue cannot start (PostgreSQL unreachable)
+ * @throws when the queue cannot start (PostgreSQL unreachable; what it started is stopped), or
+ *   RangeError naming the variable of a bad setting (nothing started)
  */
 export async function startJobWorker(
   db: Db,
@@ -91,17 +92,24 @@ export async function startJobWorker(
   } = {},
 ): Promise<JobWorkerHandle> {
   const env = o.env ?? process.env;
-  const url = (db.$client as unknown as pg.Pool & { options: { connectionString?: string } }).options.connectionString;
+  const url = pgStoreUrl(db);
   if (!url) throw new Error("startJobWorker: the PostgreSQL store was opened without a URL");
-  const queue = new PgTrialJobQueue({ url, leaseMs: o.leaseMs ?? workerLeaseMs(env), supervise: true });
-  await queue.start();
+  // Settings first: a bad one throws before anything is started.
+  const leaseMs = o.leaseMs ?? workerLeaseMs(env);
+  const slots = o.slots ?? workerSlots(env);
   // Trials run on trial threads (none: on this thread); this thread keeps the queue's work, so a
   // store's round trips never wait behind a trial's CPU (server/bench/trial-executors.ts).
   const threads = o.trialThreads ?? trialThreadCount(env, url, 1);
+  const queue = new PgTrialJobQueue({ url, leaseMs, supervise: true });
+  try {
+    await queue.start();
+  } catch (e) {
+    await queue.stop().catch(() => undefined); // its pools and pg-boss's timers, whatever started
+    throw e;
+  }
   const trialExecutors = startTrialExecutors(db, url, threads, { env, keepRecord: o.keepRecord, retryBaseDelayMs: o.retryBaseDelayMs });
   // Claims wait until the threads have loaded (~0.5–1 s), as on SQLite: a trial claimed earlier would hold its slot idle.
   const executorFor = await trialExecutors.ready;
-  const slots = o.slots ?? workerSlots(env);
   // Idle, the worker asks PostgreSQL nothing until a launch notifies it (or `idlePollMs` passed);
   // busy, it polls every `pollMs` as before (lib/bench/idle-gate.ts).
   let wakeLoop = () => undefined as void;
@@ -144,11 +152,14 @@ export async function startJobWorker(
       loop.wake();
     },
     async stop(graceMs?: number) {
-      await loop.stop(graceMs);
-      if (retry) clearTimeout(retry);
-      await listener.close();
-      await queue.stop();
-      await trialExecutors.close();
+      try {
+        await loop.stop(graceMs);
+        if (retry) clearTimeout(retry);
+        await listener.close();
+        await queue.stop();
+      } finally {
+        await trialExecutors.close(); // live threads would keep the process alive
+      }
     },
   };
 }

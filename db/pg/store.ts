@@ -79,6 +79,11 @@ export function openPgStore(url: string, max = 10): Db {
   return drizzle({ client: openStorePool(url, max), schema }) as unknown as Db;
 }
 
+/** The postgres:// URL a PostgreSQL store was opened with ({@link openPgStore}), or null when it has none. */
+export function pgStoreUrl(db: Db): string | null {
+  return (db.$client as unknown as pg.Pool).options?.connectionString ?? null;
+}
+
 /** True when `db` (a store or a transaction on it) runs on PostgreSQL. */
 export function isPostgres(db: Db): boolean {
   return is((db as unknown as { dialect: unknown }).dialect, PgDialect);

@@ -30,6 +30,7 @@ import type { ClaimedTrial } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
+import { ensureFetchOrderIndex } from "./fetch-order-index";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 import { spendSql, spendOf } from "./result-spend";
 import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
@@ -117,20 +118,6 @@ export function laneName(benchId: number, providerKey: string): string {
 export function trialJobId(trialId: number): string {
   return `00000000-0000-4000-8000-${trialId.toString(16).padStart(12, "0")}`;
 }
-
-/**
- * An index on pg-boss's job table in the order its fetch takes a lane's queued jobs (pg-boss 10's
- * `fetchNextJob`: `WHERE name = $1 AND state < 'active' ORDER BY priority desc, created_on, id LIMIT
- * n FOR UPDATE SKIP LOCKED`). pg-boss's own index for it, `(name, start_after) INCLUDE (…)`, cannot
- * give that order, so each claim read and sorted the lane's whole backlog (20,000 queued jobs: 18–27
- * ms a claim instead of 0.1; a known limit, timgit/pg-boss#228). Created on the partitioned table, it
- * is also built on every lane (partition) pg-boss creates later. `IF NOT EXISTS` after a transaction
- * lock, as every worker runs it at start: a second worker waits for the first's and finds it there.
- */
-const FETCH_ORDER_INDEX = [
-  "SELECT pg_advisory_xact_lock(hashtextextended('benchwork:pgboss-fetch-index', 0))",
-  "CREATE INDEX IF NOT EXISTS benchwork_job_fetch_order ON pgboss.job (name, priority DESC, created_on, id) WHERE state < 'active'",
-];
 
 /** pg-boss's `db` option: run its statements on our transaction's client. */
 function onClient(client: pg.ClientBase): PgBoss.Db {
@@ -224,12 +211,15 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     this.boss.on("error", (e) => (this.lastBossError = e));
   }
 
-  /** Connects, installs (or upgrades) pg-boss's schema and adds the index its fetch needs ({@link FETCH_ORDER_INDEX}). */
+  /**
+   * Connects, installs (or upgrades) pg-boss's schema and adds the index its fetch needs
+   * (db/pg/fetch-order-index.ts; when that fails, one line says why and the queue works without it).
+   */
   async start(): Promise<void> {
     await this.boss.start();
-    await withPgTransaction(this.pool, async (client) => {
-      for (const sql of FETCH_ORDER_INDEX) await client.query(sql);
-    });
+    await ensureFetchOrderIndex(this.pool).catch((e: Error) =>
+      console.error(`benchwork: the index pg-boss's fetch needs could not be made (${e.message}); each claim reads its lane's whole backlog until it is`),
+    );
   }
 
   /** Closes both connection pools. */

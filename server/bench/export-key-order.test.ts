@@ -82,7 +82,7 @@ describePg("exports list JSON fields in the same order on PostgreSQL and SQLite"
       await worker.stop(1000);
     });
     const onPg = await exportsOf(pgDb, async (id) => {
-      const worker = await startJobWorker(pgDb, { env: {}, pollMs: 20 });
+      const worker = await startJobWorker(pgDb, { env: {}, pollMs: 20, trialThreads: 1 });
       await waitEnded(pgDb, id);
       await worker.stop(1000);
     });

@@ -156,9 +156,13 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
       const keys = ["tool", "retry", "down", "plain", "wrong"];
       const s = await setup(db, keys);
       const { id } = await launchFromRequest(db, request(s, { repeats: 2 }), { env: {} });
-      const failedToStart = vi.spyOn(console, "error");
-      const bench = await withWorker(() => waitEnded(db, id), { trialThreads }).finally(() => failedToStart.mockRestore());
-      expect(failedToStart.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("trial threads could not start"))).toEqual([]);
+      const logged = vi.spyOn(console, "error");
+      let said: string[] = [];
+      const bench = await withWorker(() => waitEnded(db, id), { trialThreads }).finally(() => {
+        said = logged.mock.calls.map((c) => String(c[0])); // read before the restore, which clears them
+        logged.mockRestore();
+      });
+      expect(said.filter((m) => m.includes("trial threads could not start"))).toEqual([]);
       expect(bench.status).toBe("finished");
       const onPg = await verdicts(db, id);
       expect(onPg).toHaveLength(10);
@@ -179,27 +183,34 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
     60_000,
   );
 
-  it("cancels mid-bench: running trials are aborted, unrun ones skipped, the bench ends cancelled", async () => {
-    const s = await setup(db, ["s1", "s2", "s3", "s4", "s5"]);
-    const before = server.requests.count;
-    const { id } = await launchFromRequest(db, request(s, { concurrency: 2 }), { env: {} });
-    const bench = await withWorker(async () => {
-      // Two calls in flight (the bench's concurrency), none of which will ever be answered.
-      await server.requests.until((n) => n >= before + 2);
-      await requestCancel(db, id);
-      return waitEnded(db, id);
-    });
-    expect(bench.status).toBe("cancelled");
-    const rows = await db.select({ status: trials.status, error: trials.error }).from(trials).where(eq(trials.benchId, id)).orderBy(trials.id);
-    expect(rows.map((r) => `${r.status}: ${r.error}`).sort()).toEqual([
-      "skipped: cancelled before it ran",
-      "skipped: cancelled before it ran",
-      "skipped: cancelled before it ran",
-      "skipped: cancelled while running",
-      "skipped: cancelled while running",
-    ]);
-    expect(server.requests.count - before).toBe(2);
-  }, 60_000);
+  it.each([1, 0])(
+    "cancels mid-bench: running trials are aborted, unrun ones skipped, the bench ends cancelled (trial threads: %i)",
+    async (trialThreads) => {
+      const s = await setup(db, ["s1", "s2", "s3", "s4", "s5"]);
+      const before = server.requests.count;
+      const { id } = await launchFromRequest(db, request(s, { concurrency: 2 }), { env: {} });
+      const bench = await withWorker(
+        async () => {
+          // Two calls in flight (the bench's concurrency), none of which will ever be answered.
+          await server.requests.until((n) => n >= before + 2);
+          await requestCancel(db, id);
+          return waitEnded(db, id);
+        },
+        { trialThreads },
+      );
+      expect(bench.status).toBe("cancelled");
+      const rows = await db.select({ status: trials.status, error: trials.error }).from(trials).where(eq(trials.benchId, id)).orderBy(trials.id);
+      expect(rows.map((r) => `${r.status}: ${r.error}`).sort()).toEqual([
+        "skipped: cancelled before it ran",
+        "skipped: cancelled before it ran",
+        "skipped: cancelled before it ran",
+        "skipped: cancelled while running",
+        "skipped: cancelled while running",
+      ]);
+      expect(server.requests.count - before).toBe(2);
+    },
+    60_000,
+  );
 
   it("stops at the spend cap: what was spent never passes it, the rest is skipped for the budget", async () => {
     const s = await setup(db, ["cap1", "cap2", "cap3", "cap4", "cap5", "cap6"]);
@@ -324,7 +335,7 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
   it("idle, asks PostgreSQL nothing between its rare looks, and a launch from another connection wakes it at once (LISTEN/NOTIFY)", async () => {
     const s = await setup(db, ["plain"]);
     // Polls every 5 ms while a bench is open; idle, it would look only every 10 minutes.
-    const worker = await startJobWorker(db, { env: {}, pollMs: 5, idlePollMs: 600_000, retryBaseDelayMs: 5 });
+    const worker = await startJobWorker(db, { env: {}, pollMs: 5, idlePollMs: 600_000, retryBaseDelayMs: 5, trialThreads: 1 });
     const sent = vi.spyOn(pg.Client.prototype, "query");
     try {
       // Every bench of this store has ended: once its first look found none, the worker goes quiet.

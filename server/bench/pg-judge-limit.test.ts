@@ -16,7 +16,7 @@ describePg("the provider limit counts judge calls across job workers (PostgreSQL
 
   judgeLimitTests({
     db: store.db,
-    startTwoWorkers: (env) => Promise.all([1, 2].map(() => startJobWorker(store.db(), { env, pollMs: 20, retryBaseDelayMs: 5 }))),
+    startTwoWorkers: (env) => Promise.all([1, 2].map(() => startJobWorker(store.db(), { env, pollMs: 20, retryBaseDelayMs: 5, trialThreads: 1 }))),
     // The job worker's own read (db/pg/judge-slots.ts), on a connection of its own.
     judgeKeyOf: async (id) => {
       const pool = openPgPool(store.url(), 1);

@@ -106,7 +106,7 @@ describePg("a job worker when PostgreSQL drops its connections", () => {
       },
       { env: {} },
     );
-    const worker = await startJobWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5, leaseMs: 1_000 });
+    const worker = await startJobWorker(db, { env: {}, pollMs: 20, retryBaseDelayMs: 5, leaseMs: 1_000, trialThreads: 1 });
     try {
       // Calls in flight and held: the worker holds claims, heartbeats and polls on its pools.
       await server.requests.until(() => server.requests.held >= 2);

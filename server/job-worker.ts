@@ -18,6 +18,7 @@ import { startJobWorker as startLoop } from "@/lib/bench/job-worker";
 import { IdleGate } from "@/lib/bench/idle-gate";
 import { LOCKED_OUT_RETRY_MS, pgLoopQueue } from "./pg-loop-queue";
 import { startTrialExecutors, trialThreadCount } from "./bench/trial-executors";
+import { laneRetirer } from "./lane-retirer";
 
 /**
  * `BENCHWORK_WORKER_SLOTS`: most trials one job worker runs at once (default 256). The queue still
@@ -129,6 +130,8 @@ export async function startJobWorker(
       wakeLoop();
     }, LOCKED_OUT_RETRY_MS);
   };
+  // Ended benches' lanes (pg-boss queues, each a table) are dropped in the background (server/lane-retirer.ts).
+  const lanes = laneRetirer(() => queue.retireEndedLanes());
   const loop = startLoop({
     queue: pgLoopQueue(queue, { gate, slots, claimSoon }),
     onError: outage.onError,
@@ -137,12 +140,20 @@ export async function startJobWorker(
     slots,
     leaseMs: queue.leaseMs,
     pollMs: o.pollMs,
-    onPoll: async () => gate.beginPoll(Date.now()),
+    onPoll: async () => {
+      gate.beginPoll(Date.now());
+      lanes.kick();
+    },
     loadTrials: (ids) => claimedTrialRows(db, ids),
     executorFor,
     cancelRequested: () => asked(() => benchesToCancel(db)),
     finalizable: () => asked(() => benchesToFinalize(db)),
-    finalize: async (benchId, now) => (await finalizeBench(db, benchId, now)) !== null,
+    finalize: async (benchId, now) => {
+      if ((await finalizeBench(db, benchId, now)) === null) return false;
+      lanes.due();
+      lanes.kick();
+      return true;
+    },
     onBenchFinished: o.onBenchFinished,
   });
   wakeLoop = loop.wake;
@@ -155,6 +166,7 @@ export async function startJobWorker(
       try {
         await loop.stop(graceMs);
         if (retry) clearTimeout(retry);
+        await lanes.stop();
         await listener.close();
         await queue.stop();
       } finally {

@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import type { TrialResult } from "@/lib/bench/trial-jobs";
 import { withPgTransaction, openPgPool } from "./client";
-import { PgTrialJobQueue, trialJobId } from "./trial-job-queue";
+import { PgTrialJobQueue, laneName, trialJobId } from "./trial-job-queue";
 import { FETCH_ORDER_INDEX } from "./fetch-order-index";
 import { insertBench } from "./test-support/bench-rows";
 import { createTestDatabase, describePg, stopOwnCluster } from "./test-support/database";
@@ -145,18 +145,43 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect(claims.map((c) => c.trialId)).toEqual(trialIds);
   });
 
-  it("refuses a bench without a prepared lane or with a limit below 1, naming the bench and provider", async () => {
+  it("makes a lane not prepared (or retired since) inside the launch transaction as prepare() makes it, none when the launch rolls back, and refuses a limit below 1", async () => {
+    const options = async (name: string) =>
+      (
+        await pool.query(
+          "SELECT policy, retry_limit, retry_delay, retry_backoff, expire_seconds, retention_minutes, dead_letter FROM pgboss.queue WHERE name = $1",
+          [name],
+        )
+      ).rows;
+    const enqueueUnprepared = (client: pg.ClientBase, bench: { benchId: number; trialIds: number[] }) =>
+      queue.enqueue(client, {
+        benchId: bench.benchId,
+        concurrency: 1,
+        providerLimits: { unprepared: 1 },
+        trials: [{ trialId: bench.trialIds[0], providerKey: "unprepared" }],
+      });
+    let rolledBack = "";
     await expect(
       withPgTransaction(pool, async (client) => {
         const bench = await insertBench(client, 1);
-        await queue.enqueue(client, {
-          benchId: bench.benchId,
-          concurrency: 1,
-          providerLimits: { other: 1 },
-          trials: [{ trialId: bench.trialIds[0], providerKey: "other" }],
-        });
+        rolledBack = laneName(bench.benchId, "unprepared");
+        await enqueueUnprepared(client, bench);
+        throw new Error("launch failed");
       }),
-    ).rejects.toThrow(/bench \d+: the queue for provider "other" was not prepared/);
+    ).rejects.toThrow("launch failed");
+    expect(await options(rolledBack)).toEqual([]);
+    const made = await withPgTransaction(pool, async (client) => {
+      const bench = await insertBench(client, 1);
+      await enqueueUnprepared(client, bench);
+      return bench;
+    });
+    const prepared = await launch(1, { concurrency: 1, provider: "prepared" });
+    const madeOptions = await options(laneName(made.benchId, "unprepared"));
+    expect(madeOptions).toEqual([
+      { policy: "standard", retry_limit: 2, retry_delay: 0, retry_backoff: null, expire_seconds: 82_800, retention_minutes: null, dead_letter: null },
+    ]);
+    expect(madeOptions).toEqual(await options(laneName(prepared.benchId, "prepared")));
+    expect((await queue.claim("w1", 10, T0)).map((c) => c.trialId).sort()).toEqual([made.trialIds[0], prepared.trialIds[0]].sort());
     await expect(
       withPgTransaction(pool, async (client) => {
         const bench = await insertBench(client, 1);
@@ -626,6 +651,122 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     const rows = await trialRows(benchId);
     expect(rows.map((t) => t.status)).toEqual(["done", "done", "skipped", "skipped", "skipped"]);
     expect(rows[4].error).toBe("cancelled by the user");
+  });
+
+  /** Each of `benchId`'s lanes: its name, whether pg-boss still has its queue, and its job table (partition). */
+  async function lanesOf(benchId: number) {
+    const r = await pool.query<{ name: string; queued: boolean; partition: string | null }>(
+      `SELECT l.name, q.name IS NOT NULL AS queued, to_regclass('pgboss.' || quote_ident(q.partition_name))::text AS partition
+       FROM queue_lanes l LEFT JOIN pgboss.queue q ON q.name = l.name WHERE l.bench_id = $1 ORDER BY l.name`,
+      [benchId],
+    );
+    return r.rows;
+  }
+  const bossQueues = async (names: string[]) =>
+    (await pool.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name = ANY($1) ORDER BY name", [names])).rows.map((r) => r.name);
+  /** Runs every claim of a launched bench to done and marks the bench ended as finalizing does. */
+  async function runToEnd(benchId: number, status = "finished") {
+    for (let c = await queue.claim("w", 10, T0); c.length; c = await queue.claim("w", 10, T0)) for (const x of c) await queue.complete(x, result("done"));
+    await pool.query("UPDATE benches SET status = $2 WHERE id = $1", [benchId, status]);
+  }
+
+  // pg-boss 10 makes each queue a partition of its job table (a table and 8 indexes). One lane per
+  // bench × provider, never dropped, piled up: at 1,000 lanes its maintenance's DELETE over the job
+  // table took 350–480 ms and 7,000 locks, at 5,000 it failed with "out of shared memory".
+  it("retires the lanes of ended benches (pg-boss's queue and its table dropped) and keeps those of open benches", async () => {
+    const ended = await launch(2, { concurrency: 2, provider: "retire-a" });
+    await runToEnd(ended.benchId);
+    const open = await launch(2, { concurrency: 2, provider: "retire-b" });
+    const [endedLane] = await lanesOf(ended.benchId);
+    expect(endedLane).toMatchObject({ queued: true, partition: expect.stringMatching(/^pgboss\./) });
+    const [openLane] = await lanesOf(open.benchId);
+
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 1, more: false, busy: false });
+    expect(await lanesOf(ended.benchId)).toEqual([]);
+    expect(await bossQueues([endedLane.name, openLane.name])).toEqual([openLane.name]);
+    expect((await pool.query("SELECT to_regclass($1) AS t", [endedLane.partition])).rows[0].t).toBeNull();
+    // The open bench runs on.
+    expect((await queue.claim("w", 10, T0)).map((c) => c.trialId)).toEqual(open.trialIds);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 0, more: false, busy: false });
+  });
+
+  it("retires at most the asked number of lanes a call and says more are left", async () => {
+    const benches = [];
+    for (const p of ["retire-c", "retire-d", "retire-e"]) {
+      const b = await launch(1, { concurrency: 1, provider: p });
+      await runToEnd(b.benchId, p === "retire-d" ? "cancelled" : "finished");
+      benches.push(b.benchId);
+    }
+    expect(await queue.retireEndedLanes(2)).toEqual({ retired: 2, more: true, busy: false });
+    expect(await queue.retireEndedLanes(2)).toEqual({ retired: 1, more: false, busy: false });
+    for (const id of benches) expect(await lanesOf(id)).toEqual([]);
+  });
+
+  it("keeps an ended bench's lane while one of its trials is still claimed", async () => {
+    const { benchId } = await launch(1, { concurrency: 1, provider: "retire-f" });
+    const [held] = await queue.claim("w", 1, T0);
+    await pool.query("UPDATE benches SET status = 'cancelled' WHERE id = $1", [benchId]);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 0, more: false, busy: false });
+    expect(await queue.complete(held, result("late"))).toBe(true);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 1, more: false, busy: false });
+  });
+
+  it("gives a retirement up within its lock timeout while another transaction holds the job table, and retires once it is free", async () => {
+    const { benchId } = await launch(1, { concurrency: 1, provider: "retire-g" });
+    await runToEnd(benchId);
+    const other = await pool.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("LOCK TABLE pgboss.job IN ROW EXCLUSIVE MODE"); // as a store in progress does
+      expect(await queue.retireEndedLanes()).toEqual({ retired: 0, more: true, busy: true });
+    } finally {
+      await other.query("ROLLBACK");
+      other.release();
+    }
+    expect(await lanesOf(benchId)).toHaveLength(1);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 1, more: false, busy: false });
+  });
+
+  it("enqueues a rerun whose lane was retired between its prepare and its launch transaction (the lane is made again inside it)", async () => {
+    const { benchId, trialIds } = await launch(1, { concurrency: 1, provider: "retire-h" });
+    await runToEnd(benchId);
+    const spec = { benchId, trials: trialIds.map((trialId) => ({ trialId, providerKey: "retire-h" })) };
+    await queue.prepare(spec); // the lane still exists: nothing to make
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 1, more: false, busy: false });
+    await withPgTransaction(pool, async (client) => {
+      await client.query("UPDATE benches SET status = 'queued' WHERE id = $1", [benchId]);
+      await client.query("UPDATE trials SET status = 'queued', output = NULL WHERE bench_id = $1", [benchId]);
+      await queue.enqueue(client, { ...spec, concurrency: 1, providerLimits: { "retire-h": 5 } });
+    });
+    expect(await lanesOf(benchId)).toMatchObject([{ queued: true, partition: expect.stringMatching(/^pgboss\./) }]);
+    const [again] = await queue.claim("w", 1, T0);
+    expect(again.trialId).toBe(trialIds[0]);
+    expect(await queue.complete(again, result("rerun"))).toBe(true);
+  });
+
+  it("does not retire a bench's lane while a rerun's launch transaction holds the bench", async () => {
+    const { benchId, trialIds } = await launch(1, { concurrency: 1, provider: "retire-i" });
+    await runToEnd(benchId);
+    const spec = { benchId, trials: trialIds.map((trialId) => ({ trialId, providerKey: "retire-i" })) };
+    await queue.prepare(spec);
+    const rerun = await pool.connect();
+    try {
+      await rerun.query("BEGIN");
+      await rerun.query("UPDATE trials SET status = 'queued', output = NULL WHERE bench_id = $1", [benchId]);
+      await queue.enqueue(rerun, { ...spec, concurrency: 1, providerLimits: { "retire-i": 5 } });
+      // Not committed yet: the bench still reads as ended, but the rerun holds it.
+      expect(await queue.retireEndedLanes()).toEqual({ retired: 0, more: false, busy: false });
+      await rerun.query("UPDATE benches SET status = 'queued' WHERE id = $1", [benchId]);
+      await rerun.query("COMMIT");
+    } catch (e) {
+      await rerun.query("ROLLBACK");
+      throw e;
+    } finally {
+      rerun.release();
+    }
+    // Open again, with its lane and pg-boss queue (a real rerun adds new trials, whose jobs it claims).
+    expect(await lanesOf(benchId)).toMatchObject([{ queued: true, partition: expect.stringMatching(/^pgboss\./) }]);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 0, more: false, busy: false });
   });
 
   /** Gives a launched bench a spend cap (settings as a launch stores them). */

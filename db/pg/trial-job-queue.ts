@@ -30,7 +30,9 @@ import type { ClaimedTrial } from "@/lib/bench/queue";
 import { countVerdicts } from "@/lib/bench/score";
 import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } from "@/lib/bench/budget";
 import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
+import { benchLockKey } from "./bench-lock";
 import { ensureFetchOrderIndex } from "./fetch-order-index";
+import { retireEndedLanes, type LaneRetirement } from "./lane-retirement";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 import { spendSql, spendOf } from "./result-spend";
 import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
@@ -229,10 +231,20 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     await this.pool.end();
   }
 
+  /** A lane's pg-boss queue options (what `createQueue` stores for it, as pg-boss's `create_queue` reads them). */
+  private laneOptions() {
+    return { policy: "standard" as const, retryLimit: this.maxDeliveries - 1, retryDelay: 0, expireInSeconds: BOSS_EXPIRE_SECONDS };
+  }
+
+  /**
+   * Makes the bench's lanes (pg-boss queues) outside its launch transaction: making one takes locks
+   * on pg-boss's tables (its job table's partitions, its queue table) that the launch would hold to
+   * its commit. {@link enqueue} makes a lane again inside the launch only when it was retired since.
+   */
   async prepare(bench: Pick<BenchJobs, "benchId" | "trials">): Promise<void> {
     for (const providerKey of new Set(bench.trials.map((t) => t.providerKey))) {
       const name = laneName(bench.benchId, providerKey);
-      await this.boss.createQueue(name, { name, policy: "standard", retryLimit: this.maxDeliveries - 1, retryDelay: 0, expireInSeconds: BOSS_EXPIRE_SECONDS });
+      await this.boss.createQueue(name, { name, ...this.laneOptions() });
     }
   }
 
@@ -248,6 +260,12 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
        ON CONFLICT (bench_id) DO UPDATE SET concurrency = excluded.concurrency, cancelled_at = NULL`,
       [bench.benchId, bench.concurrency],
     );
+    // Under the bench's lock, which retireEndedLanes takes too: a lane it retired after prepare() (a
+    // rerun of an ended bench, just as a sweep ran) is seen missing here and made again in this
+    // transaction; a lane seen here is not retired before this transaction ends.
+    await tx.query(`SELECT pg_advisory_xact_lock(${benchLockKey("$1")})`, [bench.benchId]);
+    const names = [...providers].map((p) => laneName(bench.benchId, p));
+    const made = new Set((await tx.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name = ANY($1)", [names])).rows.map((r) => r.name));
     for (const p of providers) {
       await tx.query(
         `INSERT INTO queue_providers (provider_key, concurrency) VALUES ($1, $2)
@@ -255,8 +273,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         [p, bench.providerLimits[p]],
       );
       const name = laneName(bench.benchId, p);
-      if (!(await this.boss.getQueue(name)))
-        throw new Error(`bench ${bench.benchId}: the queue for provider "${p}" was not prepared (call prepare() before the launch transaction)`);
+      if (!made.has(name)) await tx.query("SELECT pgboss.create_queue($1, $2)", [name, this.laneOptions()]);
       await tx.query("INSERT INTO queue_lanes (name, bench_id, provider_key) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING", [name, bench.benchId, p]);
     }
     const jobs: PgBoss.JobInsert<JobData>[] = bench.trials.map((t) => ({
@@ -383,7 +400,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     // never wait, so their order cannot deadlock. The counts below are a statement of their own:
     // a statement's snapshot is taken when it starts, before any lock it takes.
     const locks = await client.query<{ bench: boolean; provider: boolean }>(
-      `SELECT pg_try_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0)) AS bench,
+      `SELECT pg_try_advisory_xact_lock(${benchLockKey("$1")}) AS bench,
               pg_try_advisory_xact_lock(hashtextextended('benchwork:provider:' || $2::text, 0)) AS provider`,
       [lane.benchId, lane.providerKey],
     );
@@ -602,10 +619,19 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     return { stored: held.rows.map((r) => r.trialId), spend: spendOf(batch, held.rows) };
   }
 
+  /**
+   * Drops up to `max` lanes of ended benches (their pg-boss queues and job tables), waiting at most
+   * a moment for pg-boss's job table (db/pg/lane-retirement.ts). Job workers call it after a bench
+   * ends and when they start.
+   */
+  async retireEndedLanes(max?: number): Promise<LaneRetirement> {
+    return retireEndedLanes(this.pool, max);
+  }
+
   async cancelBench(benchId: number, reason: string, now: number): Promise<number> {
     return withPgTransaction(this.pool, async (client) => {
       // Under the bench's lock: no claim of this bench is between its check and its commit.
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('benchwork:bench:' || $1::text, 0))", [benchId]);
+      await client.query(`SELECT pg_advisory_xact_lock(${benchLockKey("$1")})`, [benchId]);
       await client.query("UPDATE queue_benches SET cancelled_at = coalesce(cancelled_at, $2) WHERE bench_id = $1", [benchId, now]);
       return this.skipQueued(client, benchId, reason, now);
     });

@@ -116,6 +116,25 @@ async function waitEnded(db: Db, id: number) {
   }
 }
 
+/**
+ * Waits until bench `id` has no lane left (its worker retires an ended bench's pg-boss queues in the
+ * background; the test's timeout bounds the wait). @returns pg-boss's queues still named after it
+ */
+async function waitLanesRetired(url: string, id: number): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (;;) {
+      const lanes = await client.query("SELECT 1 FROM queue_lanes WHERE bench_id = $1", [id]);
+      if (lanes.rowCount === 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return (await client.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name LIKE $1", [`bw-trials-${id}-%`])).rows.map((r) => r.name);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Each trial of a bench as `case/candidate position: status verdicts`, in case order. */
 async function verdicts(db: Db, benchId: number): Promise<string[]> {
   const rows = await db
@@ -158,12 +177,22 @@ describePg("benches on PostgreSQL (job worker, pg-boss)", () => {
       const { id } = await launchFromRequest(db, request(s, { repeats: 2 }), { env: {} });
       const logged = vi.spyOn(console, "error");
       let said: string[] = [];
-      const bench = await withWorker(() => waitEnded(db, id), { trialThreads }).finally(() => {
+      let bossQueuesLeft: string[] = [];
+      const bench = await withWorker(
+        async () => {
+          const ended = await waitEnded(db, id);
+          bossQueuesLeft = await waitLanesRetired(store.url(), id);
+          return ended;
+        },
+        { trialThreads },
+      ).finally(() => {
         said = logged.mock.calls.map((c) => String(c[0])); // read before the restore, which clears them
         logged.mockRestore();
       });
       expect(said.filter((m) => m.includes("trial threads could not start"))).toEqual([]);
       expect(bench.status).toBe("finished");
+      // Its lanes were retired once it ended: no pg-boss queue (a table each) is left behind.
+      expect(bossQueuesLeft).toEqual([]);
       const onPg = await verdicts(db, id);
       expect(onPg).toHaveLength(10);
       expect(bench.summary!.candidates[0].stats.trials).toMatchObject({ total: 10, done: 8, error: 2, pending: 0 });

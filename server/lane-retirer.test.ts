@@ -1,0 +1,101 @@
+/** The job worker's background lane retirement: when a pass runs, how far it goes, and its stop. */
+import { describe, expect, it } from "vitest";
+import type { LaneRetirement } from "@/db/pg/lane-retirement";
+import { laneRetirer } from "./lane-retirer";
+
+/** A retire that answers `answers` in turn (then "nothing left"), counting its calls; `gate` holds each call until released. */
+function scripted(answers: (LaneRetirement | Error)[]) {
+  const calls: number[] = [];
+  let release: (() => void)[] = [];
+  let held = false;
+  const retire = async (): Promise<LaneRetirement> => {
+    calls.push(calls.length + 1);
+    if (held) await new Promise<void>((r) => release.push(r));
+    const a = answers.shift() ?? { retired: 0, more: false, busy: false };
+    if (a instanceof Error) throw a;
+    return a;
+  };
+  return {
+    retire,
+    calls,
+    hold: () => void (held = true),
+    releaseAll: () => {
+      held = false;
+      const r = release;
+      release = [];
+      for (const f of r) f();
+    },
+  };
+}
+const settle = () => new Promise((r) => setImmediate(r));
+const batch = (retired: number, more: boolean): LaneRetirement => ({ retired, more, busy: false });
+
+describe("laneRetirer", () => {
+  it("runs one pass at start, batch after batch until none is left, then only after a bench ends", async () => {
+    const s = scripted([batch(50, true), batch(50, true), batch(3, false)]);
+    const r = laneRetirer(s.retire);
+    r.kick();
+    r.kick(); // a pass is running: not a second one
+    await settle();
+    expect(s.calls).toHaveLength(3);
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(3);
+    r.due();
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(4);
+    await r.stop();
+  });
+
+  it("tries again at the next kick when the job table was busy", async () => {
+    const s = scripted([{ retired: 0, more: true, busy: true }, batch(2, false)]);
+    const r = laneRetirer(s.retire);
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(1);
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(2);
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(2);
+    await r.stop();
+  });
+
+  it("says in one line when a pass fails, and waits for the next bench's end to try again", async () => {
+    const lines: string[] = [];
+    const s = scripted([new Error("cannot connect to the PostgreSQL store")]);
+    const r = laneRetirer(s.retire, (l) => lines.push(l));
+    r.kick();
+    await settle();
+    expect(lines).toEqual([
+      "benchwork job worker: could not retire ended benches' queues (cannot connect to the PostgreSQL store); the next bench to end tries again",
+    ]);
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(1);
+    r.due();
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(2);
+    await r.stop();
+  });
+
+  it("stops after the batch it is running, and starts no pass once stopped", async () => {
+    const s = scripted([batch(50, true), batch(50, true)]);
+    const r = laneRetirer(s.retire);
+    s.hold();
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(1);
+    const stopped = r.stop();
+    s.releaseAll();
+    await stopped;
+    expect(s.calls).toHaveLength(1);
+    r.due();
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(1);
+  });
+});

@@ -1,7 +1,7 @@
 /** The job worker's background lane retirement: when a pass runs, how far it goes, and its stop. */
 import { describe, expect, it } from "vitest";
 import type { LaneRetirement } from "@/db/pg/lane-retirement";
-import { laneRetirer } from "./lane-retirer";
+import { BUSY_BACKOFF_MS, laneRetirer } from "./lane-retirer";
 
 /** A retire that answers `answers` in turn (then "nothing left"), counting its calls; `gate` holds each call until released. */
 function scripted(answers: (LaneRetirement | Error)[]) {
@@ -48,12 +48,18 @@ describe("laneRetirer", () => {
     await r.stop();
   });
 
-  it("tries again at the next kick when the job table was busy", async () => {
-    const s = scripted([{ retired: 0, more: true, busy: true }, batch(2, false)]);
-    const r = laneRetirer(s.retire);
+  it("tries again after a back-off when a lock held lanes back, not at every kick", async () => {
+    const s = scripted([{ retired: 0, more: false, busy: true }, batch(2, false)]);
+    let clock = 0;
+    const r = laneRetirer(s.retire, console.error, () => clock);
     r.kick();
     await settle();
     expect(s.calls).toHaveLength(1);
+    clock = BUSY_BACKOFF_MS[0] - 1;
+    r.kick();
+    await settle();
+    expect(s.calls).toHaveLength(1);
+    clock = BUSY_BACKOFF_MS[0];
     r.kick();
     await settle();
     expect(s.calls).toHaveLength(2);

@@ -1,9 +1,9 @@
 /**
  * A job worker's lane retirement on PostgreSQL (db/pg/lane-retirement.ts), off its loop: after a
  * bench ends, and once when the worker starts (lanes earlier workers left: a worker stopped first,
- * a retirement given up for the job table's lock, lanes from before retirement existed), it drops
- * ended benches' lanes batch by batch in the background, so the loop's claims and stores never wait
- * for it. At most one pass runs at a time.
+ * a retirement a lock held back, lanes from before retirement existed), it drops ended benches'
+ * lanes batch by batch in the background, off the loop (a retirement takes no lock the loop's claims
+ * and stores wait for: db/pg/lane-retirement.ts). At most one pass runs at a time.
  */
 import type { LaneRetirement } from "@/db/pg/lane-retirement";
 
@@ -17,28 +17,40 @@ export interface LaneRetirer {
   stop(): Promise<void>;
 }
 
+/** Waits after passes a lock held back, in ms: the first, the second, … then the last again. */
+export const BUSY_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+
 /**
  * @param retire drops one batch of ended benches' lanes (`PgTrialJobQueue.retireEndedLanes`)
  * @param log one line when a pass fails (e.g. the store is unreachable; the next bench's end or
  *   the next start tries again), default `console.error`
+ * @param now the clock (ms) the back-off reads
  */
-export function laneRetirer(retire: () => Promise<LaneRetirement>, log: (line: string) => void = console.error): LaneRetirer {
+export function laneRetirer(retire: () => Promise<LaneRetirement>, log: (line: string) => void = console.error, now: () => number = Date.now): LaneRetirer {
   let isDue = true; // lanes left by earlier workers
   let stopped = false;
   let running: Promise<void> | null = null;
+  // After a pass a lock held back (another worker retiring the same bench, a rerun enqueueing it,
+  // a lock wait past its timeout): no pass before `notBefore`, BUSY_BACKOFF_MS doubling up to its last.
+  let backoff = 0;
+  let notBefore = 0;
   async function pass(): Promise<void> {
     for (;;) {
       const r = await retire();
-      // Given up for the job table's lock: the next kick (a poll later) tries again.
-      if (r.busy) isDue = true;
-      if (!r.more || r.busy) return;
+      if (r.busy) {
+        isDue = true;
+        notBefore = now() + BUSY_BACKOFF_MS[Math.min(backoff++, BUSY_BACKOFF_MS.length - 1)];
+        return;
+      }
+      backoff = 0;
+      if (!r.more) return;
       if (stopped) return void (isDue = true);
     }
   }
   return {
     due: () => void (isDue = true),
     kick() {
-      if (!isDue || running || stopped) return;
+      if (!isDue || running || stopped || now() < notBefore) return;
       isDue = false;
       running = pass()
         .catch((e: Error) => log(`benchwork job worker: could not retire ended benches' queues (${e.message}); the next bench to end tries again`))

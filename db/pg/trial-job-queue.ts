@@ -32,7 +32,7 @@ import { budgetSkipReason, capAllowance, type CandidateSpend, type SpendCap } fr
 import { openPgPool, withPgTransaction, withPgTransactionCommittingWith } from "./client";
 import { benchLockKey } from "./bench-lock";
 import { ensureFetchOrderIndex } from "./fetch-order-index";
-import { retireEndedLanes, type LaneRetirement } from "./lane-retirement";
+import { QUEUE_DDL_LOCK, retireEndedLanes, type LaneRetirement } from "./lane-retirement";
 import { judgeClaimsSql, judgeKeySql, tryJudgeProviderFree } from "./judge-slots";
 import { spendSql, spendOf } from "./result-spend";
 import { TRIAL_JOBS_CHANNEL } from "./trial-job-notices";
@@ -179,6 +179,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   readonly leaseMs: number;
   readonly maxDeliveries: number;
   private readonly pool: pg.Pool;
+  private readonly url: string;
   private readonly boss: PgBoss;
   /** Whether the last {@link claim} saw any queued or running bench in the queue (full or not). */
   lastLookSawOpenBench = true;
@@ -199,6 +200,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
     this.maxDeliveries = options.maxDeliveries ?? 3;
     assertLimit(this.leaseMs, "leaseMs");
     assertLimit(this.maxDeliveries, "maxDeliveries");
+    this.url = options.url;
     this.pool = openPgPool(options.url, options.poolSize ?? 4);
     // pg-boss runs its SQL on a pool of ours: its own pool has no `error` listener on the clients
     // it checks out, so a connection PostgreSQL drops there ended the process (openPgPool).
@@ -242,10 +244,18 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    * its commit. {@link enqueue} makes a lane again inside the launch only when it was retired since.
    */
   async prepare(bench: Pick<BenchJobs, "benchId" | "trials">): Promise<void> {
-    for (const providerKey of new Set(bench.trials.map((t) => t.providerKey))) {
-      const name = laneName(bench.benchId, providerKey);
-      await this.boss.createQueue(name, { name, ...this.laneOptions() });
-    }
+    for (const providerKey of new Set(bench.trials.map((t) => t.providerKey)))
+      await withPgTransaction(this.pool, (client) => this.makeLane(client, laneName(bench.benchId, providerKey)));
+  }
+
+  /**
+   * Makes lane `name` on `client`'s open transaction unless it exists (pg-boss's `create_queue`,
+   * what its `createQueue` runs), under the lock lane retirement drops lanes under: two makes at once
+   * deadlocked otherwise (each inserts its queue row, then locks the queue table for its foreign key).
+   */
+  private async makeLane(client: pg.ClientBase, name: string): Promise<void> {
+    await client.query(`SELECT pg_advisory_xact_lock(${QUEUE_DDL_LOCK})`);
+    await client.query("SELECT pgboss.create_queue($1, $2)", [name, this.laneOptions()]);
   }
 
   async enqueue(tx: pg.ClientBase, bench: BenchJobs): Promise<number> {
@@ -273,7 +283,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
         [p, bench.providerLimits[p]],
       );
       const name = laneName(bench.benchId, p);
-      if (!made.has(name)) await tx.query("SELECT pgboss.create_queue($1, $2)", [name, this.laneOptions()]);
+      if (!made.has(name)) await this.makeLane(tx, name);
       await tx.query("INSERT INTO queue_lanes (name, bench_id, provider_key) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING", [name, bench.benchId, p]);
     }
     const jobs: PgBoss.JobInsert<JobData>[] = bench.trials.map((t) => ({
@@ -625,7 +635,7 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
    * ends and when they start.
    */
   async retireEndedLanes(max?: number): Promise<LaneRetirement> {
-    return retireEndedLanes(this.pool, max);
+    return retireEndedLanes(this.url, max);
   }
 
   async cancelBench(benchId: number, reason: string, now: number): Promise<number> {

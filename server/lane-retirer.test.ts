@@ -1,7 +1,7 @@
 /** The job worker's background lane retirement: when a pass runs, how far it goes, and its stop. */
 import { describe, expect, it } from "vitest";
 import type { LaneRetirement } from "@/db/pg/lane-retirement";
-import { BUSY_BACKOFF_MS, laneRetirer } from "./lane-retirer";
+import { BUSY_BACKOFF_MS, laneRetirer, type LaneRetirer } from "./lane-retirer";
 
 /** A retire that answers `answers` in turn (then "nothing left"), counting its calls; `gate` holds each call until released. */
 function scripted(answers: (LaneRetirement | Error)[]) {
@@ -28,6 +28,11 @@ function scripted(answers: (LaneRetirement | Error)[]) {
   };
 }
 const settle = () => new Promise((r) => setImmediate(r));
+/** Kicks `r` and lets what it started run (the scripted retire only awaits promises). */
+async function kicked(r: LaneRetirer): Promise<void> {
+  r.kick();
+  await settle();
+}
 const batch = (retired: number, more: boolean): LaneRetirement => ({ retired, more, busy: false });
 
 describe("laneRetirer", () => {
@@ -38,12 +43,10 @@ describe("laneRetirer", () => {
     r.kick(); // a pass is running: not a second one
     await settle();
     expect(s.calls).toHaveLength(3);
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(3);
     r.due();
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(4);
     await r.stop();
   });
@@ -52,19 +55,15 @@ describe("laneRetirer", () => {
     const s = scripted([{ retired: 0, more: false, busy: true }, batch(2, false)]);
     let clock = 0;
     const r = laneRetirer(s.retire, console.error, () => clock);
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(1);
     clock = BUSY_BACKOFF_MS[0] - 1;
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(1);
     clock = BUSY_BACKOFF_MS[0];
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(2);
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(2);
     await r.stop();
   });
@@ -73,17 +72,14 @@ describe("laneRetirer", () => {
     const lines: string[] = [];
     const s = scripted([new Error("cannot connect to the PostgreSQL store")]);
     const r = laneRetirer(s.retire, (l) => lines.push(l));
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(lines).toEqual([
       "benchwork job worker: could not retire ended benches' queues (cannot connect to the PostgreSQL store); the next bench to end tries again",
     ]);
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(1);
     r.due();
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(2);
     await r.stop();
   });
@@ -92,16 +88,14 @@ describe("laneRetirer", () => {
     const s = scripted([batch(50, true), batch(50, true)]);
     const r = laneRetirer(s.retire);
     s.hold();
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(1);
     const stopped = r.stop();
     s.releaseAll();
     await stopped;
     expect(s.calls).toHaveLength(1);
     r.due();
-    r.kick();
-    await settle();
+    await kicked(r);
     expect(s.calls).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * A job worker's lane retirement on PostgreSQL (db/pg/lane-retirement.ts), off its loop: after a
- * bench ends, and once when the worker starts (lanes earlier workers left: a worker stopped first,
- * a retirement a lock held back, lanes from before retirement existed), it drops ended benches'
- * lanes batch by batch in the background, off the loop (a retirement takes no lock the loop's claims
- * and stores wait for: db/pg/lane-retirement.ts). At most one pass runs at a time.
+ * A job worker's lane retirement on PostgreSQL (db/pg/lane-retirement.ts): after a bench ends, and
+ * once when the worker starts (lanes earlier workers left: a worker stopped first, a retirement a
+ * lock held back, lanes from before retirement existed), it drops ended benches' lanes batch by
+ * batch in the background, off the loop (a retirement takes no lock the loop's claims and stores
+ * wait for). At most one pass runs at a time.
  */
 import type { LaneRetirement } from "@/db/pg/lane-retirement";
 

@@ -630,9 +630,9 @@ export class PgTrialJobQueue implements TrialJobQueue<pg.ClientBase> {
   }
 
   /**
-   * Drops up to `max` lanes of ended benches (their pg-boss queues and job tables), waiting at most
-   * a moment for pg-boss's job table (db/pg/lane-retirement.ts). Job workers call it after a bench
-   * ends and when they start.
+   * Drops up to `max` lanes of ended benches (their pg-boss queues and job tables) without holding
+   * up claims and stores (db/pg/lane-retirement.ts). Job workers call it after a bench ends and when
+   * they start (server/lane-retirer.ts).
    */
   async retireEndedLanes(max?: number): Promise<LaneRetirement> {
     return retireEndedLanes(this.url, max);

@@ -44,6 +44,11 @@ const EXPIRE = plans.failJobsByTimeout("pgboss");
 const ARCHIVE_DELETE = plans.archive("pgboss", "43200 seconds", "43200 seconds");
 const ARCHIVE = plans.locked("pgboss", ARCHIVE_DELETE);
 
+/** Thrown to roll the measuring transaction back, carrying what it measured. */
+class RolledBack {
+  constructor(readonly locks: number) {}
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Row {
@@ -96,17 +101,16 @@ async function run(mode: "kept" | "retired"): Promise<Row[]> {
         }
       }
       maintMs ||= median(maint).toFixed(1);
-      const client = await pool.connect();
+      // The archive's DELETE in a transaction rolled back (nothing archived), counting its locks first.
       let locks: string;
       try {
-        await client.query("BEGIN");
-        await client.query(ARCHIVE_DELETE);
-        locks = String((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE pid = pg_backend_pid()")).rows[0].n);
+        await withPgTransaction(pool, async (client) => {
+          await client.query(ARCHIVE_DELETE);
+          throw new RolledBack((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE pid = pg_backend_pid()")).rows[0].n);
+        });
+        locks = "?";
       } catch (e) {
-        locks = `failed (${(e as Error).message})`;
-      } finally {
-        await client.query("ROLLBACK");
-        client.release();
+        locks = e instanceof RolledBack ? String(e.locks) : `failed (${(e as Error).message})`;
       }
       const lanes = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.queue")).rows[0].n;
       const row = { mode, benches: done, lanes, maintMs, locks, cycleMs: cycle };

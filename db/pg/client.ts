@@ -171,3 +171,18 @@ export async function withPgTransactionCommittingWith<T>(
     client.release();
   }
 }
+
+/**
+ * Runs `statements` (literal SQL, no parameters: the simple protocol takes none) as one transaction
+ * sent in a single round trip on `client`, which must not be in a transaction: the locks they take
+ * are held only while PostgreSQL runs them, never while this process (or a frozen one) answers.
+ * @throws PostgreSQL's error, after rolling the transaction back
+ */
+export async function runPgTransactionInOneTrip(client: pg.ClientBase, statements: string[]): Promise<void> {
+  try {
+    await client.query(["BEGIN", ...statements, "COMMIT"].join(";\n"));
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
+  }
+}

@@ -20,6 +20,7 @@
  */
 import pg from "pg";
 import { benchLockKey } from "./bench-lock";
+import { runPgTransactionInOneTrip } from "./client";
 
 const { escapeIdentifier, escapeLiteral } = pg;
 
@@ -132,19 +133,12 @@ async function retireBenchLanes(client: pg.Client, benchId: number, names: strin
     // first: pg-boss's delete_queue deletes the queue row before its table, which the table's
     // ON DELETE RESTRICT foreign key refuses while the table has jobs.
     const statements = [
-      "BEGIN",
       `SELECT pg_advisory_xact_lock(${QUEUE_DDL_LOCK})`,
       tables.length ? `DROP TABLE IF EXISTS ${tables.join(", ")}` : "",
       queues.rows.length ? `SELECT pgboss.delete_queue(n) FROM unnest(ARRAY[${list(queues.rows.map((q) => q.name))}]::text[]) AS n` : "",
       `DELETE FROM queue_lanes WHERE name IN (${list(lanes)})`,
-      "COMMIT",
     ];
-    try {
-      await client.query(statements.filter(Boolean).join(";\n"));
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw e;
-    }
+    await runPgTransactionInOneTrip(client, statements.filter(Boolean));
     return lanes.length;
   } finally {
     await client.query(`SELECT pg_advisory_unlock(${key})`, [benchId]).catch(() => undefined);

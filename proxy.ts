@@ -19,6 +19,7 @@ import { isPublicPath, unauthenticatedMessage, unauthenticatedResponseKind } fro
 import { actorFromRequest, type Actor } from "@/server/auth/actor-core";
 import { isStoreUnreachable, unreachableReason } from "@/lib/store/unreachable";
 import { storeUnreachableHtml } from "@/lib/store/unreachable-page";
+import { OutageLines } from "@/lib/store/outage-lines";
 
 function plainText(status: number, text: string, headers: Record<string, string>): NextResponse {
   return new NextResponse(`${text}\n`, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
@@ -27,8 +28,8 @@ function plainText(status: number, text: string, headers: Record<string, string>
 /** The 503's text while the store cannot be reached (no store name: the server's log has it). */
 export const STORE_UNREACHABLE_TEXT = "Benchwork cannot reach its database right now (the server's log names the store and the reason); try again shortly.";
 
-/** When the proxy last logged that the store cannot be reached (ms): one line per 10 s, not one per request. */
-let loggedUnreachableAt = 0;
+/** The log's lines about the store's outages: one per 10 s while it lasts, not one per request, and one when it ends. */
+const outageLines = new OutageLines(10_000);
 
 /** The request's headers with the nonce CSP that Next.js reads to put the nonce on its scripts. */
 function withCsp(requestHeaders: Headers, headers: Record<string, string>): Headers {
@@ -74,12 +75,12 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (!isPublicPath(request.nextUrl.pathname)) {
     try {
       actor = await actorFromRequest(request);
+      const back = outageLines.reachable(Date.now());
+      if (back) console.error(back);
     } catch (e) {
       if (!isStoreUnreachable(e)) throw e;
-      if (Date.now() - loggedUnreachableAt >= 10_000) {
-        loggedUnreachableAt = Date.now();
-        console.error(`benchwork: cannot reach the store: ${unreachableReason(e)} (pages say so until it is back)`);
-      }
+      const line = outageLines.unreachable(unreachableReason(e), Date.now());
+      if (line) console.error(line);
       // Who asks is unknown, so nothing of the page is served or rendered: a page load gets a page
       // saying so (lib/store/unreachable-page.ts says why not a rendered one), anything else one line.
       if (kind() === "redirect")

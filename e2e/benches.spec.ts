@@ -278,6 +278,9 @@ test.describe("Benches", () => {
     await expect(page).toHaveURL(/\/benches\/\d+$/);
     const progress = page.getByRole("region", { name: "Progress" });
     await expect(page.getByTestId("progress-count")).toContainText(/^3 \/ 154 trials/, { timeout: 20_000 });
+    // The results table follows the bar without a reload, even when every trial it shows finished
+    // before the first poll (it stayed at "0 / 0 / 0 (154 pending)" under 3 done: a tester's bench).
+    await expect(page.getByTestId("candidate-row")).toContainText("3 / 0 / 0 (151 pending)", { timeout: 15_000 });
     // Reloading a running bench hydrates without a mismatch (the elapsed clock differs by design).
     const pageErrors: string[] = [];
     page.on("pageerror", (e) => pageErrors.push(e.message));

@@ -205,7 +205,8 @@ async function main(argv) {
   process.on("SIGTERM", () => void stopAndExit(143));
   if (command.length === 0) {
     console.log(`BENCHWORK_TEST_DATABASE_URL=${cluster.url}`);
-    console.log("pg-cluster: running; Ctrl-C stops it and removes its folder");
+    // The folder holds the server's log (postgres-N.log) and its unix socket: a tester looked for it.
+    console.log(`pg-cluster: running in ${cluster.dir}; Ctrl-C stops it and removes that folder`);
     return;
   }
   const child = spawn(command[0], command.slice(1), { stdio: "inherit", env: { ...process.env, BENCHWORK_TEST_DATABASE_URL: cluster.url } });

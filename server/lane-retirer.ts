@@ -22,8 +22,8 @@ export const BUSY_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 
 /**
  * @param retire drops one batch of ended benches' lanes (`PgTrialJobQueue.retireEndedLanes`)
- * @param log one line when a pass fails (e.g. the store is unreachable; the next bench's end or
- *   the next start tries again), default `console.error`
+ * @param log one line when passes start failing (e.g. the store is unreachable) and one when a pass
+ *   works again, default `console.error`
  * @param now the clock (ms) the back-off reads
  */
 export function laneRetirer(retire: () => Promise<LaneRetirement>, log: (line: string) => void = console.error, now: () => number = Date.now): LaneRetirer {
@@ -31,20 +31,36 @@ export function laneRetirer(retire: () => Promise<LaneRetirement>, log: (line: s
   let stopped = false;
   let running: Promise<void> | null = null;
   // After a pass a lock held back (another worker retiring the same bench, a rerun enqueueing it,
-  // a lock wait past its timeout): no pass before `notBefore`, BUSY_BACKOFF_MS doubling up to its last.
+  // a lock wait past its timeout) or that failed (an outage): no pass before `notBefore`,
+  // BUSY_BACKOFF_MS doubling up to its last. A failed pass stays due: waiting for the next bench's
+  // end could mean days on a quiet team, with every ended lane kept meanwhile.
   let backoff = 0;
   let notBefore = 0;
+  let failing = false;
+  const later = () => {
+    isDue = true;
+    notBefore = now() + BUSY_BACKOFF_MS[Math.min(backoff++, BUSY_BACKOFF_MS.length - 1)];
+  };
   async function pass(): Promise<void> {
-    for (;;) {
-      const r = await retire();
-      if (r.busy) {
-        isDue = true;
-        notBefore = now() + BUSY_BACKOFF_MS[Math.min(backoff++, BUSY_BACKOFF_MS.length - 1)];
-        return;
+    let retired = 0;
+    try {
+      for (;;) {
+        const r = await retire();
+        retired += r.retired;
+        if (r.busy) return later();
+        backoff = 0;
+        if (!r.more) return;
+        if (stopped) return void (isDue = true);
       }
-      backoff = 0;
-      if (!r.more) return;
-      if (stopped) return void (isDue = true);
+    } catch (e) {
+      if (!failing) log(`benchwork job worker: could not retire ended benches' queues (${(e as Error).message}); trying again in the background`);
+      failing = true;
+      return later();
+    } finally {
+      if (failing && backoff === 0) {
+        failing = false;
+        log(`benchwork job worker: retiring ended benches' queues works again (${retired} retired)`);
+      }
     }
   }
   return {
@@ -52,9 +68,7 @@ export function laneRetirer(retire: () => Promise<LaneRetirement>, log: (line: s
     kick() {
       if (!isDue || running || stopped || now() < notBefore) return;
       isDue = false;
-      running = pass()
-        .catch((e: Error) => log(`benchwork job worker: could not retire ended benches' queues (${e.message}); the next bench to end tries again`))
-        .finally(() => (running = null));
+      running = pass().finally(() => (running = null));
     },
     async stop() {
       stopped = true;

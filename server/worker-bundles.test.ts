@@ -144,7 +144,7 @@ describe("npm run worker on built bundles", () => {
     const { out, err, readyWhileRunning } = await runUntilReady(child, /running/);
     expect(err).toBe("");
     expect(out).not.toMatch(/building them now/);
-    expect(out).toMatch(new RegExp(`^benchwork worker ${child.pid} running on .*w\\.db$`, "m"));
+    expect(out).toMatch(new RegExp(`^\\S+Z benchwork worker ${child.pid} running on .*w\\.db$`, "m"));
     expect(readyWhileRunning).toBe(true);
   }, 120_000);
 });

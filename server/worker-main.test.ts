@@ -42,7 +42,8 @@ describe("npm run worker: stopping", () => {
       let out = "";
       npm.stdout.on("data", (d: Buffer) => {
         out += d.toString();
-        const m = /benchwork worker (\d+) running/.exec(out);
+        // A worker's lines carry their time (UTC, ISO 8601): a tester could not tell when a worker's outage lines were written.
+        const m = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z benchwork worker (\d+) running/m.exec(out);
         if (m) resolve(Number(m[1]));
       });
       npm.on("exit", (c) => reject(new Error(`npm run worker exited ${c}`)));

@@ -14,6 +14,7 @@ import { closeStore, openPgStore } from "@/db/pg/store";
 import { startBenchWorker } from "./worker";
 import { trialThreadCount } from "./bench/trial-executors";
 import { startJobWorker, workerLeaseMs, workerSlots } from "./job-worker";
+import { stampConsole } from "@/lib/log/stamp-console";
 
 /**
  * `BENCHWORK_WORKER_POLL_MS` in ms (unset or blank: the worker's default).
@@ -49,6 +50,8 @@ function storeUrl(): string | null {
 
 const pollMs = settingsOrExit(() => pollInterval(process.env.BENCHWORK_WORKER_POLL_MS));
 const pgUrl = settingsOrExit(storeUrl);
+/** Settings are read: from here on the worker runs for long, and each line says when it was written. */
+const settingsRead = () => stampConsole();
 const onBenchFinished = (id: number) => console.log(`bench #${id} finished`);
 let stop: (graceMs: number) => Promise<void>;
 if (pgUrl) {
@@ -58,6 +61,7 @@ if (pgUrl) {
   // A core is left to the loop's thread: on PostgreSQL it parses and sends every claim and store
   // (measured on 2 cores: 1 trial thread as fast as 2, at 200 MB instead of 290).
   const trialThreads = settingsOrExit(() => trialThreadCount(process.env, pgUrl, 1));
+  settingsRead();
   const db = openPgStore(pgUrl, 8);
   const worker = await startJobWorker(db, { pollMs, slots, leaseMs, trialThreads, onBenchFinished }).catch((e: Error) => {
     console.error(`benchwork worker: cannot start on the PostgreSQL store ${pgStoreName(pgUrl)}: ${e.message}`);
@@ -72,6 +76,7 @@ if (pgUrl) {
   const trialThreads = settingsOrExit(() => trialThreadCount(process.env, databasePath()));
   const slots = settingsOrExit(() => workerSlots(process.env));
   const leaseMs = settingsOrExit(() => workerLeaseMs(process.env));
+  settingsRead();
   const db = openDatabase();
   migrateDatabase(db);
   const worker = startBenchWorker(db, { pollMs, trialThreads, slots, leaseMs, onBenchFinished });

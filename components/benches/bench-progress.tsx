@@ -10,6 +10,7 @@ import { useToast } from "@/components/ui/toast";
 import { progressClock } from "@/lib/bench/progress-clock";
 import { clockTime, stalledText } from "@/lib/bench/stalled-claims";
 import { progressCounts } from "@/lib/bench/progress-counts";
+import { ResultsRefresh } from "@/lib/bench/results-refresh";
 import { cancelRefusal, clockText } from "./progress-text";
 import { publishSpend } from "./live-spend";
 import type { BenchProgressPoll } from "@/server/bench/progress-poll";
@@ -36,6 +37,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
   const [pending, startTransition] = useTransition();
   const ended = p.status !== "queued" && p.status !== "running";
   const endedAtLoad = useRef(ended);
+  const initialFinished = useRef(initial.done + initial.error + initial.skipped);
 
   // The page's results re-read once the bench ends: until they arrive the bar says so, rather than
   // "finished" above a table of pending trials (issue #16).
@@ -47,8 +49,8 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
       return;
     }
     let stop = false;
-    let shown = -1;
-    let refreshedAt = Date.now();
+    // Paced from what this render showed (not from the first poll: see ResultsRefresh).
+    const refresh = new ResultsRefresh(initialFinished.current, Date.now(), RESULTS_REFRESH_MS);
     const tick = async () => {
       try {
         const r = await fetch(`/api/benches/${p.id}/progress`, { cache: "no-store" });
@@ -58,13 +60,7 @@ export function BenchProgressBar({ systemId, initial }: { systemId: string; init
           // The spend line under the title follows the run too (issue #16: it said "spent $0.00" beside 12 done trials).
           publishSpend(next.id, next.spend);
           // New results: re-render the server parts (the candidates table and the matrix), not every second.
-          const finished = next.done + next.error + next.skipped;
-          if (shown < 0) shown = finished;
-          if (finished !== shown && Date.now() - refreshedAt >= RESULTS_REFRESH_MS) {
-            shown = finished;
-            refreshedAt = Date.now();
-            router.refresh();
-          }
+          if (refresh.due(next.done + next.error + next.skipped, Date.now())) router.refresh();
         }
       } catch {
         /* keep the last figures; try again */

@@ -52,16 +52,19 @@ const LOCK_CONFLICTS = new Set(["55P03", "40P01"]);
 /**
  * The lanes to retire, as `(name, bench_id)` rows: those of ended benches (neither queued nor
  * running) with no trial claimed, and pg-boss queues of ours that no lane row names (a launch
- * refused or rolled back after its prepare, or a provider with no queued trial) once older than
- * {@link ORPHAN_AFTER}: no jobs were ever enqueued in them.
+ * refused or rolled back after its prepare, or a provider with no queued trial): no jobs were ever
+ * enqueued in them. Such a queue of an ended bench goes at once (a rerun's launch still in flight
+ * makes it again under the bench's lock); one whose bench is not stored yet (a launch in flight
+ * reserved its id) once older than {@link ORPHAN_AFTER}.
  */
 const RETIRABLE = `
   SELECT l.name, l.bench_id FROM queue_lanes l JOIN benches b ON b.id = l.bench_id
    WHERE b.status NOT IN ('queued', 'running') AND NOT EXISTS (SELECT 1 FROM trial_claims c WHERE c.bench_id = l.bench_id)
   UNION ALL
   SELECT q.name, split_part(q.name, '-', 3)::int FROM pgboss.queue q
-   WHERE q.name LIKE 'bw-trials-%' AND q.created_on < now() - interval '${ORPHAN_AFTER}'
-     AND NOT EXISTS (SELECT 1 FROM queue_lanes l WHERE l.name = q.name)`;
+   WHERE q.name LIKE 'bw-trials-%' AND NOT EXISTS (SELECT 1 FROM queue_lanes l WHERE l.name = q.name)
+     AND (q.created_on < now() - interval '${ORPHAN_AFTER}'
+          OR EXISTS (SELECT 1 FROM benches b WHERE b.id = split_part(q.name, '-', 3)::int AND b.status NOT IN ('queued', 'running')))`;
 
 /**
  * Drops up to `max` lanes (pg-boss queues) of ended benches, bench by bench, on a connection of its

@@ -819,6 +819,24 @@ describePg("PgTrialJobQueue (pg-boss)", () => {
     expect(await bossQueues([name])).toEqual([]);
   });
 
+  // A tester's reruns left one pg-boss queue per provider with no queued trial (prepare makes a lane
+  // per candidate, enqueue registers only those it fills): once their bench has ended they need not
+  // wait the hour a launch still in flight (no bench row yet) is given.
+  it("retires at once a lane a rerun of an ended bench prepared but did not fill, and waits the hour for one whose bench is not stored yet", async () => {
+    const { benchId, trialIds } = await launch(1, { concurrency: 1, provider: "retire-p" });
+    await runToEnd(benchId);
+    await queue.prepare({ benchId, trials: [{ trialId: trialIds[0], providerKey: "retire-q" }] });
+    const unfilled = laneName(benchId, "retire-q");
+    const reserved = Number((await pool.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence('benches', 'id')) AS id")).rows[0].id);
+    await queue.prepare({ benchId: reserved, trials: [{ trialId: 0, providerKey: "retire-q" }] });
+    const inFlight = laneName(reserved, "retire-q");
+
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 2, more: false, busy: false });
+    expect(await bossQueues([laneName(benchId, "retire-p"), unfilled, inFlight])).toEqual([inFlight]);
+    await pool.query("UPDATE pgboss.queue SET created_on = now() - interval '61 minutes' WHERE name = $1", [inFlight]);
+    expect(await queue.retireEndedLanes()).toEqual({ retired: 1, more: false, busy: false });
+  });
+
   it("makes lanes of benches launched at the same moment without a deadlock", async () => {
     // Each pg-boss create_queue inserts its queue row, then locks the queue table for its table's
     // foreign key: two at once deadlocked (11 of 30 launches in a reviewer's run).

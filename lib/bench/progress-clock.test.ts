@@ -107,4 +107,18 @@ describe("the progress clock", () => {
     const nearly = { ...allEnded, done: 6, candidates: [{ total: 120, ended: 118, endedInRun: 118 }] };
     expect(progressClock(nearly, 16_000)).toEqual({ elapsedMs: 6_000, leftMs: null, finishing: true, rerun: false });
   });
+
+  // A tester killed a worker holding 8 trials: the bar said "about 5s left" while they waited 45 s more
+  // for its lease to run out, then ran again.
+  it("leaves at least until trials held by a worker that stopped responding run again", () => {
+    const p = { ...base, status: "running" as const, startedAt: 10_000, candidates: one(12) };
+    // At its rate 30 s are left; the held trials run again in 45 s, and take a trial's time (5 s at this rate) then.
+    expect(progressClock({ ...p, stalled: { trials: 4, runAgainAt: 115_000 } }, 70_000).leftMs).toBe(50_000);
+    // Held trials that run again sooner than the rest would end change nothing.
+    expect(progressClock({ ...p, stalled: { trials: 4, runAgainAt: 75_000 } }, 70_000).leftMs).toBe(30_000);
+    // Their lease ran out already: a worker takes them at its next look.
+    expect(progressClock({ ...p, stalled: { trials: 4, runAgainAt: 60_000 } }, 70_000).leftMs).toBe(30_000);
+    // No rate yet: still no figure.
+    expect(progressClock({ ...p, done: 0, candidates: one(0), stalled: { trials: 4, runAgainAt: 115_000 } }, 70_000).leftMs).toBeNull();
+  });
 });

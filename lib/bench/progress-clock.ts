@@ -8,8 +8,10 @@
  * while live model calls take seconds each, so one rate over a bench that mixes them (most of it
  * the recorded ones, ended in the first second) made the estimate far too low. The launch queues a
  * case's candidates side by side and the workers claim in that order, so the candidates run
- * together: the bench ends when the slowest of them does.
+ * together: the bench ends when the slowest of them does — and not before trials a worker that
+ * stopped responding holds have run again.
  */
+import type { StalledClaims } from "./stalled-claims";
 
 /** An estimate under this (ms) is no figure to show: the run is finishing. */
 const FINISHING_MS = 1_000;
@@ -38,6 +40,8 @@ export interface ProgressTimes {
   candidates: CandidateProgress[];
   /** On a bench a rerun reopened: its launch run's first trial start and last trial end (absent before any rerun). */
   launchRun?: { startedAt: number | null; finishedAt: number | null };
+  /** Trials held by a worker that stopped responding, and when they run again (PostgreSQL; absent or null: none). */
+  stalled?: StalledClaims | null;
 }
 
 /**
@@ -60,6 +64,7 @@ export function progressClock(
   if (!ended && p.startedAt !== null) {
     const runMs = Math.max(1, end - p.startedAt);
     leftMs = 0;
+    let slowestTrialMs = 0;
     for (const c of p.candidates) {
       const left = c.total - c.ended;
       if (left <= 0) continue;
@@ -68,8 +73,12 @@ export function progressClock(
         break;
       }
       leftMs = Math.max(leftMs, (left * runMs) / c.endedInRun);
+      slowestTrialMs = Math.max(slowestTrialMs, runMs / c.endedInRun);
     }
     if (leftMs === 0 && p.total > p.done + p.error + p.skipped) leftMs = null; // no candidate figures to go by
+    // Trials a dead worker holds wait for its lease to run out, then take (at least) a trial's time
+    // again: the rate of the others said "about 5s left" beside 45 s of lease (issue 20's tester).
+    if (leftMs !== null && p.stalled && p.stalled.runAgainAt > now) leftMs = Math.max(leftMs, p.stalled.runAgainAt - now + slowestTrialMs);
   }
   const finishing = leftMs !== null && leftMs < FINISHING_MS;
   if (finishing) leftMs = null;

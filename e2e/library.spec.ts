@@ -227,9 +227,12 @@ test.describe("Test library: cases", () => {
 
     const other = await browser.newPage();
     await other.goto(url);
-    // Type only once the page is hydrated, or React may reset the field under the keystrokes.
-    await other.waitForLoadState("networkidle");
+    // Type only once the panel is hydrated: React's hydration resets the field's text and caret, and
+    // a fill just before it saved "Edited in tab BOriginal question" (seen once in a fresh clone's
+    // run on a busy machine; every time with Chromium's CPU throttled 20×). "networkidle" came first;
+    // the panel's heading takes focus in its effect, which runs once the panel has hydrated.
     const panelB = other.getByRole("complementary", { name: `Edit case ${id}` });
+    await expect(panelB.getByRole("heading", { name: id })).toBeFocused();
     await panelB.getByLabel("Input").fill("Edited in tab B");
     await panelB.getByRole("button", { name: "Save for future benches" }).click();
     await expect(panelB.getByText("Revision 2 (current)")).toBeVisible();

@@ -7,6 +7,7 @@ import { RoleProvider } from "@/components/auth/role-context";
 import { currentActor, type Actor } from "@/server/auth/actor";
 import { isStoreUnreachable } from "@/lib/store/unreachable";
 import { StoreUnreachableNotice } from "@/components/errors/store-unreachable-notice";
+import { HydrationMark } from "@/components/ui/hydration-mark";
 
 // Every page renders per request: its scripts carry the CSP nonce proxy.ts made for that response
 // (a page prerendered at build time would carry none, and its scripts would be blocked).
@@ -32,6 +33,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body className="min-h-screen">
+        <HydrationMark />
         <ToastProvider>
           <header className="border-b border-slate-200 bg-white">
             <div className="mx-auto flex h-12 max-w-[1600px] items-center gap-6 px-6">

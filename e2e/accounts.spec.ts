@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "./fixtures/test";
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { freePort, startTeamServer, type TeamServer } from "./fixtures/team-server";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 
 // Authorship and activity (issue 19): in single-user mode every change is made by "local"; the
 // criterion's revision list names the author of each revision, and the admin-only Activity page

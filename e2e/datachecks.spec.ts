@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 import Database from "better-sqlite3";
 
 // Issue 15, "Checks that come with the data" and "Case IDs": two recorded-answer CSVs that use the

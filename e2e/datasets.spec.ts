@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 import Database from "better-sqlite3";
 import { sharedStringsBomb } from "../lib/import/fixtures/hostile-xlsx";
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 
 const MODEL_URL = `http://127.0.0.1:${process.env.E2E_MODEL_PORT ?? 4010}/v1`;
 const CRITERIA = "/systems/customer-support/library/criteria?prompt=support-agent";

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 
 const MODEL_HOST = `127.0.0.1:${process.env.E2E_MODEL_PORT ?? 4010}`;
 const MODEL_URL = `http://${MODEL_HOST}/v1`;

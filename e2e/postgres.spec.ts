@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 
 // The "postgres" project only (playwright.config.ts): the app on a PostgreSQL store runs benches
 // through pg-boss with the server's own job worker (issue #20).

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 
 // Prompts (issue 15): edit the support agent's system prompt, see the diff, bench r1 vs r2 on the
 // scripted model server (e2e/fixtures/model-scripts/e2e.json answers r2 — which checks the refunds

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures/test";
 import { startScriptedModelServer, type ScriptedModelServer } from "./fixtures/scripted-model-server";
 
 // Reruns inside a bench (issue #16 §3), live against a scripted OpenAI-compatible server of this

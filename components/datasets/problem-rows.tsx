@@ -7,6 +7,7 @@ import { LIMITS } from "@/lib/library/limits";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ProblemLine } from "./problem-line";
+import { Textarea } from "@/components/ui/textarea";
 
 const PAGE = 20;
 const STATUS: Record<ProblemRowStatus, { label: string; tone: BadgeTone }> = {
@@ -134,7 +135,7 @@ export function ProblemRows({
                           Row {r.row}, {c.column}
                           {value !== c.original ? <span className="ml-1 font-normal text-emerald-700">(corrected)</span> : null}
                         </label>
-                        <textarea
+                        <Textarea
                           id={id}
                           rows={2}
                           value={value}

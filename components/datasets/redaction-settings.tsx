@@ -1,6 +1,7 @@
 "use client";
 
 import { KEEP_LIST_MAX } from "@/lib/import/redact/settings";
+import { Textarea } from "@/components/ui/textarea";
 
 /**
  * The dataset's redaction settings on Map and preview (item 27): on or off, and a keep-list of
@@ -42,7 +43,7 @@ export function RedactionSettingsForm({
       </div>
       <label className="flex flex-col gap-1 text-sm font-medium text-slate-800">
         Keep these values as written
-        <textarea
+        <Textarea
           value={keepText}
           disabled={!enabled}
           rows={3}

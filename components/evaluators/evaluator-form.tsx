@@ -6,6 +6,7 @@ import { EVALUATOR_KIND_LABEL } from "@/lib/evaluators/describe";
 import { Field, inputClass } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { ToolCallSyntaxForm } from "./tool-call-form";
+import { Textarea } from "@/components/ui/textarea";
 
 /** Kinds a case can hold (judge criteria live in the Criteria tab, not on a case). */
 export const CASE_EVALUATOR_KINDS = [
@@ -78,7 +79,7 @@ function JsonSchemaField({ spec, set, id }: { spec: AnySpec; set: (k: string, v:
   const [err, setErr] = useState<string | null>(null);
   return (
     <Field label="JSON Schema (optional)" htmlFor={id} error={err ?? undefined} hint="Leave empty to only require valid JSON.">
-      <textarea
+      <Textarea
         id={id}
         rows={5}
         value={text}
@@ -123,7 +124,7 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
   );
   const expected = (hint: string) => (
     <Field label="Expected value" htmlFor={`${uid}-expected`} hint={hint}>
-      <textarea
+      <Textarea
         id={`${uid}-expected`}
         rows={2}
         value={(s.expected as string) ?? ""}
@@ -314,7 +315,7 @@ export function EvaluatorForm({ spec, onChange, uid }: { spec: EvaluatorSpec; on
             htmlFor={`${uid}-code`}
             hint="Defines evaluate(trial). Runs in a sandbox: no network, files or secrets; 5-second deadline. A crash or a wrong result is an evaluator error, never a model failure."
           >
-            <textarea
+            <Textarea
               id={`${uid}-code`}
               rows={10}
               spellCheck={false}

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { CASE_EVALUATOR_KINDS, EvaluatorForm, KIND_LABEL, newSpec, type CaseEvaluatorKind } from "./evaluator-form";
+import { Textarea } from "@/components/ui/textarea";
 
 export type TryResult = { kind: string; label: string; verdict: "passed" | "failed" | "unscored" | "error"; score: number; message: string };
 
@@ -169,10 +170,10 @@ export function EvaluatorsEditor({
           <p className="text-xs text-slate-600">Paste an output to see what these evaluators (as edited, saved or not) would say.</p>
           <div className="mt-2 flex flex-col gap-2">
             <Field label="Output" htmlFor="try-output">
-              <textarea id="try-output" rows={3} value={output} onChange={(e) => setOutput(e.target.value)} className={inputClass()} />
+              <Textarea id="try-output" rows={3} value={output} onChange={(e) => setOutput(e.target.value)} className={inputClass()} />
             </Field>
             <Field label="Tool calls (optional, JSON)" htmlFor="try-tools" hint='e.g. [{"toolName": "get_order", "input": {"orderId": "order_123"}}]'>
-              <textarea
+              <Textarea
                 id="try-tools"
                 rows={2}
                 value={toolCalls}

@@ -5,12 +5,13 @@ import type { ExpectedCall, ToolCallAlternative, ToolCallSyntaxSpec } from "@/li
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { formatValueLines, parseValueLines } from "./json-lines";
+import { Textarea } from "@/components/ui/textarea";
 
 function AcceptedValues({ values, onChange, label }: { values: unknown[] | undefined; onChange: (v: unknown[] | undefined) => void; label: string }) {
   // Local text so partially typed JSON is not re-formatted under the cursor.
   const [text, setText] = useState(formatValueLines(values));
   return (
-    <textarea
+    <Textarea
       aria-label={label}
       rows={Math.max(1, Math.min(4, text.split("\n").length))}
       value={text}

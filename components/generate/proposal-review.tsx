@@ -19,6 +19,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { Textarea } from "@/components/ui/textarea";
 
 const titleOf = (p: ProposalRow) => (p.kind === "criterion" ? p.content.rule : p.content.input);
 
@@ -76,10 +77,10 @@ function Customizer({
             <input id={id("rule")} autoFocus className={inputClass()} value={v.rule} onChange={set("rule")} />
           </Field>
           <Field label="What passes" htmlFor={id("passes")}>
-            <textarea id={id("passes")} rows={2} className={inputClass()} value={v.passes} onChange={set("passes")} />
+            <Textarea id={id("passes")} rows={2} className={inputClass()} value={v.passes} onChange={set("passes")} />
           </Field>
           <Field label="What fails" htmlFor={id("fails")}>
-            <textarea id={id("fails")} rows={2} className={inputClass()} value={v.fails} onChange={set("fails")} />
+            <Textarea id={id("fails")} rows={2} className={inputClass()} value={v.fails} onChange={set("fails")} />
           </Field>
           <Field label="Priority" htmlFor={id("priority")}>
             <select id={id("priority")} className={inputClass()} value={v.priority} onChange={set("priority")}>
@@ -91,10 +92,10 @@ function Customizer({
       ) : (
         <>
           <Field label="Input" htmlFor={id("input")}>
-            <textarea id={id("input")} autoFocus rows={3} className={inputClass()} value={v.input} onChange={set("input")} />
+            <Textarea id={id("input")} autoFocus rows={3} className={inputClass()} value={v.input} onChange={set("input")} />
           </Field>
           <Field label="Expected result" htmlFor={id("expected")}>
-            <textarea id={id("expected")} rows={3} className={inputClass()} value={v.expected} onChange={set("expected")} />
+            <Textarea id={id("expected")} rows={3} className={inputClass()} value={v.expected} onChange={set("expected")} />
           </Field>
         </>
       )}

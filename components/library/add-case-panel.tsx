@@ -8,6 +8,7 @@ import { addCaseAction } from "@/app/systems/[systemId]/library/actions";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
+import { Textarea } from "@/components/ui/textarea";
 
 /**
  * Add case: input, expected result, the target prompt when the system has several (cases are
@@ -93,10 +94,10 @@ export function AddCasePanel({
           error={errors.input}
           hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}
         >
-          <textarea id="add-input" rows={5} value={input} onChange={(e) => setInput(e.target.value)} className={inputClass(errors.input)} autoFocus />
+          <Textarea id="add-input" rows={5} value={input} onChange={(e) => setInput(e.target.value)} className={inputClass(errors.input)} autoFocus />
         </Field>
         <Field label="Expected result" htmlFor="add-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
-          <textarea id="add-expected" rows={3} value={expected} onChange={(e) => setExpected(e.target.value)} className={inputClass(errors.expected)} />
+          <Textarea id="add-expected" rows={3} value={expected} onChange={(e) => setExpected(e.target.value)} className={inputClass(errors.expected)} />
         </Field>
         {needed.length ? (
           <fieldset className="flex flex-col gap-2 rounded-md border border-slate-200 p-3">

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { TurnToolActivity } from "./turn-tool-activity";
 import { turnToolActivity } from "@/lib/library/turn-calls";
+import { Textarea } from "@/components/ui/textarea";
 
 /**
  * Conversation history editor: a list of turns (role + text) that can be added, removed and
@@ -72,7 +73,7 @@ export function HistoryEditor({
             </div>
             <TurnToolActivity turn={t} index={i} />
             {t.content === "" && turnToolActivity(t).calls.length > 0 ? null : (
-              <textarea
+              <Textarea
                 aria-label={`Turn ${i + 1} text`}
                 value={t.content}
                 readOnly={readOnly}
@@ -140,7 +141,7 @@ export function NameValueEditor({
                 onChange={(e) => set(i, { name: e.target.value })}
                 className={`w-40 font-mono ${inputClass(nameErr)}`}
               />
-              <textarea
+              <Textarea
                 aria-label={`${legend} ${i + 1} value`}
                 value={r.value}
                 readOnly={readOnly}

@@ -18,6 +18,7 @@ import { RecordedView } from "./recorded-view";
 import { EvaluatorsEditor } from "@/components/evaluators/evaluators-editor";
 import { AuthorNote } from "@/components/audit/author-note";
 import { useRoleAtLeast } from "@/components/auth/role-context";
+import { Textarea } from "@/components/ui/textarea";
 
 function fieldsOf(d: CaseDetail): CaseFields {
   const c = d.content;
@@ -207,7 +208,7 @@ export function CasePanel({
         error={errors.input}
         hint={`What the model receives. Up to ${LIMITS.input.toLocaleString("en-US")} characters.`}
       >
-        <textarea
+        <Textarea
           id="case-input"
           rows={5}
           value={fields.input}
@@ -217,7 +218,7 @@ export function CasePanel({
         />
       </Field>
       <Field label="Expected result" htmlFor="case-expected" error={errors.expected} hint={`Up to ${LIMITS.expected.toLocaleString("en-US")} characters.`}>
-        <textarea
+        <Textarea
           id="case-expected"
           rows={3}
           value={fields.expected}
@@ -279,7 +280,7 @@ export function CasePanel({
             error={errors.notes}
             hint={`For people, not sent to the model. Up to ${LIMITS.notes.toLocaleString("en-US")} characters.`}
           >
-            <textarea id="case-notes" rows={3} value={fields.notes} onChange={(e) => set("notes", e.target.value)} className={inputClass(errors.notes)} />
+            <Textarea id="case-notes" rows={3} value={fields.notes} onChange={(e) => set("notes", e.target.value)} className={inputClass(errors.notes)} />
           </Field>
           <HistoryEditor turns={fields.history} onChange={(v) => set("history", v)} errors={errors} />
           <NameValueEditor

@@ -13,6 +13,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
 import { AuthorNote } from "@/components/audit/author-note";
+import { Textarea } from "@/components/ui/textarea";
 
 type Rev = { number: number; createdAt: number; authorEmail?: string | null } & CriterionFields;
 
@@ -138,7 +139,7 @@ export function CriterionPanel({
           error={errors.rule}
           hint={`One rule a reply must follow. Up to ${LIMITS.criterionRule.toLocaleString("en-US")} characters.`}
         >
-          <textarea
+          <Textarea
             id="crit-rule"
             rows={2}
             value={shown.rule}
@@ -149,7 +150,7 @@ export function CriterionPanel({
           />
         </Field>
         <Field label="What passes" htmlFor="crit-passes" error={errors.passes}>
-          <textarea
+          <Textarea
             id="crit-passes"
             rows={2}
             value={shown.passes}
@@ -159,7 +160,7 @@ export function CriterionPanel({
           />
         </Field>
         <Field label="What fails" htmlFor="crit-fails" error={errors.fails}>
-          <textarea
+          <Textarea
             id="crit-fails"
             rows={2}
             value={shown.fails}

@@ -9,6 +9,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { oversizedFields, PROMPT_EDIT_LIMITS } from "@/lib/prompts/edit";
 import type { MissingVariable } from "@/lib/prompts/variables";
 import { templateVariables } from "@/lib/runtime/template";
+import { Textarea } from "@/components/ui/textarea";
 
 /** The form's text fields (what the action receives). */
 export interface PromptEditValues {
@@ -183,7 +184,7 @@ export function PromptEditForm({
         error={errors.systemPrompt}
         hint={`{{name}} is filled from each case's variables. Up to ${PROMPT_EDIT_LIMITS.systemPrompt.toLocaleString("en-US")} characters.`}
       >
-        <textarea
+        <Textarea
           ref={templateRef}
           id="pe-system"
           value={v.systemPrompt}
@@ -227,7 +228,7 @@ export function PromptEditForm({
           </Field>
         </div>
         <Field label="Stop sequences" htmlFor="pe-stop" error={errors.stopSequences} hint="One per line, at most 16.">
-          <textarea id="pe-stop" value={v.stopSequences} onChange={set("stopSequences")} rows={2} className={`${inputClass(errors.stopSequences)} font-mono`} />
+          <Textarea id="pe-stop" value={v.stopSequences} onChange={set("stopSequences")} rows={2} className={`${inputClass(errors.stopSequences)} font-mono`} />
         </Field>
         <Field
           label="Provider options (JSON)"
@@ -235,7 +236,7 @@ export function PromptEditForm({
           error={errors.providerOptions}
           hint='Keyed by provider, e.g. {"openai": {"reasoningEffort": "low"}}; empty for none.'
         >
-          <textarea
+          <Textarea
             id="pe-provider"
             value={v.providerOptions}
             onChange={set("providerOptions")}
@@ -246,7 +247,7 @@ export function PromptEditForm({
       </fieldset>
 
       <Field label="Tools (JSON)" htmlFor="pe-tools" error={errors.tools} hint="A list of {name, description, inputSchema, fixtures}; [] for none.">
-        <textarea
+        <Textarea
           id="pe-tools"
           value={v.tools}
           onChange={set("tools")}

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { correctExpectedAction } from "@/app/systems/[systemId]/benches/[benchId]/review/actions";
 import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/textarea";
 
 /**
  * Correct the expected result from a reviewed trial: a new revision of its case for future benches
@@ -62,7 +63,7 @@ export function CorrectExpected({
         >
           <label className="text-xs text-slate-600">
             Expected result
-            <textarea
+            <Textarea
               value={expected}
               onChange={(e) => setExpected(e.target.value)}
               rows={3}

@@ -6,6 +6,7 @@ import { recordVerdictAction } from "@/app/systems/[systemId]/benches/[benchId]/
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { HumanVerdictValue } from "@/lib/review/overlay";
+import { Textarea } from "@/components/ui/textarea";
 
 /** One criterion of the trial under review. */
 export interface ReviewCriterion {
@@ -148,7 +149,7 @@ export function CriterionVerdicts({
             </div>
             <label className="mt-2 block text-xs text-slate-600">
               Note (n)
-              <textarea
+              <Textarea
                 ref={(el) => {
                   noteRefs.current[c.key] = el;
                 }}

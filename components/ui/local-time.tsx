@@ -1,19 +1,13 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
-
-const subscribe = () => () => {};
+import { useHydrated } from "./use-hydrated";
 
 /**
  * A timestamp (ms since epoch) in the reader's time zone. The server renders UTC; the browser
  * re-renders in local time after hydration.
  */
 export function LocalTime({ ms, withTime = true, compact = false }: { ms: number; withTime?: boolean; compact?: boolean }) {
-  const local = useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
+  const local = useHydrated();
   const d = new Date(ms);
   const sameYear = local && d.getFullYear() === new Date().getFullYear();
   const text = local

@@ -14,6 +14,8 @@ async function typeDuringSlowLoad(page: Page, url: string, type: () => Promise<v
 }
 
 test.describe("Typing during a slow page load", () => {
+  // The throttled load takes ~20 s here; room for a busy machine beside it.
+  test.setTimeout(180_000);
   // React's hydration put a textarea's server text back under a fill that came first: without
   // components/ui/textarea.tsx this failed 3 of 3 runs with "Typed right after the page
   // loadedAre your cards available in Europe?" (and a fresh clone's run once saved "Edited in tab

@@ -31,6 +31,13 @@ const config = [
     },
   },
   {
+    // A textarea must not take typing before hydration (React puts its server text back under it):
+    // components/ui/textarea.tsx is the one place that renders the element.
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    ignores: ["components/ui/textarea.tsx"],
+    rules: { "react/forbid-elements": ["error", { forbid: [{ element: "textarea", message: "use Textarea from @/components/ui/textarea" }] }] },
+  },
+  {
     // Eval modules and tool configs default-export a plain object: that is their documented contract.
     files: ["examples/**", "**/*.config.{ts,mjs,js}"],
     rules: { "import/no-anonymous-default-export": "off" },
